@@ -1,0 +1,159 @@
+"""Engine API: validate input, build a game, play it, read its state in the game's words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab.cards import VILLAIN_KEYS, CardSet, load_cards
+from simlab.kernels import const as K
+from simlab.kernels.engine import advance_nb, setup_nb
+from simlab.kernels.state import State, new_state_nb
+from simlab.rules import DEFAULT_MAX_TURNS, rules_array
+from strategies import STRATEGIES
+
+MAX_STEPS = 1 << 40
+
+
+class InputError(ValueError):
+    """Bad user input: the message names the bad value and the valid choices."""
+
+
+def parse_matchup(text: str) -> tuple[str, ...]:
+    """``"gaston-vs-horned-king"`` -> ``("gaston", "horned-king")`` (2 or 3 different villains)."""
+    parts = tuple(p.strip().lower() for p in str(text).split("-vs-"))
+    if len(parts) not in (2, 3) or any(not p for p in parts):
+        raise InputError(
+            f"malformed matchup {text!r}; write VILLAIN-vs-VILLAIN[-vs-VILLAIN] with villains from "
+            f"{', '.join(VILLAIN_KEYS)}"
+        )
+    for p in parts:
+        if p not in VILLAIN_KEYS:
+            raise InputError(f"unknown villain {p!r} in matchup {text!r}; choose from {', '.join(VILLAIN_KEYS)}")
+    if len(parts) == 3 and len(set(parts)) != 3:
+        raise InputError(f"a 3-player matchup needs three different villains, got {text!r}")
+    return parts
+
+
+def strategy_id(name: str) -> int:
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    return STRATEGIES[name].id
+
+
+def check_seed(seed: int) -> int:
+    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0 or seed >= 2**63:
+        raise InputError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+    return int(seed)
+
+
+@dataclass
+class Game:
+    """One game: its state arrays plus the tables and rules it is played with."""
+
+    state: State
+    cards: CardSet
+    rules: np.ndarray
+    villains: tuple[str, ...]
+
+    @classmethod
+    def new(
+        cls,
+        villains: tuple[str, ...] | str,
+        seed: int = 0,
+        game_index: int = 0,
+        strategies: tuple[str, ...] | None = None,
+        variants: dict[str, str] | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        log_capacity: int = 0,
+        cards: CardSet | None = None,
+    ) -> Game:
+        """Set up game ``game_index`` of run ``seed``; seat 0 is ``villains[0]`` and plays first."""
+        if isinstance(villains, str):
+            villains = parse_matchup(villains)
+        cards = cards or load_cards()
+        seed = check_seed(seed)
+        strategies = strategies or ("random",) * len(villains)
+        if len(strategies) != len(villains):
+            raise InputError("one strategy per villain")
+        st = new_state_nb(len(villains), log_capacity, 0)
+        ru = rules_array(variants, max_turns)
+        vrows = np.array([cards.villain(v).row for v in villains], np.int64)
+        sids = np.array([strategy_id(s) for s in strategies], np.int64)
+        setup_nb(st, cards.tables, ru, vrows, sids, np.uint64(seed), np.uint64(game_index))
+        return cls(st, cards, ru, tuple(villains))
+
+    # ------------------------------------------------------------------ playing
+    def play(self, max_steps: int = MAX_STEPS) -> Game:
+        advance_nb(self.state, self.cards.tables, self.rules, max_steps)
+        return self
+
+    @property
+    def over(self) -> bool:
+        return int(self.state.g[K.G_PHASE]) == K.PH_OVER
+
+    @property
+    def winner(self) -> int:
+        return int(self.state.g[K.G_WINNER])
+
+    @property
+    def end_reason(self) -> str:
+        return K.END_REASONS[int(self.state.g[K.G_END])]
+
+    @property
+    def rounds(self) -> int:
+        return int(self.state.g[K.G_ROUND])
+
+    # ------------------------------------------------------------------ reading the state
+    def card_name(self, seat: int, k: int) -> str:
+        return self.cards.cards[int(self.state.inst[seat, k, K.I_CARD])].name
+
+    def location_name(self, seat: int, loc: int) -> str:
+        return self.cards.villains[int(self.state.sv[seat, K.SV_VILLAIN])].locations[loc]
+
+    def zone(self, seat: int, zone: int) -> list[str]:
+        inst = self.state.inst[seat]
+        return sorted(self.card_name(seat, k) for k in range(K.N_INST) if inst[k, K.I_ZONE] == zone)
+
+    def hand(self, seat: int) -> list[str]:
+        return self.zone(seat, K.Z_HAND)
+
+    def power(self, seat: int) -> int:
+        return int(self.state.sv[seat, K.SV_POWER])
+
+    def obstacles(self, seat: int) -> list[int]:
+        return [int(self.state.sv[seat, K.SV_OBST + i]) for i in range(K.N_LOC)]
+
+    def cauldron(self, seat: int) -> str:
+        return ("not claimed", "The Black Cauldron", "The Power of the Black Cauldron")[int(self.state.sv[seat, K.SV_CAULDRON])]
+
+    def realm(self, seat: int) -> dict[str, list[dict]]:
+        """Cards in play by location: name, type, Strength, Trapped, attached Items."""
+        st, tb = self.state, self.cards.tables
+        out: dict[str, list[dict]] = {}
+        for loc in range(K.N_LOC):
+            rows = []
+            for k in range(K.N_INST):
+                if st.inst[seat, k, K.I_ZONE] != K.Z_REALM or st.inst[seat, k, K.I_LOC] != loc:
+                    continue
+                if st.inst[seat, k, K.I_HOST] >= 0:
+                    continue
+                c = int(st.inst[seat, k, K.I_CARD])
+                entry = {"card": self.cards.cards[c].name, "type": K.CARD_TYPES[tb.card[c, K.CF_TYPE]], "instance": k}
+                if tb.card[c, K.CF_TYPE] in (K.T_ALLY, K.T_HERO):
+                    from simlab.kernels.query import strength_nb
+
+                    entry["strength"] = int(strength_nb(st, tb, seat, k))
+                if st.inst[seat, k, K.I_TRAPPED]:
+                    entry["trapped"] = True
+                items = [self.card_name(seat, j) for j in range(K.N_INST)
+                         if st.inst[seat, j, K.I_ZONE] == K.Z_REALM and st.inst[seat, j, K.I_HOST] == k]
+                if items:
+                    entry["items"] = items
+                rows.append(entry)
+            out[self.location_name(seat, loc)] = rows
+        return out
+
+    def heroes(self, seat: int) -> list[str]:
+        return [e["card"] for cards in self.realm(seat).values() for e in cards if e["type"] == "Hero"]

@@ -1,0 +1,380 @@
+"""Integer codes shared by the card tables, the game state and the kernels.
+
+Module-level ints are frozen into compiled kernels as constants, which is what we want for codes
+that never change; everything that can change between runs (card tables, rule variants) is passed to
+the kernels as arrays instead.
+"""
+
+# ----------------------------------------------------------------------------- card types
+T_ALLY = 0
+T_HERO = 1
+T_ITEM = 2
+T_EFFECT = 3
+T_CONDITION = 4
+T_PRINCE = 5
+CARD_TYPES = ("Ally", "Hero", "Item", "Effect", "Condition", "Prince")
+
+# ----------------------------------------------------------------------------- zones of a card instance
+Z_VDECK = 0  # Villain deck
+Z_HAND = 1
+Z_VDISCARD = 2  # Villain discard pile
+Z_REALM = 3  # at a location of its owner's Realm (loc >= 0)
+Z_FDECK = 4  # Fate deck
+Z_FDISCARD = 5  # Fate discard pile
+Z_LIMBO = 6  # revealed or being resolved (Effects, revealed Fate cards)
+ZONE_NAMES = ("deck", "hand", "discard", "realm", "fate deck", "fate discard", "limbo")
+
+# ----------------------------------------------------------------------------- action symbols
+S_GAIN = 0
+S_PLAY = 1
+S_ACTIVATE = 2
+S_MOVE = 3
+S_FATE = 4
+S_VANQUISH = 5
+S_DISCARD = 6
+SYMBOL_NAMES = ("gain_power", "play_card", "activate", "move_item_or_ally", "fate", "vanquish", "discard_cards")
+MAX_SYMBOLS = 6  # per location, top row first
+
+# ----------------------------------------------------------------------------- attachment kinds
+A_NONE = 0
+A_ALLY = 1
+A_HERO = 2
+
+# ----------------------------------------------------------------------------- objectives
+OBJ_OBSTACLES = 0
+OBJ_WEDDING = 1
+OBJ_CAULDRON = 2
+OBJECTIVES = {"remove_all_obstacles": 0, "wedding_bells": 1, "cauldron_born_everywhere": 2}
+
+# ----------------------------------------------------------------------------- conditions (triggers)
+C_NONE = 0
+C_OPPONENT_FOUR_ACTIONS = 1
+C_OPPONENT_DISCARD_ACTION = 2
+C_OPPONENT_VANQUISH_ACTION = 3
+C_OPPONENT_PLAYS_ITEM = 4
+C_FATED = 5
+
+# ----------------------------------------------------------------------------- ability opcodes
+# One vocabulary for every ability slot of a card (effect, on_play, on_enter, on_defeat, passive,
+# activate); the card loader checks that each name is used in a slot where the engine handles it.
+AB_NONE = 0
+# Effects (also used by Conditions and activations)
+AB_REMOVE_OBSTACLES = 1
+AB_REMOVE_OBSTACLES_ONE_LOCATION = 2
+AB_SWOON = 3
+AB_EXTRA_VANQUISH = 4
+AB_EXTRA_MOVE = 5
+AB_EXTRA_MOVE_OR_ACTIVATE = 6
+AB_DEFEAT_HERO_MAX_STRENGTH = 7
+AB_REVEAL_UNTIL_ALLY = 8
+AB_TAKE_ME_INSTEAD = 9
+AB_SHOW_ME_THE_BEAST = 10
+AB_PLAY_HERO_FROM_FATE_DISCARD = 11
+AB_REPLACE_ONE_EACH_LOCATION = 12
+AB_REPLACE_OBSTACLES = 13
+AB_MAGIC_MIRROR = 14
+AB_REPLACE_ALL_ONE_LOCATION = 15
+AB_THE_ROSE = 16
+AB_RESHUFFLE_DISCARD_DRAW = 17
+AB_TRAP_HERO = 18
+AB_REFRESH_HAND = 19
+AB_RESHUFFLE_FATE_ARRANGE = 20
+AB_HIJACK_FATE = 21
+AB_DEFEAT_NAMED_HERO = 22
+AB_MIDNIGHT = 23
+AB_UNTRAP_AND_MOVE = 24
+AB_MOVE_OPPONENT_ALLY = 25
+AB_FREE_ITEM = 26
+AB_POWER_CAULDRON = 27
+AB_CLAIM_OR_GAIN = 28
+AB_POWER_PER_HERO = 29
+AB_PIG_KEEPER = 30
+AB_BARGAIN = 31
+AB_DRAW = 32
+AB_DISCARD_HAND_DRAW = 33
+AB_GURGI_HAPPY_DAY = 34
+AB_DEPOWER_CAULDRON = 35
+# Activated abilities
+AB_PEEK_FATE_DISCARD_ONE = 40
+AB_DISCARD_GLASS_SLIPPER = 41
+AB_KEY_MOVE_TRAP = 42
+AB_WEDDING_BELLS = 43
+AB_FLIP_CAULDRON = 44  # the Black Cauldron tile's front side
+# When played / when played or moved / when defeated
+AB_PUSH_ALLIES_OUT = 50
+AB_CLEAR_OBSTACLES_AT = 51
+AB_MAY_MOVE_ONE_HERO = 52
+AB_FETCH_ATTACHMENT_HERE = 53
+AB_MRS_POTTS = 54
+AB_INVITATION = 55
+AB_KEY_TRAP_NAMED = 56
+AB_FETCH_ALLY_HERE = 57
+AB_FAIRY_GODMOTHER = 58
+AB_DISCARD_ITEM_HERE = 59
+AB_PLAY_GLASS_SLIPPERS = 60
+AB_DOLI = 61
+AB_GATHER_ALLIES = 62
+AB_CLAIM_CAULDRON = 63
+AB_WITCHES = 64
+# Passive abilities
+AB_WOLF_PACK = 70
+AB_ATTACHED_STRENGTH = 71
+AB_LEFOU = 72
+AB_BLOCKS_OBSTACLE_REMOVAL = 73
+AB_OTHER_HEROES_HERE_PLUS = 74
+AB_ALLIES_HERE_MINUS = 75
+AB_LUCIFER_TRAP = 76
+AB_GLASS_SLIPPER = 77
+AB_NO_ALLIES_ENTER_BALLROOM = 78
+AB_EFFECT_COST_PLUS = 79
+AB_ALLIES_MOVED_ONLY_BY_FATE = 80
+AB_ITEM_COST_PLUS = 81
+AB_GRANTS_ACTIVATE = 82
+AB_CAULDRON_BORN = 83
+AB_VANQUISH_ADJACENT = 84
+AB_CREEPER = 85
+AB_GUARD_DOG = 86
+AB_DYRNWYN = 87
+AB_BLOCKS_ANCIENT_SOLDIERS = 88
+AB_GURGI_RETURNS = 89
+AB_NO_EFFECTS = 90
+AB_OTHER_HEROES_PLUS = 91
+AB_PLUS_PER_OTHER_HERO_HERE = 92
+
+ABILITY_CODES = {k[3:].lower(): v for k, v in dict(globals()).items() if k.startswith("AB_")}
+ABILITY_NAMES = {v: k for k, v in ABILITY_CODES.items()}
+CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("C_") and k != "CARD_TYPES"}
+
+# Which ability names the engine handles in each slot of a card.
+EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
+ACTIVATE_SLOT = frozenset({"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "wedding_bells"})
+ON_PLAY_SLOT = frozenset(
+    {"may_move_one_hero", "fetch_attachment_here", "mrs_potts", "invitation", "key_trap_named", "fairy_godmother", "doli",
+     "gather_allies", "witches"}
+)
+ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
+ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
+PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= 70)
+
+# ----------------------------------------------------------------------------- rule variants (index into the rules array)
+R_GASTON_WINS_AT_START_OF_TURN = 0
+R_GET_OUT_EXACTLY = 1
+R_CAULDRON_BORN_ANY_LOCATION = 2
+R_CAULDRON_BORN_PLAY_CARD = 3
+R_GLASS_SLIPPERS_COVER = 4
+R_OBSTACLES_COVER = 5
+R_LUCIFER_CONTINUOUS = 6
+R_PRINCE_INTO_LOCKED_BALLROOM = 7
+R_UNPRINTED_ACTIVATION_COST = 8
+R_BEAST_SINGLE_DESTINATION = 9
+R_DOLI_SINGLE_DESTINATION = 10
+R_POTTS_SINGLE_DESTINATION = 11
+R_MAX_TURNS = 12
+N_RULES = 13
+
+# ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]
+SV_VILLAIN = 0  # index of the villain in the tables
+SV_POWER = 1
+SV_MOVER = 2  # location of the Villain Mover
+SV_CAULDRON = 3  # 0 not claimed, 1 The Black Cauldron side, 2 The Power of the Black Cauldron side
+SV_SWAP_USED = 4  # the Power side was used this turn
+SV_TURNS = 5  # turns taken
+SV_VDECK_N = 6  # cards in the Villain deck (top = State.vdeck[seat, n - 1])
+SV_FDECK_N = 7  # cards in the Fate deck
+SV_STRATEGY = 8  # strategy id deciding for this seat
+SV_TRAPS = 9  # Trapped tokens left in the supply
+SV_SEAT_ORDER = 10  # 0 = first player
+SV_OBST = 11  # SV_OBST + loc: Obstacles on that location
+SV_LOCK = 15  # SV_LOCK + loc: 1 while that location is locked
+N_SV = 19
+
+# ----------------------------------------------------------------------------- card instances: State.inst[seat, k, I_*]
+I_CARD = 0  # card-table row
+I_ZONE = 1  # Z_*
+I_LOC = 2  # location 0-3 while in the Realm, else -1
+I_HOST = 3  # instance this card is attached to, else -1
+I_TRAPPED = 4  # 1 if a Trapped token is on this Hero
+I_FLAGS = 5  # FLAG_DRAWN | FLAG_PLAYED seen this game
+N_I = 6
+
+# ----------------------------------------------------------------------------- card table: Tables.card[row, CF_*]
+CF_TYPE = 0  # T_*
+CF_COST = 1  # Power cost (0 for Fate cards and Conditions)
+CF_STRENGTH = 2  # printed Strength (0 where none)
+CF_VILLAIN = 3  # villain row owning the card
+CF_FATE = 4  # 1 if the card belongs to a Fate deck
+CF_EFFECT = 5  # AB_* resolved when an Effect or Condition is played
+CF_CONDITION = 6  # C_* trigger of a Condition
+CF_ON_PLAY = 7  # AB_* when played
+CF_ON_ENTER = 8  # AB_* when played or moved
+CF_ON_DEFEAT = 9  # AB_* when defeated
+CF_PASSIVE = 10  # AB_* ongoing ability
+CF_ACTIVATE = 11  # AB_* Activated Ability
+CF_ACTIVATE_COST = 12  # Power, or -1 = not printed (a rule variant decides)
+CF_ATTACH = 13  # A_* what an Item attaches to
+CF_LOCATION = 14  # location index the card names, or -1
+CF_N = 15  # the number in the card's text
+CF_REF0 = 16  # card row the text names, or -1
+CF_REF1 = 17
+CF_SWAP_FROM = 18  # row of the everyday version a Ball Gown card replaces, or -1
+CF_EXCLUSIVE = 19  # row of the other version whose presence blocks this card, or -1
+CF_UNTRAPPABLE = 20
+CF_BRIDE = 21  # a Ball Gown daughter who can marry the Prince
+CF_ADMITTED = 22  # may be played or moved to its villain's admits-only location
+N_CF = 23
+
+# ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
+VF_OBJECTIVE = 0  # OBJ_*
+VF_HAS_CAULDRON = 1
+VF_TRAPS = 2  # Trapped tokens
+VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
+VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not printed
+N_VF = 5
+
+# board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
+SY_KIND = 0  # S_*, -1 = none
+SY_VAL = 1  # Power of a gain symbol
+SY_TOP = 2  # 1 if in the top (coverable) row
+N_SY = 3
+
+# locations: Tables.locs[v, loc, LC_*]
+LC_NSYM = 0
+LC_SPOTS = 1  # Obstacle spots
+LC_LOCKED = 2  # locked at setup
+LC_ADMITS_ONLY = 3  # only admitted cards may be played or moved there
+N_LC = 4
+
+# ----------------------------------------------------------------------------- global scalars: State.g[G_*]
+G_NSEATS = 0
+G_ACTIVE = 1  # seat whose turn it is
+G_PHASE = 2  # PH_*
+G_ROUND = 3  # 1-based round number
+G_WINNER = 4  # seat, or -1
+G_END = 5  # END_* reason
+G_ACTIONS = 6  # actions taken this turn (extra actions from cards included)
+G_USED = 7  # bitmask of the board symbols used at the mover's location this turn
+G_AS_USED = 8  # Activate actions granted by Ancient Soldiers used this turn
+G_NOPT = 9  # options currently in State.opts
+G_LOG_N = 10
+G_SCRIPT_N = 11  # scripted choices available (scenario mode); -1 = strategies decide
+G_SCRIPT_POS = 12
+G_STOP = 13  # scenario mode ran out of script: the first unscripted decision is in State.pend
+G_PEND_N = 14
+G_PEND_KIND = 15
+G_PEND_PLAYER = 16
+G_PEND_CTX = 17
+G_TRIGGERS = 18  # bitmask of TRIG_* raised during the current step
+G_DECISIONS = 19  # decisions taken (strategy or script)
+G_STEPS = 20
+G_ITEM_ACTOR = 21  # seat that played the Item raising TRIG_ITEM
+N_G = 22
+
+TRIG_VANQUISH = 1
+TRIG_DISCARD = 2
+TRIG_ITEM = 4
+
+# ----------------------------------------------------------------------------- phases of a turn
+PH_START = 0  # start-of-turn effects
+PH_BEFORE_MOVE = 1  # "before you move" abilities
+PH_MOVE = 2
+PH_ACTIONS = 3
+PH_END = 4  # draw up to 4, pass the turn
+PH_OVER = 5
+PHASE_NAMES = ("start", "before_move", "move", "actions", "end", "over")
+
+END_NONE = 0
+END_OBJECTIVE = 1
+END_TURN_CAP = 2
+END_REASONS = ("none", "objective", "turn_cap")
+
+# ----------------------------------------------------------------------------- decisions
+DK_MOVE = 0  # where to move the Villain Mover
+DK_ACTION = 1  # next action, or end the turn
+DK_LOCATION = 2  # a location (context: the ability)
+DK_CARD = 3  # a card instance (context: the ability)
+DK_MODE = 4  # one of a card's modes
+DK_VANQUISH_ALLY = 5  # add an Ally to a Vanquish, or done
+DK_DISCARD = 6  # discard a card, or done
+DK_FATE_PICK = 7  # which revealed Fate card to play, and where
+DK_CONDITION = 8  # play a Condition, or pass
+DK_ARRANGE = 9  # which card goes next on top of a deck
+DK_SWAP = 10  # use the Power of the Black Cauldron, or pass
+DK_PLACE = 11  # where to play a card (location, host)
+DECISION_NAMES = ("move", "action", "location", "card", "mode", "vanquish_ally", "discard", "fate_pick", "condition",
+                  "arrange", "swap", "place")
+
+# option rows: State.opts[i] = (code, a, b, c)
+O_PASS = 0  # end the turn / decline / done
+O_GAIN = 1  # a = symbol index, b = amount
+O_PLAY = 2  # a = card instance, b = location, c = host instance (-1 none)
+O_ACTIVATE = 3  # a = card instance (-1 = the Black Cauldron tile)
+O_MOVE = 4  # a = card instance, b = destination
+O_FATE = 5  # a = target seat
+O_VANQUISH = 6  # a = Hero instance
+O_DISCARD = 7  # take the Discard action
+O_LOC = 8  # a = location
+O_CARD = 9  # a = card instance (b = seat owning it)
+O_MODE = 10  # a = mode
+O_FATE_PLAY = 11  # a = revealed instance, b = location, c = host instance
+O_SWAP = 12  # a = Ancient Soldiers instance, b = Cauldron Born instance, c = destination
+O_SEAT = 13
+OPTION_NAMES = ("pass", "gain", "play", "activate", "move", "fate", "vanquish", "discard", "location", "card", "mode",
+                "fate_play", "swap", "seat")
+
+# modes of multi-choice cards
+M_GAIN = 0
+M_DRAW = 1
+M_CLAIM = 2
+M_SHUFFLE = 3
+M_MOVE = 4
+M_ACTIVATE = 5
+M_MOVE_HEROES = 6
+M_MOVE_ITEMS = 7
+M_LOSE_POWER = 8
+M_DISCARD_CARDS = 9
+M_FIND = 10
+M_DEFEAT = 11
+M_NOTHING = 12
+MODE_NAMES = ("gain power", "draw", "claim the Black Cauldron", "shuffle discard into deck", "move", "activate",
+              "move all Heroes", "move Fate Items", "lose Power", "discard cards", "find", "defeat", "nothing")
+
+# ----------------------------------------------------------------------------- log events: State.log[i] = (ev, seat, a, b, c, d)
+EV_TURN = 0  # seat, round, power
+EV_MOVE_MOVER = 1  # seat, loc
+EV_GAIN = 2  # seat, amount, power after
+EV_PLAY = 3  # seat, inst, loc, host, cost
+EV_ACTIVATE = 4  # seat, inst (-1 cauldron), cost
+EV_MOVE_CARD = 5  # seat(realm), inst, from, to
+EV_FATE = 6  # actor, target
+EV_REVEAL = 7  # realm seat, inst
+EV_FATE_PLAY = 8  # realm seat, inst, loc, host, actor
+EV_FATE_DISCARD = 9  # realm seat, inst
+EV_VANQUISH = 10  # seat, hero inst, n allies, strength
+EV_DEFEAT = 11  # seat, hero inst
+EV_DISCARD = 12  # seat, inst
+EV_DRAW = 13  # seat, inst
+EV_OBSTACLE_REMOVE = 14  # seat, loc, left
+EV_OBSTACLE_REPLACE = 15  # seat, loc, left
+EV_TRAP = 16  # seat, inst
+EV_UNTRAP = 17
+EV_CAULDRON = 18  # seat, side
+EV_CONDITION = 19  # seat, inst
+EV_WIN = 20  # seat, objective
+EV_SHUFFLE = 21  # seat, which (0 villain deck, 1 fate deck)
+EV_SWAP = 22  # seat, AS inst, CB inst, loc
+EV_TURN_CAP = 23
+EV_UNLOCK = 24  # seat, loc
+EV_POWER_LOSS = 25  # seat, amount
+EV_TO_HAND = 26  # seat, inst
+EV_CHOICE = 27  # player, kind, option index, n options
+EV_HIJACK = 28  # seat (LT), inst
+EV_END_TURN = 29  # seat
+
+# ----------------------------------------------------------------------------- sizes
+N_LOC = 4
+N_VCARDS = 30
+N_FCARDS = 15
+N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
+MAX_OPTS = 512
+FLAG_DRAWN = 1
+FLAG_PLAYED = 2

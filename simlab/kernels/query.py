@@ -1,0 +1,417 @@
+"""Read-only questions about a game state (no mutation, no decisions).
+
+Strategies may import these; the engine's mutating kernels live in ``engine.py``.
+``st`` is a :class:`~simlab.kernels.state.State`, ``tb`` the card :class:`~simlab.cards.Tables`,
+``ru`` the int64 rule-variant array (``R_*``); ``s`` a seat, ``k`` a card instance of that seat.
+"""
+
+from simlab.kernels import const as K
+from simlab.kernels.jit import kernel
+
+
+@kernel
+def in_realm_nb(st, s, k):
+    return st.inst[s, k, K.I_ZONE] == K.Z_REALM
+
+
+@kernel
+def is_type_nb(st, tb, s, k, t):
+    return tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == t
+
+
+@kernel
+def applies_nb(st, tb, s, k):
+    """The card is in the Realm and its ability is not ignored (a Trapped Hero has no ability)."""
+    return st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0
+
+
+@kernel
+def passive_count_nb(st, tb, s, passive):
+    """Cards in seat ``s``'s Realm whose ongoing ability ``passive`` applies."""
+    n = 0
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive:
+            n += 1
+    return n
+
+
+@kernel
+def passive_sum_nb(st, tb, s, passive):
+    """Sum of the numbers on cards whose ability ``passive`` applies in seat ``s``'s Realm."""
+    n = 0
+    for k in range(K.N_INST):
+        c = st.inst[s, k, K.I_CARD]
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[c, K.CF_PASSIVE] == passive:
+            n += tb.card[c, K.CF_N]
+    return n
+
+
+@kernel
+def realm_instance_nb(st, s, card):
+    """Instance of card row ``card`` in the Realm, or -1."""
+    if card < 0:
+        return -1
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_CARD] == card:
+            return k
+    return -1
+
+
+@kernel
+def zone_instance_nb(st, s, card, zone):
+    """First instance of card row ``card`` in ``zone``, or -1."""
+    if card < 0:
+        return -1
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == zone and st.inst[s, k, K.I_CARD] == card:
+            return k
+    return -1
+
+
+@kernel
+def zone_count_nb(st, s, zone):
+    n = 0
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == zone:
+            n += 1
+    return n
+
+
+@kernel
+def hero_count_nb(st, tb, s):
+    n = 0
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            n += 1
+    return n
+
+
+@kernel
+def heroes_at_nb(st, tb, s, loc):
+    n = 0
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            n += 1
+    return n
+
+
+@kernel
+def strength_nb(st, tb, s, k):
+    """Current Strength of an Ally or Hero, with every modifier in its Realm (never below 0)."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    here = st.inst[s, k, K.I_LOC]
+    v = tb.card[c, K.CF_STRENGTH]
+    if t == K.T_ALLY:
+        p = tb.card[c, K.CF_PASSIVE]
+        for j in range(K.N_INST):
+            if st.inst[s, j, K.I_ZONE] != K.Z_REALM or j == k:
+                continue
+            cj = st.inst[s, j, K.I_CARD]
+            pj = tb.card[cj, K.CF_PASSIVE]
+            if p == K.AB_WOLF_PACK and cj == c:
+                v += 1
+            if p == K.AB_GUARD_DOG and st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == K.T_ALLY:
+                v += tb.card[c, K.CF_N]
+                p = K.AB_NONE  # +n once, however many Allies are there
+            if st.inst[s, j, K.I_HOST] == k and pj == K.AB_ATTACHED_STRENGTH:
+                v += tb.card[cj, K.CF_N]
+            if pj == K.AB_ALLIES_HERE_MINUS and st.inst[s, j, K.I_LOC] == here:
+                v -= tb.card[cj, K.CF_N]
+    elif t == K.T_HERO:
+        own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
+        for j in range(K.N_INST):
+            if st.inst[s, j, K.I_ZONE] != K.Z_REALM or j == k:
+                continue
+            cj = st.inst[s, j, K.I_CARD]
+            pj = tb.card[cj, K.CF_PASSIVE]
+            if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_DYRNWYN):
+                v += tb.card[cj, K.CF_N]
+            if tb.card[cj, K.CF_TYPE] != K.T_HERO:
+                continue
+            if own == K.AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, j, K.I_LOC] == here:
+                v += tb.card[c, K.CF_N]
+            if st.inst[s, j, K.I_TRAPPED] == 0:
+                if pj == K.AB_OTHER_HEROES_HERE_PLUS and st.inst[s, j, K.I_LOC] == here:
+                    v += tb.card[cj, K.CF_N]
+                elif pj == K.AB_OTHER_HEROES_PLUS:
+                    v += tb.card[cj, K.CF_N]
+    return max(v, 0)
+
+
+@kernel
+def covered_nb(st, tb, ru, s, loc):
+    """The top action row of ``loc`` is covered (a Hero there, or a Glass Slipper if that variant is on)."""
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc:
+            c = st.inst[s, k, K.I_CARD]
+            if tb.card[c, K.CF_TYPE] == K.T_HERO:
+                return True
+            if ru[K.R_GLASS_SLIPPERS_COVER] != 0 and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+                return True
+    return False
+
+
+@kernel
+def symbol_available_nb(st, tb, ru, s, loc, j):
+    """Board symbol ``j`` of ``loc`` can be used now by the seat whose mover is there."""
+    v = st.sv[s, K.SV_VILLAIN]
+    if j >= tb.locs[v, loc, K.LC_NSYM] or (st.g[K.G_USED] >> j) & 1:
+        return False
+    if tb.syms[v, loc, j, K.SY_TOP]:
+        if covered_nb(st, tb, ru, s, loc):
+            return False
+        if ru[K.R_OBSTACLES_COVER] != 0 and j < st.sv[s, K.SV_OBST + loc]:
+            return False
+    return True
+
+
+@kernel
+def first_symbol_nb(st, tb, ru, s, kind):
+    """Index of the first available board symbol of ``kind`` at the mover's location, or -1."""
+    loc = st.sv[s, K.SV_MOVER]
+    v = st.sv[s, K.SV_VILLAIN]
+    for j in range(tb.locs[v, loc, K.LC_NSYM]):
+        if tb.syms[v, loc, j, K.SY_KIND] == kind and symbol_available_nb(st, tb, ru, s, loc, j):
+            return j
+    return -1
+
+
+@kernel
+def granted_activates_nb(st, tb, s):
+    """Activate actions granted by Ancient Soldiers at the mover's location and not yet used."""
+    loc = st.sv[s, K.SV_MOVER]
+    n = 0
+    for k in range(K.N_INST):
+        if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE):
+            n += 1
+    return n - st.g[K.G_AS_USED]
+
+
+@kernel
+def can_enter_nb(st, tb, s, c, loc):
+    """Card row ``c`` may be played or moved to ``loc`` of seat ``s`` (locks, the Ballroom's guest list)."""
+    if loc < 0 or loc >= K.N_LOC or st.sv[s, K.SV_LOCK + loc] != 0:
+        return False
+    v = st.sv[s, K.SV_VILLAIN]
+    if tb.locs[v, loc, K.LC_ADMITS_ONLY] != 0:
+        if tb.card[c, K.CF_ADMITTED] == 0:
+            return False
+        if tb.card[c, K.CF_TYPE] == K.T_ALLY and passive_count_nb(st, tb, s, K.AB_NO_ALLIES_ENTER_BALLROOM) > 0:
+            return False
+    return True
+
+
+@kernel
+def play_cost_nb(st, tb, s, c):
+    cost = tb.card[c, K.CF_COST]
+    t = tb.card[c, K.CF_TYPE]
+    if t == K.T_EFFECT:
+        cost += passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS)
+    elif t == K.T_ITEM:
+        cost += passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS)
+    return cost
+
+
+@kernel
+def activation_cost_nb(tb, ru, c):
+    cost = tb.card[c, K.CF_ACTIVATE_COST]
+    return ru[K.R_UNPRINTED_ACTIVATION_COST] if cost < 0 else cost
+
+
+@kernel
+def flip_cost_nb(st, tb, ru, s):
+    cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_FLIP_COST]
+    return ru[K.R_UNPRINTED_ACTIVATION_COST] if cost < 0 else cost
+
+
+# ----------------------------------------------------------------------------- Obstacles
+
+
+@kernel
+def obstacles_total_nb(st, s):
+    return st.sv[s, K.SV_OBST + 0] + st.sv[s, K.SV_OBST + 1] + st.sv[s, K.SV_OBST + 2] + st.sv[s, K.SV_OBST + 3]
+
+
+@kernel
+def missing_at_nb(st, tb, s, loc):
+    return tb.locs[st.sv[s, K.SV_VILLAIN], loc, K.LC_SPOTS] - st.sv[s, K.SV_OBST + loc]
+
+
+@kernel
+def missing_total_nb(st, tb, s):
+    n = 0
+    for loc in range(K.N_LOC):
+        n += missing_at_nb(st, tb, s, loc)
+    return n
+
+
+@kernel
+def can_remove_obstacle_nb(st, tb, s):
+    """An Obstacle can be removed: some are left and Belle is not blocking."""
+    return obstacles_total_nb(st, s) > 0 and passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) == 0
+
+
+# ----------------------------------------------------------------------------- Trapped tokens
+
+
+@kernel
+def trappable_nb(st, tb, s, k):
+    c = st.inst[s, k, K.I_CARD]
+    return (st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_TYPE] == K.T_HERO and st.inst[s, k, K.I_TRAPPED] == 0
+            and tb.card[c, K.CF_UNTRAPPABLE] == 0 and st.sv[s, K.SV_TRAPS] > 0)
+
+
+@kernel
+def any_trappable_nb(st, tb, s):
+    for k in range(K.N_INST):
+        if trappable_nb(st, tb, s, k):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- Vanquish
+
+
+@kernel
+def vanquish_eligible_nb(st, tb, s, k, loc):
+    """Instance ``k`` is an Ally that can take part in a Vanquish at ``loc``."""
+    if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
+        return False
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] != K.T_ALLY:
+        return False
+    d = st.inst[s, k, K.I_LOC] - loc
+    return d == 0 or (tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT and (d == 1 or d == -1))
+
+
+@kernel
+def vanquish_min_allies_nb(st, tb, s, h):
+    """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
+    for j in range(K.N_INST):
+        if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] == h and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN:
+            return 2
+    return 1 if strength_nb(st, tb, s, h) > 0 else 0
+
+
+@kernel
+def can_vanquish_nb(st, tb, s, h):
+    """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm."""
+    if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
+        return False
+    loc = st.inst[s, h, K.I_LOC]
+    total = 0
+    count = 0
+    for k in range(K.N_INST):
+        if vanquish_eligible_nb(st, tb, s, k, loc):
+            total += strength_nb(st, tb, s, k)
+            count += 1
+    return count >= vanquish_min_allies_nb(st, tb, s, h) and total >= strength_nb(st, tb, s, h)
+
+
+@kernel
+def any_vanquish_nb(st, tb, s):
+    for h in range(K.N_INST):
+        if can_vanquish_nb(st, tb, s, h):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- moving cards
+
+
+@kernel
+def can_move_card_nb(st, tb, s, k, dest, by_fate):
+    """Move ``k`` (an own Ally, or an own unattached Item) to ``dest``.
+
+    A Move action goes to an adjacent location and is blocked for Allies by Fairy Godmother; a Fate
+    card (``by_fate``) moves an Ally to any other location.
+    """
+    if st.inst[s, k, K.I_ZONE] != K.Z_REALM or k >= K.N_VCARDS:
+        return False
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    here = st.inst[s, k, K.I_LOC]
+    if dest == here or st.sv[s, K.SV_LOCK + here] != 0:
+        return False
+    if t == K.T_ALLY:
+        if not by_fate and passive_count_nb(st, tb, s, K.AB_ALLIES_MOVED_ONLY_BY_FATE) > 0:
+            return False
+    elif t == K.T_ITEM:
+        if by_fate or st.inst[s, k, K.I_HOST] >= 0:
+            return False
+    else:
+        return False
+    if not by_fate and dest != here - 1 and dest != here + 1:
+        return False
+    return can_enter_nb(st, tb, s, c, dest)
+
+
+@kernel
+def any_move_nb(st, tb, s, by_fate):
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM:
+            for dest in range(K.N_LOC):
+                if can_move_card_nb(st, tb, s, k, dest, by_fate):
+                    return True
+    return False
+
+
+@kernel
+def hero_can_move_nb(st, tb, s, h, dest):
+    """A card effect may move Hero ``h`` to ``dest`` (Trapped Heroes cannot be moved)."""
+    c = st.inst[s, h, K.I_CARD]
+    return (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_TRAPPED] == 0
+            and dest != st.inst[s, h, K.I_LOC] and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0 and can_enter_nb(st, tb, s, c, dest))
+
+
+# ----------------------------------------------------------------------------- objectives
+
+
+@kernel
+def cauldron_born_everywhere_nb(st, tb, s):
+    for loc in range(K.N_LOC):
+        found = False
+        for k in range(K.N_VCARDS):
+            if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@kernel
+def wedding_ready_nb(st, tb, s, c):
+    """Wedding Bells (card row ``c``) can win: the Prince and a Ball Gown daughter at its location, no Glass Slipper."""
+    where = tb.card[c, K.CF_LOCATION]
+    prince = False
+    bride = False
+    for k in range(K.N_INST):
+        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
+            continue
+        ck = st.inst[s, k, K.I_CARD]
+        if tb.card[ck, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+            return False
+        if st.inst[s, k, K.I_LOC] == where:
+            if ck == tb.card[c, K.CF_REF0]:
+                prince = True
+            if tb.card[ck, K.CF_BRIDE] != 0:
+                bride = True
+    return prince and bride
+
+
+@kernel
+def objective_met_nb(st, tb, s):
+    """The seat's objective holds in this state (Wedding Bells: it could be activated now)."""
+    obj = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE]
+    if obj == K.OBJ_OBSTACLES:
+        return obstacles_total_nb(st, s) == 0
+    if obj == K.OBJ_CAULDRON:
+        return st.sv[s, K.SV_CAULDRON] > 0 and cauldron_born_everywhere_nb(st, tb, s)
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS:
+            return wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD])
+    return False

@@ -1,0 +1,61 @@
+"""The game state: a named tuple of fixed-dtype arrays.
+
+Seats are numbered in turn order (seat 0 plays first). Each seat owns 45 card instances: indices 0-29
+are its Villain deck, 30-44 its Fate deck; a Fate card played by an opponent still belongs to the seat
+whose Realm it is in. ``inst[s, k, I_CARD]`` is the card-table row of instance ``k`` of seat ``s``.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from simlab.kernels import const as K
+from simlab.kernels.jit import kernel
+
+State = namedtuple(
+    "State",
+    [
+        "inst",  # int64 (P, 45, N_I): per card instance: card row, zone, location, host, trapped, flags (I_*)
+        "vdeck",  # int64 (P, 30): Villain deck, bottom first; top = vdeck[s, sv[s, SV_VDECK_N] - 1]
+        "fdeck",  # int64 (P, 15): Fate deck, bottom first
+        "sv",  # int64 (P, N_SV): per-seat scalars SV_* (Power, mover, Cauldron, Obstacles, locks, ...)
+        "g",  # int64 (N_G,): game scalars G_*
+        "rng",  # uint64 (1,): the game's random stream
+        "opts",  # int64 (MAX_OPTS, 4): options of the current decision (code, a, b, c)
+        "pend",  # int64 (MAX_OPTS, 4): options of the first unscripted decision (scenario mode)
+        "script",  # int64 (S,): scripted option indices (scenario mode)
+        "log",  # int64 (L, 6): event log (ev, seat, a, b, c, d); L = 0 disables logging
+        "tmp",  # int64 (45,): scratch (strength snapshots)
+        "mark",  # int64 (45,): scratch (selections)
+        "sparams",  # float64 (P, 16): strategy parameters per seat
+    ],
+)
+
+N_SPARAMS = 16
+
+
+@kernel
+def new_state_nb(n_seats, log_cap, script_cap):
+    """Allocate an empty state for ``n_seats`` players."""
+    P = n_seats
+    inst = np.zeros((P, K.N_INST, K.N_I), np.int64)
+    return State(
+        inst,
+        np.zeros((P, K.N_VCARDS), np.int64),
+        np.zeros((P, K.N_FCARDS), np.int64),
+        np.zeros((P, K.N_SV), np.int64),
+        np.zeros(K.N_G, np.int64),
+        np.zeros(1, np.uint64),
+        np.zeros((K.MAX_OPTS, 4), np.int64),
+        np.zeros((K.MAX_OPTS, 4), np.int64),
+        np.zeros(script_cap, np.int64),
+        np.zeros((log_cap, 6), np.int64),
+        np.zeros(K.N_INST, np.int64),
+        np.zeros(K.N_INST, np.int64),
+        np.zeros((P, N_SPARAMS), np.float64),
+    )
+
+
+def copy_state(st: State) -> State:
+    """A deep copy (Python side)."""
+    return State(*(a.copy() for a in st))

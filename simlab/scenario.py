@@ -1,0 +1,351 @@
+"""Scenario API: build a position from a readable description, list the legal options, apply one.
+
+A scenario keeps the state at the start of the current step plus the choices already made inside that
+step. Listing options re-plays the step from that state with those choices (the engine is deterministic:
+the random stream lives in the state) and stops at the first decision no choice answers yet. Once a
+step's choices are complete the step finishes and the resulting state becomes the new start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab.cards import load_cards
+from simlab.game import Game, InputError
+from simlab.kernels import const as K
+from simlab.kernels.engine import advance_nb
+from simlab.kernels.state import State, copy_state, new_state_nb
+
+PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
+SCRIPT_CAP = 256
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal option of a pending decision."""
+
+    index: int
+    code: str  # O_* name: pass, gain, play, activate, move, fate, vanquish, discard, location, card, mode, ...
+    label: str  # readable, e.g. "play Temper", "vanquish Belle", "location The Tavern"
+    row: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Decision:
+    player: int
+    kind: str  # DECISION_NAMES
+    context: int
+    options: tuple[Option, ...]
+
+    def find(self, label: str) -> int:
+        """Index of the option whose label is ``label`` (exact) or contains it (unique)."""
+        exact = [o.index for o in self.options if o.label == label]
+        if exact:
+            return exact[0]
+        hits = [o.index for o in self.options if label in o.label]
+        if len(hits) != 1:
+            raise KeyError(f"{label!r} matches {len(hits)} options: {[o.label for o in self.options]}")
+        return hits[0]
+
+
+class Scenario:
+    """A position you can inspect and play forward one decision at a time."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._base = copy_state(game.state)
+        self._script: list[int] = []
+        self._pending: Decision | None = None
+        self._settle()
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def build(cls, description: dict) -> Scenario:
+        """Build from a description (see README, "Scenario API")."""
+        desc = dict(description)
+        villains = tuple(desc.pop("villains"))
+        game = Game.new(
+            villains, seed=desc.pop("seed", 0), variants=desc.pop("rules", None), max_turns=desc.pop("max_turns", 60),
+            log_capacity=desc.pop("log_capacity", 4096),
+        )
+        st, cards = game.state, game.cards
+        seats = desc.pop("seats", [{}] * len(villains))
+        for s, spec in enumerate(seats):
+            _apply_seat(game, s, dict(spec))
+        st.g[K.G_ACTIVE] = desc.pop("active", 0)
+        st.g[K.G_PHASE] = PHASES[desc.pop("phase", "actions")]
+        st.g[K.G_ROUND] = desc.pop("round", 1)
+        st.g[K.G_ACTIONS] = desc.pop("actions_taken", 0)
+        used = desc.pop("used", [])
+        s = int(st.g[K.G_ACTIVE])
+        v = int(st.sv[s, K.SV_VILLAIN])
+        loc = int(st.sv[s, K.SV_MOVER])
+        for name in used:
+            kind = K.SYMBOL_NAMES.index(name)
+            for j in range(cards.tables.locs[v, loc, K.LC_NSYM]):
+                if cards.tables.syms[v, loc, j, K.SY_KIND] == kind and not (st.g[K.G_USED] >> j) & 1:
+                    st.g[K.G_USED] |= 1 << j
+                    break
+        if desc:
+            raise InputError(f"unknown scenario keys {sorted(desc)}")
+        return cls(game)
+
+    # ------------------------------------------------------------------ playing
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits for, or None once it is over."""
+        return self._pending
+
+    def options(self) -> list[Option]:
+        return list(self._pending.options) if self._pending else []
+
+    def apply(self, choice: int | str) -> Scenario:
+        """Answer the pending decision with an option index or label."""
+        if self._pending is None:
+            raise InputError("the game is over: no decision to answer")
+        idx = self._pending.find(choice) if isinstance(choice, str) else int(choice)
+        if not 0 <= idx < len(self._pending.options):
+            raise InputError(f"option {choice!r} out of range 0..{len(self._pending.options) - 1}")
+        self._script.append(idx)
+        self._settle()
+        return self
+
+    def play(self, *choices: int | str) -> Scenario:
+        for c in choices:
+            self.apply(c)
+        return self
+
+    def _run_step(self) -> State:
+        st = copy_state(self._base)
+        if st.script.shape[0] < SCRIPT_CAP:
+            st = st._replace(script=np.zeros(SCRIPT_CAP, np.int64))
+        st.script[: len(self._script)] = self._script
+        st.g[K.G_SCRIPT_N] = len(self._script)
+        st.g[K.G_SCRIPT_POS] = 0
+        st.g[K.G_STOP] = 0
+        advance_nb(st, self.game.cards.tables, self.game.rules, 1)
+        return st
+
+    def _settle(self) -> None:
+        """Play forward until a decision without a scripted answer (or the end)."""
+        tb, ru = self.game.cards.tables, self.game.rules
+        while True:
+            if int(self._base.g[K.G_PHASE]) == K.PH_OVER:
+                self._pending = None
+                break
+            st = self._run_step()
+            if st.g[K.G_STOP]:
+                self._pending = self._decision(st)
+                break
+            st.g[K.G_SCRIPT_N] = -1
+            self._base = st
+            self._script = []
+        self.game.state = self._base
+        del tb, ru
+
+    def _decision(self, st: State) -> Decision:
+        n = int(st.g[K.G_PEND_N])
+        player = int(st.g[K.G_PEND_PLAYER])
+        opts = tuple(
+            Option(i, K.OPTION_NAMES[int(st.pend[i, 0])], self._label(st, player, st.pend[i]), tuple(int(x) for x in st.pend[i]))
+            for i in range(n)
+        )
+        return Decision(player, K.DECISION_NAMES[int(st.g[K.G_PEND_KIND])], int(st.g[K.G_PEND_CTX]), opts)
+
+    def _label(self, st: State, player: int, row) -> str:
+        return option_label(self.game, st, player, row)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> State:
+        return self._base
+
+    def __getattr__(self, name):
+        # Reading helpers (hand, power, realm, obstacles, ...) come from the Game.
+        return getattr(self.game, name)
+
+
+def option_label(game: Game, st: State, player: int, row) -> str:
+    """A readable label for option ``row`` of a decision taken by ``player``."""
+    code, a, b, c = (int(x) for x in row)
+    active = int(st.g[K.G_ACTIVE])
+    name = K.OPTION_NAMES[code]
+
+    def card(seat, k):
+        return game.cards.cards[int(st.inst[seat, k, K.I_CARD])].name
+
+    def locname(seat, loc):
+        return game.cards.villains[int(st.sv[seat, K.SV_VILLAIN])].locations[loc]
+
+    # Options about cards in a Realm refer to the seat whose Realm is affected.
+    realm_seat = active
+    if code == K.O_CARD:
+        realm_seat = b
+    if code == K.O_PASS:
+        return "pass"
+    if code == K.O_GAIN:
+        return f"gain {b} Power"
+    if code == K.O_PLAY:
+        where = "" if b < 0 else f" to {locname(active, b)}"
+        on = "" if c < 0 else f" on {card(active, c)}"
+        return f"play {card(active, a)}{where}{on}"
+    if code == K.O_ACTIVATE:
+        return "activate The Black Cauldron" if a < 0 else f"activate {card(active, a)}"
+    if code == K.O_MOVE:
+        # a Move action moves the active villain's card; Fate effects move cards of the Fated Realm
+        seat = realm_seat if st.inst[realm_seat, a, K.I_ZONE] == K.Z_REALM else player
+        return f"move {card(seat, a)} to {locname(seat, b)}"
+    if code == K.O_FATE:
+        return f"fate {game.villains[a]}"
+    if code == K.O_VANQUISH:
+        return f"vanquish {card(active, a)}"
+    if code == K.O_DISCARD:
+        return "discard cards"
+    if code == K.O_LOC:
+        return f"location {locname(_realm_of_decision(st, player), a)}"
+    if code == K.O_CARD:
+        return f"card {card(b, a)}"
+    if code == K.O_MODE:
+        return f"mode {K.MODE_NAMES[a]}"
+    if code == K.O_FATE_PLAY:
+        seat = _fate_seat(st, a)
+        where = "" if b < 0 else f" to {locname(seat, b)}"
+        on = "" if c < 0 else f" on {card(seat, c)}"
+        return f"play {card(seat, a)}{where}{on}"
+    if code == K.O_SWAP:
+        return f"swap {card(active, a)} for {card(active, b)} at {locname(active, c)}"
+    return name
+
+
+def _fate_seat(st: State, k: int) -> int:
+    """The seat whose Fate card instance ``k`` is revealed (in limbo) or in the discard pile."""
+    for s in range(int(st.g[K.G_NSEATS])):
+        if st.inst[s, k, K.I_ZONE] in (K.Z_LIMBO, K.Z_FDISCARD):
+            return s
+    return int(st.g[K.G_ACTIVE])
+
+
+def _realm_of_decision(st: State, player: int) -> int:
+    """Best guess of the Realm a location choice is about: a Fated seat if a Fate card is being resolved."""
+    for s in range(int(st.g[K.G_NSEATS])):
+        if s != player and (st.inst[s, :, K.I_ZONE] == K.Z_LIMBO).any():
+            return s
+    return player
+
+
+# ---------------------------------------------------------------------------- description -> state
+
+
+def _take(game: Game, seat: int, name: str, zones: tuple[int, ...]) -> int:
+    """An instance of card ``name`` of ``seat`` taken out of ``zones`` (decks first), now in limbo."""
+    cards = game.cards
+    try:
+        row = cards.card(name).row
+    except KeyError as exc:
+        raise InputError(str(exc)) from None
+    st = game.state
+    from simlab.kernels.engine import take_from_deck_nb
+
+    for zone in zones:
+        for k in range(K.N_INST):
+            if st.inst[seat, k, K.I_CARD] == row and st.inst[seat, k, K.I_ZONE] == zone:
+                if zone in (K.Z_VDECK, K.Z_FDECK):
+                    take_from_deck_nb(st, seat, k)
+                st.inst[seat, k, K.I_ZONE] = K.Z_LIMBO
+                return k
+    raise InputError(f"seat {seat} ({game.villains[seat]}) has no {name!r} left to place")
+
+
+ANYWHERE = (K.Z_VDECK, K.Z_FDECK, K.Z_HAND, K.Z_VDISCARD, K.Z_FDISCARD)
+
+
+def _apply_seat(game: Game, s: int, spec: dict) -> None:
+    from simlab.kernels.engine import put_in_realm_nb, put_on_fate_deck_nb
+
+    st, cards = game.state, game.cards
+    villain = cards.villains[int(st.sv[s, K.SV_VILLAIN])]
+    locs = {name: i for i, name in enumerate(villain.locations)}
+
+    def loc_index(name):
+        if name not in locs:
+            raise InputError(f"unknown location {name!r} for {villain.name}; choose from {', '.join(locs)}")
+        return locs[name]
+
+    # Hands are given exactly: the 4 cards dealt at setup go back to the deck first.
+    if "hand" in spec:
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
+                n = int(st.sv[s, K.SV_VDECK_N])
+                st.vdeck[s, n] = k
+                st.sv[s, K.SV_VDECK_N] = n + 1
+                st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+                st.inst[s, k, K.I_FLAGS] = 0
+        for name in spec.pop("hand"):
+            k = _take(game, s, name, (K.Z_VDECK,))
+            st.inst[s, k, K.I_ZONE] = K.Z_HAND
+    for loc_name, entries in spec.pop("realm", {}).items():
+        loc = loc_index(loc_name)
+        for entry in entries:
+            entry = {"card": entry} if isinstance(entry, str) else dict(entry)
+            k = _take(game, s, entry.pop("card"), ANYWHERE)
+            put_in_realm_nb(st, s, k, loc, -1)
+            if entry.pop("trapped", False):
+                st.inst[s, k, K.I_TRAPPED] = 1
+                st.sv[s, K.SV_TRAPS] -= 1
+            for item in entry.pop("items", []):
+                j = _take(game, s, item, ANYWHERE)
+                put_in_realm_nb(st, s, j, loc, k)
+            if entry:
+                raise InputError(f"unknown keys {sorted(entry)} for a card in the Realm")
+    for name in spec.pop("discard", []):
+        k = _take(game, s, name, (K.Z_VDECK,))
+        st.inst[s, k, K.I_ZONE] = K.Z_VDISCARD
+    for name in spec.pop("fate_discard", []):
+        k = _take(game, s, name, (K.Z_FDECK,))
+        st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
+    for name in reversed(spec.pop("deck_top", [])):
+        k = _take(game, s, name, (K.Z_VDECK,))
+        n = int(st.sv[s, K.SV_VDECK_N])
+        st.vdeck[s, n] = k
+        st.sv[s, K.SV_VDECK_N] = n + 1
+        st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+    for name in reversed(spec.pop("fate_top", [])):
+        k = _take(game, s, name, (K.Z_FDECK,))
+        put_on_fate_deck_nb(st, s, k)
+    if "power" in spec:
+        st.sv[s, K.SV_POWER] = spec.pop("power")
+    if "mover" in spec:
+        st.sv[s, K.SV_MOVER] = loc_index(spec.pop("mover"))
+    if "obstacles" in spec:
+        obst = spec.pop("obstacles")
+        if isinstance(obst, int):
+            # n Obstacles, filled location by location from the left
+            spots = [int(cards.tables.locs[villain.row, i, K.LC_SPOTS]) for i in range(K.N_LOC)]
+            left = obst
+            for i in range(K.N_LOC):
+                st.sv[s, K.SV_OBST + i] = min(spots[i], left)
+                left -= min(spots[i], left)
+        else:
+            for i in range(K.N_LOC):
+                st.sv[s, K.SV_OBST + i] = 0
+            for name, n in obst.items():
+                st.sv[s, K.SV_OBST + loc_index(name)] = n
+    for name in spec.pop("unlocked", []):
+        st.sv[s, K.SV_LOCK + loc_index(name)] = 0
+    if "cauldron" in spec:
+        st.sv[s, K.SV_CAULDRON] = {"none": 0, "front": 1, "power": 2}[spec.pop("cauldron")]
+    if "strategy" in spec:
+        from simlab.game import strategy_id
+
+        st.sv[s, K.SV_STRATEGY] = strategy_id(spec.pop("strategy"))
+    if spec:
+        raise InputError(f"unknown keys {sorted(spec)} for seat {s}")
+
+
+def new_scenario_state(n_seats: int) -> State:  # pragma: no cover - convenience for notebooks
+    return new_state_nb(n_seats, 4096, SCRIPT_CAP)
+
+
+__all__ = ["Decision", "Option", "Scenario", "load_cards"]

@@ -1,0 +1,104 @@
+"""Run many games in parallel and summarise them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import polars as pl
+
+from simlab.cards import load_cards
+from simlab.game import InputError, check_seed, parse_matchup, strategy_id
+from simlab.kernels import const as K
+from simlab.kernels.batch import play_batch_nb
+from simlab.rules import DEFAULT_MAX_TURNS, rules_array
+from simlab.stats import wilson
+
+
+@dataclass
+class RunResult:
+    games: pl.DataFrame  # one row per game
+    summary: pl.DataFrame  # one row per villain, plus "unfinished"
+    seed: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games.height / self.seconds if self.seconds > 0 else float("nan")
+
+
+def seat_table(villains: tuple[str, ...], n: int, first: int = 0) -> np.ndarray:
+    """Villain index (into ``villains``) at each seat of games first..first+n-1: seats rotate by game index."""
+    P = len(villains)
+    idx = np.arange(first, first + n)[:, None]
+    return (idx + np.arange(P)[None, :]) % P
+
+
+def simulate(
+    matchup: str,
+    n_games: int,
+    seed: int = 0,
+    strategies: dict[str, str] | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    chunk: int = 1 << 16,
+) -> RunResult:
+    """Play ``n_games`` of ``matchup`` with seats rotated, and summarise the results."""
+    villains = parse_matchup(matchup)
+    seed = check_seed(seed)
+    if not isinstance(n_games, int) or n_games < 1:
+        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+    strategies = dict(strategies or {})
+    for v in strategies:
+        if v not in villains:
+            raise InputError(f"--strategy names villain {v!r}, which is not in the matchup {matchup!r}")
+    sids = np.array([strategy_id(strategies.get(v, "random")) for v in villains], np.int64)
+    cards = load_cards()
+    ru = rules_array(variants, max_turns)
+    vrows = np.array([cards.villain(v).row for v in villains], np.int64)
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise InputError(f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        numba.set_num_threads(threads)
+    P = len(villains)
+    parts = []
+    t0 = time.perf_counter()
+    for first in range(0, n_games, chunk):
+        n = min(chunk, n_games - first)
+        seats = seat_table(villains, n, first)
+        out_games = np.zeros((n, 5), np.int64)
+        out_turns = np.zeros((n, P), np.int64)
+        play_batch_nb(cards.tables, ru, vrows[seats], sids[seats], np.uint64(seed), np.uint64(first), out_games,
+                      out_turns, np.zeros((0, P, K.N_INST), np.int8))
+        winner_seat = out_games[:, 0]
+        winner = np.where(winner_seat >= 0, seats[np.arange(n), np.maximum(winner_seat, 0)], -1)
+        cols = {
+            "game": np.arange(first, first + n),
+            "winner": [villains[w] if w >= 0 else None for w in winner],
+            "winner_seat": winner_seat,
+            "end": [K.END_REASONS[e] for e in out_games[:, 1]],
+            "rounds": out_games[:, 2],
+        }
+        for s in range(P):
+            cols[f"seat{s}"] = [villains[v] for v in seats[:, s]]
+        parts.append(pl.DataFrame(cols))
+    seconds = time.perf_counter() - t0
+    games = pl.concat(parts)
+    return RunResult(games, summarise(games, villains), seed, seconds)
+
+
+def summarise(games: pl.DataFrame, villains: tuple[str, ...]) -> pl.DataFrame:
+    n = games.height
+    rows = []
+    for v in villains:
+        wins = games.filter(pl.col("winner") == v).height
+        lo, hi = wilson(wins, n)
+        rows.append({"outcome": v, "games": n, "count": wins, "rate": wins / n, "low": float(lo), "high": float(hi)})
+    unfinished = games.filter(pl.col("winner").is_null()).height
+    lo, hi = wilson(unfinished, n)
+    rows.append({"outcome": "unfinished", "games": n, "count": unfinished, "rate": unfinished / n, "low": float(lo),
+                 "high": float(hi)})
+    return pl.DataFrame(rows)
