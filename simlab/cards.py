@@ -32,9 +32,29 @@ Tables = namedtuple(
 )
 
 CARD_FIELDS = {
-    "name", "deck", "type", "copies", "cost", "strength", "text", "effect", "condition", "on_play", "on_enter",
-    "on_defeat", "passive", "activate", "activate_cost", "attach", "location", "n", "refs", "swap_from",
-    "exclusive_with", "untrappable", "bride",
+    "name",
+    "deck",
+    "type",
+    "copies",
+    "cost",
+    "strength",
+    "text",
+    "effect",
+    "condition",
+    "on_play",
+    "on_enter",
+    "on_defeat",
+    "passive",
+    "activate",
+    "activate_cost",
+    "attach",
+    "location",
+    "n",
+    "refs",
+    "swap_from",
+    "exclusive_with",
+    "untrappable",
+    "bride",
 }
 SLOTS = {
     "effect": K.EFFECT_SLOT,
@@ -130,7 +150,9 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
         if len(locs) != K.N_LOC:
             raise CardDataError(f"{meta.get('name')}: a board has {K.N_LOC} locations, got {len(locs)}")
         villains.append(
-            Villain(vrow, meta["key"], meta["name"], meta.get("objective_text", ""), tuple(lc["name"] for lc in locs), doc)
+            Villain(
+                vrow, meta["key"], meta["name"], meta.get("objective_text", ""), tuple(lc["name"] for lc in locs), doc
+            )
         )
         for c in doc.get("card", []):
             where = f"{meta['name']}: card {c.get('name')!r}"
@@ -143,8 +165,16 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
                 raise CardDataError(f"{where}: deck must be 'villain' or 'fate'")
             cards.append(
                 Card(
-                    len(cards), c["name"], meta["key"], c["deck"], c["type"], _int(c, "copies", where, 1),
-                    _int(c, "cost", where), _int(c, "strength", where), c.get("text", ""), c,
+                    len(cards),
+                    c["name"],
+                    meta["key"],
+                    c["deck"],
+                    c["type"],
+                    _int(c, "copies", where, 1),
+                    _int(c, "cost", where),
+                    _int(c, "strength", where),
+                    c.get("text", ""),
+                    c,
                 )
             )
     names = [c.name for c in cards]
@@ -157,8 +187,14 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
     card = np.zeros((n_cards, K.N_CF), np.int64)
     for col in (K.CF_LOCATION, K.CF_REF0, K.CF_REF1, K.CF_SWAP_FROM, K.CF_EXCLUSIVE):
         card[:, col] = -1
-    slot_col = {"effect": K.CF_EFFECT, "on_play": K.CF_ON_PLAY, "on_enter": K.CF_ON_ENTER,
-                "on_defeat": K.CF_ON_DEFEAT, "passive": K.CF_PASSIVE, "activate": K.CF_ACTIVATE}
+    slot_col = {
+        "effect": K.CF_EFFECT,
+        "on_play": K.CF_ON_PLAY,
+        "on_enter": K.CF_ON_ENTER,
+        "on_defeat": K.CF_ON_DEFEAT,
+        "passive": K.CF_PASSIVE,
+        "activate": K.CF_ACTIVATE,
+    }
     for c in cards:
         r, raw, where = c.row, c.raw, f"{c.villain}: card {c.name!r}"
         vrow = next(v.row for v in villains if v.key == c.villain)
@@ -173,7 +209,9 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
             if name is None:
                 continue
             if name not in allowed:
-                raise CardDataError(f"{where}: {slot} {name!r} is not known to the engine; choose from {sorted(allowed)}")
+                raise CardDataError(
+                    f"{where}: {slot} {name!r} is not known to the engine; choose from {sorted(allowed)}"
+                )
             card[r, slot_col[slot]] = K.ABILITY_CODES[name]
         cond = raw.get("condition")
         if c.type == "Condition":
@@ -230,8 +268,10 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
         vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
         cauldron = doc.get("cauldron", {})
         vil[v.row, K.VF_SWAP_COST] = _int(cauldron, "swap_cost", v.name)
-        vil[v.row, K.VF_FLIP_COST] = -1 if cauldron.get("flip_activate_cost", "unprinted") == "unprinted" else _int(
-            cauldron, "flip_activate_cost", v.name
+        vil[v.row, K.VF_FLIP_COST] = (
+            -1
+            if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
+            else _int(cauldron, "flip_activate_cost", v.name)
         )
         for li, lc in enumerate(doc["location"]):
             symbols = [(s, 1) for s in lc.get("top", [])] + [(s, 0) for s in lc.get("bottom", [])]

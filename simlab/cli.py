@@ -13,13 +13,15 @@ from simlab.cards import CardDataError
 from simlab.game import InputError
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Monte Carlo balance analysis for Villainous: Despicable Plots.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Monte Carlo balance analysis for Villainous: Despicable Plots."
+)
 console = Console()
 
 
 def fail(message: str) -> None:
     """One line on stderr, exit code 2."""
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
 
@@ -49,19 +51,24 @@ def run(
     if n < 1:
         fail(f"-n must be a positive number of games, got {n}")
     try:
-        res = simulate(matchup, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"),
-                       max_turns, threads)
+        res = simulate(
+            matchup, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), max_turns, threads
+        )
     except (InputError, RuleError, CardDataError) as exc:
         fail(str(exc))
     table = Table(title=f"{matchup}: {res.games.height:,} games, seed {seed}")
     for col in ("outcome", "wins", "rate", "95% interval"):
         table.add_column(col)
     for row in res.summary.iter_rows(named=True):
-        table.add_row(row["outcome"], f"{row['count']:,}", f"{row['rate']:.2%}", f"{row['low']:.2%} - {row['high']:.2%}")
+        table.add_row(
+            row["outcome"], f"{row['count']:,}", f"{row['rate']:.2%}", f"{row['low']:.2%} - {row['high']:.2%}"
+        )
     console.print(table)
     rounds = res.games["rounds"]
-    console.print(f"rounds: mean {rounds.mean():.1f}, median {rounds.median():.0f}; "
-                  f"{res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
+    console.print(
+        f"rounds: mean {rounds.mean():.1f}, median {rounds.median():.0f}; "
+        f"{res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"
+    )
 
 
 @app.command()
@@ -85,8 +92,14 @@ def replay(
         seats = seat_table(villains, 1, game)[0]
         order = tuple(villains[i] for i in seats)
         strategies = parse_pairs(strategy, "--strategy")
-        res = replay_game(order, seed, game, tuple(strategies.get(v, "random") for v in order),
-                          parse_pairs(rules, "--rules"), max_turns)
+        res = replay_game(
+            order,
+            seed,
+            game,
+            tuple(strategies.get(v, "random") for v in order),
+            parse_pairs(rules, "--rules"),
+            max_turns,
+        )
     except (InputError, RuleError, CardDataError) as exc:
         fail(str(exc))
     console.print(res.text, highlight=False, markup=False)

@@ -126,7 +126,9 @@ class Game:
         return [int(self.state.sv[seat, K.SV_OBST + i]) for i in range(K.N_LOC)]
 
     def cauldron(self, seat: int) -> str:
-        return ("not claimed", "The Black Cauldron", "The Power of the Black Cauldron")[int(self.state.sv[seat, K.SV_CAULDRON])]
+        return ("not claimed", "The Black Cauldron", "The Power of the Black Cauldron")[
+            int(self.state.sv[seat, K.SV_CAULDRON])
+        ]
 
     def realm(self, seat: int) -> dict[str, list[dict]]:
         """Cards in play by location: name, type, Strength, Trapped, attached Items."""
@@ -147,8 +149,11 @@ class Game:
                     entry["strength"] = int(strength_nb(st, tb, seat, k))
                 if st.inst[seat, k, K.I_TRAPPED]:
                     entry["trapped"] = True
-                items = [self.card_name(seat, j) for j in range(K.N_INST)
-                         if st.inst[seat, j, K.I_ZONE] == K.Z_REALM and st.inst[seat, j, K.I_HOST] == k]
+                items = [
+                    self.card_name(seat, j)
+                    for j in range(K.N_INST)
+                    if st.inst[seat, j, K.I_ZONE] == K.Z_REALM and st.inst[seat, j, K.I_HOST] == k
+                ]
                 if items:
                     entry["items"] = items
                 rows.append(entry)

@@ -77,7 +77,10 @@ def describe(game: Game, row) -> dict | None:
         name = "The Black Cauldron" if a < 0 else _card(game, seat, a)
         rec.update(card=name, cost=b, text=f"  activates {name} (cost {b})")
     elif ev == K.EV_MOVE_CARD:
-        rec.update(card=_card(game, seat, a), text=f"  {_card(game, seat, a)} moves {_loc(game, seat, b)} -> {_loc(game, seat, c)}")
+        rec.update(
+            card=_card(game, seat, a),
+            text=f"  {_card(game, seat, a)} moves {_loc(game, seat, b)} -> {_loc(game, seat, c)}",
+        )
     elif ev == K.EV_FATE:
         target = game.cards.villains[int(game.state.sv[a, K.SV_VILLAIN])].name
         rec.update(target=target, text=f"  Fates {target}")
@@ -90,7 +93,9 @@ def describe(game: Game, row) -> dict | None:
     elif ev == K.EV_FATE_DISCARD:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is discarded")
     elif ev == K.EV_VANQUISH:
-        rec.update(card=_card(game, seat, a), text=f"  vanquishes {_card(game, seat, a)} (Strength {c}) with {b} Allies")
+        rec.update(
+            card=_card(game, seat, a), text=f"  vanquishes {_card(game, seat, a)} (Strength {c}) with {b} Allies"
+        )
     elif ev == K.EV_DEFEAT:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is defeated")
     elif ev == K.EV_DISCARD:
@@ -98,9 +103,15 @@ def describe(game: Game, row) -> dict | None:
     elif ev == K.EV_DRAW:
         rec.update(card=_card(game, seat, a), text=f"    {who} draws {_card(game, seat, a)}")
     elif ev == K.EV_OBSTACLE_REMOVE:
-        rec.update(location=_loc(game, seat, a), left=b, text=f"    Obstacle removed at {_loc(game, seat, a)} ({b} left)")
+        rec.update(
+            location=_loc(game, seat, a), left=b, text=f"    Obstacle removed at {_loc(game, seat, a)} ({b} left)"
+        )
     elif ev == K.EV_OBSTACLE_REPLACE:
-        rec.update(location=_loc(game, seat, a), left=b, text=f"    Obstacle replaced at {_loc(game, seat, a)} ({b} on the board)")
+        rec.update(
+            location=_loc(game, seat, a),
+            left=b,
+            text=f"    Obstacle replaced at {_loc(game, seat, a)} ({b} on the board)",
+        )
     elif ev == K.EV_TRAP:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is Trapped")
     elif ev == K.EV_UNTRAP:
@@ -111,7 +122,10 @@ def describe(game: Game, row) -> dict | None:
     elif ev == K.EV_CONDITION:
         rec.update(card=_card(game, seat, a), text=f"  {who} plays the Condition {_card(game, seat, a)}")
     elif ev == K.EV_SWAP:
-        rec.update(location=_loc(game, seat, c), text=f"  swaps Ancient Soldiers for Cauldron Born at {_loc(game, seat, c)} (cost {d})")
+        rec.update(
+            location=_loc(game, seat, c),
+            text=f"  swaps Ancient Soldiers for Cauldron Born at {_loc(game, seat, c)} (cost {d})",
+        )
     elif ev == K.EV_SHUFFLE:
         rec.update(text=f"    {who} shuffles {'the Fate' if a else 'the Villain'} discard pile into the deck")
     elif ev == K.EV_UNLOCK:
@@ -145,8 +159,11 @@ def status(game: Game, seat: int) -> dict:
 def result(game: Game) -> dict:
     if game.winner >= 0:
         v = game.cards.villains[int(game.state.sv[game.winner, K.SV_VILLAIN])]
-        why = {"gaston": "all 8 Obstacles removed", "lady-tremaine": "Wedding Bells activated",
-               "horned-king": "a Cauldron Born at every location"}[v.key]
+        why = {
+            "gaston": "all 8 Obstacles removed",
+            "lady-tremaine": "Wedding Bells activated",
+            "horned-king": "a Cauldron Born at every location",
+        }[v.key]
         text = f"Winner: {v.name} ({why}) after {game.rounds} rounds"
     else:
         text = f"No winner: unfinished at the turn cap ({game.rounds - 1} rounds)"

@@ -28,57 +28,81 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
     v.name: v
     for v in (
         RuleVariant(
-            "gaston_win_timing", K.R_GASTON_WINS_AT_START_OF_TURN, {"immediate": 0, "start_of_turn": 1},
+            "gaston_win_timing",
+            K.R_GASTON_WINS_AT_START_OF_TURN,
+            {"immediate": 0, "start_of_turn": 1},
             "Gaston wins the moment the 8th Obstacle is removed (WIKI, RB: no start-of-turn wording), or only at the "
             "start of his turn (BlueFox71).",
         ),
         RuleVariant(
-            "get_out", K.R_GET_OUT_EXACTLY, {"up_to_three": 0, "exactly_three": 1},
+            "get_out",
+            K.R_GET_OUT_EXACTLY,
+            {"up_to_three": 0, "exactly_three": 1},
             "Get Out! removes as many as it can up to 3 (WIKI general rule), or can only be played with 3 left to "
             "remove (DVFAQ).",
         ),
         RuleVariant(
-            "cauldron_born_placement", K.R_CAULDRON_BORN_ANY_LOCATION, {"same_location": 0, "any_location": 1},
+            "cauldron_born_placement",
+            K.R_CAULDRON_BORN_ANY_LOCATION,
+            {"same_location": 0, "any_location": 1},
             "The Power of the Black Cauldron puts the Cauldron Born where the Ancient Soldiers was (tile text), or at "
             "any location (Villain Guide wording).",
         ),
         RuleVariant(
-            "cauldron_born_play_card", K.R_CAULDRON_BORN_PLAY_CARD, {"no": 0, "yes": 1},
+            "cauldron_born_play_card",
+            K.R_CAULDRON_BORN_PLAY_CARD,
+            {"no": 0, "yes": 1},
             "Cauldron Born enter play only through the Power side (Villain Guide), or also with a Play a Card action "
             "while the Power side shows.",
         ),
         RuleVariant(
-            "glass_slippers_cover_actions", K.R_GLASS_SLIPPERS_COVER, {"yes": 1, "no": 0},
+            "glass_slippers_cover_actions",
+            K.R_GLASS_SLIPPERS_COVER,
+            {"yes": 1, "no": 0},
             "A Glass Slipper covers the top actions of its location like a Hero (TRK), or covers nothing.",
         ),
         RuleVariant(
-            "obstacles_cover_actions", K.R_OBSTACLES_COVER, {"no": 0, "yes": 1},
+            "obstacles_cover_actions",
+            K.R_OBSTACLES_COVER,
+            {"no": 0, "yes": 1},
             "Obstacle tokens sit apart from the action symbols (inference), or each covers one top action.",
         ),
         RuleVariant(
-            "lucifer_trap", K.R_LUCIFER_CONTINUOUS, {"continuous": 1, "on_play": 0},
+            "lucifer_trap",
+            K.R_LUCIFER_CONTINUOUS,
+            {"continuous": 1, "on_play": 0},
             "Lucifer traps every Hero that ever shares his location (playtester ruling), or one Hero when he is "
             "played (printed text).",
         ),
         RuleVariant(
-            "prince_into_locked_ballroom", K.R_PRINCE_INTO_LOCKED_BALLROOM, {"yes": 1, "no": 0},
+            "prince_into_locked_ballroom",
+            K.R_PRINCE_INTO_LOCKED_BALLROOM,
+            {"yes": 1, "no": 0},
             "A revealed Prince is played to The Ballroom even while it is locked (Villain Guide, Hook precedent), or "
             "is discarded while it is locked.",
         ),
         RuleVariant(
-            "unprinted_activation_cost", K.R_UNPRINTED_ACTIVATION_COST, {"0": 0, "1": 1, "2": 2},
+            "unprinted_activation_cost",
+            K.R_UNPRINTED_ACTIVATION_COST,
+            {"0": 0, "1": 1, "2": 2},
             "Power paid to activate cards that print no cost (the Cane, The Key, Wedding Bells, the Black Cauldron).",
         ),
         RuleVariant(
-            "beast_destination", K.R_BEAST_SINGLE_DESTINATION, {"single": 1, "each": 0},
+            "beast_destination",
+            K.R_BEAST_SINGLE_DESTINATION,
+            {"single": 1, "each": 0},
             "Allies pushed out by Beast all go to one location (DVFAQ), or each to any other location.",
         ),
         RuleVariant(
-            "doli_destination", K.R_DOLI_SINGLE_DESTINATION, {"single": 1, "each": 0},
+            "doli_destination",
+            K.R_DOLI_SINGLE_DESTINATION,
+            {"single": 1, "each": 0},
             "Heroes moved by Doli all go to one location (DVFAQ), or each anywhere.",
         ),
         RuleVariant(
-            "mrs_potts_destination", K.R_POTTS_SINGLE_DESTINATION, {"each": 0, "single": 1},
+            "mrs_potts_destination",
+            K.R_POTTS_SINGLE_DESTINATION,
+            {"each": 0, "single": 1},
             "Heroes moved by Mrs. Potts and Chip each go to any new location (recommended), or all to one.",
         ),
     )

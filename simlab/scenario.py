@@ -34,10 +34,11 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    player: int
+    player: int  # seat deciding
     kind: str  # DECISION_NAMES
-    context: int
+    context: int  # the ability (AB_*) or trigger being resolved
     options: tuple[Option, ...]
+    realm: int  # seat whose Realm the options concern
 
     def find(self, label: str) -> int:
         """Index of the option whose label is ``label`` (exact) or contains it (unique)."""
@@ -67,7 +68,10 @@ class Scenario:
         desc = dict(description)
         villains = tuple(desc.pop("villains"))
         game = Game.new(
-            villains, seed=desc.pop("seed", 0), variants=desc.pop("rules", None), max_turns=desc.pop("max_turns", 60),
+            villains,
+            seed=desc.pop("seed", 0),
+            variants=desc.pop("rules", None),
+            max_turns=desc.pop("max_turns", 60),
             log_capacity=desc.pop("log_capacity", 4096),
         )
         st, cards = game.state, game.cards
@@ -148,14 +152,17 @@ class Scenario:
     def _decision(self, st: State) -> Decision:
         n = int(st.g[K.G_PEND_N])
         player = int(st.g[K.G_PEND_PLAYER])
+        realm = int(st.g[K.G_PEND_REALM])
         opts = tuple(
-            Option(i, K.OPTION_NAMES[int(st.pend[i, 0])], self._label(st, player, st.pend[i]), tuple(int(x) for x in st.pend[i]))
+            Option(
+                i,
+                K.OPTION_NAMES[int(st.pend[i, 0])],
+                option_label(self.game, realm, st.pend[i]),
+                tuple(int(x) for x in st.pend[i]),
+            )
             for i in range(n)
         )
-        return Decision(player, K.DECISION_NAMES[int(st.g[K.G_PEND_KIND])], int(st.g[K.G_PEND_CTX]), opts)
-
-    def _label(self, st: State, player: int, row) -> str:
-        return option_label(self.game, st, player, row)
+        return Decision(player, K.DECISION_NAMES[int(st.g[K.G_PEND_KIND])], int(st.g[K.G_PEND_CTX]), opts, realm)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -167,72 +174,44 @@ class Scenario:
         return getattr(self.game, name)
 
 
-def option_label(game: Game, st: State, player: int, row) -> str:
-    """A readable label for option ``row`` of a decision taken by ``player``."""
+def option_label(game: Game, realm: int, row) -> str:
+    """A readable label for option ``row`` of a decision about seat ``realm``'s Realm."""
     code, a, b, c = (int(x) for x in row)
-    active = int(st.g[K.G_ACTIVE])
-    name = K.OPTION_NAMES[code]
+    inst = game.state.inst
 
     def card(seat, k):
-        return game.cards.cards[int(st.inst[seat, k, K.I_CARD])].name
+        return game.cards.cards[int(inst[seat, k, K.I_CARD])].name
 
-    def locname(seat, loc):
-        return game.cards.villains[int(st.sv[seat, K.SV_VILLAIN])].locations[loc]
+    def locname(loc):
+        return game.location_name(realm, loc)
 
-    # Options about cards in a Realm refer to the seat whose Realm is affected.
-    realm_seat = active
-    if code == K.O_CARD:
-        realm_seat = b
     if code == K.O_PASS:
         return "pass"
     if code == K.O_GAIN:
         return f"gain {b} Power"
-    if code == K.O_PLAY:
-        where = "" if b < 0 else f" to {locname(active, b)}"
-        on = "" if c < 0 else f" on {card(active, c)}"
-        return f"play {card(active, a)}{where}{on}"
+    if code in (K.O_PLAY, K.O_FATE_PLAY):
+        where = "" if b < 0 else f" to {locname(b)}"
+        on = "" if c < 0 else f" on {card(realm, c)}"
+        return f"play {card(realm, a)}{where}{on}"
     if code == K.O_ACTIVATE:
-        return "activate The Black Cauldron" if a < 0 else f"activate {card(active, a)}"
+        return "activate The Black Cauldron" if a < 0 else f"activate {card(realm, a)}"
     if code == K.O_MOVE:
-        # a Move action moves the active villain's card; Fate effects move cards of the Fated Realm
-        seat = realm_seat if st.inst[realm_seat, a, K.I_ZONE] == K.Z_REALM else player
-        return f"move {card(seat, a)} to {locname(seat, b)}"
+        return f"move {card(realm, a)} to {locname(b)}"
     if code == K.O_FATE:
-        return f"fate {game.villains[a]}"
+        return f"fate {game.cards.villain(game.villains[a]).name}"
     if code == K.O_VANQUISH:
-        return f"vanquish {card(active, a)}"
+        return f"vanquish {card(realm, a)}"
     if code == K.O_DISCARD:
         return "discard cards"
     if code == K.O_LOC:
-        return f"location {locname(_realm_of_decision(st, player), a)}"
+        return f"location {locname(a)}"
     if code == K.O_CARD:
         return f"card {card(b, a)}"
     if code == K.O_MODE:
         return f"mode {K.MODE_NAMES[a]}"
-    if code == K.O_FATE_PLAY:
-        seat = _fate_seat(st, a)
-        where = "" if b < 0 else f" to {locname(seat, b)}"
-        on = "" if c < 0 else f" on {card(seat, c)}"
-        return f"play {card(seat, a)}{where}{on}"
     if code == K.O_SWAP:
-        return f"swap {card(active, a)} for {card(active, b)} at {locname(active, c)}"
-    return name
-
-
-def _fate_seat(st: State, k: int) -> int:
-    """The seat whose Fate card instance ``k`` is revealed (in limbo) or in the discard pile."""
-    for s in range(int(st.g[K.G_NSEATS])):
-        if st.inst[s, k, K.I_ZONE] in (K.Z_LIMBO, K.Z_FDISCARD):
-            return s
-    return int(st.g[K.G_ACTIVE])
-
-
-def _realm_of_decision(st: State, player: int) -> int:
-    """Best guess of the Realm a location choice is about: a Fated seat if a Fate card is being resolved."""
-    for s in range(int(st.g[K.G_NSEATS])):
-        if s != player and (st.inst[s, :, K.I_ZONE] == K.Z_LIMBO).any():
-            return s
-    return player
+        return f"swap {card(realm, a)} for {card(realm, b)} at {locname(c)}"
+    return K.OPTION_NAMES[code]
 
 
 # ---------------------------------------------------------------------------- description -> state

@@ -71,8 +71,17 @@ def simulate(
         seats = seat_table(villains, n, first)
         out_games = np.zeros((n, 5), np.int64)
         out_turns = np.zeros((n, P), np.int64)
-        play_batch_nb(cards.tables, ru, vrows[seats], sids[seats], np.uint64(seed), np.uint64(first), out_games,
-                      out_turns, np.zeros((0, P, K.N_INST), np.int8))
+        play_batch_nb(
+            cards.tables,
+            ru,
+            vrows[seats],
+            sids[seats],
+            np.uint64(seed),
+            np.uint64(first),
+            out_games,
+            out_turns,
+            np.zeros((0, P, K.N_INST), np.int8),
+        )
         winner_seat = out_games[:, 0]
         winner = np.where(winner_seat >= 0, seats[np.arange(n), np.maximum(winner_seat, 0)], -1)
         cols = {
@@ -99,6 +108,14 @@ def summarise(games: pl.DataFrame, villains: tuple[str, ...]) -> pl.DataFrame:
         rows.append({"outcome": v, "games": n, "count": wins, "rate": wins / n, "low": float(lo), "high": float(hi)})
     unfinished = games.filter(pl.col("winner").is_null()).height
     lo, hi = wilson(unfinished, n)
-    rows.append({"outcome": "unfinished", "games": n, "count": unfinished, "rate": unfinished / n, "low": float(lo),
-                 "high": float(hi)})
+    rows.append(
+        {
+            "outcome": "unfinished",
+            "games": n,
+            "count": unfinished,
+            "rate": unfinished / n,
+            "low": float(lo),
+            "high": float(hi),
+        }
+    )
     return pl.DataFrame(rows)

@@ -9,5 +9,5 @@ PARAMS: dict[str, float] = {}
 
 
 @kernel
-def choose_nb(st, tb, ru, player, kind, ctx, n):
+def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     return randint_nb(st.rng, n)

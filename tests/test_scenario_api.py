@@ -3,8 +3,12 @@ from conftest import build, labels, names_at
 
 def test_options_list_the_legal_actions():
     sc = build(
-        {"power": 5, "mover": "The Tavern", "hand": ["Temper", "Get Out!", "Wolves", "Swoon"],
-         "realm": {"The Tavern": ["Monsieur D'Arque"]}},
+        {
+            "power": 5,
+            "mover": "The Tavern",
+            "hand": ["Temper", "Get Out!", "Wolves", "Swoon"],
+            "realm": {"The Tavern": ["Monsieur D'Arque"]},
+        },
         {"hand": ["Captured!"]},
     )
     assert sc.decision.player == 0 and sc.decision.kind == "action"

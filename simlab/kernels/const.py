@@ -267,7 +267,8 @@ G_TRIGGERS = 18  # bitmask of TRIG_* raised during the current step
 G_DECISIONS = 19  # decisions taken (strategy or script)
 G_STEPS = 20
 G_ITEM_ACTOR = 21  # seat that played the Item raising TRIG_ITEM
-N_G = 22
+G_PEND_REALM = 22  # seat whose Realm the pending decision concerns
+N_G = 23
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2

@@ -76,8 +76,11 @@ def opt_add_nb(st, code, a, b, c):
 
 
 @kernel
-def decide_nb(st, tb, ru, player, kind, ctx):
-    """Index of the option in ``st.opts`` chosen by ``player`` (a forced choice asks nobody)."""
+def decide_nb(st, tb, ru, realm, player, kind, ctx):
+    """Index of the option in ``st.opts`` chosen by ``player``; the options concern seat ``realm``'s Realm.
+
+    A forced choice (one option) asks nobody.
+    """
     n = st.g[K.G_NOPT]
     if n <= 1:
         return 0
@@ -93,10 +96,11 @@ def decide_nb(st, tb, ru, player, kind, ctx):
                 st.g[K.G_PEND_KIND] = kind
                 st.g[K.G_PEND_PLAYER] = player
                 st.g[K.G_PEND_CTX] = ctx
+                st.g[K.G_PEND_REALM] = realm
                 st.pend[:n] = st.opts[:n]
             idx = 0
     else:
-        idx = choose_nb(st.sv[player, K.SV_STRATEGY], st, tb, ru, player, kind, ctx, n)
+        idx = choose_nb(st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n)
     st.g[K.G_DECISIONS] += 1
     log_nb(st, K.EV_CHOICE, player, kind, idx, n, ctx)
     return idx
@@ -363,7 +367,7 @@ def remove_obstacles_nb(st, tb, ru, s, n, chooser, ctx):
         for loc in range(K.N_LOC):
             if st.sv[s, K.SV_OBST + loc] > 0:
                 opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        i = decide_nb(st, tb, ru, chooser, K.DK_LOCATION, ctx)
+        i = decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx)
         remove_obstacle_at_nb(st, tb, ru, s, st.opts[i, 1])
 
 
@@ -376,7 +380,7 @@ def replace_obstacles_nb(st, tb, ru, s, n, chooser, ctx):
         for loc in range(K.N_LOC):
             if missing_at_nb(st, tb, s, loc) > 0:
                 opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        i = decide_nb(st, tb, ru, chooser, K.DK_LOCATION, ctx)
+        i = decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx)
         replace_obstacle_at_nb(st, s, st.opts[i, 1])
 
 
@@ -398,7 +402,7 @@ def pick_location_nb(st, tb, ru, chooser, s, c, exclude, ctx):
             opt_add_nb(st, K.O_LOC, loc, 0, 0)
     if st.g[K.G_NOPT] == 0:
         return -1
-    return st.opts[decide_nb(st, tb, ru, chooser, K.DK_LOCATION, ctx), 1]
+    return st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx), 1]
 
 
 @kernel
@@ -433,7 +437,7 @@ def on_enter_nb(st, tb, ru, s, h, chooser):
                     and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM):
                 opt_add_nb(st, K.O_CARD, k, s, 0)
         if st.g[K.G_NOPT] > 0:
-            discard_nb(st, s, st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1])
+            discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1])
 
 
 @kernel
@@ -469,7 +473,7 @@ def pick_hero_to_move_nb(st, tb, ru, chooser, s, may, ctx):
                 opt_add_nb(st, K.O_MOVE, h, dest, 0)
     if st.g[K.G_NOPT] == 0:
         return -1, -1
-    i = decide_nb(st, tb, ru, chooser, K.DK_CARD, ctx)
+    i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ctx)
     if st.opts[i, 0] == K.O_PASS:
         return -1, -1
     return st.opts[i, 1], st.opts[i, 2]
@@ -551,7 +555,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                 if (st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_LOC] == here
                         and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO):
                     opt_add_nb(st, K.O_CARD, j, s, 0)
-            host = st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1]
+            host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
             put_in_realm_nb(st, s, k, here, host)
             st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
             log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
@@ -565,7 +569,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                 items = True
         if items and hero_count_nb(st, tb, s) > 1:
             opt_add_nb(st, K.O_MODE, K.M_MOVE_ITEMS, 0, 0)
-        mode = st.opts[decide_nb(st, tb, ru, chooser, K.DK_MODE, ab), 1]
+        mode = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1]
         if mode == K.M_MOVE_HEROES:
             single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
             dest = -1
@@ -586,7 +590,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                                 and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])):
                             opt_add_nb(st, K.O_CARD, x, s, 0)
                     if st.g[K.G_NOPT] > 0:
-                        host = st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1]
+                        host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
                         st.inst[s, j, K.I_HOST] = host
                         st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
                         log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
@@ -628,7 +632,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
         opt_clear_nb(st)
         opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
         opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
-        if st.opts[decide_nb(st, tb, ru, chooser, K.DK_MODE, ab), 1] == K.M_MOVE_HEROES:
+        if st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1] == K.M_MOVE_HEROES:
             single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
             dest = -1
             if single:
@@ -653,7 +657,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
         if hand_size_nb(st, s) > 0:
             opt_add_nb(st, K.O_MODE, K.M_DISCARD_CARDS, 0, 0)
         if st.g[K.G_NOPT] > 0:
-            mode = st.opts[decide_nb(st, tb, ru, chooser, K.DK_MODE, ab), 1]
+            mode = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1]
             if mode == K.M_LOSE_POWER:
                 st.sv[s, K.SV_POWER] -= tb.card[c, K.CF_N]
                 log_nb(st, K.EV_POWER_LOSS, s, tb.card[c, K.CF_N], st.sv[s, K.SV_POWER], 0, 0)
@@ -665,7 +669,7 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                             opt_add_nb(st, K.O_CARD, k, s, 0)
                     if st.g[K.G_NOPT] == 0:
                         break
-                    discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, K.DK_DISCARD, ab), 1])
+                    discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_DISCARD, ab), 1])
 
 
 @kernel
@@ -796,7 +800,7 @@ def play_revealed_nb(st, tb, ru, s, k, actor):
         discard_nb(st, s, k)
         log_nb(st, K.EV_FATE_DISCARD, s, k, 0, 0, 0)
         return
-    i = decide_nb(st, tb, ru, actor, K.DK_PLACE, k)
+    i = decide_nb(st, tb, ru, s, actor, K.DK_PLACE, k)
     play_fate_card_nb(st, tb, ru, s, k, st.opts[i, 2], st.opts[i, 3], actor)
 
 
@@ -845,7 +849,7 @@ def fate_action_nb(st, tb, ru, actor, s):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
                     break
             if st.g[K.G_NOPT] > 1:
-                i = decide_nb(st, tb, ru, s, K.DK_CONDITION, K.C_FATED)
+                i = decide_nb(st, tb, ru, s, s, K.DK_CONDITION, K.C_FATED)
                 if st.opts[i, 0] == K.O_CARD:
                     vpj = st.opts[i, 1]
                     st.inst[s, vpj, K.I_FLAGS] |= K.FLAG_PLAYED
@@ -864,7 +868,7 @@ def fate_action_nb(st, tb, ru, actor, s):
             discard_revealed_nb(st, s, r0)
             discard_revealed_nb(st, s, r1)
             break
-        i = decide_nb(st, tb, ru, picker, K.DK_FATE_PICK, actor)
+        i = decide_nb(st, tb, ru, s, picker, K.DK_FATE_PICK, actor)
         if st.opts[i, 0] == K.O_PASS:
             discard_revealed_nb(st, s, r0)
             discard_revealed_nb(st, s, r1)
@@ -928,7 +932,7 @@ def vanquish_nb(st, tb, ru, s, h):
                 opt_add_nb(st, K.O_CARD, k, s, 0)
         if st.g[K.G_NOPT] == 0:
             break
-        i = decide_nb(st, tb, ru, s, K.DK_VANQUISH_ALLY, h)
+        i = decide_nb(st, tb, ru, s, s, K.DK_VANQUISH_ALLY, h)
         if st.opts[i, 0] == K.O_PASS:
             break
         k = st.opts[i, 1]
@@ -968,7 +972,7 @@ def choose_vanquish_nb(st, tb, ru, s, ctx):
         if can_vanquish_nb(st, tb, s, h):
             opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
     if st.g[K.G_NOPT] > 0:
-        vanquish_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, ctx), 1])
+        vanquish_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
 
 # ============================================================================ moving, activating
@@ -992,7 +996,7 @@ def choose_move_nb(st, tb, ru, s, ctx):
     opt_clear_nb(st)
     add_move_options_nb(st, tb, s, 0, 0)
     if st.g[K.G_NOPT] > 0:
-        i = decide_nb(st, tb, ru, s, K.DK_CARD, ctx)
+        i = decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx)
         move_card_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2])
 
 
@@ -1060,7 +1064,7 @@ def activate_nb(st, tb, ru, s, k):
         if b >= 0:
             opt_add_nb(st, K.O_CARD, b, s, 0)
         if st.g[K.G_NOPT] > 0:
-            gone = st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, ab), 1]
+            gone = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
             discard_nb(st, s, gone)
             keep = b if gone == a else a
             if keep >= 0:
@@ -1070,14 +1074,14 @@ def activate_nb(st, tb, ru, s, k):
         for j in range(K.N_VCARDS, K.N_INST):
             if st.inst[s, j, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
                 opt_add_nb(st, K.O_CARD, j, s, 0)
-        discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, ab), 1])
+        discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1])
     elif ab == K.AB_KEY_MOVE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         opt_clear_nb(st)
         for h in range(K.N_INST):
             if hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
-        h = st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, ab), 1]
+        h = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
         if st.inst[s, h, K.I_LOC] != where:
             move_hero_nb(st, tb, ru, s, h, where, s)
         if trappable_nb(st, tb, s, h):
@@ -1096,7 +1100,7 @@ def choose_activate_nb(st, tb, ru, s, ctx):
         if can_activate_nb(st, tb, ru, s, k, budget):
             opt_add_nb(st, K.O_ACTIVATE, k, 0, 0)
     if st.g[K.G_NOPT] > 0:
-        activate_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, ctx), 1])
+        activate_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
 
 # ============================================================================ Villain cards
@@ -1287,7 +1291,7 @@ def play_villain_card_nb(st, tb, ru, s, k, loc, host):
                 if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
                     opt_add_nb(st, K.O_CARD, h, s, 0)
             if st.g[K.G_NOPT] > 0:
-                trap_nb(st, s, st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, K.AB_LUCIFER_TRAP), 1])
+                trap_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, K.AB_LUCIFER_TRAP), 1])
         lucifer_sweep_nb(st, tb, ru, s)
     else:
         st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
@@ -1309,7 +1313,7 @@ def discard_picks_nb(st, tb, ru, s, at_least_one, ctx):
                 opt_add_nb(st, K.O_CARD, k, s, 0)
         if st.g[K.G_NOPT] == 0:
             return
-        i = decide_nb(st, tb, ru, s, K.DK_DISCARD, ctx)
+        i = decide_nb(st, tb, ru, s, s, K.DK_DISCARD, ctx)
         if st.opts[i, 0] == K.O_PASS:
             return
         discard_nb(st, s, st.opts[i, 1])
@@ -1317,7 +1321,7 @@ def discard_picks_nb(st, tb, ru, s, at_least_one, ctx):
 
 
 @kernel
-def pick_mode_nb(st, tb, ru, chooser, ctx, m0, ok0, m1, ok1):
+def pick_mode_nb(st, tb, ru, s, chooser, ctx, m0, ok0, m1, ok1):
     opt_clear_nb(st)
     if ok0:
         opt_add_nb(st, K.O_MODE, m0, 0, 0)
@@ -1325,7 +1329,7 @@ def pick_mode_nb(st, tb, ru, chooser, ctx, m0, ok0, m1, ok1):
         opt_add_nb(st, K.O_MODE, m1, 0, 0)
     if st.g[K.G_NOPT] == 0:
         return -1
-    return st.opts[decide_nb(st, tb, ru, chooser, K.DK_MODE, ctx), 1]
+    return st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ctx), 1]
 
 
 @kernel
@@ -1342,13 +1346,13 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             for loc in range(K.N_LOC):
                 if st.sv[s, K.SV_OBST + loc] > 0:
                     opt_add_nb(st, K.O_LOC, loc, 0, 0)
-            loc = st.opts[decide_nb(st, tb, ru, chooser, K.DK_LOCATION, ab), 1]
+            loc = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ab), 1]
             for _ in range(n):
                 if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
                     remove_obstacle_at_nb(st, tb, ru, s, loc)
     elif ab == K.AB_SWOON:
         replace_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
-        if pick_mode_nb(st, tb, ru, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1) == K.M_GAIN:
+        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1) == K.M_GAIN:
             st.sv[s, K.SV_POWER] += n
             log_nb(st, K.EV_GAIN, s, n, st.sv[s, K.SV_POWER], 0, 0)
         else:
@@ -1361,7 +1365,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         choose_move_nb(st, tb, ru, s, ab)
     elif ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
         st.g[K.G_ACTIONS] += 1
-        mode = pick_mode_nb(st, tb, ru, chooser, ab, K.M_MOVE, any_move_nb(st, tb, s, 0), K.M_ACTIVATE,
+        mode = pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_MOVE, any_move_nb(st, tb, s, 0), K.M_ACTIVATE,
                             any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]))
         if mode == K.M_MOVE:
             choose_move_nb(st, tb, ru, s, ab)
@@ -1374,7 +1378,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
                     and strength_nb(st, tb, s, h) <= n):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         if st.g[K.G_NOPT] > 0:
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1], 0, chooser)
+            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
     elif ab == K.AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
     elif ab == K.AB_TAKE_ME_INSTEAD:
@@ -1395,7 +1399,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             if st.inst[s, h, K.I_ZONE] == K.Z_FDISCARD and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 hero_placements_nb(st, tb, s, h, h)
         if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, chooser, K.DK_FATE_PICK, ab)
+            i = decide_nb(st, tb, ru, s, chooser, K.DK_FATE_PICK, ab)
             h = st.opts[i, 1]
             loc = st.opts[i, 2]
             st.inst[s, h, K.I_ZONE] = K.Z_LIMBO
@@ -1423,7 +1427,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             if missing_at_nb(st, tb, s, loc) > 0:
                 opt_add_nb(st, K.O_LOC, loc, 0, 0)
         if st.g[K.G_NOPT] > 0:
-            loc = st.opts[decide_nb(st, tb, ru, chooser, K.DK_LOCATION, ab), 1]
+            loc = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ab), 1]
             while missing_at_nb(st, tb, s, loc) > 0:
                 replace_obstacle_at_nb(st, s, loc)
     elif ab == K.AB_RESHUFFLE_DISCARD_DRAW:
@@ -1435,7 +1439,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             if trappable_nb(st, tb, s, h):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         if st.g[K.G_NOPT] > 0:
-            trap_nb(st, s, st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1])
+            trap_nb(st, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1])
     elif ab == K.AB_REFRESH_HAND:
         discard_picks_nb(st, tb, ru, s, 0, ab)
         while hand_size_nb(st, s) < 4:
@@ -1457,7 +1461,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             for j in range(got):
                 if st.mark[j] >= 0:
                     opt_add_nb(st, K.O_CARD, st.mark[j], s, j)
-            i = decide_nb(st, tb, ru, chooser, K.DK_ARRANGE, ab)
+            i = decide_nb(st, tb, ru, s, chooser, K.DK_ARRANGE, ab)
             j = st.opts[i, 3]
             st.tmp[placed] = st.mark[j]
             st.mark[j] = -1
@@ -1470,7 +1474,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             if h >= 0:
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         if st.g[K.G_NOPT] > 0:
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1], 0, chooser)
+            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
     elif ab == K.AB_MIDNIGHT:
         for h in range(K.N_INST):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
@@ -1484,7 +1488,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
                     if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
                         opt_add_nb(st, K.O_MOVE, h, dest, 0)
         if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, chooser, K.DK_CARD, ab)
+            i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab)
             h = st.opts[i, 1]
             dest = st.opts[i, 2]
             untrap_nb(st, s, h)
@@ -1493,7 +1497,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         opt_clear_nb(st)
         add_move_options_nb(st, tb, s, 1, 1)
         if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, chooser, K.DK_CARD, ab)
+            i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab)
             move_card_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2])
     elif ab == K.AB_FREE_ITEM:
         opt_clear_nb(st)
@@ -1501,13 +1505,13 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
             if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
                 add_card_placements_nb(st, tb, ru, s, j)
         if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, chooser, K.DK_PLACE, ab)
+            i = decide_nb(st, tb, ru, s, chooser, K.DK_PLACE, ab)
             play_item_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2], st.opts[i, 3], 1)
     elif ab == K.AB_POWER_CAULDRON:
         if st.sv[s, K.SV_CAULDRON] == 1:
             set_cauldron_nb(st, s, 2)
     elif ab == K.AB_CLAIM_OR_GAIN:
-        if pick_mode_nb(st, tb, ru, chooser, ab, K.M_CLAIM, st.sv[s, K.SV_CAULDRON] == 0, K.M_GAIN, 1) == K.M_CLAIM:
+        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_CLAIM, st.sv[s, K.SV_CAULDRON] == 0, K.M_GAIN, 1) == K.M_CLAIM:
             claim_cauldron_nb(st, s)
         else:
             st.sv[s, K.SV_POWER] += n
@@ -1517,7 +1521,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         st.sv[s, K.SV_POWER] += gain
         log_nb(st, K.EV_GAIN, s, gain, st.sv[s, K.SV_POWER], 0, 0)
     elif ab == K.AB_PIG_KEEPER:
-        mode = pick_mode_nb(st, tb, ru, chooser, ab, K.M_FIND, pig_keeper_find_ok_nb(st, tb, s, c), K.M_DEFEAT,
+        mode = pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_FIND, pig_keeper_find_ok_nb(st, tb, s, c), K.M_DEFEAT,
                             pig_keeper_defeat_ok_nb(st, tb, s, c))
         if mode == K.M_FIND:
             h = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
@@ -1530,10 +1534,10 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
                 if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
                         and strength_nb(st, tb, s, h) == n):
                     opt_add_nb(st, K.O_CARD, h, s, 0)
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, chooser, K.DK_CARD, ab), 1], 0, chooser)
+            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
     elif ab == K.AB_BARGAIN:
         can_claim = st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n
-        if pick_mode_nb(st, tb, ru, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim) == K.M_CLAIM:
+        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim) == K.M_CLAIM:
             st.sv[s, K.SV_POWER] -= n
             log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
             d = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
@@ -1639,7 +1643,7 @@ def condition_window_nb(st, tb, ru, trigger, actor):
                     opt_add_nb(st, K.O_CARD, k, o, 0)
             if st.g[K.G_NOPT] == 1:
                 break
-            i = decide_nb(st, tb, ru, o, K.DK_CONDITION, trigger)
+            i = decide_nb(st, tb, ru, o, o, K.DK_CONDITION, trigger)
             if st.opts[i, 0] == K.O_PASS:
                 break
             k = st.opts[i, 1]
@@ -1776,7 +1780,7 @@ def step_nb(st, tb, ru):
                 if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
-                discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, K.DK_CARD, K.AB_FLIP_CAULDRON), 1])
+                discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON), 1])
         st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
     elif ph == K.PH_BEFORE_MOVE:
         cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
@@ -1803,7 +1807,7 @@ def step_nb(st, tb, ru):
                                     st, tb, s, st.inst[s, cb, K.I_CARD], dest):
                                 opt_add_nb(st, K.O_SWAP, k, cb, dest)
             if st.g[K.G_NOPT] > 1:
-                i = decide_nb(st, tb, ru, s, K.DK_SWAP, 0)
+                i = decide_nb(st, tb, ru, s, s, K.DK_SWAP, 0)
                 if st.opts[i, 0] == K.O_SWAP:
                     soldier = st.opts[i, 1]
                     dest = st.opts[i, 3]
@@ -1820,13 +1824,13 @@ def step_nb(st, tb, ru):
         for loc in range(K.N_LOC):
             if loc != here and st.sv[s, K.SV_LOCK + loc] == 0:
                 opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        dest = st.opts[decide_nb(st, tb, ru, s, K.DK_MOVE, 0), 1]
+        dest = st.opts[decide_nb(st, tb, ru, s, s, K.DK_MOVE, 0), 1]
         st.sv[s, K.SV_MOVER] = dest
         log_nb(st, K.EV_MOVE_MOVER, s, dest, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_ACTIONS
     elif ph == K.PH_ACTIONS:
         add_action_options_nb(st, tb, ru, s)
-        i = decide_nb(st, tb, ru, s, K.DK_ACTION, 0)
+        i = decide_nb(st, tb, ru, s, s, K.DK_ACTION, 0)
         code = st.opts[i, 0]
         if code == K.O_PASS:
             st.g[K.G_PHASE] = K.PH_END

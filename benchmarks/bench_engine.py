@@ -1,0 +1,81 @@
+"""Engine speed: compile times, games per second (1 and 2 threads), peak memory, JIT vs no-JIT.
+
+Usage: python benchmarks/bench_engine.py [--games 100000] [--matchup gaston-vs-horned-king] [--skip-cold]
+Prints one line per measurement. Not a test: machines are noisy, compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+CHILD = r"""
+import json, resource, sys, time, warnings
+import numpy as np
+warnings.filterwarnings("ignore"); np.seterr(all="ignore")
+t0 = time.perf_counter()
+from simlab.sim import simulate
+simulate(sys.argv[1], 2, seed=0, max_turns=2, threads=1)
+ready = time.perf_counter() - t0
+out = {"start_s": ready}
+n = int(sys.argv[2])
+if n:
+    for threads in [int(x) for x in sys.argv[3].split(",")]:
+        r = simulate(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]))
+        out[f"games_per_s_{threads}t"] = n / r.seconds
+        out["unfinished_share"] = float(r.games["winner"].is_null().mean())
+        out["median_rounds"] = float(r.games["rounds"].median())
+out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def child(matchup, n, threads, max_turns, env):
+    t = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, matchup, str(n), threads, str(max_turns)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    res["wall_s"] = time.perf_counter() - t
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    ap.add_argument("--max-turns", type=int, default=60)
+    ap.add_argument("--nojit-games", type=int, default=20)
+    ap.add_argument("--skip-cold", action="store_true")
+    args = ap.parse_args()
+    env = dict(os.environ)
+    if not args.skip_cold:
+        with tempfile.TemporaryDirectory() as cache:
+            cold = child(args.matchup, 0, "1", args.max_turns, dict(env, NUMBA_CACHE_DIR=cache))
+            print(f"cold compile (fresh cache, to first game): {cold['start_s']:.1f} s")
+            warm = child(args.matchup, 0, "1", args.max_turns, dict(env, NUMBA_CACHE_DIR=cache))
+            print(f"cached start (to first game): {warm['start_s']:.1f} s")
+    res = child(args.matchup, args.games, "1,2", args.max_turns, env)
+    g1, g2 = res["games_per_s_1t"], res["games_per_s_2t"]
+    print(f"{args.matchup}, random strategy, {args.games:,} games, max {args.max_turns} rounds:")
+    print(f"  1 thread: {g1:,.0f} games/s; 2 threads: {g2:,.0f} games/s; speed-up {g2 / g1:.2f}x")
+    print(f"  unfinished (turn cap) share: {res['unfinished_share']:.1%}; median rounds {res['median_rounds']:.0f}")
+    print(f"  peak memory: {res['peak_rss_mb']:.0f} MB")
+    nojit = child(args.matchup, args.nojit_games, "1", args.max_turns, dict(env, NUMBA_DISABLE_JIT="1"))
+    print(
+        f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t']:.2f} games/s "
+        f"-> JIT speed-up {g1 / nojit['games_per_s_1t']:,.0f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The command line: replay output, and bad input as one line with exit code 2."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_replay_prints_a_readable_game():
+    res = run("replay", "--matchup", "gaston-vs-lady-tremaine", "--seed", "7", "--game", "3", "--max-turns", "15")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "== Round 1:" in out and "moves to" in out
+    assert "Winner:" in out or "No winner" in out
+    assert "[Gaston: Power" in out and "Obstacles" in out
+
+
+def test_run_prints_win_rates():
+    res = run("run", "--matchup", "gaston-vs-horned-king", "-n", "200", "--max-turns", "20", "--threads", "1")
+    assert res.exit_code == 0, res.output
+    assert "gaston" in res.output and "horned-king" in res.output and "unfinished" in res.output
+    assert "games/s" in res.output
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("run", "--matchup", "gaston-vs-jafar", "-n", "10"), "unknown villain 'jafar'"),
+        (("run", "--matchup", "gaston", "-n", "10"), "malformed matchup"),
+        (("run", "--matchup", "gaston-vs-horned-king", "-n", "0"), "-n must be a positive"),
+        (("run", "--matchup", "gaston-vs-horned-king", "--seed", "-3"), "seed must be"),
+        (("run", "--matchup", "gaston-vs-horned-king", "--rules", "get_out=sometimes"), "choose from up_to_three"),
+        (("run", "--matchup", "gaston-vs-horned-king", "--rules", "flying=yes"), "unknown rule variant 'flying'"),
+        (("run", "--matchup", "gaston-vs-horned-king", "--strategy", "gaston=genius"), "unknown strategy 'genius'"),
+        (("replay", "--matchup", "gaston-vs-horned-king", "--seed", "-1"), "seed must be"),
+        (("replay", "--matchup", "horned-king-vs-nobody"), "choose from gaston, lady-tremaine, horned-king"),
+        (("replay", "--matchup", "gaston-vs-horned-king", "--rules", "lucifer_trap"), "must look like NAME=VALUE"),
+    ],
+)
+def test_bad_input_is_one_clear_line_with_exit_code_2(args, needle):
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    assert needle in res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_rules_lists_every_variant_with_its_default():
+    res = runner.invoke(app, ["rules"], env={"COLUMNS": "250"})
+    assert res.exit_code == 0
+    for name in ("gaston_win_timing", "get_out", "lucifer_trap", "glass_slippers_cover_actions"):
+        assert name in res.output
