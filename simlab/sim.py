@@ -85,14 +85,14 @@ def simulate(
         winner_seat = out_games[:, 0]
         winner = np.where(winner_seat >= 0, seats[np.arange(n), np.maximum(winner_seat, 0)], -1)
         cols = {
-            "game": np.arange(first, first + n),
-            "winner": [villains[w] if w >= 0 else None for w in winner],
-            "winner_seat": winner_seat,
-            "end": [K.END_REASONS[e] for e in out_games[:, 1]],
-            "rounds": out_games[:, 2],
+            "game": pl.Series(np.arange(first, first + n), dtype=pl.Int64),
+            "winner": pl.Series([villains[w] if w >= 0 else None for w in winner], dtype=pl.String),
+            "winner_seat": pl.Series(winner_seat, dtype=pl.Int64),
+            "end": pl.Series([K.END_REASONS[e] for e in out_games[:, 1]], dtype=pl.String),
+            "rounds": pl.Series(out_games[:, 2], dtype=pl.Int64),
         }
         for s in range(P):
-            cols[f"seat{s}"] = [villains[v] for v in seats[:, s]]
+            cols[f"seat{s}"] = pl.Series([villains[v] for v in seats[:, s]], dtype=pl.String)
         parts.append(pl.DataFrame(cols))
     seconds = time.perf_counter() - t0
     games = pl.concat(parts)

@@ -14,7 +14,7 @@ import warnings, numpy as np
 warnings.filterwarnings("ignore")
 np.seterr(all="ignore")
 from simlab.replay import replay
-print(replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=4).text)
+print(replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=12).text)
 """
 
 
@@ -27,7 +27,7 @@ def test_same_seed_same_log():
 
 
 def test_log_identical_with_jit_disabled():
-    jit = replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=4).text
+    jit = replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=12).text
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", SNIPPET], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
