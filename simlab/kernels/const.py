@@ -147,16 +147,27 @@ CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.sta
 
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
-ACTIVATE_SLOT = frozenset({"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "wedding_bells"})
+ACTIVATE_SLOT = frozenset(
+    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "wedding_bells"}
+)
 ON_PLAY_SLOT = frozenset(
-    {"may_move_one_hero", "fetch_attachment_here", "mrs_potts", "invitation", "key_trap_named", "fairy_godmother", "doli",
-     "gather_allies", "witches"}
+    {
+        "may_move_one_hero",
+        "fetch_attachment_here",
+        "mrs_potts",
+        "invitation",
+        "key_trap_named",
+        "fairy_godmother",
+        "doli",
+        "gather_allies",
+        "witches",
+    }
 )
 ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= 70)
 
-# ----------------------------------------------------------------------------- rule variants (index into the rules array)
+# ---------------------------------------------------------------- rule variants (index into the rules array)
 R_GASTON_WINS_AT_START_OF_TURN = 0
 R_GET_OUT_EXACTLY = 1
 R_CAULDRON_BORN_ANY_LOCATION = 2
@@ -301,8 +312,20 @@ DK_CONDITION = 8  # play a Condition, or pass
 DK_ARRANGE = 9  # which card goes next on top of a deck
 DK_SWAP = 10  # use the Power of the Black Cauldron, or pass
 DK_PLACE = 11  # where to play a card (location, host)
-DECISION_NAMES = ("move", "action", "location", "card", "mode", "vanquish_ally", "discard", "fate_pick", "condition",
-                  "arrange", "swap", "place")
+DECISION_NAMES = (
+    "move",
+    "action",
+    "location",
+    "card",
+    "mode",
+    "vanquish_ally",
+    "discard",
+    "fate_pick",
+    "condition",
+    "arrange",
+    "swap",
+    "place",
+)
 
 # option rows: State.opts[i] = (code, a, b, c)
 O_PASS = 0  # end the turn / decline / done
@@ -319,8 +342,22 @@ O_MODE = 10  # a = mode
 O_FATE_PLAY = 11  # a = revealed instance, b = location, c = host instance
 O_SWAP = 12  # a = Ancient Soldiers instance, b = Cauldron Born instance, c = destination
 O_SEAT = 13
-OPTION_NAMES = ("pass", "gain", "play", "activate", "move", "fate", "vanquish", "discard", "location", "card", "mode",
-                "fate_play", "swap", "seat")
+OPTION_NAMES = (
+    "pass",
+    "gain",
+    "play",
+    "activate",
+    "move",
+    "fate",
+    "vanquish",
+    "discard",
+    "location",
+    "card",
+    "mode",
+    "fate_play",
+    "swap",
+    "seat",
+)
 
 # modes of multi-choice cards
 M_GAIN = 0
@@ -336,10 +373,23 @@ M_DISCARD_CARDS = 9
 M_FIND = 10
 M_DEFEAT = 11
 M_NOTHING = 12
-MODE_NAMES = ("gain power", "draw", "claim the Black Cauldron", "shuffle discard into deck", "move", "activate",
-              "move all Heroes", "move Fate Items", "lose Power", "discard cards", "find", "defeat", "nothing")
+MODE_NAMES = (
+    "gain power",
+    "draw",
+    "claim the Black Cauldron",
+    "shuffle discard into deck",
+    "move",
+    "activate",
+    "move all Heroes",
+    "move Fate Items",
+    "lose Power",
+    "discard cards",
+    "find",
+    "defeat",
+    "nothing",
+)
 
-# ----------------------------------------------------------------------------- log events: State.log[i] = (ev, seat, a, b, c, d)
+# ---------------------------------------------------------------- log events: State.log[i] = (ev, seat, a, b, c, d)
 EV_TURN = 0  # seat, round, power
 EV_MOVE_MOVER = 1  # seat, loc
 EV_GAIN = 2  # seat, amount, power after

@@ -6,7 +6,6 @@ an index chosen by the seat's strategy, or by the script in scenario mode.
 Names follow the game: ``s`` is the seat whose Realm is affected, ``chooser`` the seat deciding.
 """
 
-
 from simlab.kernels import const as K
 from simlab.kernels.choose import choose_nb
 from simlab.kernels.jit import helper, kernel
@@ -354,7 +353,15 @@ def remove_obstacle_at_nb(st, tb, ru, s, loc):
 @kernel
 def replace_obstacle_at_nb(st, s, loc):
     st.sv[s, K.SV_OBST + loc] += 1
-    log_nb(st, K.EV_OBSTACLE_REPLACE, s, loc, st.sv[s, K.SV_OBST + 0] + st.sv[s, K.SV_OBST + 1] + st.sv[s, K.SV_OBST + 2] + st.sv[s, K.SV_OBST + 3], 0, 0)
+    log_nb(
+        st,
+        K.EV_OBSTACLE_REPLACE,
+        s,
+        loc,
+        st.sv[s, K.SV_OBST + 0] + st.sv[s, K.SV_OBST + 1] + st.sv[s, K.SV_OBST + 2] + st.sv[s, K.SV_OBST + 3],
+        0,
+        0,
+    )
 
 
 @kernel
@@ -418,7 +425,11 @@ def on_enter_nb(st, tb, ru, s, h, chooser):
         single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
         dest = -1
         for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == here and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == here
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+            ):
                 if dest < 0 or not single:
                     dest = pick_location_nb(st, tb, ru, chooser, s, st.inst[s, k, K.I_CARD], here, ab)
                 if dest >= 0:
@@ -426,15 +437,23 @@ def on_enter_nb(st, tb, ru, s, h, chooser):
     elif ab == K.AB_FETCH_ALLY_HERE:
         # Bruno: Lucifer comes to Bruno's location.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-        if k >= 0 and st.inst[s, k, K.I_LOC] != here and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0 and can_enter_nb(
-                st, tb, s, tb.card[c, K.CF_REF0], here):
+        if (
+            k >= 0
+            and st.inst[s, k, K.I_LOC] != here
+            and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+            and can_enter_nb(st, tb, s, tb.card[c, K.CF_REF0], here)
+        ):
             move_card_nb(st, tb, ru, s, k, here)
     elif ab == K.AB_DISCARD_ITEM_HERE:
         # Jaq: discard one of the villain's own Items at his location.
         opt_clear_nb(st)
         for k in range(K.N_VCARDS):
-            if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == here and st.inst[s, k, K.I_HOST] < 0
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == here
+                and st.inst[s, k, K.I_HOST] < 0
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM
+            ):
                 opt_add_nb(st, K.O_CARD, k, s, 0)
         if st.g[K.G_NOPT] > 0:
             discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1])
@@ -484,7 +503,11 @@ def fetch_slippers_nb(st, tb, s):
     """Find both Glass Slippers (Fate deck and discard) and play them to their locations."""
     for k in range(K.N_VCARDS, K.N_INST):
         c = st.inst[s, k, K.I_CARD]
-        if tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER and st.inst[s, k, K.I_ZONE] != K.Z_REALM and st.inst[s, k, K.I_ZONE] != K.Z_LIMBO:
+        if (
+            tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+            and st.inst[s, k, K.I_ZONE] != K.Z_REALM
+            and st.inst[s, k, K.I_ZONE] != K.Z_LIMBO
+        ):
             if st.inst[s, k, K.I_ZONE] == K.Z_FDECK:
                 take_from_deck_nb(st, s, k)
                 shuffle_fate_deck_nb(st, s)
@@ -552,8 +575,11 @@ def on_play_nb(st, tb, ru, s, h, chooser):
         if k >= 0:
             opt_clear_nb(st)
             for j in range(K.N_INST):
-                if (st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_LOC] == here
-                        and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, j, K.I_LOC] == here
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                ):
                     opt_add_nb(st, K.O_CARD, j, s, 0)
             host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
             put_in_realm_nb(st, s, k, here, host)
@@ -575,7 +601,11 @@ def on_play_nb(st, tb, ru, s, h, chooser):
             dest = -1
             for j in range(K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
-                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and tb.card[cj, K.CF_TYPE] == K.T_HERO and st.inst[s, j, K.I_TRAPPED] == 0:
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                    and st.inst[s, j, K.I_TRAPPED] == 0
+                ):
                     if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
                         dest = pick_location_nb(st, tb, ru, chooser, s, cj, st.inst[s, j, K.I_LOC], ab)
                     if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
@@ -585,9 +615,12 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                 if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
                     opt_clear_nb(st)
                     for x in range(K.N_INST):
-                        if (x != st.inst[s, j, K.I_HOST] and st.inst[s, x, K.I_ZONE] == K.Z_REALM
-                                and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                                and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])):
+                        if (
+                            x != st.inst[s, j, K.I_HOST]
+                            and st.inst[s, x, K.I_ZONE] == K.Z_REALM
+                            and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                            and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])
+                        ):
                             opt_add_nb(st, K.O_CARD, x, s, 0)
                     if st.g[K.G_NOPT] > 0:
                         host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
@@ -615,19 +648,22 @@ def on_play_nb(st, tb, ru, s, h, chooser):
             if trappable_nb(st, tb, s, k):
                 trap_nb(st, s, k)
     elif ab == K.AB_FAIRY_GODMOTHER:
+        # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
+        # play (she is discarded), otherwise to any unlocked location.
         bgc = tb.card[c, K.CF_REF0]
-        if realm_instance_nb(st, s, bgc) < 0:
-            k = find_nb(st, s, bgc, 0)
-            if k >= 0:
-                old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
-                if old >= 0:
-                    discard_nb(st, s, old)
+        k = find_nb(st, s, bgc, 1)
+        if k >= 0:
+            old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
+            if old >= 0:
+                dest = st.inst[s, old, K.I_LOC]
+                discard_nb(st, s, old)
+            else:
                 dest = pick_location_nb(st, tb, ru, chooser, s, bgc, -1, ab)
-                if dest >= 0:
-                    place_hero_nb(st, tb, ru, s, k, dest, chooser)
-                    log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
-                else:
-                    st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
+            if dest >= 0:
+                log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
+                place_hero_nb(st, tb, ru, s, k, dest, chooser)
+            else:
+                st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
     elif ab == K.AB_DOLI:
         opt_clear_nb(st)
         opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -639,16 +675,24 @@ def on_play_nb(st, tb, ru, s, h, chooser):
                 dest = pick_location_nb(st, tb, ru, chooser, s, c, -1, ab)
             for j in range(K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
-                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and tb.card[cj, K.CF_TYPE] == K.T_HERO and st.inst[s, j, K.I_TRAPPED] == 0:
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                    and st.inst[s, j, K.I_TRAPPED] == 0
+                ):
                     if not single:
                         dest = pick_location_nb(st, tb, ru, chooser, s, cj, st.inst[s, j, K.I_LOC], ab)
                     if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                         move_hero_nb(st, tb, ru, s, j, dest, chooser)
     elif ab == K.AB_GATHER_ALLIES:
         for k in range(K.N_VCARDS):
-            if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-                    and st.inst[s, k, K.I_LOC] != here and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
-                    and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+                and st.inst[s, k, K.I_LOC] != here
+                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+                and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)
+            ):
                 move_card_nb(st, tb, ru, s, k, here)
     elif ab == K.AB_WITCHES:
         opt_clear_nb(st)
@@ -711,13 +755,16 @@ def hero_placements_nb(st, tb, s, k, tag):
 def fate_effect_doable_nb(st, tb, ru, s, c):
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
+        # Probe with the option list, then give it back as it was: the caller may be building it.
+        n0 = st.g[K.G_NOPT]
+        found = False
         for k in range(K.N_VCARDS, K.N_INST):
             if st.inst[s, k, K.I_ZONE] == K.Z_FDISCARD and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 if hero_placements_nb(st, tb, s, k, k) > 0:
-                    st.g[K.G_NOPT] = 0
-                    return True
-        st.g[K.G_NOPT] = 0
-        return False
+                    found = True
+                    break
+        st.g[K.G_NOPT] = n0
+        return found
     if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
         for loc in range(K.N_LOC):
             if missing_at_nb(st, tb, s, loc) == 0:
@@ -727,7 +774,11 @@ def fate_effect_doable_nb(st, tb, ru, s, c):
         return missing_total_nb(st, tb, s) > 0
     if ab == K.AB_UNTRAP_AND_MOVE:
         for h in range(K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and st.inst[s, h, K.I_TRAPPED] != 0 and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0:
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, h, K.I_TRAPPED] != 0
+                and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+            ):
                 for dest in range(K.N_LOC):
                     if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
                         return True
@@ -753,8 +804,11 @@ def fate_placements_nb(st, tb, ru, s, k):
         n = 0
         if tb.card[c, K.CF_ATTACH] == K.A_HERO:
             for h in range(K.N_INST):
-                if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                        and can_enter_nb(st, tb, s, c, st.inst[s, h, K.I_LOC])):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                    and can_enter_nb(st, tb, s, c, st.inst[s, h, K.I_LOC])
+                ):
                     opt_add_nb(st, K.O_FATE_PLAY, k, st.inst[s, h, K.I_LOC], h)
                     n += 1
         elif tb.card[c, K.CF_LOCATION] >= 0:
@@ -845,7 +899,10 @@ def fate_action_nb(st, tb, ru, actor, s):
             opt_clear_nb(st)
             opt_add_nb(st, K.O_PASS, 0, 0, 0)
             for k in range(K.N_VCARDS):
-                if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_CONDITION] == K.C_FATED:
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_CONDITION] == K.C_FATED
+                ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
                     break
             if st.g[K.G_NOPT] > 1:
@@ -942,8 +999,11 @@ def vanquish_nb(st, tb, ru, s, h):
     log_nb(st, K.EV_VANQUISH, s, h, count, need, 0)
     lefou = False
     for k in range(K.N_VCARDS):
-        if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == here
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LEFOU):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == here
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LEFOU
+        ):
             lefou = True
     mover = st.sv[s, K.SV_MOVER]
     for k in range(K.N_VCARDS):
@@ -1020,7 +1080,9 @@ def can_activate_nb(st, tb, ru, s, k, budget):
     if ab == K.AB_KEY_MOVE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         for h in range(K.N_INST):
-            if hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)):
+            if hero_can_move_nb(st, tb, s, h, where) or (
+                st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)
+            ):
                 return True
         return False
     if ab == K.AB_WEDDING_BELLS:
@@ -1072,14 +1134,19 @@ def activate_nb(st, tb, ru, s, k):
     elif ab == K.AB_DISCARD_GLASS_SLIPPER:
         opt_clear_nb(st)
         for j in range(K.N_VCARDS, K.N_INST):
-            if st.inst[s, j, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+            if (
+                st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+            ):
                 opt_add_nb(st, K.O_CARD, j, s, 0)
         discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1])
     elif ab == K.AB_KEY_MOVE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         opt_clear_nb(st)
         for h in range(K.N_INST):
-            if hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)):
+            if hero_can_move_nb(st, tb, s, h, where) or (
+                st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)
+            ):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         h = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
         if st.inst[s, h, K.I_LOC] != where:
@@ -1126,8 +1193,11 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
         return any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget)
     if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         for h in range(K.N_INST):
-            if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and strength_nb(st, tb, s, h) <= tb.card[c, K.CF_N]):
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                and strength_nb(st, tb, s, h) <= tb.card[c, K.CF_N]
+            ):
                 return True
         return False
     if ab == K.AB_SHOW_ME_THE_BEAST:
@@ -1139,7 +1209,9 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
     if ab == K.AB_TRAP_HERO:
         return any_trappable_nb(st, tb, s)
     if ab == K.AB_DEFEAT_NAMED_HERO:
-        return realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        return (
+            realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        )
     if ab == K.AB_MIDNIGHT or ab == K.AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) > 0
     if ab == K.AB_POWER_CAULDRON:
@@ -1147,14 +1219,16 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
     if ab == K.AB_PIG_KEEPER:
         return pig_keeper_find_ok_nb(st, tb, s, c) or pig_keeper_defeat_ok_nb(st, tb, s, c)
     if ab == K.AB_FREE_ITEM:
+        # Probe with the option list, then give it back as it was: the caller may be building it.
+        n0 = st.g[K.G_NOPT]
+        found = False
         for k in range(K.N_VCARDS):
             if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                opt_clear_nb(st)
                 if add_card_placements_nb(st, tb, ru, s, k) > 0:
-                    opt_clear_nb(st)
-                    return True
-        opt_clear_nb(st)
-        return False
+                    found = True
+                    break
+        st.g[K.G_NOPT] = n0
+        return found
     return True
 
 
@@ -1169,8 +1243,11 @@ def pig_keeper_find_ok_nb(st, tb, s, c):
 @kernel
 def pig_keeper_defeat_ok_nb(st, tb, s, c):
     for h in range(K.N_INST):
-        if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
+        ):
             return True
     return False
 
@@ -1201,8 +1278,11 @@ def add_card_placements_nb(st, tb, ru, s, k):
         if tb.card[c, K.CF_ATTACH] == K.A_ALLY or tb.card[c, K.CF_ATTACH] == K.A_HERO:
             want = K.T_ALLY if tb.card[c, K.CF_ATTACH] == K.A_ALLY else K.T_HERO
             for j in range(K.N_INST):
-                if (st.inst[s, j, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == want
-                        and can_enter_nb(st, tb, s, c, st.inst[s, j, K.I_LOC])):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == want
+                    and can_enter_nb(st, tb, s, c, st.inst[s, j, K.I_LOC])
+                ):
                     opt_add_nb(st, K.O_PLAY, k, st.inst[s, j, K.I_LOC], j)
                     n += 1
         else:
@@ -1219,8 +1299,12 @@ def add_card_placements_nb(st, tb, ru, s, k):
 @kernel
 def blocked_for_soldiers_nb(st, tb, s, loc):
     for h in range(K.N_INST):
-        if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and st.inst[s, h, K.I_LOC] == loc and st.inst[s, h, K.I_TRAPPED] == 0
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_ANCIENT_SOLDIERS):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, h, K.I_LOC] == loc
+            and st.inst[s, h, K.I_TRAPPED] == 0
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_ANCIENT_SOLDIERS
+        ):
             return True
     return False
 
@@ -1365,8 +1449,18 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         choose_move_nb(st, tb, ru, s, ab)
     elif ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
         st.g[K.G_ACTIONS] += 1
-        mode = pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_MOVE, any_move_nb(st, tb, s, 0), K.M_ACTIVATE,
-                            any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]))
+        mode = pick_mode_nb(
+            st,
+            tb,
+            ru,
+            s,
+            chooser,
+            ab,
+            K.M_MOVE,
+            any_move_nb(st, tb, s, 0),
+            K.M_ACTIVATE,
+            any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]),
+        )
         if mode == K.M_MOVE:
             choose_move_nb(st, tb, ru, s, ab)
         elif mode == K.M_ACTIVATE:
@@ -1374,8 +1468,11 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
     elif ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         opt_clear_nb(st)
         for h in range(K.N_INST):
-            if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and strength_nb(st, tb, s, h) <= n):
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                and strength_nb(st, tb, s, h) <= n
+            ):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         if st.g[K.G_NOPT] > 0:
             defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
@@ -1483,7 +1580,11 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
     elif ab == K.AB_UNTRAP_AND_MOVE:
         opt_clear_nb(st)
         for h in range(K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and st.inst[s, h, K.I_TRAPPED] != 0 and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0:
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, h, K.I_TRAPPED] != 0
+                and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+            ):
                 for dest in range(K.N_LOC):
                     if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
                         opt_add_nb(st, K.O_MOVE, h, dest, 0)
@@ -1521,8 +1622,18 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         st.sv[s, K.SV_POWER] += gain
         log_nb(st, K.EV_GAIN, s, gain, st.sv[s, K.SV_POWER], 0, 0)
     elif ab == K.AB_PIG_KEEPER:
-        mode = pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_FIND, pig_keeper_find_ok_nb(st, tb, s, c), K.M_DEFEAT,
-                            pig_keeper_defeat_ok_nb(st, tb, s, c))
+        mode = pick_mode_nb(
+            st,
+            tb,
+            ru,
+            s,
+            chooser,
+            ab,
+            K.M_FIND,
+            pig_keeper_find_ok_nb(st, tb, s, c),
+            K.M_DEFEAT,
+            pig_keeper_defeat_ok_nb(st, tb, s, c),
+        )
         if mode == K.M_FIND:
             h = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
             loc = pick_location_nb(st, tb, ru, chooser, s, tb.card[c, K.CF_REF0], -1, ab)
@@ -1531,8 +1642,11 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         elif mode == K.M_DEFEAT:
             opt_clear_nb(st)
             for h in range(K.N_INST):
-                if (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                        and strength_nb(st, tb, s, h) == n):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                    and strength_nb(st, tb, s, h) == n
+                ):
                     opt_add_nb(st, K.O_CARD, h, s, 0)
             defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
     elif ab == K.AB_BARGAIN:
@@ -1566,8 +1680,9 @@ def reveal_until_ally_nb(st, tb, s):
     """
     ally_left = False
     for k in range(K.N_VCARDS):
-        if ((st.inst[s, k, K.I_ZONE] == K.Z_VDECK or st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD)
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY):
+        if (st.inst[s, k, K.I_ZONE] == K.Z_VDECK or st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD) and tb.card[
+            st.inst[s, k, K.I_CARD], K.CF_TYPE
+        ] == K.T_ALLY:
             ally_left = True
     if not ally_left:
         villain_discard_into_deck_nb(st, s)
@@ -1769,15 +1884,21 @@ def step_nb(st, tb, ru):
         st.sv[s, K.SV_SWAP_USED] = 0
         log_nb(st, K.EV_TURN, s, st.g[K.G_ROUND], st.sv[s, K.SV_POWER], st.sv[s, K.SV_MOVER], 0)
         v = st.sv[s, K.SV_VILLAIN]
-        if (tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
-                and obstacles_total_nb(st, s) == 0):
+        if (
+            tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
+            and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
+            and obstacles_total_nb(st, s) == 0
+        ):
             declare_win_nb(st, s)
             return
         if st.sv[s, K.SV_CAULDRON] == 1:
             # The Black Cauldron's front side: discard one Cauldron Born.
             opt_clear_nb(st)
             for k in range(K.N_VCARDS):
-                if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
                 discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON), 1])
@@ -1789,12 +1910,18 @@ def step_nb(st, tb, ru):
             opt_add_nb(st, K.O_PASS, 0, 0, 0)
             cb = -1
             for k in range(K.N_VCARDS):
-                if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                ):
                     cb = k
                     break
             if cb >= 0:
                 for k in range(K.N_VCARDS):
-                    if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
+                    if (
+                        st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                    ):
                         dup = False
                         for j in range(1, st.g[K.G_NOPT]):
                             if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
@@ -1804,7 +1931,8 @@ def step_nb(st, tb, ru):
                         for dest in range(K.N_LOC):
                             same = dest == st.inst[s, k, K.I_LOC]
                             if (same or ru[K.R_CAULDRON_BORN_ANY_LOCATION] != 0) and can_enter_nb(
-                                    st, tb, s, st.inst[s, cb, K.I_CARD], dest):
+                                st, tb, s, st.inst[s, cb, K.I_CARD], dest
+                            ):
                                 opt_add_nb(st, K.O_SWAP, k, cb, dest)
             if st.g[K.G_NOPT] > 1:
                 i = decide_nb(st, tb, ru, s, s, K.DK_SWAP, 0)

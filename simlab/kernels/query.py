@@ -30,7 +30,11 @@ def passive_count_nb(st, tb, s, passive):
     """Cards in seat ``s``'s Realm whose ongoing ability ``passive`` applies."""
     n = 0
     for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive:
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_TRAPPED] == 0
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive
+        ):
             n += 1
     return n
 
@@ -41,7 +45,11 @@ def passive_sum_nb(st, tb, s, passive):
     n = 0
     for k in range(K.N_INST):
         c = st.inst[s, k, K.I_CARD]
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[c, K.CF_PASSIVE] == passive:
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_TRAPPED] == 0
+            and tb.card[c, K.CF_PASSIVE] == passive
+        ):
             n += tb.card[c, K.CF_N]
     return n
 
@@ -90,7 +98,11 @@ def hero_count_nb(st, tb, s):
 def heroes_at_nb(st, tb, s, loc):
     n = 0
     for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == loc
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO
+        ):
             n += 1
     return n
 
@@ -183,8 +195,11 @@ def granted_activates_nb(st, tb, s):
     loc = st.sv[s, K.SV_MOVER]
     n = 0
     for k in range(K.N_INST):
-        if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == loc
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+        ):
             n += 1
     return n - st.g[K.G_AS_USED]
 
@@ -259,8 +274,13 @@ def can_remove_obstacle_nb(st, tb, s):
 @kernel
 def trappable_nb(st, tb, s, k):
     c = st.inst[s, k, K.I_CARD]
-    return (st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_TYPE] == K.T_HERO and st.inst[s, k, K.I_TRAPPED] == 0
-            and tb.card[c, K.CF_UNTRAPPABLE] == 0 and st.sv[s, K.SV_TRAPS] > 0)
+    return (
+        st.inst[s, k, K.I_ZONE] == K.Z_REALM
+        and tb.card[c, K.CF_TYPE] == K.T_HERO
+        and st.inst[s, k, K.I_TRAPPED] == 0
+        and tb.card[c, K.CF_UNTRAPPABLE] == 0
+        and st.sv[s, K.SV_TRAPS] > 0
+    )
 
 
 @kernel
@@ -290,7 +310,11 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
 def vanquish_min_allies_nb(st, tb, s, h):
     """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
     for j in range(K.N_INST):
-        if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] == h and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN:
+        if (
+            st.inst[s, j, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, j, K.I_HOST] == h
+            and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN
+        ):
             return 2
     return 1 if strength_nb(st, tb, s, h) > 0 else 0
 
@@ -362,8 +386,14 @@ def any_move_nb(st, tb, s, by_fate):
 def hero_can_move_nb(st, tb, s, h, dest):
     """A card effect may move Hero ``h`` to ``dest`` (Trapped Heroes cannot be moved)."""
     c = st.inst[s, h, K.I_CARD]
-    return (st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_TRAPPED] == 0
-            and dest != st.inst[s, h, K.I_LOC] and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0 and can_enter_nb(st, tb, s, c, dest))
+    return (
+        st.inst[s, h, K.I_ZONE] == K.Z_REALM
+        and tb.card[c, K.CF_TYPE] == K.T_HERO
+        and st.inst[s, h, K.I_TRAPPED] == 0
+        and dest != st.inst[s, h, K.I_LOC]
+        and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+        and can_enter_nb(st, tb, s, c, dest)
+    )
 
 
 # ----------------------------------------------------------------------------- objectives
@@ -374,8 +404,11 @@ def cauldron_born_everywhere_nb(st, tb, s):
     for loc in range(K.N_LOC):
         found = False
         for k in range(K.N_VCARDS):
-            if (st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == loc
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+            ):
                 found = True
                 break
         if not found:
@@ -412,6 +445,9 @@ def objective_met_nb(st, tb, s):
     if obj == K.OBJ_CAULDRON:
         return st.sv[s, K.SV_CAULDRON] > 0 and cauldron_born_everywhere_nb(st, tb, s)
     for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS:
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS
+        ):
             return wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD])
     return False
