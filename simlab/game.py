@@ -9,6 +9,7 @@ import numpy as np
 from simlab.cards import VILLAIN_KEYS, CardSet, load_cards
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, setup_nb
+from simlab.kernels.query import strength_nb
 from simlab.kernels.state import State, new_state_nb
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from strategies import STRATEGIES
@@ -144,8 +145,6 @@ class Game:
                 c = int(st.inst[seat, k, K.I_CARD])
                 entry = {"card": self.cards.cards[c].name, "type": K.CARD_TYPES[tb.card[c, K.CF_TYPE]], "instance": k}
                 if tb.card[c, K.CF_TYPE] in (K.T_ALLY, K.T_HERO):
-                    from simlab.kernels.query import strength_nb
-
                     entry["strength"] = int(strength_nb(st, tb, seat, k))
                 if st.inst[seat, k, K.I_TRAPPED]:
                     entry["trapped"] = True

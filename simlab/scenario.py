@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.cards import load_cards
-from simlab.game import Game, InputError
+from simlab.game import Game, InputError, strategy_id
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb
-from simlab.kernels.state import State, copy_state, new_state_nb
+from simlab.kernels.engine import advance_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
+from simlab.kernels.state import State, copy_state
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
 SCRIPT_CAP = 256
@@ -134,7 +133,6 @@ class Scenario:
 
     def _settle(self) -> None:
         """Play forward until a decision without a scripted answer (or the end)."""
-        tb, ru = self.game.cards.tables, self.game.rules
         while True:
             if int(self._base.g[K.G_PHASE]) == K.PH_OVER:
                 self._pending = None
@@ -147,7 +145,6 @@ class Scenario:
             self._base = st
             self._script = []
         self.game.state = self._base
-        del tb, ru
 
     def _decision(self, st: State) -> Decision:
         n = int(st.g[K.G_PEND_N])
@@ -225,8 +222,6 @@ def _take(game: Game, seat: int, name: str, zones: tuple[int, ...]) -> int:
     except KeyError as exc:
         raise InputError(str(exc)) from None
     st = game.state
-    from simlab.kernels.engine import take_from_deck_nb
-
     for zone in zones:
         for k in range(K.N_INST):
             if st.inst[seat, k, K.I_CARD] == row and st.inst[seat, k, K.I_ZONE] == zone:
@@ -241,8 +236,6 @@ ANYWHERE = (K.Z_VDECK, K.Z_FDECK, K.Z_HAND, K.Z_VDISCARD, K.Z_FDISCARD)
 
 
 def _apply_seat(game: Game, s: int, spec: dict) -> None:
-    from simlab.kernels.engine import put_in_realm_nb, put_on_fate_deck_nb
-
     st, cards = game.state, game.cards
     villain = cards.villains[int(st.sv[s, K.SV_VILLAIN])]
     locs = {name: i for i, name in enumerate(villain.locations)}
@@ -316,15 +309,6 @@ def _apply_seat(game: Game, s: int, spec: dict) -> None:
     if "cauldron" in spec:
         st.sv[s, K.SV_CAULDRON] = {"none": 0, "front": 1, "power": 2}[spec.pop("cauldron")]
     if "strategy" in spec:
-        from simlab.game import strategy_id
-
         st.sv[s, K.SV_STRATEGY] = strategy_id(spec.pop("strategy"))
     if spec:
         raise InputError(f"unknown keys {sorted(spec)} for seat {s}")
-
-
-def new_scenario_state(n_seats: int) -> State:  # pragma: no cover - convenience for notebooks
-    return new_state_nb(n_seats, 4096, SCRIPT_CAP)
-
-
-__all__ = ["Decision", "Option", "Scenario", "load_cards"]

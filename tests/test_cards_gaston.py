@@ -235,10 +235,16 @@ def test_five_dozen_eggs():
     assert sc.power(0) == 0
 
     # No Ally to attach to, or not enough Power: cannot be played.
-    assert not [lab for lab in labels(build(gaston(power=4, hand=["Five Dozen Eggs"], realm={BH: ["Belle"]}), {}))
-                if "Five Dozen Eggs" in lab]
-    assert not [lab for lab in labels(build(gaston(power=3, hand=["Five Dozen Eggs"], realm={WOODS: ["Wolves"]}), {}))
-                if "Five Dozen Eggs" in lab]
+    assert not [
+        lab
+        for lab in labels(build(gaston(power=4, hand=["Five Dozen Eggs"], realm={BH: ["Belle"]}), {}))
+        if "Five Dozen Eggs" in lab
+    ]
+    assert not [
+        lab
+        for lab in labels(build(gaston(power=3, hand=["Five Dozen Eggs"], realm={WOODS: ["Wolves"]}), {}))
+        if "Five Dozen Eggs" in lab
+    ]
 
 
 def test_hunters_instinct():
@@ -315,8 +321,15 @@ def test_take_me_instead():
 
 
 def test_time_to_follow_me():
-    sc = build(gaston(mover=WOODS, power=1, hand=["Time to Follow Me!"],
-                      realm={TAVERN: [{"card": "Wolves", "items": ["Five Dozen Eggs"]}]}), {})
+    sc = build(
+        gaston(
+            mover=WOODS,
+            power=1,
+            hand=["Time to Follow Me!"],
+            realm={TAVERN: [{"card": "Wolves", "items": ["Five Dozen Eggs"]}]},
+        ),
+        {},
+    )
     assert not [lab for lab in labels(sc) if lab.startswith("move")]  # no Move action at The Woods
     pick(sc, "play Time to Follow Me!")
     assert sc.decision.kind == "card"
@@ -410,14 +423,28 @@ def test_show_me_the_beast():
     assert sc.obstacles(0) == [2, 1, 2, 2] and sc.power(0) == 0
 
     # Belle only: replace 1 Obstacle.
-    sc = build(gaston(power=2, hand=["Show Me the Beast!"], realm={WOODS: ["Belle"]},
-                      obstacles={BH: 1, TAVERN: 2, WOODS: 2, CASTLE: 1}), {})
+    sc = build(
+        gaston(
+            power=2,
+            hand=["Show Me the Beast!"],
+            realm={WOODS: ["Belle"]},
+            obstacles={BH: 1, TAVERN: 2, WOODS: 2, CASTLE: 1},
+        ),
+        {},
+    )
     play(sc, "play Show Me the Beast!", "location Beast's Castle")
     assert sc.obstacles(0) == [1, 2, 2, 2] and sc.power(0) == 0
 
     # Both: neither, gain 2 Power instead.
-    sc = build(gaston(power=2, hand=["Show Me the Beast!"], realm={WOODS: ["Belle"], CASTLE: ["Beast"]},
-                      obstacles={BH: 1, TAVERN: 2, WOODS: 2, CASTLE: 2}), {})
+    sc = build(
+        gaston(
+            power=2,
+            hand=["Show Me the Beast!"],
+            realm={WOODS: ["Belle"], CASTLE: ["Beast"]},
+            obstacles={BH: 1, TAVERN: 2, WOODS: 2, CASTLE: 2},
+        ),
+        {},
+    )
     pick(sc, "play Show Me the Beast!")
     assert sc.obstacles(0) == [1, 2, 2, 2] and sc.power(0) == 2
 
@@ -477,8 +504,9 @@ def test_be_our_guest():
 
 def test_beast():
     # Played: the Allies at his location must leave, all to one location the Fating player picks.
-    sc = fated(gaston(realm={WOODS: ["Wolves", "Wolves", "LeFou"], TAVERN: ["The Mob"]}),
-               ["Beast", "Massaging My Feet"])
+    sc = fated(
+        gaston(realm={WOODS: ["Wolves", "Wolves", "LeFou"], TAVERN: ["The Mob"]}), ["Beast", "Massaging My Feet"]
+    )
     fate(sc)
     pick(sc, "play Beast to The Woods", kind="fate_pick")
     assert sc.decision.kind == "location" and sc.decision.player == 1
@@ -491,8 +519,11 @@ def test_beast():
     assert entry(sc, 0, WOODS, "Beast")["strength"] == 6
 
     # Rule variant "each": every Ally picks its own destination.
-    sc = fated(gaston(realm={WOODS: ["Wolves", "The Mob"]}), ["Beast", "Massaging My Feet"],
-               rules={"beast_destination": "each"})
+    sc = fated(
+        gaston(realm={WOODS: ["Wolves", "The Mob"]}),
+        ["Beast", "Massaging My Feet"],
+        rules={"beast_destination": "each"},
+    )
     fate(sc)
     play(sc, "play Beast to The Woods", "location Belle's House", "location Beast's Castle")
     assert sorted([where(sc, "Wolves"), where(sc, "The Mob")]) == sorted([BH, CASTLE])
@@ -519,8 +550,9 @@ def test_beast():
 
 
 def test_belle():
-    sc = fated(gaston(mover=BH, power=3, hand=["Temper"], realm={TAVERN: ["Monsieur D'Arque"]}),
-               ["Belle", "Massaging My Feet"])
+    sc = fated(
+        gaston(mover=BH, power=3, hand=["Temper"], realm={TAVERN: ["Monsieur D'Arque"]}), ["Belle", "Massaging My Feet"]
+    )
     fate(sc)
     pick(sc, "play Belle to The Woods", kind="fate_pick")
     assert where(sc, "Belle") == WOODS and entry(sc, 0, WOODS, "Belle")["strength"] == 2
@@ -563,8 +595,9 @@ def test_it_is_you():
 
 
 def test_ive_never_seen_so_many_books():
-    sc = fated(gaston(obstacles={BH: 1, TAVERN: 2, WOODS: 1, CASTLE: 2}),
-               ["I've Never Seen So Many Books", "It Is You"])
+    sc = fated(
+        gaston(obstacles={BH: 1, TAVERN: 2, WOODS: 1, CASTLE: 2}), ["I've Never Seen So Many Books", "It Is You"]
+    )
     fate(sc)  # It Is You cannot be played: the Fating player goes straight to placing the Obstacle
     assert sc.decision.kind == "location" and sc.decision.player == 1
     assert sorted(labels(sc)) == ["location Belle's House", "location The Woods"]
@@ -599,8 +632,10 @@ def test_lumiere():
 
 def test_magic_mirror():
     # Beast in the Fate discard pile: he is played; then the discard pile, Magic Mirror included, is shuffled in.
-    sc = fated(gaston(fate_discard=["Beast", "Saving My Life"], realm={WOODS: ["Wolves"]}),
-               ["Magic Mirror", "Massaging My Feet"])
+    sc = fated(
+        gaston(fate_discard=["Beast", "Saving My Life"], realm={WOODS: ["Wolves"]}),
+        ["Magic Mirror", "Massaging My Feet"],
+    )
     fate(sc)  # Massaging My Feet cannot be played: Magic Mirror it is
     assert sc.decision.kind == "location" and sc.decision.player == 1
     assert len(sc.options()) == 4
@@ -682,8 +717,14 @@ def test_maurices_invention():
     assert entry(sc, 0, TAVERN, "The Mob")["strength"] == 4  # other locations unaffected
 
     # Its Hero defeated: the Invention goes to the Fate discard pile with him and the -1 ends.
-    sc = build(gaston(power=3, hand=["Hunter's Instinct"],
-                      realm={WOODS: [{"card": "Lumiere", "items": ["Maurice's Invention"]}, "Wolves", "Wolves"]}), {})
+    sc = build(
+        gaston(
+            power=3,
+            hand=["Hunter's Instinct"],
+            realm={WOODS: [{"card": "Lumiere", "items": ["Maurice's Invention"]}, "Wolves", "Wolves"]},
+        ),
+        {},
+    )
     pick(sc, "play Hunter's Instinct")
     assert {"Lumiere", "Maurice's Invention"} <= set(sc.zone(0, FATE_DISCARD))
     assert [e["strength"] for e in sc.realm(0)[WOODS]] == [2, 2]
@@ -847,8 +888,11 @@ def test_rulebook_may_is_optional():
 @pytest.mark.parametrize("rule", ["immediate", "start_of_turn"])
 def test_rulebook_gaston_win_timing(rule):
     # Default: Gaston wins as soon as the 8th Obstacle is removed; the variant waits for his next turn.
-    sc = build(gaston(power=2, hand=["Temper"], obstacles={BH: 0, TAVERN: 0, WOODS: 1, CASTLE: 0}), {},
-               rules={"gaston_win_timing": rule})
+    sc = build(
+        gaston(power=2, hand=["Temper"], obstacles={BH: 0, TAVERN: 0, WOODS: 1, CASTLE: 0}),
+        {},
+        rules={"gaston_win_timing": rule},
+    )
     pick(sc, "play Temper")
     if rule == "immediate":
         assert sc.over and sc.winner == 0

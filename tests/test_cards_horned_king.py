@@ -71,8 +71,11 @@ def test_ancient_soldiers():
     opts = labels(sc)
     # Cannot be played to a location with Fair Folk.
     assert "play Ancient Soldiers to Dungeons" not in opts
-    assert {"play Ancient Soldiers to Morva", "play Ancient Soldiers to Fair Folk Kingdom",
-            "play Ancient Soldiers to Throne Room"} <= set(opts)
+    assert {
+        "play Ancient Soldiers to Morva",
+        "play Ancient Soldiers to Fair Folk Kingdom",
+        "play Ancient Soldiers to Throne Room",
+    } <= set(opts)
     sc.apply("play Ancient Soldiers to Morva")
     assert names_at(sc, HK, "Morva") == [AS]
     assert sc.power(HK) == 0  # cost 3
@@ -107,8 +110,9 @@ def test_cauldron_born():
 
 
 def test_cauldron_born_not_discarded_after_a_vanquish():
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [],
-                  "realm": {"Dungeons": [CB, "The Witches of Morva"]}})
+    sc = hk_turn(
+        {"power": 0, "mover": "Fair Folk Kingdom", "hand": [], "realm": {"Dungeons": [CB, "The Witches of Morva"]}}
+    )
     sc.apply("vanquish The Witches of Morva")  # the only Ally is picked automatically
     assert names_at(sc, HK, "Dungeons") == [CB]
     assert sc.zone(HK, DISCARD) == []
@@ -116,8 +120,9 @@ def test_cauldron_born_not_discarded_after_a_vanquish():
 
 
 def test_horned_kings_henchmen():
-    sc = hk_turn({"power": 2, "mover": "Fair Folk Kingdom", "hand": [HENCHMEN],
-                  "realm": {"Dungeons": ["The Witches of Morva"]}})
+    sc = hk_turn(
+        {"power": 2, "mover": "Fair Folk Kingdom", "hand": [HENCHMEN], "realm": {"Dungeons": ["The Witches of Morva"]}}
+    )
     sc.apply("play Horned King's Henchmen to Dungeons")
     assert sc.power(HK) == 0
     assert entry(sc, HK, "Dungeons", HENCHMEN)["strength"] == 3
@@ -129,8 +134,14 @@ def test_horned_kings_henchmen():
 
 def test_gwythaints():
     # Gwythaints at Throne Room can vanquish at the adjacent Dungeons, not two locations away (Fair Folk Kingdom).
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [],
-                  "realm": {"Throne Room": ["Gwythaints"], "Dungeons": ["Taran"], "Fair Folk Kingdom": ["Gurgi"]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Fair Folk Kingdom",
+            "hand": [],
+            "realm": {"Throne Room": ["Gwythaints"], "Dungeons": ["Taran"], "Fair Folk Kingdom": ["Gurgi"]},
+        }
+    )
     opts = labels(sc)
     assert "vanquish Taran" in opts
     assert "vanquish Gurgi" not in opts
@@ -145,7 +156,8 @@ def test_only_moments_away_from_victory():
     sc = build(
         {"power": 0, "hand": [MOMENTS, AS, "Captured!"], "realm": {"Dungeons": ["Fair Folk"]}},
         {"mover": "The Woods", "power": 4, "hand": ["Five Dozen Eggs"], "realm": {"The Woods": ["Wolves"]}},
-        villains=VILLAINS, active=GASTON,
+        villains=VILLAINS,
+        active=GASTON,
     )
     sc.apply("play Five Dozen Eggs to The Woods on Wolves")
     # Right after Gaston plays an Item, the Horned King may play his Condition.
@@ -168,7 +180,8 @@ def test_only_moments_away_from_victory_needs_an_item_to_play():
     sc = build(
         {"power": 0, "hand": [MOMENTS, "Captured!"]},
         {"mover": "The Woods", "power": 4, "hand": ["Five Dozen Eggs"], "realm": {"The Woods": ["Wolves"]}},
-        villains=VILLAINS, active=GASTON,
+        villains=VILLAINS,
+        active=GASTON,
     )
     sc.apply("play Five Dozen Eggs to The Woods on Wolves")
     assert sc.decision.player == GASTON and sc.decision.kind == "action"
@@ -189,8 +202,9 @@ def test_our_hour_has_arrived():
     assert sc.zone(HK, DISCARD) == ["Our Hour Has Arrived"]
     # Needs a claimed Black Cauldron on its front side.
     for side in ("none", "power"):
-        sc = hk_turn({"power": 3, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived", "Captured!"],
-                      "cauldron": side})
+        sc = hk_turn(
+            {"power": 3, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived", "Captured!"], "cauldron": side}
+        )
         assert "play Our Hour Has Arrived" not in labels(sc), side
 
 
@@ -217,8 +231,14 @@ def test_show_me_the_black_cauldron():
 
 
 def test_visions():
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Visions"],
-                  "realm": {"Morva": ["Taran", "Doli"], "Throne Room": ["Gurgi"]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Fair Folk Kingdom",
+            "hand": ["Visions"],
+            "realm": {"Morva": ["Taran", "Doli"], "Throne Room": ["Gurgi"]},
+        }
+    )
     sc.apply("play Visions")
     assert sc.power(HK) == 3
     assert sc.zone(HK, DISCARD) == ["Visions"]
@@ -248,15 +268,27 @@ def test_we_got_you_now_pig_keeper():
     assert fate_counts(sc, "Hen Wen") == (0, 0)
 
     # Or defeat a Hero with a Strength of 1 (no Allies needed); Taran (2) is not eligible.
-    sc = hk_turn({"power": 2, "mover": "Fair Folk Kingdom", "hand": [PIG_KEEPER],
-                  "realm": {"Dungeons": ["Doli"], "Morva": ["Taran"]}})
+    sc = hk_turn(
+        {
+            "power": 2,
+            "mover": "Fair Folk Kingdom",
+            "hand": [PIG_KEEPER],
+            "realm": {"Dungeons": ["Doli"], "Morva": ["Taran"]},
+        }
+    )
     sc.apply(f"play {PIG_KEEPER}").apply("mode defeat")
     assert sc.heroes(HK) == ["Taran"]
     assert "Doli" in sc.zone(HK, FATE_DISCARD)
 
     # Gurgi has Strength 2 beside Princess Eilonwy: only the find mode is left (chosen automatically).
-    sc = hk_turn({"power": 2, "mover": "Fair Folk Kingdom", "hand": [PIG_KEEPER],
-                  "realm": {"Morva": ["Taran", "Princess Eilonwy", "Gurgi"]}})
+    sc = hk_turn(
+        {
+            "power": 2,
+            "mover": "Fair Folk Kingdom",
+            "hand": [PIG_KEEPER],
+            "realm": {"Morva": ["Taran", "Princess Eilonwy", "Gurgi"]},
+        }
+    )
     sc.apply(f"play {PIG_KEEPER}")
     assert sc.decision.kind == "location"
 
@@ -276,8 +308,15 @@ def test_we_have_made_a_bargain():
     assert sc.power(HK) == 0
 
     # Or pay 3 more Power, discard Dyrnwyn and claim the Black Cauldron.
-    sc = hk_turn({"power": 4, "mover": "Fair Folk Kingdom", "hand": [BARGAIN], "discard": ["Captured!"],
-                  "realm": {"Morva": [{"card": "Taran", "items": ["Dyrnwyn"]}]}})
+    sc = hk_turn(
+        {
+            "power": 4,
+            "mover": "Fair Folk Kingdom",
+            "hand": [BARGAIN],
+            "discard": ["Captured!"],
+            "realm": {"Morva": [{"card": "Taran", "items": ["Dyrnwyn"]}]},
+        }
+    )
     sc.apply(f"play {BARGAIN}")
     assert labels(sc) == ["mode shuffle discard into deck", "mode claim the Black Cauldron"]
     sc.apply("mode claim the Black Cauldron")
@@ -307,14 +346,21 @@ def test_we_have_made_a_bargain():
 
 
 def test_captured():
-    sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": ["Captured!"],
-                  "deck_top": ["Visions", "Gwythaints", "Creeper", "Guard Dog"]})
+    sc = hk_turn(
+        {
+            "power": 1,
+            "mover": "Fair Folk Kingdom",
+            "hand": ["Captured!"],
+            "deck_top": ["Visions", "Gwythaints", "Creeper", "Guard Dog"],
+        }
+    )
     sc.apply("play Captured!")
     assert sc.hand(HK) == ["Creeper", "Gwythaints", "Visions"]
     assert sc.power(HK) == 0
     assert sc.zone(HK, DISCARD) == ["Captured!"]
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Captured!", "Visions"],
-                  "realm": {"Morva": ["Gurgi"]}})
+    sc = hk_turn(
+        {"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Captured!", "Visions"], "realm": {"Morva": ["Gurgi"]}}
+    )
     assert "play Captured!" not in labels(sc)  # cost 1
 
 
@@ -327,8 +373,14 @@ def test_creeper():
     assert names_at(sc, HK, "Dungeons") == []
     assert sc.zone(HK, DISCARD) == []
     # With other Allies: they are discarded, Creeper moves.
-    sc = hk_turn({"power": 0, "mover": "Throne Room", "hand": [],
-                  "realm": {"Morva": ["Creeper", HENCHMEN, "The Witches of Morva"]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Throne Room",
+            "hand": [],
+            "realm": {"Morva": ["Creeper", HENCHMEN, "The Witches of Morva"]},
+        }
+    )
     sc.apply("vanquish The Witches of Morva").apply("card Creeper")  # then the Henchmen, the only way to reach 3
     assert names_at(sc, HK, "Throne Room") == ["Creeper"]
     assert names_at(sc, HK, "Morva") == []
@@ -344,11 +396,18 @@ def test_guard_dog():
     assert entry(sc, HK, "Dungeons", "Guard Dog")["strength"] == 2  # another Ally at its location
     assert entry(sc, HK, "Dungeons", HENCHMEN)["strength"] == 3
     # Only once, however many Allies are there; an Ally elsewhere does not count.
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [],
-                  "realm": {"Morva": ["Guard Dog", HENCHMEN, "Creeper"]}})
+    sc = hk_turn(
+        {"power": 0, "mover": "Fair Folk Kingdom", "hand": [], "realm": {"Morva": ["Guard Dog", HENCHMEN, "Creeper"]}}
+    )
     assert entry(sc, HK, "Morva", "Guard Dog")["strength"] == 2
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [],
-                  "realm": {"Dungeons": ["Guard Dog"], "Fair Folk Kingdom": [CB], "Throne Room": [HENCHMEN]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Fair Folk Kingdom",
+            "hand": [],
+            "realm": {"Dungeons": ["Guard Dog"], "Fair Folk Kingdom": [CB], "Throne Room": [HENCHMEN]},
+        }
+    )
     assert entry(sc, HK, "Dungeons", "Guard Dog")["strength"] == 1
 
 
@@ -356,9 +415,13 @@ def test_guard_dog():
 
 
 def test_i_believe_in_you():
-    sc = fated({"hand": ["Visions", "Captured!", AS, CB, "Creeper"],
-                "deck_top": ["Guard Dog", "Gwythaints", "Our Hour Has Arrived", "Visions"]},
-               ["I Believe in You", "Gurgi's Sacrifice"])
+    sc = fated(
+        {
+            "hand": ["Visions", "Captured!", AS, CB, "Creeper"],
+            "deck_top": ["Guard Dog", "Gwythaints", "Our Hour Has Arrived", "Visions"],
+        },
+        ["I Believe in You", "Gurgi's Sacrifice"],
+    )
     sc.apply("play I Believe in You")
     assert sc.hand(HK) == ["Guard Dog", "Gwythaints", "Our Hour Has Arrived"]
     assert sc.zone(HK, DISCARD) == sorted([AS, "Captured!", CB, "Creeper", "Visions"])
@@ -442,8 +505,9 @@ def test_fair_folk():
     assert names_at(sc, HK, "Morva") == [AS, "Fair Folk"]  # an Ancient Soldiers already there stays
     assert entry(sc, HK, "Morva", "Fair Folk")["strength"] == 1
     # Ancient Soldiers cannot be played to Fair Folk's location ...
-    sc = hk_turn({"power": 3, "mover": "Fair Folk Kingdom", "hand": [AS],
-                  "realm": {"Morva": [AS, "Fair Folk", HENCHMEN]}})
+    sc = hk_turn(
+        {"power": 3, "mover": "Fair Folk Kingdom", "hand": [AS], "realm": {"Morva": [AS, "Fair Folk", HENCHMEN]}}
+    )
     opts = labels(sc)
     assert "play Ancient Soldiers to Morva" not in opts
     assert "play Ancient Soldiers to Fair Folk Kingdom" in opts
@@ -454,8 +518,10 @@ def test_fair_folk():
 
 
 def test_fflewddur_fflam():
-    sc = fated({"realm": {"Morva": [HENCHMEN, AS, "Guard Dog"], "Throne Room": [CB, "Gwythaints"]}},
-               ["Fflewddur Fflam", "Gurgi's Sacrifice"])
+    sc = fated(
+        {"realm": {"Morva": [HENCHMEN, AS, "Guard Dog"], "Throne Room": [CB, "Gwythaints"]}},
+        ["Fflewddur Fflam", "Gurgi's Sacrifice"],
+    )
     sc.apply("play Fflewddur Fflam to Dungeons")
     # All of the Horned King's Allies move to his location; Items stay.
     assert sorted(names_at(sc, HK, "Dungeons")) == sorted([CB, "Fflewddur Fflam", "Guard Dog", "Gwythaints", HENCHMEN])
@@ -501,8 +567,16 @@ def test_gurgis_happy_day():
     assert "Gurgi's Happy Day" in discard
     assert not {"Hen Wen", "Taran", "Doli"} & set(discard)
     # Both revealed cards were played: a revealed Hero is in play, never in the discard pile.
-    heroes = {"Doli", "Fair Folk", "Fflewddur Fflam", "Gurgi", "Hen Wen", "Princess Eilonwy", "Taran",
-              "The Witches of Morva"}
+    heroes = {
+        "Doli",
+        "Fair Folk",
+        "Fflewddur Fflam",
+        "Gurgi",
+        "Hen Wen",
+        "Princess Eilonwy",
+        "Taran",
+        "The Witches of Morva",
+    }
     assert not heroes & set(discard)
     played = [c for c in sc.heroes(HK) if c != "Gurgi"] + [c for c in discard if c != "Gurgi's Happy Day"]
     assert len(played) + sc.zone(HK, REALM).count("Dyrnwyn") == 2
@@ -527,8 +601,9 @@ def test_hen_wen():
 
     # The Horned King cannot play Effects while she is in his Realm.
     hand = ["Captured!", "Visions", SHOW_ME, HENCHMEN]
-    sc = hk_turn({"power": 9, "mover": "Fair Folk Kingdom", "hand": hand,
-                  "realm": {"Fair Folk Kingdom": ["Hen Wen", HENCHMEN]}})
+    sc = hk_turn(
+        {"power": 9, "mover": "Fair Folk Kingdom", "hand": hand, "realm": {"Fair Folk Kingdom": ["Hen Wen", HENCHMEN]}}
+    )
     opts = labels(sc)
     assert not any(o in opts for o in ("play Captured!", "play Visions", f"play {SHOW_ME}"))
     assert f"play {HENCHMEN} to Morva" in opts
@@ -539,15 +614,23 @@ def test_hen_wen():
     assert {"play Captured!", f"play {SHOW_ME}"} <= set(labels(sc))
 
     # Already claimed: the Cauldron keeps its side.
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [], "cauldron": "power",
-                  "realm": {"Fair Folk Kingdom": ["Hen Wen", HENCHMEN]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Fair Folk Kingdom",
+            "hand": [],
+            "cauldron": "power",
+            "realm": {"Fair Folk Kingdom": ["Hen Wen", HENCHMEN]},
+        }
+    )
     sc.apply("vanquish Hen Wen")
     assert sc.cauldron(HK) == POWER_SIDE
 
 
 def test_princess_eilonwy():
-    sc = fated({"realm": {"Morva": ["Taran", "Gurgi"], "Throne Room": ["Hen Wen"]}},
-               ["Princess Eilonwy", "Gurgi's Sacrifice"])
+    sc = fated(
+        {"realm": {"Morva": ["Taran", "Gurgi"], "Throne Room": ["Hen Wen"]}}, ["Princess Eilonwy", "Gurgi's Sacrifice"]
+    )
     sc.apply("play Princess Eilonwy to Dungeons")
     # All other Heroes get +1 Strength; she keeps her own 2.
     assert entry(sc, HK, "Dungeons", "Princess Eilonwy")["strength"] == 2
@@ -561,8 +644,14 @@ def test_taran():
     sc.apply("play Taran to Morva")
     assert entry(sc, HK, "Morva", "Taran")["strength"] == 4  # 2 + 1 per other Hero at his location
     assert entry(sc, HK, "Morva", "Gurgi")["strength"] == 1
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [],
-                  "realm": {"Throne Room": ["Taran"], "Dungeons": ["Hen Wen", "Gwythaints"]}})
+    sc = hk_turn(
+        {
+            "power": 0,
+            "mover": "Fair Folk Kingdom",
+            "hand": [],
+            "realm": {"Throne Room": ["Taran"], "Dungeons": ["Hen Wen", "Gwythaints"]},
+        }
+    )
     assert entry(sc, HK, "Throne Room", "Taran")["strength"] == 2  # Hen Wen is not at his location
     sc.apply("vanquish Taran")  # Gwythaints (2), from the adjacent Dungeons
     assert sc.heroes(HK) == ["Hen Wen"]
@@ -617,8 +706,12 @@ def test_the_black_cauldron_discards_a_cauldron_born_at_the_start_of_the_turn():
     assert sorted(sc.zone(HK, REALM)) == [AS, CB, CB]
 
     # At the end of Gaston's turn, the Horned King's next turn starts with the discard (a single one: automatic).
-    sc = build({"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Throne Room": [CB]}},
-               {"mover": "The Woods", "hand": []}, villains=VILLAINS, active=GASTON)
+    sc = build(
+        {"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Throne Room": [CB]}},
+        {"mover": "The Woods", "hand": []},
+        villains=VILLAINS,
+        active=GASTON,
+    )
     after_turn_ends(sc)
     assert sc.decision.kind == "move"
     assert names_at(sc, HK, "Throne Room") == []
@@ -637,22 +730,30 @@ def test_the_black_cauldron_flips_with_an_ancient_soldiers_activate():
         sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": side, "realm": {"Morva": [AS]}})
         assert "activate The Black Cauldron" not in labels(sc), side
     # With an activation cost of 1 (variant), the Power must be there.
-    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
-                 rules={"unprinted_activation_cost": "1"})
+    sc = hk_turn(
+        {"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
+        rules={"unprinted_activation_cost": "1"},
+    )
     assert "activate The Black Cauldron" not in labels(sc)
-    sc = hk_turn({"power": 1, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
-                 rules={"unprinted_activation_cost": "1"})
+    sc = hk_turn(
+        {"power": 1, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
+        rules={"unprinted_activation_cost": "1"},
+    )
     sc.apply("activate The Black Cauldron")
     assert sc.cauldron(HK) == POWER_SIDE and sc.power(HK) == 0
 
 
 def test_the_power_of_the_black_cauldron():
     realm = {"Dungeons": [AS, AS], "Throne Room": [AS]}
-    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB, CB], "cauldron": "power", "realm": realm},
-                 phase="before_move")
+    sc = hk_turn(
+        {"power": 3, "mover": "Morva", "hand": [CB, CB], "cauldron": "power", "realm": realm}, phase="before_move"
+    )
     assert sc.decision.player == HK and sc.decision.kind == "swap"
-    assert labels(sc) == ["pass", "swap Ancient Soldiers for Cauldron Born at Dungeons",
-                          "swap Ancient Soldiers for Cauldron Born at Throne Room"]
+    assert labels(sc) == [
+        "pass",
+        "swap Ancient Soldiers for Cauldron Born at Dungeons",
+        "swap Ancient Soldiers for Cauldron Born at Throne Room",
+    ]
     sc.apply("swap Ancient Soldiers for Cauldron Born at Throne Room")
     # Pay 2, the Ancient Soldiers is discarded and the Cauldron Born takes its place.
     assert sc.power(HK) == 1
@@ -663,23 +764,27 @@ def test_the_power_of_the_black_cauldron():
     assert sc.decision.kind == "move"
 
     # "pass" keeps everything.
-    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm},
-                 phase="before_move")
+    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm}, phase="before_move")
     sc.apply("pass")
     assert sc.decision.kind == "move" and sc.power(HK) == 3 and sc.hand(HK) == [CB]
 
     # Not offered with less than 2 Power, without a Cauldron Born in hand, without an Ancient Soldiers in play,
     # or with the front side showing.
-    for hk in ({"power": 1, "hand": [CB], "cauldron": "power", "realm": realm},
-               {"power": 5, "hand": [AS], "cauldron": "power", "realm": realm},
-               {"power": 5, "hand": [CB], "cauldron": "power", "realm": {"Morva": [CB]}},
-               {"power": 5, "hand": [CB], "cauldron": "front", "realm": realm}):
+    for hk in (
+        {"power": 1, "hand": [CB], "cauldron": "power", "realm": realm},
+        {"power": 5, "hand": [AS], "cauldron": "power", "realm": realm},
+        {"power": 5, "hand": [CB], "cauldron": "power", "realm": {"Morva": [CB]}},
+        {"power": 5, "hand": [CB], "cauldron": "front", "realm": realm},
+    ):
         sc = hk_turn({"mover": "Morva", **hk}, phase="before_move")
         assert sc.decision.kind == "move", hk
 
     # Variant cauldron_born_placement = any_location.
-    sc = hk_turn({"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": {"Dungeons": [AS]}},
-                 phase="before_move", rules={"cauldron_born_placement": "any_location"})
+    sc = hk_turn(
+        {"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": {"Dungeons": [AS]}},
+        phase="before_move",
+        rules={"cauldron_born_placement": "any_location"},
+    )
     sc.apply("swap Ancient Soldiers for Cauldron Born at Morva")
     assert names_at(sc, HK, "Morva") == [CB] and names_at(sc, HK, "Dungeons") == []
 
@@ -687,8 +792,7 @@ def test_the_power_of_the_black_cauldron():
 def test_objective():
     # A swap brings the fourth Cauldron Born: the Horned King wins at once, before moving.
     realm = {"Morva": [CB], "Fair Folk Kingdom": [CB], "Dungeons": [AS], "Throne Room": [CB]}
-    sc = hk_turn({"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm},
-                 phase="before_move")
+    sc = hk_turn({"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm}, phase="before_move")
     sc.apply("swap Ancient Soldiers for Cauldron Born at Dungeons")
     assert sc.over and sc.winner == HK and sc.decision is None
 
@@ -703,4 +807,3 @@ def test_objective():
     realm = {"Morva": [CB, CB], "Fair Folk Kingdom": [CB], "Dungeons": [CB]}
     sc = hk_turn({"power": 0, "mover": "Dungeons", "hand": [], "cauldron": "power", "realm": realm})
     assert not sc.over and sc.winner == -1
-

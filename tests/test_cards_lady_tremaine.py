@@ -86,8 +86,12 @@ def discard(sc) -> list[str]:
 
 
 def test_theres_still_a_chance():
-    wedding = {"realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"]},
-               "unlocked": [BALLROOM], "mover": MUSIC, "hand": ["There's Still a Chance"]}
+    wedding = {
+        "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"]},
+        "unlocked": [BALLROOM],
+        "mover": MUSIC,
+        "hand": ["There's Still a Chance"],
+    }
     # Activate mode: the only way to Activate outside The Ballroom; here it wins the game.
     sc = lt_turn({**wedding, "power": 2})
     assert "activate Wedding Bells" not in labels(sc)  # no Activate symbol at The Music Room
@@ -139,22 +143,39 @@ def test_trapped():
     assert discard(sc) == ["Trapped"]
 
     # A Trapped Cinderella is ignored: cost 1 again.
-    sc = lt_turn({"power": 1, "mover": MUSIC, "hand": ["Trapped"],
-                  "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}, "Jaq"]}})
+    sc = lt_turn(
+        {
+            "power": 1,
+            "mover": MUSIC,
+            "hand": ["Trapped"],
+            "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}, "Jaq"]},
+        }
+    )
     sc.apply("play Trapped")  # Jaq is the only Hero left to trap
     assert trapped(sc, "Jaq") and traps_left(sc) == 3 and sc.power(0) == 0
 
     # Needs a Hero that can be Trapped: not Ball Gown Cinderella, not The Prince (not a Hero).
-    sc = lt_turn({"power": 5, "mover": MUSIC, "hand": ["Trapped"], "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Ball Gown Cinderella"], BALLROOM: ["The Prince"]}})
+    sc = lt_turn(
+        {
+            "power": 5,
+            "mover": MUSIC,
+            "hand": ["Trapped"],
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["Ball Gown Cinderella"], BALLROOM: ["The Prince"]},
+        }
+    )
     assert plays(sc, "Trapped") == []
     assert plays(lt_turn({"power": 5, "mover": MUSIC, "hand": ["Trapped"]}), "Trapped") == []
 
 
 def test_and_one_more_thing():
-    sc = gaston_turn({"hand": ["And One More Thing", "Trapped", "Midnight"],
-                      "deck_top": ["Lucifer", "The Key", "Drizella", "Anastasia"]},
-                     {"hand": ["Temper"]})
+    sc = gaston_turn(
+        {
+            "hand": ["And One More Thing", "Trapped", "Midnight"],
+            "deck_top": ["Lucifer", "The Key", "Drizella", "Anastasia"],
+        },
+        {"hand": ["Temper"]},
+    )
     sc.apply("discard cards")  # Gaston discards his only card
     assert sc.decision.player == 0 and sc.decision.kind == "condition"
     assert labels(sc) == ["pass", "card And One More Thing"]
@@ -256,15 +277,28 @@ def test_you_little_thief():
     assert sc.heroes(0) == [] and fate_discard(sc) == ["Cinderella"] and sc.power(0) == 0
 
     # A Trapped Cinderella: cost 0, and her token goes back to the supply.
-    sc = lt_turn({"power": 0, "mover": MUSIC, "hand": ["You Little Thief!"],
-                  "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": MUSIC,
+            "hand": ["You Little Thief!"],
+            "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}]},
+        }
+    )
     assert traps_left(sc) == 4
     sc.apply("play You Little Thief!")
     assert sc.heroes(0) == [] and traps_left(sc) == 5
 
     # Ball Gown Cinderella: defeating her plays both Glass Slippers (from the Fate deck and its discard pile).
-    sc = lt_turn({"power": 0, "mover": MUSIC, "hand": ["You Little Thief!", "Trapped"],
-                  "realm": {CASTLE: ["Ball Gown Cinderella", "Gus"]}, "fate_discard": [SLIPPER_CASTLE]})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": MUSIC,
+            "hand": ["You Little Thief!", "Trapped"],
+            "realm": {CASTLE: ["Ball Gown Cinderella", "Gus"]},
+            "fate_discard": [SLIPPER_CASTLE],
+        }
+    )
     sc.apply("play You Little Thief!")  # only Ball Gown Cinderella qualifies (not Gus)
     assert sc.heroes(0) == ["Gus"]
     assert names_at(sc, 0, ROOM) == [SLIPPER_ROOM] and SLIPPER_CASTLE in names_at(sc, 0, CASTLE)
@@ -297,8 +331,15 @@ def test_drizella():
     assert names_at(sc, 0, ROOM) == ["Drizella"] and sc.power(0) == 0
     assert plays(lt_turn({"power": 0, "mover": MUSIC, "hand": ["Drizella"]}), "Drizella") == []
     # Not while Ball Gown Drizella is in play (wherever she is).
-    sc = lt_turn({"power": 1, "mover": MUSIC, "hand": ["Drizella"], "unlocked": [BALLROOM],
-                  "realm": {BALLROOM: ["Ball Gown Drizella"]}})
+    sc = lt_turn(
+        {
+            "power": 1,
+            "mover": MUSIC,
+            "hand": ["Drizella"],
+            "unlocked": [BALLROOM],
+            "realm": {BALLROOM: ["Ball Gown Drizella"]},
+        }
+    )
     assert plays(sc, "Drizella") == []
     sc = lt_turn({"power": 1, "mover": MUSIC, "hand": ["Drizella"], "realm": {CASTLE: ["Ball Gown Anastasia"]}})
     assert len(plays(sc, "Drizella")) == 3
@@ -322,19 +363,34 @@ def test_ball_gown_drizella():
     sc = lt_turn({"power": 2, "mover": MUSIC, "hand": ["Ball Gown Drizella"]})
     assert plays(sc, "Ball Gown Drizella") == []  # Drizella is not in the Realm
     # Swap at The Castle, then walk into the (unlocked) Ballroom with its Move action.
-    sc = lt_turn({"power": 2, "mover": BALLROOM, "hand": ["Ball Gown Drizella"], "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Drizella"], BALLROOM: ["The Prince"]}})
+    sc = lt_turn(
+        {
+            "power": 2,
+            "mover": BALLROOM,
+            "hand": ["Ball Gown Drizella"],
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["Drizella"], BALLROOM: ["The Prince"]},
+        }
+    )
     assert "move Drizella to The Ballroom" not in labels(sc)  # the everyday Drizella may not enter
     assert plays(sc, "Ball Gown Drizella") == ["play Ball Gown Drizella to The Castle on Drizella"]
     sc.apply("play Ball Gown Drizella to The Castle on Drizella")
     assert names_at(sc, 0, CASTLE) == ["Ball Gown Drizella"] and discard(sc) == ["Drizella"]
-    assert moves(sc, "Ball Gown Drizella") == ["move Ball Gown Drizella to The Music Room",
-                                              "move Ball Gown Drizella to The Ballroom"]
+    assert moves(sc, "Ball Gown Drizella") == [
+        "move Ball Gown Drizella to The Music Room",
+        "move Ball Gown Drizella to The Ballroom",
+    ]
     sc.apply("move Ball Gown Drizella to The Ballroom")
     assert sorted(names_at(sc, 0, BALLROOM)) == ["Ball Gown Drizella", "The Prince"]
     # Ball Gown Cinderella keeps her out.
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Ball Gown Drizella"], ROOM: ["Ball Gown Cinderella"]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["Ball Gown Drizella"], ROOM: ["Ball Gown Cinderella"]},
+        }
+    )
     assert moves(sc, "Ball Gown Drizella") == ["move Ball Gown Drizella to The Music Room"]
 
 
@@ -361,8 +417,12 @@ def test_invitation_from_the_king():
     assert len(plays(lt_turn({**spec, "power": 5}), INVITATION)) == 3
 
     # Activate (1 Power): look at the top two Fate cards, discard one, the other stays on top.
-    spec = {"mover": BALLROOM, "unlocked": [BALLROOM], "realm": {CASTLE: [INVITATION], BALLROOM: ["The Prince"]},
-            "fate_top": ["Jaq", "Gus"]}
+    spec = {
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "realm": {CASTLE: [INVITATION], BALLROOM: ["The Prince"]},
+        "fate_top": ["Jaq", "Gus"],
+    }
     assert f"activate {INVITATION}" not in labels(lt_turn({**spec, "power": 0}))
     sc = lt_turn({**spec, "power": 1})
     sc.apply(f"activate {INVITATION}")
@@ -377,8 +437,12 @@ def test_lady_tremaines_cane():
     sc = lt_turn({"power": 2, "mover": MUSIC, "hand": [CANE], "unlocked": [BALLROOM]})
     assert plays(sc, CANE) == [f"play {CANE} to {loc}" for loc in (ROOM, MUSIC, CASTLE)]
     # Activate (free by default): discard a Glass Slipper from the Realm.
-    spec = {"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-            "realm": {CASTLE: [CANE, SLIPPER_CASTLE], ROOM: [SLIPPER_ROOM]}}
+    spec = {
+        "power": 0,
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "realm": {CASTLE: [CANE, SLIPPER_CASTLE], ROOM: [SLIPPER_ROOM]},
+    }
     sc = lt_turn(spec)
     sc.apply(f"activate {CANE}")
     assert sorted(labels(sc)) == [f"card {SLIPPER_ROOM}", f"card {SLIPPER_CASTLE}"]
@@ -406,8 +470,9 @@ def test_lucifer():
     assert trapped(sc, "Jaq") and discard(sc) == ["Wedding Bells"]
 
     # Moving Lucifer to a Hero traps it (The Ballroom's Move action; Lucifer may not enter The Ballroom).
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Lucifer"], MUSIC: ["Bruno"]}})
+    sc = lt_turn(
+        {"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM], "realm": {CASTLE: ["Lucifer"], MUSIC: ["Bruno"]}}
+    )
     assert moves(sc, "Lucifer") == ["move Lucifer to The Music Room"]
     sc.apply("move Lucifer to The Music Room")
     assert trapped(sc, "Bruno")
@@ -429,10 +494,12 @@ def test_lucifer():
 
 
 def test_midnight():
-    realm = {CASTLE: [{"card": "Cinderella", "trapped": True}, "Jaq", CANE], ROOM: ["Fairy Godmother"],
-             BALLROOM: ["The Prince"]}
-    sc = lt_turn({"power": 4, "mover": MUSIC, "hand": ["Midnight"], "realm": realm,
-                  "fate_discard": [SLIPPER_CASTLE]})
+    realm = {
+        CASTLE: [{"card": "Cinderella", "trapped": True}, "Jaq", CANE],
+        ROOM: ["Fairy Godmother"],
+        BALLROOM: ["The Prince"],
+    }
+    sc = lt_turn({"power": 4, "mover": MUSIC, "hand": ["Midnight"], "realm": realm, "fate_discard": [SLIPPER_CASTLE]})
     sc.apply("play Midnight")
     # All Heroes defeated (The Prince is not a Hero), tokens back, then both Glass Slippers played.
     assert sc.heroes(0) == [] and names_at(sc, 0, BALLROOM) == ["The Prince"]
@@ -460,8 +527,9 @@ def test_the_key():
     assert names_at(sc, 0, ROOM) == ["Cinderella"] and trapped(sc, "Cinderella")
     assert names_at(sc, 0, MUSIC) == ["The Key"] and sc.power(0) == 0 and traps_left(sc) == 4
     # A Trapped Cinderella cannot be moved (and already has her token).
-    sc = lt_turn({"power": 2, "mover": MUSIC, "hand": ["The Key"],
-                  "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}]}})
+    sc = lt_turn(
+        {"power": 2, "mover": MUSIC, "hand": ["The Key"], "realm": {CASTLE: [{"card": "Cinderella", "trapped": True}]}}
+    )
     sc.apply("play The Key to The Music Room")
     assert where(sc, "Cinderella") == CASTLE and trapped(sc, "Cinderella") and traps_left(sc) == 4
     # Playable without Cinderella.
@@ -470,8 +538,12 @@ def test_the_key():
     assert sorted(names_at(sc, 0, CASTLE)) == ["Bruno", "The Key"] and not trapped(sc, "Bruno")
 
     # Activate (free by default): move any Hero to Cinderella's Room and Trap it.
-    spec = {"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-            "realm": {CASTLE: ["The Key", "Ball Gown Cinderella"], MUSIC: ["Gus", {"card": "Jaq", "trapped": True}]}}
+    spec = {
+        "power": 0,
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "realm": {CASTLE: ["The Key", "Ball Gown Cinderella"], MUSIC: ["Gus", {"card": "Jaq", "trapped": True}]},
+    }
     sc = lt_turn(spec)
     sc.apply("activate The Key")
     assert labels(sc) == ["card Ball Gown Cinderella", "card Gus"]  # a Trapped Jaq cannot be moved
@@ -482,8 +554,14 @@ def test_the_key():
     assert names_at(sc, 0, ROOM) == ["Ball Gown Cinderella"] and not trapped(sc, "Ball Gown Cinderella")
     assert traps_left(sc) == 4  # only Jaq's token is out
     # Nothing to move or Trap: cannot be activated.
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["The Key"], MUSIC: [{"card": "Jaq", "trapped": True}]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["The Key"], MUSIC: [{"card": "Jaq", "trapped": True}]},
+        }
+    )
     assert "activate The Key" not in labels(sc)
 
 
@@ -511,13 +589,24 @@ def test_wedding_bells():
     assert "activate Wedding Bells" not in labels(ready(["Ball Gown Drizella"]))
     assert "activate Wedding Bells" not in labels(ready(["The Prince", "Ball Gown Cinderella"]))
     assert "activate Wedding Bells" not in labels(ready(["The Prince", "Ball Gown Drizella"], [SLIPPER_CASTLE]))
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"],
-                            ROOM: [SLIPPER_ROOM]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"], ROOM: [SLIPPER_ROOM]},
+        }
+    )
     assert "activate Wedding Bells" not in labels(sc)
     # Only with an Activate action: none at The Castle.
-    sc = lt_turn({"power": 0, "mover": CASTLE, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": CASTLE,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"]},
+        }
+    )
     assert "activate Wedding Bells" not in labels(sc)
 
 
@@ -553,9 +642,13 @@ def test_sweet_nightingale():
     sc = fated({"realm": realm, "unlocked": [BALLROOM]}, ["Sweet Nightingale", "Gus"])
     sc.apply("play Sweet Nightingale")
     assert sc.decision.player == 1
-    assert labels(sc) == ["move Drizella to Cinderella's Room", "move Drizella to The Music Room",
-                          "move Ball Gown Anastasia to Cinderella's Room",
-                          "move Ball Gown Anastasia to The Music Room", "move Ball Gown Anastasia to The Ballroom"]
+    assert labels(sc) == [
+        "move Drizella to Cinderella's Room",
+        "move Drizella to The Music Room",
+        "move Ball Gown Anastasia to Cinderella's Room",
+        "move Ball Gown Anastasia to The Music Room",
+        "move Ball Gown Anastasia to The Ballroom",
+    ]
     sc.apply("move Drizella to Cinderella's Room")  # not adjacent: fine for a Fate card
     assert names_at(sc, 0, ROOM) == ["Drizella"]
     assert sorted(fate_discard(sc)) == ["Gus", "Sweet Nightingale"]
@@ -591,8 +684,12 @@ def _glass_slipper(slipper: str, home: str, top_actions: list[str]):
     opts = labels(lt_turn(spec, rules={"glass_slippers_cover_actions": "no"}))
     assert any(x.startswith(top_actions[0]) for x in opts) and top_actions[1] in opts
     # Lady Tremaine cannot win while it is in her Realm; the Cane removes it.
-    wedding = {"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-               "realm": {CASTLE: ["Wedding Bells", CANE], BALLROOM: ["The Prince", "Ball Gown Drizella"]}}
+    wedding = {
+        "power": 0,
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "realm": {CASTLE: ["Wedding Bells", CANE], BALLROOM: ["The Prince", "Ball Gown Drizella"]},
+    }
     wedding["realm"][home] = [*wedding["realm"].get(home, []), slipper]
     sc = lt_turn(wedding)
     assert "activate Wedding Bells" not in labels(sc)
@@ -631,22 +728,40 @@ def test_ball_gown_cinderella():
     sc = lt_turn({"power": 5, "mover": MUSIC, "hand": ["Trapped"], "realm": {CASTLE: ["Ball Gown Cinderella"]}})
     assert plays(sc, "Trapped") == []
     # No Ally may enter The Ballroom while she is in play ...
-    spec = {"power": 2, "mover": BALLROOM, "unlocked": [BALLROOM], "hand": ["Ball Gown Drizella"],
-            "realm": {CASTLE: ["Drizella", "Ball Gown Anastasia", "Wedding Bells"], ROOM: ["Ball Gown Cinderella"],
-                      BALLROOM: ["The Prince"]}}
+    spec = {
+        "power": 2,
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "hand": ["Ball Gown Drizella"],
+        "realm": {
+            CASTLE: ["Drizella", "Ball Gown Anastasia", "Wedding Bells"],
+            ROOM: ["Ball Gown Cinderella"],
+            BALLROOM: ["The Prince"],
+        },
+    }
     assert not any(x.endswith("to The Ballroom") for x in labels(lt_turn(spec)))
     sc = fated({"realm": spec["realm"], "unlocked": [BALLROOM]}, ["Sweet Nightingale", "Gus"])
     sc.apply("play Sweet Nightingale")
     assert not any(x.endswith("to The Ballroom") for x in labels(sc))
     # ... but a Ball Gown daughter already there stays and may still marry.
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["Wedding Bells"], ROOM: ["Ball Gown Cinderella"],
-                            BALLROOM: ["The Prince", "Ball Gown Drizella"]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {
+                CASTLE: ["Wedding Bells"],
+                ROOM: ["Ball Gown Cinderella"],
+                BALLROOM: ["The Prince", "Ball Gown Drizella"],
+            },
+        }
+    )
     sc.apply("activate Wedding Bells")
     assert sc.winner == 0
     # When defeated: both Glass Slippers are played.
-    sc = lt_turn({"power": 0, "mover": MUSIC, "hand": ["You Little Thief!"],
-                  "realm": {CASTLE: ["Ball Gown Cinderella"]}})
+    sc = lt_turn(
+        {"power": 0, "mover": MUSIC, "hand": ["You Little Thief!"], "realm": {CASTLE: ["Ball Gown Cinderella"]}}
+    )
     sc.apply("play You Little Thief!")
     assert names_at(sc, 0, ROOM) == [SLIPPER_ROOM] and names_at(sc, 0, CASTLE) == [SLIPPER_CASTLE]
 
@@ -710,11 +825,18 @@ def test_fairy_godmother():
     assert names_at(sc, 0, ROOM) == ["Ball Gown Cinderella"] and trapped(sc, "Fairy Godmother")
 
     # While she is in play, a Move action cannot move Allies (Items still move) ...
-    spec = {"power": 2, "mover": BALLROOM, "unlocked": [BALLROOM], "hand": ["There's Still a Chance"],
-            "realm": {CASTLE: ["Drizella", "Fairy Godmother"], MUSIC: ["Wedding Bells"]}}
+    spec = {
+        "power": 2,
+        "mover": BALLROOM,
+        "unlocked": [BALLROOM],
+        "hand": ["There's Still a Chance"],
+        "realm": {CASTLE: ["Drizella", "Fairy Godmother"], MUSIC: ["Wedding Bells"]},
+    }
     sc = lt_turn(spec)
-    assert [x for x in labels(sc) if x.startswith("move")] == ["move Wedding Bells to Cinderella's Room",
-                                                               "move Wedding Bells to The Castle"]
+    assert [x for x in labels(sc) if x.startswith("move")] == [
+        "move Wedding Bells to Cinderella's Room",
+        "move Wedding Bells to The Castle",
+    ]
     # ... nor There's Still a Chance (here it has nothing left to do) ...
     spec["realm"] = {CASTLE: ["Drizella", "Fairy Godmother"]}
     sc = lt_turn(spec)
@@ -726,8 +848,12 @@ def test_fairy_godmother():
 
 def test_gus():
     # Fated by the Horned King this time (Morva, top row: play, Fate).
-    sc = build({"hand": [], "unlocked": [BALLROOM], "fate_top": ["Gus", "Sweet Nightingale"]},
-               {"mover": "Morva", "hand": [], "power": 0}, villains=("lady-tremaine", "horned-king"), active=1)
+    sc = build(
+        {"hand": [], "unlocked": [BALLROOM], "fate_top": ["Gus", "Sweet Nightingale"]},
+        {"mover": "Morva", "hand": [], "power": 0},
+        villains=("lady-tremaine", "horned-king"),
+        active=1,
+    )
     sc.apply("fate Lady Tremaine")
     assert sc.decision.player == 1 and labels(sc) == [f"play Gus to {loc}" for loc in (ROOM, MUSIC, CASTLE)]
     sc.apply("play Gus to Cinderella's Room")
@@ -755,8 +881,14 @@ def test_jaq():
     sc = fated(lt, ["Jaq", "Gus"]).apply("play Jaq to The Music Room")
     assert discard(sc) == [] and names_at(sc, 0, MUSIC) == ["Jaq"]
     # When moved (by The Key's Activate): he discards an Item at his new location, then is Trapped.
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["The Key"], MUSIC: ["Jaq"], ROOM: ["Wedding Bells"]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["The Key"], MUSIC: ["Jaq"], ROOM: ["Wedding Bells"]},
+        }
+    )
     sc.apply("activate The Key")
     assert names_at(sc, 0, ROOM) == ["Jaq"] and trapped(sc, "Jaq") and discard(sc) == ["Wedding Bells"]
 
@@ -774,8 +906,14 @@ def test_the_prince():
     spec = {"power": 9, "mover": MUSIC, "hand": ["Trapped", "Midnight"], "realm": {BALLROOM: ["The Prince"]}}
     sc = lt_turn(spec)
     assert plays(sc, "Trapped") == [] and plays(sc, "Midnight") == []
-    sc = lt_turn({"power": 0, "mover": BALLROOM, "unlocked": [BALLROOM],
-                  "realm": {CASTLE: ["The Key"], BALLROOM: ["The Prince"]}})
+    sc = lt_turn(
+        {
+            "power": 0,
+            "mover": BALLROOM,
+            "unlocked": [BALLROOM],
+            "realm": {CASTLE: ["The Key"], BALLROOM: ["The Prince"]},
+        }
+    )
     assert "activate The Key" not in labels(sc)
     assert moves(sc, "The Prince") == [] and moves(sc, "The Key") == ["move The Key to The Music Room"]
 
@@ -810,8 +948,12 @@ def test_locked_ballroom_rules():
     sc = lt_turn({"mover": CASTLE}, phase="move")
     assert labels(sc) == ["location Cinderella's Room", "location The Music Room"]
     # No card may be played or moved there (not even the Ball Gowns, who may enter it once it is unlocked).
-    spec = {"power": 9, "mover": ROOM, "hand": ["Ball Gown Anastasia", INVITATION],
-            "realm": {CASTLE: ["Ball Gown Drizella", "Anastasia"]}}
+    spec = {
+        "power": 9,
+        "mover": ROOM,
+        "hand": ["Ball Gown Anastasia", INVITATION],
+        "realm": {CASTLE: ["Ball Gown Drizella", "Anastasia"]},
+    }
     opts = labels(lt_turn(spec))
     assert "move Ball Gown Drizella to The Music Room" in opts
     assert not any(BALLROOM in x for x in opts)
@@ -840,21 +982,31 @@ def test_find_plays_the_card_from_the_fate_pile_and_keeps_unattached_items():
     """FIND: Realm, then discard pile, then deck. Lady Tremaine's Items are never attached (none of her cards
     attaches), so nothing is discarded along with a found card and Items at its new location stay."""
     # Fairy Godmother finds Ball Gown Cinderella in the Fate discard pile; the Items at the location stay.
-    sc = fated({"realm": {CASTLE: ["Wedding Bells", CANE]}, "fate_discard": ["Ball Gown Cinderella"]},
-               ["Fairy Godmother", "Gus"])
+    sc = fated(
+        {"realm": {CASTLE: ["Wedding Bells", CANE]}, "fate_discard": ["Ball Gown Cinderella"]},
+        ["Fairy Godmother", "Gus"],
+    )
     sc.apply("play Fairy Godmother to Cinderella's Room").apply("location The Castle")
     assert sorted(names_at(sc, 0, CASTLE)) == sorted(["Wedding Bells", CANE, "Ball Gown Cinderella"])
     assert not entry(sc, 0, CASTLE, "Ball Gown Cinderella").get("items")
     assert discard(sc) == [] and fate_discard(sc) == ["Gus"]
     # Cinderella replaced by Ball Gown Cinderella through Fairy Godmother: the Items at her location stay.
-    sc = fated({"realm": {CASTLE: [{"card": "Cinderella", "trapped": True}, "Wedding Bells"]}},
-               ["Fairy Godmother", "Gus"])
+    sc = fated(
+        {"realm": {CASTLE: [{"card": "Cinderella", "trapped": True}, "Wedding Bells"]}}, ["Fairy Godmother", "Gus"]
+    )
     sc.apply("play Fairy Godmother to Cinderella's Room")  # she takes Cinderella's place: no location to choose
     assert sorted(names_at(sc, 0, CASTLE)) == sorted(["Wedding Bells", "Ball Gown Cinderella"])
     assert discard(sc) == [] and traps_left(sc) == 5
     # Midnight finds the Glass Slippers in the Fate deck and discard pile; the Cane at The Castle stays.
-    sc = lt_turn({"power": 4, "mover": MUSIC, "hand": ["Midnight"], "realm": {CASTLE: ["Gus", CANE]},
-                  "fate_discard": [SLIPPER_ROOM]})
+    sc = lt_turn(
+        {
+            "power": 4,
+            "mover": MUSIC,
+            "hand": ["Midnight"],
+            "realm": {CASTLE: ["Gus", CANE]},
+            "fate_discard": [SLIPPER_ROOM],
+        }
+    )
     sc.apply("play Midnight")
     assert sorted(names_at(sc, 0, CASTLE)) == sorted([CANE, SLIPPER_CASTLE]) and names_at(sc, 0, ROOM) == [SLIPPER_ROOM]
     assert len(sc.zone(0, K.Z_FDECK)) == 12 and fate_discard(sc) == ["Gus"]
