@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.cards import CardSet
 from simlab.game import Game, InputError, strategy_id
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
@@ -62,12 +63,13 @@ class Scenario:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def build(cls, description: dict) -> Scenario:
-        """Build from a description (see README, "Scenario API")."""
+    def build(cls, description: dict, cards: CardSet | None = None) -> Scenario:
+        """Build from a description (see README, "Scenario API"); ``cards`` overrides the shipped card data."""
         desc = dict(description)
         villains = tuple(desc.pop("villains"))
         game = Game.new(
             villains,
+            cards=cards,
             seed=desc.pop("seed", 0),
             variants=desc.pop("rules", None),
             max_turns=desc.pop("max_turns", 60),

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
+
 from conftest import build, entry, labels, names_at
 
+from simlab.cards import VILLAIN_FILES, CardSet, compile_cards
 from simlab.kernels import const as K
+from simlab.kernels.engine import find_nb
+from simlab.scenario import Scenario
 
 
 def test_draw_only_at_end_of_turn():
@@ -119,3 +125,42 @@ def test_strength_modifiers_apply_to_hunters_instinct_targets():
     sc.apply("play Hunter's Instinct")  # the only target (Cogsworth) is chosen without asking
     assert sc.heroes(0) == ["Lumiere"]
     assert entry(sc, 0, "The Tavern", "Lumiere")["strength"] == 3
+
+
+def _cards_with(name: str, **changes) -> CardSet:
+    """The shipped card data with one card's fields changed (tables are data: no recompilation)."""
+    docs = [tomllib.loads(resources.files("simlab.data").joinpath(f).read_text()) for f in VILLAIN_FILES]
+    for doc in docs:
+        for card in doc["card"]:
+            if card["name"] == name:
+                card.update(changes)
+    return compile_cards(docs)
+
+
+def test_strength_zero_hero_needs_a_vanquish_but_no_ally():
+    cards = _cards_with("Belle", strength=0)
+    sc = Scenario.build(
+        {
+            "villains": ["gaston", "horned-king"],
+            "seats": [{"mover": "The Tavern", "realm": {"Belle's House": ["Belle"]}}, {"mover": "Morva"}],
+        },
+        cards=cards,
+    )
+    assert "vanquish Belle" in labels(sc)  # no Ally anywhere, yet the Vanquish is legal
+    assert sc.heroes(0) == ["Belle"]  # a Strength-0 Hero is not removed by itself
+    sc.apply("vanquish Belle")
+    assert sc.heroes(0) == []
+    assert "Belle" in sc.zone(0, K.Z_FDISCARD)
+
+
+def test_find_takes_a_card_from_the_realm_and_discards_its_attachments():
+    sc = build({"realm": {"The Woods": [{"card": "Lumiere", "items": ["Maurice's Invention"]}]}}, {"mover": "Morva"})
+    st = sc.state
+    lumiere = entry(sc, 0, "The Woods", "Lumiere")["instance"]
+    k = find_nb(st, 0, sc.cards.card("Lumiere").row, 1)
+    assert k == lumiere
+    assert st.inst[0, k, K.I_ZONE] == K.Z_LIMBO and st.inst[0, k, K.I_LOC] == -1
+    assert sc.zone(0, K.Z_FDISCARD) == ["Maurice's Invention"]
+    # not in the Realm: the discard pile comes before the deck
+    k = find_nb(st, 0, sc.cards.card("Maurice's Invention").row, 1)
+    assert k >= 0 and sc.zone(0, K.Z_FDISCARD) == []
