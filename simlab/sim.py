@@ -87,6 +87,7 @@ def simulate(
         cols = {
             "game": pl.Series(np.arange(first, first + n), dtype=pl.Int64),
             "winner": pl.Series([villains[w] if w >= 0 else None for w in winner], dtype=pl.String),
+            "winner_index": pl.Series(winner, dtype=pl.Int64),  # position in the matchup, -1 = none
             "winner_seat": pl.Series(winner_seat, dtype=pl.Int64),
             "end": pl.Series([K.END_REASONS[e] for e in out_games[:, 1]], dtype=pl.String),
             "rounds": pl.Series(out_games[:, 2], dtype=pl.Int64),
@@ -99,23 +100,20 @@ def simulate(
     return RunResult(games, summarise(games, villains), seed, seconds)
 
 
+def entry_names(villains: tuple[str, ...]) -> list[str]:
+    """Names of the matchup's entries; a villain appearing twice (a mirror) is numbered: gaston #1, gaston #2."""
+    return [f"{v} #{i + 1}" if villains.count(v) > 1 else v for i, v in enumerate(villains)]
+
+
 def summarise(games: pl.DataFrame, villains: tuple[str, ...]) -> pl.DataFrame:
+    """Wins of each entry of the matchup and the unfinished games, with 95% Wilson intervals."""
     n = games.height
     rows = []
-    for v in villains:
-        wins = games.filter(pl.col("winner") == v).height
-        lo, hi = wilson(wins, n)
-        rows.append({"outcome": v, "games": n, "count": wins, "rate": wins / n, "low": float(lo), "high": float(hi)})
-    unfinished = games.filter(pl.col("winner").is_null()).height
-    lo, hi = wilson(unfinished, n)
-    rows.append(
-        {
-            "outcome": "unfinished",
-            "games": n,
-            "count": unfinished,
-            "rate": unfinished / n,
-            "low": float(lo),
-            "high": float(hi),
-        }
-    )
+    counts = [(name, games.filter(pl.col("winner_index") == i).height) for i, name in enumerate(entry_names(villains))]
+    counts.append(("unfinished", games.filter(pl.col("winner_index") < 0).height))
+    for name, count in counts:
+        lo, hi = wilson(count, n)
+        rows.append(
+            {"outcome": name, "games": n, "count": count, "rate": count / n, "low": float(lo), "high": float(hi)}
+        )
     return pl.DataFrame(rows)

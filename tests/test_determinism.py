@@ -48,3 +48,15 @@ def test_batch_game_matches_its_replay():
         winner = rep.game.villains[rep.game.winner] if rep.game.winner >= 0 else None
         assert winner == row["winner"]
         assert min(rep.game.rounds, 25) == row["rounds"]
+
+
+def test_mirror_match_is_even_with_seats_rotated():
+    run = simulate("gaston-vs-gaston", 1200, seed=3, max_turns=60, threads=1)
+    rows = {r["outcome"]: r["count"] for r in run.summary.iter_rows(named=True)}
+    assert set(rows) == {"gaston #1", "gaston #2", "unfinished"}
+    assert sum(rows.values()) == 1200
+    a, b = rows["gaston #1"], rows["gaston #2"]
+    decided = a + b
+    assert decided > 100
+    # the two entries swap seats every game: their share of the decided games is 1/2 within 3 standard errors
+    assert abs(a / decided - 0.5) < 3 * (0.25 / decided) ** 0.5
