@@ -106,6 +106,12 @@ def decide_nb(st, tb, ru, realm, player, kind, ctx):
 
 
 @kernel
+def gain_power_nb(st, s, amount):
+    st.sv[s, K.SV_POWER] += amount
+    log_nb(st, K.EV_GAIN, s, amount, st.sv[s, K.SV_POWER], 0, 0)
+
+
+@kernel
 def declare_win_nb(st, s):
     if st.g[K.G_WINNER] < 0:
         st.g[K.G_WINNER] = s
@@ -1437,8 +1443,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
     elif ab == K.AB_SWOON:
         replace_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
         if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1) == K.M_GAIN:
-            st.sv[s, K.SV_POWER] += n
-            log_nb(st, K.EV_GAIN, s, n, st.sv[s, K.SV_POWER], 0, 0)
+            gain_power_nb(st, s, n)
         else:
             draw_n_nb(st, s, n)
     elif ab == K.AB_EXTRA_VANQUISH:
@@ -1484,8 +1489,7 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
-            st.sv[s, K.SV_POWER] += n
-            log_nb(st, K.EV_GAIN, s, n, st.sv[s, K.SV_POWER], 0, 0)
+            gain_power_nb(st, s, n)
         elif beast:
             remove_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
         elif belle:
@@ -1615,12 +1619,10 @@ def resolve_effect_nb(st, tb, ru, s, k, chooser):
         if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_CLAIM, st.sv[s, K.SV_CAULDRON] == 0, K.M_GAIN, 1) == K.M_CLAIM:
             claim_cauldron_nb(st, s)
         else:
-            st.sv[s, K.SV_POWER] += n
-            log_nb(st, K.EV_GAIN, s, n, st.sv[s, K.SV_POWER], 0, 0)
+            gain_power_nb(st, s, n)
     elif ab == K.AB_POWER_PER_HERO:
         gain = hero_count_nb(st, tb, s)
-        st.sv[s, K.SV_POWER] += gain
-        log_nb(st, K.EV_GAIN, s, gain, st.sv[s, K.SV_POWER], 0, 0)
+        gain_power_nb(st, s, gain)
     elif ab == K.AB_PIG_KEEPER:
         mode = pick_mode_nb(
             st,
@@ -1821,8 +1823,7 @@ def take_action_nb(st, tb, ru, s, code, a, b, c):
     st.g[K.G_ACTIONS] += 1
     if code == K.O_GAIN:
         st.g[K.G_USED] |= 1 << a
-        st.sv[s, K.SV_POWER] += b
-        log_nb(st, K.EV_GAIN, s, b, st.sv[s, K.SV_POWER], 0, 0)
+        gain_power_nb(st, s, b)
     elif code == K.O_PLAY:
         use_symbol_nb(st, tb, ru, s, K.S_PLAY)
         play_villain_card_nb(st, tb, ru, s, a, b, c)

@@ -10,22 +10,6 @@ from simlab.kernels.jit import kernel
 
 
 @kernel
-def in_realm_nb(st, s, k):
-    return st.inst[s, k, K.I_ZONE] == K.Z_REALM
-
-
-@kernel
-def is_type_nb(st, tb, s, k, t):
-    return tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == t
-
-
-@kernel
-def applies_nb(st, tb, s, k):
-    """The card is in the Realm and its ability is not ignored (a Trapped Hero has no ability)."""
-    return st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_TRAPPED] == 0
-
-
-@kernel
 def passive_count_nb(st, tb, s, passive):
     """Cards in seat ``s``'s Realm whose ongoing ability ``passive`` applies."""
     n = 0
@@ -90,19 +74,6 @@ def hero_count_nb(st, tb, s):
     n = 0
     for k in range(K.N_INST):
         if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-            n += 1
-    return n
-
-
-@kernel
-def heroes_at_nb(st, tb, s, loc):
-    n = 0
-    for k in range(K.N_INST):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == loc
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO
-        ):
             n += 1
     return n
 

@@ -40,12 +40,6 @@ def randint_nb(rng, n):
 
 
 @kernel
-def random_nb(rng):
-    """Uniform float in [0, 1)."""
-    return np.float64(next_u64_nb(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@kernel
 def shuffle_nb(rng, a, n):
     """Fisher-Yates shuffle of a[:n] in place."""
     for i in range(n - 1, 0, -1):
