@@ -1031,12 +1031,18 @@ def vanquish_nb(st, tb, ru, s, h):
 
 
 @kernel
-def choose_vanquish_nb(st, tb, ru, s, ctx):
-    """Perform a Vanquish action (the Hero chosen by ``s``)."""
-    opt_clear_nb(st)
+def add_vanquish_options_nb(st, tb, s):
+    """Add (O_VANQUISH, h) for every Hero seat ``s`` can vanquish now."""
     for h in range(K.N_INST):
         if can_vanquish_nb(st, tb, s, h):
             opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
+
+
+@kernel
+def choose_vanquish_nb(st, tb, ru, s, ctx):
+    """Perform a Vanquish action (the Hero chosen by ``s``)."""
+    opt_clear_nb(st)
+    add_vanquish_options_nb(st, tb, s)
     if st.g[K.G_NOPT] > 0:
         vanquish_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
@@ -1067,6 +1073,23 @@ def choose_move_nb(st, tb, ru, s, ctx):
 
 
 @kernel
+def key_target_nb(st, tb, s, h, where):
+    """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
+    return hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h))
+
+
+@kernel
+def add_activate_options_nb(st, tb, ru, s):
+    """Add (O_ACTIVATE, k) for every card seat ``s`` can activate now (k = -1: the Black Cauldron)."""
+    budget = st.sv[s, K.SV_POWER]
+    if can_activate_nb(st, tb, ru, s, -1, budget):
+        opt_add_nb(st, K.O_ACTIVATE, -1, 0, 0)
+    for k in range(K.N_VCARDS):
+        if can_activate_nb(st, tb, ru, s, k, budget):
+            opt_add_nb(st, K.O_ACTIVATE, k, 0, 0)
+
+
+@kernel
 def can_activate_nb(st, tb, ru, s, k, budget):
     """Card ``k`` (-1: the Black Cauldron tile) can be activated now with ``budget`` Power."""
     if k < 0:
@@ -1086,9 +1109,7 @@ def can_activate_nb(st, tb, ru, s, k, budget):
     if ab == K.AB_KEY_MOVE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         for h in range(K.N_INST):
-            if hero_can_move_nb(st, tb, s, h, where) or (
-                st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)
-            ):
+            if key_target_nb(st, tb, s, h, where):
                 return True
         return False
     if ab == K.AB_WEDDING_BELLS:
@@ -1150,9 +1171,7 @@ def activate_nb(st, tb, ru, s, k):
         where = tb.card[c, K.CF_LOCATION]
         opt_clear_nb(st)
         for h in range(K.N_INST):
-            if hero_can_move_nb(st, tb, s, h, where) or (
-                st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h)
-            ):
+            if key_target_nb(st, tb, s, h, where):
                 opt_add_nb(st, K.O_CARD, h, s, 0)
         h = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
         if st.inst[s, h, K.I_LOC] != where:
@@ -1166,12 +1185,7 @@ def activate_nb(st, tb, ru, s, k):
 @kernel
 def choose_activate_nb(st, tb, ru, s, ctx):
     opt_clear_nb(st)
-    budget = st.sv[s, K.SV_POWER]
-    if can_activate_nb(st, tb, ru, s, -1, budget):
-        opt_add_nb(st, K.O_ACTIVATE, -1, 0, 0)
-    for k in range(K.N_VCARDS):
-        if can_activate_nb(st, tb, ru, s, k, budget):
-            opt_add_nb(st, K.O_ACTIVATE, k, 0, 0)
+    add_activate_options_nb(st, tb, ru, s)
     if st.g[K.G_NOPT] > 0:
         activate_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
@@ -1788,12 +1802,7 @@ def add_action_options_nb(st, tb, ru, s):
     if first_symbol_nb(st, tb, ru, s, K.S_PLAY) >= 0:
         add_play_options_nb(st, tb, ru, s)
     if first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or granted_activates_nb(st, tb, s) > 0:
-        budget = st.sv[s, K.SV_POWER]
-        if can_activate_nb(st, tb, ru, s, -1, budget):
-            opt_add_nb(st, K.O_ACTIVATE, -1, 0, 0)
-        for k in range(K.N_VCARDS):
-            if can_activate_nb(st, tb, ru, s, k, budget):
-                opt_add_nb(st, K.O_ACTIVATE, k, 0, 0)
+        add_activate_options_nb(st, tb, ru, s)
     if first_symbol_nb(st, tb, ru, s, K.S_MOVE) >= 0:
         add_move_options_nb(st, tb, s, 0, 0)
     if first_symbol_nb(st, tb, ru, s, K.S_FATE) >= 0:
@@ -1801,9 +1810,7 @@ def add_action_options_nb(st, tb, ru, s):
         for d in range(1, P):
             opt_add_nb(st, K.O_FATE, (s + d) % P, 0, 0)
     if first_symbol_nb(st, tb, ru, s, K.S_VANQUISH) >= 0:
-        for h in range(K.N_INST):
-            if can_vanquish_nb(st, tb, s, h):
-                opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
+        add_vanquish_options_nb(st, tb, s)
     if first_symbol_nb(st, tb, ru, s, K.S_DISCARD) >= 0 and hand_size_nb(st, s) > 0:
         opt_add_nb(st, K.O_DISCARD, 0, 0, 0)
 
