@@ -22,12 +22,12 @@ VILLAIN_KEYS = ("gaston", "lady-tremaine", "horned-king")
 Tables = namedtuple(
     "Tables",
     [
-        "card",  # int32 (n_cards, N_CF): one row per card, columns CF_* (type, cost, strength, opcodes, ...)
-        "vil",  # int32 (V, N_VF): per villain, columns VF_*
-        "v_deck",  # int32 (V, 30): card rows of the Villain deck, one per copy
-        "v_fate",  # int32 (V, 15): card rows of the Fate deck
-        "syms",  # int32 (V, 4, MAX_SYMBOLS, N_SY): action symbols of each location, top row first
-        "locs",  # int32 (V, 4, N_LC): per location: symbol count, Obstacle spots, locked, admits-only
+        "card",  # int64 (n_cards, N_CF): one row per card, columns CF_* (type, cost, strength, opcodes, ...)
+        "vil",  # int64 (V, N_VF): per villain, columns VF_*
+        "v_deck",  # int64 (V, 30): card rows of the Villain deck, one per copy
+        "v_fate",  # int64 (V, 15): card rows of the Fate deck
+        "syms",  # int64 (V, 4, MAX_SYMBOLS, N_SY): action symbols of each location, top row first
+        "locs",  # int64 (V, 4, N_LC): per location: symbol count, Obstacle spots, locked, admits-only
     ],
 )
 

@@ -105,6 +105,124 @@ def replay(
     console.print(res.text, highlight=False, markup=False)
 
 
+def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] | None = None) -> Table:
+    """Rows of ``frame`` as a rich table: labels, games, rate, 95% interval, then ``extra`` float columns."""
+    extra = extra or {}
+    table = Table(title=title)
+    for col in (*label_cols, "games", "rate", "95% interval", *extra):
+        table.add_column(col)
+    for row in frame.iter_rows(named=True):
+        table.add_row(
+            *(str(row[c]) for c in label_cols),
+            f"{row['games']:,}",
+            f"{row['rate']:.1%}",
+            f"{row['low']:.1%} - {row['high']:.1%}",
+            *("" if row[c] is None or row[c] != row[c] else f"{row[c]:+.1f}" for c in extra.values()),
+        )
+    return table
+
+
+@app.command("strategies")
+def strategies_cmd() -> None:
+    """List every strategy (built-in and in configs/strategies/) with its description and parameters."""
+    from strategies import STRATEGIES, config_names, resolve
+
+    table = Table(title="strategies", show_lines=True)
+    for col in ("name", "description", "parameters"):
+        table.add_column(col)
+    specs = list(STRATEGIES.values())
+    for name in config_names():
+        try:
+            specs.append(resolve(name))
+        except ValueError as exc:
+            fail(str(exc))
+    for spec in specs:
+        params = ", ".join(f"{k}={v:g}" for k, v in spec.params.items()) or "none"
+        desc = spec.description if spec.source == "built-in" else f"{spec.description} [{spec.source}]"
+        table.add_row(spec.name, desc, params)
+    console.print(table)
+
+
+@app.command()
+def goldfish(
+    villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
+    n: Annotated[int, typer.Option("-n", help="games per villain and strategy")] = 2000,
+    seed: Annotated[int, typer.Option(help="run seed")] = 0,
+    strategy: Annotated[list[str] | None, typer.Option(help="strategy name or TOML path (repeatable)")] = None,
+    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
+    max_turns: Annotated[int, typer.Option(help="turns after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
+    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+) -> None:
+    """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile)."""
+    from simlab.cards import VILLAIN_KEYS
+    from simlab.ladder import goldfish_table
+
+    if n < 1:
+        fail(f"-n must be a positive number of games, got {n}")
+    try:
+        frame = goldfish_table(
+            villain or VILLAIN_KEYS,
+            strategy or ("novice", "expert"),
+            n,
+            seed,
+            parse_pairs(rules, "--rules"),
+            max_turns,
+            threads,
+        )
+    except (InputError, RuleError, CardDataError) as exc:
+        fail(str(exc))
+    table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
+    for col in ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean"):
+        table.add_column(col)
+    for r in frame.iter_rows(named=True):
+        table.add_row(
+            r["villain"],
+            r["strategy"],
+            f"{r['won'] / r['games']:.1%}",
+            f"{r['median_turns']:g}",
+            f"{r['p10_turns']:g}",
+            f"{r['p90_turns']:g}",
+            f"{r['mean_turns']:.1f}",
+        )
+    console.print(table)
+
+
+@app.command()
+def ladder(
+    villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
+    level: Annotated[list[str] | None, typer.Option(help="strategies to rank (default random, novice, expert)")] = None,
+    opponent: Annotated[str, typer.Option(help="strategy of every opponent")] = "expert",
+    n: Annotated[int, typer.Option("-n", help="games per level and opponent villain")] = 2000,
+    seed: Annotated[int, typer.Option(help="run seed")] = 0,
+    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
+    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
+    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+) -> None:
+    """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
+    from simlab.cards import VILLAIN_KEYS
+    from simlab.ladder import LEVELS, skill_ladder
+
+    if n < 1:
+        fail(f"-n must be a positive number of games, got {n}")
+    try:
+        frame = skill_ladder(
+            villain or VILLAIN_KEYS,
+            level or LEVELS,
+            opponent,
+            n,
+            seed,
+            parse_pairs(rules, "--rules"),
+            max_turns,
+            threads,
+        )
+    except (InputError, RuleError, CardDataError) as exc:
+        fail(str(exc))
+    table = _rate_table(
+        f"skill ladder vs {opponent} opponents (seed {seed})", frame, ["villain", "level"], extra={"step z": "step_z"}
+    )
+    console.print(table)
+
+
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule variants with their defaults."""

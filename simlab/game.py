@@ -12,7 +12,7 @@ from simlab.kernels.engine import advance_nb, setup_nb
 from simlab.kernels.query import strength_nb
 from simlab.kernels.state import State, new_state_nb
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
-from strategies import STRATEGIES
+from strategies import StrategyError, StrategySpec, resolve
 
 MAX_STEPS = 1 << 40
 
@@ -37,10 +37,20 @@ def parse_matchup(text: str) -> tuple[str, ...]:
     return parts
 
 
-def strategy_id(name: str) -> int:
-    if name not in STRATEGIES:
-        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
-    return STRATEGIES[name].id
+def strategy_spec(strategy: str | StrategySpec) -> StrategySpec:
+    """A strategy by name, by ``configs/strategies/`` name or by TOML path (errors as InputError)."""
+    if isinstance(strategy, StrategySpec):
+        return strategy
+    try:
+        return resolve(str(strategy))
+    except StrategyError as exc:
+        raise InputError(str(exc)) from None
+
+
+def strategy_arrays(strategies) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel ids (int64, (P,)) and parameter rows (float64, (P, N_SPARAMS)) of one strategy per seat."""
+    specs = [strategy_spec(s) for s in strategies]
+    return np.array([s.kernel for s in specs], np.int64), np.stack([s.vector() for s in specs])
 
 
 def check_seed(seed: int) -> int:
@@ -81,8 +91,8 @@ class Game:
         st = new_state_nb(len(villains), log_capacity, 0)
         ru = rules_array(variants, max_turns)
         vrows = np.array([cards.villain(v).row for v in villains], np.int64)
-        sids = np.array([strategy_id(s) for s in strategies], np.int64)
-        setup_nb(st, cards.tables, ru, vrows, sids, np.uint64(seed), np.uint64(game_index))
+        kernels, params = strategy_arrays(strategies)
+        setup_nb(st, cards.tables, ru, vrows, kernels, params, np.uint64(seed), np.uint64(game_index))
         return cls(st, cards, ru, tuple(villains))
 
     # ------------------------------------------------------------------ playing

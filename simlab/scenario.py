@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.cards import CardSet
-from simlab.game import Game, InputError, strategy_id
+from simlab.game import Game, InputError, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
 from simlab.kernels.state import State, copy_state
@@ -122,8 +122,24 @@ class Scenario:
             self.apply(c)
         return self
 
-    def _run_step(self) -> State:
+    def suggest(self, strategy: str = "expert") -> Option:
+        """The option ``strategy`` would choose at the pending decision (the game does not move on)."""
+        if self._pending is None:
+            raise InputError("the game is over: no decision to answer")
+        spec = strategy_spec(strategy)
+        player = self._pending.player
+        saved = (int(self._base.sv[player, K.SV_STRATEGY]), self._base.sparams[player].copy())
+        self._base.sv[player, K.SV_STRATEGY] = spec.kernel
+        self._base.sparams[player] = spec.vector()
+        try:
+            st = self._run_step(suggest=True)
+        finally:
+            self._base.sv[player, K.SV_STRATEGY], self._base.sparams[player] = saved
+        return self._pending.options[int(st.g[K.G_SUGGESTED])]
+
+    def _run_step(self, suggest: bool = False) -> State:
         st = copy_state(self._base)
+        st.g[K.G_SUGGEST] = int(suggest)
         if st.script.shape[0] < SCRIPT_CAP:
             st = st._replace(script=np.zeros(SCRIPT_CAP, np.int64))
         st.script[: len(self._script)] = self._script
@@ -311,6 +327,8 @@ def _apply_seat(game: Game, s: int, spec: dict) -> None:
     if "cauldron" in spec:
         st.sv[s, K.SV_CAULDRON] = {"none": 0, "front": 1, "power": 2}[spec.pop("cauldron")]
     if "strategy" in spec:
-        st.sv[s, K.SV_STRATEGY] = strategy_id(spec.pop("strategy"))
+        chosen = strategy_spec(spec.pop("strategy"))
+        st.sv[s, K.SV_STRATEGY] = chosen.kernel
+        st.sparams[s, :] = chosen.vector()
     if spec:
         raise InputError(f"unknown keys {sorted(spec)} for seat {s}")

@@ -1,26 +1,134 @@
-"""Scripted strategies, one per module, registered by name.
+"""Scripted strategies, one per module, registered by name; variants from TOML files.
 
 Every strategy module exports ``NAME``, ``DESCRIPTION``, ``PARAMS`` (name -> default) and a kernel
 ``choose_nb(st, tb, ru, realm, player, kind, ctx, n) -> int`` that picks an index into ``st.opts[:n]``:
 ``player`` decides, ``realm`` is the seat whose Realm the options concern, ``kind`` is a ``DK_*`` code and
-``ctx`` the ability (``AB_*``) or trigger being resolved.
-The integer id of a strategy is its position in :data:`STRATEGIES`; the engine's dispatcher
-(``simlab/kernels/choose.py``) maps ids to kernels.
+``ctx`` the ability (``AB_*``) or trigger being resolved. A strategy's parameters reach its kernel as
+``st.sparams[player]`` (in the order of its kernel's ``PARAM_NAMES``).
+
+Strategies sharing a kernel differ only in parameters; the engine's dispatcher
+(``simlab/kernels/choose.py``) maps a kernel id (:data:`KERNELS`) to its code.
+
+A variant is a TOML file::
+
+    name = "gaston-rush"            # optional, defaults to the file name
+    description = "..."             # optional
+    base = "expert"                 # a registered strategy (or another file's name)
+    [params]
+    obstacle_value = 6.0            # any of the base's parameters
+
+usable wherever a strategy name is accepted, by path or by name when it sits in ``configs/strategies/``.
 """
 
-from dataclasses import dataclass, field
+from __future__ import annotations
 
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simlab.kernels.state import N_SPARAMS
+from strategies import expert as _expert
+from strategies import fate_heavy as _fate_heavy
+from strategies import heuristic as _heuristic
+from strategies import novice as _novice
 from strategies import random as _random
+
+KERNELS = {"random": 0, "heuristic": 1}
+"""Kernel ids known to the dispatcher."""
+
+_KERNEL_PARAMS = {0: (), 1: _heuristic.PARAM_NAMES}
+
+CONFIG_DIRS = (Path.cwd() / "configs" / "strategies", Path(__file__).resolve().parents[1] / "configs" / "strategies")
+
+
+class StrategyError(ValueError):
+    """An unknown strategy, or a strategy file with unknown keys or bad values."""
 
 
 @dataclass(frozen=True)
 class StrategySpec:
-    id: int
     name: str
     description: str
+    kernel: int
     params: dict[str, float] = field(default_factory=dict)
+    source: str = "built-in"
+
+    def vector(self) -> np.ndarray:
+        """The parameters as the kernel reads them (``State.sparams`` row)."""
+        out = np.zeros(N_SPARAMS, np.float64)
+        for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
+            out[i] = self.params[name]
+        return out
 
 
-STRATEGIES: dict[str, StrategySpec] = {
-    m.NAME: StrategySpec(i, m.NAME, m.DESCRIPTION, dict(m.PARAMS)) for i, m in enumerate((_random,))
-}
+def _spec(module) -> StrategySpec:
+    kernel = KERNELS["random"] if module.choose_nb is _random.choose_nb else KERNELS["heuristic"]
+    names = _KERNEL_PARAMS[kernel]
+    if tuple(module.PARAMS) != names:
+        raise RuntimeError(f"strategy {module.NAME}: PARAMS must list {names}")
+    return StrategySpec(module.NAME, module.DESCRIPTION, kernel, dict(module.PARAMS))
+
+
+STRATEGIES: dict[str, StrategySpec] = {m.NAME: _spec(m) for m in (_random, _novice, _expert, _fate_heavy)}
+
+
+def config_names() -> list[str]:
+    """Names of the strategy files found in ``configs/strategies/``."""
+    seen = []
+    for d in CONFIG_DIRS:
+        if d.is_dir():
+            seen += [p.stem for p in sorted(d.glob("*.toml")) if p.stem not in seen]
+    return seen
+
+
+def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
+    """Read a strategy variant from a TOML file (data only; nothing in it is executed)."""
+    path = Path(path)
+    where = str(path)
+    try:
+        doc = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise StrategyError(f"cannot read strategy file {where}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StrategyError(f"strategy file {where} is not valid TOML: {exc}") from None
+    unknown = sorted(set(doc) - {"name", "description", "base", "params"})
+    if unknown:
+        raise StrategyError(f"{where}: unknown key {unknown[0]!r}; valid keys: name, description, base, params")
+    if "base" not in doc:
+        raise StrategyError(f"{where}: missing key 'base' (the strategy it varies: {', '.join(STRATEGIES)})")
+    if _depth > 8:
+        raise StrategyError(f"{where}: 'base' chain too deep (a cycle?)")
+    base = resolve(str(doc["base"]), _depth + 1)
+    params = dict(base.params)
+    given = doc.get("params", {})
+    if not isinstance(given, dict):
+        raise StrategyError(f"{where}: 'params' must be a table of NAME = number")
+    for key, value in given.items():
+        if key not in params:
+            valid = ", ".join(params) or "none"
+            raise StrategyError(f"{where}: unknown parameter params.{key} for base {base.name!r}; valid: {valid}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise StrategyError(f"{where}: params.{key} must be a number, got {value!r}")
+        params[key] = float(value)
+    for key in ("name", "description"):
+        if key in doc and not isinstance(doc[key], str):
+            raise StrategyError(f"{where}: {key} must be a string")
+    name = doc.get("name", path.stem)
+    desc = doc.get("description", f"{base.name} with {', '.join(f'{k}={v}' for k, v in given.items()) or 'no changes'}")
+    return StrategySpec(name, desc, base.kernel, params, source=where)
+
+
+def resolve(name: str, _depth: int = 0) -> StrategySpec:
+    """A registered strategy, a file in ``configs/strategies/`` by name, or a TOML file by path."""
+    if name in STRATEGIES:
+        return STRATEGIES[name]
+    if name.endswith(".toml") or "/" in name:
+        return load_strategy_file(name, _depth)
+    for d in CONFIG_DIRS:
+        p = d / f"{name}.toml"
+        if p.is_file():
+            return load_strategy_file(p, _depth)
+    choices = ", ".join(list(STRATEGIES) + config_names())
+    raise StrategyError(f"unknown strategy {name!r}; choose from {choices}, or give a path to a .toml file")

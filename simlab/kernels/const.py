@@ -279,7 +279,9 @@ G_DECISIONS = 19  # decisions taken (strategy or script)
 G_STEPS = 20
 G_ITEM_ACTOR = 21  # seat that played the Item raising TRIG_ITEM
 G_PEND_REALM = 22  # seat whose Realm the pending decision concerns
-N_G = 23
+G_SUGGEST = 23  # scenario mode: ask the deciding seat's strategy about the first unscripted decision
+G_SUGGESTED = 24  # ... and the option index it chose
+N_G = 25
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2

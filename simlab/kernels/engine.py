@@ -97,6 +97,10 @@ def decide_nb(st, tb, ru, realm, player, kind, ctx):
                 st.g[K.G_PEND_CTX] = ctx
                 st.g[K.G_PEND_REALM] = realm
                 st.pend[:n] = st.opts[:n]
+                if st.g[K.G_SUGGEST] != 0:
+                    st.g[K.G_SUGGESTED] = choose_nb(
+                        st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n
+                    )
             idx = 0
     else:
         idx = choose_nb(st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n)
@@ -2004,8 +2008,11 @@ def advance_nb(st, tb, ru, max_steps):
 
 
 @kernel
-def setup_nb(st, tb, ru, villains, strategies, seed, game_index):
-    """Set up a game per the rulebook: shuffled decks, 4-card hands, Power 0/1/2 by seat, movers left-most."""
+def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
+    """Set up a game per the rulebook: shuffled decks, 4-card hands, Power 0/1/2 by seat, movers left-most.
+
+    villains, strategies: int64 (P,) villain row and strategy kernel id per seat; params: float64 (P, N_SPARAMS).
+    """
     P = villains.shape[0]
     st.g[:] = 0
     st.g[K.G_NSEATS] = P
@@ -2020,6 +2027,7 @@ def setup_nb(st, tb, ru, villains, strategies, seed, game_index):
         st.sv[s, K.SV_VILLAIN] = v
         st.sv[s, K.SV_POWER] = s if s < 3 else 3
         st.sv[s, K.SV_STRATEGY] = strategies[s]
+        st.sparams[s, :] = params[s, :]
         st.sv[s, K.SV_TRAPS] = tb.vil[v, K.VF_TRAPS]
         st.sv[s, K.SV_SEAT_ORDER] = s
         for loc in range(K.N_LOC):

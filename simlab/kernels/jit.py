@@ -2,11 +2,15 @@
 
 numba links the compiled code of every callee into each caller and optimises the result again, so a
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
-The top of the turn driver is therefore made of ``helper``s, inlined into their caller at numba-IR level.
+The top of the turn driver is therefore made of ``helper``s, inlined into their caller at numba-IR level,
+and the strategies are not linked into the engine at all: the engine calls them through a symbol
+(``simlab/kernels/choose.py``), so they compile once, on their own.
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
-directory named after a hash of every kernel and strategy source, so any change starts a fresh cache.
+directory named after a hash of the sources it depends on: the engine's (the kernels and the ``random``
+strategy it links) and, separately, the strategies' (the kernels they read plus the strategies), so
+editing a strategy recompiles only the strategies.
 """
 
 import hashlib
@@ -19,32 +23,48 @@ from numba import njit
 JIT_FLAGS = {"cache": True, "nogil": True}
 
 _ROOT = Path(__file__).resolve().parents[2]
+_KERNELS = sorted((_ROOT / "simlab" / "kernels").glob("*.py"))
+_STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
+_ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the engine itself
 
 
-def _source_hash() -> str:
+def _source_hash(paths) -> str:
     h = hashlib.sha256(numba.__version__.encode())
-    for folder in (_ROOT / "simlab" / "kernels", _ROOT / "strategies"):
-        for path in sorted(folder.glob("*.py")):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
+    for path in paths:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+def _cache_base() -> str:
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simlab-numba"
     )
-    return os.path.join(base, _source_hash())
 
 
-numba.config.CACHE_DIR = _cache_dir()
+ENGINE_CACHE_DIR = os.path.join(
+    _cache_base(), "engine-" + _source_hash(_KERNELS + [p for p in _STRATEGIES if p.stem == "random"])
+)
+STRATEGY_CACHE_DIR = os.path.join(_cache_base(), "strategies-" + _source_hash(_KERNELS + _STRATEGIES))
+
+numba.config.CACHE_DIR = ENGINE_CACHE_DIR
+
+
+def _decorate(fn, **flags):
+    # numba picks the cache directory when the dispatcher is created.
+    separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
+    numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else ENGINE_CACHE_DIR
+    try:
+        return njit(**flags, **JIT_FLAGS)(fn)
+    finally:
+        numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
 
 def kernel(fn):
     """A separately compiled kernel."""
-    return njit(**JIT_FLAGS)(fn)
+    return _decorate(fn)
 
 
 def helper(fn):
     """A kernel inlined into its callers."""
-    return njit(inline="always", **JIT_FLAGS)(fn)
+    return _decorate(fn, inline="always")

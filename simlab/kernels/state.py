@@ -27,11 +27,11 @@ State = namedtuple(
         "log",  # int64 (L, 6): event log (ev, seat, a, b, c, d); L = 0 disables logging
         "tmp",  # int64 (45,): scratch (strength snapshots)
         "mark",  # int64 (45,): scratch (selections)
-        "sparams",  # float64 (P, 16): strategy parameters per seat
+        "sparams",  # float64 (P, N_SPARAMS): strategy parameters per seat
     ],
 )
 
-N_SPARAMS = 16
+N_SPARAMS = 32
 
 
 @kernel

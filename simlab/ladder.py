@@ -1,0 +1,127 @@
+"""Strategy tables: the skill ladder per villain, expert-vs-expert pairings, goldfish speed."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import polars as pl
+
+from simlab.cards import VILLAIN_KEYS
+from simlab.game import InputError, strategy_spec
+from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.sim import goldfish, simulate
+from simlab.stats import wilson
+
+LEVELS = ("random", "novice", "expert")
+
+
+def _check_villains(villains) -> tuple[str, ...]:
+    villains = tuple(villains)
+    for v in villains:
+        if v not in VILLAIN_KEYS:
+            raise InputError(f"unknown villain {v!r}; choose from {', '.join(VILLAIN_KEYS)}")
+    return villains
+
+
+def skill_ladder(
+    villains=VILLAIN_KEYS,
+    levels=LEVELS,
+    opponent: str = "expert",
+    n_games: int = 2000,
+    seed: int = 0,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+) -> pl.DataFrame:
+    """Win rate of each villain at each skill level against every other villain played by ``opponent``.
+
+    Each (level, opponent villain) pairing plays ``n_games`` games with seats rotated, on the same seeds for
+    every level, so the levels face the same deals. ``step_z`` compares each level with the one before it
+    (two-proportion z statistic; above 1.96 the step is significant at 5%).
+    """
+    villains = _check_villains(villains)
+    for s in (*levels, opponent):
+        strategy_spec(s)
+    rows = []
+    for v in villains:
+        prev = None
+        for level in levels:
+            wins = games = 0
+            for o in VILLAIN_KEYS:
+                if o == v:
+                    continue
+                res = simulate(
+                    f"{v}-vs-{o}", n_games, seed, {v: level, o: opponent}, variants, max_turns, threads
+                ).games
+                games += res.height
+                wins += res.filter(pl.col("winner_index") == 0).height
+            lo, hi = wilson(wins, games)
+            p = wins / games
+            z = float("nan")
+            if prev is not None:
+                pw, pn = prev
+                pool = (wins + pw) / (games + pn)
+                se = np.sqrt(pool * (1 - pool) * (1 / games + 1 / pn))
+                z = (p - pw / pn) / se if se > 0 else float("nan")
+            rows.append(
+                {
+                    "villain": v,
+                    "level": level,
+                    "opponent": opponent,
+                    "games": games,
+                    "wins": wins,
+                    "rate": p,
+                    "low": float(lo),
+                    "high": float(hi),
+                    "step_z": z,
+                }
+            )
+            prev = (wins, games)
+    return pl.DataFrame(rows)
+
+
+def pairings(
+    strategy: str = "expert",
+    n_games: int = 2000,
+    seed: int = 0,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+) -> pl.DataFrame:
+    """Every 2-player pairing (mirrors included) and the 3-player game, all seats played by ``strategy``."""
+    matchups = [f"{a}-vs-{b}" for a, b in itertools.combinations_with_replacement(VILLAIN_KEYS, 2)]
+    matchups.append("-vs-".join(VILLAIN_KEYS))
+    frames = []
+    for m in matchups:
+        res = simulate(m, n_games, seed, dict.fromkeys(set(m.split("-vs-")), strategy), variants, max_turns, threads)
+        finished = res.games.filter(pl.col("winner_index") >= 0).height
+        lo, hi = wilson(finished, res.games.height)
+        frames.append(
+            res.summary.with_columns(
+                pl.lit(m).alias("matchup"),
+                pl.lit(finished / res.games.height).alias("finished"),
+                pl.lit(float(lo)).alias("finished_low"),
+                pl.lit(float(hi)).alias("finished_high"),
+                pl.lit(float(res.games["rounds"].median())).alias("median_rounds"),
+            )
+        )
+    return pl.concat(frames).select(
+        "matchup", "outcome", "games", "count", "rate", "low", "high", "finished", "finished_low", "median_rounds"
+    )
+
+
+def goldfish_table(
+    villains=VILLAIN_KEYS,
+    strategies=("novice", "expert"),
+    n_games: int = 2000,
+    seed: int = 0,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+) -> pl.DataFrame:
+    """Turns each villain needs to win alone (median, 10th and 90th percentile) for each strategy."""
+    villains = _check_villains(villains)
+    return pl.concat(
+        [goldfish(v, n_games, seed, s, variants, max_turns, threads).summary for v in villains for s in strategies]
+    )

@@ -1,0 +1,1121 @@
+"""The scripted heuristic every non-random strategy runs: score each legal option, take the best.
+
+Scores are in Power-equivalents ("what is this option worth to the player deciding"); an option scoring
+below zero is worse than passing. A strategy is this kernel plus a parameter vector (``PARAM_NAMES``),
+stored per seat in ``State.sparams``: ``novice``, ``expert`` and ``fate-heavy`` differ only in parameters,
+so users can make variants from TOML files without touching code.
+
+Two switches select the skill level:
+
+* ``plan`` (0 or 1): value cards by the villain's own plan (Gaston's Obstacles, Lady Tremaine's wedding
+  steps, the Horned King's Soldiers and Cauldron). With 0 every card is worth about its cost: the
+  novice plays what it can afford.
+* ``fate_smart`` (0 or 1): make every choice inside a Fate effect knowing the target villain's plan
+  (which Hero hurts most, where it covers most, what never to give). With 0 those choices are random.
+
+All values are read from the card tables by ability code, never by card name, so edited cards keep
+working.
+"""
+
+import numpy as np
+
+from simlab.kernels import const as K
+from simlab.kernels.jit import kernel
+from simlab.kernels.query import (
+    activation_cost_nb,
+    can_move_card_nb,
+    can_remove_obstacle_nb,
+    can_vanquish_nb,
+    covered_nb,
+    flip_cost_nb,
+    hero_count_nb,
+    missing_at_nb,
+    missing_total_nb,
+    obstacles_total_nb,
+    passive_count_nb,
+    play_cost_nb,
+    realm_instance_nb,
+    strength_nb,
+    symbol_available_nb,
+    trappable_nb,
+    vanquish_eligible_nb,
+    wedding_ready_nb,
+)
+from simlab.kernels.rng import next_u64_nb
+
+# ----------------------------------------------------------------------------- parameters (State.sparams[seat, P_*])
+PARAM_NAMES = (
+    "plan",  # 1: value cards by the villain's plan; 0: by cost (novice)
+    "fate_smart",  # 1: choices inside Fate effects know the target; 0: random
+    "fate_value",  # worth of a Fate action against an opponent with no progress
+    "power_value",  # worth of 1 Power
+    "spend_weight",  # how much of a card's cost counts against playing it
+    "vanquish_value",  # worth of defeating a Hero, on top of the harm it does
+    "ally_value",  # worth of 1 Strength of Allies in play
+    "discard_below",  # discard hand cards worth less than this (negative: never discard by choice)
+    "draw_value",  # worth of drawing a card
+    "noise",  # size of the random term added to every score
+    "cover_value",  # harm of one covered top-row action
+    "obstacle_value",  # Gaston: worth of removing one Obstacle
+    "swoon_min_obstacles",  # Gaston: play Swoon only while at least this many Obstacles remain
+    "soldier_value",  # Horned King: Ancient Soldiers at a location without one
+    "cauldron_value",  # Horned King: claiming / powering the Cauldron, each new Cauldron Born location
+    "wedding_value",  # Lady Tremaine: each step of the wedding plan
+    "threat_weight",  # multiplies the harm Heroes do
+    "rose_min_obstacles",  # against Gaston: play The Rose only while he has more Obstacles than this
+    "swap_reserve",  # Horned King: keep Power for next turn's swap when a swap is pending
+    "fate_target_progress",  # weight of the target's progress in a Fate action's worth
+    "dig_value",  # raise the discard threshold by this much while the plan is far from done
+    "power_target",  # Power beyond (the dearest card in hand + this) is worth less and less
+)
+P_PLAN = 0
+P_FATE_SMART = 1
+P_FATE_VALUE = 2
+P_POWER = 3
+P_SPEND = 4
+P_VANQUISH = 5
+P_ALLY = 6
+P_DISCARD_BELOW = 7
+P_DRAW = 8
+P_NOISE = 9
+P_COVER = 10
+P_OBSTACLE = 11
+P_SWOON_MIN = 12
+P_SOLDIER = 13
+P_CAULDRON = 14
+P_WEDDING = 15
+P_THREAT = 16
+P_ROSE_MIN = 17
+P_SWAP_RESERVE = 18
+P_FATE_PROGRESS = 19
+P_DIG = 20
+P_POWER_TARGET = 21
+
+EXPERT = {
+    "plan": 1.0,
+    "fate_smart": 1.0,
+    "fate_value": 2.0,
+    "power_value": 1.0,
+    "spend_weight": 0.6,
+    "vanquish_value": 1.5,
+    "ally_value": 0.5,
+    "discard_below": 1.5,
+    "draw_value": 1.0,
+    "noise": 0.05,
+    "cover_value": 1.5,
+    "obstacle_value": 4.0,
+    "swoon_min_obstacles": 5.0,
+    "soldier_value": 8.0,
+    "cauldron_value": 9.0,
+    "wedding_value": 10.0,
+    "threat_weight": 1.0,
+    "rose_min_obstacles": 2.0,
+    "swap_reserve": 1.0,
+    "fate_target_progress": 4.0,
+    "dig_value": 3.0,
+    "power_target": 3.0,
+}
+assert tuple(EXPERT) == PARAM_NAMES
+
+BIG = 1000.0
+
+
+@kernel
+def uniform_nb(rng):
+    return np.float64(next_u64_nb(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# ============================================================================ reading the position
+
+
+@kernel
+def objective_nb(st, tb, s):
+    return tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE]
+
+
+@kernel
+def realm_passive_at_nb(st, tb, s, passive, loc):
+    """Cards with ongoing ability ``passive`` in seat ``s``'s Realm at ``loc`` (any location if loc < 0)."""
+    n = 0
+    for k in range(K.N_INST):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and (loc < 0 or st.inst[s, k, K.I_LOC] == loc)
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive
+        ):
+            n += 1
+    return n
+
+
+@kernel
+def bride_at_nb(st, tb, s, loc):
+    """A Ball Gown daughter (bride) in seat ``s``'s Realm, at ``loc`` (anywhere if loc < 0)."""
+    for k in range(K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0
+            and (loc < 0 or st.inst[s, k, K.I_LOC] == loc)
+        ):
+            return True
+    return False
+
+
+@kernel
+def admits_only_loc_nb(st, tb, s):
+    """The location only admitted cards may enter (Lady Tremaine's Ballroom), or -1."""
+    v = st.sv[s, K.SV_VILLAIN]
+    for loc in range(K.N_LOC):
+        if tb.locs[v, loc, K.LC_ADMITS_ONLY] != 0:
+            return loc
+    return -1
+
+
+@kernel
+def prince_in_realm_nb(st, tb, s):
+    for k in range(K.N_VCARDS, K.N_INST):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+            return True
+    return False
+
+
+@kernel
+def activate_in_realm_nb(st, tb, s, ab):
+    """Instance in seat ``s``'s Realm whose Activated Ability is ``ab``, or -1."""
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
+            return k
+    return -1
+
+
+@kernel
+def soldier_locations_nb(st, tb, s):
+    """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
+    soldiers = 0
+    born = 0
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
+            continue
+        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
+        if p == K.AB_GRANTS_ACTIVATE:
+            soldiers |= 1 << st.inst[s, k, K.I_LOC]
+        elif p == K.AB_CAULDRON_BORN:
+            born |= 1 << st.inst[s, k, K.I_LOC]
+    return soldiers | born, born
+
+
+@kernel
+def bits_nb(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@kernel
+def progress_nb(st, tb, s):
+    """How close seat ``s`` is to its objective, 0 (start) to 1 (won)."""
+    obj = objective_nb(st, tb, s)
+    v = st.sv[s, K.SV_VILLAIN]
+    if obj == K.OBJ_OBSTACLES:
+        spots = 0
+        for loc in range(K.N_LOC):
+            spots += tb.locs[v, loc, K.LC_SPOTS]
+        return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
+    if obj == K.OBJ_CAULDRON:
+        both, born = soldier_locations_nb(st, tb, s)
+        p = 0.05 * bits_nb(both) + 0.15 * bits_nb(born)
+        if st.sv[s, K.SV_CAULDRON] >= 1:
+            p += 0.1
+        if st.sv[s, K.SV_CAULDRON] == 2:
+            p += 0.1
+        return min(p, 1.0)
+    ball = admits_only_loc_nb(st, tb, s)
+    p = 0.0
+    if bride_at_nb(st, tb, s, -1):
+        p += 0.3
+    else:
+        for k in range(K.N_VCARDS):
+            c = st.inst[s, k, K.I_CARD]
+            if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_EXCLUSIVE] >= 0:
+                p += 0.15
+                break
+    if ball >= 0:
+        if st.sv[s, K.SV_LOCK + ball] == 0:
+            p += 0.15
+        if bride_at_nb(st, tb, s, ball):
+            p += 0.2
+    if prince_in_realm_nb(st, tb, s):
+        p += 0.1
+    if activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0:
+        p += 0.15
+    p -= 0.1 * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
+    return min(max(p, 0.0), 1.0)
+
+
+# ============================================================================ Heroes: the harm they do
+
+
+@kernel
+def top_row_value_nb(st, tb, sp, s, loc):
+    """Worth to seat ``s`` of the top-row actions of ``loc`` (what a Hero there covers)."""
+    v = st.sv[s, K.SV_VILLAIN]
+    total = 0.0
+    for j in range(tb.locs[v, loc, K.LC_NSYM]):
+        if tb.syms[v, loc, j, K.SY_TOP] == 0:
+            continue
+        kind = tb.syms[v, loc, j, K.SY_KIND]
+        if kind == K.S_GAIN:
+            total += 0.8 * tb.syms[v, loc, j, K.SY_VAL]
+        elif kind == K.S_PLAY or kind == K.S_ACTIVATE:
+            total += 1.5
+        elif kind == K.S_VANQUISH or kind == K.S_MOVE:
+            total += 1.0
+        elif kind == K.S_FATE:
+            total += 0.8
+        else:
+            total += 0.4
+    return total * sp[P_COVER] / 1.5
+
+
+@kernel
+def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
+    """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
+    obj = objective_nb(st, tb, s)
+    other_cover = False
+    for k in range(K.N_INST):
+        if (
+            k != self_k
+            and st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == loc
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO
+        ):
+            other_cover = True
+    h = 0.0
+    if not other_cover:
+        h += top_row_value_nb(st, tb, sp, s, loc)
+    h += 0.3 * tb.card[c, K.CF_STRENGTH]
+    if self_k >= 0 and st.inst[s, self_k, K.I_TRAPPED] != 0:
+        return h * sp[P_THREAT]
+    p = tb.card[c, K.CF_PASSIVE]
+    n = tb.card[c, K.CF_N]
+    if p == K.AB_BLOCKS_OBSTACLE_REMOVAL:
+        if obj == K.OBJ_OBSTACLES:
+            h += 3.0 * sp[P_OBSTACLE]
+    elif p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
+        ball = admits_only_loc_nb(st, tb, s)
+        if ball >= 0 and not bride_at_nb(st, tb, s, ball):
+            h += 0.8 * sp[P_WEDDING]
+    elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
+        ball = admits_only_loc_nb(st, tb, s)
+        if ball >= 0 and not bride_at_nb(st, tb, s, ball):
+            h += 0.5 * sp[P_WEDDING]
+    elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
+        h += 1.0 * n
+    elif p == K.AB_BLOCKS_ANCIENT_SOLDIERS:
+        if obj == K.OBJ_CAULDRON:
+            h += 2.0 + 0.5 * sp[P_SOLDIER] * realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc)
+    elif p == K.AB_NO_EFFECTS:
+        h += 3.0
+    elif p == K.AB_OTHER_HEROES_HERE_PLUS or p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
+        h += 0.5 * hero_count_nb(st, tb, s)
+    elif p == K.AB_GURGI_RETURNS:
+        h -= 0.5
+    return h * sp[P_THREAT]
+
+
+@kernel
+def defeat_gain_nb(st, tb, sp, s, c):
+    """What seat ``s`` gains from Hero card ``c``'s "when defeated" ability (negative: it hurts)."""
+    ab = tb.card[c, K.CF_ON_DEFEAT]
+    if ab == K.AB_CLEAR_OBSTACLES_AT:
+        if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[c, K.CF_PASSIVE] == 0:
+            return 0.0
+        return sp[P_OBSTACLE] * st.sv[s, K.SV_OBST + tb.card[c, K.CF_LOCATION]]
+    if ab == K.AB_PLAY_GLASS_SLIPPERS:
+        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+            return -0.2 * sp[P_WEDDING]
+        return -0.8 * sp[P_WEDDING]
+    if ab == K.AB_CLAIM_CAULDRON:
+        if st.sv[s, K.SV_CAULDRON] == 0:
+            return sp[P_CAULDRON]
+    return 0.0
+
+
+@kernel
+def defeat_value_nb(st, tb, ru, sp, s, h):
+    """Worth to seat ``s`` of defeating its Hero instance ``h``."""
+    c = st.inst[s, h, K.I_CARD]
+    v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, sp, s, c)
+    if tb.card[c, K.CF_PASSIVE] == K.AB_GURGI_RETURNS and st.inst[s, h, K.I_TRAPPED] == 0:
+        v -= 0.5
+    return v
+
+
+@kernel
+def vanquish_value_nb(st, tb, ru, sp, s, h):
+    """Worth of a Vanquish of ``h``: the Hero's harm and defeat gain, less the Allies it costs."""
+    here = st.inst[s, h, K.I_LOC]
+    need = strength_nb(st, tb, s, h)
+    free = 0
+    for k in range(K.N_VCARDS):
+        if vanquish_eligible_nb(st, tb, s, k, here):
+            p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
+            if p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER:
+                free += strength_nb(st, tb, s, k)
+    lost = max(need - free, 0)
+    return sp[P_VANQUISH] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY] * lost
+
+
+@kernel
+def best_vanquish_nb(st, tb, ru, sp, s):
+    best = -BIG
+    for h in range(K.N_INST):
+        if can_vanquish_nb(st, tb, s, h):
+            best = max(best, vanquish_value_nb(st, tb, ru, sp, s, h))
+    return best
+
+
+@kernel
+def best_defeat_nb(st, tb, ru, sp, s, max_strength):
+    """Best worth of defeating one Hero of Strength <= max_strength (no Allies needed)."""
+    best = -BIG
+    for h in range(K.N_INST):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+            and strength_nb(st, tb, s, h) <= max_strength
+        ):
+            best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
+    return best
+
+
+@kernel
+def best_trap_nb(st, tb, ru, sp, s):
+    best = -BIG
+    for h in range(K.N_INST):
+        if trappable_nb(st, tb, s, h):
+            c = st.inst[s, h, K.I_CARD]
+            best = max(best, hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h))
+    return best
+
+
+# ============================================================================ the villain's own cards
+
+
+@kernel
+def position_value_nb(st, tb, sp, s, k, loc):
+    """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes)."""
+    c = st.inst[s, k, K.I_CARD]
+    v = 0.0
+    if tb.card[c, K.CF_BRIDE] != 0 and loc == admits_only_loc_nb(st, tb, s):
+        v += 1.2 * sp[P_WEDDING]
+    p = tb.card[c, K.CF_PASSIVE]
+    if p == K.AB_GRANTS_ACTIVATE:
+        others = 0
+        for j in range(K.N_VCARDS):
+            if (
+                j != k
+                and st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, j, K.I_LOC] == loc
+                and (
+                    tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                )
+            ):
+                others += 1
+        if others == 0:
+            v += 0.5 * sp[P_SOLDIER]
+    if tb.card[c, K.CF_TYPE] == K.T_ALLY:
+        # Allies are worth more beside Heroes they help vanquish.
+        for h in range(K.N_INST):
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                and st.inst[s, h, K.I_LOC] == loc
+            ):
+                v += 0.3 * sp[P_ALLY] * strength_nb(st, tb, s, k) + 0.5
+    return v
+
+
+@kernel
+def ally_help_nb(st, tb, ru, sp, s, c, loc):
+    """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
+    strength = tb.card[c, K.CF_STRENGTH]
+    adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
+    best = 0.0
+    for h in range(K.N_INST):
+        if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
+            continue
+        hl = st.inst[s, h, K.I_LOC]
+        d = hl - loc
+        if not (d == 0 or (adjacent and (d == 1 or d == -1))):
+            continue
+        if can_vanquish_nb(st, tb, s, h):
+            continue
+        have = 0
+        for k in range(K.N_VCARDS):
+            if vanquish_eligible_nb(st, tb, s, k, hl):
+                have += strength_nb(st, tb, s, k)
+        need = strength_nb(st, tb, s, h) - have
+        if need <= strength:
+            best = max(best, 0.6 * defeat_value_nb(st, tb, ru, sp, s, h))
+        else:
+            best = max(best, 0.2 * defeat_value_nb(st, tb, ru, sp, s, h) * strength / max(need, 1))
+    return best
+
+
+@kernel
+def activation_value_nb(st, tb, ru, sp, s, k):
+    """Worth of activating card ``k`` (-1: flipping the Black Cauldron to its Power side), cost included."""
+    if k < 0:
+        return sp[P_CAULDRON] - sp[P_POWER] * flip_cost_nb(st, tb, ru, s)
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_ACTIVATE]
+    cost = sp[P_POWER] * activation_cost_nb(tb, ru, c)
+    if ab == K.AB_WEDDING_BELLS:
+        return BIG
+    if sp[P_PLAN] == 0:
+        return 1.0 - 0.5 * cost
+    if ab == K.AB_REMOVE_OBSTACLES:
+        return sp[P_OBSTACLE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
+    if ab == K.AB_DISCARD_GLASS_SLIPPER:
+        return 0.6 * sp[P_WEDDING] - cost
+    if ab == K.AB_KEY_MOVE_TRAP:
+        return max(best_trap_nb(st, tb, ru, sp, s), 0.5) - cost
+    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+        return 0.5 - cost
+    return 0.5 - cost
+
+
+@kernel
+def best_activation_nb(st, tb, ru, sp, s, budget):
+    """Best worth among activations seat ``s`` could afford with ``budget`` (-BIG if none)."""
+    best = -BIG
+    if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s):
+        best = activation_value_nb(st, tb, ru, sp, s, -1)
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] != K.Z_REALM or st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
+            continue
+        c = st.inst[s, k, K.I_CARD]
+        ab = tb.card[c, K.CF_ACTIVATE]
+        if ab == K.AB_NONE or activation_cost_nb(tb, ru, c) > budget:
+            continue
+        if ab == K.AB_WEDDING_BELLS:
+            if wedding_ready_nb(st, tb, s, c):
+                return BIG
+            continue
+        if ab == K.AB_REMOVE_OBSTACLES and not can_remove_obstacle_nb(st, tb, s):
+            continue
+        if ab == K.AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0:
+            continue
+        best = max(best, activation_value_nb(st, tb, ru, sp, s, k))
+    return best
+
+
+@kernel
+def move_value_nb(st, tb, sp, s, k, dest):
+    """Worth to seat ``s`` (the owner) of moving its Ally or Item ``k`` to ``dest``."""
+    return position_value_nb(st, tb, sp, s, k, dest) - position_value_nb(st, tb, sp, s, k, st.inst[s, k, K.I_LOC]) - 0.1
+
+
+@kernel
+def best_move_nb(st, tb, sp, s):
+    best = -BIG
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
+            continue
+        for dest in range(K.N_LOC):
+            if can_move_card_nb(st, tb, s, k, dest, 0):
+                best = max(best, move_value_nb(st, tb, sp, s, k, dest))
+    return best
+
+
+@kernel
+def effect_value_nb(st, tb, ru, sp, s, c, budget):
+    """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    obst = obstacles_total_nb(st, s)
+    ov = sp[P_OBSTACLE]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        if not can_remove_obstacle_nb(st, tb, s):
+            return -1.0
+        return ov * min(n, obst)
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        if not can_remove_obstacle_nb(st, tb, s):
+            return -1.0
+        most = 0
+        for loc in range(K.N_LOC):
+            most = max(most, st.sv[s, K.SV_OBST + loc])
+        return ov * min(n, most)
+    if ab == K.AB_SWOON:
+        if obst < sp[P_SWOON_MIN] or missing_total_nb(st, tb, s) == 0:
+            return -1.0
+        return max(n * sp[P_POWER], n * sp[P_DRAW]) - 0.5 * ov
+    if ab == K.AB_EXTRA_VANQUISH:
+        return best_vanquish_nb(st, tb, ru, sp, s)
+    if ab == K.AB_EXTRA_MOVE:
+        return best_move_nb(st, tb, sp, s)
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        return max(best_move_nb(st, tb, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        return best_defeat_nb(st, tb, ru, sp, s, n)
+    if ab == K.AB_REVEAL_UNTIL_ALLY:
+        return 1.5 * sp[P_DRAW]
+    if ab == K.AB_TAKE_ME_INSTEAD:
+        if not can_remove_obstacle_nb(st, tb, s):
+            return -1.0
+        return 0.8 * ov * n - 2.0
+    if ab == K.AB_SHOW_ME_THE_BEAST:
+        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if beast and belle:
+            return n * sp[P_POWER]
+        if beast:
+            return ov if can_remove_obstacle_nb(st, tb, s) else -1.0
+        return -1.0
+    if ab == K.AB_TRAP_HERO:
+        return 0.8 * best_trap_nb(st, tb, ru, sp, s)
+    if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
+        return n * sp[P_DRAW]
+    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+        return 1.0
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        best = -BIG
+        for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
+            h = realm_instance_nb(st, s, ref)
+            if h >= 0:
+                best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
+        return best
+    if ab == K.AB_MIDNIGHT:
+        v = 0.0
+        for h in range(K.N_INST):
+            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+                v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
+        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
+            v -= 0.8 * sp[P_WEDDING]
+        return v
+    if ab == K.AB_POWER_CAULDRON:
+        return sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 1 else -1.0
+    if ab == K.AB_CLAIM_OR_GAIN:
+        return sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER]
+    if ab == K.AB_POWER_PER_HERO:
+        return hero_count_nb(st, tb, s) * sp[P_POWER]
+    if ab == K.AB_PIG_KEEPER:
+        v = best_defeat_nb(st, tb, ru, sp, s, n)
+        if st.sv[s, K.SV_CAULDRON] == 0:
+            v = max(v, 0.4 * sp[P_CAULDRON])
+        return v
+    if ab == K.AB_BARGAIN:
+        if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
+            return sp[P_CAULDRON] - n * sp[P_POWER]
+        return 0.2
+    if ab == K.AB_FREE_ITEM:
+        return 2.0
+    if ab == K.AB_REFRESH_HAND:
+        return 1.0
+    if ab == K.AB_HIJACK_FATE:
+        return 3.0
+    return 0.5
+
+
+@kernel
+def card_value_nb(st, tb, ru, sp, s, k, loc, host):
+    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best)."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    cost = play_cost_nb(st, tb, s, c)
+    if sp[P_PLAN] == 0:
+        if t == K.T_ALLY:
+            return 1.0 + 0.5 * tb.card[c, K.CF_STRENGTH]
+        return 1.0 + 0.7 * cost
+    if t == K.T_EFFECT or t == K.T_CONDITION:
+        return effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
+    p = tb.card[c, K.CF_PASSIVE]
+    obj = objective_nb(st, tb, s)
+    wv = sp[P_WEDDING]
+    if t == K.T_ALLY:
+        if p == K.AB_CAULDRON_BORN:
+            _, born = soldier_locations_nb(st, tb, s)
+            if loc < 0:
+                return sp[P_CAULDRON] if bits_nb(born) < K.N_LOC else 1.0
+            return sp[P_CAULDRON] + 1.0 if (born >> loc) & 1 == 0 else 1.0
+        v = sp[P_ALLY] * tb.card[c, K.CF_STRENGTH]
+        if tb.card[c, K.CF_BRIDE] != 0:
+            v += wv if not bride_at_nb(st, tb, s, -1) else 1.0
+        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+            # an everyday daughter: the first step towards her Ball Gown
+            daughters = 0
+            for j in range(K.N_VCARDS):
+                cj = st.inst[s, j, K.I_CARD]
+                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and (
+                    tb.card[cj, K.CF_BRIDE] != 0
+                    or (tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0)
+                ):
+                    daughters += 1
+            v += 0.6 * wv if daughters == 0 else 0.3
+            ball = admits_only_loc_nb(st, tb, s)
+            if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
+                v += 0.5
+        if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+            v += 1.2 * sp[P_OBSTACLE] if obstacles_total_nb(st, s) >= 2 else 0.0
+        if p == K.AB_WOLF_PACK:
+            v += sp[P_ALLY] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
+        if p == K.AB_LUCIFER_TRAP:
+            v += 0.5 * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
+        if loc >= 0:
+            v += ally_help_nb(st, tb, ru, sp, s, c, loc)
+        return v
+    if t == K.T_ITEM:
+        if p == K.AB_GRANTS_ACTIVATE:
+            if obj != K.OBJ_CAULDRON:
+                return 1.0
+            both, _ = soldier_locations_nb(st, tb, s)
+            if loc < 0:
+                return sp[P_SOLDIER] if bits_nb(both) < K.N_LOC else 1.0
+            return sp[P_SOLDIER] if (both >> loc) & 1 == 0 else 1.0
+        if p == K.AB_ATTACHED_STRENGTH:
+            v = sp[P_ALLY] * tb.card[c, K.CF_N]
+            if host >= 0:
+                v += ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC]) * 0.5
+            return v
+        on_play = tb.card[c, K.CF_ON_PLAY]
+        act = tb.card[c, K.CF_ACTIVATE]
+        where = tb.card[c, K.CF_LOCATION]
+        if on_play == K.AB_INVITATION:
+            if st.sv[s, K.SV_LOCK + where] != 0:
+                return 0.8 * wv + (0.3 * wv if bride_at_nb(st, tb, s, -1) else 0.0)
+            return 0.5
+        if act == K.AB_WEDDING_BELLS:
+            return 0.7 * wv if st.sv[s, K.SV_LOCK + where] == 0 else 0.3 * wv
+        if act == K.AB_DISCARD_GLASS_SLIPPER:
+            return 0.6 * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0.2 * wv
+        if on_play == K.AB_KEY_TRAP_NAMED:
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if h >= 0:
+                return defeat_value_nb(st, tb, ru, sp, s, h) + 1.0
+            return 1.5
+        return 1.0
+    return 0.5
+
+
+@kernel
+def keep_value_nb(st, tb, ru, sp, s, k):
+    """Worth of keeping hand card ``k`` (what a discard gives up)."""
+    c = st.inst[s, k, K.I_CARD]
+    if sp[P_PLAN] == 0:
+        return 1.0 + 0.2 * tb.card[c, K.CF_COST]
+    t = tb.card[c, K.CF_TYPE]
+    if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+        # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
+        earlier = 0
+        for j in range(k):
+            if (
+                st.inst[s, j, K.I_ZONE] == K.Z_HAND
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+            ):
+                earlier += 1
+        if st.sv[s, K.SV_CAULDRON] == 0:
+            return 5.0 if earlier == 0 else 1.0
+        return 0.7 * sp[P_CAULDRON] if earlier == 0 else 2.0
+    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
+        # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
+        if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
+            both, _ = soldier_locations_nb(st, tb, s)
+            if bits_nb(both) < K.N_LOC:
+                return sp[P_SOLDIER]
+        if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+            return 2.0
+        return 0.5
+    if t == K.T_CONDITION:
+        return max(effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER]), 1.0)
+    if t == K.T_EFFECT:
+        ab = tb.card[c, K.CF_EFFECT]
+        # Effects that are dead now may come alive; value those by their best case.
+        if ab == K.AB_POWER_CAULDRON:
+            side = st.sv[s, K.SV_CAULDRON]
+            return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON] if side == 1 else 2.0)
+        if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
+            return 1.5
+    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - 0.3 * sp[P_SPEND] * play_cost_nb(st, tb, s, c)
+
+
+@kernel
+def discard_threshold_nb(st, tb, sp, s):
+    """Hand cards worth less than this are discarded: more eagerly while the plan is far from done."""
+    if sp[P_DISCARD_BELOW] < 0:
+        return sp[P_DISCARD_BELOW]
+    return sp[P_DISCARD_BELOW] + sp[P_DIG] * (1.0 - progress_nb(st, tb, s))
+
+
+@kernel
+def junk_count_nb(st, tb, ru, sp, s):
+    n = 0
+    limit = discard_threshold_nb(st, tb, sp, s)
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_HAND and keep_value_nb(st, tb, ru, sp, s, k) < limit:
+            n += 1
+    return n
+
+
+@kernel
+def power_worth_nb(st, tb, sp, s, gain):
+    """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
+    dearest = 0
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
+            dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
+    want = dearest + sp[P_POWER_TARGET]
+    over = st.sv[s, K.SV_POWER] - want
+    factor = 1.0 if over <= 0 else max(0.1, 1.0 - over / 6.0)
+    return sp[P_POWER] * gain * factor
+
+
+# ============================================================================ Fate: harm done to a target
+
+
+@kernel
+def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
+    """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    obj = objective_nb(st, tb, s)
+    if t == K.T_HERO:
+        if loc < 0:
+            loc = 0
+        h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
+        # a Hero the villain will defeat at once gives it the defeat bonus instead
+        h -= 0.6 * defeat_gain_nb(st, tb, sp, s, c)
+        have = 0
+        for j in range(K.N_VCARDS):
+            if vanquish_eligible_nb(st, tb, s, j, loc):
+                have += strength_nb(st, tb, s, j)
+        if have >= tb.card[c, K.CF_STRENGTH]:
+            h -= 0.5 * h if h > 0 else 0.0
+        op = tb.card[c, K.CF_ON_PLAY]
+        if op == K.AB_FAIRY_GODMOTHER:
+            h += 0.3 * sp[P_WEDDING]
+        elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
+            h += 2.0
+        elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
+            h += 1.0
+        elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
+            h += 0.5
+        if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
+            for j in range(K.N_VCARDS):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, j, K.I_LOC] == loc
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM
+                ):
+                    h += 3.0
+                    break
+        return h
+    if t == K.T_ITEM:
+        p = tb.card[c, K.CF_PASSIVE]
+        if p == K.AB_GLASS_SLIPPER:
+            if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+                return 0.2 * sp[P_WEDDING]
+            return 0.6 * sp[P_WEDDING]
+        if p == K.AB_DYRNWYN:
+            return 2.0
+        if p == K.AB_ALLIES_HERE_MINUS:
+            return 1.5
+        return 1.0
+    if t == K.T_EFFECT:
+        ab = tb.card[c, K.CF_EFFECT]
+        ov = sp[P_OBSTACLE]
+        if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+            return 4.0 * ov
+        if ab == K.AB_REPLACE_OBSTACLES:
+            return ov * min(tb.card[c, K.CF_N], missing_total_nb(st, tb, s))
+        if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+            most = 0
+            for x in range(K.N_LOC):
+                most = max(most, missing_at_nb(st, tb, s, x))
+            return ov * most
+        if ab == K.AB_THE_ROSE:
+            if obj == K.OBJ_OBSTACLES and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN]:
+                if can_remove_obstacle_nb(st, tb, s):
+                    return -BIG
+            return 3.0 - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * 0.5
+        if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
+            return 3.0
+        if ab == K.AB_MAGIC_MIRROR:
+            return 4.0
+        if ab == K.AB_UNTRAP_AND_MOVE:
+            return 2.0
+        if ab == K.AB_MOVE_OPPONENT_ALLY:
+            ball = admits_only_loc_nb(st, tb, s)
+            if ball >= 0 and bride_at_nb(st, tb, s, ball):
+                return 1.2 * sp[P_WEDDING]
+            return 1.0
+        if ab == K.AB_DISCARD_HAND_DRAW:
+            return 2.0
+        if ab == K.AB_GURGI_HAPPY_DAY:
+            return 6.0
+        if ab == K.AB_DEPOWER_CAULDRON:
+            return 1.2 * sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
+        return 1.0
+    return 0.0
+
+
+@kernel
+def fate_action_value_nb(sp, st, tb, target):
+    return sp[P_FATE_VALUE] + sp[P_FATE_PROGRESS] * progress_nb(st, tb, target)
+
+
+# ============================================================================ the Villain Mover
+
+
+@kernel
+def location_value_nb(st, tb, ru, sp, s, loc):
+    """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there."""
+    v = st.sv[s, K.SV_VILLAIN]
+    gains = 0
+    plays = 0
+    total = 0.0
+    for j in range(tb.locs[v, loc, K.LC_NSYM]):
+        if not symbol_available_nb(st, tb, ru, s, loc, j):
+            continue
+        kind = tb.syms[v, loc, j, K.SY_KIND]
+        if kind == K.S_GAIN:
+            gains += tb.syms[v, loc, j, K.SY_VAL]
+        elif kind == K.S_PLAY:
+            plays += 1
+        elif kind == K.S_ACTIVATE:
+            total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + 3), 0.0)
+        elif kind == K.S_MOVE:
+            total += max(best_move_nb(st, tb, sp, s), 0.0)
+        elif kind == K.S_FATE:
+            best = 0.0
+            for d in range(1, st.g[K.G_NSEATS]):
+                o = (s + d) % st.g[K.G_NSEATS]
+                best = max(best, fate_action_value_nb(sp, st, tb, o))
+            total += best
+        elif kind == K.S_VANQUISH:
+            total += max(best_vanquish_nb(st, tb, ru, sp, s), 0.0)
+        elif kind == K.S_DISCARD:
+            total += 0.7 * sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s)
+    if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
+        total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
+    total += power_worth_nb(st, tb, sp, s, gains)
+    if plays > 0:
+        # the best cards the Power here pays for, one per Play symbol
+        budget = st.sv[s, K.SV_POWER] + gains
+        used = 0  # bitmask of hand cards already counted
+        for _ in range(plays):
+            best = 0.0
+            bk = -1
+            for k in range(K.N_VCARDS):
+                if st.inst[s, k, K.I_ZONE] != K.Z_HAND or (used >> k) & 1:
+                    continue
+                c = st.inst[s, k, K.I_CARD]
+                t = tb.card[c, K.CF_TYPE]
+                cost = play_cost_nb(st, tb, s, c)
+                if t == K.T_CONDITION or cost > budget:
+                    continue
+                if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN and (
+                    ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2
+                ):
+                    continue
+                if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
+                    continue
+                val = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND] * cost
+                if val > best:
+                    best = val
+                    bk = k
+            if bk < 0:
+                break
+            used |= 1 << bk
+            budget -= play_cost_nb(st, tb, s, st.inst[s, bk, K.I_CARD])
+            total += best
+    return total
+
+
+# ============================================================================ scoring one option
+
+
+@kernel
+def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
+    """Score of an O_CARD option naming instance ``j`` of seat ``s``, picked by ``s`` itself."""
+    c = st.inst[s, j, K.I_CARD]
+    if ctx == K.AB_PEEK_FATE_DISCARD_ONE:
+        return fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
+    if tb.card[c, K.CF_TYPE] == K.T_HERO:
+        if ctx == K.AB_TRAP_HERO or ctx == K.AB_LUCIFER_TRAP or ctx == K.AB_KEY_MOVE_TRAP:
+            return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
+        return defeat_value_nb(st, tb, ru, sp, s, j)
+    if ctx == K.AB_FLIP_CAULDRON:
+        # losing a Cauldron Born: keep one at every location if possible
+        here = st.inst[s, j, K.I_LOC]
+        return 1.0 if realm_passive_at_nb(st, tb, s, K.AB_CAULDRON_BORN, here) > 1 else 0.0
+    return 0.0
+
+
+@kernel
+def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
+    """Score of option ``i`` of the current decision for ``player``."""
+    code = st.opts[i, 0]
+    a = st.opts[i, 1]
+    b = st.opts[i, 2]
+    c3 = st.opts[i, 3]
+    me = player
+    mine = realm == player
+    smart = sp[P_FATE_SMART] != 0
+    if kind == K.DK_MOVE:
+        return location_value_nb(st, tb, ru, sp, me, a)
+    if kind == K.DK_ACTION:
+        if code == K.O_PASS:
+            return 0.0
+        if code == K.O_GAIN:
+            return 100.0 + b
+        if code == K.O_PLAY:
+            cost = play_cost_nb(st, tb, me, st.inst[me, a, K.I_CARD])
+            v = card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND] * cost
+            if sp[P_PLAN] != 0 and st.sv[me, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
+                # keep the Power for next turn's swap when a Cauldron Born is waiting in hand
+                swap_cost = tb.vil[st.sv[me, K.SV_VILLAIN], K.VF_SWAP_COST]
+                if (
+                    st.sv[me, K.SV_POWER] - cost < swap_cost
+                    and realm_passive_at_nb(st, tb, me, K.AB_GRANTS_ACTIVATE, -1) > 0
+                ):
+                    for j in range(K.N_VCARDS):
+                        if (
+                            st.inst[me, j, K.I_ZONE] == K.Z_HAND
+                            and tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                        ):
+                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON] * 0.5
+                            break
+            return v
+        if code == K.O_ACTIVATE:
+            return activation_value_nb(st, tb, ru, sp, me, a)
+        if code == K.O_MOVE:
+            return move_value_nb(st, tb, sp, me, a, b)
+        if code == K.O_FATE:
+            return fate_action_value_nb(sp, st, tb, a)
+        if code == K.O_VANQUISH:
+            return vanquish_value_nb(st, tb, ru, sp, me, a)
+        if code == K.O_DISCARD:
+            return 0.5 * sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, me) - 0.01
+        return 0.0
+    if kind == K.DK_SWAP:
+        if code == K.O_PASS:
+            return 0.0
+        _, born = soldier_locations_nb(st, tb, me)
+        return sp[P_CAULDRON] if (born >> c3) & 1 == 0 else -1.0
+    if kind == K.DK_VANQUISH_ALLY:
+        if code == K.O_PASS:
+            return BIG
+        need = strength_nb(st, tb, realm, ctx)
+        total = 0
+        for k in range(K.N_INST):
+            if st.mark[k] != 0 and st.tmp[k] > 0:
+                total += st.tmp[k]
+        rest = need - total
+        p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
+        sc = 10.0 if (p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER) else 0.0
+        s_k = st.tmp[a]
+        if s_k >= rest:
+            return sc + 5.0 - 0.3 * (s_k - rest)
+        return sc + 0.5 * s_k
+    if kind == K.DK_DISCARD:
+        if code == K.O_PASS:
+            return 0.0
+        return discard_threshold_nb(st, tb, sp, realm) - keep_value_nb(st, tb, ru, sp, realm, a)
+    if kind == K.DK_CONDITION:
+        if code == K.O_PASS:
+            return 0.0
+        if sp[P_PLAN] == 0:
+            return 1.0
+        return max(card_value_nb(st, tb, ru, sp, realm, a, -1, -1), 0.1)
+    # ---------------------------------------------------------------- choices inside card effects
+    if not mine and not smart:
+        return uniform_nb(st.rng)
+    sign = 1.0 if mine else -1.0  # harm to the Realm's owner is good for an opponent choosing
+    if kind == K.DK_FATE_PICK or kind == K.DK_PLACE or kind == K.DK_ARRANGE:
+        if code == K.O_PASS:
+            return 0.0
+        if code == K.O_PLAY:
+            return card_value_nb(st, tb, ru, sp, realm, a, b, c3)
+        harm = fate_card_harm_nb(st, tb, ru, sp, realm, a, b if kind != K.DK_ARRANGE else -1, c3)
+        return -harm if mine else harm
+    if kind == K.DK_MODE:
+        if a == K.M_CLAIM:
+            return 10.0
+        if a == K.M_FIND:
+            return 5.0 if st.sv[realm, K.SV_CAULDRON] == 0 else 0.0
+        if a == K.M_DEFEAT:
+            return 1.0
+        if a == K.M_GAIN:
+            return 2.0 if st.sv[realm, K.SV_POWER] < 4 else 0.5
+        if a == K.M_DRAW:
+            return 1.0
+        if a == K.M_MOVE:
+            return best_move_nb(st, tb, sp, realm)
+        if a == K.M_ACTIVATE:
+            return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
+        if a == K.M_MOVE_HEROES:
+            return 0.5 * -sign
+        if a == K.M_LOSE_POWER:
+            return (2.0 if st.sv[realm, K.SV_POWER] >= 4 else 0.0) * -sign
+        if a == K.M_DISCARD_CARDS:
+            return 1.0 * -sign
+        return 0.0
+    if kind == K.DK_LOCATION:
+        if ctx == K.AB_REMOVE_OBSTACLES or ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION or ctx == K.AB_TAKE_ME_INSTEAD:
+            return st.sv[realm, K.SV_OBST + a] + 0.0
+        if ctx == K.AB_SHOW_ME_THE_BEAST or ctx == K.AB_THE_ROSE:
+            return st.sv[realm, K.SV_OBST + a] + 0.0
+        if ctx == K.AB_SWOON or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
+            return missing_at_nb(st, tb, realm, a) + 0.0
+        if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_PIG_KEEPER:
+            # Allies pushed out / Hen Wen placed: near the owner's Allies helps the owner
+            strength = 0
+            for k in range(K.N_VCARDS):
+                if vanquish_eligible_nb(st, tb, realm, k, a):
+                    strength += strength_nb(st, tb, realm, k)
+            return sign * strength
+        # a Hero being placed or moved: harm is where it covers most
+        v = top_row_value_nb(st, tb, sp, realm, a) if not covered_nb(st, tb, ru, realm, a) else 0.0
+        return -sign * v
+    if kind == K.DK_CARD:
+        if code == K.O_PASS:
+            return 0.0
+        if code == K.O_VANQUISH:
+            return vanquish_value_nb(st, tb, ru, sp, realm, a)
+        if code == K.O_ACTIVATE:
+            return activation_value_nb(st, tb, ru, sp, realm, a)
+        if code == K.O_MOVE:
+            c = st.inst[realm, a, K.I_CARD]
+            if tb.card[c, K.CF_TYPE] == K.T_HERO:
+                here = st.inst[realm, a, K.I_LOC]
+                delta = hero_threat_nb(st, tb, ru, sp, realm, c, b, a) - hero_threat_nb(
+                    st, tb, ru, sp, realm, c, here, a
+                )
+                return -sign * delta
+            return sign * move_value_nb(st, tb, sp, realm, a, b)
+        if code == K.O_CARD:
+            if mine:
+                return own_card_score_nb(st, tb, ru, sp, realm, a, ctx)
+            c = st.inst[realm, a, K.I_CARD]
+            if tb.card[c, K.CF_TYPE] == K.T_ITEM:
+                return keep_value_nb(st, tb, ru, sp, realm, a) + 1.0
+            return strength_nb(st, tb, realm, a) + 0.0
+        return 0.0
+    return 0.0
+
+
+@kernel
+def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
+    """Index of the best-scoring option (ties and near-ties broken by the ``noise`` term)."""
+    sp = st.sparams[player]
+    best = -np.inf
+    best_i = 0
+    for i in range(n):
+        sc = score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
+        if sc > best:
+            best = sc
+            best_i = i
+    return best_i

@@ -1,0 +1,226 @@
+"""Strategies: the registry, TOML variants, what the expert chooses in set positions, and the skill ladder.
+
+The statistical tests compare against known answers within a few standard errors: each level of the
+ladder beats the one below it by a significant margin, a mirror match is even, experts finish their games.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import build
+from typer.testing import CliRunner
+
+from simlab.cli import app
+from simlab.game import InputError
+from simlab.ladder import goldfish_table, pairings, skill_ladder
+from simlab.sim import simulate
+from strategies import STRATEGIES, StrategyError, load_strategy_file, resolve
+from strategies.heuristic import PARAM_NAMES
+
+runner = CliRunner()
+
+
+# ============================================================================ registry and files
+
+
+def test_registry_has_the_ladder_with_descriptions_and_parameters():
+    assert {"random", "novice", "expert", "fate-heavy"} <= set(STRATEGIES)
+    for spec in STRATEGIES.values():
+        assert spec.description
+    for name in ("novice", "expert", "fate-heavy"):
+        assert tuple(STRATEGIES[name].params) == PARAM_NAMES
+    assert STRATEGIES["expert"].params["plan"] == 1 and STRATEGIES["novice"].params["plan"] == 0
+    assert STRATEGIES["fate-heavy"].params["fate_value"] > STRATEGIES["expert"].params["fate_value"]
+
+
+def test_strategy_file_by_name_and_by_path():
+    by_name = resolve("gaston-rush")
+    assert by_name.params["obstacle_value"] == 6.0 and by_name.params["plan"] == 1.0
+    by_path = resolve("configs/strategies/gaston-rush.toml")
+    assert by_path.params == by_name.params
+    vec = by_name.vector()
+    assert vec[PARAM_NAMES.index("obstacle_value")] == 6.0
+    assert vec[len(PARAM_NAMES) :].sum() == 0
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ('base = "expert"\ncolour = "red"\n', "unknown key 'colour'"),
+        ('base = "expert"\n[params]\nbravery = 3\n', "unknown parameter params.bravery"),
+        ('base = "expert"\n[params]\nobstacle_value = "lots"\n', "params.obstacle_value must be a number"),
+        ('base = "expert"\n[params]\nplan = true\n', "params.plan must be a number"),
+        ("[params]\nplan = 1\n", "missing key 'base'"),
+        ('base = "genius"\n', "unknown strategy 'genius'"),
+        ('base = "expert\n', "not valid TOML"),
+    ],
+)
+def test_bad_strategy_file_names_the_file_and_the_key(tmp_path, text, needle):
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    with pytest.raises(StrategyError) as exc:
+        load_strategy_file(path)
+    assert needle in str(exc.value) and str(path) in str(exc.value)
+    res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "5", "--strategy", f"gaston={path}"])
+    assert res.exit_code == 2 and needle in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_unknown_strategy_lists_the_choices():
+    with pytest.raises(InputError, match="choose from random, novice, expert, fate-heavy"):
+        simulate("gaston-vs-horned-king", 5, strategies={"gaston": "genius"})
+
+
+def test_strategies_command_lists_every_strategy_and_parameter():
+    res = runner.invoke(app, ["strategies"], env={"COLUMNS": "300"})
+    assert res.exit_code == 0, res.output
+    for name in ("random", "novice", "expert", "fate-heavy", "gaston-rush", "obstacle_value"):
+        assert name in res.output
+
+
+# ============================================================================ the expert's choices
+
+
+def test_expert_gaston_defeats_belle_before_anything_else():
+    sc = build(
+        {
+            "mover": "The Tavern",
+            "power": 3,
+            "hand": ["Hunter's Instinct", "Wolves", "Temper"],
+            "realm": {"Belle's House": ["Belle"]},
+        },
+        {},
+        used=["gain_power"],
+    )
+    assert sc.suggest("expert").label == "play Hunter's Instinct"
+    sc.apply("play Hunter's Instinct")
+    assert sc.heroes(0) == []
+
+
+def test_fating_gaston_the_expert_gives_belle_and_never_maurice():
+    sc = build(
+        {"mover": "The Tavern", "fate_top": ["Maurice", "Belle"]},
+        {"mover": "Morva", "hand": [], "power": 0},
+        active=1,
+    )
+    sc.apply("fate Gaston")
+    assert sc.decision.kind == "fate_pick"
+    assert sc.suggest("expert").label.startswith("play Belle")
+
+
+def test_fating_gaston_the_expert_keeps_the_rose_for_when_it_cannot_help_him():
+    def rose_pick(obstacles):
+        sc = build(
+            {"mover": "The Tavern", "obstacles": obstacles, "fate_top": ["The Rose", "Cogsworth"]},
+            {"mover": "Morva", "hand": [], "power": 0},
+            active=1,
+        )
+        sc.apply("fate Gaston")
+        return sc.suggest("expert").label
+
+    assert rose_pick(2).startswith("play Cogsworth")
+    assert rose_pick(8) == "play The Rose"
+
+
+def test_expert_lady_tremaine_walks_the_bride_into_the_ballroom_and_rings_the_bells():
+    sc = build(
+        {
+            "mover": "The Ballroom",
+            "unlocked": ["The Ballroom"],
+            "hand": [],
+            "realm": {"The Ballroom": ["The Prince"], "The Castle": ["Ball Gown Drizella", "Wedding Bells"]},
+        },
+        {},
+        villains=("lady-tremaine", "gaston"),
+    )
+    assert sc.suggest("expert").label == "move Ball Gown Drizella to The Ballroom"
+    sc.apply("move Ball Gown Drizella to The Ballroom")
+    assert sc.suggest("expert").label == "activate Wedding Bells"
+
+
+def test_expert_horned_king_swaps_a_soldier_for_a_cauldron_born():
+    sc = build(
+        {
+            "mover": "Morva",
+            "power": 2,
+            "cauldron": "power",
+            "hand": ["Cauldron Born"],
+            "realm": {"Dungeons": ["Ancient Soldiers"]},
+        },
+        {},
+        villains=("horned-king", "gaston"),
+        phase="before_move",
+    )
+    assert sc.decision.kind == "swap"
+    assert sc.suggest("expert").label.startswith("swap Ancient Soldiers")
+
+
+def test_fating_the_horned_king_the_expert_plays_gurgis_sacrifice_once_the_cauldron_is_powered():
+    def pick(cauldron):
+        sc = build(
+            {"mover": "Morva", "cauldron": cauldron, "fate_top": ["Gurgi's Sacrifice", "Fair Folk"]},
+            {"mover": "The Woods", "hand": [], "power": 0},
+            villains=("horned-king", "gaston"),
+            active=1,
+        )
+        sc.apply("fate The Horned King")
+        return sc.suggest("expert").label
+
+    assert pick("power") == "play Gurgi's Sacrifice"
+    assert pick("none").startswith("play Fair Folk")
+
+
+def test_fate_heavy_takes_the_fate_action_first():
+    sc = build(
+        {"mover": "The Tavern"},
+        {"mover": "Morva", "hand": ["Captured!"], "power": 1},
+        active=1,
+    )
+    assert sc.suggest("fate-heavy").label == "fate Gaston"
+
+
+# ============================================================================ measured against known answers
+
+
+N_LADDER = 400
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return skill_ladder(n_games=N_LADDER, seed=11, threads=2)
+
+
+@pytest.mark.parametrize("villain", ["gaston", "lady-tremaine", "horned-king"])
+def test_each_step_of_the_ladder_is_significantly_better(ladder, villain):
+    rows = {r["level"]: r for r in ladder.filter(ladder["villain"] == villain).iter_rows(named=True)}
+    assert rows["random"]["games"] == rows["expert"]["games"] == 2 * N_LADDER
+    assert rows["random"]["rate"] < rows["novice"]["rate"] < rows["expert"]["rate"]
+    # two-proportion z statistics of novice over random and expert over novice
+    assert rows["novice"]["step_z"] > 3, rows
+    assert rows["expert"]["step_z"] > 3, rows
+
+
+def test_experts_finish_their_games():
+    table = pairings("expert", n_games=300, seed=5, threads=2)
+    finished = table.unique("matchup").select("matchup", "finished")
+    assert finished.height == 7  # 6 two-player pairings (3 mirrors) and the 3-player game
+    for m, share in finished.iter_rows():
+        assert share >= 0.99, (m, share)
+
+
+def test_expert_mirror_match_is_even():
+    run = simulate("lady-tremaine-vs-lady-tremaine", 1000, seed=4, strategies={"lady-tremaine": "expert"}, threads=2)
+    rows = {r["outcome"]: r["count"] for r in run.summary.iter_rows(named=True)}
+    a, b = rows["lady-tremaine #1"], rows["lady-tremaine #2"]
+    decided = a + b
+    assert decided > 900
+    assert abs(a / decided - 0.5) < 3 * (0.25 / decided) ** 0.5
+
+
+def test_goldfish_expert_is_faster_than_novice():
+    table = goldfish_table(n_games=300, seed=2, threads=2)
+    for villain in ("gaston", "lady-tremaine", "horned-king"):
+        rows = {r["strategy"]: r for r in table.filter(table["villain"] == villain).iter_rows(named=True)}
+        expert, novice = rows["expert"], rows["novice"]
+        assert expert["won"] >= 0.99 * expert["games"], expert
+        assert expert["p10_turns"] <= expert["median_turns"] <= expert["p90_turns"]
+        assert expert["median_turns"] < novice["median_turns"] or novice["won"] < novice["games"], (expert, novice)
