@@ -1,7 +1,8 @@
 """Engine speed: compile times, games per second (1 and 2 threads), peak memory, JIT vs no-JIT.
 
 Usage: python benchmarks/bench_engine.py [--games 100000] [--matchup gaston-vs-horned-king] [--skip-cold]
-Prints one line per measurement. Not a test: machines are noisy, compare ratios.
+Prints one line per measurement. Not a test: machines are noisy, compare ratios (2 threads vs 1, JIT vs
+no JIT, expert vs random strategies: the strategies must not slow the hot loop by more than 3x).
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ import numpy as np
 warnings.filterwarnings("ignore"); np.seterr(all="ignore")
 t0 = time.perf_counter()
 from simlab.sim import simulate
-simulate(sys.argv[1], 2, seed=0, max_turns=2, threads=1)
+strategy = sys.argv[5]
+plays = {v: strategy for v in sys.argv[1].split("-vs-")}
+simulate(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
 ready = time.perf_counter() - t0
 out = {"start_s": ready}
 n = int(sys.argv[2])
 if n:
     for threads in [int(x) for x in sys.argv[3].split(",")]:
-        r = simulate(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]))
+        r = simulate(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]), strategies=plays)
         out[f"games_per_s_{threads}t"] = n / r.seconds
         out["unfinished_share"] = float(r.games["winner"].is_null().mean())
         out["median_rounds"] = float(r.games["rounds"].median())
@@ -35,10 +38,10 @@ print(json.dumps(out))
 """
 
 
-def child(matchup, n, threads, max_turns, env):
+def child(matchup, n, threads, max_turns, env, strategy="expert"):
     t = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, matchup, str(n), threads, str(max_turns)],
+        [sys.executable, "-c", CHILD, matchup, str(n), threads, str(max_turns), strategy],
         env=env,
         capture_output=True,
         text=True,
@@ -64,12 +67,20 @@ def main() -> None:
             print(f"cold compile (fresh cache, to first game): {cold['start_s']:.1f} s")
             warm = child(args.matchup, 0, "1", args.max_turns, dict(env, NUMBA_CACHE_DIR=cache))
             print(f"cached start (to first game): {warm['start_s']:.1f} s")
-    res = child(args.matchup, args.games, "1,2", args.max_turns, env)
-    g1, g2 = res["games_per_s_1t"], res["games_per_s_2t"]
-    print(f"{args.matchup}, random strategy, {args.games:,} games, max {args.max_turns} rounds:")
-    print(f"  1 thread: {g1:,.0f} games/s; 2 threads: {g2:,.0f} games/s; speed-up {g2 / g1:.2f}x")
-    print(f"  unfinished (turn cap) share: {res['unfinished_share']:.1%}; median rounds {res['median_rounds']:.0f}")
-    print(f"  peak memory: {res['peak_rss_mb']:.0f} MB")
+    speed = {}
+    for strategy in ("random", "expert"):
+        res = child(args.matchup, args.games, "1,2", args.max_turns, env, strategy)
+        g1, g2 = res["games_per_s_1t"], res["games_per_s_2t"]
+        speed[strategy] = (g2, res["median_rounds"])
+        print(f"{args.matchup}, {strategy} strategy on every seat, {args.games:,} games, max {args.max_turns} rounds:")
+        print(f"  1 thread: {g1:,.0f} games/s; 2 threads: {g2:,.0f} games/s; speed-up {g2 / g1:.2f}x")
+        print(f"  unfinished (turn cap) share: {res['unfinished_share']:.1%}; median rounds {res['median_rounds']:.0f}")
+        print(f"  peak memory: {res['peak_rss_mb']:.0f} MB")
+    (gr, rr), (ge, re_) = speed["random"], speed["expert"]
+    print(
+        f"expert vs random, 2 threads: {gr / ge:.2f}x slower per game; per round played "
+        f"{(gr * rr) / (ge * re_):.2f}x (random games run longer)"
+    )
     nojit = child(args.matchup, args.nojit_games, "1", args.max_turns, dict(env, NUMBA_DISABLE_JIT="1"))
     print(
         f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t']:.2f} games/s "

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simlab.cards import CardDataError
-from simlab.game import InputError
+from simlab.game import DEFAULT_STRATEGY, InputError
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
 
 app = typer.Typer(
@@ -96,7 +97,7 @@ def replay(
             order,
             seed,
             game,
-            tuple(strategies.get(v, "random") for v in order),
+            tuple(strategies.get(v, DEFAULT_STRATEGY) for v in order),
             parse_pairs(rules, "--rules"),
             max_turns,
         )
@@ -138,8 +139,8 @@ def strategies_cmd() -> None:
             fail(str(exc))
     for spec in specs:
         params = ", ".join(f"{k}={v:g}" for k, v in spec.params.items()) or "none"
-        desc = spec.description if spec.source == "built-in" else f"{spec.description} [{spec.source}]"
-        table.add_row(spec.name, desc, params)
+        desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
+        table.add_row(escape(spec.name), escape(desc), escape(params))
     console.print(table)
 
 

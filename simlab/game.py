@@ -15,6 +15,7 @@ from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from strategies import StrategyError, StrategySpec, resolve
 
 MAX_STEPS = 1 << 40
+DEFAULT_STRATEGY = "expert"  # plays every seat no strategy is given for
 
 
 class InputError(ValueError):
@@ -85,7 +86,7 @@ class Game:
             villains = parse_matchup(villains)
         cards = cards or load_cards()
         seed = check_seed(seed)
-        strategies = strategies or ("random",) * len(villains)
+        strategies = strategies or (DEFAULT_STRATEGY,) * len(villains)
         if len(strategies) != len(villains):
             raise InputError("one strategy per villain")
         st = new_state_nb(len(villains), log_capacity, 0)

@@ -10,14 +10,12 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import load_cards
-from simlab.game import InputError, check_seed, parse_matchup, strategy_spec
+from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, parse_matchup, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.batch import play_batch_nb
 from simlab.kernels.state import N_SPARAMS
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from simlab.stats import wilson
-
-DEFAULT_STRATEGY = "expert"
 
 
 @dataclass

@@ -100,7 +100,10 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
         raise StrategyError(f"{where}: missing key 'base' (the strategy it varies: {', '.join(STRATEGIES)})")
     if _depth > 8:
         raise StrategyError(f"{where}: 'base' chain too deep (a cycle?)")
-    base = resolve(str(doc["base"]), _depth + 1)
+    try:
+        base = resolve(str(doc["base"]), _depth + 1)
+    except StrategyError as exc:
+        raise StrategyError(f"{where}: base: {exc}") from None
     params = dict(base.params)
     given = doc.get("params", {})
     if not isinstance(given, dict):

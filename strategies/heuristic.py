@@ -23,10 +23,12 @@ from simlab.kernels import const as K
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
+    can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
     can_vanquish_nb,
     covered_nb,
+    first_symbol_nb,
     flip_cost_nb,
     hero_count_nb,
     missing_at_nb,
@@ -185,6 +187,38 @@ def activate_in_realm_nb(st, tb, s, ab):
         if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
             return k
     return -1
+
+
+@kernel
+def wedding_after_bride_nb(st, tb, ru, s):
+    """Lady Tremaine wins as soon as a Ball Gown daughter next to The Ballroom moves in and Wedding Bells rings."""
+    ball = admits_only_loc_nb(st, tb, s)
+    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
+        return False
+    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) < 0:
+        return False
+    for k in range(K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0
+            and can_move_card_nb(st, tb, s, k, ball, 0)
+        ):
+            return True
+    return False
+
+
+@kernel
+def extra_activate_in_hand_nb(st, tb, s):
+    """A card in hand that grants an Activate action and can be paid for now."""
+    for k in range(K.N_VCARDS):
+        c = st.inst[s, k, K.I_CARD]
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_HAND
+            and tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
+            and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]
+        ):
+            return True
+    return False
 
 
 @kernel
@@ -514,20 +548,27 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
 
 
 @kernel
-def move_value_nb(st, tb, sp, s, k, dest):
+def move_value_nb(st, tb, ru, sp, s, k, dest):
     """Worth to seat ``s`` (the owner) of moving its Ally or Item ``k`` to ``dest``."""
+    if sp[P_PLAN] != 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and dest == admits_only_loc_nb(st, tb, s):
+        # Time the Ballroom: go in only when Wedding Bells can ring this turn (Sweet Nightingale waits for her).
+        if wedding_after_bride_nb(st, tb, ru, s) and (
+            first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
+        ):
+            return 0.5 * BIG
+        return 0.2 * sp[P_WEDDING]
     return position_value_nb(st, tb, sp, s, k, dest) - position_value_nb(st, tb, sp, s, k, st.inst[s, k, K.I_LOC]) - 0.1
 
 
 @kernel
-def best_move_nb(st, tb, sp, s):
+def best_move_nb(st, tb, ru, sp, s):
     best = -BIG
     for k in range(K.N_VCARDS):
         if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
             continue
         for dest in range(K.N_LOC):
             if can_move_card_nb(st, tb, s, k, dest, 0):
-                best = max(best, move_value_nb(st, tb, sp, s, k, dest))
+                best = max(best, move_value_nb(st, tb, ru, sp, s, k, dest))
     return best
 
 
@@ -556,9 +597,9 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE:
-        return best_move_nb(st, tb, sp, s)
+        return best_move_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        return max(best_move_nb(st, tb, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
+        return max(best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
     if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
@@ -776,42 +817,56 @@ def power_worth_nb(st, tb, sp, s, gain):
 
 
 @kernel
-def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
-    """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
+def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
+    """Harm to seat ``s`` of Fate Hero card ``c`` played to ``loc``."""
+    if loc < 0:
+        loc = 0
+    h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
+    # a Hero the villain will defeat at once gives it the defeat bonus instead
+    h -= 0.6 * defeat_gain_nb(st, tb, sp, s, c)
+    have = 0
+    for j in range(K.N_VCARDS):
+        if vanquish_eligible_nb(st, tb, s, j, loc):
+            have += strength_nb(st, tb, s, j)
+    if have >= tb.card[c, K.CF_STRENGTH]:
+        h -= 0.5 * h if h > 0 else 0.0
+    op = tb.card[c, K.CF_ON_PLAY]
+    if op == K.AB_FAIRY_GODMOTHER:
+        h += 0.3 * sp[P_WEDDING]
+    elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
+        h += 2.0
+    elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
+        h += 1.0
+    elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
+        h += 0.5
+    if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
+        for j in range(K.N_VCARDS):
+            if (
+                st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, j, K.I_LOC] == loc
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM
+            ):
+                h += 3.0
+                break
+    return h
+
+
+@kernel
+def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
+    """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot).
+
+    The Rose is valued as if the other revealed card were average; :func:`fate_card_harm_nb` knows better.
+    """
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    obj = objective_nb(st, tb, s)
     if t == K.T_HERO:
-        if loc < 0:
-            loc = 0
-        h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
-        # a Hero the villain will defeat at once gives it the defeat bonus instead
-        h -= 0.6 * defeat_gain_nb(st, tb, sp, s, c)
-        have = 0
-        for j in range(K.N_VCARDS):
-            if vanquish_eligible_nb(st, tb, s, j, loc):
-                have += strength_nb(st, tb, s, j)
-        if have >= tb.card[c, K.CF_STRENGTH]:
-            h -= 0.5 * h if h > 0 else 0.0
-        op = tb.card[c, K.CF_ON_PLAY]
-        if op == K.AB_FAIRY_GODMOTHER:
-            h += 0.3 * sp[P_WEDDING]
-        elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
-            h += 2.0
-        elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
-            h += 1.0
-        elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
-            h += 0.5
-        if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
-            for j in range(K.N_VCARDS):
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, j, K.I_LOC] == loc
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM
-                ):
-                    h += 3.0
-                    break
-        return h
+        if loc >= 0:
+            return hero_fate_harm_nb(st, tb, ru, sp, s, c, loc)
+        best = -BIG
+        for x in range(K.N_LOC):
+            if can_enter_nb(st, tb, s, c, x):
+                best = max(best, hero_fate_harm_nb(st, tb, ru, sp, s, c, x))
+        return best if best > -BIG else 0.0
     if t == K.T_ITEM:
         p = tb.card[c, K.CF_PASSIVE]
         if p == K.AB_GLASS_SLIPPER:
@@ -836,9 +891,6 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
                 most = max(most, missing_at_nb(st, tb, s, x))
             return ov * most
         if ab == K.AB_THE_ROSE:
-            if obj == K.OBJ_OBSTACLES and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN]:
-                if can_remove_obstacle_nb(st, tb, s):
-                    return -BIG
             return 3.0 - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * 0.5
         if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
             return 3.0
@@ -859,6 +911,25 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
             return 1.2 * sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
         return 1.0
     return 0.0
+
+
+@kernel
+def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
+    """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_THE_ROSE:
+        removes = can_remove_obstacle_nb(st, tb, s)
+        if objective_nb(st, tb, s) == K.OBJ_OBSTACLES and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN]:
+            return -BIG  # it could hand Gaston the win
+        # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
+        # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
+        other = 1.5
+        for j in range(K.N_VCARDS, K.N_INST):
+            if j != k and st.inst[s, j, K.I_ZONE] == K.Z_LIMBO:
+                other = basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
+                break
+        return other + 3.0 - (0.5 * sp[P_OBSTACLE] if removes else 0.0)
+    return basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
 
 
 @kernel
@@ -887,7 +958,7 @@ def location_value_nb(st, tb, ru, sp, s, loc):
         elif kind == K.S_ACTIVATE:
             total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + 3), 0.0)
         elif kind == K.S_MOVE:
-            total += max(best_move_nb(st, tb, sp, s), 0.0)
+            total += max(best_move_nb(st, tb, ru, sp, s), 0.0)
         elif kind == K.S_FATE:
             best = 0.0
             for d in range(1, st.g[K.G_NSEATS]):
@@ -900,6 +971,16 @@ def location_value_nb(st, tb, ru, sp, s, loc):
             total += 0.7 * sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s)
     if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
         total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
+    if sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, s):
+        # here the bride can walk in and Wedding Bells ring in the same turn
+        moves = 0
+        acts = 0
+        for j in range(tb.locs[v, loc, K.LC_NSYM]):
+            if symbol_available_nb(st, tb, ru, s, loc, j):
+                moves += tb.syms[v, loc, j, K.SY_KIND] == K.S_MOVE
+                acts += tb.syms[v, loc, j, K.SY_KIND] == K.S_ACTIVATE
+        if moves > 0 and (acts > 0 or extra_activate_in_hand_nb(st, tb, s)):
+            total += 0.5 * BIG
     total += power_worth_nb(st, tb, sp, s, gains)
     if plays > 0:
         # the best cards the Power here pays for, one per Play symbol
@@ -992,7 +1073,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_ACTIVATE:
             return activation_value_nb(st, tb, ru, sp, me, a)
         if code == K.O_MOVE:
-            return move_value_nb(st, tb, sp, me, a, b)
+            return move_value_nb(st, tb, ru, sp, me, a, b)
         if code == K.O_FATE:
             return fate_action_value_nb(sp, st, tb, a)
         if code == K.O_VANQUISH:
@@ -1053,7 +1134,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_DRAW:
             return 1.0
         if a == K.M_MOVE:
-            return best_move_nb(st, tb, sp, realm)
+            return best_move_nb(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
             return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
@@ -1095,7 +1176,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                     st, tb, ru, sp, realm, c, here, a
                 )
                 return -sign * delta
-            return sign * move_value_nb(st, tb, sp, realm, a, b)
+            return sign * move_value_nb(st, tb, ru, sp, realm, a, b)
         if code == K.O_CARD:
             if mine:
                 return own_card_score_nb(st, tb, ru, sp, realm, a, ctx)

@@ -174,6 +174,7 @@ def test_fate_heavy_takes_the_fate_action_first():
         {"mover": "The Tavern"},
         {"mover": "Morva", "hand": ["Captured!"], "power": 1},
         active=1,
+        used=["gain_power"],
     )
     assert sc.suggest("fate-heavy").label == "fate Gaston"
 
