@@ -222,6 +222,16 @@ def extra_activate_in_hand_nb(st, tb, s):
 
 
 @kernel
+def clears_location_nb(st, tb, s, loc):
+    """1 if a Hero of seat ``s``'s Fate deck removes every Obstacle at ``loc`` when defeated."""
+    for j in range(K.N_VCARDS, K.N_INST):
+        c = st.inst[s, j, K.I_CARD]
+        if tb.card[c, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT and tb.card[c, K.CF_LOCATION] == loc:
+            return 1
+    return 0
+
+
+@kernel
 def soldier_locations_nb(st, tb, s):
     """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
     soldiers = 0
@@ -442,8 +452,13 @@ def position_value_nb(st, tb, sp, s, k, loc):
     """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes)."""
     c = st.inst[s, k, K.I_CARD]
     v = 0.0
-    if tb.card[c, K.CF_BRIDE] != 0 and loc == admits_only_loc_nb(st, tb, s):
-        v += 1.2 * sp[P_WEDDING]
+    ball = admits_only_loc_nb(st, tb, s)
+    if ball >= 0 and sp[P_PLAN] != 0:
+        if tb.card[c, K.CF_BRIDE] != 0:
+            # a bride walks towards The Ballroom one location at a time
+            v += 1.2 * sp[P_WEDDING] if loc == ball else 0.1 * sp[P_WEDDING] * (3 - abs(ball - loc))
+        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+            v += 0.05 * sp[P_WEDDING] * (3 - abs(ball - loc))
     p = tb.card[c, K.CF_PASSIVE]
     if p == K.AB_GRANTS_ACTIVATE:
         others = 0
@@ -460,6 +475,19 @@ def position_value_nb(st, tb, sp, s, k, loc):
                 others += 1
         if others == 0:
             v += 0.5 * sp[P_SOLDIER]
+    elif p == K.AB_CAULDRON_BORN:
+        # a Cauldron Born counts for the objective only where no other one stands
+        alone = True
+        for j in range(K.N_VCARDS):
+            if (
+                j != k
+                and st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, j, K.I_LOC] == loc
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+            ):
+                alone = False
+        if alone:
+            v += sp[P_CAULDRON]
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish.
         for h in range(K.N_INST):
@@ -707,6 +735,12 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             v += 0.5 * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
+        else:
+            best = 0.0
+            for x in range(K.N_LOC):
+                if can_enter_nb(st, tb, s, c, x):
+                    best = max(best, ally_help_nb(st, tb, ru, sp, s, c, x))
+            v += best
         return v
     if t == K.T_ITEM:
         if p == K.AB_GRANTS_ACTIVATE:
@@ -770,7 +804,11 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             return 2.0
         return 0.5
     if t == K.T_CONDITION:
-        return max(effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER]), 1.0)
+        # a Condition waits for its trigger: one copy in hand is enough
+        for j in range(k):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
+                return 0.5
+        return min(max(effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER]), 1.0), 3.0)
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
         # Effects that are dead now may come alive; value those by their best case.
@@ -778,7 +816,12 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             side = st.sv[s, K.SV_CAULDRON]
             return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON] if side == 1 else 2.0)
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
-            return 1.5
+            # worth what the worst Hero in play costs us (it may be the one to remove next turn)
+            worst = 0.0
+            for h in range(K.N_INST):
+                if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+                    worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
+            return max(1.5, 0.6 * worst)
     return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - 0.3 * sp[P_SPEND] * play_cost_nb(st, tb, s, c)
 
 
@@ -1145,10 +1188,19 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return 1.0 * -sign
         return 0.0
     if kind == K.DK_LOCATION:
-        if ctx == K.AB_REMOVE_OBSTACLES or ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION or ctx == K.AB_TAKE_ME_INSTEAD:
+        if ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
             return st.sv[realm, K.SV_OBST + a] + 0.0
-        if ctx == K.AB_SHOW_ME_THE_BEAST or ctx == K.AB_THE_ROSE:
-            return st.sv[realm, K.SV_OBST + a] + 0.0
+        if (
+            ctx == K.AB_REMOVE_OBSTACLES
+            or ctx == K.AB_TAKE_ME_INSTEAD
+            or ctx == K.AB_SHOW_ME_THE_BEAST
+            or (ctx == K.AB_THE_ROSE)
+        ):
+            # Empty one location before the next: It Is You needs every location to miss one, and the
+            # locations a Hero clears when defeated are left for that Hero.
+            sc = -st.sv[realm, K.SV_OBST + a] - 1.5 * clears_location_nb(st, tb, realm, a)
+            replacing = passive_count_nb(st, tb, realm, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
+            return sc if mine != replacing else -sc
         if ctx == K.AB_SWOON or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
             return missing_at_nb(st, tb, realm, a) + 0.0
         if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_PIG_KEEPER:
