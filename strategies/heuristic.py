@@ -448,15 +448,23 @@ def best_trap_nb(st, tb, ru, sp, s):
 
 
 @kernel
-def position_value_nb(st, tb, sp, s, k, loc):
+def position_value_nb(st, tb, ru, sp, s, k, loc):
     """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes)."""
     c = st.inst[s, k, K.I_CARD]
     v = 0.0
     ball = admits_only_loc_nb(st, tb, s)
     if ball >= 0 and sp[P_PLAN] != 0:
         if tb.card[c, K.CF_BRIDE] != 0:
-            # a bride walks towards The Ballroom one location at a time
-            v += 1.2 * sp[P_WEDDING] if loc == ball else 0.1 * sp[P_WEDDING] * (3 - abs(ball - loc))
+            # A bride walks towards The Ballroom one location at a time; once the Prince and Wedding Bells
+            # wait and no Slipper is left, every step is most of what remains to do.
+            step = 0.1
+            if (
+                prince_in_realm_nb(st, tb, s)
+                and activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0
+                and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
+            ):
+                step = 0.5
+            v += 1.2 * sp[P_WEDDING] if loc == ball else step * sp[P_WEDDING] * (3 - abs(ball - loc))
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
             v += 0.05 * sp[P_WEDDING] * (3 - abs(ball - loc))
     p = tb.card[c, K.CF_PASSIVE]
@@ -489,14 +497,23 @@ def position_value_nb(st, tb, sp, s, k, loc):
         if alone:
             v += sp[P_CAULDRON]
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
-        # Allies are worth more beside Heroes they help vanquish.
+        # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
+        mine = strength_nb(st, tb, s, k)
         for h in range(K.N_INST):
             if (
                 st.inst[s, h, K.I_ZONE] == K.Z_REALM
                 and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
                 and st.inst[s, h, K.I_LOC] == loc
             ):
-                v += 0.3 * sp[P_ALLY] * strength_nb(st, tb, s, k) + 0.5
+                others = 0
+                for j in range(K.N_VCARDS):
+                    if j != k and vanquish_eligible_nb(st, tb, s, j, loc):
+                        others += strength_nb(st, tb, s, j)
+                need = strength_nb(st, tb, s, h)
+                if others < need <= others + mine:
+                    v += 0.6 * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
+                else:
+                    v += 0.3 * sp[P_ALLY] * mine + 0.5
     return v
 
 
@@ -585,7 +602,8 @@ def move_value_nb(st, tb, ru, sp, s, k, dest):
         ):
             return 0.5 * BIG
         return 0.2 * sp[P_WEDDING]
-    return position_value_nb(st, tb, sp, s, k, dest) - position_value_nb(st, tb, sp, s, k, st.inst[s, k, K.I_LOC]) - 0.1
+    here = st.inst[s, k, K.I_LOC]
+    return position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here) - 0.1
 
 
 @kernel
@@ -817,6 +835,9 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON] if side == 1 else 2.0)
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
             # worth what the worst Hero in play costs us (it may be the one to remove next turn)
+            for j in range(k):
+                if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
+                    return 1.0  # a second copy
             worst = 0.0
             for h in range(K.N_INST):
                 if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
@@ -830,7 +851,9 @@ def discard_threshold_nb(st, tb, sp, s):
     """Hand cards worth less than this are discarded: more eagerly while the plan is far from done."""
     if sp[P_DISCARD_BELOW] < 0:
         return sp[P_DISCARD_BELOW]
-    return sp[P_DISCARD_BELOW] + sp[P_DIG] * (1.0 - progress_nb(st, tb, s))
+    # Power piling up unspent means the hand holds the wrong cards.
+    surplus = st.sv[s, K.SV_POWER] - (hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET])
+    return sp[P_DISCARD_BELOW] + sp[P_DIG] * (1.0 - progress_nb(st, tb, s) + min(max(surplus, 0) / 8.0, 1.0))
 
 
 @kernel
@@ -844,13 +867,26 @@ def junk_count_nb(st, tb, ru, sp, s):
 
 
 @kernel
-def power_worth_nb(st, tb, sp, s, gain):
-    """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
+def hand_cost_max_nb(st, tb, s):
+    """The dearest card in seat ``s``'s hand."""
     dearest = 0
     for k in range(K.N_VCARDS):
         if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
             dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
-    want = dearest + sp[P_POWER_TARGET]
+    return dearest
+
+
+@kernel
+def dig_worth_nb(st, tb, ru, sp, s):
+    """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
+    surplus = st.sv[s, K.SV_POWER] - (hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET])
+    return sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s) * (1.0 + 2.0 * min(max(surplus, 0) / 8.0, 1.0))
+
+
+@kernel
+def power_worth_nb(st, tb, sp, s, gain):
+    """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
+    want = hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET]
     over = st.sv[s, K.SV_POWER] - want
     factor = 1.0 if over <= 0 else max(0.1, 1.0 - over / 6.0)
     return sp[P_POWER] * gain * factor
@@ -1011,7 +1047,7 @@ def location_value_nb(st, tb, ru, sp, s, loc):
         elif kind == K.S_VANQUISH:
             total += max(best_vanquish_nb(st, tb, ru, sp, s), 0.0)
         elif kind == K.S_DISCARD:
-            total += 0.7 * sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s)
+            total += 0.7 * dig_worth_nb(st, tb, ru, sp, s)
     if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
         total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
     if sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, s):
@@ -1122,7 +1158,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_VANQUISH:
             return vanquish_value_nb(st, tb, ru, sp, me, a)
         if code == K.O_DISCARD:
-            return 0.5 * sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, me) - 0.01
+            return 0.5 * dig_worth_nb(st, tb, ru, sp, me) - 0.01
         return 0.0
     if kind == K.DK_SWAP:
         if code == K.O_PASS:
