@@ -619,23 +619,38 @@ def best_move_nb(st, tb, ru, sp, s):
 
 
 @kernel
+def removal_of_nb(st, tb, s, c):
+    """Obstacles card row ``c`` (an Effect, Condition or activated Ally) removes from seat ``s`` now."""
+    obst = obstacles_total_nb(st, s)
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_TAKE_ME_INSTEAD:
+        return min(n, obst)
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        most = 0
+        for loc in range(K.N_LOC):
+            most = max(most, st.sv[s, K.SV_OBST + loc])
+        return min(n, most)
+    if ab == K.AB_SHOW_ME_THE_BEAST:
+        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) < 0:
+            return min(1, obst)
+    return 0
+
+
+@kernel
 def effect_value_nb(st, tb, ru, sp, s, c, budget):
     """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     obst = obstacles_total_nb(st, s)
     ov = sp[P_OBSTACLE]
-    if ab == K.AB_REMOVE_OBSTACLES:
+    removes = removal_of_nb(st, tb, s, c)
+    if removes > 0 and removes >= obst and can_remove_obstacle_nb(st, tb, s):
+        return 0.5 * BIG  # the last Obstacles: this card wins
+    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
         if not can_remove_obstacle_nb(st, tb, s):
             return -1.0
-        return ov * min(n, obst)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        if not can_remove_obstacle_nb(st, tb, s):
-            return -1.0
-        most = 0
-        for loc in range(K.N_LOC):
-            most = max(most, st.sv[s, K.SV_OBST + loc])
-        return ov * min(n, most)
+        return ov * removes
     if ab == K.AB_SWOON:
         if obst < sp[P_SWOON_MIN] or missing_total_nb(st, tb, s) == 0:
             return -1.0
@@ -653,7 +668,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_TAKE_ME_INSTEAD:
         if not can_remove_obstacle_nb(st, tb, s):
             return -1.0
-        return 0.8 * ov * n - 2.0
+        return 0.8 * ov * removes - 2.0
     if ab == K.AB_SHOW_ME_THE_BEAST:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
@@ -1020,6 +1035,34 @@ def fate_action_value_nb(sp, st, tb, target):
 
 
 @kernel
+def can_finish_here_nb(st, tb, s, plays, budget):
+    """Removal cards in hand, at most ``plays`` of them within ``budget`` Power, clear every Obstacle left."""
+    if not can_remove_obstacle_nb(st, tb, s):
+        return False
+    need = obstacles_total_nb(st, s)
+    used = 0
+    for _ in range(plays):
+        best = 0
+        bk = -1
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] != K.Z_HAND or (used >> k) & 1:
+                continue
+            c = st.inst[s, k, K.I_CARD]
+            if tb.card[c, K.CF_TYPE] != K.T_EFFECT or play_cost_nb(st, tb, s, c) > budget:
+                continue
+            r = removal_of_nb(st, tb, s, c)
+            if r > best:
+                best = r
+                bk = k
+        if bk < 0:
+            break
+        used |= 1 << bk
+        budget -= play_cost_nb(st, tb, s, st.inst[s, bk, K.I_CARD])
+        need -= best
+    return need <= 0
+
+
+@kernel
 def location_value_nb(st, tb, ru, sp, s, loc):
     """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there."""
     v = st.sv[s, K.SV_VILLAIN]
@@ -1061,6 +1104,9 @@ def location_value_nb(st, tb, ru, sp, s, loc):
         if moves > 0 and (acts > 0 or extra_activate_in_hand_nb(st, tb, s)):
             total += 0.5 * BIG
     total += power_worth_nb(st, tb, sp, s, gains)
+    if plays > 0 and sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
+        if can_finish_here_nb(st, tb, s, plays, st.sv[s, K.SV_POWER] + gains):
+            total += 0.5 * BIG
     if plays > 0:
         # the best cards the Power here pays for, one per Play symbol
         budget = st.sv[s, K.SV_POWER] + gains
