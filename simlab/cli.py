@@ -192,7 +192,7 @@ def goldfish(
 def ladder(
     villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
     level: Annotated[list[str] | None, typer.Option(help="strategies to rank (default random, novice, expert)")] = None,
-    opponent: Annotated[str, typer.Option(help="strategy of every opponent")] = "expert",
+    opponent: Annotated[str, typer.Option(help="strategy of every opponent")] = "novice",
     n: Annotated[int, typer.Option("-n", help="games per level and opponent villain")] = 2000,
     seed: Annotated[int, typer.Option(help="run seed")] = 0,
     rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,

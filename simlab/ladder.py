@@ -27,7 +27,7 @@ def _check_villains(villains) -> tuple[str, ...]:
 def skill_ladder(
     villains=VILLAIN_KEYS,
     levels=LEVELS,
-    opponent: str = "expert",
+    opponent: str = "novice",
     n_games: int = 2000,
     seed: int = 0,
     variants: dict[str, str] | None = None,

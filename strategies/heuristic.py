@@ -815,6 +815,11 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     if sp[P_PLAN] == 0:
         return 1.0 + 0.2 * tb.card[c, K.CF_COST]
     t = tb.card[c, K.CF_TYPE]
+    if t == K.T_EFFECT and removal_of_nb(st, tb, s, c) == 0 and tb.card[c, K.CF_EFFECT] != K.AB_POWER_CAULDRON:
+        # a second copy of a utility Effect rarely earns its place in a 4-card hand
+        for j in range(k):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
+                return 0.5
     if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
