@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -36,40 +38,214 @@ def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
+def _progress_bar():
+    """A rich progress bar with ETA, shown on stderr; returns (context manager, callback)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = {}
+
+    def update(done: int, total: int, label: str = "games") -> None:
+        if label not in task:
+            task[label] = bar.add_task(label, total=total)
+        bar.update(task[label], completed=done, total=total)
+
+    return bar, update
+
+
+def print_run(res) -> None:
+    """The tables of a run, with rich."""
+    from simlab.sim import entry_names
+
+    title = f"{res.matchup}: {res.n_games:,} games, seed {res.seed}"
+    if res.interrupted:
+        title += " (interrupted: summary of the finished games)"
+    if res.stopped_at_target:
+        title += " (stopped: every interval narrower than the target)"
+    table = Table(title=title)
+    for col in ("outcome", "strategy", "wins", "rate", "95% interval"):
+        table.add_column(col)
+    strategies = dict(zip(entry_names(res.villains), res.strategies, strict=True))
+    for row in res.summary.iter_rows(named=True):
+        table.add_row(
+            row["outcome"],
+            strategies.get(row["outcome"], ""),
+            f"{row['count']:,}",
+            f"{row['rate']:.2%}",
+            f"{row['low']:.2%} - {row['high']:.2%}",
+        )
+    console.print(table)
+    seats = Table(title="win rate by seat (seat 0 plays first)")
+    P = len(res.villains)
+    seats.add_column("entry")
+    for s in range(P):
+        seats.add_column(f"seat {s}")
+    by = res.by_seat
+    for name in entry_names(res.villains):
+        cells = []
+        for r in by.filter(pl.col("entry") == name).sort("seat").iter_rows(named=True):
+            cells.append(f"{r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]" if r["games"] else "-")
+        seats.add_row(name, *cells)
+    console.print(seats)
+    first = Table(title="seats (whoever sits there)")
+    for col in ("seat", "win rate", "95% interval"):
+        first.add_column(col)
+    for r in res.first_seat.iter_rows(named=True):
+        sign = "+" if r["seat"] == "first-seat advantage" else ""
+        first.add_row(r["seat"], f"{r['rate']:{sign}.2%}", f"{r['low']:{sign}.2%} .. {r['high']:{sign}.2%}")
+    console.print(first)
+    lengths = Table(title="game length")
+    for col in ("games won by", "counted in", "games", "mean", "median", "10th pct", "90th pct"):
+        lengths.add_column(col)
+    for r in res.lengths.iter_rows(named=True):
+        if r["games"] == 0:
+            continue
+        lengths.add_row(
+            r["winner"],
+            r["measure"],
+            f"{r['games']:,}",
+            f"{r['mean']:.1f}",
+            f"{r['median']:g}",
+            f"{r['p10']:g}",
+            f"{r['p90']:g}",
+        )
+    console.print(lengths)
+    console.print(
+        f"{res.n_games:,} games in {res.seconds:.2f} s ({res.games_per_second:,.0f} games/s), seed {res.seed}"
+        + (f"; per-game rows in {res.out}" if res.out else "")
+    )
+
+
 @app.command()
 def run(
     matchup: Annotated[str, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")],
-    n: Annotated[int, typer.Option("-n", help="games to play")] = 10000,
+    n: Annotated[int, typer.Option("-n", help="games to play (the most, with --target-ci)")] = 10000,
     seed: Annotated[int, typer.Option(help="run seed: game i uses the stream of (seed, i)")] = 0,
-    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=STRATEGY (repeatable)")] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
     rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
     max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
     threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    first: Annotated[str, typer.Option(help="who plays first: rotate, random, or a villain")] = "rotate",
+    out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
+    target_ci: Annotated[
+        float | None, typer.Option(help="stop once every win-rate 95% interval is narrower than this")
+    ] = None,
 ) -> None:
-    """Play N games of a matchup, seats rotated, and print win rates with 95% Wilson intervals."""
-    from simlab.sim import simulate
+    """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
+    length, with 95% intervals. Ctrl-C stops after the current chunk and prints the finished games."""
+    from simlab.sim import run as run_games
 
     if n < 1:
         fail(f"-n must be a positive number of games, got {n}")
+    bar, update = _progress_bar()
     try:
-        res = simulate(
-            matchup, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), max_turns, threads
-        )
+        with bar if not json_out else _null():
+            res = run_games(
+                matchup,
+                n,
+                seed,
+                parse_pairs(strategy, "--strategy"),
+                parse_pairs(rules, "--rules"),
+                max_turns,
+                threads,
+                first=first,
+                out=out,
+                target_ci=target_ci,
+                keep_games=False,
+                progress=None if json_out else update,
+            )
     except (InputError, RuleError, CardDataError) as exc:
         fail(str(exc))
-    table = Table(title=f"{matchup}: {res.games.height:,} games, seed {seed}")
-    for col in ("outcome", "wins", "rate", "95% interval"):
+    if json_out:
+        typer.echo(res.to_json())
+    else:
+        print_run(res)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+@app.command()
+def matrix(
+    n: Annotated[int, typer.Option("-n", help="games per matchup")] = 10000,
+    seed: Annotated[int, typer.Option(help="run seed")] = 0,
+    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
+    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
+    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
+    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
+) -> None:
+    """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simlab.matchups import matrix as run_matrix
+    from simlab.matchups import plot_matrix
+
+    if n < 1:
+        fail(f"-n must be a positive number of games, got {n}")
+    bar, update = _progress_bar()
+    try:
+        with bar:
+            res = run_matrix(
+                n,
+                seed,
+                parse_pairs(strategy, "--strategy"),
+                parse_pairs(rules, "--rules"),
+                max_turns,
+                threads,
+                progress=update,
+            )
+    except (InputError, RuleError, CardDataError) as exc:
+        fail(str(exc))
+    table = Table(title=f"matchup matrix: {n:,} games each, seed {seed}")
+    for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
         table.add_column(col)
-    for row in res.summary.iter_rows(named=True):
+    for r in res.table.iter_rows(named=True):
         table.add_row(
-            row["outcome"], f"{row['count']:,}", f"{row['rate']:.2%}", f"{row['low']:.2%} - {row['high']:.2%}"
+            r["matchup"],
+            r["outcome"],
+            f"{r['rate']:.1%}",
+            f"{r['low']:.1%} - {r['high']:.1%}",
+            f"{r['median_rounds']:g}",
+            f"{r['first_seat_advantage']:+.1%}",
         )
     console.print(table)
-    rounds = res.games["rounds"]
-    console.print(
-        f"rounds: mean {rounds.mean():.1f}, median {rounds.median():.0f}; "
-        f"{res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"
-    )
+    fig, ax = plt.subplots(figsize=(6, 5))
+    plot_matrix(res.grid(), ax)
+    fig.tight_layout()
+    try:
+        Path(png).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(png, dpi=120)
+    except OSError as exc:
+        fail(f"cannot write --png {png!r}: {exc.strerror or exc}")
+    console.print(f"heatmap: {png}")
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 @app.command()

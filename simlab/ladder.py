@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.game import InputError, strategy_spec
+from simlab.matchups import matrix
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import goldfish, simulate
 from simlab.stats import wilson
@@ -89,26 +88,12 @@ def pairings(
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
 ) -> pl.DataFrame:
-    """Every 2-player pairing (mirrors included) and the 3-player game, all seats played by ``strategy``."""
-    matchups = [f"{a}-vs-{b}" for a, b in itertools.combinations_with_replacement(VILLAIN_KEYS, 2)]
-    matchups.append("-vs-".join(VILLAIN_KEYS))
-    frames = []
-    for m in matchups:
-        res = simulate(m, n_games, seed, dict.fromkeys(set(m.split("-vs-")), strategy), variants, max_turns, threads)
-        finished = res.games.filter(pl.col("winner_index") >= 0).height
-        lo, hi = wilson(finished, res.games.height)
-        frames.append(
-            res.summary.with_columns(
-                pl.lit(m).alias("matchup"),
-                pl.lit(finished / res.games.height).alias("finished"),
-                pl.lit(float(lo)).alias("finished_low"),
-                pl.lit(float(hi)).alias("finished_high"),
-                pl.lit(float(res.games["rounds"].median())).alias("median_rounds"),
-            )
-        )
-    return pl.concat(frames).select(
-        "matchup", "outcome", "games", "count", "rate", "low", "high", "finished", "finished_low", "median_rounds"
+    """The matchup matrix with every seat played by ``strategy``, and each matchup's share of finished games."""
+    table = matrix(n_games, seed, dict.fromkeys(VILLAIN_KEYS, strategy), variants, max_turns, threads).table
+    unfinished = table.filter(pl.col("outcome") == "unfinished").select(
+        "matchup", (1 - pl.col("rate")).alias("finished"), (1 - pl.col("high")).alias("finished_low")
     )
+    return table.join(unfinished, on="matchup", maintain_order="left")
 
 
 def goldfish_table(

@@ -1,43 +1,312 @@
-"""Run many games in parallel and summarise them."""
+"""Run many games in parallel, chunk by chunk, and summarise them with 95% intervals.
+
+Game *i* of a run draws its randomness from (seed, *i*) alone, so the results do not depend on threads or
+chunking. Each chunk is played by the parallel kernel and folded into running counts (:class:`Tally`), so
+memory stays flat in the number of games; the per-game table is kept only when asked (or for runs of at
+most ``KEEP_GAMES_UP_TO`` games) and can be streamed to parquet instead.
+"""
 
 from __future__ import annotations
 
+import json
+import signal
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numba
 import numpy as np
 import polars as pl
 
-from simlab.cards import load_cards
+from simlab.cards import VILLAIN_KEYS, load_cards
 from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, parse_matchup, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.batch import play_batch_nb
 from simlab.kernels.state import N_SPARAMS
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
-from simlab.stats import wilson
+from simlab.stats import Z95, wilson
+
+KEEP_GAMES_UP_TO = 1_000_000
+DEFAULT_CHUNK = 4096
+MIN_GAMES_FOR_TARGET = 1000  # --target-ci never stops before this many games
+
+
+# ============================================================================ seats
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser, vectorised (uint64 in, uint64 out)."""
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def seat_table(villains: tuple[str, ...], n: int, first: int = 0, order: str = "rotate", seed: int = 0) -> np.ndarray:
+    """Entry (index into ``villains``) at each seat of games first..first+n-1, seat 0 playing first.
+
+    ``order``: ``"rotate"`` (game i starts with entry i mod P, so every entry plays every seat equally),
+    ``"random"`` (a random seat order per game, drawn from (seed, game index)), or a villain name (that
+    villain always plays first; the others rotate over the remaining seats).
+    """
+    P = len(villains)
+    idx = np.arange(first, first + n, dtype=np.int64)
+    if order == "rotate":
+        return (idx[:, None] + np.arange(P)[None, :]) % P
+    if order == "random":
+        with np.errstate(over="ignore"):
+            base = _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0xA5A5A5A5))
+            keys = _mix(base ^ (idx.astype(np.uint64)[:, None] * np.uint64(P) + np.arange(P, dtype=np.uint64)[None, :]))
+        return np.argsort(keys, axis=1, kind="stable").astype(np.int64)
+    e0 = villains.index(order)
+    rest = [e for e in range(P) if e != e0]
+    out = np.empty((n, P), np.int64)
+    out[:, 0] = e0
+    for s in range(1, P):
+        out[:, s] = np.array(rest)[(idx + s - 1) % (P - 1)]
+    return out
+
+
+def check_first(villains: tuple[str, ...], first: str) -> str:
+    if first in ("rotate", "random") or first in villains:
+        return first
+    raise InputError(f"--first {first!r} is not in the matchup; choose from {', '.join(villains)}, rotate or random")
+
+
+# ============================================================================ running counts
+
+
+@dataclass
+class Tally:
+    """Counts of a run so far: enough for every summary, whatever the number of games."""
+
+    villains: tuple[str, ...]
+    max_turns: int
+    games: int = 0
+    wins: np.ndarray = field(init=False)  # (P, P) games won by entry e sitting in seat s
+    sat: np.ndarray = field(init=False)  # (P, P) games entry e sat in seat s
+    rounds: np.ndarray = field(init=False)  # (P + 1, cap + 1) histogram of rounds by winner; last row unfinished
+    turns: np.ndarray = field(init=False)  # (P, cap + 1) histogram of the winner's own turns
+
+    def __post_init__(self):
+        P, cap = len(self.villains), self.max_turns + 1
+        self.wins = np.zeros((P, P), np.int64)
+        self.sat = np.zeros((P, P), np.int64)
+        self.rounds = np.zeros((P + 1, cap), np.int64)
+        self.turns = np.zeros((P, cap), np.int64)
+
+    def add(self, seats: np.ndarray, winner_seat: np.ndarray, rounds: np.ndarray, seat_turns: np.ndarray) -> None:
+        P = len(self.villains)
+        n = seats.shape[0]
+        rows = np.arange(n)
+        self.games += n
+        for s in range(P):
+            self.sat[:, s] += np.bincount(seats[:, s], minlength=P)
+        won = winner_seat >= 0
+        ws = winner_seat[won]
+        we = seats[rows[won], ws]
+        np.add.at(self.wins, (we, ws), 1)
+        cap = self.rounds.shape[1] - 1
+        r = np.minimum(rounds, cap)
+        np.add.at(self.rounds, (np.where(won, seats[rows, np.maximum(winner_seat, 0)], P), r), 1)
+        t = np.minimum(seat_turns[rows[won], ws], cap)
+        np.add.at(self.turns, (we, t), 1)
+
+    # ------------------------------------------------------------------ summaries
+    def summary(self) -> pl.DataFrame:
+        """Each entry's wins and the unfinished games, with 95% Wilson intervals."""
+        n = self.games
+        counts = list(zip(entry_names(self.villains), self.wins.sum(axis=1).tolist(), strict=True))
+        counts.append(("unfinished", n - int(self.wins.sum())))
+        rows = []
+        for name, count in counts:
+            lo, hi = wilson(count, n)
+            rows.append(
+                {"outcome": name, "games": n, "count": count, "rate": count / n, "low": float(lo), "high": float(hi)}
+            )
+        return pl.DataFrame(rows)
+
+    def by_seat(self) -> pl.DataFrame:
+        """Each entry's win rate in each seat (seat 0 plays first)."""
+        rows = []
+        for e, name in enumerate(entry_names(self.villains)):
+            for s in range(len(self.villains)):
+                g, w = int(self.sat[e, s]), int(self.wins[e, s])
+                lo, hi = wilson(w, g)
+                rows.append(
+                    {
+                        "entry": name,
+                        "seat": s,
+                        "games": g,
+                        "wins": w,
+                        "rate": w / g if g else float("nan"),
+                        "low": float(lo),
+                        "high": float(hi),
+                    }
+                )
+        return pl.DataFrame(rows)
+
+    def first_seat(self) -> pl.DataFrame:
+        """Win rate of each seat (whoever sits there) and the first seat's advantage over the mean of the others.
+
+        The advantage d = p0 - mean(p1..) is the mean of X = [seat 0 won] - [another seat won] / (P - 1)
+        over games; its interval is d +- 1.96 * sd(X) / sqrt(n) (normal approximation).
+        """
+        P, n = len(self.villains), self.games
+        p = self.wins.sum(axis=0) / n
+        rows = []
+        for s in range(P):
+            w = int(self.wins[:, s].sum())
+            lo, hi = wilson(w, n)
+            rows.append({"seat": f"seat {s}", "games": n, "rate": w / n, "low": float(lo), "high": float(hi)})
+        if P > 1:
+            d = p[0] - p[1:].mean()
+            ex2 = p[0] + p[1:].sum() / (P - 1) ** 2
+            half = Z95 * np.sqrt(max(ex2 - d * d, 0.0) / n)
+            rows.append(
+                {"seat": "first-seat advantage", "games": n, "rate": float(d), "low": d - half, "high": d + half}
+            )
+        return pl.DataFrame(rows)
+
+    def lengths(self) -> pl.DataFrame:
+        """Game length, overall and by winner: rounds played, and the winner's own turns."""
+        names = entry_names(self.villains)
+        rows = []
+
+        def add(who, measure, hist):
+            rows.append({"winner": who, "measure": measure, **hist_stats(hist)})
+
+        add("all games", "rounds", self.rounds.sum(axis=0))
+        add("all decided games", "winner's turns", self.turns.sum(axis=0))
+        for e, name in enumerate(names):
+            add(name, "rounds", self.rounds[e])
+            add(name, "winner's turns", self.turns[e])
+        add("unfinished", "rounds", self.rounds[-1])
+        return pl.DataFrame(rows)
+
+    def widest_interval(self) -> float:
+        s = self.summary().filter(pl.col("outcome") != "unfinished")
+        return float((s["high"] - s["low"]).max())
+
+
+def hist_stats(hist: np.ndarray) -> dict:
+    """Count, mean, median, 10th and 90th percentile (nearest rank) of an integer histogram."""
+    n = int(hist.sum())
+    if n == 0:
+        return {"games": 0, "mean": float("nan"), "median": float("nan"), "p10": float("nan"), "p90": float("nan")}
+    values = np.arange(hist.shape[0])
+    cum = np.cumsum(hist)
+
+    def q(p):
+        return float(values[np.searchsorted(cum, max(1, int(np.ceil(p * n))))])
+
+    return {"games": n, "mean": float((values * hist).sum() / n), "median": q(0.5), "p10": q(0.1), "p90": q(0.9)}
+
+
+def entry_names(villains: tuple[str, ...]) -> list[str]:
+    """Names of the matchup's entries; a villain appearing twice (a mirror) is numbered: gaston #1, gaston #2."""
+    return [f"{v} #{i + 1}" if villains.count(v) > 1 else v for i, v in enumerate(villains)]
+
+
+# ============================================================================ results
 
 
 @dataclass
 class RunResult:
-    games: pl.DataFrame  # one row per game
-    summary: pl.DataFrame  # one row per villain, plus "unfinished"
+    """A run: its summaries (polars frames) and, when kept, one row per game."""
+
+    matchup: str
+    villains: tuple[str, ...]
+    strategies: tuple[str, ...]
     seed: int
     seconds: float
+    tally: Tally
+    games: pl.DataFrame | None  # one row per game (None when not kept)
+    interrupted: bool = False  # stopped by Ctrl-C: the summaries cover the games finished
+    stopped_at_target: bool = False  # --target-ci reached before n_games
+    out: str | None = None
+
+    @property
+    def n_games(self) -> int:
+        return self.tally.games
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        return self.tally.summary()
+
+    @property
+    def by_seat(self) -> pl.DataFrame:
+        return self.tally.by_seat()
+
+    @property
+    def first_seat(self) -> pl.DataFrame:
+        return self.tally.first_seat()
+
+    @property
+    def lengths(self) -> pl.DataFrame:
+        return self.tally.lengths()
 
     @property
     def games_per_second(self) -> float:
-        return self.games.height / self.seconds if self.seconds > 0 else float("nan")
+        return self.n_games / self.seconds if self.seconds > 0 else float("nan")
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        out = {"summary": self.summary, "by_seat": self.by_seat, "first_seat": self.first_seat, "lengths": self.lengths}
+        if self.games is not None:
+            out["games"] = self.games
+        return out
+
+    def to_pandas(self) -> dict:
+        """The same frames as pandas DataFrames."""
+        return {k: v.to_pandas() for k, v in self.frames().items()}
+
+    def to_json(self) -> str:
+        doc = {
+            "matchup": self.matchup,
+            "strategies": dict(zip(entry_names(self.villains), self.strategies, strict=True)),
+            "seed": self.seed,
+            "games": self.n_games,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 1),
+            "interrupted": self.interrupted,
+            "stopped_at_target": self.stopped_at_target,
+            "out": self.out,
+        }
+        for k, v in self.frames().items():
+            if k != "games":
+                doc[k] = v.to_dicts()
+        return json.dumps(doc, indent=2, default=float)
 
 
-def seat_table(villains: tuple[str, ...], n: int, first: int = 0) -> np.ndarray:
-    """Villain index (into ``villains``) at each seat of games first..first+n-1: seats rotate by game index."""
-    P = len(villains)
-    idx = np.arange(first, first + n)[:, None]
-    return (idx + np.arange(P)[None, :]) % P
+# ============================================================================ running
 
 
-def simulate(
+class _StopFlag:
+    """Ctrl-C sets a flag (checked between chunks) instead of raising inside a chunk."""
+
+    def __init__(self):
+        self.stop = False
+        self._old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.stop:  # a second Ctrl-C stops at once
+            raise KeyboardInterrupt
+        self.stop = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+
+def run(
     matchup: str,
     n_games: int,
     seed: int = 0,
@@ -45,41 +314,92 @@ def simulate(
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
-    chunk: int = 1 << 16,
+    first: str = "rotate",
+    out: str | Path | None = None,
+    target_ci: float | None = None,
+    keep_games: bool | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
-    """Play ``n_games`` of ``matchup`` with seats rotated, and summarise the results.
+    """Play up to ``n_games`` of ``matchup`` and summarise them.
 
-    ``strategies`` maps a villain to a strategy name or TOML path (default ``expert``).
+    strategies: villain -> strategy name or TOML path (default ``expert``).
+    first: ``"rotate"`` (default), ``"random"`` or a villain of the matchup who always plays first.
+    out: a parquet file to stream one row per game to (valid even if the run is interrupted).
+    target_ci: stop after the first chunk (at least 1,000 games in) at which every entry's 95% win-rate
+        interval is narrower than this.
+    keep_games: keep the per-game table in memory (default: for runs of at most 1,000,000 games).
+    progress: called with (games done, games planned) after each chunk.
     """
     villains = parse_matchup(matchup)
+    first = check_first(villains, first)
+    seed = check_seed(seed)
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
+        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
     strategies = dict(strategies or {})
     for v in strategies:
         if v not in villains:
             raise InputError(f"--strategy names villain {v!r}, which is not in the matchup {matchup!r}")
-    specs = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
+    names = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
+    keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
+    writer = _ParquetOut(out, villains) if out is not None else None
+    tally = Tally(villains, max_turns)
+    parts = []
     t0 = time.perf_counter()
-    games = play_games(villains, specs, n_games, seed, variants, max_turns, threads, chunk)
+    interrupted = at_target = False
+    try:
+        with _StopFlag() as flag:
+            for frame_part, seats, res in _chunks(
+                villains,
+                names,
+                n_games,
+                seed,
+                variants,
+                max_turns,
+                threads,
+                chunk,
+                first,
+                want_flags=writer is not None,
+            ):
+                tally.add(seats, res["winner_seat"], res["rounds"], res["turns"])
+                if keep:
+                    parts.append(frame_part)
+                if writer is not None:
+                    writer.write(frame_part, res["flags"])
+                if progress is not None:
+                    progress(tally.games, n_games)
+                if flag.stop:
+                    interrupted = True
+                    break
+                if target_ci is not None and tally.games >= MIN_GAMES_FOR_TARGET:
+                    if tally.widest_interval() < target_ci:
+                        at_target = tally.games < n_games
+                        break
+    finally:
+        if writer is not None:
+            writer.close()
     seconds = time.perf_counter() - t0
-    return RunResult(games, summarise(games, villains), check_seed(seed), seconds)
+    if tally.games == 0:
+        raise KeyboardInterrupt
+    games = pl.concat(parts) if keep and parts else None
+    return RunResult(
+        matchup,
+        villains,
+        tuple(strategy_spec(s).name for s in names),
+        seed,
+        seconds,
+        tally,
+        games,
+        interrupted,
+        at_target,
+        str(out) if out is not None else None,
+    )
 
 
-def play_games(
-    villains: tuple[str, ...],
-    strategies: list,
-    n_games: int,
-    seed: int = 0,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    chunk: int = 1 << 16,
-) -> pl.DataFrame:
-    """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated by game index.
-
-    One villain alone is a goldfish game: nobody Fates it.
-    """
-    seed = check_seed(seed)
-    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
-        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+def _chunks(villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False):
+    """Yield (per-game frame, seats, raw arrays) chunk by chunk."""
     specs = [strategy_spec(s) for s in strategies]
     cards = load_cards()
     ru = rules_array(variants, max_turns)
@@ -91,12 +411,12 @@ def play_games(
             raise InputError(f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     P = len(villains)
-    parts = []
     for first in range(0, n_games, chunk):
         n = min(chunk, n_games - first)
-        seats = seat_table(villains, n, first)
+        seats = seat_table(villains, n, first, order, seed)
         out_games = np.zeros((n, 5), np.int64)
         out_turns = np.zeros((n, P), np.int64)
+        out_flags = np.zeros((n if want_flags else 0, P, K.N_INST), np.int8)
         play_batch_nb(
             cards.tables,
             ru,
@@ -108,11 +428,12 @@ def play_games(
             np.uint64(first),
             out_games,
             out_turns,
-            np.zeros((0, P, K.N_INST), np.int8),
+            out_flags,
         )
         winner_seat = out_games[:, 0]
         rows = np.arange(n)
         winner = np.where(winner_seat >= 0, seats[rows, np.maximum(winner_seat, 0)], -1)
+        wturns = np.where(winner_seat >= 0, out_turns[rows, np.maximum(winner_seat, 0)], -1)
         cols = {
             "game": pl.Series(np.arange(first, first + n), dtype=pl.Int64),
             "winner": pl.Series([villains[w] if w >= 0 else None for w in winner], dtype=pl.String),
@@ -120,17 +441,141 @@ def play_games(
             "winner_seat": pl.Series(winner_seat, dtype=pl.Int64),
             "end": pl.Series([K.END_REASONS[e] for e in out_games[:, 1]], dtype=pl.String),
             "rounds": pl.Series(out_games[:, 2], dtype=pl.Int64),
-            # turns the winner took (its own turns, not rounds); null when nobody won
-            "winner_turns": pl.Series(
-                np.where(winner_seat >= 0, out_turns[rows, np.maximum(winner_seat, 0)], -1), dtype=pl.Int64
-            ),
+            "winner_turns": pl.Series(wturns, dtype=pl.Int64),  # the winner's own turns
         }
         for s in range(P):
             cols[f"seat{s}"] = pl.Series([villains[v] for v in seats[:, s]], dtype=pl.String)
+        for s in range(P):
+            cols[f"seat{s}_turns"] = pl.Series(out_turns[:, s], dtype=pl.Int64)
         part = pl.DataFrame(cols).with_columns(
             pl.when(pl.col("winner_turns") >= 0).then(pl.col("winner_turns")).otherwise(None).alias("winner_turns")
         )
-        parts.append(part)
+        yield (
+            part,
+            seats,
+            {"winner_seat": winner_seat, "rounds": out_games[:, 2], "turns": out_turns, "flags": out_flags},
+        )
+
+
+class _ParquetOut:
+    """Stream per-game rows to a parquet file; per seat, two 45-bit masks say which card instances were
+    drawn and which played (bit k = instance k: 0-29 the Villain deck, 30-44 the Fate deck; the names are in
+    the file's ``simlab.cards`` metadata)."""
+
+    def __init__(self, path, villains):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.path = Path(path)
+        self.P = len(villains)
+        cards = load_cards()
+        names = {}
+        for v in set(villains):
+            vr = cards.villain(v).row
+            t = cards.tables
+            rows = list(t.v_deck[vr]) + list(t.v_fate[vr])
+            names[v] = [cards.cards[int(r)].name for r in rows]
+        fields = [
+            ("game", pa.int64()),
+            ("winner", pa.string()),
+            ("winner_index", pa.int64()),
+            ("winner_seat", pa.int64()),
+            ("end", pa.string()),
+            ("rounds", pa.int64()),
+            ("winner_turns", pa.int64()),
+        ]
+        fields += [(f"seat{s}", pa.string()) for s in range(self.P)]
+        fields += [(f"seat{s}_turns", pa.int64()) for s in range(self.P)]
+        fields += [(f"seat{s}_{k}", pa.uint64()) for s in range(self.P) for k in ("drawn", "played")]
+        self.schema = pa.schema(fields, metadata={"simlab.cards": json.dumps(names)})
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = pq.ParquetWriter(str(self.path), self.schema)
+        except OSError as exc:
+            raise InputError(f"cannot write --out {str(path)!r}: {exc.strerror or exc}") from None
+        self._pa = pa
+        self._bits = np.uint64(1) << np.arange(K.N_INST, dtype=np.uint64)
+
+    def write(self, part: pl.DataFrame, flags: np.ndarray) -> None:
+        extra = {}
+        for s in range(self.P):
+            f = flags[:, s, :]
+            extra[f"seat{s}_drawn"] = ((f & K.FLAG_DRAWN) != 0).astype(np.uint64) @ self._bits
+            extra[f"seat{s}_played"] = ((f & K.FLAG_PLAYED) != 0).astype(np.uint64) @ self._bits
+        table = part.with_columns(**{k: pl.Series(v, dtype=pl.UInt64) for k, v in extra.items()}).to_arrow()
+        self.writer.write_table(table.select(self.schema.names).cast(self.schema))
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def card_flags(path: str | Path) -> pl.DataFrame:
+    """Expand a run's parquet file to one row per (game, seat, card): whether it was drawn and played."""
+    import pyarrow.parquet as pq
+
+    meta = json.loads(pq.read_schema(str(path)).metadata[b"simlab.cards"])
+    games = pl.read_parquet(path)
+    P = sum(1 for c in games.columns if c.startswith("seat") and c[4:].isdigit())
+    frames = []
+    for s in range(P):
+        for villain, names in meta.items():
+            sub = games.filter(pl.col(f"seat{s}") == villain)
+            if sub.height == 0:
+                continue
+            k = np.arange(len(names), dtype=np.uint64)
+            drawn = (sub[f"seat{s}_drawn"].to_numpy()[:, None] >> k) & np.uint64(1)
+            played = (sub[f"seat{s}_played"].to_numpy()[:, None] >> k) & np.uint64(1)
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "game": np.repeat(sub["game"].to_numpy(), len(names)),
+                        "seat": s,
+                        "villain": villain,
+                        "instance": np.tile(np.arange(len(names)), sub.height),
+                        "card": np.tile(np.array(names), sub.height),
+                        "drawn": drawn.ravel().astype(bool),
+                        "played": played.ravel().astype(bool),
+                    }
+                )
+            )
+    return pl.concat(frames)
+
+
+# ============================================================================ older entry points
+
+
+def simulate(
+    matchup: str,
+    n_games: int,
+    seed: int = 0,
+    strategies: dict[str, str] | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+) -> RunResult:
+    """:func:`run` with the per-game table kept (for tests and small studies)."""
+    return run(matchup, n_games, seed, strategies, variants, max_turns, threads, keep_games=True, chunk=chunk)
+
+
+def play_games(
+    villains: tuple[str, ...],
+    strategies: list,
+    n_games: int,
+    seed: int = 0,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+) -> pl.DataFrame:
+    """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated; one villain alone
+    is a goldfish game (nobody Fates it)."""
+    seed = check_seed(seed)
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
+        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+    parts = [
+        p for p, _, _ in _chunks(villains, strategies, n_games, seed, variants, max_turns, threads, chunk, "rotate")
+    ]
     return pl.concat(parts)
 
 
@@ -150,8 +595,6 @@ def goldfish(
     threads: int | None = None,
 ) -> GoldfishResult:
     """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective."""
-    from simlab.cards import VILLAIN_KEYS
-
     if villain not in VILLAIN_KEYS:
         raise InputError(f"unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}")
     games = play_games((villain,), [strategy], n_games, seed, variants, max_turns, threads)
@@ -172,22 +615,3 @@ def goldfish(
         ]
     )
     return GoldfishResult(games, summary)
-
-
-def entry_names(villains: tuple[str, ...]) -> list[str]:
-    """Names of the matchup's entries; a villain appearing twice (a mirror) is numbered: gaston #1, gaston #2."""
-    return [f"{v} #{i + 1}" if villains.count(v) > 1 else v for i, v in enumerate(villains)]
-
-
-def summarise(games: pl.DataFrame, villains: tuple[str, ...]) -> pl.DataFrame:
-    """Wins of each entry of the matchup and the unfinished games, with 95% Wilson intervals."""
-    n = games.height
-    rows = []
-    counts = [(name, games.filter(pl.col("winner_index") == i).height) for i, name in enumerate(entry_names(villains))]
-    counts.append(("unfinished", games.filter(pl.col("winner_index") < 0).height))
-    for name, count in counts:
-        lo, hi = wilson(count, n)
-        rows.append(
-            {"outcome": name, "games": n, "count": count, "rate": count / n, "low": float(lo), "high": float(hi)}
-        )
-    return pl.DataFrame(rows)

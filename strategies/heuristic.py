@@ -1068,8 +1068,11 @@ def can_finish_here_nb(st, tb, s, plays, budget):
 
 
 @kernel
-def location_value_nb(st, tb, ru, sp, s, loc):
-    """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there."""
+def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_worth, dig_worth, wedding_ready):
+    """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there.
+
+    The worths that do not depend on the location are computed once per decision by the caller.
+    """
     v = st.sv[s, K.SV_VILLAIN]
     gains = 0
     plays = 0
@@ -1085,20 +1088,16 @@ def location_value_nb(st, tb, ru, sp, s, loc):
         elif kind == K.S_ACTIVATE:
             total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + 3), 0.0)
         elif kind == K.S_MOVE:
-            total += max(best_move_nb(st, tb, ru, sp, s), 0.0)
+            total += move_worth
         elif kind == K.S_FATE:
-            best = 0.0
-            for d in range(1, st.g[K.G_NSEATS]):
-                o = (s + d) % st.g[K.G_NSEATS]
-                best = max(best, fate_action_value_nb(sp, st, tb, o))
-            total += best
+            total += fate_worth
         elif kind == K.S_VANQUISH:
-            total += max(best_vanquish_nb(st, tb, ru, sp, s), 0.0)
+            total += vanquish_worth
         elif kind == K.S_DISCARD:
-            total += 0.7 * dig_worth_nb(st, tb, ru, sp, s)
+            total += 0.7 * dig_worth
     if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
         total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
-    if sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, s):
+    if wedding_ready:
         # here the bride can walk in and Wedding Bells ring in the same turn
         moves = 0
         acts = 0
@@ -1175,8 +1174,6 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     me = player
     mine = realm == player
     smart = sp[P_FATE_SMART] != 0
-    if kind == K.DK_MOVE:
-        return location_value_nb(st, tb, ru, sp, me, a)
     if kind == K.DK_ACTION:
         if code == K.O_PASS:
             return 0.0
@@ -1333,6 +1330,23 @@ def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     sp = st.sparams[player]
     best = -np.inf
     best_i = 0
+    if kind == K.DK_MOVE:
+        move_worth = max(best_move_nb(st, tb, ru, sp, player), 0.0)
+        vanquish_worth = max(best_vanquish_nb(st, tb, ru, sp, player), 0.0)
+        dig_worth = dig_worth_nb(st, tb, ru, sp, player)
+        fate_worth = 0.0
+        for d in range(1, st.g[K.G_NSEATS]):
+            fate_worth = max(fate_worth, fate_action_value_nb(sp, st, tb, (player + d) % st.g[K.G_NSEATS]))
+        wedding_ready = sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, player)
+        for i in range(n):
+            sc = location_value_nb(
+                st, tb, ru, sp, player, st.opts[i, 1], move_worth, fate_worth, vanquish_worth, dig_worth, wedding_ready
+            )
+            sc += sp[P_NOISE] * uniform_nb(st.rng)
+            if sc > best:
+                best = sc
+                best_i = i
+        return best_i
     for i in range(n):
         sc = score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
         if sc > best:

@@ -1,0 +1,157 @@
+"""``simlab run`` / ``simlab.run``: reproducible summaries, honest intervals, long-run behaviour, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import matplotlib
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import simlab
+from simlab.cli import app
+from simlab.sim import card_flags, run, seat_table
+from simlab.stats import wilson
+
+matplotlib.use("Agg")
+runner = CliRunner()
+
+
+def frames_equal(a, b):
+    for name in ("summary", "by_seat", "first_seat", "lengths"):
+        assert getattr(a, name).equals(getattr(b, name)), name
+
+
+def test_summaries_do_not_depend_on_threads_or_chunks():
+    a = run("gaston-vs-lady-tremaine", 400, seed=3, threads=1, chunk=400, keep_games=True)
+    b = run("gaston-vs-lady-tremaine", 400, seed=3, threads=2, chunk=64, keep_games=True)
+    frames_equal(a, b)
+    assert a.games.equals(b.games)
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(5, 10)
+    assert (round(float(lo), 4), round(float(hi), 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 10)
+    assert (round(float(lo), 4), round(float(hi), 4)) == (0.0, 0.2775)
+    lo, hi = wilson(10, 10)
+    assert (round(float(lo), 4), round(float(hi), 4)) == (0.7225, 1.0)
+
+
+def test_wilson_interval_covers_a_known_rate_95_percent_of_the_time():
+    rng = np.random.default_rng(12345)
+    trials, p, n = 4000, 0.3, 200
+    k = rng.binomial(n, p, size=trials)
+    lo, hi = wilson(k, np.full(trials, n))
+    coverage = float(((lo <= p) & (p <= hi)).mean())
+    se = (0.95 * 0.05 / trials) ** 0.5
+    assert abs(coverage - 0.95) < 3 * se, coverage
+
+
+def test_run_result_frames_and_first_seat_advantage():
+    res = simlab.run("gaston-vs-horned-king", 300, seed=2, threads=2)
+    s = res.summary
+    assert s["count"].sum() == 300 and set(s["outcome"]) == {"gaston", "horned-king", "unfinished"}
+    by = res.by_seat
+    assert by["games"].sum() == 600  # each game: two entries, one seat each
+    assert by.group_by("entry").agg(pl.col("games").sum())["games"].to_list() == [300, 300]
+    fs = res.first_seat
+    p0, p1, adv = fs["rate"].to_list()
+    assert adv == pytest.approx(p0 - p1)
+    assert fs["low"][2] < adv < fs["high"][2]
+    lengths = res.lengths
+    allg = lengths.filter((pl.col("winner") == "all games") & (pl.col("measure") == "rounds")).row(0, named=True)
+    assert allg["games"] == 300 and allg["p10"] <= allg["median"] <= allg["p90"]
+    assert allg["median"] == float(res.games["rounds"].quantile(0.5, "lower"))
+    pd = res.to_pandas()
+    assert set(pd) >= {"summary", "by_seat", "first_seat", "lengths", "games"}
+
+
+def test_first_seat_fixed_or_random():
+    fixed = run("gaston-vs-lady-tremaine-vs-horned-king", 30, seed=1, first="lady-tremaine", keep_games=True)
+    assert set(fixed.games["seat0"]) == {"lady-tremaine"}
+    seats = seat_table(("gaston", "horned-king"), 1000, 0, "random", seed=9)
+    assert (np.sort(seats, axis=1) == [0, 1]).all()
+    assert 400 < (seats[:, 0] == 0).sum() < 600
+    assert (seats == seat_table(("gaston", "horned-king"), 1000, 0, "random", seed=9)).all()
+
+
+def test_target_ci_stops_once_every_interval_is_narrow_enough():
+    res = run("gaston-vs-horned-king", 50_000, seed=4, target_ci=0.08, chunk=500)
+    assert res.stopped_at_target and res.n_games < 50_000
+    s = res.summary.filter(pl.col("outcome") != "unfinished")
+    assert ((s["high"] - s["low"]) < 0.08).all()
+
+
+def test_out_parquet_has_one_row_per_game_with_card_flags(tmp_path):
+    path = tmp_path / "games.parquet"
+    res = run("gaston-vs-horned-king", 100, seed=6, out=path, keep_games=True)
+    games = pl.read_parquet(path)
+    assert games.height == 100
+    assert games.select("game", "winner", "rounds", "seat0", "seat1").equals(
+        res.games.select("game", "winner", "rounds", "seat0", "seat1")
+    )
+    flags = card_flags(path)
+    assert flags.height == 100 * 2 * 45
+    # every card played was drawn, except Fate cards (played into the Realm by opponents)
+    villain_cards = flags.filter(pl.col("instance") < 30)
+    assert villain_cards.filter(pl.col("played") & ~pl.col("drawn")).height == 0
+    assert villain_cards["drawn"].sum() >= 100 * 2 * 4  # the opening hands
+
+
+def test_ctrl_c_keeps_the_finished_games_and_a_valid_out_file(tmp_path):
+    path = tmp_path / "partial.parquet"
+
+    def interrupt(done, total):
+        if done == 64:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    res = run("gaston-vs-horned-king", 640, seed=8, chunk=64, out=path, progress=interrupt)
+    assert res.interrupted and res.n_games == 64
+    assert pq.read_table(path).num_rows == 64
+    full = run("gaston-vs-horned-king", 64, seed=8)
+    frames_equal(res, full)
+
+
+def test_cli_run_prints_every_table_and_json():
+    res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "200"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    for needle in ("95% interval", "by seat", "first-seat advantage", "winner's turns", "games/s", "seed 0"):
+        assert needle in res.output, needle
+    res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "200", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["games"] == 200 and {r["outcome"] for r in doc["summary"]} == {"gaston", "horned-king", "unfinished"}
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("--out", "/proc/simlab/games.parquet"), "cannot write --out"),
+        (("--first", "jafar"), "--first 'jafar' is not in the matchup"),
+        (("--target-ci", "2"), "--target-ci must be"),
+        (("--strategy", "gaston=genius"), "unknown strategy 'genius'"),
+        (("--rules", "get_out=never"), "choose from up_to_three"),
+    ],
+)
+def test_run_bad_input_is_one_line_with_exit_code_2(args, needle):
+    res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "10", *args])
+    assert res.exit_code == 2, res.output
+    assert needle in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_matrix_covers_every_pairing_and_draws_a_heatmap(tmp_path):
+    res = simlab.matrix(40, seed=1, threads=2)
+    assert res.table["matchup"].n_unique() == 7
+    grid = res.grid()
+    assert grid.shape == (3, 4)
+    png = tmp_path / "m.png"
+    out = runner.invoke(app, ["matrix", "-n", "20", "--png", str(png)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert png.stat().st_size > 10_000
