@@ -1,6 +1,7 @@
 """Engine speed: compile times, games per second (1 and 2 threads), peak memory, JIT vs no-JIT.
 
-Usage: python benchmarks/bench_engine.py [--games 100000] [--matchup gaston-vs-horned-king] [--skip-cold]
+Usage: python benchmarks/bench_engine.py [--games 1000000] [--matchup gaston-vs-horned-king] [--skip-cold]
+                                        [--memory-games 1000000,10000000]
 Prints one line per measurement. Not a test: machines are noisy, compare ratios (2 threads vs 1, JIT vs
 no JIT, expert vs random strategies: the strategies must not slow the hot loop by more than 3x).
 """
@@ -20,19 +21,20 @@ import json, resource, sys, time, warnings
 import numpy as np
 warnings.filterwarnings("ignore"); np.seterr(all="ignore")
 t0 = time.perf_counter()
-from simlab.sim import simulate
+from simlab.sim import run
 strategy = sys.argv[5]
 plays = {v: strategy for v in sys.argv[1].split("-vs-")}
-simulate(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
+run(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
 ready = time.perf_counter() - t0
 out = {"start_s": ready}
 n = int(sys.argv[2])
 if n:
     for threads in [int(x) for x in sys.argv[3].split(",")]:
-        r = simulate(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]), strategies=plays)
+        r = run(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]), strategies=plays,
+                keep_games=False)
         out[f"games_per_s_{threads}t"] = n / r.seconds
-        out["unfinished_share"] = float(r.games["winner"].is_null().mean())
-        out["median_rounds"] = float(r.games["rounds"].median())
+        out["unfinished_share"] = float(r.summary.filter(r.summary["outcome"] == "unfinished")["rate"][0])
+        out["median_rounds"] = float(r.lengths["median"][0])
 out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
@@ -59,6 +61,7 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=60)
     ap.add_argument("--nojit-games", type=int, default=20)
     ap.add_argument("--skip-cold", action="store_true")
+    ap.add_argument("--memory-games", default="", help="comma-separated N: peak memory of an N-game run (2 threads)")
     args = ap.parse_args()
     env = dict(os.environ)
     if not args.skip_cold:
@@ -81,6 +84,10 @@ def main() -> None:
         f"expert vs random, 2 threads: {gr / ge:.2f}x slower per game; per round played "
         f"{(gr * rr) / (ge * re_):.2f}x (random games run longer)"
     )
+    for n in [int(x) for x in args.memory_games.split(",") if x]:
+        mem = child(args.matchup, n, "2", args.max_turns, env, "expert")
+        rate = mem["games_per_s_2t"]
+        print(f"{n:,} expert games, no --out: peak memory {mem['peak_rss_mb']:.0f} MB, {rate:,.0f} games/s")
     nojit = child(args.matchup, args.nojit_games, "1", args.max_turns, dict(env, NUMBA_DISABLE_JIT="1"))
     print(
         f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t']:.2f} games/s "
