@@ -343,6 +343,9 @@ def run(
         if v not in villains:
             raise InputError(f"--strategy names villain {v!r}, which is not in the matchup {matchup!r}")
     names = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
+    for name in names:
+        strategy_spec(name)
+    rules_array(variants, max_turns)  # bad variants or turn cap fail here, before any file is opened
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     writer = _ParquetOut(out, villains) if out is not None else None
     tally = Tally(villains, max_turns)

@@ -137,6 +137,7 @@ def test_cli_run_prints_every_table_and_json():
         (("--target-ci", "2"), "--target-ci must be"),
         (("--strategy", "gaston=genius"), "unknown strategy 'genius'"),
         (("--rules", "get_out=never"), "choose from up_to_three"),
+        (("--max-turns", "-5"), "max_turns must be a positive integer"),
     ],
 )
 def test_run_bad_input_is_one_line_with_exit_code_2(args, needle):
