@@ -400,6 +400,58 @@ def ladder(
     console.print(table)
 
 
+@app.command()
+def cards(
+    villain: Annotated[str, typer.Option(help="whose cards")],
+    n: Annotated[int, typer.Option("-n", help="games against each other villain")] = 2000,
+    seed: Annotated[int, typer.Option(help="run seed")] = 0,
+    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
+    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
+    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
+    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+) -> None:
+    """Card impact, observational: the villain's win rate when each card was drawn / played vs not."""
+    from simlab.impact import observational
+
+    if n < 1:
+        fail(f"-n must be a positive number of games, got {n}")
+    try:
+        frame = observational(
+            villain, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), max_turns, threads
+        )
+    except (InputError, RuleError, CardDataError) as exc:
+        fail(str(exc))
+
+    def pct(x, sign=""):
+        return "-" if x is None else f"{x:{sign}.1%}"
+
+    table = Table(
+        title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
+        f"{n:,} games vs each other villain, seed {seed}"
+    )
+    for col in (
+        "card",
+        "drawn",
+        "played",
+        "win if played / not",
+        "played diff [95%]",
+        "win if drawn / not",
+        "drawn diff [95%]",
+    ):
+        table.add_column(col)
+    for r in frame.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            pct(r["drawn_share"]),
+            pct(r["played_share"]),
+            f"{pct(r['win_if_played'])} / {pct(r['win_if_not_played'])}",
+            f"{pct(r['played_diff'], '+')} [{pct(r['played_diff_low'], '+')}, {pct(r['played_diff_high'], '+')}]",
+            f"{pct(r['win_if_drawn'])} / {pct(r['win_if_not_drawn'])}",
+            f"{pct(r['drawn_diff'], '+')} [{pct(r['drawn_diff_low'], '+')}, {pct(r['drawn_diff_high'], '+')}]",
+        )
+    console.print(table)
+
+
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule variants with their defaults."""
