@@ -28,6 +28,22 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+# Options shared by the commands that play games.
+Seed = Annotated[int, typer.Option(help="run seed: game i uses the stream of (seed, i)")]
+VillainStrategies = Annotated[
+    list[str] | None, typer.Option("--strategy", help="VILLAIN=NAME|PATH (repeatable; default expert)")
+]
+Rules = Annotated[list[str] | None, typer.Option("--rules", help="VARIANT=VALUE (repeatable)")]
+MaxTurns = Annotated[int, typer.Option("--max-turns", help="rounds after which a game ends unfinished")]
+Threads = Annotated[int | None, typer.Option("--threads", help="worker threads")]
+USER_ERRORS = (InputError, RuleError, CardDataError)
+
+
+def check_games(n: int) -> None:
+    if n < 1:
+        fail(f"-n must be a positive number of games, got {n}")
+
+
 def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
     out = {}
     for item in items or []:
@@ -136,11 +152,11 @@ def print_run(res) -> None:
 def run(
     matchup: Annotated[str, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")],
     n: Annotated[int, typer.Option("-n", help="games to play (the most, with --target-ci)")] = 10000,
-    seed: Annotated[int, typer.Option(help="run seed: game i uses the stream of (seed, i)")] = 0,
-    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
-    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
     first: Annotated[str, typer.Option(help="who plays first: rotate, random, or a villain")] = "rotate",
     out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
@@ -152,8 +168,7 @@ def run(
     length, with 95% intervals. Ctrl-C stops after the current chunk and prints the finished games."""
     from simlab.sim import run as run_games
 
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    check_games(n)
     bar, update = _progress_bar()
     try:
         with bar if not json_out else _null():
@@ -171,7 +186,7 @@ def run(
                 keep_games=False,
                 progress=None if json_out else update,
             )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
     if json_out:
         typer.echo(res.to_json())
@@ -184,11 +199,11 @@ def run(
 @app.command()
 def matrix(
     n: Annotated[int, typer.Option("-n", help="games per matchup")] = 10000,
-    seed: Annotated[int, typer.Option(help="run seed")] = 0,
-    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
-    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
     png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
@@ -200,8 +215,7 @@ def matrix(
     from simlab.matchups import matrix as run_matrix
     from simlab.matchups import plot_matrix
 
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    check_games(n)
     bar, update = _progress_bar()
     try:
         with bar:
@@ -214,7 +228,7 @@ def matrix(
                 threads,
                 progress=update,
             )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
     table = Table(title=f"matchup matrix: {n:,} games each, seed {seed}")
     for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
@@ -251,11 +265,11 @@ class _null:
 @app.command()
 def replay(
     matchup: Annotated[str, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")],
-    seed: Annotated[int, typer.Option(help="seed of the run")] = 0,
+    seed: Seed = 0,
     game: Annotated[int, typer.Option(help="index of the game in the run")] = 0,
-    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=STRATEGY (repeatable)")] = None,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
 ) -> None:
     """Print one game of a run as a readable log."""
     from simlab.game import parse_matchup
@@ -277,7 +291,7 @@ def replay(
             parse_pairs(rules, "--rules"),
             max_turns,
         )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
     console.print(res.text, highlight=False, markup=False)
 
@@ -324,18 +338,17 @@ def strategies_cmd() -> None:
 def goldfish(
     villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
     n: Annotated[int, typer.Option("-n", help="games per villain and strategy")] = 2000,
-    seed: Annotated[int, typer.Option(help="run seed")] = 0,
+    seed: Seed = 0,
     strategy: Annotated[list[str] | None, typer.Option(help="strategy name or TOML path (repeatable)")] = None,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="turns after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
-    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
 ) -> None:
     """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile)."""
     from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import goldfish_table
 
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    check_games(n)
     try:
         frame = goldfish_table(
             villain or VILLAIN_KEYS,
@@ -346,7 +359,7 @@ def goldfish(
             max_turns,
             threads,
         )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
     table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
     for col in ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean"):
@@ -370,17 +383,16 @@ def ladder(
     level: Annotated[list[str] | None, typer.Option(help="strategies to rank (default random, novice, expert)")] = None,
     opponent: Annotated[str, typer.Option(help="strategy of every opponent")] = "novice",
     n: Annotated[int, typer.Option("-n", help="games per level and opponent villain")] = 2000,
-    seed: Annotated[int, typer.Option(help="run seed")] = 0,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
-    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    seed: Seed = 0,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
 ) -> None:
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
     from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import LEVELS, skill_ladder
 
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    check_games(n)
     try:
         frame = skill_ladder(
             villain or VILLAIN_KEYS,
@@ -392,7 +404,7 @@ def ladder(
             max_turns,
             threads,
         )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
     table = _rate_table(
         f"skill ladder vs {opponent} opponents (seed {seed})", frame, ["villain", "level"], extra={"step z": "step_z"}
@@ -404,22 +416,21 @@ def ladder(
 def cards(
     villain: Annotated[str, typer.Option(help="whose cards")],
     n: Annotated[int, typer.Option("-n", help="games against each other villain")] = 2000,
-    seed: Annotated[int, typer.Option(help="run seed")] = 0,
-    strategy: Annotated[list[str] | None, typer.Option(help="VILLAIN=NAME|PATH (repeatable; default expert)")] = None,
-    rules: Annotated[list[str] | None, typer.Option(help="VARIANT=VALUE (repeatable)")] = None,
-    max_turns: Annotated[int, typer.Option(help="rounds after which a game ends unfinished")] = DEFAULT_MAX_TURNS,
-    threads: Annotated[int | None, typer.Option(help="worker threads")] = None,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
 ) -> None:
     """Card impact, observational: the villain's win rate when each card was drawn / played vs not."""
     from simlab.impact import observational
 
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    check_games(n)
     try:
         frame = observational(
             villain, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), max_turns, threads
         )
-    except (InputError, RuleError, CardDataError) as exc:
+    except USER_ERRORS as exc:
         fail(str(exc))
 
     def pct(x, sign=""):

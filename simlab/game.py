@@ -22,6 +22,13 @@ class InputError(ValueError):
     """Bad user input: the message names the bad value and the valid choices."""
 
 
+def check_villain(villain: str) -> str:
+    """``villain`` if it is a villain key, else an InputError naming the choices."""
+    if villain not in VILLAIN_KEYS:
+        raise InputError(f"unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}")
+    return villain
+
+
 def parse_matchup(text: str) -> tuple[str, ...]:
     """``"gaston-vs-horned-king"`` -> ``("gaston", "horned-king")`` (2 or 3 different villains)."""
     parts = tuple(p.strip().lower() for p in str(text).split("-vs-"))

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
-from simlab.game import InputError
+from simlab.game import check_villain
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import card_flags, run
 from simlab.stats import wilson
@@ -41,8 +41,7 @@ def observational(
 ) -> pl.DataFrame:
     """Per card of ``villain``: drawn and played shares, win rate when drawn vs not and played vs not, the
     differences with 95% intervals. ``n_games`` games against each other villain, seats rotated."""
-    if villain not in VILLAIN_KEYS:
-        raise InputError(f"unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}")
+    check_villain(villain)
     obs = []
     with tempfile.TemporaryDirectory() as tmp:
         for other in VILLAIN_KEYS:

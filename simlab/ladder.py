@@ -6,21 +6,13 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
-from simlab.game import InputError, strategy_spec
+from simlab.game import check_villain, strategy_spec
 from simlab.matchups import matrix
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import goldfish, simulate
 from simlab.stats import wilson
 
 LEVELS = ("random", "novice", "expert")
-
-
-def _check_villains(villains) -> tuple[str, ...]:
-    villains = tuple(villains)
-    for v in villains:
-        if v not in VILLAIN_KEYS:
-            raise InputError(f"unknown villain {v!r}; choose from {', '.join(VILLAIN_KEYS)}")
-    return villains
 
 
 def skill_ladder(
@@ -39,7 +31,7 @@ def skill_ladder(
     every level, so the levels face the same deals. ``step_z`` compares each level with the one before it
     (two-proportion z statistic; above 1.96 the step is significant at 5%).
     """
-    villains = _check_villains(villains)
+    villains = tuple(check_villain(v) for v in villains)
     for s in (*levels, opponent):
         strategy_spec(s)
     rows = []
@@ -106,7 +98,7 @@ def goldfish_table(
     threads: int | None = None,
 ) -> pl.DataFrame:
     """Turns each villain needs to win alone (median, 10th and 90th percentile) for each strategy."""
-    villains = _check_villains(villains)
+    villains = tuple(check_villain(v) for v in villains)
     return pl.concat(
         [goldfish(v, n_games, seed, s, variants, max_turns, threads).summary for v in villains for s in strategies]
     )

@@ -20,8 +20,8 @@ import numba
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS, load_cards
-from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, parse_matchup, strategy_spec
+from simlab.cards import load_cards
+from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, check_villain, parse_matchup, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.batch import play_batch_nb
 from simlab.kernels.state import N_SPARAMS
@@ -598,8 +598,7 @@ def goldfish(
     threads: int | None = None,
 ) -> GoldfishResult:
     """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective."""
-    if villain not in VILLAIN_KEYS:
-        raise InputError(f"unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}")
+    check_villain(villain)
     games = play_games((villain,), [strategy], n_games, seed, variants, max_turns, threads)
     won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
     q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))

@@ -817,9 +817,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_EFFECT and removal_of_nb(st, tb, s, c) == 0 and tb.card[c, K.CF_EFFECT] != K.AB_POWER_CAULDRON:
         # a second copy of a utility Effect rarely earns its place in a 4-card hand
-        for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
-                return 0.5
+        if earlier_copy_in_hand_nb(st, s, k):
+            return 0.5
     if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
@@ -843,9 +842,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
         return 0.5
     if t == K.T_CONDITION:
         # a Condition waits for its trigger: one copy in hand is enough
-        for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
-                return 0.5
+        if earlier_copy_in_hand_nb(st, s, k):
+            return 0.5
         return min(max(effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER]), 1.0), 3.0)
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
@@ -855,9 +853,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON] if side == 1 else 2.0)
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
             # worth what the worst Hero in play costs us (it may be the one to remove next turn)
-            for j in range(k):
-                if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
-                    return 1.0  # a second copy
+            if earlier_copy_in_hand_nb(st, s, k):
+                return 1.0  # a second copy
             worst = 0.0
             for h in range(K.N_INST):
                 if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
@@ -872,7 +869,7 @@ def discard_threshold_nb(st, tb, sp, s):
     if sp[P_DISCARD_BELOW] < 0:
         return sp[P_DISCARD_BELOW]
     # Power piling up unspent means the hand holds the wrong cards.
-    surplus = st.sv[s, K.SV_POWER] - (hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET])
+    surplus = power_surplus_nb(st, tb, sp, s)
     return sp[P_DISCARD_BELOW] + sp[P_DIG] * (1.0 - progress_nb(st, tb, s) + min(max(surplus, 0) / 8.0, 1.0))
 
 
@@ -887,27 +884,35 @@ def junk_count_nb(st, tb, ru, sp, s):
 
 
 @kernel
-def hand_cost_max_nb(st, tb, s):
-    """The dearest card in seat ``s``'s hand."""
+def power_surplus_nb(st, tb, sp, s):
+    """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
     dearest = 0
     for k in range(K.N_VCARDS):
         if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
             dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
-    return dearest
+    return st.sv[s, K.SV_POWER] - (dearest + sp[P_POWER_TARGET])
+
+
+@kernel
+def earlier_copy_in_hand_nb(st, s, k):
+    """Another copy of hand card ``k``'s card sits in hand at a lower instance (``k`` is a second copy)."""
+    for j in range(k):
+        if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == st.inst[s, k, K.I_CARD]:
+            return True
+    return False
 
 
 @kernel
 def dig_worth_nb(st, tb, ru, sp, s):
     """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
-    surplus = st.sv[s, K.SV_POWER] - (hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET])
+    surplus = power_surplus_nb(st, tb, sp, s)
     return sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s) * (1.0 + 2.0 * min(max(surplus, 0) / 8.0, 1.0))
 
 
 @kernel
 def power_worth_nb(st, tb, sp, s, gain):
     """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
-    want = hand_cost_max_nb(st, tb, s) + sp[P_POWER_TARGET]
-    over = st.sv[s, K.SV_POWER] - want
+    over = power_surplus_nb(st, tb, sp, s)
     factor = 1.0 if over <= 0 else max(0.1, 1.0 - over / 6.0)
     return sp[P_POWER] * gain * factor
 
