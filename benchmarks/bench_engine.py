@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+from simlab.rules import DEFAULT_MAX_TURNS
+
 CHILD = r"""
 import json, resource, sys, time, warnings
 import numpy as np
@@ -58,7 +60,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
-    ap.add_argument("--max-turns", type=int, default=60)
+    ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     ap.add_argument("--nojit-games", type=int, default=20)
     ap.add_argument("--skip-cold", action="store_true")
     ap.add_argument("--memory-games", default="", help="comma-separated N: peak memory of an N-game run (2 threads)")

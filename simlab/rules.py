@@ -9,7 +9,7 @@ import numpy as np
 
 from simlab.kernels import const as K
 
-DEFAULT_MAX_TURNS = 60
+DEFAULT_MAX_TURNS = 100
 
 
 @dataclass(frozen=True)

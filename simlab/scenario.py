@@ -17,6 +17,7 @@ from simlab.game import Game, InputError, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
 from simlab.kernels.state import State, copy_state
+from simlab.rules import DEFAULT_MAX_TURNS
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
 SCRIPT_CAP = 256
@@ -72,7 +73,7 @@ class Scenario:
             cards=cards,
             seed=desc.pop("seed", 0),
             variants=desc.pop("rules", None),
-            max_turns=desc.pop("max_turns", 60),
+            max_turns=desc.pop("max_turns", DEFAULT_MAX_TURNS),
             log_capacity=desc.pop("log_capacity", 4096),
         )
         st, cards = game.state, game.cards

@@ -537,10 +537,20 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
             if vanquish_eligible_nb(st, tb, s, k, hl):
                 have += strength_nb(st, tb, s, k)
         need = strength_nb(st, tb, s, h) - have
-        if need <= strength:
+        add = strength
+        if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
+            # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
+            for k in range(K.N_VCARDS):
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK
+                ):
+                    add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
+        if need <= add:
             best = max(best, 0.6 * defeat_value_nb(st, tb, ru, sp, s, h))
         else:
-            best = max(best, 0.2 * defeat_value_nb(st, tb, ru, sp, s, h) * strength / max(need, 1))
+            # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
+            best = max(best, 0.6 * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1))
     return best
 
 
@@ -1229,6 +1239,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         rest = need - total
         p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
         sc = 10.0 if (p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER) else 0.0
+        if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
+            sc -= 3.0  # an Ally with an Activate ability (Monsieur D'Arque) goes last
         s_k = st.tmp[a]
         if s_k >= rest:
             return sc + 5.0 - 0.3 * (s_k - rest)
