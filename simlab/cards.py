@@ -28,6 +28,7 @@ Tables = namedtuple(
         "v_fate",  # int64 (V, 15): card rows of the Fate deck
         "syms",  # int64 (V, 4, MAX_SYMBOLS, N_SY): action symbols of each location, top row first
         "locs",  # int64 (V, 4, N_LC): per location: symbol count, Obstacle spots, locked, admits-only
+        "v_out",  # int64 (V, 45): 1 = that instance slot is out of the game (a card edit shortened the deck)
     ],
 )
 
@@ -138,8 +139,12 @@ def _int(d: dict, key: str, where: str, default: int = 0) -> int:
     return value
 
 
-def compile_cards(docs: list[dict] | None = None) -> CardSet:
-    """Validate villain documents (parsed TOML) and compile them into tables."""
+def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> CardSet:
+    """Validate villain documents (parsed TOML) and compile them into tables.
+
+    short_decks: allow a deck to hold fewer than 30 (Villain) or 15 (Fate) cards, the empty slots left out
+    of the game (card edits); the shipped data must hold exactly that many.
+    """
     if docs is None:
         docs = [_read(f) for f in VILLAIN_FILES]
     villains: list[Villain] = []
@@ -249,6 +254,7 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
 
     v_deck = np.zeros((n_v, K.N_VCARDS), np.int64)
     v_fate = np.zeros((n_v, K.N_FCARDS), np.int64)
+    v_out = np.zeros((n_v, K.N_INST), np.int64)
     vil = np.zeros((n_v, K.N_VF), np.int64)
     syms = np.zeros((n_v, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64)
     syms[..., K.SY_KIND] = -1
@@ -256,11 +262,15 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
     for v in villains:
         doc, meta = v.raw, v.raw["villain"]
         vcards = [c for c in cards if c.villain == v.key]
-        for deck, size, out in (("villain", K.N_VCARDS, v_deck), ("fate", K.N_FCARDS, v_fate)):
+        for deck, size, out, first in (("villain", K.N_VCARDS, v_deck, 0), ("fate", K.N_FCARDS, v_fate, K.N_VCARDS)):
             rows = [c.row for c in vcards if c.deck == deck for _ in range(c.copies)]
-            if len(rows) != size:
+            if len(rows) > size or (len(rows) < size and not short_decks):
                 raise CardDataError(f"{v.name}: the {deck} deck must hold {size} cards, got {len(rows)}")
-            out[v.row] = rows
+            if not rows:
+                raise CardDataError(f"{v.name}: the {deck} deck would be empty")
+            # empty slots keep a real card row (never read while out of the game)
+            out[v.row] = rows + [rows[0]] * (size - len(rows))
+            v_out[v.row, first + len(rows) : first + size] = 1
         if meta.get("objective") not in K.OBJECTIVES:
             raise CardDataError(f"{v.name}: objective must be one of {sorted(K.OBJECTIVES)}")
         vil[v.row, K.VF_OBJECTIVE] = K.OBJECTIVES[meta["objective"]]
@@ -296,7 +306,7 @@ def compile_cards(docs: list[dict] | None = None) -> CardSet:
                     if name not in row_of:
                         raise CardDataError(f"{v.name}: {lc['name']} admits unknown card {name!r}")
                     card[row_of[name], K.CF_ADMITTED] = 1
-    tables = Tables(card=card, vil=vil, v_deck=v_deck, v_fate=v_fate, syms=syms, locs=locs)
+    tables = Tables(card=card, vil=vil, v_deck=v_deck, v_fate=v_fate, syms=syms, locs=locs, v_out=v_out)
     return CardSet(tuple(villains), tuple(cards), tables)
 
 

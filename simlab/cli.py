@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +20,8 @@ from simlab.rules import DEFAULT_MAX_TURNS, RuleError
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Monte Carlo balance analysis for Villainous: Despicable Plots."
 )
-console = Console()
+# Piped output (a file, CI log) gets wide tables instead of rich's 80-column default that cuts names.
+console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160)
 
 
 def fail(message: str) -> None:
@@ -36,12 +38,43 @@ VillainStrategies = Annotated[
 Rules = Annotated[list[str] | None, typer.Option("--rules", help="VARIANT=VALUE (repeatable)")]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="rounds after which a game ends unfinished")]
 Threads = Annotated[int | None, typer.Option("--threads", help="worker threads")]
+Edits = Annotated[
+    list[str] | None,
+    typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "Get Out!:cost=4", "Swoon:remove" (repeatable)'),
+]
+Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
 USER_ERRORS = (InputError, RuleError, CardDataError)
 
 
 def check_games(n: int) -> None:
     if n < 1:
         fail(f"-n must be a positive number of games, got {n}")
+
+
+def parse_edits(items: list[str] | None) -> tuple:
+    from simlab.edits import normalise
+
+    return normalise(items or [])
+
+
+def experiment_settings(config: str | None, **given) -> dict:
+    """Settings of a command: each option given on the command line, else the experiment file's value, else
+    the default. ``given`` maps name -> (value given or None, default); strategies/rules/edits merge."""
+    from simlab.experiment import Experiment, load_experiment
+
+    exp = load_experiment(config) if config else Experiment(name="command line")
+    out = {"experiment": exp}
+    for name, (value, default) in given.items():
+        if name in ("strategies", "rules"):
+            out[name] = {**getattr(exp, name), **(value or {})}
+        elif name == "edits":
+            from simlab.edits import normalise
+
+            out[name] = normalise(list(exp.edits) + list(value or ()))
+        else:
+            from_file = getattr(exp, name, None)
+            out[name] = value if value is not None else (from_file if from_file is not None else default)
+    return out
 
 
 def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
@@ -90,6 +123,8 @@ def print_run(res) -> None:
     from simlab.sim import entry_names
 
     title = f"{res.matchup}: {res.n_games:,} games, seed {res.seed}"
+    if res.edits:
+        title += "; edits: " + ", ".join(str(e) for e in res.edits)
     if res.interrupted:
         title += " (interrupted: summary of the finished games)"
     if res.stopped_at_target:
@@ -150,14 +185,23 @@ def print_run(res) -> None:
 
 @app.command()
 def run(
-    matchup: Annotated[str, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")],
-    n: Annotated[int, typer.Option("-n", help="games to play (the most, with --target-ci)")] = 10000,
-    seed: Seed = 0,
+    matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")] = None,
+    n: Annotated[
+        int | None, typer.Option("-n", help="games to play (the most, with --target-ci) [default: 10000]")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="run seed: game i uses the stream of (seed, i) [default: 0]")] = None,
     strategy: VillainStrategies = None,
     rules: Rules = None,
-    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    max_turns: Annotated[
+        int | None,
+        typer.Option("--max-turns", help=f"rounds after which a game ends unfinished [default: {DEFAULT_MAX_TURNS}]"),
+    ] = None,
     threads: Threads = None,
-    first: Annotated[str, typer.Option(help="who plays first: rotate, random, or a villain")] = "rotate",
+    first: Annotated[
+        str | None, typer.Option(help="who plays first: rotate, random, or a villain [default: rotate]")
+    ] = None,
+    edit: Edits = None,
+    config: Config = None,
     out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
     target_ci: Annotated[
@@ -165,26 +209,42 @@ def run(
     ] = None,
 ) -> None:
     """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
-    length, with 95% intervals. Ctrl-C stops after the current chunk and prints the finished games."""
+    length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
+    current chunk and prints the finished games."""
     from simlab.sim import run as run_games
 
-    check_games(n)
     bar, update = _progress_bar()
     try:
+        cfg = experiment_settings(
+            config,
+            matchup=(matchup, None),
+            games=(n, 10000),
+            seed=(seed, 0),
+            max_turns=(max_turns, DEFAULT_MAX_TURNS),
+            threads=(threads, None),
+            first=(first, "rotate"),
+            strategies=(parse_pairs(strategy, "--strategy"), {}),
+            rules=(parse_pairs(rules, "--rules"), {}),
+            edits=(parse_edits(edit), ()),
+        )
+        if cfg["matchup"] is None:
+            fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
+        check_games(cfg["games"])
         with bar if not json_out else _null():
             res = run_games(
-                matchup,
-                n,
-                seed,
-                parse_pairs(strategy, "--strategy"),
-                parse_pairs(rules, "--rules"),
-                max_turns,
-                threads,
-                first=first,
+                cfg["matchup"],
+                cfg["games"],
+                cfg["seed"],
+                cfg["strategies"],
+                cfg["rules"],
+                cfg["max_turns"],
+                cfg["threads"],
+                first=cfg["first"],
                 out=out,
                 target_ci=target_ci,
                 keep_games=False,
                 progress=None if json_out else update,
+                edits=cfg["edits"],
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -205,6 +265,7 @@ def matrix(
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
     png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
+    edit: Edits = None,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
     import matplotlib
@@ -227,6 +288,7 @@ def matrix(
                 max_turns,
                 threads,
                 progress=update,
+                edits=parse_edits(edit),
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -415,21 +477,35 @@ def ladder(
 @app.command()
 def cards(
     villain: Annotated[str, typer.Option(help="whose cards")],
-    n: Annotated[int, typer.Option("-n", help="games against each other villain")] = 2000,
+    n: Annotated[int, typer.Option("-n", help="games against each other villain (per card, for the ablations)")] = 2000,
     seed: Seed = 0,
     strategy: VillainStrategies = None,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
+    edit: Edits = None,
+    causal: Annotated[
+        bool, typer.Option("--causal/--no-causal", help="also ablate each card on paired seeds (the causal number)")
+    ] = True,
+    card: Annotated[list[str] | None, typer.Option("--card", help="ablate only these cards (repeatable)")] = None,
+    png: Annotated[str | None, typer.Option(help="write the ranked causal-impact chart here")] = None,
 ) -> None:
-    """Card impact, observational: the villain's win rate when each card was drawn / played vs not."""
-    from simlab.impact import observational
+    """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
+    (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
+    played), and the paired change in win rate."""
+    from simlab.impact import ablation, observational
 
     check_games(n)
+    strategies, variants, edits = parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), None
+    bar, update = _progress_bar()
     try:
-        frame = observational(
-            villain, n, seed, parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), max_turns, threads
-        )
+        edits = parse_edits(edit)
+        frame = observational(villain, n, seed, strategies, variants, max_turns, threads, edits=edits)
+        if causal:
+            with bar:
+                effects = ablation(
+                    villain, n, seed, strategies, variants, max_turns, threads, cards=card, edits=edits, progress=update
+                )
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -461,6 +537,220 @@ def cards(
             f"{pct(r['drawn_diff'], '+')} [{pct(r['drawn_diff_low'], '+')}, {pct(r['drawn_diff_high'], '+')}]",
         )
     console.print(table)
+    if not causal:
+        return
+    table = Table(
+        title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
+        "with the card never played); impact = win rate with the card - without"
+    )
+    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
+        table.add_column(col)
+    for r in effects.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            r["deck"],
+            str(r["copies"]),
+            pct(r["rate_with"]),
+            pct(r["rate_without"]),
+            f"{pct(r['impact'], '+')} [{pct(r['impact_low'], '+')}, {pct(r['impact_high'], '+')}]",
+            f"{r['changed_games']:,}",
+        )
+    console.print(table)
+    if png:
+        save_plot(
+            png, lambda ax: plot_impact(effects, ax, f"{villain}: causal card impact"), height=0.3 * effects.height + 1
+        )
+
+
+def save_plot(path: str, draw, width: float = 7, height: float = 5) -> None:
+    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(width, height))
+    draw(ax)
+    fig.tight_layout()
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        fail(f"cannot write {path!r}: {exc.strerror or exc}")
+    finally:
+        plt.close(fig)
+    console.print(f"plot: {path}")
+
+
+def plot_impact(frame, ax, title=""):
+    from simlab.impact import plot_impact as draw
+
+    return draw(frame, ax, title)
+
+
+@app.command()
+def sweep(
+    matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")] = None,
+    card: Annotated[str | None, typer.Option(help="card whose attribute to vary")] = None,
+    attribute: Annotated[str | None, typer.Option(help="cost, strength or copies")] = None,
+    rule: Annotated[str | None, typer.Option(help="rule variant to vary instead of a card")] = None,
+    values: Annotated[str | None, typer.Option(help="comma-separated values, e.g. 3,4,5,6 (or 3..7)")] = None,
+    n: Annotated[int | None, typer.Option("-n", help="games per value [default: 2000]")] = None,
+    seed: Annotated[int | None, typer.Option(help="run seed, the same for every value [default: 0]")] = None,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help="turn cap in rounds")] = None,
+    threads: Threads = None,
+    edit: Edits = None,
+    config: Config = None,
+    png: Annotated[str | None, typer.Option(help="where to write the plot [default: reports/sweep-<name>.png]")] = None,
+) -> None:
+    """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
+    and each value's change from the shipped one with a paired 95% interval."""
+    from simlab.whatif import plot_sweep
+    from simlab.whatif import sweep as run_sweep
+
+    bar, update = _progress_bar()
+    try:
+        cfg = experiment_settings(
+            config,
+            matchup=(matchup, None),
+            games=(n, 2000),
+            seed=(seed, 0),
+            max_turns=(max_turns, DEFAULT_MAX_TURNS),
+            threads=(threads, None),
+            strategies=(parse_pairs(strategy, "--strategy"), {}),
+            rules=(parse_pairs(rules, "--rules"), {}),
+            edits=(parse_edits(edit), ()),
+        )
+        spec = cfg["experiment"].sweep
+        card = card if card is not None else spec.get("card")
+        attribute = attribute if attribute is not None else spec.get("attribute")
+        rule = rule if rule is not None else spec.get("rule")
+        vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
+        if cfg["matchup"] is None:
+            fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
+        check_games(cfg["games"])
+        with bar:
+            res = run_sweep(
+                cfg["matchup"],
+                cfg["games"],
+                vals,
+                card=card,
+                attribute=attribute,
+                rule=rule,
+                seed=cfg["seed"],
+                strategies=cfg["strategies"],
+                variants=cfg["rules"],
+                max_turns=cfg["max_turns"],
+                threads=cfg["threads"],
+                edits=cfg["edits"],
+                progress=update,
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    table = Table(
+        title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
+        f"{cfg['games']:,} games per value, paired seeds (seed {res.seed})"
+    )
+    for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
+        table.add_column(col)
+    for r in res.table.iter_rows(named=True):
+        table.add_row(
+            escape(r["value"]),
+            r["entry"],
+            f"{r['rate']:.1%}",
+            f"{r['low']:.1%} - {r['high']:.1%}",
+            f"{r['change']:+.1%} [{r['change_low']:+.1%}, {r['change_high']:+.1%}]",
+            f"{r['unfinished']:.1%}",
+        )
+    console.print(table)
+    slug = "".join(ch if ch.isalnum() else "-" for ch in res.what.lower()).strip("-")
+    save_plot(
+        png or f"reports/sweep-{slug}.png",
+        lambda ax: plot_sweep(res.table, ax, f"{res.matchup}: {res.what}", res.baseline),
+    )
+
+
+def parse_values(text: str) -> list[str]:
+    """``"3,4,5"`` or ``"3..7"`` -> list of value strings."""
+    text = text.strip()
+    if ".." in text:
+        lo, _, hi = text.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            fail(f"--values {text!r}: a range must look like 3..7")
+        if b < a:
+            fail(f"--values {text!r}: the range is empty")
+        return [str(v) for v in range(a, b + 1)]
+    vals = [v.strip() for v in text.split(",") if v.strip()]
+    if not vals:
+        fail("--values needs at least one value, e.g. 3,4,5")
+    return vals
+
+
+@app.command()
+def difficulty(
+    villain: Annotated[str | None, typer.Option(help="ask about this villain (with --vs: this pair only)")] = None,
+    vs: Annotated[str | None, typer.Option("--vs", help="the villain to compare --villain with")] = None,
+    n: Annotated[int, typer.Option("-n", help="games per pairing and setting")] = 2000,
+    seed: Seed = 0,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    edit: Edits = None,
+) -> None:
+    """Is a villain harder to play, or just weaker? Strength, skill gap, goldfish speed and Fate sensitivity
+    per villain with 95% intervals, then a verdict per pair backed by a significance test."""
+    from simlab.cards import VILLAIN_KEYS
+    from simlab.difficulty import difficulty as run_difficulty
+    from simlab.game import check_villain
+
+    check_games(n)
+    bar, update = _progress_bar()
+    try:
+        if vs is not None and villain is None:
+            raise InputError("--vs needs --villain: the pair to compare")
+        chosen = VILLAIN_KEYS
+        if villain is not None:
+            check_villain(villain)
+            chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
+            if vs == villain:
+                raise InputError(f"--vs must name a villain other than {villain!r}")
+        with bar:
+            res = run_difficulty(
+                chosen, n, seed, parse_pairs(rules, "--rules"), max_turns, threads, parse_edits(edit), progress=update
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    table = Table(title=f"difficulty ({n:,} games per pairing and setting, seed {seed})")
+    for col in (
+        "villain",
+        "strength: win vs field",
+        "skill gap: expert - novice",
+        "goldfish: median turns",
+        "Fate sensitivity: drop vs fate-heavy",
+    ):
+        table.add_column(col)
+    est = {(r["villain"], r["measure"]): r for r in res.table.iter_rows(named=True)}
+
+    def cell(v, m):
+        r = est[(v, m)]
+        if m == "goldfish_turns":
+            return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]"
+        sign = "" if m == "strength" else "+"
+        return f"{r['estimate']:{sign}.1%} [{r['low']:{sign}.1%}, {r['high']:{sign}.1%}]"
+
+    for v in chosen:
+        table.add_row(v, *(cell(v, m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")))
+    console.print(table)
+    verdicts = res.verdicts
+    if villain is not None:
+        verdicts = verdicts.filter((pl.col("villain_a") == villain) | (pl.col("villain_b") == villain))
+    console.print("[bold]verdicts[/bold] (two-sided tests at 5%):")
+    for r in verdicts.iter_rows(named=True):
+        console.print(f"  - {escape(r['verdict'])}", highlight=False)
 
 
 @app.command("rules")

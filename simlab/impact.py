@@ -2,8 +2,10 @@
 played) and games where it was not.
 
 These numbers are biased by selection: a card is drawn more often in longer games and played more often
-from winning positions, so a difference here is an association, not the card's effect. The causal number
-(the same games replayed without the card, issue 5's ablation) is separate.
+from winning positions, so a difference here is an association, not the card's effect.
+
+Card impact, causal (:func:`ablation`): the same games (same seeds) replayed with the card ablated, and the
+paired change in win rate.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
-from simlab.game import check_villain
+from simlab.cards import VILLAIN_KEYS, load_cards
+from simlab.edits import CardEdit, normalise
+from simlab.game import InputError, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import card_flags, run
 from simlab.stats import wilson
+from simlab.whatif import paired_effect, winner_indices
 
 
 def newcombe(k1, n1, k2, n2) -> tuple[float, float]:
@@ -38,6 +42,7 @@ def observational(
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
+    edits=None,
 ) -> pl.DataFrame:
     """Per card of ``villain``: drawn and played shares, win rate when drawn vs not and played vs not, the
     differences with 95% intervals. ``n_games`` games against each other villain, seats rotated."""
@@ -50,7 +55,7 @@ def observational(
             m = f"{villain}-vs-{other}"
             path = Path(tmp) / f"{m}.parquet"
             plays = {v: s for v, s in (strategies or {}).items() if v in (villain, other)}
-            run(m, n_games, seed, plays, variants, max_turns, threads, out=path, keep_games=False)
+            run(m, n_games, seed, plays, variants, max_turns, threads, out=path, keep_games=False, edits=edits)
             games = pl.read_parquet(path, columns=["game", "winner_seat"])
             per = (
                 card_flags(path)
@@ -82,3 +87,86 @@ def observational(
         rows.append(row)
     out = pl.DataFrame(rows)
     return out.with_columns(pl.col(pl.Float64).fill_nan(None)).sort("played_diff", descending=True, nulls_last=True)
+
+
+# ============================================================================ causal: ablation on paired seeds
+
+
+def deck_cards(villain: str) -> pl.DataFrame:
+    """The distinct cards of ``villain``'s two decks: card, deck, type, copies, cost, strength."""
+    check_villain(villain)
+    return pl.DataFrame(
+        [
+            {"card": c.name, "deck": c.deck, "type": c.type, "copies": c.copies, "cost": c.cost}
+            for c in load_cards().cards
+            if c.villain == villain
+        ]
+    )
+
+
+def ablation(
+    villain: str,
+    n_games: int,
+    seed: int = 0,
+    strategies: dict[str, str] | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    cards: list[str] | None = None,
+    edits=None,
+    progress=None,
+) -> pl.DataFrame:
+    """Causal card impact: per card of ``villain``'s decks (or ``cards``), the villain's win rate in the
+    same games (same seeds, seats rotated, ``n_games`` against each other villain) with that card ablated
+    (never played; see :mod:`simlab.edits`), and ``impact`` = win rate with the card - without it, with
+    Newcombe's paired 95% interval. Positive: the card helps the villain (a Fate card with negative impact
+    hurts the villain it is played against). ``edits`` apply to every run, ablated or not."""
+    check_villain(villain)
+    deck = deck_cards(villain)
+    if cards is not None:
+        unknown = [c for c in cards if c not in deck["card"].to_list()]
+        if unknown:
+            raise InputError(
+                f"{unknown[0]!r} is not a card of {villain}; choose from {', '.join(deck['card'].to_list())}"
+            )
+        deck = deck.filter(pl.col("card").is_in(cards))
+    base_edits = normalise(edits)
+    opponents = [v for v in VILLAIN_KEYS if v != villain]
+    total = (deck.height + 1) * len(opponents)
+    done = 0
+
+    def wins(m, extra):
+        nonlocal done
+        plays = {v: s for v, s in (strategies or {}).items() if v in m.split("-vs-")}
+        w = winner_indices(m, n_games, seed, plays, variants, max_turns, threads, base_edits + extra) == 0
+        done += 1
+        if progress is not None:
+            progress(done * n_games, total * n_games)
+        return w
+
+    matchups = [f"{villain}-vs-{o}" for o in opponents]
+    base = np.concatenate([wins(m, ()) for m in matchups]).astype(np.int8)
+    rows = []
+    for row in deck.iter_rows(named=True):
+        ablated = np.concatenate([wins(m, (CardEdit(row["card"], "ablate", 1),)) for m in matchups]).astype(np.int8)
+        rows.append(row | paired_effect(ablated, base))
+    out = pl.DataFrame(rows).rename({"base_rate": "rate_without", "rate": "rate_with", "change": "impact"})
+    return out.rename({"change_low": "impact_low", "change_high": "impact_high"}).sort("impact", descending=True)
+
+
+def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
+    """Ranked horizontal bars of causal impact with their paired 95% intervals (from :func:`ablation`)."""
+    f = frame.sort("impact")
+    y = np.arange(f.height)
+    x = f["impact"].to_numpy()
+    err = np.vstack([x - f["impact_low"].to_numpy(), f["impact_high"].to_numpy() - x])
+    colours = ["tab:blue" if d == "villain" else "tab:orange" for d in f["deck"]]
+    ax.barh(y, x, xerr=err, color=colours, capsize=2)
+    ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(f["card"], f["deck"], strict=True)])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
+    ax.set_xlabel("win rate with the card - without it (paired 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    return ax

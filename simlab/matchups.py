@@ -50,6 +50,7 @@ def matrix(
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
     progress=None,
+    edits=None,
 ) -> MatrixResult:
     """Play ``n_games`` of every matchup (strategies by villain, default expert) and tabulate the outcomes."""
     strategies = dict(strategies or {})
@@ -66,6 +67,7 @@ def matrix(
             threads,
             keep_games=False,
             progress=progress,
+            edits=edits,
         )
         runs[m] = res
         rounds = res.lengths.filter(pl.col("winner") == "all games")

@@ -28,9 +28,21 @@ def replay(
     strategies: tuple[str, ...] | None = None,
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    edits=None,
 ) -> Replay:
-    """Play game ``game_index`` of run ``seed`` again, with a log of every event."""
-    game = Game.new(matchup, seed, game_index, strategies, variants, max_turns, log_capacity=LOG_CAPACITY)
+    """Play game ``game_index`` of run ``seed`` again (with the run's card ``edits``), logging every event."""
+    from simlab.edits import edited_cards
+
+    game = Game.new(
+        matchup,
+        seed,
+        game_index,
+        strategies,
+        variants,
+        max_turns,
+        log_capacity=LOG_CAPACITY,
+        cards=edited_cards(edits),
+    )
     out = Replay(game)
     st = game.state
     seen = 0

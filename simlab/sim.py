@@ -20,7 +20,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from simlab.cards import load_cards
+from simlab.edits import describe, edited_cards, normalise
 from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, check_villain, parse_matchup, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.batch import play_batch_nb
@@ -227,6 +227,7 @@ class RunResult:
     interrupted: bool = False  # stopped by Ctrl-C: the summaries cover the games finished
     stopped_at_target: bool = False  # --target-ci reached before n_games
     out: str | None = None
+    edits: tuple = ()  # card edits the games were played with (simlab.edits.CardEdit)
 
     @property
     def n_games(self) -> int:
@@ -273,6 +274,7 @@ class RunResult:
             "interrupted": self.interrupted,
             "stopped_at_target": self.stopped_at_target,
             "out": self.out,
+            "edits": describe(self.edits),
         }
         for k, v in self.frames().items():
             if k != "games":
@@ -320,6 +322,7 @@ def run(
     keep_games: bool | None = None,
     chunk: int = DEFAULT_CHUNK,
     progress: Callable[[int, int], None] | None = None,
+    edits=None,
 ) -> RunResult:
     """Play up to ``n_games`` of ``matchup`` and summarise them.
 
@@ -330,6 +333,7 @@ def run(
         interval is narrower than this.
     keep_games: keep the per-game table in memory (default: for runs of at most 1,000,000 games).
     progress: called with (games done, games planned) after each chunk.
+    edits: card edits (``simlab.edits``: CardEdit objects or ``"CARD:ATTRIBUTE=VALUE"`` strings).
     """
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
@@ -346,8 +350,10 @@ def run(
     for name in names:
         strategy_spec(name)
     rules_array(variants, max_turns)  # bad variants or turn cap fail here, before any file is opened
+    edits = normalise(edits)
+    edited_cards(edits)
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
-    writer = _ParquetOut(out, villains) if out is not None else None
+    writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
     tally = Tally(villains, max_turns)
     parts = []
     t0 = time.perf_counter()
@@ -365,6 +371,7 @@ def run(
                 chunk,
                 first,
                 want_flags=writer is not None,
+                edits=edits,
             ):
                 tally.add(seats, res["winner_seat"], res["rounds"], res["turns"])
                 if keep:
@@ -398,13 +405,16 @@ def run(
         interrupted,
         at_target,
         str(out) if out is not None else None,
+        edits,
     )
 
 
-def _chunks(villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False):
+def _chunks(
+    villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False, edits=None
+):
     """Yield (per-game frame, seats, raw arrays) chunk by chunk."""
     specs = [strategy_spec(s) for s in strategies]
-    cards = load_cards()
+    cards = edited_cards(edits)
     ru = rules_array(variants, max_turns)
     vrows = np.array([cards.villain(v).row for v in villains], np.int64)
     slot_kernels = np.array([s.kernel for s in specs], np.int64)
@@ -465,19 +475,19 @@ class _ParquetOut:
     drawn and which played (bit k = instance k: 0-29 the Villain deck, 30-44 the Fate deck; the names are in
     the file's ``simlab.cards`` metadata)."""
 
-    def __init__(self, path, villains):
+    def __init__(self, path, villains, cards):
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         self.path = Path(path)
         self.P = len(villains)
-        cards = load_cards()
         names = {}
         for v in set(villains):
             vr = cards.villain(v).row
             t = cards.tables
             rows = list(t.v_deck[vr]) + list(t.v_fate[vr])
-            names[v] = [cards.cards[int(r)].name for r in rows]
+            out = t.v_out[vr]
+            names[v] = [cards.cards[int(r)].name if not out[i] else "" for i, r in enumerate(rows)]
         fields = [
             ("game", pa.int64()),
             ("winner", pa.string()),
@@ -541,7 +551,7 @@ def card_flags(path: str | Path) -> pl.DataFrame:
                     }
                 )
             )
-    return pl.concat(frames)
+    return pl.concat(frames).filter(pl.col("card") != "")  # "": a slot a card edit left out of the game
 
 
 # ============================================================================ older entry points
@@ -556,9 +566,12 @@ def simulate(
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
+    edits=None,
 ) -> RunResult:
     """:func:`run` with the per-game table kept (for tests and small studies)."""
-    return run(matchup, n_games, seed, strategies, variants, max_turns, threads, keep_games=True, chunk=chunk)
+    return run(
+        matchup, n_games, seed, strategies, variants, max_turns, threads, keep_games=True, chunk=chunk, edits=edits
+    )
 
 
 def play_games(
@@ -570,6 +583,7 @@ def play_games(
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
+    edits=None,
 ) -> pl.DataFrame:
     """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated; one villain alone
     is a goldfish game (nobody Fates it)."""
@@ -577,7 +591,10 @@ def play_games(
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
         raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
     parts = [
-        p for p, _, _ in _chunks(villains, strategies, n_games, seed, variants, max_turns, threads, chunk, "rotate")
+        p
+        for p, _, _ in _chunks(
+            villains, strategies, n_games, seed, variants, max_turns, threads, chunk, "rotate", edits=edits
+        )
     ]
     return pl.concat(parts)
 
@@ -596,10 +613,11 @@ def goldfish(
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
+    edits=None,
 ) -> GoldfishResult:
     """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective."""
     check_villain(villain)
-    games = play_games((villain,), [strategy], n_games, seed, variants, max_turns, threads)
+    games = play_games((villain,), [strategy], n_games, seed, variants, max_turns, threads, edits=edits)
     won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
     q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))
     summary = pl.DataFrame(

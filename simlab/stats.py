@@ -19,3 +19,24 @@ def wilson(successes, trials, z: float = Z95):
         low = np.where(n > 0, centre - half, 0.0)
         high = np.where(n > 0, centre + half, 1.0)
     return low, high
+
+
+def paired_difference(a, b, c, d, z: float = Z95) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two proportions measured on the same units, with its 95% interval.
+
+    a: units counted in both, b: only in the first, c: only in the second, d: in neither. Newcombe's method
+    10 (Statistics in Medicine 17, 2635-2650, 1998): Wilson intervals of each proportion combined through
+    the correlation phi of the paired outcomes. Returns (difference, low, high).
+    """
+    n = a + b + c + d
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = (float(x) for x in wilson(a + b, n, z))
+    l2, u2 = (float(x) for x in wilson(a + c, n, z))
+    denom = float(a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / np.sqrt(denom) if denom > 0 else 0.0
+    dl = np.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    du = np.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    diff = p1 - p2
+    return diff, diff - dl, diff + du

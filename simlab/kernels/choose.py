@@ -51,6 +51,7 @@ def _engine_arg_types() -> tuple:
         z((1, 15), np.int64),
         z((1, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64),
         z((1, K.N_LOC, K.N_LC), np.int64),
+        z((1, K.N_INST), np.int64),
     )
     return numba.typeof(st), numba.typeof(tb), numba.typeof(z(K.N_RULES, np.int64))
 

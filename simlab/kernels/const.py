@@ -22,7 +22,8 @@ Z_REALM = 3  # at a location of its owner's Realm (loc >= 0)
 Z_FDECK = 4  # Fate deck
 Z_FDISCARD = 5  # Fate discard pile
 Z_LIMBO = 6  # revealed or being resolved (Effects, revealed Fate cards)
-ZONE_NAMES = ("deck", "hand", "discard", "realm", "fate deck", "fate discard", "limbo")
+Z_OUT = 7  # out of the game: a slot left empty by a card edit that shortens the deck
+ZONE_NAMES = ("deck", "hand", "discard", "realm", "fate deck", "fate discard", "limbo", "out of the game")
 
 # ----------------------------------------------------------------------------- action symbols
 S_GAIN = 0
@@ -232,7 +233,8 @@ CF_EXCLUSIVE = 19  # row of the other version whose presence blocks this card, o
 CF_UNTRAPPABLE = 20
 CF_BRIDE = 21  # a Ball Gown daughter who can marry the Prince
 CF_ADMITTED = 22  # may be played or moved to its villain's admits-only location
-N_CF = 23
+CF_BLOCKED = 23  # 1: ablated, never played (from hand, as a Condition, by a swap or when revealed by a Fate action)
+N_CF = 24
 
 # ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
 VF_OBJECTIVE = 0  # OBJ_*

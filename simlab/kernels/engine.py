@@ -808,6 +808,8 @@ def fate_placements_nb(st, tb, ru, s, k):
     """Add the ways revealed Fate card ``k`` can be played into seat ``s``'s Realm; return how many."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
+    if tb.card[c, K.CF_BLOCKED] != 0:
+        return 0
     if t == K.T_HERO:
         return hero_placements_nb(st, tb, s, k, k)
     if t == K.T_ITEM:
@@ -912,6 +914,7 @@ def fate_action_nb(st, tb, ru, actor, s):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_HAND
                     and tb.card[st.inst[s, k, K.I_CARD], K.CF_CONDITION] == K.C_FATED
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
                 ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
                     break
@@ -1351,7 +1354,7 @@ def add_play_options_nb(st, tb, ru, s):
             continue
         t = tb.card[c, K.CF_TYPE]
         cost = play_cost_nb(st, tb, s, c)
-        if cost > power or t == K.T_CONDITION:
+        if cost > power or t == K.T_CONDITION or tb.card[c, K.CF_BLOCKED] != 0:
             continue
         if t == K.T_EFFECT:
             if not no_effects and villain_effect_doable_nb(st, tb, ru, s, c, power - cost):
@@ -1768,7 +1771,11 @@ def condition_window_nb(st, tb, ru, trigger, actor):
             opt_add_nb(st, K.O_PASS, 0, 0, 0)
             for k in range(K.N_VCARDS):
                 c = st.inst[o, k, K.I_CARD]
-                if st.inst[o, k, K.I_ZONE] != K.Z_HAND or tb.card[c, K.CF_CONDITION] != trigger:
+                if (
+                    st.inst[o, k, K.I_ZONE] != K.Z_HAND
+                    or tb.card[c, K.CF_CONDITION] != trigger
+                    or tb.card[c, K.CF_BLOCKED] != 0
+                ):
                     continue
                 dup = False
                 for j in range(1, st.g[K.G_NOPT]):
@@ -1925,6 +1932,7 @@ def step_nb(st, tb, ru):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_HAND
                     and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
                 ):
                     cb = k
                     break
@@ -2039,14 +2047,25 @@ def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
             st.inst[s, k, K.I_HOST] = -1
             st.inst[s, k, K.I_TRAPPED] = 0
             st.inst[s, k, K.I_FLAGS] = 0
+        # A deck shortened by a card edit leaves its last slots out of the game.
+        nv = 0
         for k in range(K.N_VCARDS):
-            st.inst[s, k, K.I_ZONE] = K.Z_VDECK
-            st.vdeck[s, k] = k
+            if tb.v_out[v, k] != 0:
+                st.inst[s, k, K.I_ZONE] = K.Z_OUT
+            else:
+                st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+                st.vdeck[s, nv] = k
+                nv += 1
+        nf = 0
         for k in range(K.N_FCARDS):
-            st.inst[s, K.N_VCARDS + k, K.I_ZONE] = K.Z_FDECK
-            st.fdeck[s, k] = K.N_VCARDS + k
-        st.sv[s, K.SV_VDECK_N] = K.N_VCARDS
-        st.sv[s, K.SV_FDECK_N] = K.N_FCARDS
+            if tb.v_out[v, K.N_VCARDS + k] != 0:
+                st.inst[s, K.N_VCARDS + k, K.I_ZONE] = K.Z_OUT
+            else:
+                st.inst[s, K.N_VCARDS + k, K.I_ZONE] = K.Z_FDECK
+                st.fdeck[s, nf] = K.N_VCARDS + k
+                nf += 1
+        st.sv[s, K.SV_VDECK_N] = nv
+        st.sv[s, K.SV_FDECK_N] = nf
     for s in range(P):
         shuffle_villain_deck_nb(st, s)
         shuffle_fate_deck_nb(st, s)

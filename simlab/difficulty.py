@@ -1,0 +1,250 @@
+"""Difficulty: is a villain harder to play, or just weaker? Four measures per villain, each with its
+95% interval, and a plain-language verdict per pair of villains backed by a significance test.
+
+- strength: win rate against the field (each other villain, 2 players), expert play on every seat;
+- skill gap: expert minus novice win rate against the same novice opponents on the same seeds (paired);
+  a villain that is harder to play rewards skill more;
+- goldfish speed: expert median turns to win alone (distribution-free interval for the median);
+- Fate sensitivity: win rate against expert opponents minus against ``fate-heavy`` ones, same seeds (paired).
+
+Runs of different purposes use different seeds (derived from the run seed), so measures are independent of
+each other except where the design pairs them on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from simlab.cards import VILLAIN_KEYS
+from simlab.edits import normalise
+from simlab.game import check_seed, check_villain
+from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.sim import play_games
+from simlab.stats import wilson
+from simlab.whatif import paired_effect, winner_indices
+
+MEASURES = ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")
+
+
+def derived_seed(seed: int, purpose: str) -> int:
+    """A seed for one purpose of a study, fixed by (seed, purpose) and unrelated to the others."""
+    digest = hashlib.blake2b(f"{seed}:{purpose}".encode(), digest_size=5).digest()
+    return int.from_bytes(digest, "little")
+
+
+def median_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """Median and its distribution-free interval (order statistics, binomial(n, 1/2)); values may be inf."""
+    x = np.sort(np.asarray(values, float))
+    n = x.size
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    r = max(int(sps.binom.ppf((1 - level) / 2, n, 0.5)), 1)  # P(Binomial(n, 1/2) < r) <= (1 - level) / 2
+    lo_k, hi_k = r - 1, n - r  # 0-based order statistics x_(r) and x_(n - r + 1)
+    return float(np.median(x)), float(x[lo_k]), float(x[hi_k])
+
+
+@dataclass
+class DifficultyResult:
+    table: pl.DataFrame  # one row per villain and measure: estimate, low, high, se, games
+    verdicts: pl.DataFrame  # one row per pair and question: text, difference, z, p
+    settings: dict = field(default_factory=dict)
+
+    def wide(self) -> pl.DataFrame:
+        """One row per villain, a column per measure (estimate)."""
+        return self.table.pivot(on="measure", index="villain", values="estimate")
+
+
+def difficulty(
+    villains=VILLAIN_KEYS,
+    n_games: int = 2000,
+    seed: int = 0,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    edits=None,
+    progress=None,
+) -> DifficultyResult:
+    """The four measures for each of ``villains`` (``n_games`` per pairing and setting) and the verdicts."""
+    villains = tuple(check_villain(v) for v in villains)
+    if len(villains) < 1:
+        raise ValueError("difficulty needs at least one villain")
+    seed = check_seed(seed)
+    edits = normalise(edits)
+    common = {"variants": variants, "max_turns": max_turns, "threads": threads, "edits": edits}
+    field_ = list(VILLAIN_KEYS)
+    runs_per_villain = 2 * 2 + 2 + 1  # skill (2 levels x 2 opponents) + fate-heavy (2) + goldfish
+    total = len(villains) * runs_per_villain + 3
+    done = 0
+
+    def tick():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done * n_games, total * n_games)
+
+    # strength: every 2-player pairing once, expert everywhere; shared by both villains of the pairing
+    strength_seed = derived_seed(seed, "strength")
+    base = {}
+    for a, b in combinations(field_, 2):
+        base[(a, b)] = winner_indices(f"{a}-vs-{b}", n_games, strength_seed, None, **common)
+        tick()
+    rows, per_game = [], {}
+    for v in villains:
+        wins = [(base[key] == key.index(v)).astype(np.int8) for key in base if v in key]
+        w = np.concatenate(wins)
+        lo, hi = wilson(int(w.sum()), w.size)
+        per_game[(v, "strength")] = {key: (base[key] == key.index(v)).astype(np.int8) for key in base if v in key}
+        rows.append(_row(v, "strength", w.mean(), lo, hi, np.sqrt(w.var() / w.size), w.size))
+
+        # skill gap: novice and expert v against novice opponents, same seeds for both levels (paired)
+        skill_seed = derived_seed(seed, f"skill:{v}")
+        level = {}
+        for lev in ("novice", "expert"):
+            parts = []
+            for o in VILLAIN_KEYS:
+                if o == v:
+                    continue
+                res = winner_indices(f"{v}-vs-{o}", n_games, skill_seed, {v: lev, o: "novice"}, **common)
+                parts.append((res == 0).astype(np.int8))
+                tick()
+            level[lev] = np.concatenate(parts)
+        eff = paired_effect(level["novice"], level["expert"])
+        d = level["expert"].astype(float) - level["novice"]
+        rows.append(
+            _row(
+                v, "skill_gap", eff["change"], eff["change_low"], eff["change_high"], d.std() / np.sqrt(d.size), d.size
+            )
+        )
+
+        # Fate sensitivity: v expert against expert vs fate-heavy opponents on the strength seeds (paired)
+        drop_base, drop_heavy = [], []
+        for key, w_base in per_game[(v, "strength")].items():
+            other = key[1 - key.index(v)]
+            res = winner_indices(f"{key[0]}-vs-{key[1]}", n_games, strength_seed, {other: "fate-heavy"}, **common)
+            drop_base.append(w_base)
+            drop_heavy.append((res == key.index(v)).astype(np.int8))
+            tick()
+        wb, wh = np.concatenate(drop_base), np.concatenate(drop_heavy)
+        eff = paired_effect(wh, wb)  # change = base - heavy = the drop
+        d = wb.astype(float) - wh
+        rows.append(
+            _row(
+                v,
+                "fate_sensitivity",
+                eff["change"],
+                eff["change_low"],
+                eff["change_high"],
+                d.std() / np.sqrt(d.size),
+                d.size,
+            )
+        )
+
+        # goldfish: turns to win alone (a game not won by the cap counts as slower than any won)
+        games = play_games((v,), ["expert"], n_games, derived_seed(seed, f"goldfish:{v}"), **common)
+        tick()
+        turns = np.where(games["winner_index"].to_numpy() == 0, games["winner_turns"].fill_null(0).to_numpy(), np.inf)
+        med, lo, hi = median_interval(turns)
+        per_game[(v, "goldfish_turns")] = turns
+        rows.append(_row(v, "goldfish_turns", med, lo, hi, float("nan"), turns.size))
+    table = pl.DataFrame(rows)
+    verdicts = _verdicts(table, per_game, villains)
+    return DifficultyResult(
+        table,
+        verdicts,
+        {
+            "games": n_games,
+            "seed": seed,
+            "variants": dict(variants or {}),
+            "max_turns": max_turns,
+            "edits": [str(e) for e in edits],
+        },
+    )
+
+
+def _row(villain, measure, estimate, low, high, se, games) -> dict:
+    return {
+        "villain": villain,
+        "measure": measure,
+        "estimate": float(estimate),
+        "low": float(low),
+        "high": float(high),
+        "se": float(se),
+        "games": int(games),
+    }
+
+
+QUESTIONS = {
+    "strength": ("stronger", "win rate against the field"),
+    "skill_gap": ("harder to play", "skill gap"),
+    "fate_sensitivity": ("more sensitive to Fate", "drop against fate-heavy opponents"),
+    "goldfish_turns": ("slower alone", "median turns to win unopposed"),
+}
+
+
+def _verdicts(table: pl.DataFrame, per_game: dict, villains) -> pl.DataFrame:
+    est = {(r["villain"], r["measure"]): r for r in table.iter_rows(named=True)}
+    rows = []
+    for a, b in combinations(villains, 2):
+        for measure, (more, label) in QUESTIONS.items():
+            ra, rb = est[(a, measure)], est[(b, measure)]
+            diff = ra["estimate"] - rb["estimate"]
+            if measure == "goldfish_turns":
+                # rank test on the turn counts (unwon games rank slowest)
+                test = sps.mannwhitneyu(per_game[(a, measure)], per_game[(b, measure)], alternative="two-sided")
+                p = float(test.pvalue)
+                z = float(sps.norm.isf(p / 2)) * (1 if diff >= 0 else -1) if p > 0 else float("inf")
+            else:
+                cov = 0.0
+                if measure == "strength":
+                    # the a-vs-b games count for both: a's win is b's loss
+                    key = (a, b) if (a, b) in per_game[(a, measure)] else (b, a)
+                    wa, wb = per_game[(a, measure)][key], per_game[(b, measure)][key]
+                    na, nb = ra["games"], rb["games"]
+                    cov = float(np.sum((wa - wa.mean()) * (wb - wb.mean()))) / (na * nb)
+                se = np.sqrt(ra["se"] ** 2 + rb["se"] ** 2 - 2 * cov)
+                z = diff / se if se > 0 else float("nan")
+                p = float(2 * sps.norm.sf(abs(z))) if se > 0 else float("nan")
+            significant = p < 0.05
+            first, second = (a, b) if diff >= 0 else (b, a)
+            unit = "pp" if measure != "goldfish_turns" else " turns"
+            scale = 100 if measure != "goldfish_turns" else 1
+            if significant:
+                text = f"{_name(first)} is {more} than {_name(second)}"
+            else:
+                text = f"no significant difference between {_name(first)} and {_name(second)} in {label}"
+            rf, rs = est[(first, measure)], est[(second, measure)]
+            text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} (z = {abs(z):.1f}, {_p(p)})"
+            rows.append(
+                {
+                    "villain_a": a,
+                    "villain_b": b,
+                    "measure": measure,
+                    "difference": diff,
+                    "z": z,
+                    "p": p,
+                    "significant": significant,
+                    "verdict": text,
+                }
+            )
+    return pl.DataFrame(rows)
+
+
+def _fmt(r: dict, scale: float, unit: str) -> str:
+    half = (r["high"] - r["low"]) / 2 * scale
+    if unit == "pp":
+        return f"{r['estimate'] * scale:.1f} ± {half:.1f} {unit}"
+    return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]{unit}"
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _name(v: str) -> str:
+    return {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine", "horned-king": "the Horned King"}.get(v, v)

@@ -1,0 +1,198 @@
+"""What-if studies on paired seeds: sweep one card attribute or rule variant over a range of values.
+
+Every value plays the same games (same seed, so game i draws the same random stream and seats), which makes
+the change from the baseline (the shipped card value, or the variant's default) a paired comparison: its
+interval is much narrower than comparing two independent runs would give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from simlab.edits import ATTRIBUTES, FLAGS, check_edit, normalise
+from simlab.game import DEFAULT_STRATEGY, InputError, parse_matchup
+from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
+from simlab.sim import DEFAULT_CHUNK, _chunks, entry_names
+from simlab.stats import paired_difference, wilson
+
+
+def winner_indices(
+    matchup: str,
+    n_games: int,
+    seed: int = 0,
+    strategies=None,
+    variants=None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    edits=None,
+) -> np.ndarray:
+    """int8 (n_games,): position in the matchup of game i's winner (seats rotated), -1 if unfinished."""
+    villains = parse_matchup(matchup)
+    names = [dict(strategies or {}).get(v, DEFAULT_STRATEGY) for v in villains]
+    out = np.full(n_games, -1, np.int8)
+    for part, _, _ in _chunks(
+        villains, names, n_games, seed, variants, max_turns, threads, DEFAULT_CHUNK, "rotate", edits=edits
+    ):
+        out[part["game"].to_numpy()] = part["winner_index"].to_numpy()
+    return out
+
+
+def paired_effect(base: np.ndarray, other: np.ndarray) -> dict:
+    """Change in a 0/1 outcome from ``base`` to ``other`` (the same games) with Newcombe's paired interval."""
+    both = int(np.sum((base == 1) & (other == 1)))
+    only_other = int(np.sum((base == 0) & (other == 1)))
+    only_base = int(np.sum((base == 1) & (other == 0)))
+    neither = base.size - both - only_other - only_base
+    diff, low, high = paired_difference(both, only_other, only_base, neither)
+    return {
+        "games": int(base.size),
+        "base_rate": float(base.mean()),
+        "rate": float(other.mean()),
+        "change": diff,
+        "change_low": low,
+        "change_high": high,
+        "changed_games": only_other + only_base,
+    }
+
+
+@dataclass
+class SweepResult:
+    matchup: str
+    what: str  # 'Get Out! cost' or 'rule get_out'
+    baseline: str  # the shipped value / the variant default
+    table: pl.DataFrame  # one row per (value, entry)
+    seed: int
+    settings: dict = field(default_factory=dict)
+
+    def to_pandas(self):
+        return self.table.to_pandas()
+
+
+def sweep(
+    matchup: str,
+    n_games: int,
+    values: list,
+    card: str | None = None,
+    attribute: str | None = None,
+    rule: str | None = None,
+    seed: int = 0,
+    strategies: dict[str, str] | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    edits=None,
+    progress=None,
+) -> SweepResult:
+    """Play ``n_games`` of ``matchup`` at each value of a card attribute (``card`` + ``attribute``) or of a
+    rule variant (``rule``), on the same seeds; per value and entry: win rate [Wilson 95%] and the paired
+    change from the baseline [Newcombe 95%]. ``edits`` and ``variants`` hold for every value."""
+    villains = parse_matchup(matchup)
+    if (card is None) == (rule is None):
+        raise InputError("a sweep varies either a card attribute (--card and --attribute) or a rule (--rule)")
+    if not values:
+        raise InputError("a sweep needs at least one value (--values)")
+    base_edits = normalise(edits)
+    variants = dict(variants or {})
+    if card is not None:
+        if attribute is None or attribute in FLAGS:
+            raise InputError(
+                f"--attribute must be one of {', '.join(a for a in ATTRIBUTES if a not in FLAGS)}, got {attribute!r}"
+            )
+        from simlab.cards import load_cards
+
+        check_edit(card, attribute, 0)
+        shipped = getattr(load_cards().card(card), attribute)
+        points = [check_edit(card, attribute, v, "--values") for v in values]
+        baseline = str(shipped)
+        what = f"{card} {attribute}"
+        settings = [(str(p.value), base_edits + (p,), variants) for p in points]
+        base_setting = (baseline, base_edits, variants)
+    else:
+        if rule not in RULE_VARIANTS:
+            raise InputError(f"unknown rule variant {rule!r}; choose from {', '.join(RULE_VARIANTS)}")
+        for v in values:
+            rules_array({**variants, rule: str(v)}, max_turns)
+        baseline = variants.get(rule, RULE_VARIANTS[rule].default)
+        what = f"rule {rule}"
+        settings = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
+        base_setting = (baseline, base_edits, {**variants, rule: baseline})
+    total = len(settings) + (0 if any(s[0] == baseline for s in settings) else 1)
+    done = 0
+
+    def play(setting):
+        nonlocal done
+        w = winner_indices(matchup, n_games, seed, strategies, setting[2], max_turns, threads, setting[1])
+        done += 1
+        if progress is not None:
+            progress(done * n_games, total * n_games)
+        return w
+
+    results = {}
+    base = play(base_setting)
+    results[baseline] = base
+    rows = []
+    names = entry_names(villains)
+    for label, edits_v, variants_v in settings:
+        w = results.get(label)
+        if w is None:
+            w = results[label] = play((label, edits_v, variants_v))
+        for e, name in enumerate(names):
+            won = (w == e).astype(np.int8)
+            low, high = (float(x) for x in wilson(int(won.sum()), won.size))
+            eff = paired_effect((base == e).astype(np.int8), won)
+            rows.append(
+                {
+                    "value": label,
+                    "entry": name,
+                    "games": won.size,
+                    "rate": float(won.mean()),
+                    "low": low,
+                    "high": high,
+                    "change": eff["change"],
+                    "change_low": eff["change_low"],
+                    "change_high": eff["change_high"],
+                    "changed_games": eff["changed_games"],
+                    "unfinished": float(np.mean(w < 0)),
+                }
+            )
+    table = pl.DataFrame(rows)
+    return SweepResult(
+        matchup,
+        what,
+        baseline,
+        table,
+        seed,
+        {"games": n_games, "strategies": dict(strategies or {}), "variants": variants, "max_turns": max_turns},
+    )
+
+
+def plot_sweep(frame: pl.DataFrame, ax, title: str = "", baseline: str | None = None):
+    """Win rate (with 95% intervals) against the swept value, one line per entry."""
+    values = list(dict.fromkeys(frame["value"].to_list()))
+    numeric = all(v.lstrip("-").isdigit() for v in values)
+    xs = {v: (int(v) if numeric else i) for i, v in enumerate(values)}
+    for name in dict.fromkeys(frame["entry"].to_list()):
+        sub = frame.filter(pl.col("entry") == name)
+        x = [xs[v] for v in sub["value"]]
+        y = sub["rate"].to_numpy()
+        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
+    if baseline is not None and baseline in xs:
+        ax.axvline(xs[baseline], color="grey", linestyle=":", label=f"shipped ({baseline})")
+    if numeric:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.set_xticks(list(xs.values()), values)
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    return ax
