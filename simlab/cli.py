@@ -753,6 +753,26 @@ def difficulty(
         console.print(f"  - {escape(r['verdict'])}", highlight=False)
 
 
+@app.command()
+def report(
+    config: Config = None,
+    out: Annotated[str, typer.Option(help="directory that receives <name>/")] = "reports",
+    threads: Threads = None,
+) -> None:
+    """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
+    as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it."""
+    from simlab.experiment import load_experiment
+    from simlab.report import build_report
+
+    try:
+        exp = load_experiment(config) if config else None
+        with console.status("report") as status:
+            rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    console.print(f"report: {rep.index}")
+
+
 @app.command("rules")
 def rules_cmd() -> None:
     """List the rule variants with their defaults."""

@@ -166,6 +166,16 @@ def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
     ax.axvline(0, color="black", linewidth=0.8)
     ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
     ax.set_xlabel("win rate with the card - without it (paired 95% interval)")
+    from matplotlib.patches import Patch
+
+    ax.legend(
+        handles=[
+            Patch(color="tab:blue", label="Villain deck"),
+            Patch(color="tab:orange", label="Fate deck (played by opponents)"),
+        ],
+        loc="lower right",
+        fontsize=8,
+    )
     ax.grid(axis="x", alpha=0.3)
     if title:
         ax.set_title(title)

@@ -1,0 +1,123 @@
+"""Reports: the directory's files, the recorded settings, and the page rendered in a real headless browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
+
+CONFIG = """
+name = "tiny"
+description = "A small report for the tests."
+games = 10
+seed = 2
+[rules]
+get_out = "exactly_three"
+[cards."Get Out!"]
+cost = 4
+[report]
+difficulty_games = 10
+ablation_games = 5
+villains = ["gaston"]
+"""
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    cfg = tmp / "tiny.toml"
+    cfg.write_text(CONFIG)
+    res = CliRunner().invoke(app, ["report", "--config", str(cfg), "--out", str(tmp / "out")])
+    assert res.exit_code == 0, res.output
+    return tmp / "out" / "tiny"
+
+
+def test_report_files_and_settings(report_dir):
+    names = {p.name for p in report_dir.iterdir()}
+    for plot in (
+        "matrix_heatmap",
+        "win_rates",
+        "skill_ladder",
+        "turns_to_win",
+        "card_impact_gaston",
+        "variant_effects",
+    ):
+        assert f"{plot}.png" in names
+    for table in (
+        "matrix",
+        "difficulty",
+        "verdicts",
+        "skill_ladder",
+        "goldfish",
+        "card_impact_gaston",
+        "variant_effects",
+    ):
+        assert f"{table}.parquet" in names and f"{table}.csv" in names
+        assert pl.read_parquet(report_dir / f"{table}.parquet").equals(
+            pl.read_csv(report_dir / f"{table}.csv", schema=pl.read_parquet(report_dir / f"{table}.parquet").schema)
+        )
+    settings = json.loads((report_dir / "settings.json").read_text())
+    assert settings["seed"] == 2 and settings["edits"] == ["Get Out!:cost=4"]
+    assert settings["variants"]["get_out"] == "exactly_three" and settings["strategies"]["gaston"] == "expert"
+    assert settings["simlab_version"] and settings["regenerate"].startswith("simlab report --config")
+    md = (report_dir / "report.md").read_text()
+    assert "## Difficulty" in md and "![card_impact_gaston](card_impact_gaston.png)" in md
+    page = (report_dir / "index.html").read_text()
+    assert page.count("data:image/png;base64,") == 6 and 'src="card_impact' not in page  # self-contained
+
+
+def chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("SIMLAB_REQUIRE_BROWSER"):
+            pytest.fail("chromium is not installed but SIMLAB_REQUIRE_BROWSER is set (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=5000",
+    ]
+    url = (report_dir / "index.html").as_uri()
+    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    plots = re.search(r'data-plots="(\d+)"', dom)
+    ok = re.search(r'data-plots-ok="(\d+)"', dom)
+    assert plots and ok, dom[:500]
+    assert int(plots.group(1)) == 6 and int(ok.group(1)) == 6  # every embedded plot decoded
+    assert "simlab report: tiny" in dom and "<table" in dom
+    shot = tmp_path / "page.png"
+    subprocess.run(
+        [browser, *flags, "--window-size=1200,2400", f"--screenshot={shot}", url], capture_output=True, timeout=120
+    )
+    assert shot.stat().st_size > 20_000
+
+
+def test_report_bad_config_and_unwritable_directory(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[report]\nablation_games = "many"\n')
+    res = CliRunner().invoke(app, ["report", "--config", str(bad)])
+    assert res.exit_code == 2 and "bad.toml: [report]: ablation_games must be int" in res.output
+    cfg = tmp_path / "ok.toml"
+    cfg.write_text('name = "x"\ngames = 5\n')
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    res = CliRunner().invoke(app, ["report", "--config", str(cfg), "--out", str(blocker)])
+    assert res.exit_code == 2 and "cannot write the report" in res.output
