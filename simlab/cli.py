@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simlab.backend import BackendError
 from simlab.cards import CardDataError
 from simlab.game import DEFAULT_STRATEGY, InputError
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
@@ -43,7 +44,31 @@ Edits = Annotated[
     typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "Get Out!:cost=4", "Swoon:remove" (repeatable)'),
 ]
 Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
-USER_ERRORS = (InputError, RuleError, CardDataError)
+BackendName = Annotated[str, typer.Option("--backend", help="where games are played: local or dask")]
+Scheduler = Annotated[
+    str | None, typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT (without it: a local Dask cluster)")
+]
+USER_ERRORS = (InputError, RuleError, CardDataError, BackendError)
+
+
+class backend_for:
+    """``with backend_for(name, scheduler):`` plays the block's runs there, and closes it afterwards."""
+
+    def __init__(self, name: str, scheduler: str | None):
+        self.name, self.scheduler = name, scheduler
+
+    def __enter__(self):
+        from simlab import backend
+
+        self.backend = backend.make(self.name, self.scheduler)
+        self._use = backend.use(self.backend)
+        self._use.__enter__()
+        return self.backend
+
+    def __exit__(self, *exc):
+        self._use.__exit__(*exc)
+        self.backend.close()
+        return False
 
 
 def check_games(n: int) -> None:
@@ -202,6 +227,14 @@ def run(
     ] = None,
     edit: Edits = None,
     config: Config = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    scheduler: Scheduler = None,
+    checkpoint: Annotated[
+        str | None, typer.Option(help="record each finished chunk in this directory (resume with --resume)")
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option(help="finish the checkpointed run in this directory (its own settings)")
+    ] = None,
     out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
     target_ci: Annotated[
@@ -211,10 +244,16 @@ def run(
     """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
     length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
     current chunk and prints the finished games."""
+    from simlab.sim import resume as resume_run
     from simlab.sim import run as run_games
 
     bar, update = _progress_bar()
     try:
+        if resume is not None:
+            with backend_for(backend or "local", scheduler), bar if not json_out else _null():
+                res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
+            _print_or_json(res, json_out)
+            return
         cfg = experiment_settings(
             config,
             matchup=(matchup, None),
@@ -226,11 +265,13 @@ def run(
             strategies=(parse_pairs(strategy, "--strategy"), {}),
             rules=(parse_pairs(rules, "--rules"), {}),
             edits=(parse_edits(edit), ()),
+            backend=(backend, "local"),
+            scheduler=(scheduler, None),
         )
         if cfg["matchup"] is None:
             fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
         check_games(cfg["games"])
-        with bar if not json_out else _null():
+        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else _null():
             res = run_games(
                 cfg["matchup"],
                 cfg["games"],
@@ -245,9 +286,14 @@ def run(
                 keep_games=False,
                 progress=None if json_out else update,
                 edits=cfg["edits"],
+                checkpoint=checkpoint,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
+    _print_or_json(res, json_out)
+
+
+def _print_or_json(res, json_out: bool) -> None:
     if json_out:
         typer.echo(res.to_json())
     else:
@@ -266,6 +312,8 @@ def matrix(
     threads: Threads = None,
     png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
     edit: Edits = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
     import matplotlib
@@ -279,7 +327,7 @@ def matrix(
     check_games(n)
     bar, update = _progress_bar()
     try:
-        with bar:
+        with backend_for(backend, scheduler), bar:
             res = run_matrix(
                 n,
                 seed,
@@ -489,6 +537,8 @@ def cards(
     ] = True,
     card: Annotated[list[str] | None, typer.Option("--card", help="ablate only these cards (repeatable)")] = None,
     png: Annotated[str | None, typer.Option(help="write the ranked causal-impact chart here")] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
 ) -> None:
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
@@ -500,12 +550,22 @@ def cards(
     bar, update = _progress_bar()
     try:
         edits = parse_edits(edit)
-        frame = observational(villain, n, seed, strategies, variants, max_turns, threads, edits=edits)
-        if causal:
-            with bar:
-                effects = ablation(
-                    villain, n, seed, strategies, variants, max_turns, threads, cards=card, edits=edits, progress=update
-                )
+        with backend_for(backend, scheduler):
+            frame = observational(villain, n, seed, strategies, variants, max_turns, threads, edits=edits)
+            if causal:
+                with bar:
+                    effects = ablation(
+                        villain,
+                        n,
+                        seed,
+                        strategies,
+                        variants,
+                        max_turns,
+                        threads,
+                        cards=card,
+                        edits=edits,
+                        progress=update,
+                    )
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -604,6 +664,8 @@ def sweep(
     edit: Edits = None,
     config: Config = None,
     png: Annotated[str | None, typer.Option(help="where to write the plot [default: reports/sweep-<name>.png]")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
@@ -622,6 +684,8 @@ def sweep(
             strategies=(parse_pairs(strategy, "--strategy"), {}),
             rules=(parse_pairs(rules, "--rules"), {}),
             edits=(parse_edits(edit), ()),
+            backend=(backend, "local"),
+            scheduler=(scheduler, None),
         )
         spec = cfg["experiment"].sweep
         card = card if card is not None else spec.get("card")
@@ -631,7 +695,7 @@ def sweep(
         if cfg["matchup"] is None:
             fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
         check_games(cfg["games"])
-        with bar:
+        with backend_for(cfg["backend"], cfg["scheduler"]), bar:
             res = run_sweep(
                 cfg["matchup"],
                 cfg["games"],
@@ -700,6 +764,8 @@ def difficulty(
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
     edit: Edits = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
 ) -> None:
     """Is a villain harder to play, or just weaker? Strength, skill gap, goldfish speed and Fate sensitivity
     per villain with 95% intervals, then a verdict per pair backed by a significance test."""
@@ -718,7 +784,7 @@ def difficulty(
             chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
             if vs == villain:
                 raise InputError(f"--vs must name a villain other than {villain!r}")
-        with bar:
+        with backend_for(backend, scheduler), bar:
             res = run_difficulty(
                 chosen, n, seed, parse_pairs(rules, "--rules"), max_turns, threads, parse_edits(edit), progress=update
             )
@@ -758,6 +824,8 @@ def report(
     config: Config = None,
     out: Annotated[str, typer.Option(help="directory that receives <name>/")] = "reports",
     threads: Threads = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
     as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it."""
@@ -766,7 +834,9 @@ def report(
 
     try:
         exp = load_experiment(config) if config else None
-        with console.status("report") as status:
+        backend = backend or (exp.backend if exp else None) or "local"
+        scheduler = scheduler or (exp.scheduler if exp else None)
+        with backend_for(backend, scheduler), console.status("report") as status:
             rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"))
     except USER_ERRORS as exc:
         fail(str(exc))

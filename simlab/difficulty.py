@@ -219,7 +219,7 @@ def _verdicts(table: pl.DataFrame, per_game: dict, villains) -> pl.DataFrame:
             else:
                 text = f"no significant difference between {_name(first)} and {_name(second)} in {label}"
             rf, rs = est[(first, measure)], est[(second, measure)]
-            text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} (z = {abs(z):.1f}, {_p(p)})"
+            text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} ({_z(z)}, {_p(p)})"
             rows.append(
                 {
                     "villain_a": a,
@@ -240,6 +240,10 @@ def _fmt(r: dict, scale: float, unit: str) -> str:
     if unit == "pp":
         return f"{r['estimate'] * scale:.1f} ± {half:.1f} {unit}"
     return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]{unit}"
+
+
+def _z(z: float) -> str:
+    return f"z = {abs(z):.1f}" if np.isfinite(z) else "z > 37"  # beyond what a double's tail holds
 
 
 def _p(p: float) -> str:

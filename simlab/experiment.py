@@ -17,6 +17,9 @@
     [cards."Get Out!"]       # optional card edits: cost, strength, copies, remove, ablate
     cost = 4
 
+    backend = "dask"         # optional: where games are played (local or dask)
+    scheduler = "tcp://10.0.0.5:8786"
+
     [sweep]                  # only for `simlab sweep`: a card attribute or a rule over values
     card = "Get Out!"
     attribute = "cost"
@@ -50,6 +53,8 @@ TOP_KEYS = {
     "cards": dict,
     "sweep": dict,
     "report": dict,
+    "backend": str,
+    "scheduler": str,
 }
 SWEEP_KEYS = {"card": str, "attribute": str, "rule": str, "values": list}
 REPORT_KEYS = {"ablation_games": int, "difficulty_games": int, "villains": list}
@@ -74,6 +79,8 @@ class Experiment:
     edits: tuple[CardEdit, ...] = ()
     sweep: dict = field(default_factory=dict)
     report: dict = field(default_factory=dict)
+    backend: str | None = None  # local or dask
+    scheduler: str | None = None  # tcp://HOST:PORT of a Dask scheduler
     source: str = ""
 
     def settings(self) -> dict:
@@ -172,5 +179,7 @@ def load_experiment(name_or_path: str) -> Experiment:
         edits=edits,
         sweep=dict(sweep),
         report=dict(report),
+        backend=doc.get("backend"),
+        scheduler=doc.get("scheduler"),
         source=where,
     )

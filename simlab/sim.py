@@ -9,6 +9,7 @@ most ``KEEP_GAMES_UP_TO`` games) and can be streamed to parquet instead.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 import time
@@ -23,8 +24,6 @@ import polars as pl
 from simlab.edits import describe, edited_cards, normalise
 from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, check_villain, parse_matchup, strategy_spec
 from simlab.kernels import const as K
-from simlab.kernels.batch import play_batch_nb
-from simlab.kernels.state import N_SPARAMS
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from simlab.stats import Z95, wilson
 
@@ -113,6 +112,20 @@ class Tally:
         np.add.at(self.rounds, (np.where(won, seats[rows, np.maximum(winner_seat, 0)], P), r), 1)
         t = np.minimum(seat_turns[rows[won], ws], cap)
         np.add.at(self.turns, (we, t), 1)
+
+    def add_raw(self, seats: np.ndarray, res: dict) -> None:
+        """Add a chunk's per-game columns (as :func:`simlab.backend.play_chunk` returns them)."""
+        self.add(
+            seats, res["winner_seat"].astype(np.int64), res["rounds"].astype(np.int64), res["turns"].astype(np.int64)
+        )
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally of the same matchup and turn cap (a chunk counted elsewhere)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.sat += other.sat
+        self.rounds += other.rounds
+        self.turns += other.turns
 
     # ------------------------------------------------------------------ summaries
     def summary(self) -> pl.DataFrame:
@@ -323,6 +336,7 @@ def run(
     chunk: int = DEFAULT_CHUNK,
     progress: Callable[[int, int], None] | None = None,
     edits=None,
+    checkpoint: str | Path | None = None,
 ) -> RunResult:
     """Play up to ``n_games`` of ``matchup`` and summarise them.
 
@@ -334,6 +348,9 @@ def run(
     keep_games: keep the per-game table in memory (default: for runs of at most 1,000,000 games).
     progress: called with (games done, games planned) after each chunk.
     edits: card edits (``simlab.edits``: CardEdit objects or ``"CARD:ATTRIBUTE=VALUE"`` strings).
+    checkpoint: a directory that records each finished chunk; run again with the same settings (or
+        :func:`resume`) to finish an interrupted run. Other settings are refused, naming what differs.
+    Chunks are played on the current backend (:mod:`simlab.backend`).
     """
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
@@ -353,31 +370,41 @@ def run(
     edits = normalise(edits)
     edited_cards(edits)
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
+    if checkpoint is not None and out is not None:
+        raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
+    _set_threads(threads)
+    settings = run_settings(matchup, n_games, seed, names, variants, max_turns, first, edits, chunk)
+    store = Checkpoint.open(checkpoint, settings) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
+    mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
     tally = Tally(villains, max_turns)
-    parts = []
+    parts = {}
+    done = {}
+    if store is not None:
+        done = store.load()  # first game index -> (job, result) of the chunks already played
+        for job, res in done.values():
+            tally.add_raw(seat_table(villains, job.n, job.first, first, seed), res)
+            if keep:
+                parts[job.first] = _frame(villains, job, res)
+    from simlab.backend import current, play_chunk
+
+    jobs = _jobs(villains, names, n_games, seed, variants, max_turns, chunk, first, mode, edits, skip=set(done))
     t0 = time.perf_counter()
     interrupted = at_target = False
     try:
         with _StopFlag() as flag:
-            for frame_part, seats, res in _chunks(
-                villains,
-                names,
-                n_games,
-                seed,
-                variants,
-                max_turns,
-                threads,
-                chunk,
-                first,
-                want_flags=writer is not None,
-                edits=edits,
-            ):
-                tally.add(seats, res["winner_seat"], res["rounds"], res["turns"])
-                if keep:
-                    parts.append(frame_part)
-                if writer is not None:
-                    writer.write(frame_part, res["flags"])
+            todo = list(jobs)
+            for job, res in zip(todo, current().map(play_chunk, todo), strict=False):
+                if mode == "tally":
+                    tally.merge(res)
+                else:
+                    tally.add_raw(seat_table(villains, job.n, job.first, first, seed), res)
+                    if keep:
+                        parts[job.first] = _frame(villains, job, res)
+                    if writer is not None:
+                        writer.write(_frame(villains, job, res), res["flags"])
+                    if store is not None:
+                        store.save(job, res)
                 if progress is not None:
                     progress(tally.games, n_games)
                 if flag.stop:
@@ -393,7 +420,7 @@ def run(
     seconds = time.perf_counter() - t0
     if tally.games == 0:
         raise KeyboardInterrupt
-    games = pl.concat(parts) if keep and parts else None
+    games = pl.concat([parts[k] for k in sorted(parts)]) if keep and parts else None
     return RunResult(
         matchup,
         villains,
@@ -409,65 +436,198 @@ def run(
     )
 
 
-def _chunks(
-    villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False, edits=None
-):
-    """Yield (per-game frame, seats, raw arrays) chunk by chunk."""
+def run_settings(matchup, n_games, seed, names, variants, max_turns, first, edits, chunk) -> dict:
+    """Everything that decides a run's results, as JSON-able data (checkpoints compare it)."""
+    from simlab.backend import fingerprint
+
+    specs = [strategy_spec(s) for s in names]
+    return {
+        "matchup": matchup,
+        "n_games": n_games,
+        "seed": seed,
+        "strategies": [str(s) for s in names],
+        "strategy_vectors": [[int(sp.kernel), *[float(x) for x in sp.vector()]] for sp in specs],
+        "variants": {k: str(v) for k, v in sorted((variants or {}).items())},
+        "max_turns": max_turns,
+        "first": first,
+        "edits": [str(e) for e in edits],
+        "chunk": chunk,
+        "simlab": fingerprint(),
+    }
+
+
+class Checkpoint:
+    """A directory of finished chunks: ``settings.json`` and one ``chunk-<first game>.npz`` per chunk, each
+    written to a temporary name and renamed, so a chunk file is either whole or absent."""
+
+    def __init__(self, path: Path, settings: dict):
+        self.path = path
+        self.settings = settings
+
+    @classmethod
+    def open(cls, path, settings: dict) -> Checkpoint:
+        path = Path(path)
+        meta = path / "settings.json"
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            if meta.exists():
+                old = json.loads(meta.read_text())
+                diffs = [
+                    f"{k}: {json.dumps(old.get(k))} there, {json.dumps(settings.get(k))} here"
+                    for k in settings
+                    if old.get(k) != settings.get(k)
+                ]
+                if diffs:
+                    raise InputError(f"checkpoint {str(path)!r} was made with other settings: " + "; ".join(diffs))
+            else:
+                tmp = meta.with_suffix(".tmp")
+                tmp.write_text(json.dumps(settings, indent=2))
+                os.replace(tmp, meta)
+        except OSError as exc:
+            raise InputError(f"cannot use --checkpoint {str(path)!r}: {exc.strerror or exc}") from None
+        return cls(path, settings)
+
+    def save(self, job, res: dict) -> None:
+        final = self.path / f"chunk-{job.first:012d}.npz"
+        tmp = self.path / f".chunk-{job.first:012d}.tmp.npz"
+        np.savez(tmp, n=job.n, **{k: v for k, v in res.items() if k != "flags"})
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+
+    def load(self) -> dict:
+        from dataclasses import replace
+
+        from simlab.backend import ChunkJob
+
+        out = {}
+        s = self.settings
+        for f in sorted(self.path.glob("chunk-*.npz")):
+            first = int(f.stem.split("-")[1])
+            with np.load(f) as z:
+                res = {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")}
+                n = int(z["n"])
+            job = ChunkJob((), (), (), s["seed"], first, n, (), s["max_turns"], s["first"])
+            out[first] = (replace(job, villains=parse_matchup(s["matchup"])), res)
+        return out
+
+
+def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:
+    """Finish the checkpointed run in ``path`` (its settings come from the checkpoint)."""
+    meta = Path(path) / "settings.json"
+    if not meta.exists():
+        raise InputError(f"{str(path)!r} is not a checkpoint directory (no settings.json)")
+    s = json.loads(meta.read_text())
+    villains = parse_matchup(s["matchup"])
+    return run(
+        s["matchup"],
+        s["n_games"],
+        s["seed"],
+        dict(zip(villains, s["strategies"], strict=True)),
+        s["variants"],
+        s["max_turns"],
+        threads,
+        first=s["first"],
+        keep_games=keep_games,
+        chunk=s["chunk"],
+        progress=progress,
+        edits=s["edits"],
+        checkpoint=path,
+    )
+
+
+def _jobs(villains, strategies, n_games, seed, variants, max_turns, chunk, order, mode, edits, skip=()):
+    """The run's chunks as :class:`ChunkJob` s (plain data any process can play), minus the ``skip`` starts."""
+    from simlab.backend import ChunkJob, fingerprint
+
     specs = [strategy_spec(s) for s in strategies]
-    cards = edited_cards(edits)
-    ru = rules_array(variants, max_turns)
-    vrows = np.array([cards.villain(v).row for v in villains], np.int64)
-    slot_kernels = np.array([s.kernel for s in specs], np.int64)
-    slot_params = np.stack([s.vector() for s in specs]).reshape(len(specs), N_SPARAMS)
+    fp = fingerprint()
+    kernels = tuple(int(s.kernel) for s in specs)
+    params = tuple(tuple(float(x) for x in s.vector()) for s in specs)
+    variants = tuple(sorted((variants or {}).items()))
+    for first in range(0, n_games, chunk):
+        if first in skip:
+            continue
+        yield ChunkJob(
+            tuple(villains),
+            kernels,
+            params,
+            int(seed),
+            first,
+            min(chunk, n_games - first),
+            variants,
+            int(max_turns),
+            order,
+            tuple(edits or ()),
+            mode,
+            (fp["version"], fp["rules_hash"]),
+        )
+
+
+def _set_threads(threads) -> None:
     if threads is not None:
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise InputError(f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
+
+
+def _frame(villains, job, res) -> pl.DataFrame:
+    """The per-game rows of a played chunk."""
+    first, n = job.first, job.n
+    seats = seat_table(villains, n, first, job.order, job.seed)
     P = len(villains)
-    for first in range(0, n_games, chunk):
-        n = min(chunk, n_games - first)
-        seats = seat_table(villains, n, first, order, seed)
-        out_games = np.zeros((n, 5), np.int64)
-        out_turns = np.zeros((n, P), np.int64)
-        out_flags = np.zeros((n if want_flags else 0, P, K.N_INST), np.int8)
-        play_batch_nb(
-            cards.tables,
-            ru,
-            vrows[seats],
-            seats,
-            slot_kernels,
-            slot_params,
-            np.uint64(seed),
-            np.uint64(first),
-            out_games,
-            out_turns,
-            out_flags,
+    winner_seat = res["winner_seat"].astype(np.int64)
+    rows = np.arange(n)
+    winner = np.where(winner_seat >= 0, seats[rows, np.maximum(winner_seat, 0)], -1)
+    wturns = np.where(winner_seat >= 0, res["turns"][rows, np.maximum(winner_seat, 0)], -1)
+    cols = {
+        "game": pl.Series(np.arange(first, first + n), dtype=pl.Int64),
+        "winner": pl.Series([villains[w] if w >= 0 else None for w in winner], dtype=pl.String),
+        "winner_index": pl.Series(winner, dtype=pl.Int64),  # position in the matchup, -1 = none
+        "winner_seat": pl.Series(winner_seat, dtype=pl.Int64),
+        "end": pl.Series([K.END_REASONS[e] for e in res["end"]], dtype=pl.String),
+        "rounds": pl.Series(res["rounds"], dtype=pl.Int64),
+        "winner_turns": pl.Series(wturns, dtype=pl.Int64),  # the winner's own turns
+    }
+    for s in range(P):
+        cols[f"seat{s}"] = pl.Series([villains[v] for v in seats[:, s]], dtype=pl.String)
+    for s in range(P):
+        cols[f"seat{s}_turns"] = pl.Series(res["turns"][:, s], dtype=pl.Int64)
+    return pl.DataFrame(cols).with_columns(
+        pl.when(pl.col("winner_turns") >= 0).then(pl.col("winner_turns")).otherwise(None).alias("winner_turns")
+    )
+
+
+def _chunks(
+    villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False, edits=None
+):
+    """Yield (per-game frame, seats, raw arrays) chunk by chunk, played on the current backend."""
+    from simlab.backend import current, play_chunk
+
+    _set_threads(threads)
+    jobs = list(
+        _jobs(
+            villains,
+            strategies,
+            n_games,
+            seed,
+            variants,
+            max_turns,
+            chunk,
+            order,
+            "flags" if want_flags else "games",
+            edits,
         )
-        winner_seat = out_games[:, 0]
-        rows = np.arange(n)
-        winner = np.where(winner_seat >= 0, seats[rows, np.maximum(winner_seat, 0)], -1)
-        wturns = np.where(winner_seat >= 0, out_turns[rows, np.maximum(winner_seat, 0)], -1)
-        cols = {
-            "game": pl.Series(np.arange(first, first + n), dtype=pl.Int64),
-            "winner": pl.Series([villains[w] if w >= 0 else None for w in winner], dtype=pl.String),
-            "winner_index": pl.Series(winner, dtype=pl.Int64),  # position in the matchup, -1 = none
-            "winner_seat": pl.Series(winner_seat, dtype=pl.Int64),
-            "end": pl.Series([K.END_REASONS[e] for e in out_games[:, 1]], dtype=pl.String),
-            "rounds": pl.Series(out_games[:, 2], dtype=pl.Int64),
-            "winner_turns": pl.Series(wturns, dtype=pl.Int64),  # the winner's own turns
+    )
+    for job, res in zip(jobs, current().map(play_chunk, jobs), strict=True):
+        seats = seat_table(villains, job.n, job.first, order, seed)
+        raw = {
+            "winner_seat": res["winner_seat"].astype(np.int64),
+            "rounds": res["rounds"].astype(np.int64),
+            "turns": res["turns"].astype(np.int64),
+            "flags": res.get("flags", np.zeros((0, len(villains), K.N_INST), np.int8)),
         }
-        for s in range(P):
-            cols[f"seat{s}"] = pl.Series([villains[v] for v in seats[:, s]], dtype=pl.String)
-        for s in range(P):
-            cols[f"seat{s}_turns"] = pl.Series(out_turns[:, s], dtype=pl.Int64)
-        part = pl.DataFrame(cols).with_columns(
-            pl.when(pl.col("winner_turns") >= 0).then(pl.col("winner_turns")).otherwise(None).alias("winner_turns")
-        )
-        yield (
-            part,
-            seats,
-            {"winner_seat": winner_seat, "rounds": out_games[:, 2], "turns": out_turns, "flags": out_flags},
-        )
+        yield _frame(villains, job, res), seats, raw
 
 
 class _ParquetOut:

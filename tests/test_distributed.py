@@ -1,0 +1,207 @@
+"""The Dask backend against a real cluster (a scheduler and two workers started here as processes on
+127.0.0.1), checkpoints and resume, and the errors of each."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.backend import BackendError, DaskBackend, use
+from simlab.cli import app
+from simlab.game import InputError
+from simlab.sim import resume, run, simulate
+from simlab.whatif import winner_indices
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCHUP = "gaston-vs-horned-king"
+runner = CliRunner()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def dask_cmd(*args) -> list[str]:
+    return [sys.executable, "-m", "dask", *args]
+
+
+def start_scheduler(tmp_path, name="sched") -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    log = open(tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(
+        dask_cmd("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    return proc, f"tcp://127.0.0.1:{port}"
+
+
+def start_worker(address, tmp_path, name, env=None) -> subprocess.Popen:
+    log = open(tmp_path / f"{name}.log", "w")  # noqa: SIM115
+    return subprocess.Popen(
+        dask_cmd("worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--name", name)
+        + ["--death-timeout", "60"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+        cwd=tmp_path,  # `python -m` puts the working directory first on sys.path
+    )
+
+
+def wait_for_workers(address, n, timeout=120):
+    from distributed import Client
+
+    with Client(address, timeout=30) as c:
+        c.wait_for_workers(n, timeout=timeout)
+
+
+def stop(*procs):
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("dask")
+    simulate(MATCHUP, 4, seed=0)  # compiled kernels in the cache before the workers load them
+    sched, address = start_scheduler(tmp)
+    workers = [start_worker(address, tmp, f"w{i}") for i in (1, 2)]
+    try:
+        wait_for_workers(address, 2)
+        yield address, workers
+    finally:
+        stop(*workers, sched)
+
+
+def same_summaries(a, b):
+    for frame in ("summary", "by_seat", "first_seat", "lengths"):
+        assert getattr(a, frame).equals(getattr(b, frame)), frame
+
+
+def test_distributed_results_equal_local(cluster):
+    address, _ = cluster
+    local = run(MATCHUP, 300, seed=5, chunk=50, keep_games=True)
+    local_w = winner_indices(MATCHUP, 200, 6, edits=["Get Out!:cost=4"])
+    with use(DaskBackend(address)) as backend:
+        remote = run(MATCHUP, 300, seed=5, chunk=50, keep_games=True)
+        plain = run(MATCHUP, 300, seed=5, chunk=50, keep_games=False)  # counts only travel back
+        remote_w = winner_indices(MATCHUP, 200, 6, edits=["Get Out!:cost=4"])
+        backend.close()
+    same_summaries(local, remote)
+    same_summaries(local, plain)
+    assert local.games.equals(remote.games)
+    assert (local_w == remote_w).all()
+
+
+def test_cli_on_the_cluster_matches_local(cluster):
+    address, _ = cluster
+    args = ["run", "-m", MATCHUP, "-n", "200", "--seed", "3", "--json"]
+    local = json.loads(runner.invoke(app, args).output)
+    res = runner.invoke(app, [*args, "--backend", "dask", "--scheduler", address])
+    assert res.exit_code == 0, res.output
+    remote = json.loads(res.output)
+    for key in ("summary", "by_seat", "first_seat", "lengths", "games", "seed"):
+        assert local[key] == remote[key], key
+
+
+def test_a_worker_dying_mid_run_changes_nothing(cluster):
+    address, workers = cluster
+    local = run(MATCHUP, 400, seed=8, chunk=40)
+    killed = []
+
+    def kill_after_two(done, total):
+        if done >= 80 and not killed:
+            workers[1].kill()
+            killed.append(done)
+
+    with use(DaskBackend(address, max_pending=8)) as backend:
+        remote = run(MATCHUP, 400, seed=8, chunk=40, progress=kill_after_two)
+        backend.close()
+    assert killed and workers[1].wait(timeout=30) is not None
+    same_summaries(local, remote)
+
+
+def test_unreachable_scheduler_is_one_line():
+    res = runner.invoke(
+        app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{free_port()}"]
+    )
+    assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    res = runner.invoke(app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "spark"])
+    assert res.exit_code == 2 and "unknown backend 'spark'; choose from local, dask" in res.output
+
+
+def test_a_worker_with_other_rule_data_is_refused(tmp_path):
+    # a copy of simlab whose Gaston data differs by one comment line
+    copy = tmp_path / "other"
+    shutil.copytree(ROOT / "simlab", copy / "simlab", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "strategies", copy / "strategies", ignore=shutil.ignore_patterns("__pycache__"))
+    data = copy / "simlab" / "data" / "gaston.toml"
+    data.write_text(data.read_text() + "\n# edited\n")
+    env = dict(os.environ, PYTHONPATH=str(copy))
+    sched, address = start_scheduler(tmp_path)
+    worker = start_worker(address, tmp_path, "other", env=env)
+    try:
+        wait_for_workers(address, 1)
+        with pytest.raises(BackendError, match="runs simlab .* with rules .*, this process"):
+            DaskBackend(address)
+        res = runner.invoke(app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "dask", "--scheduler", address])
+        assert res.exit_code == 2 and "start the workers from the same install" in res.output
+    finally:
+        stop(worker, sched)
+
+
+# ------------------------------------------------------------------------------------ checkpoints
+
+
+def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
+    whole = run(MATCHUP, 400, seed=11, chunk=50)
+    ckpt = tmp_path / "ckpt"
+
+    def interrupt_after_three(done, total):
+        if done == 150:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    part = run(MATCHUP, 400, seed=11, chunk=50, checkpoint=ckpt, progress=interrupt_after_three)
+    assert part.interrupted and part.n_games == 150
+    assert len(list(ckpt.glob("chunk-*.npz"))) == 3 and not list(ckpt.glob("*.tmp*"))
+    finished = resume(ckpt)
+    assert finished.n_games == 400 and not finished.interrupted
+    same_summaries(whole, finished)
+    # the CLI resumes from the directory alone, and a finished checkpoint replays nothing
+    t = time.perf_counter()
+    res = runner.invoke(app, ["run", "--resume", str(ckpt), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["summary"] == whole.summary.to_dicts()
+    assert time.perf_counter() - t < 30
+
+
+def test_a_checkpoint_from_other_settings_is_refused(tmp_path):
+    ckpt = tmp_path / "ckpt"
+    run(MATCHUP, 100, seed=1, chunk=50, checkpoint=ckpt)
+    with pytest.raises(InputError, match="seed: 1 there, 2 here"):
+        run(MATCHUP, 100, seed=2, chunk=50, checkpoint=ckpt)
+    res = runner.invoke(
+        app, ["run", "-m", MATCHUP, "-n", "100", "--seed", "1", "--checkpoint", str(ckpt), "--edit", "Temper:cost=3"]
+    )
+    assert res.exit_code == 2 and "was made with other settings" in res.output and "edits" in res.output
+    res = runner.invoke(app, ["run", "--resume", str(tmp_path / "nothing")])
+    assert res.exit_code == 2 and "not a checkpoint directory" in res.output
