@@ -201,14 +201,18 @@ class DaskBackend:
             pending.append(self.client.submit(fn, job, pure=False, retries=3))
             if len(pending) >= self.max_pending:
                 break
-        while pending:
-            fut = pending.popleft()
-            result = fut.result()
-            fut.release()
-            nxt = next(it, None)
-            if nxt is not None:
-                pending.append(self.client.submit(fn, nxt, pure=False, retries=3))
-            yield result
+        try:
+            while pending:
+                fut = pending.popleft()
+                result = fut.result()
+                fut.release()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(self.client.submit(fn, nxt, pure=False, retries=3))
+                yield result
+        finally:  # the caller stopped early (Ctrl-C, --target-ci): drop the queued chunks
+            if pending:
+                self.client.cancel(list(pending))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -205,6 +205,7 @@ def print_run(res) -> None:
     console.print(
         f"{res.n_games:,} games in {res.seconds:.2f} s ({res.games_per_second:,.0f} games/s), seed {res.seed}"
         + (f"; per-game rows in {res.out}" if res.out else "")
+        + (f"; {res.resumed_games:,} of them read back from the checkpoint" if res.resumed_games else "")
     )
 
 

@@ -241,6 +241,7 @@ class RunResult:
     stopped_at_target: bool = False  # --target-ci reached before n_games
     out: str | None = None
     edits: tuple = ()  # card edits the games were played with (simlab.edits.CardEdit)
+    resumed_games: int = 0  # games read back from a checkpoint (not played in ``seconds``)
 
     @property
     def n_games(self) -> int:
@@ -264,7 +265,8 @@ class RunResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.n_games / self.seconds if self.seconds > 0 else float("nan")
+        played = self.n_games - self.resumed_games
+        return played / self.seconds if self.seconds > 0 and played > 0 else float("nan")
 
     def frames(self) -> dict[str, pl.DataFrame]:
         out = {"summary": self.summary, "by_seat": self.by_seat, "first_seat": self.first_seat, "lengths": self.lengths}
@@ -433,6 +435,7 @@ def run(
         at_target,
         str(out) if out is not None else None,
         edits,
+        sum(job.n for job, _ in done.values()),
     )
 
 
