@@ -11,8 +11,9 @@ line (``--edit "Get Out!:cost=4"``) or an experiment file (``[cards."Get Out!"] 
 - ``ablate = true``: the card stays in its deck (same shuffles, same draws) but can never be played: not
   from hand, not as a Condition, not by a swap, not when revealed by a Fate action (then it is discarded
   like any unplayable Fate card). Effects that fetch a card by name (Magic Mirror's Beast, Take Me
-  Instead's Hero) still play it. Because the deck is unchanged, games with and without the ablation stay
-  identical until the first time the card would have been played: the paired comparison of card impact.
+  Instead's Hero, Invitation from the King's Prince) still play it. Because the deck is unchanged, games
+  with and without the ablation stay identical until the first time the card would have been played: the
+  paired comparison of card impact.
 """
 
 from __future__ import annotations

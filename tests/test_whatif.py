@@ -124,8 +124,26 @@ def test_ablation_is_reproducible_and_pairs_the_same_games():
     assert cb["rate_without"] == 0.0 and cb["impact_low"] > 0.2
 
 
+def test_an_ablated_prince_revealed_by_fate_is_discarded():
+    from simlab.scenario import Scenario
+
+    desc = {
+        "villains": ["lady-tremaine", "gaston"],
+        "active": 1,
+        "phase": "actions",
+        "seats": [{"hand": [], "fate_top": ["The Prince", "Jaq"]}, {"mover": "The Woods", "hand": [], "power": 0}],
+    }
+    shipped = Scenario.build(desc).apply("fate Lady Tremaine")
+    assert [e["card"] for e in shipped.realm(0)["The Ballroom"]] == ["The Prince"]
+    ablated = Scenario.build(desc, cards=edited_cards(["The Prince:ablate"])).apply("fate Lady Tremaine")
+    while ablated.decision.kind != "action":  # Gaston places Jaq, the one playable card
+        ablated = ablated.apply(ablated.decision.options[0].index)
+    assert ablated.realm(0)["The Ballroom"] == [] and "The Prince" in ablated.zone(0, K.Z_FDISCARD)
+    assert ablated.heroes(0) == ["Jaq"]
+
+
 def test_raising_a_key_cards_cost_lowers_its_villains_win_rate():
-    res = sweep("gaston-vs-horned-king", 600, ["3", "9"], card="Come Into the Light", attribute="cost", seed=0)
+    res = sweep("gaston-vs-horned-king", 400, ["3", "9"], card="Come Into the Light", attribute="cost", seed=0)
     g = {r["value"]: r for r in res.table.filter(res.table["entry"] == "gaston").iter_rows(named=True)}
     assert g["3"]["changed_games"] == 0 and g["3"]["change"] == 0.0  # the shipped cost is the baseline
     assert g["9"]["change_high"] < 0, g["9"]  # significantly lower, paired 95% interval

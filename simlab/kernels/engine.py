@@ -878,6 +878,12 @@ def discard_revealed_nb(st, s, k):
 
 
 @kernel
+def is_prince_nb(tb, c):
+    """Card ``c`` is a Prince who goes straight to The Ballroom when revealed (an ablated one is discarded)."""
+    return tb.card[c, K.CF_TYPE] == K.T_PRINCE and tb.card[c, K.CF_BLOCKED] == 0
+
+
+@kernel
 def fate_action_nb(st, tb, ru, actor, s):
     """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other."""
     log_nb(st, K.EV_FATE, actor, s, 0, 0, 0)
@@ -890,9 +896,9 @@ def fate_action_nb(st, tb, ru, actor, s):
             break
         # The Prince is played at once to The Ballroom; the other card is discarded.
         prince = -1
-        if r0 >= 0 and tb.card[st.inst[s, r0, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+        if r0 >= 0 and is_prince_nb(tb, st.inst[s, r0, K.I_CARD]):
             prince = r0
-        elif r1 >= 0 and tb.card[st.inst[s, r1, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+        elif r1 >= 0 and is_prince_nb(tb, st.inst[s, r1, K.I_CARD]):
             prince = r1
         if prince >= 0:
             where = tb.card[st.inst[s, prince, K.I_CARD], K.CF_LOCATION]
