@@ -212,7 +212,7 @@ def build_report(
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "name": exp.name,
         "description": exp.description,
-        "config": exp.source or None,
+        "config": _config_name(exp.source) if exp.source else None,
         "seed": seed,
         "games_per_matchup": games,
         "ablation_games": ablation_games,
@@ -222,7 +222,7 @@ def build_report(
         "strategies": {v: strategies.get(v, "expert") for v in VILLAIN_KEYS},
         "variants": {k: variants.get(k, v.default) for k, v in RULE_VARIANTS.items()},
         "edits": [str(e) for e in edits],
-        "regenerate": f"simlab report --config {exp.source}" if exp.source else "simlab report",
+        "regenerate": f"simlab report --config {_config_name(exp.source)}" if exp.source else "simlab report",
     }
     say = progress or (lambda _msg: None)
     sections = []
@@ -328,6 +328,14 @@ def build_report(
     return report
 
 
+def _config_name(source: str) -> str:
+    """A shipped experiment file by its name (``balance-report``), any other by its path."""
+    from simlab.experiment import CONFIG_DIR
+
+    path = Path(source).resolve()
+    return path.stem if path.parent == CONFIG_DIR.resolve() else source
+
+
 def _plot(directory: Path, name: str, draw, size) -> Path:
     import matplotlib.pyplot as plt
 
@@ -350,6 +358,7 @@ def _markdown(frame: pl.DataFrame) -> str:
         tbl_hide_dataframe_shape=True,
         tbl_rows=-1,
         tbl_cols=-1,
+        tbl_width_chars=60_000,  # a markdown row must stay on one line (polars takes at most 65,535)
         fmt_str_lengths=400,
         float_precision=4,
     ):

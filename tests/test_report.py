@@ -70,6 +70,8 @@ def test_report_files_and_settings(report_dir):
     assert settings["simlab_version"] and settings["regenerate"].startswith("simlab report --config")
     md = (report_dir / "report.md").read_text()
     assert "## Difficulty" in md and "![card_impact_gaston](card_impact_gaston.png)" in md
+    # a markdown table row stays on one line, long verdicts included
+    assert any(line.startswith("| skill_gap") and "p " in line and line.endswith("|") for line in md.splitlines())
     page = (report_dir / "index.html").read_text()
     assert page.count("data:image/png;base64,") == 6 and 'src="card_impact' not in page  # self-contained
 
