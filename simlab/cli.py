@@ -84,7 +84,8 @@ def parse_edits(items: list[str] | None) -> tuple:
 
 def experiment_settings(config: str | None, **given) -> dict:
     """Settings of a command: each option given on the command line, else the experiment file's value, else
-    the default. ``given`` maps name -> (value given or None, default); strategies/rules/edits merge."""
+    the default. ``given`` maps name -> (value given or None, default); strategies/rules/edits merge. A
+    matchup and a valid number of games are required."""
     from simlab.experiment import Experiment, load_experiment
 
     exp = load_experiment(config) if config else Experiment(name="command line")
@@ -99,6 +100,9 @@ def experiment_settings(config: str | None, **given) -> dict:
         else:
             from_file = getattr(exp, name, None)
             out[name] = value if value is not None else (from_file if from_file is not None else default)
+    if out.get("matchup") is None:
+        fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
+    check_games(out["games"])
     return out
 
 
@@ -269,9 +273,6 @@ def run(
             backend=(backend, "local"),
             scheduler=(scheduler, None),
         )
-        if cfg["matchup"] is None:
-            fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
-        check_games(cfg["games"])
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else _null():
             res = run_games(
                 cfg["matchup"],
@@ -693,9 +694,6 @@ def sweep(
         attribute = attribute if attribute is not None else spec.get("attribute")
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
-        if cfg["matchup"] is None:
-            fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
-        check_games(cfg["games"])
         with backend_for(cfg["backend"], cfg["scheduler"]), bar:
             res = run_sweep(
                 cfg["matchup"],

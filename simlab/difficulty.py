@@ -96,10 +96,9 @@ def difficulty(
         tick()
     rows, per_game = [], {}
     for v in villains:
-        wins = [(base[key] == key.index(v)).astype(np.int8) for key in base if v in key]
-        w = np.concatenate(wins)
-        lo, hi = wilson(int(w.sum()), w.size)
         per_game[(v, "strength")] = {key: (base[key] == key.index(v)).astype(np.int8) for key in base if v in key}
+        w = np.concatenate(list(per_game[(v, "strength")].values()))
+        lo, hi = wilson(int(w.sum()), w.size)
         rows.append(_row(v, "strength", w.mean(), lo, hi, np.sqrt(w.var() / w.size), w.size))
 
         # skill gap: novice and expert v against novice opponents, same seeds for both levels (paired)

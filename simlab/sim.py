@@ -385,9 +385,10 @@ def run(
     if store is not None:
         done = store.load()  # first game index -> (job, result) of the chunks already played
         for job, res in done.values():
-            tally.add_raw(seat_table(villains, job.n, job.first, first, seed), res)
+            seats = seat_table(villains, job.n, job.first, first, seed)
+            tally.add_raw(seats, res)
             if keep:
-                parts[job.first] = _frame(villains, job, res)
+                parts[job.first] = _frame(villains, job, res, seats)
     from simlab.backend import current, play_chunk
 
     jobs = _jobs(villains, names, n_games, seed, variants, max_turns, chunk, first, mode, edits, skip=set(done))
@@ -400,11 +401,13 @@ def run(
                 if mode == "tally":
                     tally.merge(res)
                 else:
-                    tally.add_raw(seat_table(villains, job.n, job.first, first, seed), res)
+                    seats = seat_table(villains, job.n, job.first, first, seed)
+                    tally.add_raw(seats, res)
+                    frame = _frame(villains, job, res, seats) if keep or writer is not None else None
                     if keep:
-                        parts[job.first] = _frame(villains, job, res)
+                        parts[job.first] = frame
                     if writer is not None:
-                        writer.write(_frame(villains, job, res), res["flags"])
+                        writer.write(frame, res["flags"])
                     if store is not None:
                         store.save(job, res)
                 if progress is not None:
@@ -499,19 +502,18 @@ class Checkpoint:
         os.replace(tmp, final)
 
     def load(self) -> dict:
-        from dataclasses import replace
-
         from simlab.backend import ChunkJob
 
         out = {}
         s = self.settings
+        villains = parse_matchup(s["matchup"])
         for f in sorted(self.path.glob("chunk-*.npz")):
             first = int(f.stem.split("-")[1])
             with np.load(f) as z:
                 res = {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")}
                 n = int(z["n"])
-            job = ChunkJob((), (), (), s["seed"], first, n, (), s["max_turns"], s["first"])
-            out[first] = (replace(job, villains=parse_matchup(s["matchup"])), res)
+            job = ChunkJob(villains, (), (), s["seed"], first, n, (), s["max_turns"], s["first"])
+            out[first] = (job, res)
         return out
 
 
@@ -574,10 +576,9 @@ def _set_threads(threads) -> None:
         numba.set_num_threads(threads)
 
 
-def _frame(villains, job, res) -> pl.DataFrame:
-    """The per-game rows of a played chunk."""
+def _frame(villains, job, res, seats) -> pl.DataFrame:
+    """The per-game rows of a played chunk (``seats``: its :func:`seat_table`)."""
     first, n = job.first, job.n
-    seats = seat_table(villains, n, first, job.order, job.seed)
     P = len(villains)
     winner_seat = res["winner_seat"].astype(np.int64)
     rows = np.arange(n)
@@ -630,7 +631,7 @@ def _chunks(
             "turns": res["turns"].astype(np.int64),
             "flags": res.get("flags", np.zeros((0, len(villains), K.N_INST), np.int8)),
         }
-        yield _frame(villains, job, res), seats, raw
+        yield _frame(villains, job, res, seats), seats, raw
 
 
 class _ParquetOut:
