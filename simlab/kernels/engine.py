@@ -96,7 +96,9 @@ def decide_nb(st, tb, ru, realm, player, kind, ctx):
                 st.g[K.G_PEND_PLAYER] = player
                 st.g[K.G_PEND_CTX] = ctx
                 st.g[K.G_PEND_REALM] = realm
-                st.pend[:n] = st.opts[:n]
+                for j in range(n):
+                    for m in range(4):
+                        st.pend[j, m] = st.opts[j, m]
                 if st.g[K.G_SUGGEST] != 0:
                     st.g[K.G_SUGGESTED] = choose_nb(
                         st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n
@@ -2041,7 +2043,8 @@ def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
         st.sv[s, K.SV_VILLAIN] = v
         st.sv[s, K.SV_POWER] = s if s < 3 else 3
         st.sv[s, K.SV_STRATEGY] = strategies[s]
-        st.sparams[s, :] = params[s, :]
+        for j in range(params.shape[1]):
+            st.sparams[s, j] = params[s, j]
         st.sv[s, K.SV_TRAPS] = tb.vil[v, K.VF_TRAPS]
         st.sv[s, K.SV_SEAT_ORDER] = s
         for loc in range(K.N_LOC):

@@ -60,11 +60,20 @@ def _decorate(fn, **flags):
         numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
 
+# Kernels only read and write arrays they are given, so they run without numba's reference counting
+# (NRT): with it, every call increfs and decrefs each of the ~20 arrays of (State, Tables) on entry and
+# exit, atomically, which was a third of all engine time. Such a kernel must never allocate an array or
+# hand one back (a view it returned would be released by its caller without having been counted).
 def kernel(fn):
-    """A separately compiled kernel."""
-    return _decorate(fn)
+    """A separately compiled kernel (no allocation: see above)."""
+    return _decorate(fn, _nrt=False)
 
 
 def helper(fn):
-    """A kernel inlined into its callers."""
-    return _decorate(fn, inline="always")
+    """A kernel inlined into its callers (no allocation)."""
+    return _decorate(fn, inline="always", _nrt=False)
+
+
+def allocating_kernel(fn):
+    """A separately compiled kernel that allocates arrays (with reference counting)."""
+    return _decorate(fn)

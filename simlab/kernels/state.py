@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.jit import allocating_kernel
 
 State = namedtuple(
     "State",
@@ -34,7 +34,7 @@ State = namedtuple(
 N_SPARAMS = 32
 
 
-@kernel
+@allocating_kernel
 def new_state_nb(n_seats, log_cap, script_cap):
     """Allocate an empty state for ``n_seats`` players."""
     P = n_seats
