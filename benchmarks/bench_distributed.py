@@ -23,6 +23,7 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=4096)
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--overhead-chunks", type=int, default=40)
+    ap.add_argument("--max-turns", type=int, default=None, help="turn cap of both runs (default: the rules' cap)")
     args = ap.parse_args()
 
     from simlab.backend import ChunkJob, DaskBackend, fingerprint, play_chunk, use
@@ -30,8 +31,10 @@ def main() -> None:
 
     run(args.matchup, 4, seed=0)  # compile or load the kernels here first
     out = {"games": args.games, "matchup": args.matchup, "chunk": args.chunk, "cores": os.cpu_count()}
+    out["max_turns"] = args.max_turns
     t = time.perf_counter()
-    local = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False)
+    cap = {} if args.max_turns is None else {"max_turns": args.max_turns}
+    local = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False, **cap)
     out["local_s"] = time.perf_counter() - t
     out["local_games_per_s"] = args.games / out["local_s"]
 
@@ -47,7 +50,7 @@ def main() -> None:
         backend.client.run(play_chunk, warm)
         with use(backend):
             t = time.perf_counter()
-            remote = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False)
+            remote = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False, **cap)
             out["dask_s"] = time.perf_counter() - t
         out["dask_games_per_s"] = args.games / out["dask_s"]
         out["identical"] = all(

@@ -1,8 +1,9 @@
 """Engine speed: compile times, games per second (1 and 2 threads), peak memory, JIT vs no-JIT.
 
 Usage: python benchmarks/bench_engine.py [--games 1000000] [--matchup gaston-vs-horned-king] [--skip-cold]
-                                        [--memory-games 1000000,10000000]
-Prints one line per measurement. Not a test: machines are noisy, compare ratios (2 threads vs 1, JIT vs
+                                        [--memory-games 1000000,10000000] [--memory-max-turns 1]
+Prints one line per measurement. Not a test: machines are noisy (``--repeats`` alternates 1 and 2 threads
+and prints medians and ranges), compare ratios (2 threads vs 1, JIT vs
 no JIT, expert vs random strategies: the strategies must not slow the hot loop by more than 3x).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,12 +36,18 @@ if n:
     for threads in [int(x) for x in sys.argv[3].split(",")]:
         r = run(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]), strategies=plays,
                 keep_games=False)
-        out[f"games_per_s_{threads}t"] = n / r.seconds
+        out.setdefault(f"games_per_s_{threads}t", []).append(n / r.seconds)
         out["unfinished_share"] = float(r.summary.filter(r.summary["outcome"] == "unfinished")["rate"][0])
         out["median_rounds"] = float(r.lengths["median"][0])
 out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
+
+
+def _spread(rates: list[float]) -> str:
+    """Median games/s, with the range when measured more than once (this machine is noisy)."""
+    med = f"{statistics.median(rates):,.0f}"
+    return med if len(rates) == 1 else f"{med} [{min(rates):,.0f}-{max(rates):,.0f}]"
 
 
 def child(matchup, n, threads, max_turns, env, strategy="expert"):
@@ -62,8 +70,16 @@ def main() -> None:
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
     ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     ap.add_argument("--nojit-games", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=1, help="measure 1 and 2 threads this many times, alternately")
     ap.add_argument("--skip-cold", action="store_true")
     ap.add_argument("--memory-games", default="", help="comma-separated N: peak memory of an N-game run (2 threads)")
+    ap.add_argument(
+        "--memory-max-turns",
+        type=int,
+        default=None,
+        help="turn cap of the memory runs (default: --max-turns); a low cap makes a 10M-game run short, and "
+        "memory does not depend on game length (chunks are folded into counts)",
+    )
     args = ap.parse_args()
     env = dict(os.environ)
     if not args.skip_cold:
@@ -74,11 +90,15 @@ def main() -> None:
             print(f"cached start (to first game): {warm['start_s']:.1f} s")
     speed = {}
     for strategy in ("random", "expert"):
-        res = child(args.matchup, args.games, "1,2", args.max_turns, env, strategy)
-        g1, g2 = res["games_per_s_1t"], res["games_per_s_2t"]
+        res = child(args.matchup, args.games, ",".join(["1,2"] * args.repeats), args.max_turns, env, strategy)
+        one, two = res["games_per_s_1t"], res["games_per_s_2t"]
+        g1, g2 = statistics.median(one), statistics.median(two)
         speed[strategy] = (g2, res["median_rounds"])
         print(f"{args.matchup}, {strategy} strategy on every seat, {args.games:,} games, max {args.max_turns} rounds:")
-        print(f"  1 thread: {g1:,.0f} games/s; 2 threads: {g2:,.0f} games/s; speed-up {g2 / g1:.2f}x")
+        print(
+            f"  1 thread: {_spread(one)} games/s; 2 threads: {_spread(two)} games/s; speed-up "
+            f"{g2 / g1:.2f}x (each repeat: {', '.join(f'{b / a:.2f}x' for a, b in zip(one, two, strict=True))})"
+        )
         print(f"  unfinished (turn cap) share: {res['unfinished_share']:.1%}; median rounds {res['median_rounds']:.0f}")
         print(f"  peak memory: {res['peak_rss_mb']:.0f} MB")
     (gr, rr), (ge, re_) = speed["random"], speed["expert"]
@@ -87,13 +107,17 @@ def main() -> None:
         f"{(gr * rr) / (ge * re_):.2f}x (random games run longer)"
     )
     for n in [int(x) for x in args.memory_games.split(",") if x]:
-        mem = child(args.matchup, n, "2", args.max_turns, env, "expert")
-        rate = mem["games_per_s_2t"]
-        print(f"{n:,} expert games, no --out: peak memory {mem['peak_rss_mb']:.0f} MB, {rate:,.0f} games/s")
+        cap = args.memory_max_turns or args.max_turns
+        mem = child(args.matchup, n, "2", cap, env, "expert")
+        rate = mem["games_per_s_2t"][0]
+        print(
+            f"{n:,} expert games (max {cap} rounds), no --out: peak memory {mem['peak_rss_mb']:.0f} MB, "
+            f"{rate:,.0f} games/s"
+        )
     nojit = child(args.matchup, args.nojit_games, "1", args.max_turns, dict(env, NUMBA_DISABLE_JIT="1"))
     print(
-        f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t']:.2f} games/s "
-        f"-> JIT speed-up {g1 / nojit['games_per_s_1t']:,.0f}x"
+        f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t'][0]:.2f} games/s "
+        f"-> JIT speed-up {g1 / nojit['games_per_s_1t'][0]:,.0f}x"
     )
 
 
