@@ -3,8 +3,8 @@
 Usage: python benchmarks/bench_engine.py [--games 1000000] [--matchup gaston-vs-horned-king] [--skip-cold]
                                         [--memory-games 1000000,10000000] [--memory-max-turns 1]
 Prints one line per measurement. Not a test: machines are noisy (``--repeats`` alternates 1 and 2 threads
-and prints medians and ranges), compare ratios (2 threads vs 1, JIT vs
-no JIT, expert vs random strategies: the strategies must not slow the hot loop by more than 3x).
+and prints medians and ranges); compare ratios (2 threads vs 1, JIT vs no JIT, expert vs random
+strategies: the strategies must not slow the hot loop by more than 3x).
 """
 
 from __future__ import annotations
