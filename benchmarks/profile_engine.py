@@ -14,6 +14,7 @@ It also prints steps and decisions per game and the time each takes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import io
 import os
@@ -24,7 +25,6 @@ import time
 import warnings
 
 import numba
-import numpy as np
 
 
 def _elf_blobs(obj, out: list, depth: int = 0) -> None:
@@ -97,47 +97,34 @@ def main() -> None:
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
 
-    from simlab.edits import edited_cards
-    from simlab.kernels import const as K
+    from simlab.backend import play_games
     from simlab.kernels import jit
-    from simlab.kernels.batch import play_batch_nb
-    from simlab.rules import DEFAULT_MAX_TURNS, rules_array
-    from simlab.sim import _jobs, seat_table
+    from simlab.rules import DEFAULT_MAX_TURNS
+    from simlab.sim import _jobs
 
     numba.set_num_threads(1)
     villains = tuple(args.matchup.split("-vs-"))
-    P = len(villains)
     job = next(
-        _jobs(villains, (args.strategy,) * P, args.games, 1, {}, DEFAULT_MAX_TURNS, args.games, "rotate", "games", ())
-    )
-    cards = edited_cards(())
-    ru = rules_array({}, DEFAULT_MAX_TURNS)
-    vrows = np.array([cards.villain(v).row for v in villains], np.int64)
-
-    def play(n: int):
-        seats = seat_table(villains, n, 0, "rotate", 1)
-        games = np.zeros((n, 5), np.int64)
-        t = time.perf_counter()
-        play_batch_nb(
-            cards.tables,
-            ru,
-            vrows[seats],
-            seats,
-            np.array(job.slot_kernels, np.int64),
-            np.array(job.slot_params, np.float64),
-            np.uint64(1),
-            np.uint64(0),
-            games,
-            np.zeros((n, P), np.int64),
-            np.zeros((0, P, K.N_INST), np.int8),
+        _jobs(
+            villains,
+            (args.strategy,) * len(villains),
+            args.games,
+            1,
+            {},
+            DEFAULT_MAX_TURNS,
+            args.games,
+            "rotate",
+            "games",
+            (),
         )
-        return time.perf_counter() - t, games
-
-    play(2)
+    )
+    play_games(dataclasses.replace(job, n=2))  # load the kernels before mapping them
     if not args.no_map:
         n = write_perf_map([jit.ENGINE_CACHE_DIR, jit.STRATEGY_CACHE_DIR])
         print(f"perf map: {n} functions in /tmp/perf-{os.getpid()}.map", file=sys.stderr)
-    seconds, games = play(args.games)
+    t = time.perf_counter()
+    games = play_games(job)[1]
+    seconds = time.perf_counter() - t
     steps, decisions = games[:, 3].sum(), games[:, 4].sum()
     print(
         f"{args.matchup}, {args.strategy}, 1 thread: {args.games / seconds:,.0f} games/s; per game "

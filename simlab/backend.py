@@ -75,23 +75,14 @@ class ChunkJob:
     expect: tuple = ()  # the fingerprint (version, rules hash) of the process that made the job
 
 
-def play_chunk(job: ChunkJob):
-    """Play games job.first .. job.first + job.n - 1 and return what ``job.mode`` asks for.
-
-    games: dict of int arrays winner_seat (n,), end (n,), rounds (n,), turns (n, P); flags adds flags
-    (n, P, 45) int8; tally: a :class:`simlab.sim.Tally` of the chunk (a few KB, whatever n).
-    """
-    mine = fingerprint()
-    if job.expect and job.expect != (mine["version"], mine["rules_hash"]):
-        raise BackendError(
-            f"a worker runs simlab {mine['version']} with rules {mine['rules_hash']}, the client simlab "
-            f"{job.expect[0]} with rules {job.expect[1]}: start the workers from the same install"
-        )
+def play_games(job: ChunkJob):
+    """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch kernel
+    fills (:func:`simlab.kernels.batch.play_batch_nb`; flags only in ``flags`` mode), with the seat table."""
     from simlab.edits import edited_cards
     from simlab.kernels import const as K
     from simlab.kernels.batch import play_batch_nb
     from simlab.rules import rules_array
-    from simlab.sim import Tally, seat_table
+    from simlab.sim import seat_table
 
     cards = edited_cards(job.edits)
     ru = rules_array(dict(job.variants), job.max_turns)
@@ -114,6 +105,24 @@ def play_chunk(job: ChunkJob):
         out_turns,
         out_flags,
     )
+    return seats, out_games, out_turns, out_flags
+
+
+def play_chunk(job: ChunkJob):
+    """Play games job.first .. job.first + job.n - 1 and return what ``job.mode`` asks for.
+
+    games: dict of int arrays winner_seat (n,), end (n,), rounds (n,), turns (n, P); flags adds flags
+    (n, P, 45) int8; tally: a :class:`simlab.sim.Tally` of the chunk (a few KB, whatever n).
+    """
+    mine = fingerprint()
+    if job.expect and job.expect != (mine["version"], mine["rules_hash"]):
+        raise BackendError(
+            f"a worker runs simlab {mine['version']} with rules {mine['rules_hash']}, the client simlab "
+            f"{job.expect[0]} with rules {job.expect[1]}: start the workers from the same install"
+        )
+    from simlab.sim import Tally
+
+    seats, out_games, out_turns, out_flags = play_games(job)
     if job.mode == "tally":
         tally = Tally(job.villains, job.max_turns)
         tally.add(seats, out_games[:, 0], out_games[:, 2], out_turns)

@@ -45,6 +45,8 @@ Edits = Annotated[
 ]
 Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
 BackendName = Annotated[str, typer.Option("--backend", help="where games are played: local or dask")]
+# commands that read experiment files: None means the file's backend, else local
+BackendOrConfig = Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")]
 Scheduler = Annotated[
     str | None, typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT (without it: a local Dask cluster)")
 ]
@@ -232,7 +234,7 @@ def run(
     ] = None,
     edit: Edits = None,
     config: Config = None,
-    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
     checkpoint: Annotated[
         str | None, typer.Option(help="record each finished chunk in this directory (resume with --resume)")
@@ -666,7 +668,7 @@ def sweep(
     edit: Edits = None,
     config: Config = None,
     png: Annotated[str | None, typer.Option(help="where to write the plot [default: reports/sweep-<name>.png]")] = None,
-    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
@@ -823,7 +825,7 @@ def report(
     config: Config = None,
     out: Annotated[str, typer.Option(help="directory that receives <name>/")] = "reports",
     threads: Threads = None,
-    backend: Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")] = None,
+    backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
 ) -> None:
     """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
