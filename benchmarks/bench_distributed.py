@@ -1,11 +1,11 @@
 """Local vs Dask: the same run on this machine's cores and on a Dask cluster, and the cost of one chunk's
 round trip through the scheduler. Prints JSON.
 
-    python benchmarks/bench_distributed.py --games 20000                      # a local Dask cluster (2 workers)
+    python benchmarks/bench_distributed.py --games 20000                      # a local Dask cluster
     python benchmarks/bench_distributed.py --games 20000 --scheduler tcp://HOST:8786
 
-The local run uses numba's threads over every core; a local Dask cluster runs 2 single-threaded worker
-processes. Results are checked to be identical.
+The local run uses numba's threads over every core; a local Dask cluster runs one single-threaded worker
+process per core. Results are checked to be identical.
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ def main() -> None:
     out["local_s"] = time.perf_counter() - t
     out["local_games_per_s"] = args.games / out["local_s"]
 
-    if args.scheduler is None:
-        os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the local cluster's worker processes
     backend = DaskBackend(args.scheduler)
     try:
         out["workers"] = len(backend.client.scheduler_info()["workers"])

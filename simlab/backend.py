@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,12 +157,15 @@ class LocalBackend:
 
 class DaskBackend:
     """Play chunks on a Dask cluster: the one at ``scheduler`` (``tcp://HOST:PORT``) or, without one, a local
-    cluster of ``n_workers`` processes started here. Workers must run the same simlab (version, card data,
-    kernels and strategies) as this process; others are refused."""
+    cluster started here of ``n_workers`` single-threaded worker processes (default: one per core), each
+    playing its chunk on one numba thread so the cores are not oversubscribed. Workers must run the same
+    simlab (version, card data, kernels and strategies) as this process; others are refused."""
 
     name = "dask"
 
-    def __init__(self, scheduler: str | None = None, n_workers: int = 2, timeout: float = 8.0, max_pending: int = 64):
+    def __init__(
+        self, scheduler: str | None = None, n_workers: int | None = None, timeout: float = 8.0, max_pending: int = 64
+    ):
         try:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency
@@ -175,7 +179,11 @@ class DaskBackend:
                 self.client = Client(scheduler, timeout=timeout)
             else:
                 self._cluster = LocalCluster(
-                    n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None
+                    n_workers=n_workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    env={"NUMBA_NUM_THREADS": "1"},
                 )
                 self.client = Client(self._cluster, timeout=timeout)
         except (OSError, TimeoutError) as exc:
