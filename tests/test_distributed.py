@@ -149,22 +149,32 @@ def test_unreachable_scheduler_is_one_line():
     assert res.exit_code == 2 and "unknown backend 'spark'; choose from local, dask" in res.output
 
 
-def test_a_worker_with_other_rule_data_is_refused(tmp_path):
-    # a copy of simlab whose Gaston data differs by one comment line
+@pytest.mark.parametrize("differs", ["rules", "version"])
+def test_a_worker_with_other_rule_data_or_version_is_refused(tmp_path, differs):
+    # a copy of simlab on the worker's path, either with Gaston's data differing by one comment line, or
+    # with the same code but the package metadata of another simlab version in front of the installed one
     copy = tmp_path / "other"
     shutil.copytree(ROOT / "simlab", copy / "simlab", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "strategies", copy / "strategies", ignore=shutil.ignore_patterns("__pycache__"))
-    data = copy / "simlab" / "data" / "gaston.toml"
-    data.write_text(data.read_text() + "\n# edited\n")
+    if differs == "rules":
+        data = copy / "simlab" / "data" / "gaston.toml"
+        data.write_text(data.read_text() + "\n# edited\n")
+        expected = r"runs simlab .* with rules .*, this process"
+    else:
+        meta = copy / "simlab-99.0.dist-info"
+        meta.mkdir()
+        (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: simlab\nVersion: 99.0\n")
+        expected = r"runs simlab 99\.0 with rules .*, this process simlab (?!99\.0)"
     env = dict(os.environ, PYTHONPATH=str(copy))
     sched, address = start_scheduler(tmp_path)
     worker = start_worker(address, tmp_path, "other", env=env)
     try:
         wait_for_workers(address, 1)
-        with pytest.raises(BackendError, match="runs simlab .* with rules .*, this process"):
+        with pytest.raises(BackendError, match=expected):
             DaskBackend(address)
         res = runner.invoke(app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "dask", "--scheduler", address])
         assert res.exit_code == 2 and "start the workers from the same install" in res.output
+        assert len(res.output.strip().splitlines()) == 1
     finally:
         stop(worker, sched)
 
