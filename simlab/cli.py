@@ -118,8 +118,10 @@ def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
-def _progress_bar():
-    """A rich progress bar with ETA, shown on stderr; returns (context manager, callback)."""
+def _progress_bar(chunk: int | None = None):
+    """A rich progress bar with ETA, shown on stderr; returns (context manager, callback). With ``chunk``
+    (the run's chunk size) it also counts chunks: all are full but the last, so ceil(games / chunk) of them
+    are done whichever ones finished (a resumed run's chunks need not be consecutive)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -133,6 +135,7 @@ def _progress_bar():
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn("{task.fields[chunks]}"),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
@@ -142,9 +145,12 @@ def _progress_bar():
     task = {}
 
     def update(done: int, total: int, label: str = "games") -> None:
+        chunks = f"{-(-done // chunk):,}/{-(-total // chunk):,} chunks" if chunk else ""
         if label not in task:
-            task[label] = bar.add_task(label, total=total)
-        bar.update(task[label], completed=done, total=total)
+            # the first call comes before any game is played (a resumed run's games are already done), so
+            # the ETA is estimated from the games played here only
+            task[label] = bar.add_task(label, total=total, completed=done, chunks=chunks)
+        bar.update(task[label], completed=done, total=total, chunks=chunks)
 
     return bar, update
 
@@ -251,11 +257,12 @@ def run(
     """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
     length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
     current chunk and prints the finished games."""
+    from simlab.sim import DEFAULT_CHUNK, checkpoint_settings
     from simlab.sim import resume as resume_run
     from simlab.sim import run as run_games
 
-    bar, update = _progress_bar()
     try:
+        bar, update = _progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
         if resume is not None:
             with backend_for(backend or "local", scheduler), bar if not json_out else _null():
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)

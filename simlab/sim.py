@@ -394,6 +394,8 @@ def run(
     jobs = _jobs(villains, names, n_games, seed, variants, max_turns, chunk, first, mode, edits, skip=set(done))
     t0 = time.perf_counter()
     interrupted = at_target = False
+    if progress is not None:
+        progress(tally.games, n_games)
     try:
         with _StopFlag() as flag:
             todo = list(jobs)
@@ -517,12 +519,17 @@ class Checkpoint:
         return out
 
 
-def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:
-    """Finish the checkpointed run in ``path`` (its settings come from the checkpoint)."""
+def checkpoint_settings(path) -> dict:
+    """The settings a checkpoint directory was made with (:func:`run_settings`)."""
     meta = Path(path) / "settings.json"
     if not meta.exists():
         raise InputError(f"{str(path)!r} is not a checkpoint directory (no settings.json)")
-    s = json.loads(meta.read_text())
+    return json.loads(meta.read_text())
+
+
+def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:
+    """Finish the checkpointed run in ``path`` (its settings come from the checkpoint)."""
+    s = checkpoint_settings(path)
     villains = parse_matchup(s["matchup"])
     return run(
         s["matchup"],

@@ -193,8 +193,11 @@ def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
     part = run(MATCHUP, 400, seed=11, chunk=50, checkpoint=ckpt, progress=interrupt_after_three)
     assert part.interrupted and part.n_games == 150
     assert len(list(ckpt.glob("chunk-*.npz"))) == 3 and not list(ckpt.glob("*.tmp*"))
-    finished = resume(ckpt)
+    calls = []
+    finished = resume(ckpt, progress=lambda done, total: calls.append((done, total)))
     assert finished.n_games == 400 and not finished.interrupted
+    # progress starts from the games read back (so the ETA counts only games played now), then one call a chunk
+    assert calls == [(150, 400), (200, 400), (250, 400), (300, 400), (350, 400), (400, 400)]
     same_summaries(whole, finished)
     # the CLI resumes from the directory alone, and a finished checkpoint replays nothing
     t = time.perf_counter()
@@ -202,6 +205,20 @@ def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["summary"] == whole.summary.to_dicts()
     assert time.perf_counter() - t < 30
+
+
+def test_progress_bar_counts_chunks_done_of_all():
+    from simlab.cli import _progress_bar
+
+    bar, update = _progress_bar(4096)
+    update(0, 10_000)
+    assert bar.tasks[0].fields["chunks"] == "0/3 chunks"
+    update(8192, 10_000)
+    assert bar.tasks[0].fields["chunks"] == "2/3 chunks" and bar.tasks[0].completed == 8192
+    update(4096 + 1808, 10_000)  # resumed out of order: the short last chunk and one full one
+    assert bar.tasks[0].fields["chunks"] == "2/3 chunks"
+    update(10_000, 10_000)
+    assert bar.tasks[0].fields["chunks"] == "3/3 chunks" and bar.tasks[0].finished
 
 
 def test_a_checkpoint_from_other_settings_is_refused(tmp_path):
