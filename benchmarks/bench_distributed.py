@@ -27,7 +27,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from simlab.backend import ChunkJob, DaskBackend, fingerprint, play_chunk, use
-    from simlab.sim import _jobs, run
+    from simlab.sim import GamePlan, run
 
     run(args.matchup, 4, seed=0)  # compile or load the kernels here first
     out = {"games": args.games, "matchup": args.matchup, "chunk": args.chunk, "cores": os.cpu_count()}
@@ -42,9 +42,7 @@ def main() -> None:
     try:
         out["workers"] = len(backend.client.scheduler_info()["workers"])
         # warm every worker (load the cached kernels) before timing
-        warm: ChunkJob = next(
-            _jobs(("gaston", "horned-king"), ["expert", "expert"], 2, 0, {}, 100, 2, "rotate", "tally", ())
-        )
+        warm: ChunkJob = GamePlan(("gaston", "horned-king"), ("expert", "expert"), 2).job(0, 2, "tally")
         backend.client.run(play_chunk, warm)
         with use(backend):
             t = time.perf_counter()

@@ -99,25 +99,11 @@ def main() -> None:
 
     from simlab.backend import play_games
     from simlab.kernels import jit
-    from simlab.rules import DEFAULT_MAX_TURNS
-    from simlab.sim import _jobs
+    from simlab.sim import GamePlan
 
     numba.set_num_threads(1)
     villains = tuple(args.matchup.split("-vs-"))
-    job = next(
-        _jobs(
-            villains,
-            (args.strategy,) * len(villains),
-            args.games,
-            1,
-            {},
-            DEFAULT_MAX_TURNS,
-            args.games,
-            "rotate",
-            "games",
-            (),
-        )
-    )
+    job = GamePlan(villains, (args.strategy,) * len(villains), args.games, 1, chunk=args.games).job(0, args.games)
     play_games(dataclasses.replace(job, n=2))  # load the kernels before mapping them
     if not args.no_map:
         n = write_perf_map([jit.ENGINE_CACHE_DIR, jit.STRATEGY_CACHE_DIR])

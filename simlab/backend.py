@@ -75,6 +75,12 @@ class ChunkJob:
     mode: str = "games"  # games: per-game columns; tally: only the run's counts; flags: games + card flags
     expect: tuple = ()  # the fingerprint (version, rules hash) of the process that made the job
 
+    def seats(self) -> np.ndarray:
+        """int64 (n, P): the matchup entry in each seat of each of the chunk's games."""
+        from simlab.sim import seat_table
+
+        return seat_table(self.villains, self.n, self.first, self.order, self.seed)
+
 
 def play_games(job: ChunkJob):
     """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch kernel
@@ -83,12 +89,11 @@ def play_games(job: ChunkJob):
     from simlab.kernels import const as K
     from simlab.kernels.batch import play_batch_nb
     from simlab.rules import rules_array
-    from simlab.sim import seat_table
 
     cards = edited_cards(job.edits)
     ru = rules_array(dict(job.variants), job.max_turns)
     vrows = np.array([cards.villain(v).row for v in job.villains], np.int64)
-    seats = seat_table(job.villains, job.n, job.first, job.order, job.seed)
+    seats = job.seats()
     P = len(job.villains)
     out_games = np.zeros((job.n, 5), np.int64)
     out_turns = np.zeros((job.n, P), np.int64)

@@ -375,23 +375,23 @@ def run(
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
     _set_threads(threads)
-    settings = run_settings(matchup, n_games, seed, names, variants, max_turns, first, edits, chunk)
-    store = Checkpoint.open(checkpoint, settings) if checkpoint is not None else None
+    plan = GamePlan(villains, tuple(names), n_games, seed, _variant_items(variants), max_turns, first, edits, chunk)
+    store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
     mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
     tally = Tally(villains, max_turns)
     parts = {}
     done = {}
     if store is not None:
-        done = store.load()  # first game index -> (job, result) of the chunks already played
+        done = store.load(plan)  # first game index -> (job, result) of the chunks already played
         for job, res in done.values():
-            seats = seat_table(villains, job.n, job.first, first, seed)
+            seats = job.seats()
             tally.add_raw(seats, res)
             if keep:
                 parts[job.first] = _frame(villains, job, res, seats)
     from simlab.backend import current, play_chunk
 
-    jobs = _jobs(villains, names, n_games, seed, variants, max_turns, chunk, first, mode, edits, skip=set(done))
+    jobs = plan.jobs(mode, skip=set(done))
     t0 = time.perf_counter()
     interrupted = at_target = False
     if progress is not None:
@@ -403,7 +403,7 @@ def run(
                 if mode == "tally":
                     tally.merge(res)
                 else:
-                    seats = seat_table(villains, job.n, job.first, first, seed)
+                    seats = job.seats()
                     tally.add_raw(seats, res)
                     frame = _frame(villains, job, res, seats) if keep or writer is not None else None
                     if keep:
@@ -444,24 +444,69 @@ def run(
     )
 
 
-def run_settings(matchup, n_games, seed, names, variants, max_turns, first, edits, chunk) -> dict:
-    """Everything that decides a run's results, as JSON-able data (checkpoints compare it)."""
-    from simlab.backend import fingerprint
+def _variant_items(variants) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, str(v)) for k, v in (variants or {}).items()))
 
-    specs = [strategy_spec(s) for s in names]
-    return {
-        "matchup": matchup,
-        "n_games": n_games,
-        "seed": seed,
-        "strategies": [str(s) for s in names],
-        "strategy_vectors": [[int(sp.kernel), *[float(x) for x in sp.vector()]] for sp in specs],
-        "variants": {k: str(v) for k, v in sorted((variants or {}).items())},
-        "max_turns": max_turns,
-        "first": first,
-        "edits": [str(e) for e in edits],
-        "chunk": chunk,
-        "simlab": fingerprint(),
-    }
+
+@dataclass(frozen=True)
+class GamePlan:
+    """Everything that decides a run's games, checked by the caller: game i of a plan is the same game on any
+    backend, thread count or machine. :meth:`jobs` cuts it into chunks any process can play."""
+
+    villains: tuple[str, ...]
+    strategies: tuple[str, ...]  # per matchup entry: a strategy name or TOML path
+    n_games: int
+    seed: int = 0
+    variants: tuple[tuple[str, str], ...] = ()  # (rule variant, value), sorted
+    max_turns: int = DEFAULT_MAX_TURNS
+    order: str = "rotate"  # seat order: rotate, random or a villain who always plays first
+    edits: tuple = ()  # simlab.edits.CardEdit
+    chunk: int = DEFAULT_CHUNK
+
+    def jobs(self, mode: str = "games", skip=()):
+        """The chunks as :class:`simlab.backend.ChunkJob` s, minus those starting at a game index in ``skip``."""
+        for first in range(0, self.n_games, self.chunk):
+            if first not in skip:
+                yield self.job(first, min(self.chunk, self.n_games - first), mode)
+
+    def job(self, first: int, n: int, mode: str = "games"):
+        from simlab.backend import ChunkJob, fingerprint
+
+        specs = [strategy_spec(s) for s in self.strategies]
+        fp = fingerprint()
+        return ChunkJob(
+            tuple(self.villains),
+            tuple(int(s.kernel) for s in specs),
+            tuple(tuple(float(x) for x in s.vector()) for s in specs),
+            int(self.seed),
+            first,
+            n,
+            self.variants,
+            int(self.max_turns),
+            self.order,
+            tuple(self.edits),
+            mode,
+            (fp["version"], fp["rules_hash"]),
+        )
+
+    def settings(self, matchup: str) -> dict:
+        """The plan as JSON-able data with the install's fingerprint (checkpoints compare it)."""
+        from simlab.backend import fingerprint
+
+        specs = [strategy_spec(s) for s in self.strategies]
+        return {
+            "matchup": matchup,
+            "n_games": self.n_games,
+            "seed": self.seed,
+            "strategies": [str(s) for s in self.strategies],
+            "strategy_vectors": [[int(sp.kernel), *[float(x) for x in sp.vector()]] for sp in specs],
+            "variants": dict(self.variants),
+            "max_turns": self.max_turns,
+            "first": self.order,
+            "edits": [str(e) for e in self.edits],
+            "chunk": self.chunk,
+            "simlab": fingerprint(),
+        }
 
 
 class Checkpoint:
@@ -503,24 +548,20 @@ class Checkpoint:
             os.fsync(fh.fileno())
         os.replace(tmp, final)
 
-    def load(self) -> dict:
-        from simlab.backend import ChunkJob
-
+    def load(self, plan: GamePlan) -> dict:
+        """First game index -> (job, result) of each chunk recorded here (``plan``: the run's)."""
         out = {}
-        s = self.settings
-        villains = parse_matchup(s["matchup"])
         for f in sorted(self.path.glob("chunk-*.npz")):
             first = int(f.stem.split("-")[1])
             with np.load(f) as z:
                 res = {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")}
                 n = int(z["n"])
-            job = ChunkJob(villains, (), (), s["seed"], first, n, (), s["max_turns"], s["first"])
-            out[first] = (job, res)
+            out[first] = (plan.job(first, n), res)
         return out
 
 
 def checkpoint_settings(path) -> dict:
-    """The settings a checkpoint directory was made with (:func:`run_settings`)."""
+    """The settings a checkpoint directory was made with (:meth:`GamePlan.settings`)."""
     meta = Path(path) / "settings.json"
     if not meta.exists():
         raise InputError(f"{str(path)!r} is not a checkpoint directory (no settings.json)")
@@ -546,34 +587,6 @@ def resume(path, threads: int | None = None, progress=None, keep_games: bool | N
         edits=s["edits"],
         checkpoint=path,
     )
-
-
-def _jobs(villains, strategies, n_games, seed, variants, max_turns, chunk, order, mode, edits, skip=()):
-    """The run's chunks as :class:`ChunkJob` s (plain data any process can play), minus the ``skip`` starts."""
-    from simlab.backend import ChunkJob, fingerprint
-
-    specs = [strategy_spec(s) for s in strategies]
-    fp = fingerprint()
-    kernels = tuple(int(s.kernel) for s in specs)
-    params = tuple(tuple(float(x) for x in s.vector()) for s in specs)
-    variants = tuple(sorted((variants or {}).items()))
-    for first in range(0, n_games, chunk):
-        if first in skip:
-            continue
-        yield ChunkJob(
-            tuple(villains),
-            kernels,
-            params,
-            int(seed),
-            first,
-            min(chunk, n_games - first),
-            variants,
-            int(max_turns),
-            order,
-            tuple(edits or ()),
-            mode,
-            (fp["version"], fp["rules_hash"]),
-        )
 
 
 def _set_threads(threads) -> None:
@@ -609,36 +622,21 @@ def _frame(villains, job, res, seats) -> pl.DataFrame:
     )
 
 
-def _chunks(
-    villains, strategies, n_games, seed, variants, max_turns, threads, chunk, order, want_flags=False, edits=None
-):
+def _chunks(plan: GamePlan, threads=None, want_flags=False):
     """Yield (per-game frame, seats, raw arrays) chunk by chunk, played on the current backend."""
     from simlab.backend import current, play_chunk
 
     _set_threads(threads)
-    jobs = list(
-        _jobs(
-            villains,
-            strategies,
-            n_games,
-            seed,
-            variants,
-            max_turns,
-            chunk,
-            order,
-            "flags" if want_flags else "games",
-            edits,
-        )
-    )
+    jobs = list(plan.jobs("flags" if want_flags else "games"))
     for job, res in zip(jobs, current().map(play_chunk, jobs), strict=True):
-        seats = seat_table(villains, job.n, job.first, order, seed)
+        seats = job.seats()
         raw = {
             "winner_seat": res["winner_seat"].astype(np.int64),
             "rounds": res["rounds"].astype(np.int64),
             "turns": res["turns"].astype(np.int64),
-            "flags": res.get("flags", np.zeros((0, len(villains), K.N_INST), np.int8)),
+            "flags": res.get("flags", np.zeros((0, len(plan.villains), K.N_INST), np.int8)),
         }
-        yield _frame(villains, job, res, seats), seats, raw
+        yield _frame(plan.villains, job, res, seats), seats, raw
 
 
 class _ParquetOut:
@@ -761,13 +759,18 @@ def play_games(
     seed = check_seed(seed)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
         raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
-    parts = [
-        p
-        for p, _, _ in _chunks(
-            villains, strategies, n_games, seed, variants, max_turns, threads, chunk, "rotate", edits=edits
-        )
-    ]
-    return pl.concat(parts)
+    plan = GamePlan(
+        tuple(villains),
+        tuple(strategies),
+        n_games,
+        seed,
+        _variant_items(variants),
+        max_turns,
+        "rotate",
+        normalise(edits),
+        chunk,
+    )
+    return pl.concat([p for p, _, _ in _chunks(plan, threads)])
 
 
 @dataclass
