@@ -524,7 +524,7 @@ class Checkpoint:
         try:
             path.mkdir(parents=True, exist_ok=True)
             if meta.exists():
-                old = json.loads(meta.read_text())
+                old = checkpoint_settings(path)
                 diffs = [
                     f"{k}: {json.dumps(old.get(k))} there, {json.dumps(settings.get(k))} here"
                     for k in settings
@@ -565,7 +565,13 @@ def checkpoint_settings(path) -> dict:
     meta = Path(path) / "settings.json"
     if not meta.exists():
         raise InputError(f"{str(path)!r} is not a checkpoint directory (no settings.json)")
-    return json.loads(meta.read_text())
+    try:
+        settings = json.loads(meta.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the checkpoint settings {str(meta)!r}: {exc}") from None
+    if not isinstance(settings, dict) or not {"matchup", "n_games", "seed", "chunk"} <= settings.keys():
+        raise InputError(f"{str(meta)!r} is not a simlab checkpoint's settings")
+    return settings
 
 
 def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:

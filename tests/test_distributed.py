@@ -232,3 +232,13 @@ def test_a_checkpoint_from_other_settings_is_refused(tmp_path):
     assert res.exit_code == 2 and "was made with other settings" in res.output and "edits" in res.output
     res = runner.invoke(app, ["run", "--resume", str(tmp_path / "nothing")])
     assert res.exit_code == 2 and "not a checkpoint directory" in res.output
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "settings.json").write_text('{"matchup": "gaston-vs-horned-')  # cut short by a full disk
+    for args in (["--resume", str(broken)], ["-m", MATCHUP, "-n", "100", "--checkpoint", str(broken)]):
+        res = runner.invoke(app, ["run", *args])
+        assert res.exit_code == 2 and "cannot read the checkpoint settings" in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1
+    (broken / "settings.json").write_text("[1, 2]")
+    res = runner.invoke(app, ["run", "--resume", str(broken)])
+    assert res.exit_code == 2 and "is not a simlab checkpoint's settings" in res.output
