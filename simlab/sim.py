@@ -550,12 +550,23 @@ class Checkpoint:
 
     def load(self, plan: GamePlan) -> dict:
         """First game index -> (job, result) of each chunk recorded here (``plan``: the run's)."""
+        import zipfile
+
         out = {}
         for f in sorted(self.path.glob("chunk-*.npz")):
-            first = int(f.stem.split("-")[1])
-            with np.load(f) as z:
-                res = {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")}
-                n = int(z["n"])
+            try:
+                first = int(f.stem.split("-")[1])
+                with np.load(f) as z:
+                    res = {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")}
+                    n = int(z["n"])
+                ok = first % plan.chunk == 0 and n == min(plan.chunk, plan.n_games - first) and n > 0
+                ok = ok and all(len(v) == n for v in res.values()) and res["turns"].shape[1] == len(plan.villains)
+            except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
+                ok, why = False, str(exc)
+            else:
+                why = "not a chunk of this run"
+            if not ok:
+                raise InputError(f"checkpoint file {str(f)!r} is damaged ({why}): delete it and resume to replay it")
             out[first] = (plan.job(first, n), res)
         return out
 

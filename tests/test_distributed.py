@@ -205,6 +205,13 @@ def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["summary"] == whole.summary.to_dicts()
     assert time.perf_counter() - t < 30
+    # a damaged chunk file is named, and replayed once deleted
+    damaged = ckpt / "chunk-000000000100.npz"
+    damaged.write_bytes(damaged.read_bytes()[:200])
+    res = runner.invoke(app, ["run", "--resume", str(ckpt)])
+    assert res.exit_code == 2 and "chunk-000000000100.npz' is damaged" in res.output, res.output
+    damaged.unlink()
+    same_summaries(whole, resume(ckpt))
 
 
 def test_progress_bar_counts_chunks_done_of_all():
