@@ -8,6 +8,7 @@ most ``KEEP_GAMES_UP_TO`` games) and can be streamed to parquet instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -375,7 +376,7 @@ def run(
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
     _set_threads(threads)
-    plan = GamePlan(villains, tuple(names), n_games, seed, _variant_items(variants), max_turns, first, edits, chunk)
+    plan = GamePlan(villains, names, n_games, seed, variants, max_turns, first, edits, chunk)
     store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
     mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
@@ -444,10 +445,6 @@ def run(
     )
 
 
-def _variant_items(variants) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, str(v)) for k, v in (variants or {}).items()))
-
-
 @dataclass(frozen=True)
 class GamePlan:
     """Everything that decides a run's games, checked by the caller: game i of a plan is the same game on any
@@ -457,11 +454,24 @@ class GamePlan:
     strategies: tuple[str, ...]  # per matchup entry: a strategy name or TOML path
     n_games: int
     seed: int = 0
-    variants: tuple[tuple[str, str], ...] = ()  # (rule variant, value), sorted
+    variants: tuple[tuple[str, str], ...] = ()  # (rule variant, value), sorted; given as a dict or pairs
     max_turns: int = DEFAULT_MAX_TURNS
     order: str = "rotate"  # seat order: rotate, random or a villain who always plays first
-    edits: tuple = ()  # simlab.edits.CardEdit
+    edits: tuple = ()  # simlab.edits.CardEdit, normalised; given as edits or "CARD:ATTRIBUTE=VALUE" strings
     chunk: int = DEFAULT_CHUNK
+
+    def __post_init__(self):
+        set_ = object.__setattr__  # frozen: normalise the fields once, here
+        set_(self, "villains", tuple(self.villains))
+        set_(self, "strategies", tuple(self.strategies))
+        set_(self, "variants", tuple(sorted((k, str(v)) for k, v in dict(self.variants or {}).items())))
+        set_(self, "edits", normalise(self.edits))
+
+    @functools.cached_property
+    def _slots(self) -> tuple[tuple[int, ...], tuple[tuple[float, ...], ...]]:
+        """Strategy kernel ids and parameter vectors per matchup entry (resolved once, not per chunk)."""
+        specs = [strategy_spec(s) for s in self.strategies]
+        return tuple(int(s.kernel) for s in specs), tuple(tuple(float(x) for x in s.vector()) for s in specs)
 
     def jobs(self, mode: str = "games", skip=()):
         """The chunks as :class:`simlab.backend.ChunkJob` s, minus those starting at a game index in ``skip``."""
@@ -472,19 +482,19 @@ class GamePlan:
     def job(self, first: int, n: int, mode: str = "games"):
         from simlab.backend import ChunkJob, fingerprint
 
-        specs = [strategy_spec(s) for s in self.strategies]
         fp = fingerprint()
+        kernels, params = self._slots
         return ChunkJob(
-            tuple(self.villains),
-            tuple(int(s.kernel) for s in specs),
-            tuple(tuple(float(x) for x in s.vector()) for s in specs),
+            self.villains,
+            kernels,
+            params,
             int(self.seed),
             first,
             n,
             self.variants,
             int(self.max_turns),
             self.order,
-            tuple(self.edits),
+            self.edits,
             mode,
             (fp["version"], fp["rules_hash"]),
         )
@@ -493,13 +503,12 @@ class GamePlan:
         """The plan as JSON-able data with the install's fingerprint (checkpoints compare it)."""
         from simlab.backend import fingerprint
 
-        specs = [strategy_spec(s) for s in self.strategies]
         return {
             "matchup": matchup,
             "n_games": self.n_games,
             "seed": self.seed,
             "strategies": [str(s) for s in self.strategies],
-            "strategy_vectors": [[int(sp.kernel), *[float(x) for x in sp.vector()]] for sp in specs],
+            "strategy_vectors": [[k, *v] for k, v in zip(*self._slots, strict=True)],
             "variants": dict(self.variants),
             "max_turns": self.max_turns,
             "first": self.order,
@@ -776,17 +785,7 @@ def play_games(
     seed = check_seed(seed)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
         raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
-    plan = GamePlan(
-        tuple(villains),
-        tuple(strategies),
-        n_games,
-        seed,
-        _variant_items(variants),
-        max_turns,
-        "rotate",
-        normalise(edits),
-        chunk,
-    )
+    plan = GamePlan(villains, strategies, n_games, seed, variants, max_turns, edits=edits, chunk=chunk)
     return pl.concat([p for p, _, _ in _chunks(plan, threads)])
 
 

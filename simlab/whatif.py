@@ -15,7 +15,7 @@ import polars as pl
 from simlab.edits import ATTRIBUTES, FLAGS, check_edit, normalise
 from simlab.game import DEFAULT_STRATEGY, InputError, parse_matchup
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
-from simlab.sim import GamePlan, _chunks, _variant_items, entry_names
+from simlab.sim import GamePlan, _chunks, entry_names
 from simlab.stats import paired_difference, wilson
 
 
@@ -33,7 +33,7 @@ def winner_indices(
     villains = parse_matchup(matchup)
     names = [dict(strategies or {}).get(v, DEFAULT_STRATEGY) for v in villains]
     out = np.full(n_games, -1, np.int8)
-    plan = GamePlan(villains, tuple(names), n_games, seed, _variant_items(variants), max_turns, edits=normalise(edits))
+    plan = GamePlan(villains, names, n_games, seed, variants, max_turns, edits=edits)
     for part, _, _ in _chunks(plan, threads):
         out[part["game"].to_numpy()] = part["winner_index"].to_numpy()
     return out
