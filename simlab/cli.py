@@ -73,6 +73,15 @@ class backend_for:
         return False
 
 
+def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[str, str, str]:
+    """A rate and its interval as percentages, with as many decimals (1 to 3) as it takes for the
+    interval's two ends to differ: 77.9% [77.9%, 77.9%] at ten million games says less than it knows."""
+    width = (high - low) * 100
+    digits = 1 if width >= 0.2 or width <= 0 else 2 if width >= 0.02 else 3
+    spec = f"{sign}.{digits}%"
+    return f"{rate:{spec}}", f"{low:{spec}}", f"{high:{spec}}"
+
+
 def check_games(n: int) -> None:
     if n < 1:
         fail(f"-n must be a positive number of games, got {n}")
@@ -188,7 +197,8 @@ def print_run(res) -> None:
     for name in entry_names(res.villains):
         cells = []
         for r in by.filter(pl.col("entry") == name).sort("seat").iter_rows(named=True):
-            cells.append(f"{r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]" if r["games"] else "-")
+            rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+            cells.append(f"{rate} [{low}, {high}]" if r["games"] else "-")
         seats.add_row(name, *cells)
     console.print(seats)
     first = Table(title="seats (whoever sits there)")
@@ -355,11 +365,12 @@ def matrix(
     for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
         table.add_row(
             r["matchup"],
             r["outcome"],
-            f"{r['rate']:.1%}",
-            f"{r['low']:.1%} - {r['high']:.1%}",
+            rate,
+            f"{low} - {high}",
             f"{r['median_rounds']:g}",
             f"{r['first_seat_advantage']:+.1%}",
         )
@@ -424,11 +435,12 @@ def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] 
     for col in (*label_cols, "games", "rate", "95% interval", *extra):
         table.add_column(col)
     for row in frame.iter_rows(named=True):
+        rate, low, high = pct_interval(row["rate"], row["low"], row["high"])
         table.add_row(
             *(str(row[c]) for c in label_cols),
             f"{row['games']:,}",
-            f"{row['rate']:.1%}",
-            f"{row['low']:.1%} - {row['high']:.1%}",
+            rate,
+            f"{low} - {high}",
             *("" if row[c] is None or row[c] != row[c] else f"{row[c]:+.1f}" for c in extra.values()),
         )
     return table
@@ -728,12 +740,14 @@ def sweep(
     for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+        change, change_low, change_high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
         table.add_row(
             escape(r["value"]),
             r["entry"],
-            f"{r['rate']:.1%}",
-            f"{r['low']:.1%} - {r['high']:.1%}",
-            f"{r['change']:+.1%} [{r['change_low']:+.1%}, {r['change_high']:+.1%}]",
+            rate,
+            f"{low} - {high}",
+            f"{change} [{change_low}, {change_high}]",
             f"{r['unfinished']:.1%}",
         )
     console.print(table)

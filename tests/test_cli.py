@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from simlab.cli import app
+from simlab.cli import app, pct_interval
 
 runner = CliRunner()
 
@@ -21,6 +21,19 @@ def test_replay_prints_a_readable_game():
     assert "== Round 1:" in out and "moves to" in out
     assert "Winner:" in out or "No winner" in out
     assert "[Gaston: Power" in out and "Obstacles" in out
+
+
+@pytest.mark.parametrize(
+    ("rate", "low", "high", "sign", "expected"),
+    [
+        (0.5, 0.45, 0.55, "", ("50.0%", "45.0%", "55.0%")),  # a few hundred games: one decimal
+        (0.7789, 0.7786, 0.7792, "", ("77.89%", "77.86%", "77.92%")),  # millions: the ends would merge at one
+        (0.0049, 0.00485, 0.00495, "+", ("+0.490%", "+0.485%", "+0.495%")),
+        (0.0, 0.0, 0.0, "", ("0.0%", "0.0%", "0.0%")),  # nothing to tell apart
+    ],
+)
+def test_intervals_show_enough_decimals_for_their_ends_to_differ(rate, low, high, sign, expected):
+    assert pct_interval(rate, low, high, sign) == expected
 
 
 def test_run_prints_win_rates():
