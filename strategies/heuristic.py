@@ -17,6 +17,8 @@ All values are read from the card tables by ability code, never by card name, so
 working.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simlab.kernels import const as K
@@ -46,30 +48,96 @@ from simlab.kernels.query import (
 from simlab.kernels.rng import next_u64_nb
 
 # ----------------------------------------------------------------------------- parameters (State.sparams[seat, P_*])
-PARAM_NAMES = (
-    "plan",  # 1: value cards by the villain's plan; 0: by cost (novice)
-    "fate_smart",  # 1: choices inside Fate effects know the target; 0: random
-    "fate_value",  # worth of a Fate action against an opponent with no progress
-    "power_value",  # worth of 1 Power
-    "spend_weight",  # how much of a card's cost counts against playing it
-    "vanquish_value",  # worth of defeating a Hero, on top of the harm it does
-    "ally_value",  # worth of 1 Strength of Allies in play
-    "discard_below",  # discard hand cards worth less than this (negative: never discard by choice)
-    "draw_value",  # worth of drawing a card
-    "noise",  # size of the random term added to every score
-    "cover_value",  # harm of one covered top-row action
-    "obstacle_value",  # Gaston: worth of removing one Obstacle
-    "swoon_min_obstacles",  # Gaston: play Swoon only while at least this many Obstacles remain
-    "soldier_value",  # Horned King: Ancient Soldiers at a location without one
-    "cauldron_value",  # Horned King: claiming / powering the Cauldron, each new Cauldron Born location
-    "wedding_value",  # Lady Tremaine: each step of the wedding plan
-    "threat_weight",  # multiplies the harm Heroes do
-    "rose_min_obstacles",  # against Gaston: play The Rose only while he has more Obstacles than this
-    "swap_reserve",  # Horned King: keep Power for next turn's swap when a swap is pending
-    "fate_target_progress",  # weight of the target's progress in a Fate action's worth
-    "dig_value",  # raise the discard threshold by this much while the plan is far from done
-    "power_target",  # Power beyond (the dearest card in hand + this) is worth less and less
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named weight of the scoring kernel: its expert value, what it values, and the range tuning searches."""
+
+    name: str
+    expert: float  # the value ``expert`` plays with
+    group: str  # what it values: switches, economy, cards, heroes, fate, gaston, lady-tremaine, horned-king
+    doc: str
+    low: float  # the range ``simlab tune`` searches (inclusive)
+    high: float
+    integer: bool = False  # a count or threshold: tuned over whole numbers
+    tunable: bool = True  # False for the skill switches (plan, fate_smart)
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("plan", 1.0, "switches", "1: value cards by the villain's plan; 0: by cost (novice)", 0, 1, True, False),
+    Param(
+        "fate_smart", 1.0, "switches", "1: choices inside Fate effects know the target; 0: random", 0, 1, True, False
+    ),
+    Param("fate_value", 2.0, "fate", "worth of a Fate action against an opponent with no progress", 0.0, 20.0),
+    Param("power_value", 1.0, "economy", "worth of 1 Power", 0.2, 3.0),
+    Param("spend_weight", 0.6, "economy", "how much of a card's cost counts against playing it", 0.0, 1.5),
+    Param("vanquish_value", 1.5, "heroes", "worth of defeating a Hero, on top of the harm it does", 0.0, 8.0),
+    Param("ally_value", 0.5, "cards", "worth of 1 Strength of Allies in play", 0.0, 3.0),
+    Param(
+        "discard_below",
+        1.5,
+        "cards",
+        "discard hand cards worth less than this (negative: never discard by choice)",
+        -1.0,
+        6.0,
+    ),
+    Param("draw_value", 1.0, "cards", "worth of drawing a card", 0.0, 4.0),
+    Param("noise", 0.05, "economy", "size of the random term added to every score", 0.0, 0.5),
+    Param("cover_value", 1.5, "heroes", "harm of one covered top-row action", 0.0, 6.0),
+    Param("obstacle_value", 4.0, "gaston", "Gaston: worth of removing one Obstacle", 0.5, 12.0),
+    Param(
+        "swoon_min_obstacles",
+        5.0,
+        "gaston",
+        "Gaston: play Swoon only while at least this many Obstacles remain",
+        0.0,
+        9.0,
+        True,
+    ),
+    Param("soldier_value", 8.0, "horned-king", "Horned King: Ancient Soldiers at a location without one", 0.0, 25.0),
+    Param(
+        "cauldron_value",
+        9.0,
+        "horned-king",
+        "Horned King: claiming / powering the Cauldron, each new Cauldron Born location",
+        0.0,
+        25.0,
+    ),
+    Param("wedding_value", 10.0, "lady-tremaine", "Lady Tremaine: each step of the wedding plan", 0.0, 30.0),
+    Param("threat_weight", 1.0, "heroes", "multiplies the harm Heroes do", 0.0, 4.0),
+    Param(
+        "rose_min_obstacles",
+        2.0,
+        "fate",
+        "against Gaston: play The Rose only while he has more Obstacles than this",
+        0.0,
+        8.0,
+        True,
+    ),
+    Param(
+        "swap_reserve",
+        1.0,
+        "horned-king",
+        "Horned King: keep Power for next turn's swap when a swap is pending",
+        0.0,
+        2.0,
+    ),
+    Param("fate_target_progress", 4.0, "fate", "weight of the target's progress in a Fate action's worth", 0.0, 20.0),
+    Param(
+        "dig_value", 3.0, "cards", "raise the discard threshold by this much while the plan is far from done", 0.0, 8.0
+    ),
+    Param(
+        "power_target",
+        3.0,
+        "economy",
+        "Power beyond (the dearest card in hand + this) is worth less and less",
+        0.0,
+        10.0,
+    ),
 )
+PARAM_NAMES = tuple(p.name for p in PARAMS)
+EXPERT = {p.name: float(p.expert) for p in PARAMS}
 P_PLAN = 0
 P_FATE_SMART = 1
 P_FATE_VALUE = 2
@@ -117,7 +185,6 @@ EXPERT = {
     "dig_value": 3.0,
     "power_target": 3.0,
 }
-assert tuple(EXPERT) == PARAM_NAMES
 
 BIG = 1000.0
 

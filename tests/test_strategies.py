@@ -226,3 +226,25 @@ def test_goldfish_expert_is_faster_than_novice():
         assert expert["won"] >= 0.99 * expert["games"], expert
         assert expert["p10_turns"] <= expert["median_turns"] <= expert["p90_turns"]
         assert expert["median_turns"] < novice["median_turns"] or novice["won"] < novice["games"], (expert, novice)
+
+
+def test_param_table_matches_the_kernel_indices():
+    from strategies import heuristic as h
+
+    idx = {n: v for n, v in vars(h).items() if n.startswith("P_") and isinstance(v, int)}
+    assert sorted(idx.values()) == list(range(len(h.PARAMS)))
+    for p in h.PARAMS:
+        assert p.low <= p.expert <= p.high, p.name
+        assert p.doc and p.group
+
+
+def test_levels_name_their_strategies():
+    import pytest
+
+    from simlab.game import InputError
+    from simlab.levels import available_levels, level_strategies
+
+    assert level_strategies("expert", ["gaston"]) == {"gaston": "expert"}
+    assert {"random", "novice", "expert"} <= set(available_levels())
+    with pytest.raises(InputError, match="unknown level 'wizard'; choose from"):
+        level_strategies("wizard")
