@@ -84,10 +84,10 @@ class ChunkJob:
 
 def play_games(job: ChunkJob):
     """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch kernel
-    fills (:func:`simlab.kernels.batch.play_batch_nb`; flags only in ``flags`` mode), with the seat table."""
+    fills (:func:`simlab.driver.play_batch_nb`; flags only in ``flags`` mode), with the seat table."""
+    from simlab.driver import play_batch_nb
     from simlab.edits import edited_cards
     from simlab.kernels import const as K
-    from simlab.kernels.batch import play_batch_nb
     from simlab.rules import rules_array
 
     cards = edited_cards(job.edits)

@@ -8,7 +8,7 @@ import numpy as np
 
 from simlab.cards import VILLAIN_KEYS, CardSet, load_cards
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, setup_nb
+from simlab.kernels.engine import setup_nb
 from simlab.kernels.query import strength_nb
 from simlab.kernels.state import State, new_state_nb
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
@@ -96,7 +96,7 @@ class Game:
         strategies = strategies or (DEFAULT_STRATEGY,) * len(villains)
         if len(strategies) != len(villains):
             raise InputError("one strategy per villain")
-        st = new_state_nb(len(villains), log_capacity, 0)
+        st = new_state_nb(len(villains), log_capacity)
         ru = rules_array(variants, max_turns)
         vrows = np.array([cards.villain(v).row for v in villains], np.int64)
         kernels, params = strategy_arrays(strategies)
@@ -105,12 +105,18 @@ class Game:
 
     # ------------------------------------------------------------------ playing
     def play(self, max_steps: int = MAX_STEPS) -> Game:
-        advance_nb(self.state, self.cards.tables, self.rules, max_steps)
+        """Play ``max_steps`` more steps (a phase of a turn, or an action with everything it sets off), or to
+        the end, each seat's strategy answering its decisions."""
+        from simlab.driver import play_nb
+
+        play_nb(self.state, self.cards.tables, self.rules, max_steps)
         return self
 
     @property
     def over(self) -> bool:
-        return int(self.state.g[K.G_PHASE]) == K.PH_OVER
+        """The game has ended (a winner or the turn cap) and nothing is left to resolve."""
+        g = self.state.g
+        return int(g[K.G_PHASE]) == K.PH_OVER and int(g[K.G_SP]) == 0 and int(g[K.G_ASK]) == 0
 
     @property
     def winner(self) -> int:

@@ -1,26 +1,24 @@
 """Scenario API: build a position from a readable description, list the legal options, apply one.
 
-A scenario keeps the state at the start of the current step plus the choices already made inside that
-step. Listing options re-plays the step from that state with those choices (the engine is deterministic:
-the random stream lives in the state) and stops at the first decision no choice answers yet. Once a
-step's choices are complete the step finishes and the resulting state becomes the new start.
+A scenario is a game stopped at a decision: the engine holds the pending decision in the state (see
+:mod:`simlab.kernels.engine`), the scenario lists its options, applies the one you pick and lets the engine
+play on to the next decision. Every decision of every player comes here (no strategy is asked); forced
+choices (a single option) are taken by the engine.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simlab.cards import CardSet
 from simlab.game import Game, InputError, strategy_spec
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
+from simlab.kernels.engine import advance_nb, apply_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
 from simlab.kernels.state import State, copy_state
 from simlab.rules import DEFAULT_MAX_TURNS
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
-SCRIPT_CAP = 256
+ALL_STEPS = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -57,8 +55,6 @@ class Scenario:
 
     def __init__(self, game: Game):
         self.game = game
-        self._base = copy_state(game.state)
-        self._script: list[int] = []
         self._pending: Decision | None = None
         self._settle()
 
@@ -114,7 +110,7 @@ class Scenario:
         idx = self._pending.find(choice) if isinstance(choice, str) else int(choice)
         if not 0 <= idx < len(self._pending.options):
             raise InputError(f"option {choice!r} out of range 0..{len(self._pending.options) - 1}")
-        self._script.append(idx)
+        apply_nb(self.game.state, idx)
         self._settle()
         return self
 
@@ -124,66 +120,49 @@ class Scenario:
         return self
 
     def suggest(self, strategy: str = "expert") -> Option:
-        """The option ``strategy`` would choose at the pending decision (the game does not move on)."""
+        """The option ``strategy`` would choose at the pending decision (on a copy: the game does not move on)."""
+        from simlab.driver import choose_nb
+
         if self._pending is None:
             raise InputError("the game is over: no decision to answer")
         spec = strategy_spec(strategy)
-        player = self._pending.player
-        saved = (int(self._base.sv[player, K.SV_STRATEGY]), self._base.sparams[player].copy())
-        self._base.sv[player, K.SV_STRATEGY] = spec.kernel
-        self._base.sparams[player] = spec.vector()
-        try:
-            st = self._run_step(suggest=True)
-        finally:
-            self._base.sv[player, K.SV_STRATEGY], self._base.sparams[player] = saved
-        return self._pending.options[int(st.g[K.G_SUGGESTED])]
+        st = copy_state(self.game.state)
+        st.sv[self._pending.player, K.SV_STRATEGY] = spec.kernel
+        st.sparams[self._pending.player] = spec.vector()
+        return self._pending.options[int(choose_nb(st, self.game.cards.tables, self.game.rules))]
 
-    def _run_step(self, suggest: bool = False) -> State:
-        st = copy_state(self._base)
-        st.g[K.G_SUGGEST] = int(suggest)
-        if st.script.shape[0] < SCRIPT_CAP:
-            st = st._replace(script=np.zeros(SCRIPT_CAP, np.int64))
-        st.script[: len(self._script)] = self._script
-        st.g[K.G_SCRIPT_N] = len(self._script)
-        st.g[K.G_SCRIPT_POS] = 0
-        st.g[K.G_STOP] = 0
-        advance_nb(st, self.game.cards.tables, self.game.rules, 1)
-        return st
+    def copy(self) -> Scenario:
+        """An independent copy that continues exactly as this one would."""
+        other = object.__new__(Scenario)
+        other.game = Game(copy_state(self.game.state), self.game.cards, self.game.rules, self.game.villains)
+        other._pending = self._pending
+        return other
 
     def _settle(self) -> None:
-        """Play forward until a decision without a scripted answer (or the end)."""
-        while True:
-            if int(self._base.g[K.G_PHASE]) == K.PH_OVER:
-                self._pending = None
-                break
-            st = self._run_step()
-            if st.g[K.G_STOP]:
-                self._pending = self._decision(st)
-                break
-            st.g[K.G_SCRIPT_N] = -1
-            self._base = st
-            self._script = []
-        self.game.state = self._base
+        """Let the engine play on to the next decision (or the end)."""
+        st = self.game.state
+        waiting = advance_nb(st, self.game.cards.tables, self.game.rules, ALL_STEPS)
+        self._pending = self._decision(st) if waiting else None
 
     def _decision(self, st: State) -> Decision:
         n = int(st.g[K.G_PEND_N])
-        player = int(st.g[K.G_PEND_PLAYER])
         realm = int(st.g[K.G_PEND_REALM])
         opts = tuple(
             Option(
                 i,
-                K.OPTION_NAMES[int(st.pend[i, 0])],
-                option_label(self.game, realm, st.pend[i]),
-                tuple(int(x) for x in st.pend[i]),
+                K.OPTION_NAMES[int(st.opts[i, 0])],
+                option_label(self.game, realm, st.opts[i]),
+                tuple(int(x) for x in st.opts[i]),
             )
             for i in range(n)
         )
+        player = int(st.g[K.G_PEND_PLAYER])
         return Decision(player, K.DECISION_NAMES[int(st.g[K.G_PEND_KIND])], int(st.g[K.G_PEND_CTX]), opts, realm)
 
     # ------------------------------------------------------------------ reading
     @property
     def state(self) -> State:
-        return self._base
+        return self.game.state
 
     def __getattr__(self, name):
         # Reading helpers (hand, power, realm, obstacles, ...) come from the Game.

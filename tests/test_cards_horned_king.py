@@ -13,7 +13,7 @@ from conftest import build, entry, labels, names_at
 
 HK, GASTON = 0, 1
 VILLAINS = ("horned-king", "gaston")
-DECK, HAND, DISCARD, REALM, FATE_DECK, FATE_DISCARD = range(6)
+DECK, HAND, DISCARD, REALM, FATE_DECK, FATE_DISCARD, LIMBO = range(7)
 FATE_HK = "fate The Horned King"
 
 AS, CB = "Ancient Soldiers", "Cauldron Born"
@@ -555,7 +555,9 @@ def test_gurgi():
 def test_gurgis_happy_day():
     # Fate deck: 12 cards, Gurgi's Happy Day and Hen Wen on top; discard pile: Taran, Doli; Gurgi in play.
     sc = fated({"fate_discard": ["Taran", "Doli"], "realm": {"Morva": ["Gurgi"]}}, ["Gurgi's Happy Day", "Hen Wen"])
-    assert len(sc.zone(HK, FATE_DECK)) == 12  # (the state is updated once the whole Fate action is done)
+    # While the Fate action waits for the pick, the two revealed cards are out of the deck (in limbo).
+    assert len(sc.zone(HK, FATE_DECK)) == 10
+    assert sc.zone(HK, LIMBO) == ["Gurgi's Happy Day", "Hen Wen"]
     sc.apply("play Gurgi's Happy Day")
     # Play both revealed cards (the order depends on the shuffle): take the first option of every choice.
     while sc.decision.kind != "action":

@@ -269,20 +269,20 @@ G_USED = 7  # bitmask of the board symbols used at the mover's location this tur
 G_AS_USED = 8  # Activate actions granted by Ancient Soldiers used this turn
 G_NOPT = 9  # options currently in State.opts
 G_LOG_N = 10
-G_SCRIPT_N = 11  # scripted choices available (scenario mode); -1 = strategies decide
-G_SCRIPT_POS = 12
-G_STOP = 13  # scenario mode ran out of script: the first unscripted decision is in State.pend
-G_PEND_N = 14
-G_PEND_KIND = 15
-G_PEND_PLAYER = 16
-G_PEND_CTX = 17
+G_SP = 11  # routines on the stack (State.fr[:G_SP]); 0 between steps
+G_ASK = 12  # 1 while a decision waits for a player (State.opts[:G_PEND_N], G_PEND_*)
+G_CHOICE = 13  # index of the option chosen for the last decision (read by the routine that asked)
+G_PEND_N = 14  # the waiting decision: number of options
+G_PEND_KIND = 15  # DK_*
+G_PEND_PLAYER = 16  # seat deciding
+G_PEND_CTX = 17  # ability (AB_*) or trigger being resolved
 G_TRIGGERS = 18  # bitmask of TRIG_* raised during the current step
-G_DECISIONS = 19  # decisions taken (strategy or script)
+G_DECISIONS = 19  # decisions taken by a player (forced choices are not counted)
 G_STEPS = 20
 G_ITEM_ACTOR = 21  # seat that played the Item raising TRIG_ITEM
-G_PEND_REALM = 22  # seat whose Realm the pending decision concerns
-G_SUGGEST = 23  # scenario mode: ask the deciding seat's strategy about the first unscripted decision
-G_SUGGESTED = 24  # ... and the option index it chose
+G_PEND_REALM = 22  # seat whose Realm the waiting decision concerns
+G_RET0 = 23  # values returned by the routine that finished last
+G_RET1 = 24
 N_G = 25
 
 TRIG_VANQUISH = 1
@@ -431,5 +431,13 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
+
+# ----------------------------------------------------------------------------- routine frames: State.fr[depth, FR_*]
+FR_ROUTINE = 0  # RT_* of the routine
+FR_PC = 1  # where it resumes: 0 = start, other values name a point after a decision or a call
+FR_A = 2  # first of its argument and local slots
+N_LOCALS = 12
+N_FR = FR_A + N_LOCALS
+MAX_DEPTH = 32
 FLAG_DRAWN = 1
 FLAG_PLAYED = 2

@@ -1,13 +1,13 @@
-"""The rules: kernels that change a game state, and the turn driver.
+"""The rules: kernels that change a game state, and the routines that wait for players' decisions.
 
-Every choice the rules give a player goes through :func:`decide_nb`: the caller fills ``st.opts`` with
-the legal options (``O_*`` rows, a "pass/done" option always first when there is one) and gets back
-an index chosen by the seat's strategy, or by the script in scenario mode.
+The engine never asks a strategy. :func:`advance_nb` plays on until a player must choose, leaves the
+decision in the state (the legal options in ``st.opts``: ``O_*`` rows, a "pass/done" option first when
+there is one; who decides and why in ``G_PEND_*``) and returns; whoever drives the game (the batch driver,
+the scenario API, a search player) answers with :func:`apply_nb` and calls ``advance_nb`` again.
 Names follow the game: ``s`` is the seat whose Realm is affected, ``chooser`` the seat deciding.
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.choose import choose_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -41,7 +41,7 @@ from simlab.kernels.query import (
 )
 from simlab.kernels.rng import seed_stream_nb, shuffle_nb
 
-# ============================================================================ log, options, decisions
+# ============================================================================ log, options
 
 
 @kernel
@@ -72,43 +72,6 @@ def opt_add_nb(st, code, a, b, c):
     st.opts[n, 2] = b
     st.opts[n, 3] = c
     st.g[K.G_NOPT] = n + 1
-
-
-@kernel
-def decide_nb(st, tb, ru, realm, player, kind, ctx):
-    """Index of the option in ``st.opts`` chosen by ``player``; the options concern seat ``realm``'s Realm.
-
-    A forced choice (one option) asks nobody.
-    """
-    n = st.g[K.G_NOPT]
-    if n <= 1:
-        return 0
-    if st.g[K.G_SCRIPT_N] >= 0:
-        pos = st.g[K.G_SCRIPT_POS]
-        if pos < st.g[K.G_SCRIPT_N]:
-            idx = st.script[pos]
-            st.g[K.G_SCRIPT_POS] = pos + 1
-        else:
-            if st.g[K.G_STOP] == 0:
-                st.g[K.G_STOP] = 1
-                st.g[K.G_PEND_N] = n
-                st.g[K.G_PEND_KIND] = kind
-                st.g[K.G_PEND_PLAYER] = player
-                st.g[K.G_PEND_CTX] = ctx
-                st.g[K.G_PEND_REALM] = realm
-                for j in range(n):
-                    for m in range(4):
-                        st.pend[j, m] = st.opts[j, m]
-                if st.g[K.G_SUGGEST] != 0:
-                    st.g[K.G_SUGGESTED] = choose_nb(
-                        st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n
-                    )
-            idx = 0
-    else:
-        idx = choose_nb(st.sv[player, K.SV_STRATEGY], st, tb, ru, realm, player, kind, ctx, n)
-    st.g[K.G_DECISIONS] += 1
-    log_nb(st, K.EV_CHOICE, player, kind, idx, n, ctx)
-    return idx
 
 
 @kernel
@@ -377,137 +340,12 @@ def replace_obstacle_at_nb(st, s, loc):
 
 
 @kernel
-def remove_obstacles_nb(st, tb, ru, s, n, chooser, ctx):
-    """Remove up to ``n`` Obstacles, one at a time, each from a location ``chooser`` picks."""
-    for _ in range(n):
-        if not can_remove_obstacle_nb(st, tb, s) or over_nb(st):
-            return
-        opt_clear_nb(st)
-        for loc in range(K.N_LOC):
-            if st.sv[s, K.SV_OBST + loc] > 0:
-                opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        i = decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx)
-        remove_obstacle_at_nb(st, tb, ru, s, st.opts[i, 1])
-
-
-@kernel
-def replace_obstacles_nb(st, tb, ru, s, n, chooser, ctx):
-    for _ in range(n):
-        if missing_total_nb(st, tb, s) == 0:
-            return
-        opt_clear_nb(st)
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) > 0:
-                opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        i = decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx)
-        replace_obstacle_at_nb(st, s, st.opts[i, 1])
-
-
-@kernel
 def clear_obstacles_at_nb(st, tb, ru, s, loc):
     while st.sv[s, K.SV_OBST + loc] > 0 and can_remove_obstacle_nb(st, tb, s) and not over_nb(st):
         remove_obstacle_at_nb(st, tb, ru, s, loc)
 
 
 # ============================================================================ Heroes
-
-
-@kernel
-def pick_location_nb(st, tb, ru, chooser, s, c, exclude, ctx):
-    """``chooser`` picks a location of seat ``s`` that card row ``c`` may enter (not ``exclude``); -1 if none."""
-    opt_clear_nb(st)
-    for loc in range(K.N_LOC):
-        if loc != exclude and can_enter_nb(st, tb, s, c, loc):
-            opt_add_nb(st, K.O_LOC, loc, 0, 0)
-    if st.g[K.G_NOPT] == 0:
-        return -1
-    return st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ctx), 1]
-
-
-@kernel
-def on_enter_nb(st, tb, ru, s, h, chooser):
-    """A Hero's "when played or moved" ability."""
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_ENTER]
-    if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0 or st.inst[s, h, K.I_ZONE] != K.Z_REALM:
-        return
-    here = st.inst[s, h, K.I_LOC]
-    if ab == K.AB_PUSH_ALLIES_OUT:
-        # Beast: the Allies at his location must leave it (mandatory).
-        single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
-        dest = -1
-        for k in range(K.N_VCARDS):
-            if (
-                st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, k, K.I_LOC] == here
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-            ):
-                if dest < 0 or not single:
-                    dest = pick_location_nb(st, tb, ru, chooser, s, st.inst[s, k, K.I_CARD], here, ab)
-                if dest >= 0:
-                    move_card_nb(st, tb, ru, s, k, dest)
-    elif ab == K.AB_FETCH_ALLY_HERE:
-        # Bruno: Lucifer comes to Bruno's location.
-        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-        if (
-            k >= 0
-            and st.inst[s, k, K.I_LOC] != here
-            and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
-            and can_enter_nb(st, tb, s, tb.card[c, K.CF_REF0], here)
-        ):
-            move_card_nb(st, tb, ru, s, k, here)
-    elif ab == K.AB_DISCARD_ITEM_HERE:
-        # Jaq: discard one of the villain's own Items at his location.
-        opt_clear_nb(st)
-        for k in range(K.N_VCARDS):
-            if (
-                st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, k, K.I_LOC] == here
-                and st.inst[s, k, K.I_HOST] < 0
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM
-            ):
-                opt_add_nb(st, K.O_CARD, k, s, 0)
-        if st.g[K.G_NOPT] > 0:
-            discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1])
-
-
-@kernel
-def move_hero_nb(st, tb, ru, s, h, dest, chooser):
-    src = st.inst[s, h, K.I_LOC]
-    st.inst[s, h, K.I_LOC] = dest
-    for j in range(K.N_INST):
-        if st.inst[s, j, K.I_HOST] == h and st.inst[s, j, K.I_ZONE] == K.Z_REALM:
-            st.inst[s, j, K.I_LOC] = dest
-    log_nb(st, K.EV_MOVE_CARD, s, h, src, dest, 0)
-    on_enter_nb(st, tb, ru, s, h, chooser)
-    lucifer_sweep_nb(st, tb, ru, s)
-
-
-@kernel
-def place_hero_nb(st, tb, ru, s, h, loc, chooser):
-    """Play a Hero to ``loc`` without its "when played" ability (used for Heroes played by other Heroes)."""
-    put_in_realm_nb(st, s, h, loc, -1)
-    st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
-    on_enter_nb(st, tb, ru, s, h, chooser)
-    lucifer_sweep_nb(st, tb, ru, s)
-
-
-@kernel
-def pick_hero_to_move_nb(st, tb, ru, chooser, s, may, ctx):
-    """``chooser`` picks (Hero, destination) among Heroes a card may move; (-1, -1) if none or declined."""
-    opt_clear_nb(st)
-    if may:
-        opt_add_nb(st, K.O_PASS, 0, 0, 0)
-    for h in range(K.N_INST):
-        for dest in range(K.N_LOC):
-            if hero_can_move_nb(st, tb, s, h, dest):
-                opt_add_nb(st, K.O_MOVE, h, dest, 0)
-    if st.g[K.G_NOPT] == 0:
-        return -1, -1
-    i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ctx)
-    if st.opts[i, 0] == K.O_PASS:
-        return -1, -1
-    return st.opts[i, 1], st.opts[i, 2]
 
 
 @kernel
@@ -567,175 +405,6 @@ def defeat_hero_nb(st, tb, ru, s, h, by_vanquish, chooser):
         fetch_slippers_nb(st, tb, s)
     elif ab == K.AB_CLAIM_CAULDRON:
         claim_cauldron_nb(st, s)
-
-
-@kernel
-def on_play_nb(st, tb, ru, s, h, chooser):
-    """A Hero's or Item's "when played" ability; ``chooser`` makes its choices."""
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_PLAY]
-    if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0:
-        return
-    here = st.inst[s, h, K.I_LOC]
-    if ab == K.AB_MAY_MOVE_ONE_HERO:
-        hero, dest = pick_hero_to_move_nb(st, tb, ru, chooser, s, 1, ab)
-        if hero >= 0:
-            move_hero_nb(st, tb, ru, s, hero, dest, chooser)
-    elif ab == K.AB_FETCH_ATTACHMENT_HERE:
-        # Maurice: find his Invention and attach it to a Hero at his location.
-        k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-        if k >= 0:
-            opt_clear_nb(st)
-            for j in range(K.N_INST):
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, j, K.I_LOC] == here
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                ):
-                    opt_add_nb(st, K.O_CARD, j, s, 0)
-            host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
-            put_in_realm_nb(st, s, k, here, host)
-            st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-            log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
-    elif ab == K.AB_MRS_POTTS:
-        opt_clear_nb(st)
-        opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
-        opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
-        items = False
-        for j in range(K.N_VCARDS, K.N_INST):
-            if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
-                items = True
-        if items and hero_count_nb(st, tb, s) > 1:
-            opt_add_nb(st, K.O_MODE, K.M_MOVE_ITEMS, 0, 0)
-        mode = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1]
-        if mode == K.M_MOVE_HEROES:
-            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
-            dest = -1
-            for j in range(K.N_INST):
-                cj = st.inst[s, j, K.I_CARD]
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
-                    and st.inst[s, j, K.I_TRAPPED] == 0
-                ):
-                    if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
-                        dest = pick_location_nb(st, tb, ru, chooser, s, cj, st.inst[s, j, K.I_LOC], ab)
-                    if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                        move_hero_nb(st, tb, ru, s, j, dest, chooser)
-        elif mode == K.M_MOVE_ITEMS:
-            for j in range(K.N_VCARDS, K.N_INST):
-                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
-                    opt_clear_nb(st)
-                    for x in range(K.N_INST):
-                        if (
-                            x != st.inst[s, j, K.I_HOST]
-                            and st.inst[s, x, K.I_ZONE] == K.Z_REALM
-                            and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                            and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])
-                        ):
-                            opt_add_nb(st, K.O_CARD, x, s, 0)
-                    if st.g[K.G_NOPT] > 0:
-                        host = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1]
-                        st.inst[s, j, K.I_HOST] = host
-                        st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
-                        log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
-    elif ab == K.AB_INVITATION:
-        where = tb.card[c, K.CF_LOCATION]
-        if st.sv[s, K.SV_LOCK + where] != 0:
-            st.sv[s, K.SV_LOCK + where] = 0
-            log_nb(st, K.EV_UNLOCK, s, where, 0, 0, 0)
-        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) < 0:
-            p = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-            if p >= 0:
-                put_in_realm_nb(st, s, p, where, -1)
-                st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
-                log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
-    elif ab == K.AB_KEY_TRAP_NAMED:
-        # The Key: Cinderella is moved to Cinderella's Room and Trapped.
-        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-        where = tb.card[c, K.CF_LOCATION]
-        if k >= 0 and st.inst[s, k, K.I_TRAPPED] == 0:
-            if st.inst[s, k, K.I_LOC] != where and hero_can_move_nb(st, tb, s, k, where):
-                move_hero_nb(st, tb, ru, s, k, where, chooser)
-            if trappable_nb(st, tb, s, k):
-                trap_nb(st, s, k)
-    elif ab == K.AB_FAIRY_GODMOTHER:
-        # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
-        # play (she is discarded), otherwise to any unlocked location.
-        bgc = tb.card[c, K.CF_REF0]
-        k = find_nb(st, s, bgc, 1)
-        if k >= 0:
-            old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
-            if old >= 0:
-                dest = st.inst[s, old, K.I_LOC]
-                discard_nb(st, s, old)
-            else:
-                dest = pick_location_nb(st, tb, ru, chooser, s, bgc, -1, ab)
-            if dest >= 0:
-                log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
-                place_hero_nb(st, tb, ru, s, k, dest, chooser)
-            else:
-                st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
-    elif ab == K.AB_DOLI:
-        opt_clear_nb(st)
-        opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
-        opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
-        if st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1] == K.M_MOVE_HEROES:
-            single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
-            dest = -1
-            if single:
-                dest = pick_location_nb(st, tb, ru, chooser, s, c, -1, ab)
-            for j in range(K.N_INST):
-                cj = st.inst[s, j, K.I_CARD]
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
-                    and st.inst[s, j, K.I_TRAPPED] == 0
-                ):
-                    if not single:
-                        dest = pick_location_nb(st, tb, ru, chooser, s, cj, st.inst[s, j, K.I_LOC], ab)
-                    if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                        move_hero_nb(st, tb, ru, s, j, dest, chooser)
-    elif ab == K.AB_GATHER_ALLIES:
-        for k in range(K.N_VCARDS):
-            if (
-                st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-                and st.inst[s, k, K.I_LOC] != here
-                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
-                and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)
-            ):
-                move_card_nb(st, tb, ru, s, k, here)
-    elif ab == K.AB_WITCHES:
-        opt_clear_nb(st)
-        if st.sv[s, K.SV_POWER] >= tb.card[c, K.CF_N]:
-            opt_add_nb(st, K.O_MODE, K.M_LOSE_POWER, 0, 0)
-        if hand_size_nb(st, s) > 0:
-            opt_add_nb(st, K.O_MODE, K.M_DISCARD_CARDS, 0, 0)
-        if st.g[K.G_NOPT] > 0:
-            mode = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ab), 1]
-            if mode == K.M_LOSE_POWER:
-                st.sv[s, K.SV_POWER] -= tb.card[c, K.CF_N]
-                log_nb(st, K.EV_POWER_LOSS, s, tb.card[c, K.CF_N], st.sv[s, K.SV_POWER], 0, 0)
-            else:
-                for _ in range(tb.card[c, K.CF_N]):
-                    opt_clear_nb(st)
-                    for k in range(K.N_VCARDS):
-                        if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
-                            opt_add_nb(st, K.O_CARD, k, s, 0)
-                    if st.g[K.G_NOPT] == 0:
-                        break
-                    discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_DISCARD, ab), 1])
-
-
-@kernel
-def play_hero_nb(st, tb, ru, s, h, loc, chooser):
-    """Play Hero ``h`` to ``loc``: its "when played" ability, its "when played or moved" one, then Lucifer."""
-    put_in_realm_nb(st, s, h, loc, -1)
-    st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
-    on_play_nb(st, tb, ru, s, h, chooser)
-    on_enter_nb(st, tb, ru, s, h, chooser)
-    lucifer_sweep_nb(st, tb, ru, s)
 
 
 # ============================================================================ Fate cards
@@ -838,41 +507,6 @@ def fate_placements_nb(st, tb, ru, s, k):
 
 
 @kernel
-def play_fate_card_nb(st, tb, ru, s, k, loc, host, actor):
-    """Play revealed Fate card ``k`` into seat ``s``'s Realm; ``actor`` (the Fating player) makes its choices."""
-    c = st.inst[s, k, K.I_CARD]
-    t = tb.card[c, K.CF_TYPE]
-    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-    log_nb(st, K.EV_FATE_PLAY, s, k, loc, host, actor)
-    if t == K.T_HERO:
-        if tb.card[c, K.CF_SWAP_FROM] >= 0:
-            base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
-            loc = st.inst[s, base, K.I_LOC]
-            discard_nb(st, s, base)
-        play_hero_nb(st, tb, ru, s, k, loc, actor)
-    elif t == K.T_ITEM:
-        put_in_realm_nb(st, s, k, st.inst[s, host, K.I_LOC] if host >= 0 else loc, host)
-        st.g[K.G_TRIGGERS] |= K.TRIG_ITEM
-        st.g[K.G_ITEM_ACTOR] = actor
-    elif t == K.T_EFFECT:
-        resolve_effect_nb(st, tb, ru, s, k, actor)
-        if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
-            discard_nb(st, s, k)
-
-
-@kernel
-def play_revealed_nb(st, tb, ru, s, k, actor):
-    """Play revealed card ``k`` if it can be played (``actor`` picks where), else discard it."""
-    opt_clear_nb(st)
-    if fate_placements_nb(st, tb, ru, s, k) == 0:
-        discard_nb(st, s, k)
-        log_nb(st, K.EV_FATE_DISCARD, s, k, 0, 0, 0)
-        return
-    i = decide_nb(st, tb, ru, s, actor, K.DK_PLACE, k)
-    play_fate_card_nb(st, tb, ru, s, k, st.opts[i, 2], st.opts[i, 3], actor)
-
-
-@kernel
 def discard_revealed_nb(st, s, k):
     if k >= 0 and st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
         discard_nb(st, s, k)
@@ -885,164 +519,7 @@ def is_prince_nb(tb, c):
     return tb.card[c, K.CF_TYPE] == K.T_PRINCE and tb.card[c, K.CF_BLOCKED] == 0
 
 
-@kernel
-def fate_action_nb(st, tb, ru, actor, s):
-    """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other."""
-    log_nb(st, K.EV_FATE, actor, s, 0, 0, 0)
-    r0 = reveal_fate_nb(st, s)
-    r1 = reveal_fate_nb(st, s)
-    rose_removals = 0
-    first = True
-    while r0 >= 0 or r1 >= 0:
-        if over_nb(st):
-            break
-        # The Prince is played at once to The Ballroom; the other card is discarded.
-        prince = -1
-        if r0 >= 0 and is_prince_nb(tb, st.inst[s, r0, K.I_CARD]):
-            prince = r0
-        elif r1 >= 0 and is_prince_nb(tb, st.inst[s, r1, K.I_CARD]):
-            prince = r1
-        if prince >= 0:
-            where = tb.card[st.inst[s, prince, K.I_CARD], K.CF_LOCATION]
-            if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PRINCE_INTO_LOCKED_BALLROOM] != 0:
-                put_in_realm_nb(st, s, prince, where, -1)
-                st.inst[s, prince, K.I_FLAGS] |= K.FLAG_PLAYED
-                log_nb(st, K.EV_FATE_PLAY, s, prince, where, -1, actor)
-            else:
-                discard_revealed_nb(st, s, prince)
-            discard_revealed_nb(st, s, r1 if prince == r0 else r0)
-            break
-        picker = actor
-        if first:
-            first = False
-            # Vicious Practical Jokes: the target may take over the choice of card and location.
-            opt_clear_nb(st)
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-            for k in range(K.N_VCARDS):
-                if (
-                    st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_CONDITION] == K.C_FATED
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
-                ):
-                    opt_add_nb(st, K.O_CARD, k, s, 0)
-                    break
-            if st.g[K.G_NOPT] > 1:
-                i = decide_nb(st, tb, ru, s, s, K.DK_CONDITION, K.C_FATED)
-                if st.opts[i, 0] == K.O_CARD:
-                    vpj = st.opts[i, 1]
-                    st.inst[s, vpj, K.I_FLAGS] |= K.FLAG_PLAYED
-                    log_nb(st, K.EV_CONDITION, s, vpj, 0, 0, 0)
-                    discard_nb(st, s, vpj)
-                    picker = s
-        opt_clear_nb(st)
-        if picker == s:
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-        n = 0
-        if r0 >= 0:
-            n += fate_placements_nb(st, tb, ru, s, r0)
-        if r1 >= 0:
-            n += fate_placements_nb(st, tb, ru, s, r1)
-        if n == 0:
-            discard_revealed_nb(st, s, r0)
-            discard_revealed_nb(st, s, r1)
-            break
-        i = decide_nb(st, tb, ru, s, picker, K.DK_FATE_PICK, actor)
-        if st.opts[i, 0] == K.O_PASS:
-            discard_revealed_nb(st, s, r0)
-            discard_revealed_nb(st, s, r1)
-            break
-        k = st.opts[i, 1]
-        loc = st.opts[i, 2]
-        host = st.opts[i, 3]
-        other = r1 if k == r0 else r0
-        ab = tb.card[st.inst[s, k, K.I_CARD], K.CF_EFFECT]
-        if ab == K.AB_THE_ROSE:
-            # Play the other card, discard The Rose, reveal two more and play one; then remove an Obstacle.
-            st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-            log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-            if other >= 0:
-                play_revealed_nb(st, tb, ru, s, other, actor)
-            discard_nb(st, s, k)
-            rose_removals += 1
-            r0 = reveal_fate_nb(st, s)
-            r1 = reveal_fate_nb(st, s)
-            continue
-        if ab == K.AB_GURGI_HAPPY_DAY:
-            st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-            log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-            discard_revealed_nb(st, s, other)
-            fate_discard_into_deck_nb(st, s)
-            a = reveal_fate_nb(st, s)
-            b = reveal_fate_nb(st, s)
-            if a >= 0:
-                play_revealed_nb(st, tb, ru, s, a, actor)
-            if b >= 0:
-                play_revealed_nb(st, tb, ru, s, b, actor)
-            discard_nb(st, s, k)
-            break
-        discard_revealed_nb(st, s, other)
-        play_fate_card_nb(st, tb, ru, s, k, loc, host, actor)
-        break
-    for _ in range(rose_removals):
-        remove_obstacles_nb(st, tb, ru, s, 1, actor, K.AB_THE_ROSE)
-
-
 # ============================================================================ Vanquish
-
-
-@kernel
-def vanquish_nb(st, tb, ru, s, h):
-    """Vanquish Hero ``h`` with Allies the owner of ``s`` picks one by one (done once they suffice)."""
-    here = st.inst[s, h, K.I_LOC]
-    need = strength_nb(st, tb, s, h)
-    min_allies = vanquish_min_allies_nb(st, tb, s, h)
-    for k in range(K.N_INST):
-        st.mark[k] = 0
-        st.tmp[k] = strength_nb(st, tb, s, k) if vanquish_eligible_nb(st, tb, s, k, here) else -1
-    total = 0
-    count = 0
-    while True:
-        opt_clear_nb(st)
-        if total >= need and count >= min_allies:
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-        for k in range(K.N_INST):
-            if st.tmp[k] >= 0 and st.mark[k] == 0:
-                opt_add_nb(st, K.O_CARD, k, s, 0)
-        if st.g[K.G_NOPT] == 0:
-            break
-        i = decide_nb(st, tb, ru, s, s, K.DK_VANQUISH_ALLY, h)
-        if st.opts[i, 0] == K.O_PASS:
-            break
-        k = st.opts[i, 1]
-        st.mark[k] = 1
-        total += st.tmp[k]
-        count += 1
-    log_nb(st, K.EV_VANQUISH, s, h, count, need, 0)
-    lefou = False
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == here
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LEFOU
-        ):
-            lefou = True
-    mover = st.sv[s, K.SV_MOVER]
-    for k in range(K.N_VCARDS):
-        if st.mark[k] == 0:
-            continue
-        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-        if p == K.AB_CAULDRON_BORN:
-            continue
-        if p == K.AB_CREEPER:
-            if st.inst[s, k, K.I_LOC] != mover:
-                move_card_nb(st, tb, ru, s, k, mover)
-        elif lefou:
-            leave_realm_nb(st, s, k, K.Z_HAND)
-            log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
-        else:
-            discard_nb(st, s, k)
-    defeat_hero_nb(st, tb, ru, s, h, 1, s)
-    st.g[K.G_TRIGGERS] |= K.TRIG_VANQUISH
 
 
 @kernel
@@ -1051,15 +528,6 @@ def add_vanquish_options_nb(st, tb, s):
     for h in range(K.N_INST):
         if can_vanquish_nb(st, tb, s, h):
             opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
-
-
-@kernel
-def choose_vanquish_nb(st, tb, ru, s, ctx):
-    """Perform a Vanquish action (the Hero chosen by ``s``)."""
-    opt_clear_nb(st)
-    add_vanquish_options_nb(st, tb, s)
-    if st.g[K.G_NOPT] > 0:
-        vanquish_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
 
 # ============================================================================ moving, activating
@@ -1075,16 +543,6 @@ def add_move_options_nb(st, tb, s, by_fate, allies_only):
         for dest in range(K.N_LOC):
             if can_move_card_nb(st, tb, s, k, dest, by_fate):
                 opt_add_nb(st, K.O_MOVE, k, dest, 0)
-
-
-@kernel
-def choose_move_nb(st, tb, ru, s, ctx):
-    """Perform a Move an Item or Ally action."""
-    opt_clear_nb(st)
-    add_move_options_nb(st, tb, s, 0, 0)
-    if st.g[K.G_NOPT] > 0:
-        i = decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx)
-        move_card_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2])
 
 
 @kernel
@@ -1140,69 +598,6 @@ def any_activate_nb(st, tb, ru, s, budget):
         if can_activate_nb(st, tb, ru, s, k, budget):
             return True
     return False
-
-
-@kernel
-def activate_nb(st, tb, ru, s, k):
-    """Pay and resolve card ``k``'s Activated Ability (-1: flip the Black Cauldron)."""
-    if k < 0:
-        cost = flip_cost_nb(st, tb, ru, s)
-        st.sv[s, K.SV_POWER] -= cost
-        log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
-        set_cauldron_nb(st, s, 2)
-        return
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_ACTIVATE]
-    cost = activation_cost_nb(tb, ru, c)
-    st.sv[s, K.SV_POWER] -= cost
-    log_nb(st, K.EV_ACTIVATE, s, k, cost, 0, 0)
-    if ab == K.AB_REMOVE_OBSTACLES:
-        remove_obstacles_nb(st, tb, ru, s, tb.card[c, K.CF_N], s, ab)
-    elif ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        # Look at the top two Fate cards: discard one, the other goes back on top.
-        a = reveal_fate_nb(st, s)
-        b = reveal_fate_nb(st, s)
-        opt_clear_nb(st)
-        if a >= 0:
-            opt_add_nb(st, K.O_CARD, a, s, 0)
-        if b >= 0:
-            opt_add_nb(st, K.O_CARD, b, s, 0)
-        if st.g[K.G_NOPT] > 0:
-            gone = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
-            discard_nb(st, s, gone)
-            keep = b if gone == a else a
-            if keep >= 0:
-                put_on_fate_deck_nb(st, s, keep)
-    elif ab == K.AB_DISCARD_GLASS_SLIPPER:
-        opt_clear_nb(st)
-        for j in range(K.N_VCARDS, K.N_INST):
-            if (
-                st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
-            ):
-                opt_add_nb(st, K.O_CARD, j, s, 0)
-        discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1])
-    elif ab == K.AB_KEY_MOVE_TRAP:
-        where = tb.card[c, K.CF_LOCATION]
-        opt_clear_nb(st)
-        for h in range(K.N_INST):
-            if key_target_nb(st, tb, s, h, where):
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-        h = st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ab), 1]
-        if st.inst[s, h, K.I_LOC] != where:
-            move_hero_nb(st, tb, ru, s, h, where, s)
-        if trappable_nb(st, tb, s, h):
-            trap_nb(st, s, h)
-    elif ab == K.AB_WEDDING_BELLS:
-        declare_win_nb(st, s)
-
-
-@kernel
-def choose_activate_nb(st, tb, ru, s, ctx):
-    opt_clear_nb(st)
-    add_activate_options_nb(st, tb, ru, s)
-    if st.g[K.G_NOPT] > 0:
-        activate_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, ctx), 1])
 
 
 # ============================================================================ Villain cards
@@ -1372,338 +767,6 @@ def add_play_options_nb(st, tb, ru, s):
 
 
 @kernel
-def play_item_nb(st, tb, ru, s, k, loc, host, free):
-    """Play Item ``k`` from seat ``s``'s hand to ``loc`` or attached to ``host`` (paying unless ``free``)."""
-    c = st.inst[s, k, K.I_CARD]
-    cost = 0 if free else play_cost_nb(st, tb, s, c)
-    st.sv[s, K.SV_POWER] -= cost
-    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-    log_nb(st, K.EV_PLAY, s, k, loc, host, cost)
-    put_in_realm_nb(st, s, k, st.inst[s, host, K.I_LOC] if host >= 0 else loc, host)
-    on_play_nb(st, tb, ru, s, k, s)
-    if not free:
-        st.g[K.G_TRIGGERS] |= K.TRIG_ITEM
-        st.g[K.G_ITEM_ACTOR] = s
-
-
-@helper
-def play_villain_card_nb(st, tb, ru, s, k, loc, host):
-    """Play card ``k`` from seat ``s``'s hand with a Play a Card action, paying its cost."""
-    c = st.inst[s, k, K.I_CARD]
-    t = tb.card[c, K.CF_TYPE]
-    if t == K.T_ITEM:
-        play_item_nb(st, tb, ru, s, k, loc, host, 0)
-        return
-    cost = play_cost_nb(st, tb, s, c)
-    st.sv[s, K.SV_POWER] -= cost
-    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-    log_nb(st, K.EV_PLAY, s, k, loc, host, cost)
-    if t == K.T_ALLY:
-        if tb.card[c, K.CF_SWAP_FROM] >= 0:
-            base = host
-            loc = st.inst[s, base, K.I_LOC]
-            discard_nb(st, s, base)
-        put_in_realm_nb(st, s, k, loc, -1)
-        if tb.card[c, K.CF_PASSIVE] == K.AB_LUCIFER_TRAP and ru[K.R_LUCIFER_CONTINUOUS] == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                trap_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, K.AB_LUCIFER_TRAP), 1])
-        lucifer_sweep_nb(st, tb, ru, s)
-    else:
-        st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
-        resolve_effect_nb(st, tb, ru, s, k, s)
-        if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
-            discard_nb(st, s, k)
-
-
-@kernel
-def discard_picks_nb(st, tb, ru, s, at_least_one, ctx):
-    """Seat ``s`` discards cards from hand one at a time until it says done."""
-    first = True
-    while True:
-        opt_clear_nb(st)
-        if not (first and at_least_one):
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
-                opt_add_nb(st, K.O_CARD, k, s, 0)
-        if st.g[K.G_NOPT] == 0:
-            return
-        i = decide_nb(st, tb, ru, s, s, K.DK_DISCARD, ctx)
-        if st.opts[i, 0] == K.O_PASS:
-            return
-        discard_nb(st, s, st.opts[i, 1])
-        first = False
-
-
-@kernel
-def pick_mode_nb(st, tb, ru, s, chooser, ctx, m0, ok0, m1, ok1):
-    opt_clear_nb(st)
-    if ok0:
-        opt_add_nb(st, K.O_MODE, m0, 0, 0)
-    if ok1:
-        opt_add_nb(st, K.O_MODE, m1, 0, 0)
-    if st.g[K.G_NOPT] == 0:
-        return -1
-    return st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_MODE, ctx), 1]
-
-
-@kernel
-def resolve_effect_nb(st, tb, ru, s, k, chooser):
-    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm; ``chooser`` makes its choices."""
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES:
-        remove_obstacles_nb(st, tb, ru, s, n, chooser, ab)
-    elif ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        if can_remove_obstacle_nb(st, tb, s):
-            opt_clear_nb(st)
-            for loc in range(K.N_LOC):
-                if st.sv[s, K.SV_OBST + loc] > 0:
-                    opt_add_nb(st, K.O_LOC, loc, 0, 0)
-            loc = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ab), 1]
-            for _ in range(n):
-                if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
-                    remove_obstacle_at_nb(st, tb, ru, s, loc)
-    elif ab == K.AB_SWOON:
-        replace_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
-        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1) == K.M_GAIN:
-            gain_power_nb(st, s, n)
-        else:
-            draw_n_nb(st, s, n)
-    elif ab == K.AB_EXTRA_VANQUISH:
-        st.g[K.G_ACTIONS] += 1
-        choose_vanquish_nb(st, tb, ru, s, ab)
-    elif ab == K.AB_EXTRA_MOVE:
-        st.g[K.G_ACTIONS] += 1
-        choose_move_nb(st, tb, ru, s, ab)
-    elif ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        st.g[K.G_ACTIONS] += 1
-        mode = pick_mode_nb(
-            st,
-            tb,
-            ru,
-            s,
-            chooser,
-            ab,
-            K.M_MOVE,
-            any_move_nb(st, tb, s, 0),
-            K.M_ACTIVATE,
-            any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]),
-        )
-        if mode == K.M_MOVE:
-            choose_move_nb(st, tb, ru, s, ab)
-        elif mode == K.M_ACTIVATE:
-            choose_activate_nb(st, tb, ru, s, ab)
-    elif ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
-        opt_clear_nb(st)
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and strength_nb(st, tb, s, h) <= n
-            ):
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-        if st.g[K.G_NOPT] > 0:
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
-    elif ab == K.AB_REVEAL_UNTIL_ALLY:
-        reveal_until_ally_nb(st, tb, s)
-    elif ab == K.AB_TAKE_ME_INSTEAD:
-        take_me_instead_nb(st, tb, ru, s, c, chooser)
-    elif ab == K.AB_SHOW_ME_THE_BEAST:
-        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
-        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        if beast and belle:
-            gain_power_nb(st, s, n)
-        elif beast:
-            remove_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
-        elif belle:
-            replace_obstacles_nb(st, tb, ru, s, 1, chooser, ab)
-    elif ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
-        opt_clear_nb(st)
-        for h in range(K.N_VCARDS, K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_FDISCARD and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-                hero_placements_nb(st, tb, s, h, h)
-        if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, s, chooser, K.DK_FATE_PICK, ab)
-            h = st.opts[i, 1]
-            loc = st.opts[i, 2]
-            st.inst[s, h, K.I_ZONE] = K.Z_LIMBO
-            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
-            play_hero_nb(st, tb, ru, s, h, loc, chooser)
-    elif ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) > 0:
-                replace_obstacle_at_nb(st, s, loc)
-    elif ab == K.AB_REPLACE_OBSTACLES:
-        replace_obstacles_nb(st, tb, ru, s, n, chooser, ab)
-    elif ab == K.AB_MAGIC_MIRROR:
-        beast = tb.card[c, K.CF_REF0]
-        if realm_instance_nb(st, s, beast) < 0:
-            h = find_nb(st, s, beast, 0)
-            if h >= 0:
-                loc = pick_location_nb(st, tb, ru, chooser, s, beast, -1, ab)
-                log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
-                play_hero_nb(st, tb, ru, s, h, loc, chooser)
-        discard_nb(st, s, k)
-        fate_discard_into_deck_nb(st, s)
-    elif ab == K.AB_REPLACE_ALL_ONE_LOCATION:
-        opt_clear_nb(st)
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) > 0:
-                opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        if st.g[K.G_NOPT] > 0:
-            loc = st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_LOCATION, ab), 1]
-            while missing_at_nb(st, tb, s, loc) > 0:
-                replace_obstacle_at_nb(st, s, loc)
-    elif ab == K.AB_RESHUFFLE_DISCARD_DRAW:
-        villain_discard_into_deck_nb(st, s)
-        draw_n_nb(st, s, n)
-    elif ab == K.AB_TRAP_HERO:
-        opt_clear_nb(st)
-        for h in range(K.N_INST):
-            if trappable_nb(st, tb, s, h):
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-        if st.g[K.G_NOPT] > 0:
-            trap_nb(st, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1])
-    elif ab == K.AB_REFRESH_HAND:
-        discard_picks_nb(st, tb, ru, s, 0, ab)
-        while hand_size_nb(st, s) < 4:
-            if draw_nb(st, s) < 0:
-                break
-    elif ab == K.AB_RESHUFFLE_FATE_ARRANGE:
-        fate_discard_into_deck_nb(st, s)
-        # Take the top n and put them back one by one: the first chosen ends on top.
-        got = 0
-        for _ in range(n):
-            if st.sv[s, K.SV_FDECK_N] == 0:
-                break
-            top = st.fdeck[s, st.sv[s, K.SV_FDECK_N] - 1]
-            st.sv[s, K.SV_FDECK_N] -= 1
-            st.mark[got] = top
-            got += 1
-        for placed in range(got):
-            opt_clear_nb(st)
-            for j in range(got):
-                if st.mark[j] >= 0:
-                    opt_add_nb(st, K.O_CARD, st.mark[j], s, j)
-            i = decide_nb(st, tb, ru, s, chooser, K.DK_ARRANGE, ab)
-            j = st.opts[i, 3]
-            st.tmp[placed] = st.mark[j]
-            st.mark[j] = -1
-        for placed in range(got - 1, -1, -1):
-            put_on_fate_deck_nb(st, s, st.tmp[placed])
-    elif ab == K.AB_DEFEAT_NAMED_HERO:
-        opt_clear_nb(st)
-        for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
-            h = realm_instance_nb(st, s, ref)
-            if h >= 0:
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-        if st.g[K.G_NOPT] > 0:
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
-    elif ab == K.AB_MIDNIGHT:
-        for h in range(K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-                defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
-        fetch_slippers_nb(st, tb, s)
-    elif ab == K.AB_UNTRAP_AND_MOVE:
-        opt_clear_nb(st)
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, h, K.I_TRAPPED] != 0
-                and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
-            ):
-                for dest in range(K.N_LOC):
-                    if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
-                        opt_add_nb(st, K.O_MOVE, h, dest, 0)
-        if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab)
-            h = st.opts[i, 1]
-            dest = st.opts[i, 2]
-            untrap_nb(st, s, h)
-            move_hero_nb(st, tb, ru, s, h, dest, chooser)
-    elif ab == K.AB_MOVE_OPPONENT_ALLY:
-        opt_clear_nb(st)
-        add_move_options_nb(st, tb, s, 1, 1)
-        if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab)
-            move_card_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2])
-    elif ab == K.AB_FREE_ITEM:
-        opt_clear_nb(st)
-        for j in range(K.N_VCARDS):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                add_card_placements_nb(st, tb, ru, s, j)
-        if st.g[K.G_NOPT] > 0:
-            i = decide_nb(st, tb, ru, s, chooser, K.DK_PLACE, ab)
-            play_item_nb(st, tb, ru, s, st.opts[i, 1], st.opts[i, 2], st.opts[i, 3], 1)
-    elif ab == K.AB_POWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 1:
-            set_cauldron_nb(st, s, 2)
-    elif ab == K.AB_CLAIM_OR_GAIN:
-        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_CLAIM, st.sv[s, K.SV_CAULDRON] == 0, K.M_GAIN, 1) == K.M_CLAIM:
-            claim_cauldron_nb(st, s)
-        else:
-            gain_power_nb(st, s, n)
-    elif ab == K.AB_POWER_PER_HERO:
-        gain = hero_count_nb(st, tb, s)
-        gain_power_nb(st, s, gain)
-    elif ab == K.AB_PIG_KEEPER:
-        mode = pick_mode_nb(
-            st,
-            tb,
-            ru,
-            s,
-            chooser,
-            ab,
-            K.M_FIND,
-            pig_keeper_find_ok_nb(st, tb, s, c),
-            K.M_DEFEAT,
-            pig_keeper_defeat_ok_nb(st, tb, s, c),
-        )
-        if mode == K.M_FIND:
-            h = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-            loc = pick_location_nb(st, tb, ru, chooser, s, tb.card[c, K.CF_REF0], -1, ab)
-            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
-            play_hero_nb(st, tb, ru, s, h, loc, chooser)
-        elif mode == K.M_DEFEAT:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and strength_nb(st, tb, s, h) == n
-                ):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            defeat_hero_nb(st, tb, ru, s, st.opts[decide_nb(st, tb, ru, s, chooser, K.DK_CARD, ab), 1], 0, chooser)
-    elif ab == K.AB_BARGAIN:
-        can_claim = st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n
-        if pick_mode_nb(st, tb, ru, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim) == K.M_CLAIM:
-            st.sv[s, K.SV_POWER] -= n
-            log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
-            d = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-            if d >= 0:
-                discard_nb(st, s, d)
-            claim_cauldron_nb(st, s)
-        else:
-            villain_discard_into_deck_nb(st, s)
-    elif ab == K.AB_DRAW:
-        draw_n_nb(st, s, n)
-    elif ab == K.AB_DISCARD_HAND_DRAW:
-        for j in range(K.N_VCARDS):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
-                discard_nb(st, s, j)
-        draw_n_nb(st, s, n)
-    elif ab == K.AB_DEPOWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 2:
-            set_cauldron_nb(st, s, 1)
-
-
-@kernel
 def reveal_until_ally_nb(st, tb, s):
     """Intimidating: reveal from the deck until an Ally (to hand); the rest is discarded.
 
@@ -1738,71 +801,7 @@ def reveal_until_ally_nb(st, tb, s):
             discard_nb(st, s, k)
 
 
-@kernel
-def take_me_instead_nb(st, tb, ru, s, c, chooser):
-    """Reveal Fate cards until a Hero, play it to Beast's Castle, remove an Obstacle; the rest go back."""
-    for k in range(K.N_INST):
-        st.mark[k] = 0
-    hero = -1
-    while True:
-        k = reveal_fate_nb(st, s)
-        if k < 0:
-            break
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
-            opt_clear_nb(st)
-            hero = k
-            break
-        opt_clear_nb(st)
-        st.mark[k] = 1
-    for k in range(K.N_VCARDS, K.N_INST):
-        if st.mark[k] != 0:
-            put_on_fate_deck_nb(st, s, k)
-    shuffle_fate_deck_nb(st, s)
-    if hero >= 0:
-        loc = tb.card[c, K.CF_LOCATION]
-        log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
-        play_hero_nb(st, tb, ru, s, hero, loc, chooser)
-    remove_obstacles_nb(st, tb, ru, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD)
-
-
 # ============================================================================ Conditions
-
-
-@kernel
-def condition_window_nb(st, tb, ru, trigger, actor):
-    """Each opponent of ``actor``, in turn order, may play Conditions that ``trigger`` allows."""
-    P = st.g[K.G_NSEATS]
-    for d in range(1, P):
-        o = (actor + d) % P
-        while not over_nb(st):
-            opt_clear_nb(st)
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-            for k in range(K.N_VCARDS):
-                c = st.inst[o, k, K.I_CARD]
-                if (
-                    st.inst[o, k, K.I_ZONE] != K.Z_HAND
-                    or tb.card[c, K.CF_CONDITION] != trigger
-                    or tb.card[c, K.CF_BLOCKED] != 0
-                ):
-                    continue
-                dup = False
-                for j in range(1, st.g[K.G_NOPT]):
-                    if st.inst[o, st.opts[j, 1], K.I_CARD] == c:
-                        dup = True
-                if not dup and villain_effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
-                    opt_add_nb(st, K.O_CARD, k, o, 0)
-            if st.g[K.G_NOPT] == 1:
-                break
-            i = decide_nb(st, tb, ru, o, o, K.DK_CONDITION, trigger)
-            if st.opts[i, 0] == K.O_PASS:
-                break
-            k = st.opts[i, 1]
-            st.inst[o, k, K.I_FLAGS] |= K.FLAG_PLAYED
-            st.inst[o, k, K.I_ZONE] = K.Z_LIMBO
-            log_nb(st, K.EV_CONDITION, o, k, 0, 0, 0)
-            resolve_effect_nb(st, tb, ru, o, k, o)
-            if st.inst[o, k, K.I_ZONE] == K.Z_LIMBO:
-                discard_nb(st, o, k)
 
 
 # ============================================================================ the turn
@@ -1843,49 +842,6 @@ def use_symbol_nb(st, tb, ru, s, kind):
         st.g[K.G_AS_USED] += 1
 
 
-@helper
-def take_action_nb(st, tb, ru, s, code, a, b, c):
-    """Perform the chosen action (its symbol is used up first)."""
-    st.g[K.G_ACTIONS] += 1
-    if code == K.O_GAIN:
-        st.g[K.G_USED] |= 1 << a
-        gain_power_nb(st, s, b)
-    elif code == K.O_PLAY:
-        use_symbol_nb(st, tb, ru, s, K.S_PLAY)
-        play_villain_card_nb(st, tb, ru, s, a, b, c)
-    elif code == K.O_ACTIVATE:
-        use_symbol_nb(st, tb, ru, s, K.S_ACTIVATE)
-        activate_nb(st, tb, ru, s, a)
-    elif code == K.O_MOVE:
-        use_symbol_nb(st, tb, ru, s, K.S_MOVE)
-        move_card_nb(st, tb, ru, s, a, b)
-    elif code == K.O_FATE:
-        use_symbol_nb(st, tb, ru, s, K.S_FATE)
-        fate_action_nb(st, tb, ru, s, a)
-    elif code == K.O_VANQUISH:
-        use_symbol_nb(st, tb, ru, s, K.S_VANQUISH)
-        vanquish_nb(st, tb, ru, s, a)
-    elif code == K.O_DISCARD:
-        use_symbol_nb(st, tb, ru, s, K.S_DISCARD)
-        discard_picks_nb(st, tb, ru, s, 1, 0)
-        st.g[K.G_TRIGGERS] |= K.TRIG_DISCARD
-
-
-@helper
-def after_action_nb(st, tb, ru, s):
-    """Open the Condition windows raised by the action just taken."""
-    trig = st.g[K.G_TRIGGERS]
-    st.g[K.G_TRIGGERS] = 0
-    if trig & K.TRIG_VANQUISH:
-        condition_window_nb(st, tb, ru, K.C_OPPONENT_VANQUISH_ACTION, s)
-    if trig & K.TRIG_DISCARD:
-        condition_window_nb(st, tb, ru, K.C_OPPONENT_DISCARD_ACTION, s)
-    if trig & K.TRIG_ITEM:
-        condition_window_nb(st, tb, ru, K.C_OPPONENT_PLAYS_ITEM, st.g[K.G_ITEM_ACTOR])
-    if st.g[K.G_ACTIONS] >= 4:
-        condition_window_nb(st, tb, ru, K.C_OPPONENT_FOUR_ACTIONS, s)
-
-
 @kernel
 def check_objectives_nb(st, tb, ru):
     """Objectives checked between steps (the Horned King's; Gaston's in the start-of-turn variant is in step)."""
@@ -1897,103 +853,1690 @@ def check_objectives_nb(st, tb, ru):
                 declare_win_nb(st, s)
 
 
+# ============================================================================ routines: rules that wait for decisions
+#
+# A rule that needs a player's choice is a routine: it runs from a frame of ``st.fr`` (its arguments and
+# locals in FR_A.., the point to resume at in FR_PC) and returns to :func:`advance_nb` whenever it needs a
+# decision (``ask_nb``: the options are in ``st.opts``) or a sub-routine (``call_nb``). The driver answers
+# the decision with :func:`apply_nb` and calls ``advance_nb`` again, which re-enters the routine on top of
+# the stack at its saved point, the chosen index in ``G_CHOICE``. Everything a game is lives in the state's
+# arrays, so a state copied at any decision continues exactly as the original would.
+
+A0 = K.FR_A
+A1 = K.FR_A + 1
+A2 = K.FR_A + 2
+A3 = K.FR_A + 3
+A4 = K.FR_A + 4
+A5 = K.FR_A + 5
+A6 = K.FR_A + 6
+A7 = K.FR_A + 7
+A8 = K.FR_A + 8
+A9 = K.FR_A + 9
+A10 = K.FR_A + 10
+A11 = K.FR_A + 11
+
+GO = 0  # the routine on top of the stack can run on
+WAIT = 1  # a decision waits for a player
+
+RT_STEP = 1
+RT_TAKE_ACTION = 2
+RT_AFTER_ACTION = 3
+RT_CONDITION_WINDOW = 4
+RT_REMOVE_OBSTACLES = 5
+RT_REPLACE_OBSTACLES = 6
+RT_PICK_LOCATION = 7
+RT_PICK_HERO_TO_MOVE = 8
+RT_PICK_MODE = 9
+RT_ON_ENTER = 10
+RT_MOVE_HERO = 11
+RT_PLACE_HERO = 12
+RT_ON_PLAY = 13
+RT_PLAY_HERO = 14
+RT_PLAY_FATE_CARD = 15
+RT_PLAY_REVEALED = 16
+RT_FATE_ACTION = 17
+RT_VANQUISH = 18
+RT_CHOOSE_VANQUISH = 19
+RT_CHOOSE_MOVE = 20
+RT_ACTIVATE = 21
+RT_CHOOSE_ACTIVATE = 22
+RT_PLAY_ITEM = 23
+RT_PLAY_VILLAIN_CARD = 24
+RT_DISCARD_PICKS = 25
+RT_RESOLVE_EFFECT = 26
+RT_TAKE_ME_INSTEAD = 27
+
+
 @helper
-def step_nb(st, tb, ru):
-    """Play one step of the game: a phase of the turn, or one action."""
-    s = st.g[K.G_ACTIVE]
-    ph = st.g[K.G_PHASE]
-    if ph == K.PH_START:
-        st.sv[s, K.SV_TURNS] += 1
-        st.g[K.G_ACTIONS] = 0
-        st.g[K.G_USED] = 0
-        st.g[K.G_AS_USED] = 0
-        st.g[K.G_TRIGGERS] = 0
-        st.sv[s, K.SV_SWAP_USED] = 0
-        log_nb(st, K.EV_TURN, s, st.g[K.G_ROUND], st.sv[s, K.SV_POWER], st.sv[s, K.SV_MOVER], 0)
-        v = st.sv[s, K.SV_VILLAIN]
-        if (
-            tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
-            and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
-            and obstacles_total_nb(st, s) == 0
-        ):
-            declare_win_nb(st, s)
-            return
-        if st.sv[s, K.SV_CAULDRON] == 1:
-            # The Black Cauldron's front side: discard one Cauldron Born.
+def push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6):
+    d = st.g[K.G_SP]
+    if d >= K.MAX_DEPTH:
+        raise IndexError("routine stack overflow")
+    st.fr[d, K.FR_ROUTINE] = routine
+    st.fr[d, K.FR_PC] = 0
+    st.fr[d, A0] = a0
+    st.fr[d, A1] = a1
+    st.fr[d, A2] = a2
+    st.fr[d, A3] = a3
+    st.fr[d, A4] = a4
+    st.fr[d, A5] = a5
+    st.fr[d, A6] = a6
+    for j in range(A7, K.N_FR):
+        st.fr[d, j] = 0
+    st.g[K.G_SP] = d + 1
+
+
+@helper
+def call_nb(st, f, pc, routine, a0, a1, a2, a3, a4, a5, a6):
+    """Run ``routine`` now; the routine of frame ``f`` resumes at ``pc`` when it is done."""
+    st.fr[f, K.FR_PC] = pc
+    push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6)
+    return GO
+
+
+@helper
+def tail_nb(st, f, routine, a0, a1, a2, a3, a4, a5, a6):
+    """Finish the routine of frame ``f`` by running ``routine`` in its place."""
+    st.g[K.G_SP] = f
+    push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6)
+    return GO
+
+
+@helper
+def ret_nb(st, f):
+    """Finish the routine of frame ``f``."""
+    st.g[K.G_SP] = f
+    return GO
+
+
+@helper
+def ask_nb(st, f, pc, realm, player, kind, ctx):
+    """``player`` picks one of ``st.opts`` (about seat ``realm``'s Realm); frame ``f`` resumes at ``pc``.
+
+    A forced choice (one option, or none) asks nobody: option 0 is taken at once.
+    """
+    st.fr[f, K.FR_PC] = pc
+    n = st.g[K.G_NOPT]
+    if n <= 1:
+        st.g[K.G_CHOICE] = 0
+        return GO
+    st.g[K.G_PEND_N] = n
+    st.g[K.G_PEND_KIND] = kind
+    st.g[K.G_PEND_PLAYER] = player
+    st.g[K.G_PEND_CTX] = ctx
+    st.g[K.G_PEND_REALM] = realm
+    st.g[K.G_ASK] = 1
+    return WAIT
+
+
+@kernel
+def apply_nb(st, i):
+    """Answer the waiting decision with option ``i`` (checked by the caller); ``advance_nb`` carries on."""
+    st.g[K.G_ASK] = 0
+    st.g[K.G_CHOICE] = i
+    st.g[K.G_DECISIONS] += 1
+    log_nb(st, K.EV_CHOICE, st.g[K.G_PEND_PLAYER], st.g[K.G_PEND_KIND], i, st.g[K.G_PEND_N], st.g[K.G_PEND_CTX])
+
+
+@helper
+def chosen_nb(st, col):
+    """Column ``col`` of the option chosen for the last decision."""
+    return st.opts[st.g[K.G_CHOICE], col]
+
+
+# ---------------------------------------------------------------------------- Obstacles
+
+
+@helper
+def remove_obstacles_r(st, tb, ru, f):
+    """Remove up to ``n`` Obstacles of seat ``s``, one at a time, each from a location ``chooser`` picks."""
+    s = st.fr[f, A0]
+    n = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    ctx = st.fr[f, A3]
+    if st.fr[f, K.FR_PC] == 1:
+        remove_obstacle_at_nb(st, tb, ru, s, chosen_nb(st, 1))
+        st.fr[f, A4] += 1
+    if st.fr[f, A4] >= n or not can_remove_obstacle_nb(st, tb, s) or over_nb(st):
+        return ret_nb(st, f)
+    opt_clear_nb(st)
+    for loc in range(K.N_LOC):
+        if st.sv[s, K.SV_OBST + loc] > 0:
+            opt_add_nb(st, K.O_LOC, loc, 0, 0)
+    return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ctx)
+
+
+@helper
+def replace_obstacles_r(st, tb, ru, f):
+    """Replace up to ``n`` Obstacles of seat ``s``, each where ``chooser`` picks."""
+    s = st.fr[f, A0]
+    n = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    ctx = st.fr[f, A3]
+    if st.fr[f, K.FR_PC] == 1:
+        replace_obstacle_at_nb(st, s, chosen_nb(st, 1))
+        st.fr[f, A4] += 1
+    if st.fr[f, A4] >= n or missing_total_nb(st, tb, s) == 0:
+        return ret_nb(st, f)
+    opt_clear_nb(st)
+    for loc in range(K.N_LOC):
+        if missing_at_nb(st, tb, s, loc) > 0:
+            opt_add_nb(st, K.O_LOC, loc, 0, 0)
+    return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ctx)
+
+
+# ---------------------------------------------------------------------------- small choices
+
+
+@helper
+def pick_location_r(st, tb, ru, f):
+    """``chooser`` picks a location of seat ``s`` that card row ``c`` may enter (not ``exclude``).
+
+    Returns (G_RET0) the location, -1 if there is none."""
+    chooser = st.fr[f, A0]
+    s = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == 1:
+        st.g[K.G_RET0] = chosen_nb(st, 1)
+        return ret_nb(st, f)
+    c = st.fr[f, A2]
+    exclude = st.fr[f, A3]
+    opt_clear_nb(st)
+    for loc in range(K.N_LOC):
+        if loc != exclude and can_enter_nb(st, tb, s, c, loc):
+            opt_add_nb(st, K.O_LOC, loc, 0, 0)
+    if st.g[K.G_NOPT] == 0:
+        st.g[K.G_RET0] = -1
+        return ret_nb(st, f)
+    return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, st.fr[f, A4])
+
+
+@helper
+def pick_hero_to_move_r(st, tb, ru, f):
+    """``chooser`` picks (Hero, destination) among Heroes a card may move.
+
+    Returns (G_RET0, G_RET1) the Hero and its destination, -1, -1 if none or declined."""
+    chooser = st.fr[f, A0]
+    s = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == 1:
+        if chosen_nb(st, 0) == K.O_PASS:
+            st.g[K.G_RET0] = -1
+            st.g[K.G_RET1] = -1
+        else:
+            st.g[K.G_RET0] = chosen_nb(st, 1)
+            st.g[K.G_RET1] = chosen_nb(st, 2)
+        return ret_nb(st, f)
+    opt_clear_nb(st)
+    if st.fr[f, A2]:
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+    for h in range(K.N_INST):
+        for dest in range(K.N_LOC):
+            if hero_can_move_nb(st, tb, s, h, dest):
+                opt_add_nb(st, K.O_MOVE, h, dest, 0)
+    if st.g[K.G_NOPT] == 0:
+        st.g[K.G_RET0] = -1
+        st.g[K.G_RET1] = -1
+        return ret_nb(st, f)
+    return ask_nb(st, f, 1, s, chooser, K.DK_CARD, st.fr[f, A3])
+
+
+@helper
+def pick_mode_r(st, tb, ru, f):
+    """``chooser`` picks mode m0 (if ok0) or m1 (if ok1): G_RET0, -1 if neither is allowed."""
+    if st.fr[f, K.FR_PC] == 1:
+        st.g[K.G_RET0] = chosen_nb(st, 1)
+        return ret_nb(st, f)
+    opt_clear_nb(st)
+    if st.fr[f, A4]:
+        opt_add_nb(st, K.O_MODE, st.fr[f, A3], 0, 0)
+    if st.fr[f, A6]:
+        opt_add_nb(st, K.O_MODE, st.fr[f, A5], 0, 0)
+    if st.g[K.G_NOPT] == 0:
+        st.g[K.G_RET0] = -1
+        return ret_nb(st, f)
+    return ask_nb(st, f, 1, st.fr[f, A0], st.fr[f, A1], K.DK_MODE, st.fr[f, A2])
+
+
+@helper
+def discard_picks_r(st, tb, ru, f):
+    """Seat ``s`` discards cards from hand one at a time until it says done (``at_least_one``: not before one)."""
+    s = st.fr[f, A0]
+    if st.fr[f, K.FR_PC] == 1:
+        if chosen_nb(st, 0) == K.O_PASS:
+            return ret_nb(st, f)
+        discard_nb(st, s, chosen_nb(st, 1))
+        st.fr[f, A3] = 1  # no longer the first
+    opt_clear_nb(st)
+    if not (st.fr[f, A3] == 0 and st.fr[f, A1] != 0):
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
+            opt_add_nb(st, K.O_CARD, k, s, 0)
+    if st.g[K.G_NOPT] == 0:
+        return ret_nb(st, f)
+    return ask_nb(st, f, 1, s, s, K.DK_DISCARD, st.fr[f, A2])
+
+
+# ---------------------------------------------------------------------------- Heroes
+
+
+@helper
+def on_enter_r(st, tb, ru, f):
+    """A Hero's "when played or moved" ability (seat ``s``, Hero ``h``; ``chooser`` makes its choices)."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_ENTER]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0 or st.inst[s, h, K.I_ZONE] != K.Z_REALM:
+            return ret_nb(st, f)
+        here = st.inst[s, h, K.I_LOC]
+        st.fr[f, A3] = here
+        if ab == K.AB_PUSH_ALLIES_OUT:
+            # Beast: the Allies at his location must leave it (mandatory); A4 = next Ally to look at, A5 = dest.
+            st.fr[f, A4] = 0
+            st.fr[f, A5] = -1
+            pc = 2
+        elif ab == K.AB_FETCH_ALLY_HERE:
+            # Bruno: Lucifer comes to Bruno's location.
+            k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if (
+                k >= 0
+                and st.inst[s, k, K.I_LOC] != here
+                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+                and can_enter_nb(st, tb, s, tb.card[c, K.CF_REF0], here)
+            ):
+                move_card_nb(st, tb, ru, s, k, here)
+            return ret_nb(st, f)
+        elif ab == K.AB_DISCARD_ITEM_HERE:
+            # Jaq: discard one of the villain's own Items at his location.
             opt_clear_nb(st)
             for k in range(K.N_VCARDS):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                    and st.inst[s, k, K.I_LOC] == here
+                    and st.inst[s, k, K.I_HOST] < 0
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM
                 ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
-                discard_nb(st, s, st.opts[decide_nb(st, tb, ru, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON), 1])
-        st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
-    elif ph == K.PH_BEFORE_MOVE:
-        cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
-        if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        else:
+            return ret_nb(st, f)
+    if pc == 1:
+        discard_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    if pc == 3:
+        # the destination of Ally A4 was picked
+        k = st.fr[f, A4]
+        dest = st.g[K.G_RET0]
+        st.fr[f, A5] = dest
+        if dest >= 0:
+            move_card_nb(st, tb, ru, s, k, dest)
+        st.fr[f, A4] = k + 1
+    # pc 2 or 3: the Allies still at Beast's location, in instance order
+    here = st.fr[f, A3]
+    single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
+    for k in range(st.fr[f, A4], K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == here
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+        ):
+            dest = st.fr[f, A5]
+            if dest < 0 or not single:
+                st.fr[f, A4] = k
+                return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, st.inst[s, k, K.I_CARD], here, ab, 0, 0)
+            move_card_nb(st, tb, ru, s, k, dest)
+    return ret_nb(st, f)
+
+
+@helper
+def move_hero_r(st, tb, ru, f):
+    """Move Hero ``h`` of seat ``s`` to ``dest`` (attached Items go along), then its "when moved" ability."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == 1:
+        lucifer_sweep_nb(st, tb, ru, s)
+        return ret_nb(st, f)
+    dest = st.fr[f, A2]
+    src = st.inst[s, h, K.I_LOC]
+    st.inst[s, h, K.I_LOC] = dest
+    for j in range(K.N_INST):
+        if st.inst[s, j, K.I_HOST] == h and st.inst[s, j, K.I_ZONE] == K.Z_REALM:
+            st.inst[s, j, K.I_LOC] = dest
+    log_nb(st, K.EV_MOVE_CARD, s, h, src, dest, 0)
+    return call_nb(st, f, 1, RT_ON_ENTER, s, h, st.fr[f, A3], 0, 0, 0, 0)
+
+
+@helper
+def place_hero_r(st, tb, ru, f):
+    """Play Hero ``h`` to ``loc`` without its "when played" ability (Heroes played by other Heroes)."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == 1:
+        lucifer_sweep_nb(st, tb, ru, s)
+        return ret_nb(st, f)
+    put_in_realm_nb(st, s, h, st.fr[f, A2], -1)
+    st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
+    return call_nb(st, f, 1, RT_ON_ENTER, s, h, st.fr[f, A3], 0, 0, 0, 0)
+
+
+@helper
+def play_hero_r(st, tb, ru, f):
+    """Play Hero ``h`` to ``loc``: its "when played" ability, its "when played or moved" one, then Lucifer."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A3]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        put_in_realm_nb(st, s, h, st.fr[f, A2], -1)
+        st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
+        return call_nb(st, f, 1, RT_ON_PLAY, s, h, chooser, 0, 0, 0, 0)
+    if pc == 1:
+        return call_nb(st, f, 2, RT_ON_ENTER, s, h, chooser, 0, 0, 0, 0)
+    lucifer_sweep_nb(st, tb, ru, s)
+    return ret_nb(st, f)
+
+
+@helper
+def on_play_r(st, tb, ru, f):
+    """A Hero's or Item's "when played" ability (seat ``s``, card ``h``); ``chooser`` makes its choices.
+
+    Locals: A3 ``here``, A4.. per ability.
+    """
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_PLAY]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0:
+            return ret_nb(st, f)
+        st.fr[f, A3] = st.inst[s, h, K.I_LOC]
+    here = st.fr[f, A3]
+    if ab == K.AB_MAY_MOVE_ONE_HERO:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
+        if pc == 1:
+            hero = st.g[K.G_RET0]
+            if hero >= 0:
+                return tail_nb(st, f, RT_MOVE_HERO, s, hero, st.g[K.G_RET1], chooser, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_FETCH_ATTACHMENT_HERE:
+        # Maurice: find his Invention and attach it to a Hero at his location.
+        if pc == 0:
+            k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+            if k < 0:
+                return ret_nb(st, f)
+            st.fr[f, A4] = k
             opt_clear_nb(st)
-            opt_add_nb(st, K.O_PASS, 0, 0, 0)
-            cb = -1
-            for k in range(K.N_VCARDS):
+            for j in range(K.N_INST):
                 if (
-                    st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, j, K.I_LOC] == here
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO
                 ):
-                    cb = k
+                    opt_add_nb(st, K.O_CARD, j, s, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+        k = st.fr[f, A4]
+        host = chosen_nb(st, 1)
+        put_in_realm_nb(st, s, k, here, host)
+        st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+        log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_MRS_POTTS:
+        # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
+        if pc == 0:
+            opt_clear_nb(st)
+            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
+            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
+            items = False
+            for j in range(K.N_VCARDS, K.N_INST):
+                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
+                    items = True
+            if items and hero_count_nb(st, tb, s) > 1:
+                opt_add_nb(st, K.O_MODE, K.M_MOVE_ITEMS, 0, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+        if pc == 1:
+            mode = chosen_nb(st, 1)
+            st.fr[f, A4] = mode
+            if mode == K.M_MOVE_HEROES:
+                st.fr[f, A5] = 0
+                st.fr[f, A6] = -1
+                pc = 2
+            elif mode == K.M_MOVE_ITEMS:
+                st.fr[f, A7] = K.N_VCARDS
+                pc = 5
+            else:
+                return ret_nb(st, f)
+        if pc == 3:
+            # a destination was picked for Hero A5
+            j = st.fr[f, A5]
+            dest = st.g[K.G_RET0]
+            st.fr[f, A6] = dest
+            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            pc = 4
+        if pc == 4:
+            st.fr[f, A5] += 1
+            pc = 2
+        if pc == 2:
+            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
+            for j in range(st.fr[f, A5], K.N_INST):
+                cj = st.inst[s, j, K.I_CARD]
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                    and st.inst[s, j, K.I_TRAPPED] == 0
+                ):
+                    st.fr[f, A5] = j
+                    dest = st.fr[f, A6]
+                    if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
+                        return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
+                    if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                        return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            return ret_nb(st, f)
+        if pc == 6:
+            # a new host was picked for Item A7
+            j = st.fr[f, A7]
+            host = chosen_nb(st, 1)
+            st.inst[s, j, K.I_HOST] = host
+            st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
+            log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
+            st.fr[f, A7] = j + 1
+        # pc 5 or 6: the next attached Fate Item
+        for j in range(st.fr[f, A7], K.N_INST):
+            if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
+                opt_clear_nb(st)
+                for x in range(K.N_INST):
+                    if (
+                        x != st.inst[s, j, K.I_HOST]
+                        and st.inst[s, x, K.I_ZONE] == K.Z_REALM
+                        and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                        and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])
+                    ):
+                        opt_add_nb(st, K.O_CARD, x, s, 0)
+                if st.g[K.G_NOPT] > 0:
+                    st.fr[f, A7] = j
+                    return ask_nb(st, f, 6, s, chooser, K.DK_CARD, ab)
+        return ret_nb(st, f)
+    if ab == K.AB_INVITATION:
+        where = tb.card[c, K.CF_LOCATION]
+        if st.sv[s, K.SV_LOCK + where] != 0:
+            st.sv[s, K.SV_LOCK + where] = 0
+            log_nb(st, K.EV_UNLOCK, s, where, 0, 0, 0)
+        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) < 0:
+            p = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+            if p >= 0:
+                put_in_realm_nb(st, s, p, where, -1)
+                st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
+                log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
+        return ret_nb(st, f)
+    if ab == K.AB_KEY_TRAP_NAMED:
+        # The Key: Cinderella is moved to Cinderella's Room and Trapped.
+        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+        where = tb.card[c, K.CF_LOCATION]
+        if pc == 0:
+            if k >= 0 and st.inst[s, k, K.I_TRAPPED] == 0:
+                if st.inst[s, k, K.I_LOC] != where and hero_can_move_nb(st, tb, s, k, where):
+                    st.fr[f, A4] = k
+                    return call_nb(st, f, 1, RT_MOVE_HERO, s, k, where, chooser, 0, 0, 0)
+                if trappable_nb(st, tb, s, k):
+                    trap_nb(st, s, k)
+            return ret_nb(st, f)
+        k = st.fr[f, A4]
+        if trappable_nb(st, tb, s, k):
+            trap_nb(st, s, k)
+        return ret_nb(st, f)
+    if ab == K.AB_FAIRY_GODMOTHER:
+        # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
+        # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
+        bgc = tb.card[c, K.CF_REF0]
+        if pc == 0:
+            k = find_nb(st, s, bgc, 1)
+            if k < 0:
+                return ret_nb(st, f)
+            st.fr[f, A4] = k
+            old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
+            if old < 0:
+                return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, bgc, -1, ab, 0, 0)
+            dest = st.inst[s, old, K.I_LOC]
+            discard_nb(st, s, old)
+        else:
+            dest = st.g[K.G_RET0]
+        k = st.fr[f, A4]
+        if dest >= 0:
+            log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
+            return tail_nb(st, f, RT_PLACE_HERO, s, k, dest, chooser, 0, 0, 0)
+        st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
+        return ret_nb(st, f)
+    if ab == K.AB_DOLI:
+        # A4: next Hero to look at; A5: dest.
+        single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
+        if pc == 0:
+            opt_clear_nb(st)
+            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
+            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+        if pc == 1:
+            if chosen_nb(st, 1) != K.M_MOVE_HEROES:
+                return ret_nb(st, f)
+            st.fr[f, A4] = 0
+            st.fr[f, A5] = -1
+            if single:
+                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, c, -1, ab, 0, 0)
+            pc = 3
+        if pc == 2:
+            # the single destination was picked
+            st.fr[f, A5] = st.g[K.G_RET0]
+            pc = 3
+        if pc == 4:
+            # a destination was picked for Hero A4 (each-destination reading)
+            j = st.fr[f, A4]
+            dest = st.g[K.G_RET0]
+            st.fr[f, A5] = dest
+            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            pc = 5
+        if pc == 5:
+            st.fr[f, A4] += 1
+        # pc 3, 4 or 5: the next Hero
+        for j in range(st.fr[f, A4], K.N_INST):
+            cj = st.inst[s, j, K.I_CARD]
+            if (
+                st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                and st.inst[s, j, K.I_TRAPPED] == 0
+            ):
+                st.fr[f, A4] = j
+                if not single:
+                    return call_nb(st, f, 4, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
+                dest = st.fr[f, A5]
+                if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                    return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_GATHER_ALLIES:
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+                and st.inst[s, k, K.I_LOC] != here
+                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+                and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)
+            ):
+                move_card_nb(st, tb, ru, s, k, here)
+        return ret_nb(st, f)
+    if ab == K.AB_WITCHES:
+        # A4: cards discarded so far.
+        n = tb.card[c, K.CF_N]
+        if pc == 0:
+            opt_clear_nb(st)
+            if st.sv[s, K.SV_POWER] >= n:
+                opt_add_nb(st, K.O_MODE, K.M_LOSE_POWER, 0, 0)
+            if hand_size_nb(st, s) > 0:
+                opt_add_nb(st, K.O_MODE, K.M_DISCARD_CARDS, 0, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+            return ret_nb(st, f)
+        if pc == 1:
+            if chosen_nb(st, 1) == K.M_LOSE_POWER:
+                st.sv[s, K.SV_POWER] -= n
+                log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
+                return ret_nb(st, f)
+        else:
+            discard_nb(st, s, chosen_nb(st, 1))
+            st.fr[f, A4] += 1
+        if st.fr[f, A4] >= n:
+            return ret_nb(st, f)
+        opt_clear_nb(st)
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
+                opt_add_nb(st, K.O_CARD, k, s, 0)
+        if st.g[K.G_NOPT] == 0:
+            return ret_nb(st, f)
+        return ask_nb(st, f, 2, s, s, K.DK_DISCARD, ab)
+    return ret_nb(st, f)
+
+
+# ---------------------------------------------------------------------------- Fate cards
+
+
+@helper
+def play_fate_card_r(st, tb, ru, f):
+    """Play revealed Fate card ``k`` into seat ``s``'s Realm at ``loc``/``host``; ``actor`` (the Fating player)
+    makes its choices."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == 1:
+        # after an Effect
+        if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
+            discard_nb(st, s, k)
+        return ret_nb(st, f)
+    loc = st.fr[f, A2]
+    host = st.fr[f, A3]
+    actor = st.fr[f, A4]
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+    log_nb(st, K.EV_FATE_PLAY, s, k, loc, host, actor)
+    if t == K.T_HERO:
+        if tb.card[c, K.CF_SWAP_FROM] >= 0:
+            base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
+            loc = st.inst[s, base, K.I_LOC]
+            discard_nb(st, s, base)
+        return tail_nb(st, f, RT_PLAY_HERO, s, k, loc, actor, 0, 0, 0)
+    if t == K.T_ITEM:
+        put_in_realm_nb(st, s, k, st.inst[s, host, K.I_LOC] if host >= 0 else loc, host)
+        st.g[K.G_TRIGGERS] |= K.TRIG_ITEM
+        st.g[K.G_ITEM_ACTOR] = actor
+        return ret_nb(st, f)
+    if t == K.T_EFFECT:
+        return call_nb(st, f, 1, RT_RESOLVE_EFFECT, s, k, actor, 0, 0, 0, 0)
+    return ret_nb(st, f)
+
+
+@helper
+def play_revealed_r(st, tb, ru, f):
+    """Play revealed card ``k`` of seat ``s`` if it can be played (``actor`` picks where), else discard it."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    actor = st.fr[f, A2]
+    if st.fr[f, K.FR_PC] == 1:
+        return tail_nb(st, f, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
+    opt_clear_nb(st)
+    if fate_placements_nb(st, tb, ru, s, k) == 0:
+        discard_nb(st, s, k)
+        log_nb(st, K.EV_FATE_DISCARD, s, k, 0, 0, 0)
+        return ret_nb(st, f)
+    return ask_nb(st, f, 1, s, actor, K.DK_PLACE, k)
+
+
+@helper
+def fate_action_r(st, tb, ru, f):
+    """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other.
+
+    Locals: A2 r0, A3 r1 (the revealed cards), A4 The Rose's removals owed, A5 1 until the target has had its
+    chance to take over the choice, A6 the player picking, A7 the card picked, A8 the other card, A9 the Rose
+    removals done.
+    """
+    actor = st.fr[f, A0]
+    s = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        log_nb(st, K.EV_FATE, actor, s, 0, 0, 0)
+        st.fr[f, A2] = reveal_fate_nb(st, s)
+        st.fr[f, A3] = reveal_fate_nb(st, s)
+        st.fr[f, A5] = 1
+        pc = 1
+    if pc == 2:
+        # the target answered Vicious Practical Jokes' window
+        if chosen_nb(st, 0) == K.O_CARD:
+            vpj = chosen_nb(st, 1)
+            st.inst[s, vpj, K.I_FLAGS] |= K.FLAG_PLAYED
+            log_nb(st, K.EV_CONDITION, s, vpj, 0, 0, 0)
+            discard_nb(st, s, vpj)
+            st.fr[f, A6] = s
+        pc = 3
+    if pc == 4:
+        # the picker chose a card (and where), or to pass
+        r0 = st.fr[f, A2]
+        r1 = st.fr[f, A3]
+        if chosen_nb(st, 0) == K.O_PASS:
+            discard_revealed_nb(st, s, r0)
+            discard_revealed_nb(st, s, r1)
+            pc = 8
+        else:
+            k = chosen_nb(st, 1)
+            other = r1 if k == r0 else r0
+            st.fr[f, A7] = k
+            st.fr[f, A8] = other
+            ab = tb.card[st.inst[s, k, K.I_CARD], K.CF_EFFECT]
+            if ab == K.AB_THE_ROSE:
+                # Play the other card, discard The Rose, reveal two more and play one; then remove an Obstacle.
+                st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+                log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
+                if other >= 0:
+                    return call_nb(st, f, 5, RT_PLAY_REVEALED, s, other, actor, 0, 0, 0, 0)
+                pc = 5
+            elif ab == K.AB_GURGI_HAPPY_DAY:
+                st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+                log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
+                discard_revealed_nb(st, s, other)
+                fate_discard_into_deck_nb(st, s)
+                a = reveal_fate_nb(st, s)
+                b = reveal_fate_nb(st, s)
+                st.fr[f, A8] = b
+                if a >= 0:
+                    return call_nb(st, f, 6, RT_PLAY_REVEALED, s, a, actor, 0, 0, 0, 0)
+                pc = 6
+            else:
+                discard_revealed_nb(st, s, other)
+                return call_nb(st, f, 8, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
+    if pc == 5:
+        # The Rose: the other card was played; reveal two more and go round again
+        discard_nb(st, s, st.fr[f, A7])
+        st.fr[f, A4] += 1
+        st.fr[f, A2] = reveal_fate_nb(st, s)
+        st.fr[f, A3] = reveal_fate_nb(st, s)
+        pc = 1
+    if pc == 6:
+        # Gurgi's Happy Day: the first of the two new cards was played
+        b = st.fr[f, A8]
+        if b >= 0:
+            return call_nb(st, f, 7, RT_PLAY_REVEALED, s, b, actor, 0, 0, 0, 0)
+        pc = 7
+    if pc == 7:
+        discard_nb(st, s, st.fr[f, A7])
+        pc = 8
+    if pc == 1:
+        r0 = st.fr[f, A2]
+        r1 = st.fr[f, A3]
+        if (r0 < 0 and r1 < 0) or over_nb(st):
+            pc = 8
+        else:
+            # The Prince is played at once to The Ballroom; the other card is discarded.
+            prince = -1
+            if r0 >= 0 and is_prince_nb(tb, st.inst[s, r0, K.I_CARD]):
+                prince = r0
+            elif r1 >= 0 and is_prince_nb(tb, st.inst[s, r1, K.I_CARD]):
+                prince = r1
+            if prince >= 0:
+                where = tb.card[st.inst[s, prince, K.I_CARD], K.CF_LOCATION]
+                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PRINCE_INTO_LOCKED_BALLROOM] != 0:
+                    put_in_realm_nb(st, s, prince, where, -1)
+                    st.inst[s, prince, K.I_FLAGS] |= K.FLAG_PLAYED
+                    log_nb(st, K.EV_FATE_PLAY, s, prince, where, -1, actor)
+                else:
+                    discard_revealed_nb(st, s, prince)
+                discard_revealed_nb(st, s, r1 if prince == r0 else r0)
+                pc = 8
+            else:
+                st.fr[f, A6] = actor
+                pc = 3
+                if st.fr[f, A5] != 0:
+                    st.fr[f, A5] = 0
+                    # Vicious Practical Jokes: the target may take over the choice of card and location.
+                    opt_clear_nb(st)
+                    opt_add_nb(st, K.O_PASS, 0, 0, 0)
+                    for k in range(K.N_VCARDS):
+                        if (
+                            st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                            and tb.card[st.inst[s, k, K.I_CARD], K.CF_CONDITION] == K.C_FATED
+                            and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
+                        ):
+                            opt_add_nb(st, K.O_CARD, k, s, 0)
+                            break
+                    if st.g[K.G_NOPT] > 1:
+                        return ask_nb(st, f, 2, s, s, K.DK_CONDITION, K.C_FATED)
+    if pc == 3:
+        r0 = st.fr[f, A2]
+        r1 = st.fr[f, A3]
+        picker = st.fr[f, A6]
+        opt_clear_nb(st)
+        if picker == s:
+            opt_add_nb(st, K.O_PASS, 0, 0, 0)
+        n = 0
+        if r0 >= 0:
+            n += fate_placements_nb(st, tb, ru, s, r0)
+        if r1 >= 0:
+            n += fate_placements_nb(st, tb, ru, s, r1)
+        if n == 0:
+            discard_revealed_nb(st, s, r0)
+            discard_revealed_nb(st, s, r1)
+            pc = 8
+        else:
+            return ask_nb(st, f, 4, s, picker, K.DK_FATE_PICK, actor)
+    # pc 8: The Rose's Obstacle removals, one at a time
+    if st.fr[f, A9] < st.fr[f, A4]:
+        st.fr[f, A9] += 1
+        return call_nb(st, f, 8, RT_REMOVE_OBSTACLES, s, 1, actor, K.AB_THE_ROSE, 0, 0, 0)
+    return ret_nb(st, f)
+
+
+# ---------------------------------------------------------------------------- Vanquish, Move, Activate
+
+
+@helper
+def vanquish_r(st, tb, ru, f):
+    """Vanquish Hero ``h`` of seat ``s`` with Allies its owner picks one by one (done once they suffice).
+
+    Locals: A2 Strength needed, A3 Allies needed, A4 Strength so far, A5 Allies so far; ``st.tmp`` holds each
+    eligible Ally's Strength (-1: not eligible) and ``st.mark`` the Allies picked.
+    """
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        here = st.inst[s, h, K.I_LOC]
+        st.fr[f, A2] = strength_nb(st, tb, s, h)
+        st.fr[f, A3] = vanquish_min_allies_nb(st, tb, s, h)
+        for k in range(K.N_INST):
+            st.mark[k] = 0
+            st.tmp[k] = strength_nb(st, tb, s, k) if vanquish_eligible_nb(st, tb, s, k, here) else -1
+    elif pc == 1:
+        if chosen_nb(st, 0) == K.O_PASS:
+            return vanquish_done_r(st, tb, ru, f)
+        k = chosen_nb(st, 1)
+        st.mark[k] = 1
+        st.fr[f, A4] += st.tmp[k]
+        st.fr[f, A5] += 1
+    opt_clear_nb(st)
+    if st.fr[f, A4] >= st.fr[f, A2] and st.fr[f, A5] >= st.fr[f, A3]:
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+    for k in range(K.N_INST):
+        if st.tmp[k] >= 0 and st.mark[k] == 0:
+            opt_add_nb(st, K.O_CARD, k, s, 0)
+    if st.g[K.G_NOPT] == 0:
+        return vanquish_done_r(st, tb, ru, f)
+    return ask_nb(st, f, 1, s, s, K.DK_VANQUISH_ALLY, h)
+
+
+@helper
+def vanquish_done_r(st, tb, ru, f):
+    """The Allies are chosen: they leave (or go back to hand with LeFou), the Hero is defeated."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    here = st.inst[s, h, K.I_LOC]
+    log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, A5], st.fr[f, A2], 0)
+    lefou = False
+    for k in range(K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == here
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LEFOU
+        ):
+            lefou = True
+    mover = st.sv[s, K.SV_MOVER]
+    for k in range(K.N_VCARDS):
+        if st.mark[k] == 0:
+            continue
+        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
+        if p == K.AB_CAULDRON_BORN:
+            continue
+        if p == K.AB_CREEPER:
+            if st.inst[s, k, K.I_LOC] != mover:
+                move_card_nb(st, tb, ru, s, k, mover)
+        elif lefou:
+            leave_realm_nb(st, s, k, K.Z_HAND)
+            log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
+        else:
+            discard_nb(st, s, k)
+    defeat_hero_nb(st, tb, ru, s, h, 1, s)
+    st.g[K.G_TRIGGERS] |= K.TRIG_VANQUISH
+    return ret_nb(st, f)
+
+
+@helper
+def choose_vanquish_r(st, tb, ru, f):
+    """Perform a Vanquish action (the Hero chosen by seat ``s``)."""
+    s = st.fr[f, A0]
+    if st.fr[f, K.FR_PC] == 1:
+        return tail_nb(st, f, RT_VANQUISH, s, chosen_nb(st, 1), 0, 0, 0, 0, 0)
+    opt_clear_nb(st)
+    add_vanquish_options_nb(st, tb, s)
+    if st.g[K.G_NOPT] > 0:
+        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+    return ret_nb(st, f)
+
+
+@helper
+def choose_move_r(st, tb, ru, f):
+    """Perform a Move an Item or Ally action."""
+    s = st.fr[f, A0]
+    if st.fr[f, K.FR_PC] == 1:
+        move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
+        return ret_nb(st, f)
+    opt_clear_nb(st)
+    add_move_options_nb(st, tb, s, 0, 0)
+    if st.g[K.G_NOPT] > 0:
+        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+    return ret_nb(st, f)
+
+
+@helper
+def activate_r(st, tb, ru, f):
+    """Pay and resolve card ``k``'s Activated Ability (-1: flip the Black Cauldron). Locals: A2, A3 per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        if k < 0:
+            cost = flip_cost_nb(st, tb, ru, s)
+            st.sv[s, K.SV_POWER] -= cost
+            log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
+            set_cauldron_nb(st, s, 2)
+            return ret_nb(st, f)
+        cost = activation_cost_nb(tb, ru, st.inst[s, k, K.I_CARD])
+        st.sv[s, K.SV_POWER] -= cost
+        log_nb(st, K.EV_ACTIVATE, s, k, cost, 0, 0)
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_ACTIVATE]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
+    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+        # Look at the top two Fate cards: discard one, the other goes back on top.
+        if pc == 0:
+            a = reveal_fate_nb(st, s)
+            b = reveal_fate_nb(st, s)
+            st.fr[f, A2] = a
+            st.fr[f, A3] = b
+            opt_clear_nb(st)
+            if a >= 0:
+                opt_add_nb(st, K.O_CARD, a, s, 0)
+            if b >= 0:
+                opt_add_nb(st, K.O_CARD, b, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        a = st.fr[f, A2]
+        b = st.fr[f, A3]
+        gone = chosen_nb(st, 1)
+        discard_nb(st, s, gone)
+        keep = b if gone == a else a
+        if keep >= 0:
+            put_on_fate_deck_nb(st, s, keep)
+        return ret_nb(st, f)
+    if ab == K.AB_DISCARD_GLASS_SLIPPER:
+        if pc == 0:
+            opt_clear_nb(st)
+            for j in range(K.N_VCARDS, K.N_INST):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+                ):
+                    opt_add_nb(st, K.O_CARD, j, s, 0)
+            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+        discard_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    if ab == K.AB_KEY_MOVE_TRAP:
+        where = tb.card[c, K.CF_LOCATION]
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if key_target_nb(st, tb, s, h, where):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+        if pc == 1:
+            h = chosen_nb(st, 1)
+            st.fr[f, A2] = h
+            if st.inst[s, h, K.I_LOC] != where:
+                return call_nb(st, f, 2, RT_MOVE_HERO, s, h, where, s, 0, 0, 0)
+        h = st.fr[f, A2]
+        if trappable_nb(st, tb, s, h):
+            trap_nb(st, s, h)
+        return ret_nb(st, f)
+    if ab == K.AB_WEDDING_BELLS:
+        declare_win_nb(st, s)
+    return ret_nb(st, f)
+
+
+@helper
+def choose_activate_r(st, tb, ru, f):
+    s = st.fr[f, A0]
+    if st.fr[f, K.FR_PC] == 1:
+        return tail_nb(st, f, RT_ACTIVATE, s, chosen_nb(st, 1), 0, 0, 0, 0, 0)
+    opt_clear_nb(st)
+    add_activate_options_nb(st, tb, ru, s)
+    if st.g[K.G_NOPT] > 0:
+        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+    return ret_nb(st, f)
+
+
+# ---------------------------------------------------------------------------- Villain cards
+
+
+@helper
+def play_item_r(st, tb, ru, f):
+    """Play Item ``k`` from seat ``s``'s hand to ``loc`` or attached to ``host`` (paying unless ``free``)."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    free = st.fr[f, A4]
+    if st.fr[f, K.FR_PC] == 1:
+        if free == 0:
+            st.g[K.G_TRIGGERS] |= K.TRIG_ITEM
+            st.g[K.G_ITEM_ACTOR] = s
+        return ret_nb(st, f)
+    loc = st.fr[f, A2]
+    host = st.fr[f, A3]
+    c = st.inst[s, k, K.I_CARD]
+    cost = 0 if free != 0 else play_cost_nb(st, tb, s, c)
+    st.sv[s, K.SV_POWER] -= cost
+    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+    log_nb(st, K.EV_PLAY, s, k, loc, host, cost)
+    put_in_realm_nb(st, s, k, st.inst[s, host, K.I_LOC] if host >= 0 else loc, host)
+    return call_nb(st, f, 1, RT_ON_PLAY, s, k, s, 0, 0, 0, 0)
+
+
+@helper
+def play_villain_card_r(st, tb, ru, f):
+    """Play card ``k`` from seat ``s``'s hand with a Play a Card action, paying its cost."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 1:
+        # Lucifer (on-play reading) traps the Hero picked
+        trap_nb(st, s, chosen_nb(st, 1))
+        lucifer_sweep_nb(st, tb, ru, s)
+        return ret_nb(st, f)
+    if pc == 2:
+        # after an Effect
+        if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
+            discard_nb(st, s, k)
+        return ret_nb(st, f)
+    loc = st.fr[f, A2]
+    host = st.fr[f, A3]
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    if t == K.T_ITEM:
+        return tail_nb(st, f, RT_PLAY_ITEM, s, k, loc, host, 0, 0, 0)
+    cost = play_cost_nb(st, tb, s, c)
+    st.sv[s, K.SV_POWER] -= cost
+    st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+    log_nb(st, K.EV_PLAY, s, k, loc, host, cost)
+    if t == K.T_ALLY:
+        if tb.card[c, K.CF_SWAP_FROM] >= 0:
+            base = host
+            loc = st.inst[s, base, K.I_LOC]
+            discard_nb(st, s, base)
+        put_in_realm_nb(st, s, k, loc, -1)
+        if tb.card[c, K.CF_PASSIVE] == K.AB_LUCIFER_TRAP and ru[K.R_LUCIFER_CONTINUOUS] == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_LUCIFER_TRAP)
+        lucifer_sweep_nb(st, tb, ru, s)
+        return ret_nb(st, f)
+    st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+    return call_nb(st, f, 2, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)
+
+
+# ---------------------------------------------------------------------------- Effects and Conditions
+
+
+@helper
+def resolve_effect_r(st, tb, ru, f):
+    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm; ``chooser`` makes its choices.
+
+    Locals A3.. per ability.
+    """
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    pc = st.fr[f, K.FR_PC]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        if pc == 0:
+            if can_remove_obstacle_nb(st, tb, s):
+                opt_clear_nb(st)
+                for loc in range(K.N_LOC):
+                    if st.sv[s, K.SV_OBST + loc] > 0:
+                        opt_add_nb(st, K.O_LOC, loc, 0, 0)
+                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
+            return ret_nb(st, f)
+        loc = chosen_nb(st, 1)
+        for _ in range(n):
+            if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
+                remove_obstacle_at_nb(st, tb, ru, s, loc)
+        return ret_nb(st, f)
+    if ab == K.AB_SWOON:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        if pc == 1:
+            return call_nb(st, f, 2, RT_PICK_MODE, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1)
+        if st.g[K.G_RET0] == K.M_GAIN:
+            gain_power_nb(st, s, n)
+        else:
+            draw_n_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_EXTRA_VANQUISH:
+        st.g[K.G_ACTIONS] += 1
+        return tail_nb(st, f, RT_CHOOSE_VANQUISH, s, ab, 0, 0, 0, 0, 0)
+    if ab == K.AB_EXTRA_MOVE:
+        st.g[K.G_ACTIONS] += 1
+        return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        if pc == 0:
+            st.g[K.G_ACTIONS] += 1
+            can_move = 1 if any_move_nb(st, tb, s, 0) else 0
+            can_activate = 1 if any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]) else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_MOVE, can_move, K.M_ACTIVATE, can_activate)
+        mode = st.g[K.G_RET0]
+        if mode == K.M_MOVE:
+            return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
+        if mode == K.M_ACTIVATE:
+            return tail_nb(st, f, RT_CHOOSE_ACTIVATE, s, ab, 0, 0, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                    and strength_nb(st, tb, s, h) <= n
+                ):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_REVEAL_UNTIL_ALLY:
+        reveal_until_ally_nb(st, tb, s)
+        return ret_nb(st, f)
+    if ab == K.AB_TAKE_ME_INSTEAD:
+        return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
+    if ab == K.AB_SHOW_ME_THE_BEAST:
+        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if beast and belle:
+            gain_power_nb(st, s, n)
+        elif beast:
+            return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        elif belle:
+            return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_VCARDS, K.N_INST):
+                if st.inst[s, h, K.I_ZONE] == K.Z_FDISCARD and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+                    hero_placements_nb(st, tb, s, h, h)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_FATE_PICK, ab)
+            return ret_nb(st, f)
+        h = chosen_nb(st, 1)
+        loc = chosen_nb(st, 2)
+        st.inst[s, h, K.I_ZONE] = K.Z_LIMBO
+        log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
+        return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
+    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+        for loc in range(K.N_LOC):
+            if missing_at_nb(st, tb, s, loc) > 0:
+                replace_obstacle_at_nb(st, s, loc)
+        return ret_nb(st, f)
+    if ab == K.AB_REPLACE_OBSTACLES:
+        return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
+    if ab == K.AB_MAGIC_MIRROR:
+        # A3: the Beast found
+        beast = tb.card[c, K.CF_REF0]
+        if pc == 0:
+            if realm_instance_nb(st, s, beast) < 0:
+                h = find_nb(st, s, beast, 0)
+                if h >= 0:
+                    st.fr[f, A3] = h
+                    return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, beast, -1, ab, 0, 0)
+            pc = 3
+        if pc == 1:
+            h = st.fr[f, A3]
+            loc = st.g[K.G_RET0]
+            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
+            return call_nb(st, f, 3, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
+        discard_nb(st, s, k)
+        fate_discard_into_deck_nb(st, s)
+        return ret_nb(st, f)
+    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+        if pc == 0:
+            opt_clear_nb(st)
+            for loc in range(K.N_LOC):
+                if missing_at_nb(st, tb, s, loc) > 0:
+                    opt_add_nb(st, K.O_LOC, loc, 0, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
+            return ret_nb(st, f)
+        loc = chosen_nb(st, 1)
+        while missing_at_nb(st, tb, s, loc) > 0:
+            replace_obstacle_at_nb(st, s, loc)
+        return ret_nb(st, f)
+    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
+        villain_discard_into_deck_nb(st, s)
+        draw_n_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_TRAP_HERO:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if trappable_nb(st, tb, s, h):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        trap_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    if ab == K.AB_REFRESH_HAND:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 0, ab, 0, 0, 0, 0)
+        while hand_size_nb(st, s) < 4:
+            if draw_nb(st, s) < 0:
+                break
+        return ret_nb(st, f)
+    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+        # Take the top n and put them back one by one: the first chosen ends on top. A3: cards taken, A4:
+        # cards placed; st.mark holds the cards taken (-1 once placed), st.tmp the order chosen.
+        if pc == 0:
+            fate_discard_into_deck_nb(st, s)
+            got = 0
+            for _ in range(n):
+                if st.sv[s, K.SV_FDECK_N] == 0:
                     break
-            if cb >= 0:
+                top = st.fdeck[s, st.sv[s, K.SV_FDECK_N] - 1]
+                st.sv[s, K.SV_FDECK_N] -= 1
+                st.mark[got] = top
+                got += 1
+            st.fr[f, A3] = got
+        else:
+            j = chosen_nb(st, 3)
+            st.tmp[st.fr[f, A4]] = st.mark[j]
+            st.mark[j] = -1
+            st.fr[f, A4] += 1
+        got = st.fr[f, A3]
+        if st.fr[f, A4] < got:
+            opt_clear_nb(st)
+            for j in range(got):
+                if st.mark[j] >= 0:
+                    opt_add_nb(st, K.O_CARD, st.mark[j], s, j)
+            return ask_nb(st, f, 1, s, chooser, K.DK_ARRANGE, ab)
+        for placed in range(got - 1, -1, -1):
+            put_on_fate_deck_nb(st, s, st.tmp[placed])
+        return ret_nb(st, f)
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        if pc == 0:
+            opt_clear_nb(st)
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if h >= 0:
+                opt_add_nb(st, K.O_CARD, h, s, 0)
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF1])
+            if h >= 0:
+                opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_MIDNIGHT:
+        for h in range(K.N_INST):
+            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+                defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
+        fetch_slippers_nb(st, tb, s)
+        return ret_nb(st, f)
+    if ab == K.AB_UNTRAP_AND_MOVE:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, h, K.I_TRAPPED] != 0
+                    and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+                ):
+                    for dest in range(K.N_LOC):
+                        if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
+                            opt_add_nb(st, K.O_MOVE, h, dest, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        h = chosen_nb(st, 1)
+        dest = chosen_nb(st, 2)
+        untrap_nb(st, s, h)
+        return tail_nb(st, f, RT_MOVE_HERO, s, h, dest, chooser, 0, 0, 0)
+    if ab == K.AB_MOVE_OPPONENT_ALLY:
+        if pc == 0:
+            opt_clear_nb(st)
+            add_move_options_nb(st, tb, s, 1, 1)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
+        return ret_nb(st, f)
+    if ab == K.AB_FREE_ITEM:
+        if pc == 0:
+            opt_clear_nb(st)
+            for j in range(K.N_VCARDS):
+                if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
+                    add_card_placements_nb(st, tb, ru, s, j)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_PLACE, ab)
+            return ret_nb(st, f)
+        return tail_nb(st, f, RT_PLAY_ITEM, s, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 1, 0, 0)
+    if ab == K.AB_POWER_CAULDRON:
+        if st.sv[s, K.SV_CAULDRON] == 1:
+            set_cauldron_nb(st, s, 2)
+        return ret_nb(st, f)
+    if ab == K.AB_CLAIM_OR_GAIN:
+        if pc == 0:
+            unclaimed = 1 if st.sv[s, K.SV_CAULDRON] == 0 else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_CLAIM, unclaimed, K.M_GAIN, 1)
+        if st.g[K.G_RET0] == K.M_CLAIM:
+            claim_cauldron_nb(st, s)
+        else:
+            gain_power_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_POWER_PER_HERO:
+        gain_power_nb(st, s, hero_count_nb(st, tb, s))
+        return ret_nb(st, f)
+    if ab == K.AB_PIG_KEEPER:
+        # A3: Hen Wen found
+        if pc == 0:
+            find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
+            defeat_ok = 1 if pig_keeper_defeat_ok_nb(st, tb, s, c) else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_FIND, find_ok, K.M_DEFEAT, defeat_ok)
+        if pc == 1:
+            mode = st.g[K.G_RET0]
+            if mode == K.M_FIND:
+                st.fr[f, A3] = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, tb.card[c, K.CF_REF0], -1, ab, 0, 0)
+            if mode == K.M_DEFEAT:
+                opt_clear_nb(st)
+                for h in range(K.N_INST):
+                    if (
+                        st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                        and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                        and strength_nb(st, tb, s, h) == n
+                    ):
+                        opt_add_nb(st, K.O_CARD, h, s, 0)
+                return ask_nb(st, f, 3, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        if pc == 2:
+            h = st.fr[f, A3]
+            loc = st.g[K.G_RET0]
+            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
+            return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_BARGAIN:
+        if pc == 0:
+            can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
+        if st.g[K.G_RET0] == K.M_CLAIM:
+            st.sv[s, K.SV_POWER] -= n
+            log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
+            d = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if d >= 0:
+                discard_nb(st, s, d)
+            claim_cauldron_nb(st, s)
+        else:
+            villain_discard_into_deck_nb(st, s)
+        return ret_nb(st, f)
+    if ab == K.AB_DRAW:
+        draw_n_nb(st, s, n)
+    elif ab == K.AB_DISCARD_HAND_DRAW:
+        for j in range(K.N_VCARDS):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
+                discard_nb(st, s, j)
+        draw_n_nb(st, s, n)
+    elif ab == K.AB_DEPOWER_CAULDRON:
+        if st.sv[s, K.SV_CAULDRON] == 2:
+            set_cauldron_nb(st, s, 1)
+    return ret_nb(st, f)
+
+
+@helper
+def take_me_instead_r(st, tb, ru, f):
+    """Reveal Fate cards until a Hero, play it to Beast's Castle, remove an Obstacle; the rest go back."""
+    s = st.fr[f, A0]
+    c = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    if st.fr[f, K.FR_PC] == 1:
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
+    for k in range(K.N_INST):
+        st.mark[k] = 0
+    hero = -1
+    while True:
+        k = reveal_fate_nb(st, s)
+        if k < 0:
+            break
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
+            opt_clear_nb(st)
+            hero = k
+            break
+        opt_clear_nb(st)
+        st.mark[k] = 1
+    for k in range(K.N_VCARDS, K.N_INST):
+        if st.mark[k] != 0:
+            put_on_fate_deck_nb(st, s, k)
+    shuffle_fate_deck_nb(st, s)
+    if hero >= 0:
+        loc = tb.card[c, K.CF_LOCATION]
+        log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
+        return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
+    return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
+
+
+@helper
+def condition_window_r(st, tb, ru, f):
+    """Each opponent of ``actor``, in turn order, may play Conditions that ``trigger`` allows.
+
+    Locals: A2 the opponent's offset from ``actor``, A3 the Condition being resolved.
+    """
+    trigger = st.fr[f, A0]
+    actor = st.fr[f, A1]
+    P = st.g[K.G_NSEATS]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        st.fr[f, A2] = 1
+    elif pc == 1:
+        o = (actor + st.fr[f, A2]) % P
+        if chosen_nb(st, 0) == K.O_PASS:
+            st.fr[f, A2] += 1
+        else:
+            k = chosen_nb(st, 1)
+            st.inst[o, k, K.I_FLAGS] |= K.FLAG_PLAYED
+            st.inst[o, k, K.I_ZONE] = K.Z_LIMBO
+            log_nb(st, K.EV_CONDITION, o, k, 0, 0, 0)
+            st.fr[f, A3] = k
+            return call_nb(st, f, 2, RT_RESOLVE_EFFECT, o, k, o, 0, 0, 0, 0)
+    elif pc == 2:
+        o = (actor + st.fr[f, A2]) % P
+        k = st.fr[f, A3]
+        if st.inst[o, k, K.I_ZONE] == K.Z_LIMBO:
+            discard_nb(st, o, k)
+    while st.fr[f, A2] < P:
+        o = (actor + st.fr[f, A2]) % P
+        if over_nb(st):
+            st.fr[f, A2] += 1
+            continue
+        opt_clear_nb(st)
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+        for k in range(K.N_VCARDS):
+            c = st.inst[o, k, K.I_CARD]
+            if (
+                st.inst[o, k, K.I_ZONE] != K.Z_HAND
+                or tb.card[c, K.CF_CONDITION] != trigger
+                or tb.card[c, K.CF_BLOCKED] != 0
+            ):
+                continue
+            dup = False
+            for j in range(1, st.g[K.G_NOPT]):
+                if st.inst[o, st.opts[j, 1], K.I_CARD] == c:
+                    dup = True
+            if not dup and villain_effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
+                opt_add_nb(st, K.O_CARD, k, o, 0)
+        if st.g[K.G_NOPT] == 1:
+            st.fr[f, A2] += 1
+            continue
+        return ask_nb(st, f, 1, o, o, K.DK_CONDITION, trigger)
+    return ret_nb(st, f)
+
+
+# ============================================================================ the turn
+
+
+@helper
+def take_action_r(st, tb, ru, f):
+    """Perform the action chosen (code, a, b, c): its symbol is used up first."""
+    s = st.fr[f, A0]
+    if st.fr[f, K.FR_PC] == 1:
+        # after a Discard action
+        st.g[K.G_TRIGGERS] |= K.TRIG_DISCARD
+        return ret_nb(st, f)
+    code = st.fr[f, A1]
+    a = st.fr[f, A2]
+    b = st.fr[f, A3]
+    c = st.fr[f, A4]
+    st.g[K.G_ACTIONS] += 1
+    if code == K.O_GAIN:
+        st.g[K.G_USED] |= 1 << a
+        gain_power_nb(st, s, b)
+    elif code == K.O_PLAY:
+        use_symbol_nb(st, tb, ru, s, K.S_PLAY)
+        return tail_nb(st, f, RT_PLAY_VILLAIN_CARD, s, a, b, c, 0, 0, 0)
+    elif code == K.O_ACTIVATE:
+        use_symbol_nb(st, tb, ru, s, K.S_ACTIVATE)
+        return tail_nb(st, f, RT_ACTIVATE, s, a, 0, 0, 0, 0, 0)
+    elif code == K.O_MOVE:
+        use_symbol_nb(st, tb, ru, s, K.S_MOVE)
+        move_card_nb(st, tb, ru, s, a, b)
+    elif code == K.O_FATE:
+        use_symbol_nb(st, tb, ru, s, K.S_FATE)
+        return tail_nb(st, f, RT_FATE_ACTION, s, a, 0, 0, 0, 0, 0)
+    elif code == K.O_VANQUISH:
+        use_symbol_nb(st, tb, ru, s, K.S_VANQUISH)
+        return tail_nb(st, f, RT_VANQUISH, s, a, 0, 0, 0, 0, 0)
+    elif code == K.O_DISCARD:
+        use_symbol_nb(st, tb, ru, s, K.S_DISCARD)
+        return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 1, 0, 0, 0, 0, 0)
+    return ret_nb(st, f)
+
+
+@helper
+def after_action_r(st, tb, ru, f):
+    """Open the Condition windows raised by the action just taken (A1: the triggers it raised)."""
+    s = st.fr[f, A0]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        st.fr[f, A1] = st.g[K.G_TRIGGERS]
+        st.g[K.G_TRIGGERS] = 0
+    trig = st.fr[f, A1]
+    if pc < 1 and trig & K.TRIG_VANQUISH:
+        return call_nb(st, f, 1, RT_CONDITION_WINDOW, K.C_OPPONENT_VANQUISH_ACTION, s, 0, 0, 0, 0, 0)
+    if pc < 2 and trig & K.TRIG_DISCARD:
+        return call_nb(st, f, 2, RT_CONDITION_WINDOW, K.C_OPPONENT_DISCARD_ACTION, s, 0, 0, 0, 0, 0)
+    if pc < 3 and trig & K.TRIG_ITEM:
+        return call_nb(st, f, 3, RT_CONDITION_WINDOW, K.C_OPPONENT_PLAYS_ITEM, st.g[K.G_ITEM_ACTOR], 0, 0, 0, 0, 0)
+    if pc < 4 and st.g[K.G_ACTIONS] >= 4:
+        return tail_nb(st, f, RT_CONDITION_WINDOW, K.C_OPPONENT_FOUR_ACTIONS, s, 0, 0, 0, 0, 0)
+    return ret_nb(st, f)
+
+
+@helper
+def step_r(st, tb, ru, f):
+    """One step of the game: a phase of the turn, or one action (with its Condition windows)."""
+    s = st.g[K.G_ACTIVE]
+    ph = st.g[K.G_PHASE]
+    pc = st.fr[f, K.FR_PC]
+    if ph == K.PH_START:
+        if pc == 0:
+            st.sv[s, K.SV_TURNS] += 1
+            st.g[K.G_ACTIONS] = 0
+            st.g[K.G_USED] = 0
+            st.g[K.G_AS_USED] = 0
+            st.g[K.G_TRIGGERS] = 0
+            st.sv[s, K.SV_SWAP_USED] = 0
+            log_nb(st, K.EV_TURN, s, st.g[K.G_ROUND], st.sv[s, K.SV_POWER], st.sv[s, K.SV_MOVER], 0)
+            v = st.sv[s, K.SV_VILLAIN]
+            if (
+                tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
+                and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
+                and obstacles_total_nb(st, s) == 0
+            ):
+                declare_win_nb(st, s)
+                return ret_nb(st, f)
+            if st.sv[s, K.SV_CAULDRON] == 1:
+                # The Black Cauldron's front side: discard one Cauldron Born.
+                opt_clear_nb(st)
                 for k in range(K.N_VCARDS):
                     if (
                         st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
                     ):
-                        dup = False
-                        for j in range(1, st.g[K.G_NOPT]):
-                            if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
-                                dup = True
-                        if dup:
-                            continue
-                        for dest in range(K.N_LOC):
-                            same = dest == st.inst[s, k, K.I_LOC]
-                            if (same or ru[K.R_CAULDRON_BORN_ANY_LOCATION] != 0) and can_enter_nb(
-                                st, tb, s, st.inst[s, cb, K.I_CARD], dest
-                            ):
-                                opt_add_nb(st, K.O_SWAP, k, cb, dest)
-            if st.g[K.G_NOPT] > 1:
-                i = decide_nb(st, tb, ru, s, s, K.DK_SWAP, 0)
-                if st.opts[i, 0] == K.O_SWAP:
-                    soldier = st.opts[i, 1]
-                    dest = st.opts[i, 3]
-                    st.sv[s, K.SV_POWER] -= cost
-                    st.sv[s, K.SV_SWAP_USED] = 1
-                    log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
-                    discard_nb(st, s, soldier)
-                    put_in_realm_nb(st, s, cb, dest, -1)
-                    st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
+                        opt_add_nb(st, K.O_CARD, k, s, 0)
+                if st.g[K.G_NOPT] > 0:
+                    return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
+        else:
+            discard_nb(st, s, chosen_nb(st, 1))
+        st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
+    elif ph == K.PH_BEFORE_MOVE:
+        cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
+        if pc == 0:
+            if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
+                opt_clear_nb(st)
+                opt_add_nb(st, K.O_PASS, 0, 0, 0)
+                cb = -1
+                for k in range(K.N_VCARDS):
+                    if (
+                        st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
+                    ):
+                        cb = k
+                        break
+                if cb >= 0:
+                    for k in range(K.N_VCARDS):
+                        if (
+                            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                        ):
+                            dup = False
+                            for j in range(1, st.g[K.G_NOPT]):
+                                if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
+                                    dup = True
+                            if dup:
+                                continue
+                            for dest in range(K.N_LOC):
+                                same = dest == st.inst[s, k, K.I_LOC]
+                                if (same or ru[K.R_CAULDRON_BORN_ANY_LOCATION] != 0) and can_enter_nb(
+                                    st, tb, s, st.inst[s, cb, K.I_CARD], dest
+                                ):
+                                    opt_add_nb(st, K.O_SWAP, k, cb, dest)
+                if st.g[K.G_NOPT] > 1:
+                    return ask_nb(st, f, 1, s, s, K.DK_SWAP, 0)
+        elif chosen_nb(st, 0) == K.O_SWAP:
+            soldier = chosen_nb(st, 1)
+            cb = chosen_nb(st, 2)
+            dest = chosen_nb(st, 3)
+            st.sv[s, K.SV_POWER] -= cost
+            st.sv[s, K.SV_SWAP_USED] = 1
+            log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
+            discard_nb(st, s, soldier)
+            put_in_realm_nb(st, s, cb, dest, -1)
+            st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
         st.g[K.G_PHASE] = K.PH_MOVE
     elif ph == K.PH_MOVE:
-        opt_clear_nb(st)
-        here = st.sv[s, K.SV_MOVER]
-        for loc in range(K.N_LOC):
-            if loc != here and st.sv[s, K.SV_LOCK + loc] == 0:
-                opt_add_nb(st, K.O_LOC, loc, 0, 0)
-        dest = st.opts[decide_nb(st, tb, ru, s, s, K.DK_MOVE, 0), 1]
+        if pc == 0:
+            opt_clear_nb(st)
+            here = st.sv[s, K.SV_MOVER]
+            for loc in range(K.N_LOC):
+                if loc != here and st.sv[s, K.SV_LOCK + loc] == 0:
+                    opt_add_nb(st, K.O_LOC, loc, 0, 0)
+            return ask_nb(st, f, 1, s, s, K.DK_MOVE, 0)
+        dest = chosen_nb(st, 1)
         st.sv[s, K.SV_MOVER] = dest
         log_nb(st, K.EV_MOVE_MOVER, s, dest, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_ACTIONS
     elif ph == K.PH_ACTIONS:
-        add_action_options_nb(st, tb, ru, s)
-        i = decide_nb(st, tb, ru, s, s, K.DK_ACTION, 0)
-        code = st.opts[i, 0]
-        if code == K.O_PASS:
-            st.g[K.G_PHASE] = K.PH_END
-        else:
-            take_action_nb(st, tb, ru, s, code, st.opts[i, 1], st.opts[i, 2], st.opts[i, 3])
+        if pc == 0:
+            add_action_options_nb(st, tb, ru, s)
+            return ask_nb(st, f, 1, s, s, K.DK_ACTION, 0)
+        if pc == 1:
+            code = chosen_nb(st, 0)
+            if code == K.O_PASS:
+                st.g[K.G_PHASE] = K.PH_END
+            else:
+                return call_nb(
+                    st, f, 2, RT_TAKE_ACTION, s, code, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 0, 0
+                )
+        elif pc == 2:
             if not over_nb(st):
-                after_action_nb(st, tb, ru, s)
+                return call_nb(st, f, 3, RT_AFTER_ACTION, s, 0, 0, 0, 0, 0, 0)
     elif ph == K.PH_END:
         while hand_size_nb(st, s) < 4:
             if draw_nb(st, s) < 0:
@@ -2011,16 +2554,94 @@ def step_nb(st, tb, ru):
     if not over_nb(st):
         check_objectives_nb(st, tb, ru)
     st.g[K.G_STEPS] += 1
+    return ret_nb(st, f)
+
+
+# ============================================================================ driving the rules
 
 
 @kernel
-def advance_nb(st, tb, ru, max_steps):
-    """Play steps until the game ends, ``max_steps`` are done, or the script runs out (scenario mode)."""
-    done = 0
-    while st.g[K.G_PHASE] != K.PH_OVER and done < max_steps and st.g[K.G_STOP] == 0:
-        step_nb(st, tb, ru)
-        done += 1
-    return done
+def run_routine_nb(st, tb, ru, f):
+    """Run the routine of frame ``f`` until it waits (WAIT), calls, or finishes (GO)."""
+    r = st.fr[f, K.FR_ROUTINE]
+    if r == RT_STEP:
+        return step_r(st, tb, ru, f)
+    if r == RT_TAKE_ACTION:
+        return take_action_r(st, tb, ru, f)
+    if r == RT_AFTER_ACTION:
+        return after_action_r(st, tb, ru, f)
+    if r == RT_CONDITION_WINDOW:
+        return condition_window_r(st, tb, ru, f)
+    if r == RT_REMOVE_OBSTACLES:
+        return remove_obstacles_r(st, tb, ru, f)
+    if r == RT_REPLACE_OBSTACLES:
+        return replace_obstacles_r(st, tb, ru, f)
+    if r == RT_PICK_LOCATION:
+        return pick_location_r(st, tb, ru, f)
+    if r == RT_PICK_HERO_TO_MOVE:
+        return pick_hero_to_move_r(st, tb, ru, f)
+    if r == RT_PICK_MODE:
+        return pick_mode_r(st, tb, ru, f)
+    if r == RT_ON_ENTER:
+        return on_enter_r(st, tb, ru, f)
+    if r == RT_MOVE_HERO:
+        return move_hero_r(st, tb, ru, f)
+    if r == RT_PLACE_HERO:
+        return place_hero_r(st, tb, ru, f)
+    if r == RT_ON_PLAY:
+        return on_play_r(st, tb, ru, f)
+    if r == RT_PLAY_HERO:
+        return play_hero_r(st, tb, ru, f)
+    if r == RT_PLAY_FATE_CARD:
+        return play_fate_card_r(st, tb, ru, f)
+    if r == RT_PLAY_REVEALED:
+        return play_revealed_r(st, tb, ru, f)
+    if r == RT_FATE_ACTION:
+        return fate_action_r(st, tb, ru, f)
+    if r == RT_VANQUISH:
+        return vanquish_r(st, tb, ru, f)
+    if r == RT_CHOOSE_VANQUISH:
+        return choose_vanquish_r(st, tb, ru, f)
+    if r == RT_CHOOSE_MOVE:
+        return choose_move_r(st, tb, ru, f)
+    if r == RT_ACTIVATE:
+        return activate_r(st, tb, ru, f)
+    if r == RT_CHOOSE_ACTIVATE:
+        return choose_activate_r(st, tb, ru, f)
+    if r == RT_PLAY_ITEM:
+        return play_item_r(st, tb, ru, f)
+    if r == RT_PLAY_VILLAIN_CARD:
+        return play_villain_card_r(st, tb, ru, f)
+    if r == RT_DISCARD_PICKS:
+        return discard_picks_r(st, tb, ru, f)
+    if r == RT_RESOLVE_EFFECT:
+        return resolve_effect_r(st, tb, ru, f)
+    if r == RT_TAKE_ME_INSTEAD:
+        return take_me_instead_r(st, tb, ru, f)
+    raise IndexError("unknown routine")
+
+
+@kernel
+def advance_nb(st, tb, ru, steps):
+    """Play on until a decision waits for a player (True: its options are in ``st.opts[:G_PEND_N]``, the
+    deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
+    done, or the game is over (False)."""
+    end = st.g[K.G_STEPS] + steps
+    while st.g[K.G_ASK] == 0:
+        f = st.g[K.G_SP] - 1
+        if f < 0:
+            if st.g[K.G_PHASE] == K.PH_OVER or st.g[K.G_STEPS] >= end:
+                return False
+            push_nb(st, RT_STEP, 0, 0, 0, 0, 0, 0, 0)
+            continue
+        run_routine_nb(st, tb, ru, f)
+    return True
+
+
+@kernel
+def finished_nb(st):
+    """The game is over and nothing is left to resolve."""
+    return st.g[K.G_PHASE] == K.PH_OVER and st.g[K.G_SP] == 0 and st.g[K.G_ASK] == 0
 
 
 @kernel
@@ -2034,7 +2655,6 @@ def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
     st.g[K.G_NSEATS] = P
     st.g[K.G_WINNER] = -1
     st.g[K.G_ROUND] = 1
-    st.g[K.G_SCRIPT_N] = -1
     st.g[K.G_PHASE] = K.PH_START
     seed_stream_nb(st.rng, seed, game_index)
     for s in range(P):

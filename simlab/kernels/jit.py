@@ -2,15 +2,15 @@
 
 numba links the compiled code of every callee into each caller and optimises the result again, so a
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
-The top of the turn driver is therefore made of ``helper``s, inlined into their caller at numba-IR level,
-and the strategies are not linked into the engine at all: the engine calls them through a symbol
-(``simlab/kernels/choose.py``), so they compile once, on their own.
+The engine's routines are therefore ``helper``s, inlined into their one dispatcher at numba-IR level, and
+the heuristic strategy is not linked into the driver at all: the driver calls it through a symbol
+(``simlab/driver.py``), so it compiles once, on its own.
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
-directory named after a hash of the sources it depends on: the engine's (the kernels and the ``random``
-strategy it links) and, separately, the strategies' (the kernels they read plus the strategies), so
-editing a strategy recompiles only the strategies.
+directory named after a hash of the sources it depends on: the engine's (the kernels, the driver and the
+``random`` strategy it links) and, separately, the strategies' (the kernels they read plus the
+strategies), so editing a strategy recompiles only the strategies.
 """
 
 import hashlib
@@ -25,7 +25,8 @@ JIT_FLAGS = {"cache": True, "nogil": True}
 _ROOT = Path(__file__).resolve().parents[2]
 _KERNELS = sorted((_ROOT / "simlab" / "kernels").glob("*.py"))
 _STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
-_ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the engine itself
+_DRIVER = _ROOT / "simlab" / "driver.py"
+_ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
 
 
 def _source_hash(paths) -> str:
@@ -43,7 +44,7 @@ def _cache_base() -> str:
 
 
 ENGINE_CACHE_DIR = os.path.join(
-    _cache_base(), "engine-" + _source_hash(_KERNELS + [p for p in _STRATEGIES if p.stem == "random"])
+    _cache_base(), "engine-" + _source_hash(_KERNELS + [_DRIVER] + [p for p in _STRATEGIES if p.stem == "random"])
 )
 STRATEGY_CACHE_DIR = os.path.join(_cache_base(), "strategies-" + _source_hash(_KERNELS + _STRATEGIES))
 

@@ -22,8 +22,7 @@ State = namedtuple(
         "g",  # int64 (N_G,): game scalars G_*
         "rng",  # uint64 (1,): the game's random stream
         "opts",  # int64 (MAX_OPTS, 4): options of the current decision (code, a, b, c)
-        "pend",  # int64 (MAX_OPTS, 4): options of the first unscripted decision (scenario mode)
-        "script",  # int64 (S,): scripted option indices (scenario mode)
+        "fr",  # int64 (MAX_DEPTH, N_FR): the routines under way, outermost first (FR_*); see engine.py
         "log",  # int64 (L, 6): event log (ev, seat, a, b, c, d); L = 0 disables logging
         "tmp",  # int64 (45,): scratch (strength snapshots)
         "mark",  # int64 (45,): scratch (selections)
@@ -35,7 +34,7 @@ N_SPARAMS = 32
 
 
 @allocating_kernel
-def new_state_nb(n_seats, log_cap, script_cap):
+def new_state_nb(n_seats, log_cap):
     """Allocate an empty state for ``n_seats`` players."""
     P = n_seats
     inst = np.zeros((P, K.N_INST, K.N_I), np.int64)
@@ -47,8 +46,7 @@ def new_state_nb(n_seats, log_cap, script_cap):
         np.zeros(K.N_G, np.int64),
         np.zeros(1, np.uint64),
         np.zeros((K.MAX_OPTS, 4), np.int64),
-        np.zeros((K.MAX_OPTS, 4), np.int64),
-        np.zeros(script_cap, np.int64),
+        np.zeros((K.MAX_DEPTH, K.N_FR), np.int64),
         np.zeros((log_cap, 6), np.int64),
         np.zeros(K.N_INST, np.int64),
         np.zeros(K.N_INST, np.int64),
@@ -57,5 +55,5 @@ def new_state_nb(n_seats, log_cap, script_cap):
 
 
 def copy_state(st: State) -> State:
-    """A deep copy (Python side)."""
+    """A deep copy (Python side): the copy continues exactly as the original would, from any decision."""
     return State(*(a.copy() for a in st))
