@@ -50,6 +50,12 @@ BackendOrConfig = Annotated[str | None, typer.Option("--backend", help="where ga
 Scheduler = Annotated[
     str | None, typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT (without it: a local Dask cluster)")
 ]
+Level = Annotated[
+    str | None,
+    typer.Option(
+        "--level", help="strength every villain plays at: random, novice, expert, tuned (--strategy overrides)"
+    ),
+]
 USER_ERRORS = (InputError, RuleError, CardDataError, BackendError)
 
 
@@ -249,6 +255,7 @@ def run(
         str | None, typer.Option(help="who plays first: rotate, random, or a villain [default: rotate]")
     ] = None,
     edit: Edits = None,
+    level: Level = None,
     config: Config = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
@@ -291,6 +298,7 @@ def run(
             edits=(parse_edits(edit), ()),
             backend=(backend, "local"),
             scheduler=(scheduler, None),
+            level=(level, None),
         )
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else _null():
             res = run_games(
@@ -308,6 +316,7 @@ def run(
                 progress=None if json_out else update,
                 edits=cfg["edits"],
                 checkpoint=checkpoint,
+                level=cfg["level"],
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -333,6 +342,7 @@ def matrix(
     threads: Threads = None,
     png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
     edit: Edits = None,
+    level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
@@ -358,10 +368,11 @@ def matrix(
                 threads,
                 progress=update,
                 edits=parse_edits(edit),
+                level=level,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(title=f"matchup matrix: {n:,} games each, seed {seed}")
+    table = Table(title=f"matchup matrix: {n:,} games each, seed {seed}, {level or 'expert'} play")
     for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
@@ -513,8 +524,11 @@ def goldfish(
 @app.command()
 def ladder(
     villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
-    level: Annotated[list[str] | None, typer.Option(help="strategies to rank (default random, novice, expert)")] = None,
-    opponent: Annotated[str, typer.Option(help="strategy of every opponent")] = "novice",
+    level: Annotated[
+        list[str] | None,
+        typer.Option(help="levels (or strategies) to rank, repeatable [default: every level available here]"),
+    ] = None,
+    opponent: Annotated[str, typer.Option(help="level or strategy of every opponent")] = "novice",
     n: Annotated[int, typer.Option("-n", help="games per level and opponent villain")] = 2000,
     seed: Seed = 0,
     rules: Rules = None,
@@ -523,13 +537,13 @@ def ladder(
 ) -> None:
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
     from simlab.cards import VILLAIN_KEYS
-    from simlab.ladder import LEVELS, skill_ladder
+    from simlab.ladder import skill_ladder
 
     check_games(n)
     try:
         frame = skill_ladder(
             villain or VILLAIN_KEYS,
-            level or LEVELS,
+            level or None,
             opponent,
             n,
             seed,
@@ -786,6 +800,9 @@ def difficulty(
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
     edit: Edits = None,
+    level: Annotated[
+        str, typer.Option("--level", help="strength every villain plays at: random, novice, expert, tuned")
+    ] = "expert",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
@@ -808,15 +825,23 @@ def difficulty(
                 raise InputError(f"--vs must name a villain other than {villain!r}")
         with backend_for(backend, scheduler), bar:
             res = run_difficulty(
-                chosen, n, seed, parse_pairs(rules, "--rules"), max_turns, threads, parse_edits(edit), progress=update
+                chosen,
+                n,
+                seed,
+                parse_pairs(rules, "--rules"),
+                max_turns,
+                threads,
+                parse_edits(edit),
+                progress=update,
+                level=level,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(title=f"difficulty ({n:,} games per pairing and setting, seed {seed})")
+    table = Table(title=f"difficulty ({n:,} games per pairing and setting, seed {seed}, {level} play)")
     for col in (
         "villain",
         "strength: win vs field",
-        "skill gap: expert - novice",
+        f"skill gap: {level} - novice",
         "goldfish: median turns",
         "Fate sensitivity: drop vs fate-heavy",
     ):
@@ -846,6 +871,12 @@ def report(
     config: Config = None,
     out: Annotated[str, typer.Option(help="directory that receives <name>/")] = "reports",
     threads: Threads = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level", help="strength every villain plays at [default: the config's, else the strongest available]"
+        ),
+    ] = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
 ) -> None:
@@ -859,10 +890,218 @@ def report(
         backend = backend or (exp.backend if exp else None) or "local"
         scheduler = scheduler or (exp.scheduler if exp else None)
         with backend_for(backend, scheduler), console.status("report") as status:
-            rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"))
+            rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"), level=level)
     except USER_ERRORS as exc:
         fail(str(exc))
     console.print(f"report: {rep.index}")
+
+
+def _tune_bar():
+    """A rich progress bar for tuning, with the best win rate so far; returns (bar, callback)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  {task.fields[best]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks = {}
+
+    def update(label: str, done: int, total: int, best: float, start: float) -> None:
+        text = "" if best != best else f"best so far {best:.1%} (start {start:.1%}) on the search games"
+        if label not in tasks:
+            tasks[label] = bar.add_task(label, total=total, best=text)
+        bar.update(tasks[label], completed=done, total=total, best=text)
+
+    return bar, update
+
+
+def _pct_change(r: dict) -> str:
+    change, low, high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+    return f"{change} [{low}, {high}]"
+
+
+def print_tune(res) -> None:
+    """The tables of a tune: parameters (start and tuned), validation, and the one-line verdict."""
+    prov = res.provenance
+    table = Table(title=f"{res.villain}: tuned parameters ({prov['search_games']:,} search games, seed {prov['seed']})")
+    for col in ("parameter", "group", res.start.name, "tuned", "range"):
+        table.add_column(col)
+    for r in res.params.iter_rows(named=True):
+        table.add_row(r["param"], r["group"], f"{r['start']:g}", f"{r['tuned']:g}", f"{r['low']:g} .. {r['high']:g}")
+    console.print(table)
+    table = Table(
+        title=f"validation: {res.start.name} and tuned on the same {prov['validation_games']:,} fresh games "
+        f"(seed {prov['validation_seed']}, never played while tuning)"
+    )
+    for col in ("opponent", "plays", res.start.name, "tuned", "change [95% paired]"):
+        table.add_column(col)
+    for r in res.validation.iter_rows(named=True):
+        table.add_row(
+            r["opponent"], r["opponent_strategy"], f"{r['start_rate']:.1%}", f"{r['rate']:.1%}", _pct_change(r)
+        )
+    console.print(table)
+    imp = res.improvement
+    verdict = "not significantly different"
+    if imp["change_low"] > 0 or imp["change_high"] < 0:
+        verdict = "better" if imp["change_low"] > 0 else "worse"
+    console.print(
+        f"{res.villain}: validated win rate against the field {imp['rate']:.1%} vs {imp['start_rate']:.1%} for "
+        f"{res.start.name}, change {_pct_change(imp)} ({verdict}); {prov['candidates']:,} candidates in "
+        f"{prov['generations']} generations, {res.seconds:,.0f} s"
+        + (" (interrupted: the best candidate found so far)" if res.interrupted else "")
+        + (f"; written to {res.path}" if res.path else ""),
+        highlight=False,
+    )
+
+
+@app.command()
+def tune(
+    villain: Annotated[str | None, typer.Option(help="the villain to tune (or --all)")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="every villain: iterated best response, round by round")] = False,
+    rounds: Annotated[int, typer.Option(help="with --all: rounds of best response at most")] = 3,
+    budget: Annotated[int, typer.Option(help="search games per tune (validation comes on top)")] = 300_000,
+    candidate_games: Annotated[
+        int, typer.Option("--candidate-games", help="games each candidate plays, split over the opponents")
+    ] = 2_000,
+    validation_games: Annotated[
+        int, typer.Option("--validation-games", help="fresh games per opponent to validate the result on")
+    ] = 5_000,
+    seed: Seed = 0,
+    start: Annotated[
+        str, typer.Option(help="the strategy (or, with --all, the level) the search starts from")
+    ] = "expert",
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option("--opponent", help="VILLAIN=LEVEL|STRATEGY each opponent plays (repeatable; default expert)"),
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", help="search only these parameters (repeatable)")
+    ] = None,
+    popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
+    matrix_games: Annotated[
+        int, typer.Option("--matrix-games", help="with --all: games per matchup of each round's matrix")
+    ] = 2_000,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            help="the tuned strategy file [default: configs/strategies/tuned-VILLAIN.toml]; with --all a directory "
+            "[default: configs/strategies]"
+        ),
+    ] = None,
+    report_dir: Annotated[
+        str, typer.Option("--report-dir", help="with --all: where the trajectory and each round's strategies go")
+    ] = "reports/tune",
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field, every candidate on the
+    same games, then validate on fresh games: the improvement over the start with a paired 95% interval.
+    --all: iterated best response, each villain re-tuned against the others' current strategies, round after
+    round, until no villain improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
+    from simlab import tune as tuning
+
+    try:
+        if all_ == (villain is not None):
+            raise InputError("give --villain VILLAIN to tune one villain, or --all for every villain")
+        if not all_ and rounds != 3:
+            raise InputError("--rounds goes with --all")
+        bar, update = _tune_bar()
+        variants = parse_pairs(rules, "--rules")
+        with backend_for(backend, scheduler), bar:
+            if all_:
+                from simlab.levels import check_level
+
+                check_level(start)
+                if opponent or param:
+                    raise InputError("--opponent and --param go with --villain (--all plays the others' strategies)")
+                res = tuning.equilibrium(
+                    rounds,
+                    budget,
+                    seed,
+                    start,
+                    candidate_games=candidate_games,
+                    validation_games=validation_games,
+                    matrix_games=matrix_games,
+                    variants=variants,
+                    max_turns=max_turns,
+                    threads=threads,
+                    popsize=popsize,
+                    out_dir=out or "configs/strategies",
+                    report_dir=report_dir,
+                    progress=update,
+                )
+            else:
+                from simlab.game import check_villain
+                from simlab.levels import strategy_at
+
+                check_villain(villain)
+                opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+                res = tuning.tune(
+                    villain,
+                    budget,
+                    seed,
+                    strategy_at(start, villain),
+                    opponents,
+                    candidate_games,
+                    validation_games,
+                    variants,
+                    max_turns,
+                    threads,
+                    popsize,
+                    param,
+                    out or f"configs/strategies/tuned-{villain}.toml",
+                    progress=lambda *a: update(f"tune {villain}", *a),
+                )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    if not all_:
+        print_tune(res)
+    else:
+        print_equilibrium(res, report_dir)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+def print_equilibrium(res, report_dir: str) -> None:
+    """Each round's tunes (validated change, adopted or not), the matrix before and after, the files."""
+    table = Table(title="iterated best response: each villain re-tuned against the others' current strategies")
+    for col in ("round", "villain", "start", "start rate", "tuned rate", "change [95% paired]", "adopted"):
+        table.add_column(col)
+    for r in res.improvements.iter_rows(named=True):
+        table.add_row(
+            str(r["round"]),
+            r["villain"],
+            r["start"],
+            f"{r['start_rate']:.1%}",
+            f"{r['rate']:.1%}",
+            _pct_change(r),
+            "yes" if r["adopted"] else "no",
+        )
+    console.print(table)
+    first, last = res.grid(0), res.grid()
+    table = Table(title=f"2-player win rate (row vs column): round 0 -> round {res.rounds}")
+    table.add_column("villain")
+    for v in first["villain"]:
+        table.add_column(v)
+    for a, b in zip(first.iter_rows(named=True), last.iter_rows(named=True), strict=True):
+        table.add_row(a["villain"], *(f"{a[v]:.1%} -> {b[v]:.1%}" for v in first["villain"]))
+    console.print(table)
+    if res.interrupted:
+        state = "interrupted"
+    elif res.converged:
+        state = f"converged: round {res.rounds} changed no villain's strategy"
+    else:
+        state = f"did not converge in {res.rounds} rounds: the last round still changed a strategy"
+    files = ", ".join(str(p) for p in res.paths.values())
+    console.print(f"{state}; strategies: {files}; trajectory: {report_dir}/trajectory.png", highlight=False)
 
 
 @app.command("rules")

@@ -1,11 +1,14 @@
 """Difficulty: is a villain harder to play, or just weaker? Four measures per villain, each with its
 95% interval, and a plain-language verdict per pair of villains backed by a significance test.
 
-- strength: win rate against the field (each other villain, 2 players), expert play on every seat;
-- skill gap: expert minus novice win rate against the same novice opponents on the same seeds (paired);
+- strength: win rate against the field (each other villain, 2 players), the study's level on every seat;
+- skill gap: that level minus novice win rate against the same novice opponents on the same seeds (paired);
   a villain that is harder to play rewards skill more;
-- goldfish speed: expert median turns to win alone (distribution-free interval for the median);
-- Fate sensitivity: win rate against expert opponents minus against ``fate-heavy`` ones, same seeds (paired).
+- goldfish speed: median turns to win alone at that level (distribution-free interval for the median);
+- Fate sensitivity: win rate against opponents at that level minus against ``fate-heavy`` ones, same seeds
+  (paired).
+
+The level (:mod:`simlab.levels`) is ``expert`` unless asked otherwise (``tuned``: each villain's tuned strategy).
 
 Runs of different purposes use different seeds (derived from the run seed), so measures are independent of
 each other except where the design pairs them on purpose.
@@ -69,9 +72,14 @@ def difficulty(
     threads: int | None = None,
     edits=None,
     progress=None,
+    level: str = "expert",
 ) -> DifficultyResult:
-    """The four measures for each of ``villains`` (``n_games`` per pairing and setting) and the verdicts."""
+    """The four measures for each of ``villains`` (``n_games`` per pairing and setting) and the verdicts,
+    with every villain played at ``level`` (a level of :mod:`simlab.levels`)."""
+    from simlab.levels import level_strategies
+
     villains = tuple(check_villain(v) for v in villains)
+    at = level_strategies(level)
     if len(villains) < 1:
         raise ValueError("difficulty needs at least one villain")
     seed = check_seed(seed)
@@ -88,11 +96,11 @@ def difficulty(
         if progress is not None:
             progress(done * n_games, total * n_games)
 
-    # strength: every 2-player pairing once, expert everywhere; shared by both villains of the pairing
+    # strength: every 2-player pairing once, the level everywhere; shared by both villains of the pairing
     strength_seed = derived_seed(seed, "strength")
     base = {}
     for a, b in combinations(field_, 2):
-        base[(a, b)] = winner_indices(f"{a}-vs-{b}", n_games, strength_seed, None, **common)
+        base[(a, b)] = winner_indices(f"{a}-vs-{b}", n_games, strength_seed, {a: at[a], b: at[b]}, **common)
         tick()
     rows, per_game = [], {}
     for v in villains:
@@ -101,31 +109,33 @@ def difficulty(
         lo, hi = wilson(int(w.sum()), w.size)
         rows.append(_row(v, "strength", w.mean(), lo, hi, np.sqrt(w.var() / w.size), w.size))
 
-        # skill gap: novice and expert v against novice opponents, same seeds for both levels (paired)
+        # skill gap: novice and the level's v against novice opponents, same seeds for both (paired)
         skill_seed = derived_seed(seed, f"skill:{v}")
-        level = {}
-        for lev in ("novice", "expert"):
+        won = {}
+        for lev, strategy in (("novice", "novice"), ("level", at[v])):
             parts = []
             for o in VILLAIN_KEYS:
                 if o == v:
                     continue
-                res = winner_indices(f"{v}-vs-{o}", n_games, skill_seed, {v: lev, o: "novice"}, **common)
+                res = winner_indices(f"{v}-vs-{o}", n_games, skill_seed, {v: strategy, o: "novice"}, **common)
                 parts.append((res == 0).astype(np.int8))
                 tick()
-            level[lev] = np.concatenate(parts)
-        eff = paired_effect(level["novice"], level["expert"])
-        d = level["expert"].astype(float) - level["novice"]
+            won[lev] = np.concatenate(parts)
+        eff = paired_effect(won["novice"], won["level"])
+        d = won["level"].astype(float) - won["novice"]
         rows.append(
             _row(
                 v, "skill_gap", eff["change"], eff["change_low"], eff["change_high"], d.std() / np.sqrt(d.size), d.size
             )
         )
 
-        # Fate sensitivity: v expert against expert vs fate-heavy opponents on the strength seeds (paired)
+        # Fate sensitivity: v at the level against the level's vs fate-heavy opponents, strength seeds (paired)
         drop_base, drop_heavy = [], []
         for key, w_base in per_game[(v, "strength")].items():
             other = key[1 - key.index(v)]
-            res = winner_indices(f"{key[0]}-vs-{key[1]}", n_games, strength_seed, {other: "fate-heavy"}, **common)
+            res = winner_indices(
+                f"{key[0]}-vs-{key[1]}", n_games, strength_seed, {v: at[v], other: "fate-heavy"}, **common
+            )
             drop_base.append(w_base)
             drop_heavy.append((res == key.index(v)).astype(np.int8))
             tick()
@@ -145,7 +155,7 @@ def difficulty(
         )
 
         # goldfish: turns to win alone (a game not won by the cap counts as slower than any won)
-        games = play_games((v,), ["expert"], n_games, derived_seed(seed, f"goldfish:{v}"), **common)
+        games = play_games((v,), [at[v]], n_games, derived_seed(seed, f"goldfish:{v}"), **common)
         tick()
         turns = np.where(games["winner_index"].to_numpy() == 0, games["winner_turns"].fill_null(0).to_numpy(), np.inf)
         med, lo, hi = median_interval(turns)
@@ -159,6 +169,8 @@ def difficulty(
         {
             "games": n_games,
             "seed": seed,
+            "level": level,
+            "strategies": at,
             "variants": dict(variants or {}),
             "max_turns": max_turns,
             "edits": [str(e) for e in edits],

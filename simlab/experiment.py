@@ -7,6 +7,7 @@
     seed = 0
     max_turns = 100          # optional
     first = "rotate"         # optional: rotate, random or a villain
+    level = "tuned"          # optional: the level every villain plays at (random, novice, expert, tuned)
 
     [strategies]             # optional, villain = strategy name or TOML path
     gaston = "expert"
@@ -47,6 +48,7 @@ TOP_KEYS = {
     "seed": int,
     "max_turns": int,
     "first": str,
+    "level": str,
     "threads": int,
     "strategies": dict,
     "rules": dict,
@@ -73,6 +75,7 @@ class Experiment:
     seed: int | None = None
     max_turns: int | None = None
     first: str | None = None
+    level: str | None = None  # a level of simlab.levels for every villain [strategies] does not name
     threads: int | None = None
     strategies: dict = field(default_factory=dict)
     rules: dict = field(default_factory=dict)
@@ -92,6 +95,7 @@ class Experiment:
             "seed": self.seed,
             "max_turns": self.max_turns,
             "first": self.first,
+            "level": self.level,
             "strategies": self.strategies,
             "rules": self.rules,
             "edits": [str(e) for e in self.edits],
@@ -151,6 +155,10 @@ def load_experiment(name_or_path: str) -> Experiment:
             if not isinstance(strategy, str):
                 raise InputError(f"[strategies] {villain} must be a strategy name, got {strategy!r}")
             strategy_spec(strategy)
+        if "level" in doc:
+            from simlab.levels import check_level
+
+            check_level(doc["level"])
         rules = doc.get("rules", {})
         bad = [k for k, v in rules.items() if not isinstance(v, str)]
         if bad:
@@ -173,6 +181,7 @@ def load_experiment(name_or_path: str) -> Experiment:
         seed=doc.get("seed"),
         max_turns=doc.get("max_turns"),
         first=doc.get("first"),
+        level=doc.get("level"),
         threads=doc.get("threads"),
         strategies=dict(doc.get("strategies", {})),
         rules=dict(rules),

@@ -7,17 +7,16 @@ import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.game import check_villain, strategy_spec
+from simlab.levels import available_levels, strategy_at
 from simlab.matchups import matrix
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import goldfish, simulate
 from simlab.stats import wilson
 
-LEVELS = ("random", "novice", "expert")
-
 
 def skill_ladder(
     villains=VILLAIN_KEYS,
-    levels=LEVELS,
+    levels=None,
     opponent: str = "novice",
     n_games: int = 2000,
     seed: int = 0,
@@ -30,10 +29,18 @@ def skill_ladder(
     Each (level, opponent villain) pairing plays ``n_games`` games with seats rotated, on the same seeds for
     every level, so the levels face the same deals. ``step_z`` compares each level with the one before it
     (two-proportion z statistic; above 1.96 the step is significant at 5%).
+
+    ``levels`` and ``opponent`` are levels of :mod:`simlab.levels` (the strategy playing each villain at that
+    level) or strategy names; ``levels`` defaults to every level available here, weakest first (``tuned``
+    once its files exist).
     """
     villains = tuple(check_villain(v) for v in villains)
-    for s in (*levels, opponent):
-        strategy_spec(s)
+    levels = tuple(levels) if levels else available_levels()
+    for s in levels:
+        for v in villains:
+            strategy_spec(strategy_at(s, v))
+    for o in VILLAIN_KEYS:
+        strategy_spec(strategy_at(opponent, o))
     rows = []
     for v in villains:
         prev = None
@@ -43,7 +50,13 @@ def skill_ladder(
                 if o == v:
                     continue
                 res = simulate(
-                    f"{v}-vs-{o}", n_games, seed, {v: level, o: opponent}, variants, max_turns, threads
+                    f"{v}-vs-{o}",
+                    n_games,
+                    seed,
+                    {v: strategy_at(level, v), o: strategy_at(opponent, o)},
+                    variants,
+                    max_turns,
+                    threads,
                 ).games
                 games += res.height
                 wins += res.filter(pl.col("winner_index") == 0).height
@@ -73,7 +86,7 @@ def skill_ladder(
 
 
 def pairings(
-    strategy: str = "expert",
+    strategy: str = "expert",  # a level of simlab.levels or a strategy name, on every seat
     n_games: int = 2000,
     seed: int = 0,
     variants: dict[str, str] | None = None,
@@ -81,7 +94,8 @@ def pairings(
     threads: int | None = None,
 ) -> pl.DataFrame:
     """The matchup matrix with every seat played by ``strategy``, and each matchup's share of finished games."""
-    table = matrix(n_games, seed, dict.fromkeys(VILLAIN_KEYS, strategy), variants, max_turns, threads).table
+    strategies = {v: strategy_at(strategy, v) for v in VILLAIN_KEYS}
+    table = matrix(n_games, seed, strategies, variants, max_turns, threads).table
     unfinished = table.filter(pl.col("outcome") == "unfinished").select(
         "matchup", (1 - pl.col("rate")).alias("finished"), (1 - pl.col("high")).alias("finished_low")
     )

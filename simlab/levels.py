@@ -53,3 +53,19 @@ def available_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
             continue
         out.append(level)
     return tuple(out)
+
+
+def strongest_level(villains=VILLAIN_KEYS) -> str:
+    """The strongest level every one of ``villains`` can be played at here (``tuned`` once its files exist)."""
+    return available_levels(villains)[-1]
+
+
+def strategies_at(level: str | None, villains, given: dict | None = None) -> dict:
+    """villain -> strategy: ``level``'s for each of ``villains`` (none without a level), then ``given``."""
+    base = level_strategies(level, tuple(dict.fromkeys(villains))) if level is not None else {}
+    return {**base, **dict(given or {})}
+
+
+def strategy_at(name: str, villain: str) -> str:
+    """``name`` as a level (the strategy playing ``villain`` at it) or, if it is no level, as a strategy."""
+    return level_strategy(name, villain) if name in LEVELS else name

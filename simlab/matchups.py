@@ -51,9 +51,13 @@ def matrix(
     threads: int | None = None,
     progress=None,
     edits=None,
+    level: str | None = None,
 ) -> MatrixResult:
-    """Play ``n_games`` of every matchup (strategies by villain, default expert) and tabulate the outcomes."""
-    strategies = dict(strategies or {})
+    """Play ``n_games`` of every matchup (strategies by villain, default expert, or ``level``'s: a level of
+    :mod:`simlab.levels` for every villain ``strategies`` does not name) and tabulate the outcomes."""
+    from simlab.levels import strategies_at
+
+    strategies = strategies_at(level, VILLAIN_KEYS, strategies)
     runs, frames = {}, []
     for m in matchups():
         vs = m.split("-vs-")

@@ -69,7 +69,7 @@ class Report:
 # ============================================================================ plots (frame in, Axes out)
 
 
-def plot_win_rates(table: pl.DataFrame, ax):
+def plot_win_rates(table: pl.DataFrame, ax, level: str = "expert"):
     """Each entry's win rate with its 95% interval, grouped by matchup (from the matrix table)."""
     rows = table.filter(pl.col("outcome") != "unfinished")
     labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
@@ -83,11 +83,11 @@ def plot_win_rates(table: pl.DataFrame, ax):
     ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.axvline(0.5, color="grey", linestyle=":")
     ax.set_xlabel("win rate (95% Wilson interval)")
-    ax.set_title("win rates by matchup, expert play")
+    ax.set_title(f"win rates by matchup, {level} play")
     return ax
 
 
-def plot_turns(games: pl.DataFrame, ax):
+def plot_turns(games: pl.DataFrame, ax, level: str = "expert"):
     """Distribution of turns to win alone, one step histogram per villain (``villain``, ``turns`` columns)."""
     top = int(games["turns"].max() or 1)
     bins = np.arange(0.5, top + 1.5)
@@ -97,7 +97,7 @@ def plot_turns(games: pl.DataFrame, ax):
     ax.set_xlabel("own turns to reach the objective, alone (goldfish)")
     ax.set_ylabel("share of games")
     ax.legend()
-    ax.set_title("turns to win unopposed, expert play")
+    ax.set_title(f"turns to win unopposed, {level} play")
     return ax
 
 
@@ -176,8 +176,14 @@ def build_report(
     out_dir: str | Path = "reports",
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    level: str | None = None,
 ) -> Report:
-    """Run every study of the report and write ``out_dir/<name>/``. ``exp``: the experiment file's settings."""
+    """Run every study of the report and write ``out_dir/<name>/``. ``exp``: the experiment file's settings.
+
+    level: the level of :mod:`simlab.levels` every villain plays at (unless the experiment's ``[strategies]``
+    names one); default the experiment's ``level``, else the strongest level available here (``tuned`` once
+    its strategy files exist, else ``expert``). The headline and every study use it; the skill ladder shows
+    every available level."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -197,7 +203,11 @@ def build_report(
     villains = tuple(check_villain(v) for v in rep.get("villains", VILLAIN_KEYS))
     ablation_games = rep.get("ablation_games", DEFAULTS["ablation_games"])
     difficulty_games = rep.get("difficulty_games", DEFAULTS["difficulty_games"])
-    strategies, variants, edits = exp.strategies, exp.rules, exp.edits
+    from simlab.levels import available_levels, check_level, strategies_at, strongest_level
+
+    level = check_level(level or exp.level or strongest_level())
+    strategies = strategies_at(level, VILLAIN_KEYS, exp.strategies)
+    variants, edits = exp.rules, exp.edits
     if any(not isinstance(n, int) or n < 1 for n in (games, ablation_games, difficulty_games)):
         raise InputError("report game counts must be positive integers")
     directory = Path(out_dir) / exp.name
@@ -219,7 +229,8 @@ def build_report(
         "difficulty_games": difficulty_games,
         "variant_matchup": matchup,
         "max_turns": max_turns,
-        "strategies": {v: strategies.get(v, "expert") for v in VILLAIN_KEYS},
+        "level": level,
+        "strategies": {v: str(strategies.get(v, "expert")) for v in VILLAIN_KEYS},
         "variants": {k: variants.get(k, v.default) for k, v in RULE_VARIANTS.items()},
         "edits": [str(e) for e in edits],
         "regenerate": f"simlab report --config {_config_name(exp.source)}" if exp.source else "simlab report",
@@ -231,29 +242,28 @@ def build_report(
     m = matrix(games, seed, strategies, variants, max_turns, threads, edits=edits)
     sec = Section(
         "Matchup matrix",
-        f"Every 2-player pairing and the 3-player game, {games:,} games each, seats rotated, expert play "
+        f"Every 2-player pairing and the 3-player game, {games:,} games each, seats rotated, {level} play "
         "unless the settings say otherwise. Win rates with 95% Wilson intervals.",
         {"matrix": m.table},
     )
     sec.plots["matrix_heatmap"] = _plot(directory, "matrix_heatmap", lambda ax: plot_matrix(m.grid(), ax), (6, 5))
-    sec.plots["win_rates"] = _plot(directory, "win_rates", lambda ax: plot_win_rates(m.table, ax), (8, 7))
+    sec.plots["win_rates"] = _plot(directory, "win_rates", lambda ax: plot_win_rates(m.table, ax, level), (8, 7))
     sections.append(sec)
 
     say("difficulty")
-    d = difficulty(VILLAIN_KEYS, difficulty_games, seed, variants, max_turns, threads, edits)
+    d = difficulty(VILLAIN_KEYS, difficulty_games, seed, variants, max_turns, threads, edits, level=level)
     sec = Section(
         "Difficulty",
-        f"{difficulty_games:,} games per pairing and setting. Strength: win rate against the field. Skill gap: "
-        "expert minus novice against the same novice opponents (paired). Goldfish: median turns to win alone. "
+        f"{difficulty_games:,} games per pairing and setting, {level} play. Strength: win rate against the "
+        f"field. Skill gap: {level} minus novice against the same novice opponents (paired). Goldfish: median "
+        "turns to win alone. "
         "Fate sensitivity: drop in win rate when the opponents play fate-heavy (paired).",
         {"difficulty": d.table, "verdicts": d.verdicts.select("measure", "verdict", "z", "p")},
     )
     sections.append(sec)
 
     say("skill ladder")
-    lad = skill_ladder(
-        VILLAIN_KEYS, ("random", "novice", "expert"), "novice", difficulty_games, seed, variants, max_turns, threads
-    )
+    lad = skill_ladder(VILLAIN_KEYS, available_levels(), "novice", difficulty_games, seed, variants, max_turns, threads)
     sections.append(
         Section(
             "Skill ladder",
@@ -267,7 +277,7 @@ def build_report(
     say("turns to win")
     parts, summaries = [], []
     for v in VILLAIN_KEYS:
-        g = goldfish(v, difficulty_games, seed, "expert", variants, max_turns, threads, edits=edits)
+        g = goldfish(v, difficulty_games, seed, strategies[v], variants, max_turns, threads, edits=edits)
         summaries.append(g.summary)
         parts.append(
             g.games.filter(pl.col("winner_index") == 0).select(
@@ -278,9 +288,9 @@ def build_report(
     sections.append(
         Section(
             "Turns to win",
-            f"Each villain alone (goldfish), expert play, {difficulty_games:,} games.",
+            f"Each villain alone (goldfish), {level} play, {difficulty_games:,} games.",
             {"goldfish": pl.concat(summaries)},
-            {"turns_to_win": _plot(directory, "turns_to_win", lambda ax: plot_turns(turns, ax), (7, 4.5))},
+            {"turns_to_win": _plot(directory, "turns_to_win", lambda ax: plot_turns(turns, ax, level), (7, 4.5))},
         )
     )
 
@@ -323,6 +333,17 @@ def build_report(
         )
     )
 
+    strongest = available_levels()[-1]
+    which = "the strongest level available here" if level == strongest else f"not the strongest ({strongest})"
+    strength = d.verdicts.filter(pl.col("measure") == "strength")["verdict"].to_list()
+    sections.insert(
+        0,
+        Section(
+            "Headline",
+            f"Measured at the {level} level, {which}; levels here: {', '.join(available_levels())}. "
+            "Which villain is stronger, with every villain played at that level: " + "; ".join(strength) + ".",
+        ),
+    )
     report = Report(directory, settings, sections)
     write_report(report)
     return report

@@ -340,10 +340,13 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     edits=None,
     checkpoint: str | Path | None = None,
+    level: str | None = None,
 ) -> RunResult:
     """Play up to ``n_games`` of ``matchup`` and summarise them.
 
-    strategies: villain -> strategy name or TOML path (default ``expert``).
+    strategies: villain -> strategy name or TOML path (default ``expert``, or ``level``'s).
+    level: a level of :mod:`simlab.levels` (random, novice, expert, tuned) playing every villain that
+        ``strategies`` does not name.
     first: ``"rotate"`` (default), ``"random"`` or a villain of the matchup who always plays first.
     out: a parquet file to stream one row per game to (valid even if the run is interrupted).
     target_ci: stop after the first chunk (at least 1,000 games in) at which every entry's 95% win-rate
@@ -366,6 +369,10 @@ def run(
     for v in strategies:
         if v not in villains:
             raise InputError(f"--strategy names villain {v!r}, which is not in the matchup {matchup!r}")
+    if level is not None:
+        from simlab.levels import strategies_at
+
+        strategies = strategies_at(level, villains, strategies)
     names = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
     for name in names:
         strategy_spec(name)

@@ -16,6 +16,7 @@ A variant is a TOML file::
     base = "expert"                 # a registered strategy (or another file's name)
     [params]
     obstacle_value = 6.0            # any of the base's parameters
+    [provenance]                    # optional: how the file was made (simlab tune writes it); not read for play
 
 usable wherever a strategy name is accepted, by path or by name when it sits in ``configs/strategies/``.
 """
@@ -93,9 +94,13 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
         raise StrategyError(f"cannot read strategy file {where}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"strategy file {where} is not valid TOML: {exc}") from None
-    unknown = sorted(set(doc) - {"name", "description", "base", "params"})
+    unknown = sorted(set(doc) - {"name", "description", "base", "params", "provenance"})
     if unknown:
-        raise StrategyError(f"{where}: unknown key {unknown[0]!r}; valid keys: name, description, base, params")
+        raise StrategyError(
+            f"{where}: unknown key {unknown[0]!r}; valid keys: name, description, base, params, provenance"
+        )
+    if not isinstance(doc.get("provenance", {}), dict):
+        raise StrategyError(f"{where}: 'provenance' must be a table (how the file was made; not read for play)")
     if "base" not in doc:
         raise StrategyError(f"{where}: missing key 'base' (the strategy it varies: {', '.join(STRATEGIES)})")
     if _depth > 8:

@@ -1,0 +1,683 @@
+"""Tuned strategies: noisy black-box optimisation of a villain's heuristic parameters, validated on fresh
+games, and iterated best response between the villains (the ``tuned`` level).
+
+:func:`tune` searches the parameters of one villain's strategy (those of ``strategies.heuristic.PARAMS``
+marked tunable, read at run time, less the ones only another villain reads) for the highest win rate
+against the field: each other villain in a 2-player game, seats rotated game by game so the villain plays
+both seats equally, the opponents playing fixed strategies. The optimiser is CMA-ES (pycma): it is
+rank-based, so only the order of a generation's candidates matters, and every candidate plays the same
+games (common random numbers: the same seed and game indices against each opponent), so two candidates are
+compared on the same deals and their win rates differ only in the games their decisions change. A
+generation is one batch of chunks on the current backend (:mod:`simlab.backend`). The budget counts games.
+
+The best candidate's win rate on the search games is biased upward (it was chosen for it), so the result
+is validated on fresh games (another seed, never played while searching): the starting strategy and the
+tuned one play the same validation games and the improvement comes with Newcombe's paired 95% interval.
+
+:func:`equilibrium` re-tunes each villain in turn against the others' current strategies, round after
+round; a villain adopts its tuned strategy only when the validation interval lies above zero, and the
+process has converged when a whole round changes nobody. The matrix after every round is the trajectory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.cards import VILLAIN_KEYS
+from simlab.difficulty import derived_seed
+from simlab.game import InputError, check_seed, check_villain, strategy_spec
+from simlab.rules import DEFAULT_MAX_TURNS, rules_array
+from simlab.stats import wilson
+from simlab.whatif import paired_effect
+from strategies import KERNELS, StrategySpec
+
+DEFAULT_BUDGET = 300_000  # search games of one tune
+DEFAULT_CANDIDATE_GAMES = 2_000  # games per candidate, split evenly over the opponents
+DEFAULT_VALIDATION_GAMES = 5_000  # validation games per opponent, for each of the start and the tuned strategy
+DEFAULT_ROUNDS = 3
+DEFAULT_MATRIX_GAMES = 2_000  # per matchup of the matrix after each round of the equilibrium
+SIGMA_SHARE = 0.2  # initial step size of each parameter, as a share of its tuning range
+DECIMALS = 3  # tuned values are rounded to this many decimals before they are played, so the file is exact
+
+
+def tunable_params(villain: str) -> tuple:
+    """The parameters tuning searches for ``villain``: every tunable one of the heuristic's table except
+    those of another villain's group (only that villain reads them). Read from the table at run time."""
+    from strategies.heuristic import PARAMS
+
+    check_villain(villain)
+    others = set(VILLAIN_KEYS) - {villain}
+    return tuple(p for p in PARAMS if p.tunable and p.group not in others)
+
+
+def _heuristic(strategy, what: str) -> StrategySpec:
+    spec = strategy_spec(strategy)
+    if spec.kernel != KERNELS["heuristic"]:
+        raise InputError(f"{what} {spec.name!r} has no parameters to tune; give a heuristic strategy such as expert")
+    return spec
+
+
+def _check_count(value, what: str, least: int = 1) -> int:
+    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < least:
+        raise InputError(f"{what} must be an integer of at least {least:,}, got {value!r}")
+    return int(value)
+
+
+# ============================================================================ playing a batch against the field
+
+
+def _field_jobs(villain, specs, opponents, n_games, seed, variants, max_turns, mode):
+    """Chunks of every (strategy, opponent) pairing: the villain is entry 0, seats rotated; the same seed
+    for every strategy, so strategies are compared on the same games."""
+    from simlab.sim import GamePlan
+
+    out = []
+    for i, spec in enumerate(specs):
+        for o, opp in opponents.items():
+            plan = GamePlan((villain, o), (spec, opp), n_games, seed, variants, max_turns)
+            out += [(i, o, job) for job in plan.jobs(mode)]
+    return out
+
+
+def _play_field(villain, specs, opponents, n_games, seed, variants, max_turns, stop=None, on_chunk=None):
+    """Per strategy and opponent, the 0/1 array of the villain's wins in games 0..n_games-1 (``None`` if
+    ``stop()`` said to stop before the batch was played)."""
+    from simlab.backend import current, play_chunk
+
+    jobs = _field_jobs(villain, specs, opponents, n_games, seed, variants, max_turns, "games")
+    won = {(i, o): np.zeros(n_games, np.int8) for i in range(len(specs)) for o in opponents}
+    for (i, o, job), res in zip(jobs, current().map(play_chunk, [j for _, _, j in jobs]), strict=False):
+        seats = job.seats()
+        ws = res["winner_seat"].astype(np.int64)
+        entry = np.where(ws >= 0, seats[np.arange(job.n), np.maximum(ws, 0)], -1)
+        won[(i, o)][job.first : job.first + job.n] = entry == 0
+        if on_chunk is not None:
+            on_chunk(job.n)
+        if stop is not None and stop():
+            return None
+    return won
+
+
+# ============================================================================ one villain
+
+
+@dataclass
+class TuneResult:
+    """A tune: the tuned strategy, its search history and its validation on fresh games."""
+
+    villain: str
+    start: StrategySpec
+    best: StrategySpec
+    params: pl.DataFrame  # one row per searched parameter: group, start, tuned, low, high
+    history: pl.DataFrame  # one row per generation: games so far, best so far, the generation's best and mean
+    validation: pl.DataFrame  # per opponent and for the field: start and tuned win rate, paired change
+    provenance: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    interrupted: bool = False  # stopped by Ctrl-C: the best candidate found so far
+    path: Path | None = None
+
+    @property
+    def improvement(self) -> dict:
+        """The field row of the validation: change, change_low, change_high (paired 95%), rates."""
+        rows = self.validation.filter(pl.col("opponent") == "field").to_dicts()
+        return rows[0] if rows else {}
+
+    @property
+    def improved(self) -> bool:
+        """The validated improvement's interval lies above zero."""
+        imp = self.improvement
+        return bool(imp) and imp["change_low"] > 0
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        return {"params": self.params, "history": self.history, "validation": self.validation}
+
+
+def _decoder(params, base: StrategySpec, name: str, description: str):
+    def decode(x) -> StrategySpec:
+        values = dict(base.params)
+        for p, v in zip(params, x, strict=True):
+            v = min(max(float(v), p.low), p.high)
+            values[p.name] = float(round(v)) if p.integer else round(v, DECIMALS)
+        return StrategySpec(name, description, base.kernel, values, source="simlab tune")
+
+    return decode
+
+
+def tune(
+    villain: str,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 0,
+    start: str | StrategySpec = "expert",
+    opponents: dict | None = None,
+    candidate_games: int = DEFAULT_CANDIDATE_GAMES,
+    validation_games: int = DEFAULT_VALIDATION_GAMES,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    popsize: int | None = None,
+    params: list[str] | None = None,
+    out: str | Path | None = None,
+    progress: Callable[[int, int, float, float], None] | None = None,
+    purpose: str = "tune",
+) -> TuneResult:
+    """Tune ``villain``'s strategy parameters for its win rate against the field, validate, and write it.
+
+    budget: search games at most (each candidate plays ``candidate_games``, split over the opponents and
+        both seats; the starting strategy is the first candidate). Validation plays ``validation_games``
+        against each opponent for the start and for the tuned strategy on top of that.
+    start: the strategy the search starts from (a heuristic strategy: name, TOML path or spec).
+    opponents: villain -> strategy for each other villain (default expert); every candidate meets them.
+    params: parameter names to search (default :func:`tunable_params`).
+    out: write the tuned strategy file here (``configs/strategies/tuned-<villain>.toml`` from the CLI).
+    progress: called with (games played, games planned, best win rate so far, the start's) as chunks finish.
+    purpose: names the seeds: search and validation seeds derive from (seed, purpose, villain).
+
+    Ctrl-C stops the search (after the current chunk) and keeps the best candidate so far, which is then
+    validated and written; a second Ctrl-C stops at once.
+    """
+    import cma
+
+    from simlab.backend import fingerprint
+    from simlab.sim import _set_threads, _StopFlag
+
+    villain = check_villain(villain)
+    seed = check_seed(seed)
+    budget = _check_count(budget, "the budget")
+    candidate_games = _check_count(candidate_games, "games per candidate", 2)
+    validation_games = _check_count(validation_games, "validation games")
+    rules_array(variants, max_turns)
+    start_spec = _heuristic(start, "the start strategy")
+    others = [v for v in VILLAIN_KEYS if v != villain]
+    opponents = dict(opponents or {})
+    for o in opponents:
+        if o not in others:
+            raise InputError(f"opponent {o!r} is not another villain; choose from {', '.join(others)}")
+    opp_specs = {o: strategy_spec(opponents.get(o, "expert")) for o in others}
+    searchable = tunable_params(villain)
+    if params:
+        by_name = {p.name: p for p in searchable}
+        for name in params:
+            if name not in by_name:
+                raise InputError(f"unknown tunable parameter {name!r} for {villain}; choose from {', '.join(by_name)}")
+        searchable = tuple(by_name[n] for n in dict.fromkeys(params))
+    if popsize is not None:
+        popsize = _check_count(popsize, "the population size", 2)
+    per_opp = max(2, candidate_games // len(others) // 2 * 2)  # even: both seats equally
+    per_candidate = per_opp * len(others)
+    lam = popsize or int(4 + 3 * math.log(len(searchable)))
+    if budget < per_candidate * (1 + lam):
+        raise InputError(
+            f"a budget of {budget:,} games cannot play the start and one generation of {lam} candidates at "
+            f"{per_candidate:,} games each; give at least {per_candidate * (1 + lam):,} (or fewer games per candidate)"
+        )
+    _set_threads(threads)
+    train_seed = derived_seed(seed, f"{purpose}:{villain}:search")
+    valid_seed = derived_seed(seed, f"{purpose}:{villain}:validate")
+    name = f"tuned-{villain}"
+    decode = _decoder(searchable, start_spec, name, f"{villain} tuned by simlab tune")
+    x0 = [min(max(start_spec.params[p.name], p.low), p.high) for p in searchable]
+    rng = np.random.default_rng(derived_seed(seed, f"{purpose}:{villain}:cma"))
+    opts = {
+        "bounds": [[p.low for p in searchable], [p.high for p in searchable]],
+        "CMA_stds": [SIGMA_SHARE * (p.high - p.low) for p in searchable],
+        "integer_variables": [i for i, p in enumerate(searchable) if p.integer],
+        "randn": lambda *shape: rng.standard_normal(shape),
+        "seed": np.nan,  # pycma leaves numpy's global generator alone; it draws from ``randn``
+        "verbose": -9,
+        "popsize": lam,
+    }
+    es = cma.CMAEvolutionStrategy(x0, 1.0, opts)
+    generations_planned = (budget - per_candidate) // (lam * per_candidate)
+    total = per_candidate * (1 + lam * generations_planned) + 2 * validation_games * len(others)
+    played = 0
+    best_rate = start_rate = float("nan")
+    t0 = time.perf_counter()
+
+    def on_chunk(n):
+        nonlocal played
+        played += n
+        if progress is not None:
+            progress(played, total, best_rate, start_rate)
+
+    history = []
+    interrupted = False
+    stop_reason = "budget"
+    with _StopFlag() as flag:
+
+        def stop():
+            return flag.stop
+
+        won = _play_field(villain, [start_spec], opp_specs, per_opp, train_seed, variants, max_turns, stop, on_chunk)
+        if won is None:
+            raise KeyboardInterrupt  # nothing to keep yet
+        best = start_spec
+        best_rate = start_rate = float(np.mean([won[(0, o)].mean() for o in others]))
+        candidates, search_games, generation = 1, per_candidate, 0
+        history.append(
+            {
+                "generation": 0,
+                "games": search_games,
+                "best_rate": best_rate,
+                "generation_best": start_rate,
+                "generation_mean": start_rate,
+                "sigma": float(es.sigma),
+            }
+        )
+        while search_games + lam * per_candidate <= budget:
+            xs = es.ask()
+            specs = [decode(x) for x in xs]
+            won = _play_field(villain, specs, opp_specs, per_opp, train_seed, variants, max_turns, stop, on_chunk)
+            if won is None:
+                interrupted, stop_reason = True, "interrupted"
+                break
+            rates = np.array([np.mean([won[(i, o)].mean() for o in others]) for i in range(len(specs))])
+            es.tell(xs, list(-rates))
+            generation += 1
+            candidates += len(specs)
+            search_games += len(specs) * per_candidate
+            top = int(np.argmax(rates))
+            if rates[top] > best_rate:
+                best, best_rate = specs[top], float(rates[top])
+            history.append(
+                {
+                    "generation": generation,
+                    "games": search_games,
+                    "best_rate": best_rate,
+                    "generation_best": float(rates[top]),
+                    "generation_mean": float(rates.mean()),
+                    "sigma": float(es.sigma),
+                }
+            )
+            if progress is not None:
+                progress(played, total, best_rate, start_rate)
+            if es.stop():
+                stop_reason = "optimizer: " + ", ".join(sorted(es.stop()))
+                break
+        played = search_games  # the validation's games come on top of the search's
+        total = search_games + 2 * validation_games * len(others)
+        provenance = {
+            "villain": villain,
+            "start": start_spec.name,
+            "opponents": {o: s.name for o, s in opp_specs.items()},
+            "seed": seed,
+            "budget": budget,
+            "search_games": search_games,
+            "games_per_candidate": per_candidate,
+            "candidates": candidates,
+            "generations": generation,
+            "stopped_by": stop_reason,
+            "search_seed": train_seed,
+            "search_start_rate": round(start_rate, 5),
+            "search_best_rate": round(best_rate, 5),
+            "validation_seed": valid_seed,
+        }
+        if out is not None:  # kept even if a second Ctrl-C stops the validation
+            write_strategy(
+                replace(best, description=f"{villain} tuned by simlab tune (not validated)"),
+                out,
+                {**provenance, "validation": "not done"},
+            )
+        validation = validate(
+            villain, start_spec, best, opp_specs, validation_games, valid_seed, variants, max_turns, on_chunk
+        )
+    seconds = time.perf_counter() - t0
+    fp = fingerprint()
+    field_row = validation.filter(pl.col("opponent") == "field").row(0, named=True)
+    provenance |= {
+        "validation_games": int(field_row["games"]),
+        "validation_start_rate": round(field_row["start_rate"], 5),
+        "validation_rate": round(field_row["rate"], 5),
+        "validation_change": round(field_row["change"], 5),
+        "validation_low": round(field_row["change_low"], 5),
+        "validation_high": round(field_row["change_high"], 5),
+        "optimizer": f"CMA-ES (cma {cma.__version__}), population {lam}",
+        "params_searched": [p.name for p in searchable],
+        "variants": dict(sorted((variants or {}).items())),
+        "max_turns": max_turns,
+        "simlab_version": fp["version"],
+        "rules_hash": fp["rules_hash"],
+        "seconds": round(seconds, 1),
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    imp = (
+        f"{field_row['change']:+.1%} [{field_row['change_low']:+.1%}, {field_row['change_high']:+.1%}] over "
+        f"{start_spec.name} on {int(field_row['games']):,} fresh games"
+    )
+    best = replace(
+        best,
+        description=f"{villain} tuned against {', '.join(f'{o} ({s.name})' for o, s in opp_specs.items())} by "
+        f"simlab tune (seed {seed}, {search_games:,} games); validated win rate against the field {imp}",
+    )
+    params_frame = pl.DataFrame(
+        [
+            {
+                "param": p.name,
+                "group": p.group,
+                "start": start_spec.params[p.name],
+                "tuned": best.params[p.name],
+                "low": float(p.low),
+                "high": float(p.high),
+                "integer": p.integer,
+            }
+            for p in searchable
+        ]
+    )
+    result = TuneResult(
+        villain,
+        start_spec,
+        best,
+        params_frame,
+        pl.DataFrame(history),
+        validation,
+        provenance,
+        seconds,
+        interrupted,
+    )
+    if out is not None:
+        result.path = write_strategy(best, out, provenance)
+    return result
+
+
+def validate(
+    villain: str,
+    start,
+    tuned,
+    opponents: dict,
+    n_games: int,
+    seed: int,
+    variants=None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    on_chunk=None,
+) -> pl.DataFrame:
+    """``start`` and ``tuned`` play the same ``n_games`` against each opponent (villain -> strategy); per
+    opponent and for the field (all of them): both win rates and the paired change [Newcombe 95%]."""
+    specs = [strategy_spec(start), strategy_spec(tuned)]
+    opp_specs = {o: strategy_spec(s) for o, s in opponents.items()}
+    won = _play_field(villain, specs, opp_specs, n_games, seed, variants, max_turns, on_chunk=on_chunk)
+    rows = []
+    for o in [*opp_specs, "field"]:
+        keys = list(opp_specs) if o == "field" else [o]
+        a = np.concatenate([won[(0, k)] for k in keys])
+        b = np.concatenate([won[(1, k)] for k in keys])
+        eff = paired_effect(a, b)
+        lo, hi = wilson(int(b.sum()), b.size)
+        rows.append(
+            {
+                "opponent": o,
+                "opponent_strategy": ", ".join(opp_specs[k].name for k in keys),
+                "games": eff["games"],
+                "start_rate": eff["base_rate"],
+                "rate": eff["rate"],
+                "rate_low": float(lo),
+                "rate_high": float(hi),
+                "change": eff["change"],
+                "change_low": eff["change_low"],
+                "change_high": eff["change_high"],
+                "changed_games": eff["changed_games"],
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+# ============================================================================ strategy files
+
+
+def write_strategy(spec: StrategySpec, path: str | Path, provenance: dict) -> Path:
+    """Write ``spec`` as a strategy file (``base = "expert"`` and every parameter that differs from it, plus
+    the searched ones) with its provenance as a ``[provenance]`` table the loader accepts and ignores."""
+    import tomli_w
+
+    from strategies import STRATEGIES
+
+    path = Path(path)
+    expert = STRATEGIES["expert"].params
+    searched = set(provenance.get("params_searched", ()))
+    params = {k: v for k, v in spec.params.items() if k in searched or v != expert.get(k)}
+    doc = {"name": spec.name, "description": spec.description, "base": "expert", "params": params}
+    doc["provenance"] = {k: v for k, v in provenance.items() if v is not None}
+    head = (
+        f"# {spec.name}: written by simlab tune; regenerate with `simlab tune` (see README, Tuned strategies).\n"
+        "# [provenance] records how it was made; the strategy loader ignores it.\n"
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(head + tomli_w.dumps(doc))
+        tmp.replace(path)
+    except OSError as exc:
+        raise InputError(f"cannot write the strategy file {str(path)!r}: {exc.strerror or exc}") from None
+    return path
+
+
+def read_provenance(strategy: str) -> dict:
+    """The ``[provenance]`` table of a strategy file (by name or path); empty for built-in strategies."""
+    import tomllib
+
+    spec = strategy_spec(strategy)
+    if spec.source in ("built-in", "simlab tune"):
+        return {}
+    return tomllib.loads(Path(spec.source).read_text()).get("provenance", {})
+
+
+# ============================================================================ every villain: iterated best response
+
+
+@dataclass
+class EquilibriumResult:
+    """Iterated best response: the strategies it ended with and the matrix after every round."""
+
+    strategies: dict[str, StrategySpec]  # villain -> the strategy it plays at the end
+    improvements: pl.DataFrame  # round, villain: the tune's validated change and whether it was adopted
+    trajectory: pl.DataFrame  # the matrix table of every round (round 0: the starting strategies)
+    rounds: int  # rounds played
+    converged: bool  # a whole round changed no villain's strategy
+    interrupted: bool = False
+    tunes: list[TuneResult] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)  # villain -> the strategy file written
+
+    def grid(self, round_: int | None = None) -> pl.DataFrame:
+        """The 2-player matrix of a round (default the last) as a villain x opponent grid."""
+        from simlab.matchups import MatrixResult, matchups
+
+        r = self.rounds if round_ is None else round_
+        table = self.trajectory.filter(pl.col("round") == r).drop("round")
+        return MatrixResult(table, dict.fromkeys(matchups())).grid()
+
+
+def equilibrium(
+    rounds: int = DEFAULT_ROUNDS,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 0,
+    start_level: str = "expert",
+    villains=VILLAIN_KEYS,
+    candidate_games: int = DEFAULT_CANDIDATE_GAMES,
+    validation_games: int = DEFAULT_VALIDATION_GAMES,
+    matrix_games: int = DEFAULT_MATRIX_GAMES,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    popsize: int | None = None,
+    out_dir: str | Path | None = None,
+    report_dir: str | Path | None = None,
+    progress: Callable[[str, int, int, float, float], None] | None = None,
+) -> EquilibriumResult:
+    """Iterated best response: each round re-tunes each of ``villains`` in turn (:func:`tune`, ``budget``
+    games) against the others' current strategies, starting from its own current one; a villain adopts the
+    tuned strategy only if its validated improvement's interval lies above zero. Stops after ``rounds``
+    rounds, or earlier once a whole round adopts nothing (converged). Every villain starts at
+    ``start_level``; the matrix (``matrix_games`` per matchup, the same seed every round so rounds are
+    compared on the same games) is played before the first round and after each.
+
+    out_dir: write ``tuned-<villain>.toml`` for every villain there (with provenance: the tune that made it
+        and the equilibrium's rounds and convergence). report_dir: write each round's strategies
+        (``round-<r>/<villain>.toml``), the trajectory and improvements (parquet, CSV) and the trajectory plot.
+    progress: called with (label, games played, games planned, best so far, start) during each tune.
+    """
+    from simlab.levels import level_strategies
+    from simlab.matchups import matrix
+
+    rounds = _check_count(rounds, "--rounds")
+    matrix_games = _check_count(matrix_games, "matrix games")
+    villains = tuple(check_villain(v) for v in villains)
+    current = {v: _heuristic(s, f"level {start_level}") for v, s in level_strategies(start_level).items()}
+    matrix_seed = derived_seed(seed, "equilibrium:matrix")
+
+    def play_matrix(r):
+        m = matrix(matrix_games, matrix_seed, dict(current), variants, max_turns, threads)
+        return m.table.with_columns(pl.lit(r).alias("round")).select("round", *m.table.columns)
+
+    frames = [play_matrix(0)]
+    improvements, tunes, adopted_in = [], [], {}
+    converged = interrupted = False
+    played = 0
+    for r in range(1, rounds + 1):
+        changed = False
+        for v in villains:
+            label = f"round {r}/{rounds}: {v}"
+
+            def report(done, total, best, start, label=label):
+                if progress is not None:
+                    progress(label, done, total, best, start)
+
+            res = tune(
+                v,
+                budget,
+                seed,
+                start=current[v],
+                opponents={o: current[o] for o in VILLAIN_KEYS if o != v},
+                candidate_games=candidate_games,
+                validation_games=validation_games,
+                variants=variants,
+                max_turns=max_turns,
+                threads=threads,
+                popsize=popsize,
+                progress=report,
+                purpose=f"equilibrium:round{r}",
+            )
+            tunes.append(res)
+            imp = res.improvement
+            adopt = res.improved
+            improvements.append(
+                {
+                    "round": r,
+                    "villain": v,
+                    "start": current[v].name,
+                    "start_rate": imp["start_rate"],
+                    "rate": imp["rate"],
+                    "change": imp["change"],
+                    "change_low": imp["change_low"],
+                    "change_high": imp["change_high"],
+                    "adopted": adopt,
+                    "search_games": res.provenance["search_games"],
+                    "seconds": res.seconds,
+                }
+            )
+            if adopt:
+                changed = True
+                current[v] = replace(res.best, name=f"tuned-{v}")
+                adopted_in[v] = (r, res)
+            if report_dir is not None:
+                prov = {**res.provenance, "round": r, "adopted": adopt}
+                write_strategy(
+                    replace(res.best, name=f"tuned-{v}"), Path(report_dir) / f"round-{r}" / f"{v}.toml", prov
+                )
+            played += 1
+            if res.interrupted:
+                interrupted = True
+                break
+        if interrupted:
+            break
+        frames.append(play_matrix(r))
+        if not changed:
+            converged = True
+            break
+    rounds_played = len(frames) - 1
+    result = EquilibriumResult(
+        dict(current),
+        pl.DataFrame(improvements),
+        pl.concat(frames),
+        rounds_played,
+        converged,
+        interrupted,
+        tunes,
+    )
+    summary = {
+        "equilibrium_rounds": rounds_played,
+        "equilibrium_rounds_asked": rounds,
+        "equilibrium_converged": converged,
+        "equilibrium_start_level": start_level,
+        "equilibrium_seed": seed,
+    }
+    if out_dir is not None:
+        for v in villains:
+            if v in adopted_in:
+                r, res = adopted_in[v]
+                prov = {**res.provenance, "equilibrium_round": r, **summary}
+            else:
+                prov = {"villain": v, "start": current[v].name, "note": "no tune improved on the start", **summary}
+            spec = replace(current[v], name=f"tuned-{v}")
+            result.paths[v] = write_strategy(spec, Path(out_dir) / f"tuned-{v}.toml", prov)
+    if report_dir is not None:
+        save_trajectory(result, report_dir)
+    return result
+
+
+def save_trajectory(result: EquilibriumResult, directory: str | Path) -> Path:
+    """trajectory.{parquet,csv}, improvements.{parquet,csv} and trajectory.png under ``directory``."""
+    d = Path(directory)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        for name, frame in (("trajectory", result.trajectory), ("improvements", result.improvements)):
+            frame.write_parquet(d / f"{name}.parquet")
+            frame.write_csv(d / f"{name}.csv")
+    except OSError as exc:
+        raise InputError(f"cannot write the trajectory to {str(d)!r}: {exc.strerror or exc}") from None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot_trajectory(result.trajectory, ax)
+    fig.tight_layout()
+    path = d / "trajectory.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_trajectory(trajectory: pl.DataFrame, ax):
+    """Win rate of each 2-player pairing's first villain, and of each villain of the 3-player game, round by
+    round, with 95% intervals (a frame of :attr:`EquilibriumResult.trajectory`)."""
+    from matplotlib.ticker import MaxNLocator
+
+    lines = trajectory.filter(
+        ((pl.col("players") == 2) & (pl.col("matchup").str.split("-vs-").list.first() == pl.col("outcome")))
+        | ((pl.col("players") == 3) & (pl.col("outcome") != "unfinished"))
+    )
+    for (m, o), sub in lines.group_by(["matchup", "outcome"], maintain_order=True):
+        sub = sub.sort("round")
+        x = sub["round"].to_numpy()
+        y = sub["rate"].to_numpy()
+        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
+        three = m.count("-vs-") == 2
+        label = f"{o} (3-player)" if three else f"{o} vs {m.split('-vs-')[1]}"
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, linestyle="--" if three else "-", label=label)
+    ax.set_xlabel("round of best response (0: the starting strategies)")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.axhline(0.5, color="grey", linestyle=":")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("tuning trajectory: the matrix after each round")
+    return ax

@@ -1,0 +1,245 @@
+"""Tuning: a deliberately bad strategy improves on a tiny budget (validated on fresh games), provenance is
+written and the file plays exactly as validated, Ctrl-C keeps the best, iterated best response writes its
+trajectory, the ``tuned`` level and ``--level`` on the commands, and bad input in one line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import tomllib
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import strategies
+from simlab.cli import app
+from simlab.game import InputError
+from simlab.tune import equilibrium, read_provenance, tunable_params, tune, validate, write_strategy
+from strategies import resolve
+
+runner = CliRunner()
+
+# Gaston who discards any card worth less than 6 and values removing an Obstacle at the bottom of its range:
+# he throws his hand away and rarely removes anything.
+BAD_GASTON = """
+name = "bad-gaston"
+base = "expert"
+[params]
+discard_below = 6.0
+obstacle_value = 0.5
+"""
+TINY = {"candidate_games": 100, "validation_games": 300, "popsize": 6, "threads": 2}
+
+
+@pytest.fixture
+def bad_gaston(tmp_path):
+    path = tmp_path / "bad-gaston.toml"
+    path.write_text(BAD_GASTON)
+    return str(path)
+
+
+def test_tunable_parameters_come_from_the_table():
+    from strategies.heuristic import PARAMS
+
+    names = {p.name for p in tunable_params("gaston")}
+    assert "plan" not in names and "fate_smart" not in names  # the skill switches are not tuned
+    assert "obstacle_value" in names and "soldier_value" not in names  # another villain's weight is not
+    expected = {p.name for p in PARAMS if p.tunable and p.group not in ("lady-tremaine", "horned-king")}
+    assert names == expected
+
+
+def test_tuning_improves_a_deliberately_bad_strategy(bad_gaston, tmp_path):
+    out = tmp_path / "tuned-gaston.toml"
+    res = tune(
+        "gaston",
+        budget=100 * 25,
+        seed=3,
+        start=bad_gaston,
+        params=["discard_below", "obstacle_value"],
+        out=out,
+        **TINY,
+    )
+    imp = res.improvement
+    assert imp["games"] == 2 * 300
+    assert imp["change_low"] > 0, res.validation  # better on fresh games, by a paired 95% interval
+    assert res.improved
+    assert res.history["best_rate"].is_sorted()
+    assert res.provenance["search_games"] <= 100 * 25
+    # the file plays exactly the strategy that was validated, and says how it was made
+    spec = resolve(str(out))
+    assert spec.params == res.best.params
+    prov = read_provenance(str(out))
+    assert prov["seed"] == 3 and prov["budget"] == 2500 and prov["start"] == "bad-gaston"
+    assert prov["opponents"] == {"lady-tremaine": "expert", "horned-king": "expert"}
+    assert prov["validation_change"] == pytest.approx(imp["change"], abs=1e-5)
+    assert prov["simlab_version"] and prov["rules_hash"]
+    again = validate(
+        "gaston",
+        bad_gaston,
+        str(out),
+        {"lady-tremaine": "expert", "horned-king": "expert"},
+        300,
+        prov["validation_seed"],
+    )
+    assert again.equals(res.validation)
+
+
+def test_ctrl_c_keeps_the_best_so_far(bad_gaston, tmp_path):
+    out = tmp_path / "tuned.toml"
+    sent = []
+
+    def progress(done, total, best, start):
+        if done > 100 * 7 and not sent:  # in the second generation
+            sent.append(done)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    res = tune(
+        "gaston",
+        budget=100 * 100,
+        seed=3,
+        start=bad_gaston,
+        params=["discard_below", "obstacle_value"],
+        out=out,
+        progress=progress,
+        **TINY,
+    )
+    assert sent and res.interrupted
+    assert res.provenance["stopped_by"] == "interrupted"
+    assert res.provenance["search_games"] < 100 * 100
+    assert res.history.height == 2  # the start and the first generation; the second was cut short
+    assert res.best.params["discard_below"] == res.params.filter(pl.col("param") == "discard_below")["tuned"][0]
+    assert res.validation.height == 3  # the best so far was still validated and written
+    assert resolve(str(out)).params == res.best.params
+
+
+def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
+    out, rep = tmp_path / "strategies", tmp_path / "reports"
+    res = equilibrium(
+        rounds=1,
+        budget=40 * 13,
+        seed=1,
+        candidate_games=40,
+        validation_games=100,
+        matrix_games=60,
+        popsize=4,
+        threads=2,
+        out_dir=out,
+        report_dir=rep,
+    )
+    assert res.rounds == 1
+    assert res.improvements.height == 3
+    assert set(res.trajectory["round"].unique()) == {0, 1}
+    assert res.converged == (not res.improvements["adopted"].any())
+    for v in ("gaston", "lady-tremaine", "horned-king"):
+        doc = tomllib.loads((out / f"tuned-{v}.toml").read_text())
+        assert doc["provenance"]["equilibrium_rounds"] == 1
+        assert resolve(str(out / f"tuned-{v}.toml")).params == res.strategies[v].params
+        assert (rep / "round-1" / f"{v}.toml").is_file()
+    assert (rep / "trajectory.png").stat().st_size > 0
+    assert pl.read_csv(rep / "trajectory.csv").height == res.trajectory.height
+    grid = res.grid(0)
+    assert grid.height == 3 and np.all(grid.drop("villain").to_numpy() >= 0)
+
+
+def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
+    from simlab.ladder import skill_ladder
+    from simlab.levels import available_levels, level_strategies, strongest_level
+
+    monkeypatch.setattr(strategies, "CONFIG_DIRS", (tmp_path,))
+    assert "tuned" not in available_levels() and strongest_level() == "expert"
+    for v in ("gaston", "lady-tremaine", "horned-king"):
+        spec = resolve("expert")
+        spec = strategies.StrategySpec(f"tuned-{v}", "test", spec.kernel, {**spec.params, "noise": 0.1})
+        write_strategy(spec, tmp_path / f"tuned-{v}.toml", {"villain": v})
+    assert available_levels()[-1] == strongest_level() == "tuned"
+    assert level_strategies("tuned", ["gaston"]) == {"gaston": "tuned-gaston"}
+    ladder = skill_ladder(["gaston"], n_games=20, seed=1, max_turns=40, threads=2)
+    assert ladder["level"].to_list() == ["random", "novice", "expert", "tuned"]
+
+
+def test_level_plays_every_villain_at_that_level():
+    import simlab
+
+    a = simlab.run("gaston-vs-horned-king", 40, seed=2, level="novice", threads=2)
+    b = simlab.run("gaston-vs-horned-king", 40, seed=2, strategies={"gaston": "novice", "horned-king": "novice"})
+    assert a.summary.equals(b.summary) and a.strategies == ("novice", "novice")
+    c = simlab.run("gaston-vs-horned-king", 40, seed=2, level="novice", strategies={"gaston": "expert"}, threads=2)
+    assert c.strategies == ("expert", "novice")
+
+
+def test_the_loader_accepts_provenance_and_only_as_a_table(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text('base = "expert"\n[params]\nnoise = 0.1\n[provenance]\nseed = 1\n')
+    assert resolve(str(good)).params["noise"] == 0.1
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "expert"\nprovenance = 3\n')
+    with pytest.raises(ValueError, match="'provenance' must be a table"):
+        resolve(str(bad))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tune"], "give --villain VILLAIN to tune one villain, or --all"),
+        (["tune", "--villain", "gaston", "--all"], "give --villain VILLAIN to tune one villain, or --all"),
+        (["tune", "--villain", "wizard"], "unknown villain 'wizard'; choose from"),
+        (["tune", "--villain", "gaston", "--budget", "100"], "give at least"),
+        (["tune", "--villain", "gaston", "--param", "nope"], "unknown tunable parameter 'nope' for gaston; choose"),
+        (["tune", "--villain", "gaston", "--param", "soldier_value"], "unknown tunable parameter 'soldier_value'"),
+        (["tune", "--villain", "gaston", "--start", "random"], "has no parameters to tune"),
+        (["tune", "--villain", "gaston", "--opponent", "gaston=expert"], "opponent 'gaston' is not another villain"),
+        (["tune", "--villain", "gaston", "--rounds", "2"], "--rounds goes with --all"),
+        (["tune", "--all", "--start", "wizard"], "unknown level 'wizard'; choose from"),
+        (["tune", "--all", "--rounds", "0"], "--rounds must be an integer of at least 1"),
+        (["tune", "--villain", "gaston", "--candidate-games", "0"], "games per candidate must be"),
+        (["run", "-m", "gaston-vs-horned-king", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
+        (["matrix", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
+        (["difficulty", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
+        (["ladder", "-n", "5", "--level", "wizard"], "unknown strategy 'wizard'"),
+    ],
+)
+def test_bad_input_is_one_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(strategies, "CONFIG_DIRS", (tmp_path,))
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], res.output
+
+
+def test_tune_cli_prints_the_validated_improvement(bad_gaston, tmp_path):
+    out = tmp_path / "t.toml"
+    res = runner.invoke(
+        app,
+        [
+            "tune",
+            "--villain",
+            "gaston",
+            "--start",
+            bad_gaston,
+            "--param",
+            "discard_below",
+            "--budget",
+            "1200",
+            "--candidate-games",
+            "100",
+            "--validation-games",
+            "100",
+            "--popsize",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "validated win rate against the field" in res.output and "change" in res.output
+    assert out.is_file() and "provenance" in tomllib.loads(out.read_text())
+
+
+def test_input_errors_name_the_value():
+    with pytest.raises(InputError, match="the budget must be an integer"):
+        tune("gaston", budget=0)
