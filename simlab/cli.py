@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simlab import tune as tune_defaults
 from simlab.backend import BackendError
 from simlab.cards import CardDataError
 from simlab.game import DEFAULT_STRATEGY, InputError
@@ -963,14 +964,18 @@ def print_tune(res) -> None:
 def tune(
     villain: Annotated[str | None, typer.Option(help="the villain to tune (or --all)")] = None,
     all_: Annotated[bool, typer.Option("--all", help="every villain: iterated best response, round by round")] = False,
-    rounds: Annotated[int, typer.Option(help="with --all: rounds of best response at most")] = 3,
-    budget: Annotated[int, typer.Option(help="search games per tune (validation comes on top)")] = 300_000,
+    rounds: Annotated[int, typer.Option(help="with --all: rounds of best response at most")] = (
+        tune_defaults.DEFAULT_ROUNDS
+    ),
+    budget: Annotated[
+        int, typer.Option(help="search games per tune (validation comes on top)")
+    ] = tune_defaults.DEFAULT_BUDGET,
     candidate_games: Annotated[
         int, typer.Option("--candidate-games", help="games each candidate plays, split over the opponents")
-    ] = 2_000,
+    ] = tune_defaults.DEFAULT_CANDIDATE_GAMES,
     validation_games: Annotated[
         int, typer.Option("--validation-games", help="fresh games per opponent to validate the result on")
-    ] = 5_000,
+    ] = tune_defaults.DEFAULT_VALIDATION_GAMES,
     seed: Seed = 0,
     start: Annotated[
         str, typer.Option(help="the strategy (or, with --all, the level) the search starts from")
@@ -985,7 +990,7 @@ def tune(
     popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
     matrix_games: Annotated[
         int, typer.Option("--matrix-games", help="with --all: games per matchup of each round's matrix")
-    ] = 2_000,
+    ] = tune_defaults.DEFAULT_MATRIX_GAMES,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
@@ -1011,7 +1016,7 @@ def tune(
     try:
         if all_ == (villain is not None):
             raise InputError("give --villain VILLAIN to tune one villain, or --all for every villain")
-        if not all_ and rounds != 3:
+        if not all_ and rounds != tune_defaults.DEFAULT_ROUNDS:
             raise InputError("--rounds goes with --all")
         bar, update = _tune_bar()
         variants = parse_pairs(rules, "--rules")

@@ -40,7 +40,7 @@ from simlab.whatif import paired_effect
 from strategies import KERNELS, StrategySpec
 
 DEFAULT_BUDGET = 300_000  # search games of one tune
-DEFAULT_CANDIDATE_GAMES = 2_000  # games per candidate, split evenly over the opponents
+DEFAULT_CANDIDATE_GAMES = 1_000  # games per candidate, split evenly over the opponents and seats
 DEFAULT_VALIDATION_GAMES = 5_000  # validation games per opponent, for each of the start and the tuned strategy
 DEFAULT_ROUNDS = 3
 DEFAULT_MATRIX_GAMES = 2_000  # per matchup of the matrix after each round of the equilibrium

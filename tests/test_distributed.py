@@ -122,6 +122,20 @@ def test_cli_on_the_cluster_matches_local(cluster):
         assert local[key] == remote[key], key
 
 
+def test_tuning_on_the_cluster_equals_tuning_here(cluster):
+    from simlab.tune import tune
+
+    address, _ = cluster
+    kw = {"budget": 60 * 9, "seed": 4, "candidate_games": 60, "validation_games": 60, "popsize": 4}
+    kw["params"] = ["obstacle_value", "swoon_min_obstacles"]
+    local = tune("gaston", **kw)
+    with use(DaskBackend(address)) as backend:
+        remote = tune("gaston", **kw)
+        backend.close()
+    assert remote.best.params == local.best.params
+    assert remote.history.equals(local.history) and remote.validation.equals(local.validation)
+
+
 def test_a_worker_dying_mid_run_changes_nothing(cluster):
     address, workers = cluster
     local = run(MATCHUP, 400, seed=8, chunk=40)
