@@ -64,127 +64,152 @@ class Param:
     tunable: bool = True  # False for the skill switches (plan, fate_smart)
 
 
+def _group(group: str, *rows: tuple) -> tuple[Param, ...]:
+    """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]])."""
+    return tuple(Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:]) for r in rows)
+
+
+# Each group's rows, in the order ``simlab strategies`` lists them. The kernel reads parameter ``x`` as
+# ``sp[P_X]`` (the ``P_*`` indices below follow this table; a test checks they match).
 PARAMS: tuple[Param, ...] = (
-    Param("plan", 1.0, "switches", "1: value cards by the villain's plan; 0: by cost (novice)", 0, 1, True, False),
-    Param(
-        "fate_smart", 1.0, "switches", "1: choices inside Fate effects know the target; 0: random", 0, 1, True, False
+    *_group(
+        "switches",
+        ("plan", 1, 0, 1, "1: value cards by the villain's plan; 0: by cost (novice)", True, False),
+        ("fate_smart", 1, 0, 1, "1: choices inside Fate effects know the target; 0: random", True, False),
     ),
-    Param("fate_value", 2.0, "fate", "worth of a Fate action against an opponent with no progress", 0.0, 20.0),
-    Param("power_value", 1.0, "economy", "worth of 1 Power", 0.2, 3.0),
-    Param("spend_weight", 0.6, "economy", "how much of a card's cost counts against playing it", 0.0, 1.5),
-    Param("vanquish_value", 1.5, "heroes", "worth of defeating a Hero, on top of the harm it does", 0.0, 8.0),
-    Param("ally_value", 0.5, "cards", "worth of 1 Strength of Allies in play", 0.0, 3.0),
-    Param(
-        "discard_below",
-        1.5,
-        "cards",
-        "discard hand cards worth less than this (negative: never discard by choice)",
-        -1.0,
-        6.0,
-    ),
-    Param("draw_value", 1.0, "cards", "worth of drawing a card", 0.0, 4.0),
-    Param("noise", 0.05, "economy", "size of the random term added to every score", 0.0, 0.5),
-    Param("cover_value", 1.5, "heroes", "harm of one covered top-row action", 0.0, 6.0),
-    Param("obstacle_value", 4.0, "gaston", "Gaston: worth of removing one Obstacle", 0.5, 12.0),
-    Param(
-        "swoon_min_obstacles",
-        5.0,
-        "gaston",
-        "Gaston: play Swoon only while at least this many Obstacles remain",
-        0.0,
-        9.0,
-        True,
-    ),
-    Param("soldier_value", 8.0, "horned-king", "Horned King: Ancient Soldiers at a location without one", 0.0, 25.0),
-    Param(
-        "cauldron_value",
-        9.0,
-        "horned-king",
-        "Horned King: claiming / powering the Cauldron, each new Cauldron Born location",
-        0.0,
-        25.0,
-    ),
-    Param("wedding_value", 10.0, "lady-tremaine", "Lady Tremaine: each step of the wedding plan", 0.0, 30.0),
-    Param("threat_weight", 1.0, "heroes", "multiplies the harm Heroes do", 0.0, 4.0),
-    Param(
-        "rose_min_obstacles",
-        2.0,
-        "fate",
-        "against Gaston: play The Rose only while he has more Obstacles than this",
-        0.0,
-        8.0,
-        True,
-    ),
-    Param(
-        "swap_reserve",
-        1.0,
-        "horned-king",
-        "Horned King: keep Power for next turn's swap when a swap is pending",
-        0.0,
-        2.0,
-    ),
-    Param("fate_target_progress", 4.0, "fate", "weight of the target's progress in a Fate action's worth", 0.0, 20.0),
-    Param(
-        "dig_value", 3.0, "cards", "raise the discard threshold by this much while the plan is far from done", 0.0, 8.0
-    ),
-    Param(
-        "power_target",
-        3.0,
+    *_group(
         "economy",
-        "Power beyond (the dearest card in hand + this) is worth less and less",
-        0.0,
-        10.0,
+        ("power_value", 1.0, 0.2, 3.0, "worth of 1 Power"),
+        ("spend_weight", 0.6, 0.0, 1.5, "how much of a card's cost counts against playing it"),
+        ("noise", 0.05, 0.0, 0.5, "size of the random term added to every score"),
+        ("power_target", 3.0, 0.0, 10.0, "Power beyond (the dearest card in hand + this) is worth less and less"),
+    ),
+    *_group(
+        "cards",
+        ("ally_value", 0.5, 0.0, 3.0, "worth of 1 Strength of Allies in play"),
+        ("discard_below", 1.5, -1.0, 6.0, "discard hand cards worth less than this (< 0: never by choice)"),
+        ("draw_value", 1.0, 0.0, 4.0, "worth of drawing a card"),
+        ("dig_value", 3.0, 0.0, 8.0, "raise the discard threshold by this much while the plan is far from done"),
+    ),
+    *_group(
+        "heroes",
+        ("vanquish_value", 1.5, 0.0, 8.0, "worth of defeating a Hero, on top of the harm it does"),
+        ("cover_value", 1.5, 0.0, 6.0, "harm of one covered top-row action (scales the cover_* below)"),
+        ("cover_gain", 0.8, 0.0, 2.5, "covered Gain Power symbol, per Power (at cover_value 1.5)"),
+        ("cover_play", 1.5, 0.0, 4.0, "covered Play a Card or Activate symbol (at cover_value 1.5)"),
+        ("cover_vanquish", 1.0, 0.0, 3.0, "covered Vanquish or Move an Item or Ally symbol (at cover_value 1.5)"),
+        ("cover_fate", 0.8, 0.0, 3.0, "covered Fate symbol (at cover_value 1.5)"),
+        ("cover_other", 0.4, 0.0, 2.0, "covered Discard Cards (or other) symbol (at cover_value 1.5)"),
+        ("hero_strength_harm", 0.3, 0.0, 1.5, "harm per Strength of a Hero (the Allies it ties up)"),
+        ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of cards, per +1 (Cinderella, Gus)"),
+        ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects (Hen Wen)"),
+        ("hero_company_harm", 0.5, 0.0, 2.0, "a Hero stronger beside other Heroes, per Hero in the Realm"),
+        ("threat_weight", 1.0, 0.0, 4.0, "multiplies the harm Heroes do"),
+    ),
+    *_group(
+        "progress",
+        ("progress_soldier", 0.05, 0.0, 0.2, "Horned King: per location with Ancient Soldiers or a Cauldron Born"),
+        ("progress_born", 0.15, 0.0, 0.3, "Horned King: per location with a Cauldron Born (on top)"),
+        ("progress_claimed", 0.1, 0.0, 0.3, "Horned King: the Cauldron claimed"),
+        ("progress_powered", 0.1, 0.0, 0.3, "Horned King: the Cauldron powered (on top)"),
+        ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
+        ("progress_daughter", 0.15, 0.0, 0.4, "Lady Tremaine: an everyday daughter, while no bride is in play"),
+        ("progress_ballroom", 0.15, 0.0, 0.4, "Lady Tremaine: The Ballroom unlocked"),
+        ("progress_bride_in", 0.2, 0.0, 0.5, "Lady Tremaine: a bride in The Ballroom"),
+        ("progress_prince", 0.1, 0.0, 0.4, "Lady Tremaine: the Prince in her Realm"),
+        ("progress_bells", 0.15, 0.0, 0.4, "Lady Tremaine: Wedding Bells in her Realm"),
+        ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
+    ),
+    *_group(
+        "fate",
+        ("fate_value", 2.0, 0.0, 20.0, "worth of a Fate action against an opponent with no progress"),
+        ("fate_target_progress", 4.0, 0.0, 20.0, "weight of the target's progress in a Fate action's worth"),
+        ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
+    ),
+    *_group(
+        "gaston",
+        ("obstacle_value", 4.0, 0.5, 12.0, "Gaston: worth of removing one Obstacle"),
+        ("swoon_min_obstacles", 5, 0, 9, "Gaston: play Swoon only while at least this many Obstacles remain", True),
+        ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
+    ),
+    *_group(
+        "lady-tremaine",
+        ("wedding_value", 10.0, 0.0, 30.0, "Lady Tremaine: each step of the wedding plan"),
+        ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
+        ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
+        ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
+        ("slippers_defeat_cane", 0.2, 0.0, 1.0, "the same with Lady Tremaine's Cane in her Realm, in steps lost"),
+    ),
+    *_group(
+        "horned-king",
+        ("soldier_value", 8.0, 0.0, 25.0, "Horned King: Ancient Soldiers at a location without one"),
+        (
+            "cauldron_value",
+            9.0,
+            0.0,
+            25.0,
+            "Horned King: claiming / powering the Cauldron, each new Cauldron Born location",
+        ),
+        ("swap_reserve", 1.0, 0.0, 2.0, "Horned King: keep Power for next turn's swap when a swap is pending"),
+        ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
+        ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
+        ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
+        ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
     ),
 )
 PARAM_NAMES = tuple(p.name for p in PARAMS)
-EXPERT = {p.name: float(p.expert) for p in PARAMS}
+EXPERT = {p.name: p.expert for p in PARAMS}
 P_PLAN = 0
 P_FATE_SMART = 1
-P_FATE_VALUE = 2
-P_POWER = 3
-P_SPEND = 4
-P_VANQUISH = 5
-P_ALLY = 6
+P_POWER_VALUE = 2
+P_SPEND_WEIGHT = 3
+P_NOISE = 4
+P_POWER_TARGET = 5
+P_ALLY_VALUE = 6
 P_DISCARD_BELOW = 7
-P_DRAW = 8
-P_NOISE = 9
-P_COVER = 10
-P_OBSTACLE = 11
-P_SWOON_MIN = 12
-P_SOLDIER = 13
-P_CAULDRON = 14
-P_WEDDING = 15
-P_THREAT = 16
-P_ROSE_MIN = 17
-P_SWAP_RESERVE = 18
-P_FATE_PROGRESS = 19
-P_DIG = 20
-P_POWER_TARGET = 21
-
-EXPERT = {
-    "plan": 1.0,
-    "fate_smart": 1.0,
-    "fate_value": 2.0,
-    "power_value": 1.0,
-    "spend_weight": 0.6,
-    "vanquish_value": 1.5,
-    "ally_value": 0.5,
-    "discard_below": 1.5,
-    "draw_value": 1.0,
-    "noise": 0.05,
-    "cover_value": 1.5,
-    "obstacle_value": 4.0,
-    "swoon_min_obstacles": 5.0,
-    "soldier_value": 8.0,
-    "cauldron_value": 9.0,
-    "wedding_value": 10.0,
-    "threat_weight": 1.0,
-    "rose_min_obstacles": 2.0,
-    "swap_reserve": 1.0,
-    "fate_target_progress": 4.0,
-    "dig_value": 3.0,
-    "power_target": 3.0,
-}
+P_DRAW_VALUE = 8
+P_DIG_VALUE = 9
+P_VANQUISH_VALUE = 10
+P_COVER_VALUE = 11
+P_COVER_GAIN = 12
+P_COVER_PLAY = 13
+P_COVER_VANQUISH = 14
+P_COVER_FATE = 15
+P_COVER_OTHER = 16
+P_HERO_STRENGTH_HARM = 17
+P_COST_PLUS_HARM = 18
+P_NO_EFFECTS_HARM = 19
+P_HERO_COMPANY_HARM = 20
+P_THREAT_WEIGHT = 21
+P_PROGRESS_SOLDIER = 22
+P_PROGRESS_BORN = 23
+P_PROGRESS_CLAIMED = 24
+P_PROGRESS_POWERED = 25
+P_PROGRESS_BRIDE = 26
+P_PROGRESS_DAUGHTER = 27
+P_PROGRESS_BALLROOM = 28
+P_PROGRESS_BRIDE_IN = 29
+P_PROGRESS_PRINCE = 30
+P_PROGRESS_BELLS = 31
+P_PROGRESS_SLIPPER = 32
+P_FATE_VALUE = 33
+P_FATE_TARGET_PROGRESS = 34
+P_ROSE_MIN_OBSTACLES = 35
+P_OBSTACLE_VALUE = 36
+P_SWOON_MIN_OBSTACLES = 37
+P_BLOCKS_REMOVAL_HARM = 38
+P_WEDDING_VALUE = 39
+P_FATE_MOVES_ALLIES_HARM = 40
+P_BALLROOM_CLOSED_HARM = 41
+P_SLIPPERS_DEFEAT = 42
+P_SLIPPERS_DEFEAT_CANE = 43
+P_SOLDIER_VALUE = 44
+P_CAULDRON_VALUE = 45
+P_SWAP_RESERVE = 46
+P_BLOCKS_SOLDIERS_HARM = 47
+P_BLOCKS_SOLDIERS_SHARE = 48
+P_GURGI_HARM_DISCOUNT = 49
+P_GURGI_DEFEAT_DISCOUNT = 50
 
 BIG = 1000.0
 
@@ -324,8 +349,8 @@ def bits_nb(x):
 
 
 @kernel
-def progress_nb(st, tb, s):
-    """How close seat ``s`` is to its objective, 0 (start) to 1 (won)."""
+def progress_nb(st, tb, sp, s):
+    """How close seat ``s`` is to its objective, 0 (start) to 1 (won), as seen with parameters ``sp``."""
     obj = objective_nb(st, tb, s)
     v = st.sv[s, K.SV_VILLAIN]
     if obj == K.OBJ_OBSTACLES:
@@ -335,32 +360,32 @@ def progress_nb(st, tb, s):
         return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
     if obj == K.OBJ_CAULDRON:
         both, born = soldier_locations_nb(st, tb, s)
-        p = 0.05 * bits_nb(both) + 0.15 * bits_nb(born)
+        p = sp[P_PROGRESS_SOLDIER] * bits_nb(both) + sp[P_PROGRESS_BORN] * bits_nb(born)
         if st.sv[s, K.SV_CAULDRON] >= 1:
-            p += 0.1
+            p += sp[P_PROGRESS_CLAIMED]
         if st.sv[s, K.SV_CAULDRON] == 2:
-            p += 0.1
+            p += sp[P_PROGRESS_POWERED]
         return min(p, 1.0)
     ball = admits_only_loc_nb(st, tb, s)
     p = 0.0
     if bride_at_nb(st, tb, s, -1):
-        p += 0.3
+        p += sp[P_PROGRESS_BRIDE]
     else:
         for k in range(K.N_VCARDS):
             c = st.inst[s, k, K.I_CARD]
             if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_EXCLUSIVE] >= 0:
-                p += 0.15
+                p += sp[P_PROGRESS_DAUGHTER]
                 break
     if ball >= 0:
         if st.sv[s, K.SV_LOCK + ball] == 0:
-            p += 0.15
+            p += sp[P_PROGRESS_BALLROOM]
         if bride_at_nb(st, tb, s, ball):
-            p += 0.2
+            p += sp[P_PROGRESS_BRIDE_IN]
     if prince_in_realm_nb(st, tb, s):
-        p += 0.1
+        p += sp[P_PROGRESS_PRINCE]
     if activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0:
-        p += 0.15
-    p -= 0.1 * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
+        p += sp[P_PROGRESS_BELLS]
+    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
     return min(max(p, 0.0), 1.0)
 
 
@@ -377,16 +402,16 @@ def top_row_value_nb(st, tb, sp, s, loc):
             continue
         kind = tb.syms[v, loc, j, K.SY_KIND]
         if kind == K.S_GAIN:
-            total += 0.8 * tb.syms[v, loc, j, K.SY_VAL]
+            total += sp[P_COVER_GAIN] * tb.syms[v, loc, j, K.SY_VAL]
         elif kind == K.S_PLAY or kind == K.S_ACTIVATE:
-            total += 1.5
+            total += sp[P_COVER_PLAY]
         elif kind == K.S_VANQUISH or kind == K.S_MOVE:
-            total += 1.0
+            total += sp[P_COVER_VANQUISH]
         elif kind == K.S_FATE:
-            total += 0.8
+            total += sp[P_COVER_FATE]
         else:
-            total += 0.4
-    return total * sp[P_COVER] / 1.5
+            total += sp[P_COVER_OTHER]
+    return total * sp[P_COVER_VALUE] / 1.5  # the cover_* weights are set for cover_value 1.5
 
 
 @kernel
@@ -405,34 +430,36 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
     h = 0.0
     if not other_cover:
         h += top_row_value_nb(st, tb, sp, s, loc)
-    h += 0.3 * tb.card[c, K.CF_STRENGTH]
+    h += sp[P_HERO_STRENGTH_HARM] * tb.card[c, K.CF_STRENGTH]
     if self_k >= 0 and st.inst[s, self_k, K.I_TRAPPED] != 0:
-        return h * sp[P_THREAT]
+        return h * sp[P_THREAT_WEIGHT]
     p = tb.card[c, K.CF_PASSIVE]
     n = tb.card[c, K.CF_N]
     if p == K.AB_BLOCKS_OBSTACLE_REMOVAL:
         if obj == K.OBJ_OBSTACLES:
-            h += 3.0 * sp[P_OBSTACLE]
+            h += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
     elif p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
         ball = admits_only_loc_nb(st, tb, s)
         if ball >= 0 and not bride_at_nb(st, tb, s, ball):
-            h += 0.8 * sp[P_WEDDING]
+            h += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
     elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
         ball = admits_only_loc_nb(st, tb, s)
         if ball >= 0 and not bride_at_nb(st, tb, s, ball):
-            h += 0.5 * sp[P_WEDDING]
+            h += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
     elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
-        h += 1.0 * n
+        h += sp[P_COST_PLUS_HARM] * n
     elif p == K.AB_BLOCKS_ANCIENT_SOLDIERS:
         if obj == K.OBJ_CAULDRON:
-            h += 2.0 + 0.5 * sp[P_SOLDIER] * realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc)
+            soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc)
+            h += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
+
     elif p == K.AB_NO_EFFECTS:
-        h += 3.0
+        h += sp[P_NO_EFFECTS_HARM]
     elif p == K.AB_OTHER_HEROES_HERE_PLUS or p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
-        h += 0.5 * hero_count_nb(st, tb, s)
+        h += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
     elif p == K.AB_GURGI_RETURNS:
-        h -= 0.5
-    return h * sp[P_THREAT]
+        h -= sp[P_GURGI_HARM_DISCOUNT]
+    return h * sp[P_THREAT_WEIGHT]
 
 
 @kernel
@@ -442,14 +469,14 @@ def defeat_gain_nb(st, tb, sp, s, c):
     if ab == K.AB_CLEAR_OBSTACLES_AT:
         if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[c, K.CF_PASSIVE] == 0:
             return 0.0
-        return sp[P_OBSTACLE] * st.sv[s, K.SV_OBST + tb.card[c, K.CF_LOCATION]]
+        return sp[P_OBSTACLE_VALUE] * st.sv[s, K.SV_OBST + tb.card[c, K.CF_LOCATION]]
     if ab == K.AB_PLAY_GLASS_SLIPPERS:
         if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
-            return -0.2 * sp[P_WEDDING]
-        return -0.8 * sp[P_WEDDING]
+            return -sp[P_SLIPPERS_DEFEAT_CANE] * sp[P_WEDDING_VALUE]
+        return -sp[P_SLIPPERS_DEFEAT] * sp[P_WEDDING_VALUE]
     if ab == K.AB_CLAIM_CAULDRON:
         if st.sv[s, K.SV_CAULDRON] == 0:
-            return sp[P_CAULDRON]
+            return sp[P_CAULDRON_VALUE]
     return 0.0
 
 
@@ -459,7 +486,7 @@ def defeat_value_nb(st, tb, ru, sp, s, h):
     c = st.inst[s, h, K.I_CARD]
     v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, sp, s, c)
     if tb.card[c, K.CF_PASSIVE] == K.AB_GURGI_RETURNS and st.inst[s, h, K.I_TRAPPED] == 0:
-        v -= 0.5
+        v -= sp[P_GURGI_DEFEAT_DISCOUNT]
     return v
 
 
@@ -475,7 +502,7 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
             if p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER:
                 free += strength_nb(st, tb, s, k)
     lost = max(need - free, 0)
-    return sp[P_VANQUISH] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY] * lost
+    return sp[P_VANQUISH_VALUE] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY_VALUE] * lost
 
 
 @kernel
@@ -531,9 +558,9 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
                 and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
             ):
                 step = 0.5
-            v += 1.2 * sp[P_WEDDING] if loc == ball else step * sp[P_WEDDING] * (3 - abs(ball - loc))
+            v += 1.2 * sp[P_WEDDING_VALUE] if loc == ball else step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
-            v += 0.05 * sp[P_WEDDING] * (3 - abs(ball - loc))
+            v += 0.05 * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
     p = tb.card[c, K.CF_PASSIVE]
     if p == K.AB_GRANTS_ACTIVATE:
         others = 0
@@ -549,7 +576,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             ):
                 others += 1
         if others == 0:
-            v += 0.5 * sp[P_SOLDIER]
+            v += 0.5 * sp[P_SOLDIER_VALUE]
     elif p == K.AB_CAULDRON_BORN:
         # a Cauldron Born counts for the objective only where no other one stands
         alone = True
@@ -562,7 +589,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             ):
                 alone = False
         if alone:
-            v += sp[P_CAULDRON]
+            v += sp[P_CAULDRON_VALUE]
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
         mine = strength_nb(st, tb, s, k)
@@ -580,7 +607,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
                 if others < need <= others + mine:
                     v += 0.6 * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
                 else:
-                    v += 0.3 * sp[P_ALLY] * mine + 0.5
+                    v += 0.3 * sp[P_ALLY_VALUE] * mine + 0.5
     return v
 
 
@@ -625,18 +652,18 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
 def activation_value_nb(st, tb, ru, sp, s, k):
     """Worth of activating card ``k`` (-1: flipping the Black Cauldron to its Power side), cost included."""
     if k < 0:
-        return sp[P_CAULDRON] - sp[P_POWER] * flip_cost_nb(st, tb, ru, s)
+        return sp[P_CAULDRON_VALUE] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_ACTIVATE]
-    cost = sp[P_POWER] * activation_cost_nb(tb, ru, c)
+    cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, c)
     if ab == K.AB_WEDDING_BELLS:
         return BIG
     if sp[P_PLAN] == 0:
         return 1.0 - 0.5 * cost
     if ab == K.AB_REMOVE_OBSTACLES:
-        return sp[P_OBSTACLE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
+        return sp[P_OBSTACLE_VALUE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
     if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        return 0.6 * sp[P_WEDDING] - cost
+        return 0.6 * sp[P_WEDDING_VALUE] - cost
     if ab == K.AB_KEY_MOVE_TRAP:
         return max(best_trap_nb(st, tb, ru, sp, s), 0.5) - cost
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
@@ -678,7 +705,7 @@ def move_value_nb(st, tb, ru, sp, s, k, dest):
             first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
         ):
             return 0.5 * BIG
-        return 0.2 * sp[P_WEDDING]
+        return 0.2 * sp[P_WEDDING_VALUE]
     here = st.inst[s, k, K.I_LOC]
     return position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here) - 0.1
 
@@ -720,7 +747,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     obst = obstacles_total_nb(st, s)
-    ov = sp[P_OBSTACLE]
+    ov = sp[P_OBSTACLE_VALUE]
     removes = removal_of_nb(st, tb, s, c)
     if removes > 0 and removes >= obst and can_remove_obstacle_nb(st, tb, s):
         return 0.5 * BIG  # the last Obstacles: this card wins
@@ -729,9 +756,9 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
             return -1.0
         return ov * removes
     if ab == K.AB_SWOON:
-        if obst < sp[P_SWOON_MIN] or missing_total_nb(st, tb, s) == 0:
+        if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
             return -1.0
-        return max(n * sp[P_POWER], n * sp[P_DRAW]) - 0.5 * ov
+        return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - 0.5 * ov
     if ab == K.AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE:
@@ -741,7 +768,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
-        return 1.5 * sp[P_DRAW]
+        return 1.5 * sp[P_DRAW_VALUE]
     if ab == K.AB_TAKE_ME_INSTEAD:
         if not can_remove_obstacle_nb(st, tb, s):
             return -1.0
@@ -750,14 +777,14 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
-            return n * sp[P_POWER]
+            return n * sp[P_POWER_VALUE]
         if beast:
             return ov if can_remove_obstacle_nb(st, tb, s) else -1.0
         return -1.0
     if ab == K.AB_TRAP_HERO:
         return 0.8 * best_trap_nb(st, tb, ru, sp, s)
     if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
-        return n * sp[P_DRAW]
+        return n * sp[P_DRAW_VALUE]
     if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
         return 1.0
     if ab == K.AB_DEFEAT_NAMED_HERO:
@@ -773,22 +800,22 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
         if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
-            v -= 0.8 * sp[P_WEDDING]
+            v -= 0.8 * sp[P_WEDDING_VALUE]
         return v
     if ab == K.AB_POWER_CAULDRON:
-        return sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 1 else -1.0
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else -1.0
     if ab == K.AB_CLAIM_OR_GAIN:
-        return sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER]
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_POWER_PER_HERO:
-        return hero_count_nb(st, tb, s) * sp[P_POWER]
+        return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
     if ab == K.AB_PIG_KEEPER:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_CAULDRON] == 0:
-            v = max(v, 0.4 * sp[P_CAULDRON])
+            v = max(v, 0.4 * sp[P_CAULDRON_VALUE])
         return v
     if ab == K.AB_BARGAIN:
         if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
-            return sp[P_CAULDRON] - n * sp[P_POWER]
+            return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return 0.2
     if ab == K.AB_FREE_ITEM:
         return 2.0
@@ -813,14 +840,14 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         return effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     p = tb.card[c, K.CF_PASSIVE]
     obj = objective_nb(st, tb, s)
-    wv = sp[P_WEDDING]
+    wv = sp[P_WEDDING_VALUE]
     if t == K.T_ALLY:
         if p == K.AB_CAULDRON_BORN:
             _, born = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_CAULDRON] if bits_nb(born) < K.N_LOC else 1.0
-            return sp[P_CAULDRON] + 1.0 if (born >> loc) & 1 == 0 else 1.0
-        v = sp[P_ALLY] * tb.card[c, K.CF_STRENGTH]
+                return sp[P_CAULDRON_VALUE] if bits_nb(born) < K.N_LOC else 1.0
+            return sp[P_CAULDRON_VALUE] + 1.0 if (born >> loc) & 1 == 0 else 1.0
+        v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
         if tb.card[c, K.CF_BRIDE] != 0:
             v += wv if not bride_at_nb(st, tb, s, -1) else 1.0
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
@@ -838,9 +865,9 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
                 v += 0.5
         if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
-            v += 1.2 * sp[P_OBSTACLE] if obstacles_total_nb(st, s) >= 2 else 0.0
+            v += 1.2 * sp[P_OBSTACLE_VALUE] if obstacles_total_nb(st, s) >= 2 else 0.0
         if p == K.AB_WOLF_PACK:
-            v += sp[P_ALLY] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
+            v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
         if p == K.AB_LUCIFER_TRAP:
             v += 0.5 * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
         if loc >= 0:
@@ -858,10 +885,10 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
                 return 1.0
             both, _ = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_SOLDIER] if bits_nb(both) < K.N_LOC else 1.0
-            return sp[P_SOLDIER] if (both >> loc) & 1 == 0 else 1.0
+                return sp[P_SOLDIER_VALUE] if bits_nb(both) < K.N_LOC else 1.0
+            return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else 1.0
         if p == K.AB_ATTACHED_STRENGTH:
-            v = sp[P_ALLY] * tb.card[c, K.CF_N]
+            v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
             if host >= 0:
                 v += ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC]) * 0.5
             return v
@@ -907,13 +934,13 @@ def keep_value_nb(st, tb, ru, sp, s, k):
                 earlier += 1
         if st.sv[s, K.SV_CAULDRON] == 0:
             return 5.0 if earlier == 0 else 1.0
-        return 0.7 * sp[P_CAULDRON] if earlier == 0 else 2.0
+        return 0.7 * sp[P_CAULDRON_VALUE] if earlier == 0 else 2.0
     if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
             if bits_nb(both) < K.N_LOC:
-                return sp[P_SOLDIER]
+                return sp[P_SOLDIER_VALUE]
         if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
             return 2.0
         return 0.5
@@ -927,7 +954,7 @@ def keep_value_nb(st, tb, ru, sp, s, k):
         # Effects that are dead now may come alive; value those by their best case.
         if ab == K.AB_POWER_CAULDRON:
             side = st.sv[s, K.SV_CAULDRON]
-            return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON] if side == 1 else 2.0)
+            return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON_VALUE] if side == 1 else 2.0)
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
             # worth what the worst Hero in play costs us (it may be the one to remove next turn)
             if earlier_copy_in_hand_nb(st, s, k):
@@ -937,7 +964,7 @@ def keep_value_nb(st, tb, ru, sp, s, k):
                 if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                     worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
             return max(1.5, 0.6 * worst)
-    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - 0.3 * sp[P_SPEND] * play_cost_nb(st, tb, s, c)
+    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - 0.3 * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
 
 
 @kernel
@@ -947,7 +974,7 @@ def discard_threshold_nb(st, tb, sp, s):
         return sp[P_DISCARD_BELOW]
     # Power piling up unspent means the hand holds the wrong cards.
     surplus = power_surplus_nb(st, tb, sp, s)
-    return sp[P_DISCARD_BELOW] + sp[P_DIG] * (1.0 - progress_nb(st, tb, s) + min(max(surplus, 0) / 8.0, 1.0))
+    return sp[P_DISCARD_BELOW] + sp[P_DIG_VALUE] * (1.0 - progress_nb(st, tb, sp, s) + min(max(surplus, 0) / 8.0, 1.0))
 
 
 @kernel
@@ -983,7 +1010,7 @@ def earlier_copy_in_hand_nb(st, s, k):
 def dig_worth_nb(st, tb, ru, sp, s):
     """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
     surplus = power_surplus_nb(st, tb, sp, s)
-    return sp[P_DRAW] * junk_count_nb(st, tb, ru, sp, s) * (1.0 + 2.0 * min(max(surplus, 0) / 8.0, 1.0))
+    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * (1.0 + 2.0 * min(max(surplus, 0) / 8.0, 1.0))
 
 
 @kernel
@@ -991,7 +1018,7 @@ def power_worth_nb(st, tb, sp, s, gain):
     """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
     over = power_surplus_nb(st, tb, sp, s)
     factor = 1.0 if over <= 0 else max(0.1, 1.0 - over / 6.0)
-    return sp[P_POWER] * gain * factor
+    return sp[P_POWER_VALUE] * gain * factor
 
 
 # ============================================================================ Fate: harm done to a target
@@ -1013,7 +1040,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
         h -= 0.5 * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
     if op == K.AB_FAIRY_GODMOTHER:
-        h += 0.3 * sp[P_WEDDING]
+        h += 0.3 * sp[P_WEDDING_VALUE]
     elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
         h += 2.0
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
@@ -1052,8 +1079,8 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         p = tb.card[c, K.CF_PASSIVE]
         if p == K.AB_GLASS_SLIPPER:
             if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
-                return 0.2 * sp[P_WEDDING]
-            return 0.6 * sp[P_WEDDING]
+                return 0.2 * sp[P_WEDDING_VALUE]
+            return 0.6 * sp[P_WEDDING_VALUE]
         if p == K.AB_DYRNWYN:
             return 2.0
         if p == K.AB_ALLIES_HERE_MINUS:
@@ -1061,7 +1088,7 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         return 1.0
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
-        ov = sp[P_OBSTACLE]
+        ov = sp[P_OBSTACLE_VALUE]
         if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
             return 4.0 * ov
         if ab == K.AB_REPLACE_OBSTACLES:
@@ -1082,14 +1109,14 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         if ab == K.AB_MOVE_OPPONENT_ALLY:
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and bride_at_nb(st, tb, s, ball):
-                return 1.2 * sp[P_WEDDING]
+                return 1.2 * sp[P_WEDDING_VALUE]
             return 1.0
         if ab == K.AB_DISCARD_HAND_DRAW:
             return 2.0
         if ab == K.AB_GURGI_HAPPY_DAY:
             return 6.0
         if ab == K.AB_DEPOWER_CAULDRON:
-            return 1.2 * sp[P_CAULDRON] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
+            return 1.2 * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
         return 1.0
     return 0.0
 
@@ -1100,7 +1127,11 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
     c = st.inst[s, k, K.I_CARD]
     if tb.card[c, K.CF_TYPE] == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_THE_ROSE:
         removes = can_remove_obstacle_nb(st, tb, s)
-        if objective_nb(st, tb, s) == K.OBJ_OBSTACLES and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN]:
+        if (
+            objective_nb(st, tb, s) == K.OBJ_OBSTACLES
+            and removes
+            and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]
+        ):
             return -BIG  # it could hand Gaston the win
         # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
         # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
@@ -1109,13 +1140,13 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
             if j != k and st.inst[s, j, K.I_ZONE] == K.Z_LIMBO:
                 other = basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
                 break
-        return other + 3.0 - (0.5 * sp[P_OBSTACLE] if removes else 0.0)
+        return other + 3.0 - (0.5 * sp[P_OBSTACLE_VALUE] if removes else 0.0)
     return basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
 
 
 @kernel
 def fate_action_value_nb(sp, st, tb, target):
-    return sp[P_FATE_VALUE] + sp[P_FATE_PROGRESS] * progress_nb(st, tb, target)
+    return sp[P_FATE_VALUE] + sp[P_FATE_TARGET_PROGRESS] * progress_nb(st, tb, sp, target)
 
 
 # ============================================================================ the Villain Mover
@@ -1214,7 +1245,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                     continue
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
                     continue
-                val = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND] * cost
+                val = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
                 if val > best:
                     best = val
                     bk = k
@@ -1263,7 +1294,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return 100.0 + b
         if code == K.O_PLAY:
             cost = play_cost_nb(st, tb, me, st.inst[me, a, K.I_CARD])
-            v = card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND] * cost
+            v = card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
             if sp[P_PLAN] != 0 and st.sv[me, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
                 # keep the Power for next turn's swap when a Cauldron Born is waiting in hand
                 swap_cost = tb.vil[st.sv[me, K.SV_VILLAIN], K.VF_SWAP_COST]
@@ -1276,7 +1307,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                             st.inst[me, j, K.I_ZONE] == K.Z_HAND
                             and tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
                         ):
-                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON] * 0.5
+                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * 0.5
                             break
             return v
         if code == K.O_ACTIVATE:
@@ -1294,7 +1325,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_PASS:
             return 0.0
         _, born = soldier_locations_nb(st, tb, me)
-        return sp[P_CAULDRON] if (born >> c3) & 1 == 0 else -1.0
+        return sp[P_CAULDRON_VALUE] if (born >> c3) & 1 == 0 else -1.0
     if kind == K.DK_VANQUISH_ALLY:
         if code == K.O_PASS:
             return BIG

@@ -30,7 +30,7 @@ State = namedtuple(
     ],
 )
 
-N_SPARAMS = 32
+N_SPARAMS = 256  # room for every named weight of the heuristic (strategies.heuristic.PARAMS)
 
 
 @allocating_kernel
