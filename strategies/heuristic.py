@@ -90,6 +90,50 @@ PARAMS: tuple[Param, ...] = (
         ("discard_below", 1.5, -1.0, 6.0, "discard hand cards worth less than this (< 0: never by choice)"),
         ("draw_value", 1.0, 0.0, 4.0, "worth of drawing a card"),
         ("dig_value", 3.0, 0.0, 8.0, "raise the discard threshold by this much while the plan is far from done"),
+        ("dead_card", -1.0, -5.0, 0.0, "a card that does nothing now (below passing)"),
+        ("keep_spend_share", 0.3, 0.0, 1.0, "share of spend_weight counted against keeping a card in hand"),
+        ("second_copy_keep", 0.5, 0.0, 3.0, "keeping a second copy of a utility Effect or a Condition"),
+        ("keep_condition_min", 1.0, 0.0, 3.0, "keeping a Condition: at least this"),
+        ("keep_condition_max", 3.0, 1.0, 8.0, "keeping a Condition: at most this"),
+        ("keep_removal_min", 1.5, 0.0, 5.0, "keeping an Effect that defeats or traps Heroes: at least this"),
+        ("keep_removal_share", 0.6, 0.0, 1.5, "... or this share of the worst Hero's defeat worth"),
+        ("keep_removal_second", 1.0, 0.0, 4.0, "keeping a second copy of such an Effect"),
+    ),
+    *_group(
+        "allies",
+        ("ally_enables_defeat", 0.6, 0.0, 1.5, "an Ally completing the Strength to defeat a Hero: share of its worth"),
+        ("ally_near_hero_share", 0.3, 0, 1.5, "an Ally beside a Hero it cannot beat yet: share of ally_value/Strength"),
+        ("ally_near_hero", 0.5, 0.0, 2.0, "... plus this"),
+        ("move_cost", 0.1, 0.0, 1.0, "cost of moving an Ally or Item (ties stay put)"),
+        ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
+        ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
+    ),
+    *_group(
+        "effects",
+        ("trap_effect_share", 0.8, 0.0, 1.5, "trapping a Hero (Trapped, Locked Up): share of its harm"),
+        ("trap_activate_min", 0.5, 0.0, 3.0, "activating The Key with no Hero worth trapping"),
+        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating the Invitation (peek at Fate, discard one)"),
+        ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
+        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally (Intimidating), in draws"),
+        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
+        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free (Only Moments Away From Victory)"),
+        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh (And One More Thing)"),
+        ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action (Vicious Practical Jokes)"),
+        ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
+        ("key_trap_bonus", 1.0, 0.0, 4.0, "The Key trapping its named Hero: on top of that Hero's defeat worth"),
+        ("key_trap_absent", 1.5, 0.0, 5.0, "The Key with its Hero not in the Realm"),
+        ("item_default", 1.0, 0.0, 4.0, "any other Item"),
+        ("card_default", 0.5, 0.0, 3.0, "any other card"),
+    ),
+    *_group(
+        "novice",
+        ("novice_base", 1.0, 0.0, 3.0, "(plan 0) worth of any card played"),
+        ("novice_strength", 0.5, 0.0, 2.0, "(plan 0) per Strength of an Ally played"),
+        ("novice_cost", 0.7, 0.0, 2.0, "(plan 0) per Power a non-Ally card costs"),
+        ("novice_activate", 1.0, 0.0, 3.0, "(plan 0) worth of any activation"),
+        ("novice_activate_cost", 0.5, 0.0, 2.0, "(plan 0) share of the activation cost counted against it"),
+        ("novice_keep", 1.0, 0.0, 3.0, "(plan 0) keeping a card in hand"),
+        ("novice_keep_cost", 0.2, 0.0, 1.0, "(plan 0) ... plus this per Power it costs"),
     ),
     *_group(
         "heroes",
@@ -131,6 +175,11 @@ PARAMS: tuple[Param, ...] = (
         ("obstacle_value", 4.0, 0.5, 12.0, "Gaston: worth of removing one Obstacle"),
         ("swoon_min_obstacles", 5, 0, 9, "Gaston: play Swoon only while at least this many Obstacles remain", True),
         ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
+        ("swoon_cost_share", 0.5, 0.0, 2.0, "Swoon: share of obstacle_value it costs (Obstacles come back)"),
+        ("take_me_share", 0.8, 0.0, 1.5, "Take Me Instead: share of obstacle_value per Obstacle removed"),
+        ("take_me_cost", 2.0, 0.0, 6.0, "Take Me Instead: its cost beyond Power"),
+        ("remover_ally", 1.2, 0.0, 3.0, "an Ally that activates to remove Obstacles (Monsieur D'Arque), in Obstacles"),
+        ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
     ),
     *_group(
         "lady-tremaine",
@@ -139,6 +188,23 @@ PARAMS: tuple[Param, ...] = (
         ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
         ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
         ("slippers_defeat_cane", 0.2, 0.0, 1.0, "the same with Lady Tremaine's Cane in her Realm, in steps lost"),
+        ("bride_step", 0.1, 0.0, 0.5, "a bride per location nearer The Ballroom, in steps"),
+        ("bride_step_ready", 0.5, 0.0, 1.5, "... once the Prince and Wedding Bells wait and no Slipper is left"),
+        ("bride_in_ballroom", 1.2, 0.0, 3.0, "a bride in The Ballroom, in steps"),
+        ("bride_early", 0.2, 0.0, 1.0, "moving a bride into The Ballroom before the Bells can ring, in steps"),
+        ("daughter_step", 0.05, 0.0, 0.3, "an everyday daughter per location nearer The Ballroom, in steps"),
+        ("second_bride", 1.0, 0.0, 5.0, "playing a second Ball Gown daughter"),
+        ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
+        ("more_daughters", 0.3, 0.0, 3.0, "playing a later everyday daughter"),
+        ("daughter_by_ballroom", 0.5, 0.0, 3.0, "an everyday daughter played next to The Ballroom"),
+        ("invitation_locked", 0.8, 0.0, 2.0, "Invitation from the King while The Ballroom is locked, in steps"),
+        ("invitation_bride", 0.3, 0.0, 1.0, "... plus this with a bride in play, in steps"),
+        ("invitation_open", 0.5, 0.0, 3.0, "Invitation from the King once The Ballroom is open"),
+        ("bells_open", 0.7, 0.0, 2.0, "Wedding Bells with The Ballroom open, in steps"),
+        ("bells_locked", 0.3, 0.0, 1.5, "Wedding Bells with The Ballroom locked, in steps"),
+        ("cane_slipper", 0.6, 0.0, 1.5, "the Cane (or its activation) with a Glass Slipper to discard, in steps"),
+        ("cane_idle", 0.2, 0.0, 1.0, "the Cane with no Glass Slipper in play, in steps"),
+        ("midnight_no_cane", 0.8, 0.0, 2.0, "Midnight without the Cane: cost in steps (it plays the Slippers)"),
     ),
     *_group(
         "horned-king",
@@ -155,6 +221,20 @@ PARAMS: tuple[Param, ...] = (
         ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
         ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
         ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
+        ("soldier_alone_share", 0.5, 0.0, 1.5, "Soldiers where no other Soldier stands: share of soldier_value"),
+        ("spare_soldier", 1.0, 0.0, 5.0, "Ancient Soldiers for a location that has them already"),
+        ("spare_born", 1.0, 0.0, 5.0, "a Cauldron Born for a location that has one already"),
+        ("new_born_bonus", 1.0, 0.0, 5.0, "a Cauldron Born played to a new location: on top of cauldron_value"),
+        ("pig_keeper_share", 0.4, 0.0, 1.0, "We Got You Now, Pig Keeper before the claim: share of cauldron_value"),
+        ("bargain_fallback", 0.2, 0.0, 2.0, "We Have Made a Bargain when it cannot claim"),
+        ("keep_born_unclaimed", 5.0, 0.0, 15.0, "keeping the first Cauldron Born in hand before the claim"),
+        ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "keeping a further Cauldron Born before the claim"),
+        ("keep_born_share", 0.7, 0.0, 1.5, "keeping the first Cauldron Born after the claim: share of cauldron_value"),
+        ("keep_born_extra", 2.0, 0.0, 8.0, "keeping a further Cauldron Born after the claim"),
+        ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
+        ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
+        ("keep_our_hour_share", 0.8, 0.0, 1.5, "keeping it once claimed: share of cauldron_value"),
+        ("keep_our_hour_powered", 2.0, 0.0, 8.0, "keeping it once the Cauldron is powered"),
     ),
 )
 PARAM_NAMES = tuple(p.name for p in PARAMS)
@@ -169,47 +249,118 @@ P_ALLY_VALUE = 6
 P_DISCARD_BELOW = 7
 P_DRAW_VALUE = 8
 P_DIG_VALUE = 9
-P_VANQUISH_VALUE = 10
-P_COVER_VALUE = 11
-P_COVER_GAIN = 12
-P_COVER_PLAY = 13
-P_COVER_VANQUISH = 14
-P_COVER_FATE = 15
-P_COVER_OTHER = 16
-P_HERO_STRENGTH_HARM = 17
-P_COST_PLUS_HARM = 18
-P_NO_EFFECTS_HARM = 19
-P_HERO_COMPANY_HARM = 20
-P_THREAT_WEIGHT = 21
-P_PROGRESS_SOLDIER = 22
-P_PROGRESS_BORN = 23
-P_PROGRESS_CLAIMED = 24
-P_PROGRESS_POWERED = 25
-P_PROGRESS_BRIDE = 26
-P_PROGRESS_DAUGHTER = 27
-P_PROGRESS_BALLROOM = 28
-P_PROGRESS_BRIDE_IN = 29
-P_PROGRESS_PRINCE = 30
-P_PROGRESS_BELLS = 31
-P_PROGRESS_SLIPPER = 32
-P_FATE_VALUE = 33
-P_FATE_TARGET_PROGRESS = 34
-P_ROSE_MIN_OBSTACLES = 35
-P_OBSTACLE_VALUE = 36
-P_SWOON_MIN_OBSTACLES = 37
-P_BLOCKS_REMOVAL_HARM = 38
-P_WEDDING_VALUE = 39
-P_FATE_MOVES_ALLIES_HARM = 40
-P_BALLROOM_CLOSED_HARM = 41
-P_SLIPPERS_DEFEAT = 42
-P_SLIPPERS_DEFEAT_CANE = 43
-P_SOLDIER_VALUE = 44
-P_CAULDRON_VALUE = 45
-P_SWAP_RESERVE = 46
-P_BLOCKS_SOLDIERS_HARM = 47
-P_BLOCKS_SOLDIERS_SHARE = 48
-P_GURGI_HARM_DISCOUNT = 49
-P_GURGI_DEFEAT_DISCOUNT = 50
+P_DEAD_CARD = 10
+P_KEEP_SPEND_SHARE = 11
+P_SECOND_COPY_KEEP = 12
+P_KEEP_CONDITION_MIN = 13
+P_KEEP_CONDITION_MAX = 14
+P_KEEP_REMOVAL_MIN = 15
+P_KEEP_REMOVAL_SHARE = 16
+P_KEEP_REMOVAL_SECOND = 17
+P_ALLY_ENABLES_DEFEAT = 18
+P_ALLY_NEAR_HERO_SHARE = 19
+P_ALLY_NEAR_HERO = 20
+P_MOVE_COST = 21
+P_ATTACHED_HELP_SHARE = 22
+P_LUCIFER_TRAP_SHARE = 23
+P_TRAP_EFFECT_SHARE = 24
+P_TRAP_ACTIVATE_MIN = 25
+P_PEEK_FATE_ACTIVATE = 26
+P_ACTIVATE_DEFAULT = 27
+P_REVEAL_ALLY_DRAWS = 28
+P_RESHUFFLE_ARRANGE = 29
+P_FREE_ITEM = 30
+P_REFRESH_HAND = 31
+P_HIJACK_FATE = 32
+P_EFFECT_DEFAULT = 33
+P_KEY_TRAP_BONUS = 34
+P_KEY_TRAP_ABSENT = 35
+P_ITEM_DEFAULT = 36
+P_CARD_DEFAULT = 37
+P_NOVICE_BASE = 38
+P_NOVICE_STRENGTH = 39
+P_NOVICE_COST = 40
+P_NOVICE_ACTIVATE = 41
+P_NOVICE_ACTIVATE_COST = 42
+P_NOVICE_KEEP = 43
+P_NOVICE_KEEP_COST = 44
+P_VANQUISH_VALUE = 45
+P_COVER_VALUE = 46
+P_COVER_GAIN = 47
+P_COVER_PLAY = 48
+P_COVER_VANQUISH = 49
+P_COVER_FATE = 50
+P_COVER_OTHER = 51
+P_HERO_STRENGTH_HARM = 52
+P_COST_PLUS_HARM = 53
+P_NO_EFFECTS_HARM = 54
+P_HERO_COMPANY_HARM = 55
+P_THREAT_WEIGHT = 56
+P_PROGRESS_SOLDIER = 57
+P_PROGRESS_BORN = 58
+P_PROGRESS_CLAIMED = 59
+P_PROGRESS_POWERED = 60
+P_PROGRESS_BRIDE = 61
+P_PROGRESS_DAUGHTER = 62
+P_PROGRESS_BALLROOM = 63
+P_PROGRESS_BRIDE_IN = 64
+P_PROGRESS_PRINCE = 65
+P_PROGRESS_BELLS = 66
+P_PROGRESS_SLIPPER = 67
+P_FATE_VALUE = 68
+P_FATE_TARGET_PROGRESS = 69
+P_ROSE_MIN_OBSTACLES = 70
+P_OBSTACLE_VALUE = 71
+P_SWOON_MIN_OBSTACLES = 72
+P_BLOCKS_REMOVAL_HARM = 73
+P_SWOON_COST_SHARE = 74
+P_TAKE_ME_SHARE = 75
+P_TAKE_ME_COST = 76
+P_REMOVER_ALLY = 77
+P_REMOVER_ALLY_MIN = 78
+P_WEDDING_VALUE = 79
+P_FATE_MOVES_ALLIES_HARM = 80
+P_BALLROOM_CLOSED_HARM = 81
+P_SLIPPERS_DEFEAT = 82
+P_SLIPPERS_DEFEAT_CANE = 83
+P_BRIDE_STEP = 84
+P_BRIDE_STEP_READY = 85
+P_BRIDE_IN_BALLROOM = 86
+P_BRIDE_EARLY = 87
+P_DAUGHTER_STEP = 88
+P_SECOND_BRIDE = 89
+P_FIRST_DAUGHTER = 90
+P_MORE_DAUGHTERS = 91
+P_DAUGHTER_BY_BALLROOM = 92
+P_INVITATION_LOCKED = 93
+P_INVITATION_BRIDE = 94
+P_INVITATION_OPEN = 95
+P_BELLS_OPEN = 96
+P_BELLS_LOCKED = 97
+P_CANE_SLIPPER = 98
+P_CANE_IDLE = 99
+P_MIDNIGHT_NO_CANE = 100
+P_SOLDIER_VALUE = 101
+P_CAULDRON_VALUE = 102
+P_SWAP_RESERVE = 103
+P_BLOCKS_SOLDIERS_HARM = 104
+P_BLOCKS_SOLDIERS_SHARE = 105
+P_GURGI_HARM_DISCOUNT = 106
+P_GURGI_DEFEAT_DISCOUNT = 107
+P_SOLDIER_ALONE_SHARE = 108
+P_SPARE_SOLDIER = 109
+P_SPARE_BORN = 110
+P_NEW_BORN_BONUS = 111
+P_PIG_KEEPER_SHARE = 112
+P_BARGAIN_FALLBACK = 113
+P_KEEP_BORN_UNCLAIMED = 114
+P_KEEP_BORN_EXTRA_UNCLAIMED = 115
+P_KEEP_BORN_SHARE = 116
+P_KEEP_BORN_EXTRA = 117
+P_KEEP_POWERED_OTHER = 118
+P_KEEP_OUR_HOUR_UNCLAIMED = 119
+P_KEEP_OUR_HOUR_SHARE = 120
+P_KEEP_OUR_HOUR_POWERED = 121
 
 BIG = 1000.0
 
@@ -551,16 +702,19 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
         if tb.card[c, K.CF_BRIDE] != 0:
             # A bride walks towards The Ballroom one location at a time; once the Prince and Wedding Bells
             # wait and no Slipper is left, every step is most of what remains to do.
-            step = 0.1
+            step = sp[P_BRIDE_STEP]
             if (
                 prince_in_realm_nb(st, tb, s)
                 and activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0
                 and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
             ):
-                step = 0.5
-            v += 1.2 * sp[P_WEDDING_VALUE] if loc == ball else step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
+                step = sp[P_BRIDE_STEP_READY]
+            if loc == ball:
+                v += sp[P_BRIDE_IN_BALLROOM] * sp[P_WEDDING_VALUE]
+            else:
+                v += step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
-            v += 0.05 * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
+            v += sp[P_DAUGHTER_STEP] * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
     p = tb.card[c, K.CF_PASSIVE]
     if p == K.AB_GRANTS_ACTIVATE:
         others = 0
@@ -576,7 +730,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             ):
                 others += 1
         if others == 0:
-            v += 0.5 * sp[P_SOLDIER_VALUE]
+            v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
     elif p == K.AB_CAULDRON_BORN:
         # a Cauldron Born counts for the objective only where no other one stands
         alone = True
@@ -605,9 +759,9 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
                         others += strength_nb(st, tb, s, j)
                 need = strength_nb(st, tb, s, h)
                 if others < need <= others + mine:
-                    v += 0.6 * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
+                    v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
                 else:
-                    v += 0.3 * sp[P_ALLY_VALUE] * mine + 0.5
+                    v += sp[P_ALLY_NEAR_HERO_SHARE] * sp[P_ALLY_VALUE] * mine + sp[P_ALLY_NEAR_HERO]
     return v
 
 
@@ -641,10 +795,10 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
                 ):
                     add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
         if need <= add:
-            best = max(best, 0.6 * defeat_value_nb(st, tb, ru, sp, s, h))
+            best = max(best, sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h))
         else:
             # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
-            best = max(best, 0.6 * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1))
+            best = max(best, sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1))
     return best
 
 
@@ -659,16 +813,16 @@ def activation_value_nb(st, tb, ru, sp, s, k):
     if ab == K.AB_WEDDING_BELLS:
         return BIG
     if sp[P_PLAN] == 0:
-        return 1.0 - 0.5 * cost
+        return sp[P_NOVICE_ACTIVATE] - sp[P_NOVICE_ACTIVATE_COST] * cost
     if ab == K.AB_REMOVE_OBSTACLES:
         return sp[P_OBSTACLE_VALUE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
     if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        return 0.6 * sp[P_WEDDING_VALUE] - cost
+        return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
     if ab == K.AB_KEY_MOVE_TRAP:
-        return max(best_trap_nb(st, tb, ru, sp, s), 0.5) - cost
+        return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        return 0.5 - cost
-    return 0.5 - cost
+        return sp[P_PEEK_FATE_ACTIVATE] - cost
+    return sp[P_ACTIVATE_DEFAULT] - cost
 
 
 @kernel
@@ -705,9 +859,10 @@ def move_value_nb(st, tb, ru, sp, s, k, dest):
             first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
         ):
             return 0.5 * BIG
-        return 0.2 * sp[P_WEDDING_VALUE]
+        return sp[P_BRIDE_EARLY] * sp[P_WEDDING_VALUE]
     here = st.inst[s, k, K.I_LOC]
-    return position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here) - 0.1
+    gain = position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here)
+    return gain - sp[P_MOVE_COST]
 
 
 @kernel
@@ -753,12 +908,12 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return 0.5 * BIG  # the last Obstacles: this card wins
     if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
         if not can_remove_obstacle_nb(st, tb, s):
-            return -1.0
+            return sp[P_DEAD_CARD]
         return ov * removes
     if ab == K.AB_SWOON:
         if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
-            return -1.0
-        return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - 0.5 * ov
+            return sp[P_DEAD_CARD]
+        return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - sp[P_SWOON_COST_SHARE] * ov
     if ab == K.AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE:
@@ -768,25 +923,25 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
-        return 1.5 * sp[P_DRAW_VALUE]
+        return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
     if ab == K.AB_TAKE_ME_INSTEAD:
         if not can_remove_obstacle_nb(st, tb, s):
-            return -1.0
-        return 0.8 * ov * removes - 2.0
+            return sp[P_DEAD_CARD]
+        return sp[P_TAKE_ME_SHARE] * ov * removes - sp[P_TAKE_ME_COST]
     if ab == K.AB_SHOW_ME_THE_BEAST:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
             return n * sp[P_POWER_VALUE]
         if beast:
-            return ov if can_remove_obstacle_nb(st, tb, s) else -1.0
-        return -1.0
+            return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
+        return sp[P_DEAD_CARD]
     if ab == K.AB_TRAP_HERO:
-        return 0.8 * best_trap_nb(st, tb, ru, sp, s)
+        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
     if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
         return n * sp[P_DRAW_VALUE]
     if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
-        return 1.0
+        return sp[P_RESHUFFLE_ARRANGE]
     if ab == K.AB_DEFEAT_NAMED_HERO:
         best = -BIG
         for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
@@ -800,10 +955,10 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
         if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
-            v -= 0.8 * sp[P_WEDDING_VALUE]
+            v -= sp[P_MIDNIGHT_NO_CANE] * sp[P_WEDDING_VALUE]
         return v
     if ab == K.AB_POWER_CAULDRON:
-        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else -1.0
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else sp[P_DEAD_CARD]
     if ab == K.AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_POWER_PER_HERO:
@@ -811,19 +966,19 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_PIG_KEEPER:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_CAULDRON] == 0:
-            v = max(v, 0.4 * sp[P_CAULDRON_VALUE])
+            v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v
     if ab == K.AB_BARGAIN:
         if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
-        return 0.2
+        return sp[P_BARGAIN_FALLBACK]
     if ab == K.AB_FREE_ITEM:
-        return 2.0
+        return sp[P_FREE_ITEM]
     if ab == K.AB_REFRESH_HAND:
-        return 1.0
+        return sp[P_REFRESH_HAND]
     if ab == K.AB_HIJACK_FATE:
-        return 3.0
-    return 0.5
+        return sp[P_HIJACK_FATE]
+    return sp[P_EFFECT_DEFAULT]
 
 
 @kernel
@@ -834,8 +989,8 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
     cost = play_cost_nb(st, tb, s, c)
     if sp[P_PLAN] == 0:
         if t == K.T_ALLY:
-            return 1.0 + 0.5 * tb.card[c, K.CF_STRENGTH]
-        return 1.0 + 0.7 * cost
+            return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
+        return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
         return effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     p = tb.card[c, K.CF_PASSIVE]
@@ -845,11 +1000,11 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         if p == K.AB_CAULDRON_BORN:
             _, born = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_CAULDRON_VALUE] if bits_nb(born) < K.N_LOC else 1.0
-            return sp[P_CAULDRON_VALUE] + 1.0 if (born >> loc) & 1 == 0 else 1.0
+                return sp[P_CAULDRON_VALUE] if bits_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
+            return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
         v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
         if tb.card[c, K.CF_BRIDE] != 0:
-            v += wv if not bride_at_nb(st, tb, s, -1) else 1.0
+            v += wv if not bride_at_nb(st, tb, s, -1) else sp[P_SECOND_BRIDE]
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
             # an everyday daughter: the first step towards her Ball Gown
             daughters = 0
@@ -860,16 +1015,20 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
                     or (tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0)
                 ):
                     daughters += 1
-            v += 0.6 * wv if daughters == 0 else 0.3
+            v += sp[P_FIRST_DAUGHTER] * wv if daughters == 0 else sp[P_MORE_DAUGHTERS]
             ball = admits_only_loc_nb(st, tb, s)
             if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
-                v += 0.5
+                v += sp[P_DAUGHTER_BY_BALLROOM]
         if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
-            v += 1.2 * sp[P_OBSTACLE_VALUE] if obstacles_total_nb(st, s) >= 2 else 0.0
+            v += (
+                sp[P_REMOVER_ALLY] * sp[P_OBSTACLE_VALUE]
+                if obstacles_total_nb(st, s) >= sp[P_REMOVER_ALLY_MIN]
+                else 0.0
+            )
         if p == K.AB_WOLF_PACK:
             v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
         if p == K.AB_LUCIFER_TRAP:
-            v += 0.5 * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
+            v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
         else:
@@ -882,34 +1041,39 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
     if t == K.T_ITEM:
         if p == K.AB_GRANTS_ACTIVATE:
             if obj != K.OBJ_CAULDRON:
-                return 1.0
+                return sp[P_SPARE_SOLDIER]
             both, _ = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_SOLDIER_VALUE] if bits_nb(both) < K.N_LOC else 1.0
-            return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else 1.0
+                return sp[P_SOLDIER_VALUE] if bits_nb(both) < K.N_LOC else sp[P_SPARE_SOLDIER]
+            return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else sp[P_SPARE_SOLDIER]
         if p == K.AB_ATTACHED_STRENGTH:
             v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
             if host >= 0:
-                v += ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC]) * 0.5
+                help_host = ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
+                v += help_host * sp[P_ATTACHED_HELP_SHARE]
             return v
         on_play = tb.card[c, K.CF_ON_PLAY]
         act = tb.card[c, K.CF_ACTIVATE]
         where = tb.card[c, K.CF_LOCATION]
         if on_play == K.AB_INVITATION:
             if st.sv[s, K.SV_LOCK + where] != 0:
-                return 0.8 * wv + (0.3 * wv if bride_at_nb(st, tb, s, -1) else 0.0)
-            return 0.5
+                return sp[P_INVITATION_LOCKED] * wv + (
+                    sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0
+                )
+            return sp[P_INVITATION_OPEN]
         if act == K.AB_WEDDING_BELLS:
-            return 0.7 * wv if st.sv[s, K.SV_LOCK + where] == 0 else 0.3 * wv
+            return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
         if act == K.AB_DISCARD_GLASS_SLIPPER:
-            return 0.6 * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0.2 * wv
+            return (
+                sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
+            )
         if on_play == K.AB_KEY_TRAP_NAMED:
             h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
             if h >= 0:
-                return defeat_value_nb(st, tb, ru, sp, s, h) + 1.0
-            return 1.5
-        return 1.0
-    return 0.5
+                return defeat_value_nb(st, tb, ru, sp, s, h) + sp[P_KEY_TRAP_BONUS]
+            return sp[P_KEY_TRAP_ABSENT]
+        return sp[P_ITEM_DEFAULT]
+    return sp[P_CARD_DEFAULT]
 
 
 @kernel
@@ -917,12 +1081,12 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     """Worth of keeping hand card ``k`` (what a discard gives up)."""
     c = st.inst[s, k, K.I_CARD]
     if sp[P_PLAN] == 0:
-        return 1.0 + 0.2 * tb.card[c, K.CF_COST]
+        return sp[P_NOVICE_KEEP] + sp[P_NOVICE_KEEP_COST] * tb.card[c, K.CF_COST]
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_EFFECT and removal_of_nb(st, tb, s, c) == 0 and tb.card[c, K.CF_EFFECT] != K.AB_POWER_CAULDRON:
         # a second copy of a utility Effect rarely earns its place in a 4-card hand
         if earlier_copy_in_hand_nb(st, s, k):
-            return 0.5
+            return sp[P_SECOND_COPY_KEEP]
     if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
@@ -933,8 +1097,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             ):
                 earlier += 1
         if st.sv[s, K.SV_CAULDRON] == 0:
-            return 5.0 if earlier == 0 else 1.0
-        return 0.7 * sp[P_CAULDRON_VALUE] if earlier == 0 else 2.0
+            return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
+        return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE] if earlier == 0 else sp[P_KEEP_BORN_EXTRA]
     if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
@@ -942,29 +1106,33 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             if bits_nb(both) < K.N_LOC:
                 return sp[P_SOLDIER_VALUE]
         if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
-            return 2.0
-        return 0.5
+            return sp[P_KEEP_OUR_HOUR_POWERED]
+        return sp[P_KEEP_POWERED_OTHER]
     if t == K.T_CONDITION:
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
-            return 0.5
-        return min(max(effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER]), 1.0), 3.0)
+            return sp[P_SECOND_COPY_KEEP]
+        worth = effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
+        return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
         # Effects that are dead now may come alive; value those by their best case.
         if ab == K.AB_POWER_CAULDRON:
             side = st.sv[s, K.SV_CAULDRON]
-            return 3.0 if side == 0 else (0.8 * sp[P_CAULDRON_VALUE] if side == 1 else 2.0)
+            if side == 0:
+                return sp[P_KEEP_OUR_HOUR_UNCLAIMED]
+            return sp[P_KEEP_OUR_HOUR_SHARE] * sp[P_CAULDRON_VALUE] if side == 1 else sp[P_KEEP_OUR_HOUR_POWERED]
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
             # worth what the worst Hero in play costs us (it may be the one to remove next turn)
             if earlier_copy_in_hand_nb(st, s, k):
-                return 1.0  # a second copy
+                return sp[P_KEEP_REMOVAL_SECOND]
             worst = 0.0
             for h in range(K.N_INST):
                 if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                     worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
-            return max(1.5, 0.6 * worst)
-    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - 0.3 * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
+            return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
+    spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
+    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
 
 
 @kernel
