@@ -3,7 +3,9 @@
 Scores are in Power-equivalents ("what is this option worth to the player deciding"); an option scoring
 below zero is worse than passing. A strategy is this kernel plus a parameter vector (``PARAM_NAMES``),
 stored per seat in ``State.sparams``: ``novice``, ``expert`` and ``fate-heavy`` differ only in parameters,
-so users can make variants from TOML files without touching code.
+so users can make variants from TOML files without touching code. Every weight the scoring uses is a
+named parameter (:data:`PARAMS`: expert value, group, description, tuning range).
+
 
 Two switches select the skill level:
 
@@ -56,12 +58,12 @@ class Param:
 
     name: str
     expert: float  # the value ``expert`` plays with
-    group: str  # what it values: switches, economy, cards, heroes, fate, gaston, lady-tremaine, horned-king
+    group: str  # what it values (see PARAMS)
     doc: str
     low: float  # the range ``simlab tune`` searches (inclusive)
     high: float
     integer: bool = False  # a count or threshold: tuned over whole numbers
-    tunable: bool = True  # False for the skill switches (plan, fate_smart)
+    tunable: bool = True  # False for the skill switches and the novice's values (read only with plan 0)
 
 
 def _group(group: str, *rows: tuple) -> tuple[Param, ...]:
@@ -69,8 +71,17 @@ def _group(group: str, *rows: tuple) -> tuple[Param, ...]:
     return tuple(Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:]) for r in rows)
 
 
-# Each group's rows, in the order ``simlab strategies`` lists them. The kernel reads parameter ``x`` as
-# ``sp[P_X]`` (the ``P_*`` indices below follow this table; a test checks they match).
+# Every weight of the scoring kernel, grouped by what it values, in the order ``simlab strategies --params``
+# lists them. The kernel reads parameter ``x`` as ``sp[P_X]`` (the ``P_*`` indices below follow this table;
+# a test checks they match). Groups: switches (skill level); economy (Power); cards (hand, drawing,
+# discarding); allies; heroes (the harm a Hero does, what defeating it is worth); effects (other cards);
+# choices (modes and picks inside card effects); progress (how far a plan is: what Fating it is worth);
+# fate (Fating an opponent: the harm of each Fate card); gaston, lady-tremaine, horned-king (a villain's
+# own plan, read when it decides for its own Realm); novice (read only with plan 0). Values written "in
+# steps" are multiples of wedding_value, "in Obstacles" of obstacle_value. Numbers left in the code are
+# not weights: 0.5 * BIG marks a winning move, 100 + Power takes the Gain Power action first, and the
+# clamps of shares to [0, 1].
+
 PARAMS: tuple[Param, ...] = (
     *_group(
         "switches",
@@ -83,72 +94,90 @@ PARAMS: tuple[Param, ...] = (
         ("spend_weight", 0.6, 0.0, 1.5, "how much of a card's cost counts against playing it"),
         ("noise", 0.05, 0.0, 0.5, "size of the random term added to every score"),
         ("power_target", 3.0, 0.0, 10.0, "Power beyond (the dearest card in hand + this) is worth less and less"),
+        ("power_glut_span", 6.0, 1.0, 20.0, "... down to power_glut_floor this much beyond"),
+        ("power_glut_floor", 0.1, 0.0, 1.0, "least share of power_value a surplus Power keeps"),
+        ("surplus_scale", 8.0, 1.0, 20.0, "unspent Power surplus at which digging is at its most eager"),
+        ("activation_lookahead", 3, 0, 6, "an Activate symbol is valued with the Power in hand plus this", True),
     ),
     *_group(
         "cards",
-        ("ally_value", 0.5, 0.0, 3.0, "worth of 1 Strength of Allies in play"),
-        ("discard_below", 1.5, -1.0, 6.0, "discard hand cards worth less than this (< 0: never by choice)"),
         ("draw_value", 1.0, 0.0, 4.0, "worth of drawing a card"),
-        ("dig_value", 3.0, 0.0, 8.0, "raise the discard threshold by this much while the plan is far from done"),
         ("dead_card", -1.0, -5.0, 0.0, "a card that does nothing now (below passing)"),
-        ("keep_spend_share", 0.3, 0.0, 1.0, "share of spend_weight counted against keeping a card in hand"),
+        ("condition_min", 0.1, -1.0, 2.0, "playing a Condition when its trigger comes: at least this"),
+        ("discard_below", 1.5, -1.0, 6.0, "discard hand cards worth less than this (< 0: never by choice)"),
+        ("dig_value", 3.0, 0.0, 8.0, "raise the discard threshold by this much while the plan is far from done"),
+        ("dig_surplus_boost", 2.0, 0.0, 6.0, "digging is worth up to 1 + this times more while Power piles up"),
+        ("discard_symbol_share", 0.7, 0.0, 1.5, "a Discard Cards symbol at a location: share of the worth of digging"),
+        ("discard_action_share", 0.5, 0.0, 1.5, "taking the Discard Cards action: share of the worth of digging"),
+        ("discard_action_cost", 0.01, 0.0, 1.0, "... less this (with nothing to dig, pass instead)"),
+        ("keep_spend_share", 0.3, 0.0, 1.0, "keeping a card in hand: share of spend_weight counted against it"),
         ("second_copy_keep", 0.5, 0.0, 3.0, "keeping a second copy of a utility Effect or a Condition"),
         ("keep_condition_min", 1.0, 0.0, 3.0, "keeping a Condition: at least this"),
-        ("keep_condition_max", 3.0, 1.0, 8.0, "keeping a Condition: at most this"),
+        ("keep_condition_max", 3.0, 1.0, 8.0, "... at most this"),
         ("keep_removal_min", 1.5, 0.0, 5.0, "keeping an Effect that defeats or traps Heroes: at least this"),
         ("keep_removal_share", 0.6, 0.0, 1.5, "... or this share of the worst Hero's defeat worth"),
-        ("keep_removal_second", 1.0, 0.0, 4.0, "keeping a second copy of such an Effect"),
+        ("keep_removal_second", 1.0, 0.0, 4.0, "... a second copy of it"),
     ),
     *_group(
         "allies",
+        ("ally_value", 0.5, 0.0, 3.0, "worth of 1 Strength of Allies in play"),
         ("ally_enables_defeat", 0.6, 0.0, 1.5, "an Ally completing the Strength to defeat a Hero: share of its worth"),
-        ("ally_near_hero_share", 0.3, 0, 1.5, "an Ally beside a Hero it cannot beat yet: share of ally_value/Strength"),
+        ("ally_near_hero_share", 0.3, 0.0, 1.5, "an Ally by a Hero it cannot beat yet: share of ally_value/Strength"),
         ("ally_near_hero", 0.5, 0.0, 2.0, "... plus this"),
         ("move_cost", 0.1, 0.0, 1.0, "cost of moving an Ally or Item (ties stay put)"),
         ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
         ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
-    ),
-    *_group(
-        "effects",
-        ("trap_effect_share", 0.8, 0.0, 1.5, "trapping a Hero (Trapped, Locked Up): share of its harm"),
-        ("trap_activate_min", 0.5, 0.0, 3.0, "activating The Key with no Hero worth trapping"),
-        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating the Invitation (peek at Fate, discard one)"),
-        ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
-        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally (Intimidating), in draws"),
-        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
-        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free (Only Moments Away From Victory)"),
-        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh (And One More Thing)"),
-        ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action (Vicious Practical Jokes)"),
-        ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
-        ("key_trap_bonus", 1.0, 0.0, 4.0, "The Key trapping its named Hero: on top of that Hero's defeat worth"),
-        ("key_trap_absent", 1.5, 0.0, 5.0, "The Key with its Hero not in the Realm"),
-        ("item_default", 1.0, 0.0, 4.0, "any other Item"),
-        ("card_default", 0.5, 0.0, 3.0, "any other card"),
-    ),
-    *_group(
-        "novice",
-        ("novice_base", 1.0, 0.0, 3.0, "(plan 0) worth of any card played"),
-        ("novice_strength", 0.5, 0.0, 2.0, "(plan 0) per Strength of an Ally played"),
-        ("novice_cost", 0.7, 0.0, 2.0, "(plan 0) per Power a non-Ally card costs"),
-        ("novice_activate", 1.0, 0.0, 3.0, "(plan 0) worth of any activation"),
-        ("novice_activate_cost", 0.5, 0.0, 2.0, "(plan 0) share of the activation cost counted against it"),
-        ("novice_keep", 1.0, 0.0, 3.0, "(plan 0) keeping a card in hand"),
-        ("novice_keep_cost", 0.2, 0.0, 1.0, "(plan 0) ... plus this per Power it costs"),
+        ("lose_free_ally", 10.0, 0.0, 20.0, "Allies given up in a Vanquish: Cauldron Born and Creeper first"),
+        ("keep_activate_ally", 3.0, 0.0, 10.0, "... an Ally with an Activate ability (Monsieur D'Arque) last"),
+        ("lose_exact", 5.0, 0.0, 10.0, "... an Ally whose Strength completes the Vanquish"),
+        ("lose_overkill", 0.3, 0.0, 2.0, "... less this per Strength beyond what is needed"),
+        ("lose_partial", 0.5, 0.0, 2.0, "... per Strength of an Ally that does not complete it"),
     ),
     *_group(
         "heroes",
         ("vanquish_value", 1.5, 0.0, 8.0, "worth of defeating a Hero, on top of the harm it does"),
+        ("threat_weight", 1.0, 0.0, 4.0, "multiplies the harm Heroes do"),
         ("cover_value", 1.5, 0.0, 6.0, "harm of one covered top-row action (scales the cover_* below)"),
         ("cover_gain", 0.8, 0.0, 2.5, "covered Gain Power symbol, per Power (at cover_value 1.5)"),
         ("cover_play", 1.5, 0.0, 4.0, "covered Play a Card or Activate symbol (at cover_value 1.5)"),
         ("cover_vanquish", 1.0, 0.0, 3.0, "covered Vanquish or Move an Item or Ally symbol (at cover_value 1.5)"),
         ("cover_fate", 0.8, 0.0, 3.0, "covered Fate symbol (at cover_value 1.5)"),
-        ("cover_other", 0.4, 0.0, 2.0, "covered Discard Cards (or other) symbol (at cover_value 1.5)"),
+        ("cover_other", 0.4, 0.0, 2.0, "covered Discard Cards symbol (at cover_value 1.5)"),
         ("hero_strength_harm", 0.3, 0.0, 1.5, "harm per Strength of a Hero (the Allies it ties up)"),
         ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of cards, per +1 (Cinderella, Gus)"),
         ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects (Hen Wen)"),
         ("hero_company_harm", 0.5, 0.0, 2.0, "a Hero stronger beside other Heroes, per Hero in the Realm"),
-        ("threat_weight", 1.0, 0.0, 4.0, "multiplies the harm Heroes do"),
+    ),
+    *_group(
+        "effects",
+        ("trap_effect_share", 0.8, 0.0, 1.5, "trapping a Hero (Trapped, Locked Up): share of its harm"),
+        ("trap_activate_min", 0.5, 0.0, 3.0, "activating The Key with no Hero worth trapping"),
+        ("key_trap_bonus", 1.0, 0.0, 4.0, "The Key trapping its named Hero: on top of that Hero's defeat worth"),
+        ("key_trap_absent", 1.5, 0.0, 5.0, "The Key with its Hero not in the Realm"),
+        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating the Invitation (look at Fate, discard one)"),
+        ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
+        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally (Intimidating), in draws"),
+        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck (I Never Go Back on My Word)"),
+        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free (Only Moments Away From Victory)"),
+        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh (And One More Thing)"),
+        ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action (Vicious Practical Jokes)"),
+        ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
+        ("item_default", 1.0, 0.0, 4.0, "any other Item"),
+        ("card_default", 0.5, 0.0, 3.0, "any other card"),
+    ),
+    *_group(
+        "choices",
+        ("mode_claim", 10.0, 0.0, 20.0, "a card's mode: claim the Cauldron"),
+        ("mode_find", 5.0, 0.0, 15.0, "... find (before the claim)"),
+        ("mode_defeat", 1.0, 0.0, 5.0, "... defeat a Hero"),
+        ("mode_gain_short", 2.0, 0.0, 6.0, "... gain Power, with little Power"),
+        ("mode_gain", 0.5, 0.0, 4.0, "... gain Power otherwise"),
+        ("mode_power_short", 4, 1, 8, "'little Power' is less than this (and 'enough to lose' at least it)", True),
+        ("mode_draw", 1.0, 0.0, 4.0, "... draw"),
+        ("mode_move_heroes", 0.5, 0.0, 3.0, "... move Heroes (harm to the Realm's owner)"),
+        ("mode_lose_power", 2.0, 0.0, 6.0, "... make the Realm's owner with enough Power lose some"),
+        ("mode_discard", 1.0, 0.0, 4.0, "... make the Realm's owner discard"),
+        ("opponent_item", 1.0, 0.0, 4.0, "an opponent's Item to discard: what it keeps, plus this"),
     ),
     *_group(
         "progress",
@@ -168,35 +197,57 @@ PARAMS: tuple[Param, ...] = (
         "fate",
         ("fate_value", 2.0, 0.0, 20.0, "worth of a Fate action against an opponent with no progress"),
         ("fate_target_progress", 4.0, 0.0, 20.0, "weight of the target's progress in a Fate action's worth"),
+        ("fate_defeat_share", 0.6, 0.0, 1.5, "a Hero the target will defeat at once: share of its defeat gain off"),
+        ("fate_outmatched_share", 0.5, 0.0, 1.0, "a Hero the target's Allies already match: share of its harm off"),
+        ("gather_allies_harm", 2.0, 0.0, 6.0, "a Hero gathering Allies (Fflewddur Fflam, The Witches of Morva)"),
+        ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment (Lumiere, Maurice)"),
+        ("small_hero_harm", 0.5, 0.0, 3.0, "the extra of Mrs. Potts and Chip, Doli"),
+        ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters (Jaq)"),
+        ("replay_hero_harm", 3.0, 0.0, 8.0, "a Hero played again from the Fate discard (Be Our Guest, Reunited)"),
+        ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"),
+        ("untrap_move_harm", 2.0, 0.0, 6.0, "Bibbidi-Bobbidi-Boo"),
+        ("move_ally_harm", 1.0, 0.0, 4.0, "Sweet Nightingale with no bride in The Ballroom"),
+        ("discard_hand_harm", 2.0, 0.0, 6.0, "making the target discard its hand (I Believe in You)"),
+        ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"),
+        ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies (Maurice's Invention)"),
+        ("fate_item_harm", 1.0, 0.0, 4.0, "any other Fate Item"),
+        ("fate_effect_harm", 1.0, 0.0, 4.0, "any other Fate Effect"),
         ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
+        ("rose_harm", 3.0, 0.0, 8.0, "Fating Gaston: The Rose's harm besides the cards it plays"),
+        ("rose_removal_share", 0.5, 0.0, 1.5, "... less this share of obstacle_value when it removes one"),
+        ("rose_other_harm", 1.5, 0.0, 5.0, "... the card it plays, with no other card revealed"),
+        ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
+        ("fairy_godmother_harm", 0.3, 0.0, 1.5, "Fating Lady Tremaine: the Fairy Godmother's extra, in steps"),
+        ("fate_slipper", 0.6, 0.0, 1.5, "Fating Lady Tremaine: a Glass Slipper, in steps"),
+        ("fate_slipper_cane", 0.2, 0.0, 1.0, "... with her Cane in play, in steps"),
+        ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
+        ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
+        ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
     ),
     *_group(
         "gaston",
-        ("obstacle_value", 4.0, 0.5, 12.0, "Gaston: worth of removing one Obstacle"),
-        ("swoon_min_obstacles", 5, 0, 9, "Gaston: play Swoon only while at least this many Obstacles remain", True),
-        ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
+        ("obstacle_value", 4.0, 0.5, 12.0, "worth of removing one Obstacle"),
+        ("swoon_min_obstacles", 5, 0, 9, "play Swoon only while at least this many Obstacles remain", True),
         ("swoon_cost_share", 0.5, 0.0, 2.0, "Swoon: share of obstacle_value it costs (Obstacles come back)"),
         ("take_me_share", 0.8, 0.0, 1.5, "Take Me Instead: share of obstacle_value per Obstacle removed"),
         ("take_me_cost", 2.0, 0.0, 6.0, "Take Me Instead: its cost beyond Power"),
-        ("remover_ally", 1.2, 0.0, 3.0, "an Ally that activates to remove Obstacles (Monsieur D'Arque), in Obstacles"),
+        ("remover_ally", 1.2, 0.0, 3.0, "an Ally that activates to remove Obstacles (Monsieur D'Arque), Obstacles"),
         ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
+        ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
+        ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
     ),
     *_group(
         "lady-tremaine",
-        ("wedding_value", 10.0, 0.0, 30.0, "Lady Tremaine: each step of the wedding plan"),
-        ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
-        ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
-        ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
-        ("slippers_defeat_cane", 0.2, 0.0, 1.0, "the same with Lady Tremaine's Cane in her Realm, in steps lost"),
+        ("wedding_value", 10.0, 0.0, 30.0, "each step of the wedding plan (a 'step' below)"),
+        ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
+        ("more_daughters", 0.3, 0.0, 3.0, "playing a later everyday daughter"),
+        ("daughter_by_ballroom", 0.5, 0.0, 3.0, "an everyday daughter played next to The Ballroom"),
+        ("second_bride", 1.0, 0.0, 5.0, "playing a second Ball Gown daughter"),
+        ("daughter_step", 0.05, 0.0, 0.3, "an everyday daughter per location nearer The Ballroom, in steps"),
         ("bride_step", 0.1, 0.0, 0.5, "a bride per location nearer The Ballroom, in steps"),
         ("bride_step_ready", 0.5, 0.0, 1.5, "... once the Prince and Wedding Bells wait and no Slipper is left"),
         ("bride_in_ballroom", 1.2, 0.0, 3.0, "a bride in The Ballroom, in steps"),
         ("bride_early", 0.2, 0.0, 1.0, "moving a bride into The Ballroom before the Bells can ring, in steps"),
-        ("daughter_step", 0.05, 0.0, 0.3, "an everyday daughter per location nearer The Ballroom, in steps"),
-        ("second_bride", 1.0, 0.0, 5.0, "playing a second Ball Gown daughter"),
-        ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
-        ("more_daughters", 0.3, 0.0, 3.0, "playing a later everyday daughter"),
-        ("daughter_by_ballroom", 0.5, 0.0, 3.0, "an everyday daughter played next to The Ballroom"),
         ("invitation_locked", 0.8, 0.0, 2.0, "Invitation from the King while The Ballroom is locked, in steps"),
         ("invitation_bride", 0.3, 0.0, 1.0, "... plus this with a bride in play, in steps"),
         ("invitation_open", 0.5, 0.0, 3.0, "Invitation from the King once The Ballroom is open"),
@@ -205,36 +256,47 @@ PARAMS: tuple[Param, ...] = (
         ("cane_slipper", 0.6, 0.0, 1.5, "the Cane (or its activation) with a Glass Slipper to discard, in steps"),
         ("cane_idle", 0.2, 0.0, 1.0, "the Cane with no Glass Slipper in play, in steps"),
         ("midnight_no_cane", 0.8, 0.0, 2.0, "Midnight without the Cane: cost in steps (it plays the Slippers)"),
+        ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
+        ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
+        ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
+        ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
     ),
     *_group(
         "horned-king",
-        ("soldier_value", 8.0, 0.0, 25.0, "Horned King: Ancient Soldiers at a location without one"),
-        (
-            "cauldron_value",
-            9.0,
-            0.0,
-            25.0,
-            "Horned King: claiming / powering the Cauldron, each new Cauldron Born location",
-        ),
-        ("swap_reserve", 1.0, 0.0, 2.0, "Horned King: keep Power for next turn's swap when a swap is pending"),
-        ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
-        ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
-        ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
-        ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
+        ("soldier_value", 8.0, 0.0, 25.0, "Ancient Soldiers at a location without one"),
+        ("cauldron_value", 9.0, 0.0, 25.0, "claiming / powering the Cauldron, each new Cauldron Born location"),
+        ("swap_reserve", 1.0, 0.0, 2.0, "keep Power for next turn's swap when a swap is pending"),
+        ("swap_reserve_share", 0.5, 0.0, 1.5, "... spending it costs this share of swap_reserve * cauldron_value"),
+        ("swap_onto_born", -1.0, -5.0, 0.0, "swapping where a Cauldron Born stands already"),
         ("soldier_alone_share", 0.5, 0.0, 1.5, "Soldiers where no other Soldier stands: share of soldier_value"),
         ("spare_soldier", 1.0, 0.0, 5.0, "Ancient Soldiers for a location that has them already"),
         ("spare_born", 1.0, 0.0, 5.0, "a Cauldron Born for a location that has one already"),
         ("new_born_bonus", 1.0, 0.0, 5.0, "a Cauldron Born played to a new location: on top of cauldron_value"),
+        ("spare_born_lost", 1.0, 0.0, 5.0, "losing a Cauldron Born that shares its location (keep one everywhere)"),
         ("pig_keeper_share", 0.4, 0.0, 1.0, "We Got You Now, Pig Keeper before the claim: share of cauldron_value"),
         ("bargain_fallback", 0.2, 0.0, 2.0, "We Have Made a Bargain when it cannot claim"),
         ("keep_born_unclaimed", 5.0, 0.0, 15.0, "keeping the first Cauldron Born in hand before the claim"),
-        ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "keeping a further Cauldron Born before the claim"),
-        ("keep_born_share", 0.7, 0.0, 1.5, "keeping the first Cauldron Born after the claim: share of cauldron_value"),
-        ("keep_born_extra", 2.0, 0.0, 8.0, "keeping a further Cauldron Born after the claim"),
-        ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
+        ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "... a further one before the claim"),
+        ("keep_born_share", 0.7, 0.0, 1.5, "... the first after the claim: share of cauldron_value"),
+        ("keep_born_extra", 2.0, 0.0, 8.0, "... a further one after the claim"),
         ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
-        ("keep_our_hour_share", 0.8, 0.0, 1.5, "keeping it once claimed: share of cauldron_value"),
-        ("keep_our_hour_powered", 2.0, 0.0, 8.0, "keeping it once the Cauldron is powered"),
+        ("keep_our_hour_share", 0.8, 0.0, 1.5, "... once claimed: share of cauldron_value"),
+        ("keep_our_hour_powered", 2.0, 0.0, 8.0, "... once the Cauldron is powered"),
+        ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
+        ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
+        ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
+        ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
+        ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
+    ),
+    *_group(
+        "novice",
+        ("novice_base", 1.0, 0.0, 3.0, "(plan 0) worth of any card played", False, False),
+        ("novice_strength", 0.5, 0.0, 2.0, "(plan 0) ... plus this per Strength of an Ally", False, False),
+        ("novice_cost", 0.7, 0.0, 2.0, "(plan 0) ... plus this per Power a non-Ally costs", False, False),
+        ("novice_activate", 1.0, 0.0, 3.0, "(plan 0) worth of any activation", False, False),
+        ("novice_activate_cost", 0.5, 0.0, 2.0, "(plan 0) ... less this share of its cost", False, False),
+        ("novice_keep", 1.0, 0.0, 3.0, "(plan 0) keeping a card in hand", False, False),
+        ("novice_keep_cost", 0.2, 0.0, 1.0, "(plan 0) ... plus this per Power it costs", False, False),
     ),
 )
 PARAM_NAMES = tuple(p.name for p in PARAMS)
@@ -245,122 +307,176 @@ P_POWER_VALUE = 2
 P_SPEND_WEIGHT = 3
 P_NOISE = 4
 P_POWER_TARGET = 5
-P_ALLY_VALUE = 6
-P_DISCARD_BELOW = 7
-P_DRAW_VALUE = 8
-P_DIG_VALUE = 9
-P_DEAD_CARD = 10
-P_KEEP_SPEND_SHARE = 11
-P_SECOND_COPY_KEEP = 12
-P_KEEP_CONDITION_MIN = 13
-P_KEEP_CONDITION_MAX = 14
-P_KEEP_REMOVAL_MIN = 15
-P_KEEP_REMOVAL_SHARE = 16
-P_KEEP_REMOVAL_SECOND = 17
-P_ALLY_ENABLES_DEFEAT = 18
-P_ALLY_NEAR_HERO_SHARE = 19
-P_ALLY_NEAR_HERO = 20
-P_MOVE_COST = 21
-P_ATTACHED_HELP_SHARE = 22
-P_LUCIFER_TRAP_SHARE = 23
-P_TRAP_EFFECT_SHARE = 24
-P_TRAP_ACTIVATE_MIN = 25
-P_PEEK_FATE_ACTIVATE = 26
-P_ACTIVATE_DEFAULT = 27
-P_REVEAL_ALLY_DRAWS = 28
-P_RESHUFFLE_ARRANGE = 29
-P_FREE_ITEM = 30
-P_REFRESH_HAND = 31
-P_HIJACK_FATE = 32
-P_EFFECT_DEFAULT = 33
-P_KEY_TRAP_BONUS = 34
-P_KEY_TRAP_ABSENT = 35
-P_ITEM_DEFAULT = 36
-P_CARD_DEFAULT = 37
-P_NOVICE_BASE = 38
-P_NOVICE_STRENGTH = 39
-P_NOVICE_COST = 40
-P_NOVICE_ACTIVATE = 41
-P_NOVICE_ACTIVATE_COST = 42
-P_NOVICE_KEEP = 43
-P_NOVICE_KEEP_COST = 44
-P_VANQUISH_VALUE = 45
-P_COVER_VALUE = 46
-P_COVER_GAIN = 47
-P_COVER_PLAY = 48
-P_COVER_VANQUISH = 49
-P_COVER_FATE = 50
-P_COVER_OTHER = 51
-P_HERO_STRENGTH_HARM = 52
-P_COST_PLUS_HARM = 53
-P_NO_EFFECTS_HARM = 54
-P_HERO_COMPANY_HARM = 55
-P_THREAT_WEIGHT = 56
-P_PROGRESS_SOLDIER = 57
-P_PROGRESS_BORN = 58
-P_PROGRESS_CLAIMED = 59
-P_PROGRESS_POWERED = 60
-P_PROGRESS_BRIDE = 61
-P_PROGRESS_DAUGHTER = 62
-P_PROGRESS_BALLROOM = 63
-P_PROGRESS_BRIDE_IN = 64
-P_PROGRESS_PRINCE = 65
-P_PROGRESS_BELLS = 66
-P_PROGRESS_SLIPPER = 67
-P_FATE_VALUE = 68
-P_FATE_TARGET_PROGRESS = 69
-P_ROSE_MIN_OBSTACLES = 70
-P_OBSTACLE_VALUE = 71
-P_SWOON_MIN_OBSTACLES = 72
-P_BLOCKS_REMOVAL_HARM = 73
-P_SWOON_COST_SHARE = 74
-P_TAKE_ME_SHARE = 75
-P_TAKE_ME_COST = 76
-P_REMOVER_ALLY = 77
-P_REMOVER_ALLY_MIN = 78
-P_WEDDING_VALUE = 79
-P_FATE_MOVES_ALLIES_HARM = 80
-P_BALLROOM_CLOSED_HARM = 81
-P_SLIPPERS_DEFEAT = 82
-P_SLIPPERS_DEFEAT_CANE = 83
-P_BRIDE_STEP = 84
-P_BRIDE_STEP_READY = 85
-P_BRIDE_IN_BALLROOM = 86
-P_BRIDE_EARLY = 87
-P_DAUGHTER_STEP = 88
-P_SECOND_BRIDE = 89
-P_FIRST_DAUGHTER = 90
-P_MORE_DAUGHTERS = 91
-P_DAUGHTER_BY_BALLROOM = 92
-P_INVITATION_LOCKED = 93
-P_INVITATION_BRIDE = 94
-P_INVITATION_OPEN = 95
-P_BELLS_OPEN = 96
-P_BELLS_LOCKED = 97
-P_CANE_SLIPPER = 98
-P_CANE_IDLE = 99
-P_MIDNIGHT_NO_CANE = 100
-P_SOLDIER_VALUE = 101
-P_CAULDRON_VALUE = 102
-P_SWAP_RESERVE = 103
-P_BLOCKS_SOLDIERS_HARM = 104
-P_BLOCKS_SOLDIERS_SHARE = 105
-P_GURGI_HARM_DISCOUNT = 106
-P_GURGI_DEFEAT_DISCOUNT = 107
-P_SOLDIER_ALONE_SHARE = 108
-P_SPARE_SOLDIER = 109
-P_SPARE_BORN = 110
-P_NEW_BORN_BONUS = 111
-P_PIG_KEEPER_SHARE = 112
-P_BARGAIN_FALLBACK = 113
-P_KEEP_BORN_UNCLAIMED = 114
-P_KEEP_BORN_EXTRA_UNCLAIMED = 115
-P_KEEP_BORN_SHARE = 116
-P_KEEP_BORN_EXTRA = 117
-P_KEEP_POWERED_OTHER = 118
-P_KEEP_OUR_HOUR_UNCLAIMED = 119
-P_KEEP_OUR_HOUR_SHARE = 120
-P_KEEP_OUR_HOUR_POWERED = 121
+P_POWER_GLUT_SPAN = 6
+P_POWER_GLUT_FLOOR = 7
+P_SURPLUS_SCALE = 8
+P_ACTIVATION_LOOKAHEAD = 9
+P_DRAW_VALUE = 10
+P_DEAD_CARD = 11
+P_CONDITION_MIN = 12
+P_DISCARD_BELOW = 13
+P_DIG_VALUE = 14
+P_DIG_SURPLUS_BOOST = 15
+P_DISCARD_SYMBOL_SHARE = 16
+P_DISCARD_ACTION_SHARE = 17
+P_DISCARD_ACTION_COST = 18
+P_KEEP_SPEND_SHARE = 19
+P_SECOND_COPY_KEEP = 20
+P_KEEP_CONDITION_MIN = 21
+P_KEEP_CONDITION_MAX = 22
+P_KEEP_REMOVAL_MIN = 23
+P_KEEP_REMOVAL_SHARE = 24
+P_KEEP_REMOVAL_SECOND = 25
+P_ALLY_VALUE = 26
+P_ALLY_ENABLES_DEFEAT = 27
+P_ALLY_NEAR_HERO_SHARE = 28
+P_ALLY_NEAR_HERO = 29
+P_MOVE_COST = 30
+P_ATTACHED_HELP_SHARE = 31
+P_LUCIFER_TRAP_SHARE = 32
+P_LOSE_FREE_ALLY = 33
+P_KEEP_ACTIVATE_ALLY = 34
+P_LOSE_EXACT = 35
+P_LOSE_OVERKILL = 36
+P_LOSE_PARTIAL = 37
+P_VANQUISH_VALUE = 38
+P_THREAT_WEIGHT = 39
+P_COVER_VALUE = 40
+P_COVER_GAIN = 41
+P_COVER_PLAY = 42
+P_COVER_VANQUISH = 43
+P_COVER_FATE = 44
+P_COVER_OTHER = 45
+P_HERO_STRENGTH_HARM = 46
+P_COST_PLUS_HARM = 47
+P_NO_EFFECTS_HARM = 48
+P_HERO_COMPANY_HARM = 49
+P_TRAP_EFFECT_SHARE = 50
+P_TRAP_ACTIVATE_MIN = 51
+P_KEY_TRAP_BONUS = 52
+P_KEY_TRAP_ABSENT = 53
+P_PEEK_FATE_ACTIVATE = 54
+P_ACTIVATE_DEFAULT = 55
+P_REVEAL_ALLY_DRAWS = 56
+P_RESHUFFLE_ARRANGE = 57
+P_FREE_ITEM = 58
+P_REFRESH_HAND = 59
+P_HIJACK_FATE = 60
+P_EFFECT_DEFAULT = 61
+P_ITEM_DEFAULT = 62
+P_CARD_DEFAULT = 63
+P_MODE_CLAIM = 64
+P_MODE_FIND = 65
+P_MODE_DEFEAT = 66
+P_MODE_GAIN_SHORT = 67
+P_MODE_GAIN = 68
+P_MODE_POWER_SHORT = 69
+P_MODE_DRAW = 70
+P_MODE_MOVE_HEROES = 71
+P_MODE_LOSE_POWER = 72
+P_MODE_DISCARD = 73
+P_OPPONENT_ITEM = 74
+P_PROGRESS_SOLDIER = 75
+P_PROGRESS_BORN = 76
+P_PROGRESS_CLAIMED = 77
+P_PROGRESS_POWERED = 78
+P_PROGRESS_BRIDE = 79
+P_PROGRESS_DAUGHTER = 80
+P_PROGRESS_BALLROOM = 81
+P_PROGRESS_BRIDE_IN = 82
+P_PROGRESS_PRINCE = 83
+P_PROGRESS_BELLS = 84
+P_PROGRESS_SLIPPER = 85
+P_FATE_VALUE = 86
+P_FATE_TARGET_PROGRESS = 87
+P_FATE_DEFEAT_SHARE = 88
+P_FATE_OUTMATCHED_SHARE = 89
+P_GATHER_ALLIES_HARM = 90
+P_MOVE_HERO_HARM = 91
+P_SMALL_HERO_HARM = 92
+P_DISCARD_ITEM_HARM = 93
+P_REPLAY_HERO_HARM = 94
+P_MAGIC_MIRROR_HARM = 95
+P_UNTRAP_MOVE_HARM = 96
+P_MOVE_ALLY_HARM = 97
+P_DISCARD_HAND_HARM = 98
+P_DYRNWYN_HARM = 99
+P_ALLIES_MINUS_HARM = 100
+P_FATE_ITEM_HARM = 101
+P_FATE_EFFECT_HARM = 102
+P_ROSE_MIN_OBSTACLES = 103
+P_ROSE_HARM = 104
+P_ROSE_REMOVAL_SHARE = 105
+P_ROSE_OTHER_HARM = 106
+P_REPLACE_EACH_HARM = 107
+P_FAIRY_GODMOTHER_HARM = 108
+P_FATE_SLIPPER = 109
+P_FATE_SLIPPER_CANE = 110
+P_NIGHTINGALE_BRIDE = 111
+P_HAPPY_DAY_HARM = 112
+P_DEPOWER_SHARE = 113
+P_OBSTACLE_VALUE = 114
+P_SWOON_MIN_OBSTACLES = 115
+P_SWOON_COST_SHARE = 116
+P_TAKE_ME_SHARE = 117
+P_TAKE_ME_COST = 118
+P_REMOVER_ALLY = 119
+P_REMOVER_ALLY_MIN = 120
+P_BLOCKS_REMOVAL_HARM = 121
+P_CLEARED_BY_HERO = 122
+P_WEDDING_VALUE = 123
+P_FIRST_DAUGHTER = 124
+P_MORE_DAUGHTERS = 125
+P_DAUGHTER_BY_BALLROOM = 126
+P_SECOND_BRIDE = 127
+P_DAUGHTER_STEP = 128
+P_BRIDE_STEP = 129
+P_BRIDE_STEP_READY = 130
+P_BRIDE_IN_BALLROOM = 131
+P_BRIDE_EARLY = 132
+P_INVITATION_LOCKED = 133
+P_INVITATION_BRIDE = 134
+P_INVITATION_OPEN = 135
+P_BELLS_OPEN = 136
+P_BELLS_LOCKED = 137
+P_CANE_SLIPPER = 138
+P_CANE_IDLE = 139
+P_MIDNIGHT_NO_CANE = 140
+P_FATE_MOVES_ALLIES_HARM = 141
+P_BALLROOM_CLOSED_HARM = 142
+P_SLIPPERS_DEFEAT = 143
+P_SLIPPERS_DEFEAT_CANE = 144
+P_SOLDIER_VALUE = 145
+P_CAULDRON_VALUE = 146
+P_SWAP_RESERVE = 147
+P_SWAP_RESERVE_SHARE = 148
+P_SWAP_ONTO_BORN = 149
+P_SOLDIER_ALONE_SHARE = 150
+P_SPARE_SOLDIER = 151
+P_SPARE_BORN = 152
+P_NEW_BORN_BONUS = 153
+P_SPARE_BORN_LOST = 154
+P_PIG_KEEPER_SHARE = 155
+P_BARGAIN_FALLBACK = 156
+P_KEEP_BORN_UNCLAIMED = 157
+P_KEEP_BORN_EXTRA_UNCLAIMED = 158
+P_KEEP_BORN_SHARE = 159
+P_KEEP_BORN_EXTRA = 160
+P_KEEP_OUR_HOUR_UNCLAIMED = 161
+P_KEEP_OUR_HOUR_SHARE = 162
+P_KEEP_OUR_HOUR_POWERED = 163
+P_KEEP_POWERED_OTHER = 164
+P_BLOCKS_SOLDIERS_HARM = 165
+P_BLOCKS_SOLDIERS_SHARE = 166
+P_GURGI_HARM_DISCOUNT = 167
+P_GURGI_DEFEAT_DISCOUNT = 168
+P_NOVICE_BASE = 169
+P_NOVICE_STRENGTH = 170
+P_NOVICE_COST = 171
+P_NOVICE_ACTIVATE = 172
+P_NOVICE_ACTIVATE_COST = 173
+P_NOVICE_KEEP = 174
+P_NOVICE_KEEP_COST = 175
 
 BIG = 1000.0
 
@@ -1142,7 +1258,9 @@ def discard_threshold_nb(st, tb, sp, s):
         return sp[P_DISCARD_BELOW]
     # Power piling up unspent means the hand holds the wrong cards.
     surplus = power_surplus_nb(st, tb, sp, s)
-    return sp[P_DISCARD_BELOW] + sp[P_DIG_VALUE] * (1.0 - progress_nb(st, tb, sp, s) + min(max(surplus, 0) / 8.0, 1.0))
+    return sp[P_DISCARD_BELOW] + sp[P_DIG_VALUE] * (
+        1.0 - progress_nb(st, tb, sp, s) + min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+    )
 
 
 @kernel
@@ -1178,14 +1296,15 @@ def earlier_copy_in_hand_nb(st, s, k):
 def dig_worth_nb(st, tb, ru, sp, s):
     """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
     surplus = power_surplus_nb(st, tb, sp, s)
-    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * (1.0 + 2.0 * min(max(surplus, 0) / 8.0, 1.0))
+    boost = 1.0 + sp[P_DIG_SURPLUS_BOOST] * min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * boost
 
 
 @kernel
 def power_worth_nb(st, tb, sp, s, gain):
     """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
     over = power_surplus_nb(st, tb, sp, s)
-    factor = 1.0 if over <= 0 else max(0.1, 1.0 - over / 6.0)
+    factor = 1.0 if over <= 0 else max(sp[P_POWER_GLUT_FLOOR], 1.0 - over / sp[P_POWER_GLUT_SPAN])
     return sp[P_POWER_VALUE] * gain * factor
 
 
@@ -1199,22 +1318,22 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
         loc = 0
     h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
     # a Hero the villain will defeat at once gives it the defeat bonus instead
-    h -= 0.6 * defeat_gain_nb(st, tb, sp, s, c)
+    h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, sp, s, c)
     have = 0
     for j in range(K.N_VCARDS):
         if vanquish_eligible_nb(st, tb, s, j, loc):
             have += strength_nb(st, tb, s, j)
     if have >= tb.card[c, K.CF_STRENGTH]:
-        h -= 0.5 * h if h > 0 else 0.0
+        h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
     if op == K.AB_FAIRY_GODMOTHER:
-        h += 0.3 * sp[P_WEDDING_VALUE]
+        h += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
     elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
-        h += 2.0
+        h += sp[P_GATHER_ALLIES_HARM]
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
-        h += 1.0
+        h += sp[P_MOVE_HERO_HARM]
     elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
-        h += 0.5
+        h += sp[P_SMALL_HERO_HARM]
     if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
         for j in range(K.N_VCARDS):
             if (
@@ -1222,7 +1341,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
                 and st.inst[s, j, K.I_LOC] == loc
                 and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM
             ):
-                h += 3.0
+                h += sp[P_DISCARD_ITEM_HARM]
                 break
     return h
 
@@ -1247,18 +1366,18 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         p = tb.card[c, K.CF_PASSIVE]
         if p == K.AB_GLASS_SLIPPER:
             if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
-                return 0.2 * sp[P_WEDDING_VALUE]
-            return 0.6 * sp[P_WEDDING_VALUE]
+                return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
+            return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
         if p == K.AB_DYRNWYN:
-            return 2.0
+            return sp[P_DYRNWYN_HARM]
         if p == K.AB_ALLIES_HERE_MINUS:
-            return 1.5
-        return 1.0
+            return sp[P_ALLIES_MINUS_HARM]
+        return sp[P_FATE_ITEM_HARM]
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
         ov = sp[P_OBSTACLE_VALUE]
         if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-            return 4.0 * ov
+            return sp[P_REPLACE_EACH_HARM] * ov
         if ab == K.AB_REPLACE_OBSTACLES:
             return ov * min(tb.card[c, K.CF_N], missing_total_nb(st, tb, s))
         if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
@@ -1267,25 +1386,25 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
                 most = max(most, missing_at_nb(st, tb, s, x))
             return ov * most
         if ab == K.AB_THE_ROSE:
-            return 3.0 - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * 0.5
+            return sp[P_ROSE_HARM] - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * sp[P_ROSE_REMOVAL_SHARE]
         if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
-            return 3.0
+            return sp[P_REPLAY_HERO_HARM]
         if ab == K.AB_MAGIC_MIRROR:
-            return 4.0
+            return sp[P_MAGIC_MIRROR_HARM]
         if ab == K.AB_UNTRAP_AND_MOVE:
-            return 2.0
+            return sp[P_UNTRAP_MOVE_HARM]
         if ab == K.AB_MOVE_OPPONENT_ALLY:
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and bride_at_nb(st, tb, s, ball):
-                return 1.2 * sp[P_WEDDING_VALUE]
-            return 1.0
+                return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
+            return sp[P_MOVE_ALLY_HARM]
         if ab == K.AB_DISCARD_HAND_DRAW:
-            return 2.0
+            return sp[P_DISCARD_HAND_HARM]
         if ab == K.AB_GURGI_HAPPY_DAY:
-            return 6.0
+            return sp[P_HAPPY_DAY_HARM]
         if ab == K.AB_DEPOWER_CAULDRON:
-            return 1.2 * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
-        return 1.0
+            return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
+        return sp[P_FATE_EFFECT_HARM]
     return 0.0
 
 
@@ -1303,12 +1422,12 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
             return -BIG  # it could hand Gaston the win
         # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
         # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
-        other = 1.5
+        other = sp[P_ROSE_OTHER_HARM]
         for j in range(K.N_VCARDS, K.N_INST):
             if j != k and st.inst[s, j, K.I_ZONE] == K.Z_LIMBO:
                 other = basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
                 break
-        return other + 3.0 - (0.5 * sp[P_OBSTACLE_VALUE] if removes else 0.0)
+        return other + sp[P_ROSE_HARM] - (sp[P_ROSE_REMOVAL_SHARE] * sp[P_OBSTACLE_VALUE] if removes else 0.0)
     return basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
 
 
@@ -1367,7 +1486,8 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         elif kind == K.S_PLAY:
             plays += 1
         elif kind == K.S_ACTIVATE:
-            total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + 3), 0.0)
+            lookahead = st.sv[s, K.SV_POWER] + sp[P_ACTIVATION_LOOKAHEAD]
+            total += max(best_activation_nb(st, tb, ru, sp, s, lookahead), 0.0)
         elif kind == K.S_MOVE:
             total += move_worth
         elif kind == K.S_FATE:
@@ -1375,7 +1495,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         elif kind == K.S_VANQUISH:
             total += vanquish_worth
         elif kind == K.S_DISCARD:
-            total += 0.7 * dig_worth
+            total += sp[P_DISCARD_SYMBOL_SHARE] * dig_worth
     if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
         total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
     if wedding_ready:
@@ -1441,7 +1561,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     if ctx == K.AB_FLIP_CAULDRON:
         # losing a Cauldron Born: keep one at every location if possible
         here = st.inst[s, j, K.I_LOC]
-        return 1.0 if realm_passive_at_nb(st, tb, s, K.AB_CAULDRON_BORN, here) > 1 else 0.0
+        return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_CAULDRON_BORN, here) > 1 else 0.0
     return 0.0
 
 
@@ -1475,7 +1595,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                             st.inst[me, j, K.I_ZONE] == K.Z_HAND
                             and tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
                         ):
-                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * 0.5
+                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
                             break
             return v
         if code == K.O_ACTIVATE:
@@ -1487,13 +1607,13 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_VANQUISH:
             return vanquish_value_nb(st, tb, ru, sp, me, a)
         if code == K.O_DISCARD:
-            return 0.5 * dig_worth_nb(st, tb, ru, sp, me) - 0.01
+            return sp[P_DISCARD_ACTION_SHARE] * dig_worth_nb(st, tb, ru, sp, me) - sp[P_DISCARD_ACTION_COST]
         return 0.0
     if kind == K.DK_SWAP:
         if code == K.O_PASS:
             return 0.0
         _, born = soldier_locations_nb(st, tb, me)
-        return sp[P_CAULDRON_VALUE] if (born >> c3) & 1 == 0 else -1.0
+        return sp[P_CAULDRON_VALUE] if (born >> c3) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
     if kind == K.DK_VANQUISH_ALLY:
         if code == K.O_PASS:
             return BIG
@@ -1504,13 +1624,13 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 total += st.tmp[k]
         rest = need - total
         p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
-        sc = 10.0 if (p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER) else 0.0
+        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER) else 0.0
         if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
-            sc -= 3.0  # an Ally with an Activate ability (Monsieur D'Arque) goes last
+            sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability (Monsieur D'Arque) goes last
         s_k = st.tmp[a]
         if s_k >= rest:
-            return sc + 5.0 - 0.3 * (s_k - rest)
-        return sc + 0.5 * s_k
+            return sc + sp[P_LOSE_EXACT] - sp[P_LOSE_OVERKILL] * (s_k - rest)
+        return sc + sp[P_LOSE_PARTIAL] * s_k
     if kind == K.DK_DISCARD:
         if code == K.O_PASS:
             return 0.0
@@ -1519,8 +1639,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_PASS:
             return 0.0
         if sp[P_PLAN] == 0:
-            return 1.0
-        return max(card_value_nb(st, tb, ru, sp, realm, a, -1, -1), 0.1)
+            return sp[P_NOVICE_BASE]
+        return max(card_value_nb(st, tb, ru, sp, realm, a, -1, -1), sp[P_CONDITION_MIN])
     # ---------------------------------------------------------------- choices inside card effects
     if not mine and not smart:
         return uniform_nb(st.rng)
@@ -1534,25 +1654,25 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         return -harm if mine else harm
     if kind == K.DK_MODE:
         if a == K.M_CLAIM:
-            return 10.0
+            return sp[P_MODE_CLAIM]
         if a == K.M_FIND:
-            return 5.0 if st.sv[realm, K.SV_CAULDRON] == 0 else 0.0
+            return sp[P_MODE_FIND] if st.sv[realm, K.SV_CAULDRON] == 0 else 0.0
         if a == K.M_DEFEAT:
-            return 1.0
+            return sp[P_MODE_DEFEAT]
         if a == K.M_GAIN:
-            return 2.0 if st.sv[realm, K.SV_POWER] < 4 else 0.5
+            return sp[P_MODE_GAIN_SHORT] if st.sv[realm, K.SV_POWER] < sp[P_MODE_POWER_SHORT] else sp[P_MODE_GAIN]
         if a == K.M_DRAW:
-            return 1.0
+            return sp[P_MODE_DRAW]
         if a == K.M_MOVE:
             return best_move_nb(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
             return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
-            return 0.5 * -sign
+            return sp[P_MODE_MOVE_HEROES] * -sign
         if a == K.M_LOSE_POWER:
-            return (2.0 if st.sv[realm, K.SV_POWER] >= 4 else 0.0) * -sign
+            return (sp[P_MODE_LOSE_POWER] if st.sv[realm, K.SV_POWER] >= sp[P_MODE_POWER_SHORT] else 0.0) * -sign
         if a == K.M_DISCARD_CARDS:
-            return 1.0 * -sign
+            return sp[P_MODE_DISCARD] * -sign
         return 0.0
     if kind == K.DK_LOCATION:
         if ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
@@ -1565,7 +1685,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         ):
             # Empty one location before the next: It Is You needs every location to miss one, and the
             # locations a Hero clears when defeated are left for that Hero.
-            sc = -st.sv[realm, K.SV_OBST + a] - 1.5 * clears_location_nb(st, tb, realm, a)
+            sc = -st.sv[realm, K.SV_OBST + a] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, realm, a)
             replacing = passive_count_nb(st, tb, realm, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
             return sc if mine != replacing else -sc
         if ctx == K.AB_SWOON or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
@@ -1601,7 +1721,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 return own_card_score_nb(st, tb, ru, sp, realm, a, ctx)
             c = st.inst[realm, a, K.I_CARD]
             if tb.card[c, K.CF_TYPE] == K.T_ITEM:
-                return keep_value_nb(st, tb, ru, sp, realm, a) + 1.0
+                return keep_value_nb(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
+
             return strength_nb(st, tb, realm, a) + 0.0
         return 0.0
     return 0.0
