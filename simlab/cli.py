@@ -459,24 +459,77 @@ def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] 
 
 
 @app.command("strategies")
-def strategies_cmd() -> None:
-    """List every strategy (built-in and in configs/strategies/) with its description and parameters."""
-    from strategies import STRATEGIES, config_names, resolve
+def strategies_cmd(
+    name: Annotated[
+        str | None, typer.Argument(help="a strategy (name or TOML path): every parameter with its value")
+    ] = None,
+    params: Annotated[bool, typer.Option("--params", help="every parameter of the heuristic, by group")] = False,
+) -> None:
+    """List every strategy (built-in and in configs/strategies/) with its description and how its parameters
+    differ from expert; --params lists every parameter (group, expert value, tuning range, description), and
+    NAME one strategy's values."""
+    from strategies import STRATEGIES, StrategyError, config_names, parameter_table, resolve
 
+    if name is not None or params:
+        try:
+            table = parameter_table(name)
+        except StrategyError as exc:
+            fail(str(exc))
+        if name is not None:
+            spec = resolve(name)
+            where = "" if spec.source == "built-in" else f" (file {spec.source})"
+            console.print(f"[bold]{escape(spec.name)}[/bold]{escape(where)}: {escape(spec.description)}")
+        console.print(_parameter_rich_table(table, f"{name} parameters" if name else "heuristic parameters"))
+        return
     table = Table(title="strategies", show_lines=True)
-    for col in ("name", "description", "parameters"):
+    for col in ("name", "description", "parameters (as expert unless listed)"):
         table.add_column(col)
     specs = list(STRATEGIES.values())
-    for name in config_names():
+    for config in config_names():
         try:
-            specs.append(resolve(name))
+            specs.append(resolve(config))
         except ValueError as exc:
             fail(str(exc))
+    expert = STRATEGIES["expert"].params
     for spec in specs:
-        params = ", ".join(f"{k}={v:g}" for k, v in spec.params.items()) or "none"
+        if not spec.params:
+            changed = "none (plays at random)"
+        else:
+            changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
         desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
-        table.add_row(escape(spec.name), escape(desc), escape(params))
+        table.add_row(escape(spec.name), escape(desc), escape(changed))
     console.print(table)
+    groups = parameter_table().group_by("group", maintain_order=True).len()
+    counts = ", ".join(f"{g} {n}" for g, n in groups.iter_rows())
+    console.print(
+        f"{groups['len'].sum()} parameters in {groups.height} groups ({counts}). "
+        "`simlab strategies --params` describes each; `simlab strategies NAME` shows one strategy's values."
+    )
+
+
+def _parameter_rich_table(frame: pl.DataFrame, title: str) -> Table:
+    """Rows of :func:`strategies.parameter_table`, a rule between groups; values differing from expert marked *."""
+    table = Table(title=title)
+    has_value = "value" in frame.columns
+    cols = ["group", "name"] + (["value"] if has_value else []) + ["expert", "range", "description"]
+    for col in cols:
+        table.add_column(col, justify="right" if col in ("value", "expert") else "left")
+    rows = frame.to_dicts()
+    for i, r in enumerate(rows):
+        first = i == 0 or rows[i - 1]["group"] != r["group"]
+        last = i == len(rows) - 1 or rows[i + 1]["group"] != r["group"]
+        fmt = "{:g}"
+        rng = (
+            f"{r['low']:g} to {r['high']:g}"
+            + (" (whole)" if r["integer"] else "")
+            + ("" if r["tunable"] else ", fixed")
+        )
+        cells = [r["group"] if first else "", r["name"]]
+        if has_value:
+            cells.append(fmt.format(r["value"]) + ("*" if r["value"] != r["expert"] else ""))
+        cells += [fmt.format(r["expert"]), rng, r["description"]]
+        table.add_row(*(escape(c) for c in cells), end_section=last)
+    return table
 
 
 @app.command()

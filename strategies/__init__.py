@@ -19,15 +19,19 @@ A variant is a TOML file::
     [provenance]                    # optional: how the file was made (simlab tune writes it); not read for play
 
 usable wherever a strategy name is accepted, by path or by name when it sits in ``configs/strategies/``.
+Every parameter of the heuristic (name, expert value, group, description, tuning range) is listed in
+``strategies.heuristic.PARAMS``; :func:`parameter_table` gives them as a frame, with a strategy's values.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from simlab.kernels.state import N_SPARAMS
 from strategies import expert as _expert
@@ -40,6 +44,8 @@ KERNELS = {"random": 0, "heuristic": 1}
 """Kernel ids known to the dispatcher."""
 
 _KERNEL_PARAMS = {0: (), 1: _heuristic.PARAM_NAMES}
+if len(_heuristic.PARAM_NAMES) > N_SPARAMS:
+    raise RuntimeError(f"{len(_heuristic.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
 
 CONFIG_DIRS = (Path.cwd() / "configs" / "strategies", Path(__file__).resolve().parents[1] / "configs" / "strategies")
 
@@ -119,7 +125,10 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
             raise StrategyError(f"{where}: unknown parameter params.{key} for base {base.name!r}; valid: {valid}")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise StrategyError(f"{where}: params.{key} must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise StrategyError(f"{where}: params.{key} must be a finite number, got {value!r}")
         params[key] = float(value)
+
     for key in ("name", "description"):
         if key in doc and not isinstance(doc[key], str):
             raise StrategyError(f"{where}: {key} must be a string")
@@ -140,3 +149,25 @@ def resolve(name: str, _depth: int = 0) -> StrategySpec:
             return load_strategy_file(p, _depth)
     choices = ", ".join(list(STRATEGIES) + config_names())
     raise StrategyError(f"unknown strategy {name!r}; choose from {choices}, or give a path to a .toml file")
+
+
+def parameter_table(strategy: str | None = None) -> pl.DataFrame:
+    """The heuristic's parameters as a frame, one row each in table order (grouped by what they value).
+
+    Columns: group, name, [value,] expert, low, high (the range ``simlab tune`` searches), integer,
+    tunable, description. ``value`` (only with ``strategy``, any name :func:`resolve` accepts) is that
+    strategy's value.
+    """
+    spec = None
+    if strategy is not None:
+        spec = resolve(strategy)
+        if spec.kernel != KERNELS["heuristic"]:
+            raise StrategyError(f"strategy {spec.name!r} plays at random and has no parameters")
+    rows = []
+    for p in _heuristic.PARAMS:
+        row = {"group": p.group, "name": p.name}
+        if spec is not None:
+            row["value"] = spec.params[p.name]
+        row |= {"expert": p.expert, "low": p.low, "high": p.high, "integer": p.integer, "tunable": p.tunable}
+        rows.append(row | {"description": p.doc})
+    return pl.DataFrame(rows)

@@ -14,8 +14,8 @@ from simlab.cli import app
 from simlab.game import InputError
 from simlab.ladder import goldfish_table, pairings, skill_ladder
 from simlab.sim import simulate
-from strategies import STRATEGIES, StrategyError, load_strategy_file, resolve
-from strategies.heuristic import PARAM_NAMES
+from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
+from strategies.heuristic import PARAM_NAMES, PARAMS
 
 runner = CliRunner()
 
@@ -70,11 +70,72 @@ def test_unknown_strategy_lists_the_choices():
         simulate("gaston-vs-horned-king", 5, strategies={"gaston": "genius"})
 
 
-def test_strategies_command_lists_every_strategy_and_parameter():
+def test_strategies_command_summarises_and_lists_every_parameter_on_request():
     res = runner.invoke(app, ["strategies"], env={"COLUMNS": "300"})
     assert res.exit_code == 0, res.output
-    for name in ("random", "novice", "expert", "fate-heavy", "gaston-rush", "obstacle_value"):
+    for name in ("random", "novice", "expert", "fate-heavy", "gaston-rush", "obstacle_value=6"):
         assert name in res.output
+    assert f"{len(PARAM_NAMES)} parameters in" in res.output
+    every = runner.invoke(app, ["strategies", "--params"], env={"COLUMNS": "300"})
+    assert every.exit_code == 0, every.output
+    for p in PARAMS:
+        assert p.name in every.output and p.doc in every.output, p.name
+    one = runner.invoke(app, ["strategies", "gaston-rush"], env={"COLUMNS": "300"})
+    assert one.exit_code == 0, one.output
+    assert all(name in one.output for name in PARAM_NAMES)
+    assert "6*" in one.output  # obstacle_value differs from expert's 4
+    bad = runner.invoke(app, ["strategies", "genius"])
+    assert bad.exit_code == 2 and "unknown strategy 'genius'" in bad.output
+
+
+def test_parameter_table_has_every_parameter_with_a_strategys_values():
+    table = parameter_table("gaston-rush")
+    assert table["name"].to_list() == list(PARAM_NAMES)
+    assert set(table["group"]) >= {"switches", "economy", "gaston", "lady-tremaine", "horned-king"}
+    row = table.filter(table["name"] == "obstacle_value").row(0, named=True)
+    assert (row["value"], row["expert"]) == (6.0, 4.0)
+    assert "value" not in parameter_table().columns
+
+
+def every_parameter_changed() -> dict[str, float]:
+    """A value for every parameter, each different from expert's, inside its tuning range where it has room."""
+    out = {}
+    for i, p in enumerate(PARAMS):
+        step = 1.0 if p.integer else round((p.high - p.low) / (7 + i % 5), 3)
+        out[p.name] = p.expert + step if p.expert + step <= p.high else p.expert - step
+        assert out[p.name] != p.expert
+    return out
+
+
+def test_every_parameter_round_trips_through_a_strategy_file(tmp_path):
+    import tomllib
+
+    values = every_parameter_changed()
+    path = tmp_path / "everything.toml"
+    path.write_text('base = "expert"\n[params]\n' + "".join(f"{k} = {v!r}\n" for k, v in values.items()))
+    assert tomllib.loads(path.read_text())["params"] == values  # the file holds exactly these numbers
+    spec = load_strategy_file(path)
+    assert spec.params == values
+    vec = spec.vector()
+    assert [vec[getattr(heuristic, "P_" + p.name.upper())] for p in PARAMS] == [values[p.name] for p in PARAMS]
+    assert vec[len(PARAMS) :].sum() == 0
+    # and a file based on that one changes nothing else
+    child = tmp_path / "child.toml"
+    child.write_text(f'base = "{path}"\n[params]\nnoise = 0.25\n')
+    assert load_strategy_file(child).params == values | {"noise": 0.25}
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "+inf"])
+def test_non_finite_parameter_values_are_refused_in_one_line(tmp_path, value):
+    path = tmp_path / "odd.toml"
+    path.write_text(f'base = "expert"\n[params]\nkeep_born_unclaimed = {value}\n')
+    with pytest.raises(
+        StrategyError, match=f"params.keep_born_unclaimed must be a finite number, got {value.lstrip('+')}"
+    ):
+        load_strategy_file(path)
+    res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "5", "--strategy", f"gaston={path}"])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert str(path) in res.output and "params.keep_born_unclaimed" in res.output
 
 
 # ============================================================================ the expert's choices
@@ -229,13 +290,18 @@ def test_goldfish_expert_is_faster_than_novice():
 
 
 def test_param_table_matches_the_kernel_indices():
+    from simlab.kernels.state import N_SPARAMS
     from strategies import heuristic as h
 
     idx = {n: v for n, v in vars(h).items() if n.startswith("P_") and isinstance(v, int)}
-    assert sorted(idx.values()) == list(range(len(h.PARAMS)))
+    assert idx == {"P_" + p.name.upper(): i for i, p in enumerate(h.PARAMS)}
+    assert len(set(h.PARAM_NAMES)) == len(h.PARAMS) <= N_SPARAMS
+    assert len(h.PARAMS) > 150  # every weight of the scoring kernel, not only the first 22
     for p in h.PARAMS:
         assert p.low <= p.expert <= p.high, p.name
-        assert p.doc and p.group
+        assert p.doc and p.group, p.name
+        if p.integer:
+            assert p.expert == int(p.expert) and p.low == int(p.low) and p.high == int(p.high), p.name
 
 
 def test_levels_name_their_strategies():
