@@ -1,10 +1,10 @@
 """simlab: Monte Carlo balance analysis for Villainous: Despicable Plots.
 
-``simlab.run(...)`` and ``simlab.matrix(...)`` are the entry points for notebooks; they are imported on
-first use so that ``import simlab`` stays cheap (the numba kernels load with them).
+``simlab.run(...)``, ``simlab.matrix(...)`` and ``simlab.calibrate(...)`` are the entry points for notebooks; they
+are imported on first use so that ``import simlab`` stays cheap (the numba kernels load with them).
 """
 
-__all__ = ["run", "matrix", "goldfish"]
+__all__ = ["run", "matrix", "goldfish", "calibrate"]
 
 
 def __getattr__(name):
@@ -16,4 +16,8 @@ def __getattr__(name):
         from simlab.matchups import matrix
 
         return matrix
+    if name == "calibrate":  # the function; its module is simlab.calibration, so importing it cannot shadow this
+        from simlab.calibration import calibrate
+
+        return calibrate
     raise AttributeError(name)

@@ -713,8 +713,9 @@ def cards(
         )
 
 
-def save_plot(path: str, draw, width: float = 7, height: float = 5) -> None:
-    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error."""
+def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False) -> None:
+    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error; say where (unless
+    ``quiet``: a command printing JSON)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -730,7 +731,8 @@ def save_plot(path: str, draw, width: float = 7, height: float = 5) -> None:
         fail(f"cannot write {path!r}: {exc.strerror or exc}")
     finally:
         plt.close(fig)
-    console.print(f"plot: {path}")
+    if not quiet:
+        console.print(f"plot: {path}")
 
 
 def plot_impact(frame, ax, title=""):
@@ -1160,6 +1162,209 @@ def print_equilibrium(res, report_dir: str) -> None:
         state = f"did not converge in {res.rounds} rounds: the last round still changed a strategy"
     files = ", ".join(str(p) for p in res.paths.values())
     console.print(f"{state}; strategies: {files}; trajectory: {report_dir}/trajectory.png", highlight=False)
+
+
+@app.command()
+def calibrate(
+    games: Annotated[str, typer.Option("--games", help="log of real games: a .csv or .parquet file (see README)")],
+    n: Annotated[int, typer.Option("-n", help="simulated games per seat order and model")] = 2000,
+    seed: Seed = 0,
+    levels: Annotated[
+        list[str] | None,
+        typer.Option("--levels", help="levels to compare, comma-separated or repeated [default: every available]"),
+    ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option("--rules", help="VARIANT=VALUE, or VARIANT=A,B or VARIANT=all to compare readings (repeatable)"),
+    ] = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    png: Annotated[
+        str | None, typer.Option(help="calibration plot [default: reports/calibration.png; none with --json]")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON instead")] = False,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Compare simulated predictions with a log of real games: per level and rule reading, observed wins vs
+    predicted per matchup and seat (exact binomial p), the first player's advantage, log-likelihood and Brier
+    score against a coin flip, which level and readings fit best (likelihood ratio), a calibration plot, and
+    game length when rounds are logged."""
+    from simlab.calibration import calibrate as run_calibrate
+
+    check_games(n)
+    wanted = [lv.strip() for item in levels or [] for lv in item.split(",") if lv.strip()] or None
+    variants: dict[str, list[str]] = {}
+    for item in rules or []:
+        if "=" not in item:
+            fail(f"--rules {item!r} must look like VARIANT=VALUE[,VALUE...]")
+        k, v = item.split("=", 1)
+        variants.setdefault(k.strip(), []).extend(x.strip() for x in v.split(","))
+    bar, update = _progress_bar()
+    try:
+        with backend_for(backend, scheduler), bar if not json_out else _null():
+            res = run_calibrate(
+                games, wanted, variants, n, seed, max_turns, threads, progress=None if json_out else update
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    if json_out:
+        typer.echo(res.to_json())
+    else:
+        print_calibration(res)
+    png = png or (None if json_out else "reports/calibration.png")
+    if png:
+        from simlab.calibration import plot_calibration, plot_lengths
+
+        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), quiet=json_out)
+        if res.length_distribution.height:
+            path = Path(png)
+            save_plot(
+                str(path.with_name(f"{path.stem}-lengths{path.suffix}")),
+                lambda ax: plot_lengths(res.length_distribution, ax),
+                quiet=json_out,
+            )
+
+
+def print_calibration(res) -> None:
+    """The tables of a calibration, with rich."""
+    from simlab.calibration import DECISIVE_RATIO, ratio_text
+
+    console.print(escape(res.log.describe()), highlight=False)
+    pred = res.predictions
+    console.print(f"simulated: {pred.n_games:,} games per seat order and model, seed {pred.seed}", highlight=False)
+    fit = Table(title="fit: each model's log-likelihood and Brier score against a coin flip (best first)")
+    for col in (
+        "model",
+        "games",
+        "log-lik",
+        "coin flip",
+        "gain",
+        "Brier",
+        "coin flip",
+        "Brier skill",
+        "LR best:this",
+        "weight",
+        "games to tell from best",
+    ):
+        fit.add_column(col)
+    for r in res.fit.iter_rows(named=True):
+        lr = r["log_lr_best"]
+        fit.add_row(
+            r["model"],
+            f"{r['games']:,}",
+            f"{r['log_lik']:.2f}",
+            f"{r['coin_flip_log_lik']:.2f}",
+            f"{r['log_lik_gain']:+.2f}",
+            f"{r['brier']:.3f}",
+            f"{r['coin_flip_brier']:.3f}",
+            f"{r['brier_skill']:+.1%}",
+            "-" if lr == 0 else ratio_text(lr),
+            f"{r['weight']:.3f}",
+            "-" if r["games_needed"] is None else f"{r['games_needed']:,}",
+        )
+    console.print(fit)
+    if res.verdicts.height == 0:
+        console.print("one model only: nothing to compare it with (its fit against a coin flip is above)")
+    for v in res.verdicts["verdict"]:
+        console.print(f"  - {escape(v)}", highlight=False)
+    console.print(
+        f"  A likelihood ratio compares the models with each other, not with the truth: below {DECISIVE_RATIO:g} "
+        "a log decides little, and a small log rarely reaches it; both models can be wrong (see the p-values).",
+        highlight=False,
+    )
+    models = list(res.fit["model"])
+    table = Table(title="observed wins vs predicted, per seat order and seat (seat 0 plays first); exact binomial p")
+    for col in ("seat order", "seat", "villain", "games", "won"):
+        table.add_column(col)
+    for m in models:
+        table.add_column(f"{m}: predicted (p)")
+    cells = {(r["model"], r["seating"], r["seat"], r["villain"]): r for r in res.matchups.iter_rows(named=True)}
+    first = res.matchups.filter(pl.col("model") == models[0]).sort("matchup", "seating", "seat", nulls_last=True)
+    for r in first.iter_rows(named=True):
+        row = [
+            r["seating"],
+            "-" if r["seat"] is None else str(r["seat"]),
+            r["villain"],
+            f"{r['games']:,}",
+            f"{r['wins']:,} ({r['observed']:.0%})",
+        ]
+        for m in models:
+            c = cells[(m, r["seating"], r["seat"], r["villain"])]
+            row.append(f"{c['predicted']:.1%} (p {c['p_value']:.2g})")
+        table.add_row(*(escape(x) for x in row))
+    console.print(table)
+    fp = Table(title="first player: win share and advantage (share minus the others' mean), observed vs predicted")
+    for col in (
+        "model",
+        "players",
+        "games",
+        "first won",
+        "observed [95%]",
+        "predicted",
+        "advantage obs. [95%]",
+        "adv. predicted",
+        "p",
+    ):
+        fp.add_column(col)
+    for r in res.first_player.iter_rows(named=True):
+        fp.add_row(
+            r["model"],
+            r["players"],
+            f"{r['games']:,}",
+            f"{r['first_wins']:,}",
+            f"{r['observed']:.1%} [{r['observed_low']:.1%}, {r['observed_high']:.1%}]",
+            f"{r['predicted']:.1%}",
+            f"{r['advantage_observed']:+.1%} [{r['advantage_low']:+.1%}, {r['advantage_high']:+.1%}]",
+            f"{r['advantage_predicted']:+.1%}",
+            f"{r['p_value']:.2g}",
+        )
+    console.print(fp)
+    if res.lengths.height:
+        ln = Table(title="game length in rounds: logged games vs the simulated distribution for the same seat orders")
+        for col in (
+            "model",
+            "matchup",
+            "games",
+            "observed mean / median",
+            "simulated mean / median",
+            "simulated 10th-90th",
+            "mean PIT",
+            "z",
+            "p",
+        ):
+            ln.add_column(col)
+        for r in res.lengths.iter_rows(named=True):
+            ln.add_row(
+                r["model"],
+                r["matchup"],
+                f"{r['games']:,}",
+                f"{r['observed_mean']:.1f} / {r['observed_median']:g}",
+                f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}",
+                f"{r['simulated_p10']:g}-{r['simulated_p90']:g}",
+                f"{r['mean_pit']:.2f}",
+                f"{r['z']:+.2f}",
+                f"{r['p_value']:.2g}",
+            )
+        console.print(ln)
+        console.print(
+            "  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer"
+        )
+    if res.groups.height:
+        gr = Table(title="fit per group label")
+        for col in ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here"):
+            gr.add_column(col)
+        for r in res.groups.iter_rows(named=True):
+            gr.add_row(
+                escape(r["group"]),
+                r["model"],
+                f"{r['games']:,}",
+                f"{r['log_lik']:.2f}",
+                f"{r['coin_flip_log_lik']:.2f}",
+                f"{r['brier']:.3f}",
+                "yes" if r["best_in_group"] else "",
+            )
+        console.print(gr)
 
 
 @app.command("rules")
