@@ -59,7 +59,15 @@ TOP_KEYS = {
     "scheduler": str,
 }
 SWEEP_KEYS = {"card": str, "attribute": str, "rule": str, "values": list}
-REPORT_KEYS = {"ablation_games": int, "difficulty_games": int, "villains": list}
+REPORT_KEYS = {
+    "ablation_games": int,
+    "difficulty_games": int,
+    "villains": list,
+    "real_games": str,  # a log of real games: the report gains a calibration section (simlab.calibration)
+    "calibration_games": int,  # simulated games per seat order and model
+    "calibration_levels": list,  # levels to compare (default: every available level)
+    "calibration_rules": dict,  # variant = value or [values]: readings to compare
+}
 
 
 class ConfigError(InputError):

@@ -2,7 +2,8 @@
 table as parquet and CSV, plus ``settings.json`` recording what regenerates it exactly.
 
 Sections: the matchup matrix (heatmap, win rates with intervals), difficulty (measures and verdicts), the
-skill ladder, turns to win alone by villain, causal card impact per villain, and rule-variant effects.
+skill ladder, turns to win alone by villain, causal card impact per villain, rule-variant effects, and, when the
+experiment file's ``[report]`` table names ``real_games``, calibration against that log of real games.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from simlab.calibration import calibration_log, calibration_section
 from simlab.cards import VILLAIN_KEYS
 from simlab.experiment import Experiment
 from simlab.game import InputError, check_villain, parse_matchup
@@ -210,6 +212,7 @@ def build_report(
     variants, edits = exp.rules, exp.edits
     if any(not isinstance(n, int) or n < 1 for n in (games, ablation_games, difficulty_games)):
         raise InputError("report game counts must be positive integers")
+    real_games = calibration_log(rep, exp.source)  # read now: a bad log fails before the long studies
     directory = Path(out_dir) / exp.name
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -235,6 +238,8 @@ def build_report(
         "edits": [str(e) for e in edits],
         "regenerate": f"simlab report --config {_config_name(exp.source)}" if exp.source else "simlab report",
     }
+    if real_games is not None:
+        settings["real_games"] = real_games.source
     say = progress or (lambda _msg: None)
     sections = []
 
@@ -344,6 +349,10 @@ def build_report(
             "Which villain is stronger, with every villain played at that level: " + "; ".join(strength) + ".",
         ),
     )
+    if real_games is not None:
+        say("calibration against real play")
+        sections.append(calibration_section(real_games, exp, directory, seed, max_turns, threads, _plot))
+
     report = Report(directory, settings, sections)
     write_report(report)
     return report

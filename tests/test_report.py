@@ -27,6 +27,9 @@ cost = 4
 difficulty_games = 10
 ablation_games = 5
 villains = ["gaston"]
+real_games = "real-games-example.csv"
+calibration_games = 10
+calibration_levels = ["expert"]
 """
 
 
@@ -49,6 +52,8 @@ def test_report_files_and_settings(report_dir):
         "turns_to_win",
         "card_impact_gaston",
         "variant_effects",
+        "calibration",
+        "calibration_lengths",
     ):
         assert f"{plot}.png" in names
     for table in (
@@ -59,6 +64,13 @@ def test_report_files_and_settings(report_dir):
         "goldfish",
         "card_impact_gaston",
         "variant_effects",
+        "calibration_fit",
+        "calibration_matchups",
+        "calibration_first_player",
+        "calibration_bins",
+        "calibration_lengths",
+        "calibration_groups",
+        "calibration_skipped",
     ):
         assert f"{table}.parquet" in names and f"{table}.csv" in names
         assert pl.read_parquet(report_dir / f"{table}.parquet").equals(
@@ -68,12 +80,14 @@ def test_report_files_and_settings(report_dir):
     assert settings["seed"] == 2 and settings["edits"] == ["Get Out!:cost=4"]
     assert settings["variants"]["get_out"] == "exactly_three" and settings["strategies"]["gaston"] == "expert"
     assert settings["simlab_version"] and settings["regenerate"].startswith("simlab report --config")
+    assert settings["real_games"].endswith("configs/real-games-example.csv")
     md = (report_dir / "report.md").read_text()
     assert "## Difficulty" in md and "![card_impact_gaston](card_impact_gaston.png)" in md
+    assert "## Calibration against real play" in md and "32 usable games" in md
     # a markdown table row stays on one line, long verdicts included
     assert any(line.startswith("| skill_gap") and "p " in line and line.endswith("|") for line in md.splitlines())
     page = (report_dir / "index.html").read_text()
-    assert page.count("data:image/png;base64,") == 6 and 'src="card_impact' not in page  # self-contained
+    assert page.count("data:image/png;base64,") == 8 and 'src="card_impact' not in page  # self-contained
 
 
 def chromium() -> str | None:
@@ -103,7 +117,7 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]
-    assert int(plots.group(1)) == 6 and int(ok.group(1)) == 6  # every embedded plot decoded
+    assert int(plots.group(1)) == 8 and int(ok.group(1)) == 8  # every embedded plot decoded
     assert "simlab report: tiny" in dom and "<table" in dom
     shot = tmp_path / "page.png"
     subprocess.run(
@@ -117,6 +131,10 @@ def test_report_bad_config_and_unwritable_directory(tmp_path):
     bad.write_text('[report]\nablation_games = "many"\n')
     res = CliRunner().invoke(app, ["report", "--config", str(bad)])
     assert res.exit_code == 2 and "bad.toml: [report]: ablation_games must be int" in res.output
+    nolog = tmp_path / "nolog.toml"
+    nolog.write_text('[report]\nreal_games = "nowhere.csv"\n')
+    res = CliRunner().invoke(app, ["report", "--config", str(nolog)])
+    assert res.exit_code == 2 and "nolog.toml: [report] real_games: no game log 'nowhere.csv'" in res.output
     cfg = tmp_path / "ok.toml"
     cfg.write_text('name = "x"\ngames = 5\n')
     blocker = tmp_path / "file"
