@@ -66,12 +66,6 @@ class GameLog:
     rows: int  # data rows read
     unit: str = "line"  # how rows are numbered: "line" (CSV) or "row" (parquet, frames)
 
-    @property
-    def villains(self) -> tuple[str, ...]:
-        """The villains of this box that play in the usable games."""
-        seen = set(itertools.chain.from_iterable(self.games["villains"].to_list()))
-        return tuple(v for v in VILLAIN_KEYS if v in seen)
-
     def orders(self) -> list[tuple[str, ...]]:
         """Every seat order (seat 0 first) a usable game may have been played in."""
         out = []
@@ -243,9 +237,8 @@ def read_log(source) -> GameLog:
 
     for line, r in rows:
         raw = r.get("villains")
-        names = [
-            normalise_name(v) for v in (raw if isinstance(raw, list) else _SPLIT.split(raw or "")) if str(v).strip()
-        ]
+        items = raw if isinstance(raw, list) else _SPLIT.split(raw or "")
+        names = [normalise_name(v) for v in items if v is not None and str(v).strip()]
         listed = ", ".join(names)
         if len(names) < 2:
             skip(line, "malformed", f"needs at least 2 villains, got {raw!r}", listed)
