@@ -45,6 +45,7 @@ DEFAULT_VALIDATION_GAMES = 5_000  # validation games per opponent, for each of t
 DEFAULT_ROUNDS = 3
 DEFAULT_MATRIX_GAMES = 2_000  # per matchup of the matrix after each round of the equilibrium
 SIGMA_SHARE = 0.2  # initial step size of each parameter, as a share of its tuning range
+DIAGONAL_ABOVE = 30  # parameters beyond which CMA-ES adapts a diagonal covariance (sep-CMA)
 DECIMALS = 3  # tuned values are rounded to this many decimals before they are played, so the file is exact
 
 
@@ -233,6 +234,9 @@ def tune(
         "seed": np.nan,  # pycma leaves numpy's global generator alone; it draws from ``randn``
         "verbose": -9,
         "popsize": lam,
+        # many parameters: learn only per-parameter scales (sep-CMA), which adapt in tens of generations where
+        # a full covariance matrix would need thousands
+        "CMA_diagonal": len(searchable) > DIAGONAL_ABOVE,
     }
     es = cma.CMAEvolutionStrategy(x0, 1.0, opts)
     generations_planned = (budget - per_candidate) // (lam * per_candidate)
@@ -338,7 +342,8 @@ def tune(
         "validation_change": round(field_row["change"], 5),
         "validation_low": round(field_row["change_low"], 5),
         "validation_high": round(field_row["change_high"], 5),
-        "optimizer": f"CMA-ES (cma {cma.__version__}), population {lam}",
+        "optimizer": f"{'sep-' if len(searchable) > DIAGONAL_ABOVE else ''}CMA-ES (cma {cma.__version__}), "
+        f"population {lam}",
         "params_searched": [p.name for p in searchable],
         "variants": dict(sorted((variants or {}).items())),
         "max_turns": max_turns,
