@@ -14,7 +14,7 @@ from simlab.cards import CardSet
 from simlab.game import Game, InputError, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
-from simlab.kernels.state import State, copy_state
+from simlab.kernels.state import State, copy_state, index_zones_nb
 from simlab.rules import DEFAULT_MAX_TURNS
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
@@ -92,6 +92,7 @@ class Scenario:
                     break
         if desc:
             raise InputError(f"unknown scenario keys {sorted(desc)}")
+        index_zones_nb(st)
         return cls(game)
 
     # ------------------------------------------------------------------ playing

@@ -41,6 +41,8 @@ def check_invariants(game: Game) -> None:
         assert sorted(vdeck.tolist()) == sorted(np.flatnonzero(zones == K.Z_VDECK).tolist())
         assert sorted(fdeck.tolist()) == sorted(np.flatnonzero(zones == K.Z_FDECK).tolist())
         assert not (zones == K.Z_LIMBO).any(), "a card was left in limbo between steps"
+        for z in range(K.N_ZONES):  # the zone masks the engine keeps agree with the zones
+            assert int(st.sv[s, K.SV_ZONE + z]) == sum(1 << int(k) for k in np.flatnonzero(zones == z)), z
         assert (zones[: K.N_VCARDS] != K.Z_FDECK).all() and (zones[: K.N_VCARDS] != K.Z_FDISCARD).all()
         assert (zones[K.N_VCARDS :] != K.Z_VDECK).all() and (zones[K.N_VCARDS :] != K.Z_HAND).all()
         for k in range(K.N_INST):

@@ -23,6 +23,7 @@ Z_FDECK = 4  # Fate deck
 Z_FDISCARD = 5  # Fate discard pile
 Z_LIMBO = 6  # revealed or being resolved (Effects, revealed Fate cards)
 Z_OUT = 7  # out of the game: a slot left empty by a card edit that shortens the deck
+N_ZONES = 8
 ZONE_NAMES = ("deck", "hand", "discard", "realm", "fate deck", "fate discard", "limbo", "out of the game")
 
 # ----------------------------------------------------------------------------- action symbols
@@ -198,7 +199,8 @@ SV_TRAPS = 9  # Trapped tokens left in the supply
 SV_SEAT_ORDER = 10  # 0 = first player
 SV_OBST = 11  # SV_OBST + loc: Obstacles on that location
 SV_LOCK = 15  # SV_LOCK + loc: 1 while that location is locked
-N_SV = 19
+SV_ZONE = 19  # SV_ZONE + zone: bitmask of the seat's instances in that zone (bit k = instance k), kept by set_zone_nb
+N_SV = 27
 
 # ----------------------------------------------------------------------------- card instances: State.inst[seat, k, I_*]
 I_CARD = 0  # card-table row

@@ -8,6 +8,7 @@ Names follow the game: ``s`` is the seat whose Realm is affected, ``chooser`` th
 """
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -36,10 +37,12 @@ from simlab.kernels.query import (
     vanquish_eligible_nb,
     vanquish_min_allies_nb,
     wedding_ready_nb,
+    zone_bits_nb,
     zone_count_nb,
     zone_instance_nb,
 )
 from simlab.kernels.rng import seed_stream_nb, shuffle_nb
+from simlab.kernels.state import set_zone_nb
 
 # ============================================================================ log, options
 
@@ -113,7 +116,7 @@ def villain_discard_into_deck_nb(st, s):
     n = st.sv[s, K.SV_VDECK_N]
     for k in range(K.N_VCARDS):
         if st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD:
-            st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+            set_zone_nb(st, s, k, K.Z_VDECK)
             st.vdeck[s, n] = k
             n += 1
     st.sv[s, K.SV_VDECK_N] = n
@@ -126,7 +129,7 @@ def fate_discard_into_deck_nb(st, s):
     n = st.sv[s, K.SV_FDECK_N]
     for k in range(K.N_VCARDS, K.N_INST):
         if st.inst[s, k, K.I_ZONE] == K.Z_FDISCARD:
-            st.inst[s, k, K.I_ZONE] = K.Z_FDECK
+            set_zone_nb(st, s, k, K.Z_FDECK)
             st.fdeck[s, n] = k
             n += 1
     st.sv[s, K.SV_FDECK_N] = n
@@ -144,7 +147,7 @@ def draw_nb(st, s):
     n = st.sv[s, K.SV_VDECK_N] - 1
     k = st.vdeck[s, n]
     st.sv[s, K.SV_VDECK_N] = n
-    st.inst[s, k, K.I_ZONE] = K.Z_HAND
+    set_zone_nb(st, s, k, K.Z_HAND)
     st.inst[s, k, K.I_FLAGS] |= K.FLAG_DRAWN
     log_nb(st, K.EV_DRAW, s, k, 0, 0, 0)
     return k
@@ -172,7 +175,7 @@ def reveal_fate_nb(st, s):
     n = st.sv[s, K.SV_FDECK_N] - 1
     k = st.fdeck[s, n]
     st.sv[s, K.SV_FDECK_N] = n
-    st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+    set_zone_nb(st, s, k, K.Z_LIMBO)
     log_nb(st, K.EV_REVEAL, s, k, 0, 0, 0)
     return k
 
@@ -203,7 +206,7 @@ def put_on_fate_deck_nb(st, s, k):
     n = st.sv[s, K.SV_FDECK_N]
     st.fdeck[s, n] = k
     st.sv[s, K.SV_FDECK_N] = n + 1
-    st.inst[s, k, K.I_ZONE] = K.Z_FDECK
+    set_zone_nb(st, s, k, K.Z_FDECK)
     st.inst[s, k, K.I_LOC] = -1
     st.inst[s, k, K.I_HOST] = -1
 
@@ -213,7 +216,7 @@ def put_on_fate_deck_nb(st, s, k):
 
 @kernel
 def put_in_realm_nb(st, s, k, loc, host):
-    st.inst[s, k, K.I_ZONE] = K.Z_REALM
+    set_zone_nb(st, s, k, K.Z_REALM)
     st.inst[s, k, K.I_LOC] = loc
     st.inst[s, k, K.I_HOST] = host
     st.inst[s, k, K.I_TRAPPED] = 0
@@ -231,12 +234,15 @@ def untrap_nb(st, s, k):
 def leave_realm_nb(st, s, k, zone):
     """Send ``k`` to ``zone``; its attached Items are discarded and its Trapped token returns."""
     untrap_nb(st, s, k)
-    st.inst[s, k, K.I_ZONE] = zone
+    set_zone_nb(st, s, k, zone)
     st.inst[s, k, K.I_LOC] = -1
     st.inst[s, k, K.I_HOST] = -1
-    for j in range(K.N_INST):
-        if st.inst[s, j, K.I_HOST] == k and st.inst[s, j, K.I_ZONE] == K.Z_REALM:
-            st.inst[s, j, K.I_ZONE] = K.Z_FDISCARD if j >= K.N_VCARDS else K.Z_VDISCARD
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_HOST] == k:
+            set_zone_nb(st, s, j, K.Z_FDISCARD if j >= K.N_VCARDS else K.Z_VDISCARD)
             st.inst[s, j, K.I_LOC] = -1
             st.inst[s, j, K.I_HOST] = -1
             log_nb(st, K.EV_DISCARD, s, j, 0, 0, 0)
@@ -275,12 +281,12 @@ def find_nb(st, s, card, search_realm):
             return k
     k = zone_instance_nb(st, s, card, K.Z_FDISCARD if fate else K.Z_VDISCARD)
     if k >= 0:
-        st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+        set_zone_nb(st, s, k, K.Z_LIMBO)
         return k
     k = zone_instance_nb(st, s, card, K.Z_FDECK if fate else K.Z_VDECK)
     if k >= 0:
         take_from_deck_nb(st, s, k)
-        st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+        set_zone_nb(st, s, k, K.Z_LIMBO)
         if fate:
             shuffle_fate_deck_nb(st, s)
         else:
@@ -294,9 +300,15 @@ def lucifer_sweep_nb(st, tb, ru, s):
     """Lucifer (continuous reading): every Hero sharing his location gets a Trapped token while tokens last."""
     if ru[K.R_LUCIFER_CONTINUOUS] == 0:
         return
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LUCIFER_TRAP:
-            for h in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LUCIFER_TRAP:
+            heroes = zone_bits_nb(st, s, K.Z_REALM)
+            while heroes != 0:
+                h = lowest_nb(heroes)
+                heroes &= heroes - 1
                 if st.inst[s, h, K.I_LOC] == st.inst[s, k, K.I_LOC] and trappable_nb(st, tb, s, h):
                     trap_nb(st, s, h)
 
@@ -306,8 +318,11 @@ def move_card_nb(st, tb, ru, s, k, dest):
     """Move an Ally or Item (attached Items go along)."""
     src = st.inst[s, k, K.I_LOC]
     st.inst[s, k, K.I_LOC] = dest
-    for j in range(K.N_INST):
-        if st.inst[s, j, K.I_HOST] == k and st.inst[s, j, K.I_ZONE] == K.Z_REALM:
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_HOST] == k:
             st.inst[s, j, K.I_LOC] = dest
     log_nb(st, K.EV_MOVE_CARD, s, k, src, dest, 0)
     lucifer_sweep_nb(st, tb, ru, s)
@@ -366,7 +381,7 @@ def fetch_slippers_nb(st, tb, s):
                 st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, k, tb.card[c, K.CF_LOCATION], -1, s)
             else:
-                st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
+                set_zone_nb(st, s, k, K.Z_FDISCARD)
 
 
 @kernel
@@ -525,7 +540,10 @@ def is_prince_nb(tb, c):
 @kernel
 def add_vanquish_options_nb(st, tb, s):
     """Add (O_VANQUISH, h) for every Hero seat ``s`` can vanquish now."""
-    for h in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        h = lowest_nb(m)
+        m &= m - 1
         if can_vanquish_nb(st, tb, s, h):
             opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
 
@@ -535,9 +553,10 @@ def add_vanquish_options_nb(st, tb, s):
 
 @kernel
 def add_move_options_nb(st, tb, s, by_fate, allies_only):
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
-            continue
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if allies_only and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] != K.T_ALLY:
             continue
         for dest in range(K.N_LOC):
@@ -557,7 +576,10 @@ def add_activate_options_nb(st, tb, ru, s):
     budget = st.sv[s, K.SV_POWER]
     if can_activate_nb(st, tb, ru, s, -1, budget):
         opt_add_nb(st, K.O_ACTIVATE, -1, 0, 0)
-    for k in range(K.N_VCARDS):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if can_activate_nb(st, tb, ru, s, k, budget):
             opt_add_nb(st, K.O_ACTIVATE, k, 0, 0)
 
@@ -581,7 +603,10 @@ def can_activate_nb(st, tb, ru, s, k, budget):
         return passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0
     if ab == K.AB_KEY_MOVE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
-        for h in range(K.N_INST):
+        m = zone_bits_nb(st, s, K.Z_REALM)
+        while m != 0:
+            h = lowest_nb(m)
+            m &= m - 1
             if key_target_nb(st, tb, s, h, where):
                 return True
         return False
@@ -744,13 +769,18 @@ def add_play_options_nb(st, tb, ru, s):
     """Add every card play seat ``s`` can make with a Play a Card action (one per distinct card)."""
     power = st.sv[s, K.SV_POWER]
     no_effects = passive_count_nb(st, tb, s, K.AB_NO_EFFECTS) > 0
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] != K.Z_HAND:
-            continue
+    hand = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    m = hand
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         c = st.inst[s, k, K.I_CARD]
         dup = False
-        for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == c:
+        earlier = hand & ((1 << k) - 1)
+        while earlier != 0:
+            j = lowest_nb(earlier)
+            earlier &= earlier - 1
+            if st.inst[s, j, K.I_CARD] == c:
                 dup = True
                 break
         if dup:
@@ -791,10 +821,10 @@ def reveal_until_ally_nb(st, tb, s):
         st.sv[s, K.SV_VDECK_N] = n
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_DRAWN
         if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
-            st.inst[s, k, K.I_ZONE] = K.Z_HAND
+            set_zone_nb(st, s, k, K.Z_HAND)
             log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
             break
-        st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+        set_zone_nb(st, s, k, K.Z_LIMBO)
         st.mark[k] = 1
     for k in range(K.N_VCARDS):
         if st.mark[k] != 0:
@@ -1412,7 +1442,7 @@ def on_play_r(st, tb, ru, f):
         if dest >= 0:
             log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
             return tail_nb(st, f, RT_PLACE_HERO, s, k, dest, chooser, 0, 0, 0)
-        st.inst[s, k, K.I_ZONE] = K.Z_FDISCARD
+        set_zone_nb(st, s, k, K.Z_FDISCARD)
         return ret_nb(st, f)
     if ab == K.AB_DOLI:
         # A4: next Hero to look at; A5: dest.
@@ -1952,7 +1982,7 @@ def play_villain_card_r(st, tb, ru, f):
                 return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_LUCIFER_TRAP)
         lucifer_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
-    st.inst[s, k, K.I_ZONE] = K.Z_LIMBO
+    set_zone_nb(st, s, k, K.Z_LIMBO)
     return call_nb(st, f, 2, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)
 
 
@@ -2057,7 +2087,7 @@ def resolve_effect_r(st, tb, ru, f):
             return ret_nb(st, f)
         h = chosen_nb(st, 1)
         loc = chosen_nb(st, 2)
-        st.inst[s, h, K.I_ZONE] = K.Z_LIMBO
+        set_zone_nb(st, s, h, K.Z_LIMBO)
         log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
         return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
     if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
@@ -2330,7 +2360,7 @@ def condition_window_r(st, tb, ru, f):
         else:
             k = chosen_nb(st, 1)
             st.inst[o, k, K.I_FLAGS] |= K.FLAG_PLAYED
-            st.inst[o, k, K.I_ZONE] = K.Z_LIMBO
+            set_zone_nb(st, o, k, K.Z_LIMBO)
             log_nb(st, K.EV_CONDITION, o, k, 0, 0, 0)
             st.fr[f, A3] = k
             return call_nb(st, f, 2, RT_RESOLVE_EFFECT, o, k, o, 0, 0, 0, 0)
@@ -2680,17 +2710,17 @@ def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
         nv = 0
         for k in range(K.N_VCARDS):
             if tb.v_out[v, k] != 0:
-                st.inst[s, k, K.I_ZONE] = K.Z_OUT
+                set_zone_nb(st, s, k, K.Z_OUT)
             else:
-                st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+                set_zone_nb(st, s, k, K.Z_VDECK)
                 st.vdeck[s, nv] = k
                 nv += 1
         nf = 0
         for k in range(K.N_FCARDS):
             if tb.v_out[v, K.N_VCARDS + k] != 0:
-                st.inst[s, K.N_VCARDS + k, K.I_ZONE] = K.Z_OUT
+                set_zone_nb(st, s, K.N_VCARDS + k, K.Z_OUT)
             else:
-                st.inst[s, K.N_VCARDS + k, K.I_ZONE] = K.Z_FDECK
+                set_zone_nb(st, s, K.N_VCARDS + k, K.Z_FDECK)
                 st.fdeck[s, nf] = K.N_VCARDS + k
                 nf += 1
         st.sv[s, K.SV_VDECK_N] = nv

@@ -6,19 +6,25 @@ Strategies may import these; the engine's mutating kernels live in ``engine.py``
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
+from simlab.kernels.jit import helper, kernel
+
+
+@helper
+def zone_bits_nb(st, s, zone):
+    """Bitmask of seat ``s``'s instances in ``zone`` (walk it with lowest_nb; see simlab/kernels/bits.py)."""
+    return st.sv[s, K.SV_ZONE + zone]
 
 
 @kernel
 def passive_count_nb(st, tb, s, passive):
     """Cards in seat ``s``'s Realm whose ongoing ability ``passive`` applies."""
     n = 0
-    for k in range(K.N_INST):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_TRAPPED] == 0
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive:
             n += 1
     return n
 
@@ -27,13 +33,12 @@ def passive_count_nb(st, tb, s, passive):
 def passive_sum_nb(st, tb, s, passive):
     """Sum of the numbers on cards whose ability ``passive`` applies in seat ``s``'s Realm."""
     n = 0
-    for k in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         c = st.inst[s, k, K.I_CARD]
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_TRAPPED] == 0
-            and tb.card[c, K.CF_PASSIVE] == passive
-        ):
+        if st.inst[s, k, K.I_TRAPPED] == 0 and tb.card[c, K.CF_PASSIVE] == passive:
             n += tb.card[c, K.CF_N]
     return n
 
@@ -43,8 +48,11 @@ def realm_instance_nb(st, s, card):
     """Instance of card row ``card`` in the Realm, or -1."""
     if card < 0:
         return -1
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_CARD] == card:
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_CARD] == card:
             return k
     return -1
 
@@ -54,26 +62,28 @@ def zone_instance_nb(st, s, card, zone):
     """First instance of card row ``card`` in ``zone``, or -1."""
     if card < 0:
         return -1
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == zone and st.inst[s, k, K.I_CARD] == card:
+    m = zone_bits_nb(st, s, zone)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_CARD] == card:
             return k
     return -1
 
 
 @kernel
 def zone_count_nb(st, s, zone):
-    n = 0
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == zone:
-            n += 1
-    return n
+    return count_nb(zone_bits_nb(st, s, zone))
 
 
 @kernel
 def hero_count_nb(st, tb, s):
     n = 0
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
             n += 1
     return n
 
@@ -87,9 +97,10 @@ def strength_nb(st, tb, s, k):
     v = tb.card[c, K.CF_STRENGTH]
     if t == K.T_ALLY:
         p = tb.card[c, K.CF_PASSIVE]
-        for j in range(K.N_INST):
-            if st.inst[s, j, K.I_ZONE] != K.Z_REALM or j == k:
-                continue
+        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+        while m != 0:
+            j = lowest_nb(m)
+            m &= m - 1
             cj = st.inst[s, j, K.I_CARD]
             pj = tb.card[cj, K.CF_PASSIVE]
             if p == K.AB_WOLF_PACK and cj == c:
@@ -103,9 +114,10 @@ def strength_nb(st, tb, s, k):
                 v -= tb.card[cj, K.CF_N]
     elif t == K.T_HERO:
         own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
-        for j in range(K.N_INST):
-            if st.inst[s, j, K.I_ZONE] != K.Z_REALM or j == k:
-                continue
+        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+        while m != 0:
+            j = lowest_nb(m)
+            m &= m - 1
             cj = st.inst[s, j, K.I_CARD]
             pj = tb.card[cj, K.CF_PASSIVE]
             if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_DYRNWYN):
@@ -125,8 +137,11 @@ def strength_nb(st, tb, s, k):
 @kernel
 def covered_nb(st, tb, ru, s, loc):
     """The top action row of ``loc`` is covered (a Hero there, or a Glass Slipper if that variant is on)."""
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and st.inst[s, k, K.I_LOC] == loc:
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_LOC] == loc:
             c = st.inst[s, k, K.I_CARD]
             if tb.card[c, K.CF_TYPE] == K.T_HERO:
                 return True
@@ -165,12 +180,11 @@ def granted_activates_nb(st, tb, s):
     """Activate actions granted by Ancient Soldiers at the mover's location and not yet used."""
     loc = st.sv[s, K.SV_MOVER]
     n = 0
-    for k in range(K.N_INST):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == loc
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
             n += 1
     return n - st.g[K.G_AS_USED]
 
@@ -256,7 +270,10 @@ def trappable_nb(st, tb, s, k):
 
 @kernel
 def any_trappable_nb(st, tb, s):
-    for k in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if trappable_nb(st, tb, s, k):
             return True
     return False
@@ -280,12 +297,11 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
 @kernel
 def vanquish_min_allies_nb(st, tb, s, h):
     """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
-    for j in range(K.N_INST):
-        if (
-            st.inst[s, j, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, j, K.I_HOST] == h
-            and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_HOST] == h and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN:
             return 2
     return 1 if strength_nb(st, tb, s, h) > 0 else 0
 
@@ -298,7 +314,10 @@ def can_vanquish_nb(st, tb, s, h):
     loc = st.inst[s, h, K.I_LOC]
     total = 0
     count = 0
-    for k in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if vanquish_eligible_nb(st, tb, s, k, loc):
             total += strength_nb(st, tb, s, k)
             count += 1
@@ -307,7 +326,10 @@ def can_vanquish_nb(st, tb, s, h):
 
 @kernel
 def any_vanquish_nb(st, tb, s):
-    for h in range(K.N_INST):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        h = lowest_nb(m)
+        m &= m - 1
         if can_vanquish_nb(st, tb, s, h):
             return True
     return False
@@ -345,11 +367,13 @@ def can_move_card_nb(st, tb, s, k, dest, by_fate):
 
 @kernel
 def any_move_nb(st, tb, s, by_fate):
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM:
-            for dest in range(K.N_LOC):
-                if can_move_card_nb(st, tb, s, k, dest, by_fate):
-                    return True
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        for dest in range(K.N_LOC):
+            if can_move_card_nb(st, tb, s, k, dest, by_fate):
+                return True
     return False
 
 
@@ -372,19 +396,14 @@ def hero_can_move_nb(st, tb, s, h, dest):
 
 @kernel
 def cauldron_born_everywhere_nb(st, tb, s):
-    for loc in range(K.N_LOC):
-        found = False
-        for k in range(K.N_VCARDS):
-            if (
-                st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, k, K.I_LOC] == loc
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
-            ):
-                found = True
-                break
-        if not found:
-            return False
-    return True
+    locs = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+            locs |= 1 << st.inst[s, k, K.I_LOC]
+    return locs == (1 << K.N_LOC) - 1
 
 
 @kernel
@@ -393,9 +412,10 @@ def wedding_ready_nb(st, tb, s, c):
     where = tb.card[c, K.CF_LOCATION]
     prince = False
     bride = False
-    for k in range(K.N_INST):
-        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
-            continue
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         ck = st.inst[s, k, K.I_CARD]
         if tb.card[ck, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
             return False
@@ -415,10 +435,10 @@ def objective_met_nb(st, tb, s):
         return obstacles_total_nb(st, s) == 0
     if obj == K.OBJ_CAULDRON:
         return st.sv[s, K.SV_CAULDRON] > 0 and cauldron_born_everywhere_nb(st, tb, s)
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS:
             return wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD])
     return False

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import allocating_kernel
+from simlab.kernels.jit import allocating_kernel, helper, kernel
 
 State = namedtuple(
     "State",
@@ -57,3 +57,22 @@ def new_state_nb(n_seats, log_cap):
 def copy_state(st: State) -> State:
     """A deep copy (Python side): the copy continues exactly as the original would, from any decision."""
     return State(*(a.copy() for a in st))
+
+
+@helper
+def set_zone_nb(st, s, k, zone):
+    """Put instance ``k`` of seat ``s`` in ``zone``, keeping the seat's zone masks (``SV_ZONE + zone``) true."""
+    old = st.inst[s, k, K.I_ZONE]
+    st.sv[s, K.SV_ZONE + old] &= ~(1 << k)
+    st.sv[s, K.SV_ZONE + zone] |= 1 << k
+    st.inst[s, k, K.I_ZONE] = zone
+
+
+@kernel
+def index_zones_nb(st):
+    """Rebuild every seat's zone masks from the instances' zones (after a state is written by hand)."""
+    for s in range(st.inst.shape[0]):
+        for z in range(K.N_ZONES):
+            st.sv[s, K.SV_ZONE + z] = 0
+        for k in range(K.N_INST):
+            st.sv[s, K.SV_ZONE + st.inst[s, k, K.I_ZONE]] |= 1 << k
