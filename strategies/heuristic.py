@@ -278,7 +278,8 @@ PARAMS: tuple[Param, ...] = (
         ("keep_born_unclaimed", 5.0, 0.0, 15.0, "keeping the first Cauldron Born in hand before the claim"),
         ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "... a further one before the claim"),
         ("keep_born_share", 0.7, 0.0, 1.5, "... the first after the claim: share of cauldron_value"),
-        ("keep_born_extra", 2.0, 0.0, 8.0, "... a further one after the claim"),
+        ("keep_born_needed", 6.0, 0.0, 15.0, "... a further one after the claim, while locations still lack one"),
+        ("keep_born_extra", 2.0, 0.0, 8.0, "... a spare one after the claim (those before it cover every empty place)"),
         ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
         ("keep_our_hour_share", 0.8, 0.0, 1.5, "... once claimed: share of cauldron_value"),
         ("keep_our_hour_powered", 2.0, 0.0, 8.0, "... once the Cauldron is powered"),
@@ -461,22 +462,23 @@ P_BARGAIN_FALLBACK = 156
 P_KEEP_BORN_UNCLAIMED = 157
 P_KEEP_BORN_EXTRA_UNCLAIMED = 158
 P_KEEP_BORN_SHARE = 159
-P_KEEP_BORN_EXTRA = 160
-P_KEEP_OUR_HOUR_UNCLAIMED = 161
-P_KEEP_OUR_HOUR_SHARE = 162
-P_KEEP_OUR_HOUR_POWERED = 163
-P_KEEP_POWERED_OTHER = 164
-P_BLOCKS_SOLDIERS_HARM = 165
-P_BLOCKS_SOLDIERS_SHARE = 166
-P_GURGI_HARM_DISCOUNT = 167
-P_GURGI_DEFEAT_DISCOUNT = 168
-P_NOVICE_BASE = 169
-P_NOVICE_STRENGTH = 170
-P_NOVICE_COST = 171
-P_NOVICE_ACTIVATE = 172
-P_NOVICE_ACTIVATE_COST = 173
-P_NOVICE_KEEP = 174
-P_NOVICE_KEEP_COST = 175
+P_KEEP_BORN_NEEDED = 160
+P_KEEP_BORN_EXTRA = 161
+P_KEEP_OUR_HOUR_UNCLAIMED = 162
+P_KEEP_OUR_HOUR_SHARE = 163
+P_KEEP_OUR_HOUR_POWERED = 164
+P_KEEP_POWERED_OTHER = 165
+P_BLOCKS_SOLDIERS_HARM = 166
+P_BLOCKS_SOLDIERS_SHARE = 167
+P_GURGI_HARM_DISCOUNT = 168
+P_GURGI_DEFEAT_DISCOUNT = 169
+P_NOVICE_BASE = 170
+P_NOVICE_STRENGTH = 171
+P_NOVICE_COST = 172
+P_NOVICE_ACTIVATE = 173
+P_NOVICE_ACTIVATE_COST = 174
+P_NOVICE_KEEP = 175
+P_NOVICE_KEEP_COST = 176
 
 BIG = 1000.0
 
@@ -1214,7 +1216,11 @@ def keep_value_nb(st, tb, ru, sp, s, k):
                 earlier += 1
         if st.sv[s, K.SV_CAULDRON] == 0:
             return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
-        return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE] if earlier == 0 else sp[P_KEEP_BORN_EXTRA]
+        if earlier == 0:
+            return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE]
+        # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
+        _, born = soldier_locations_nb(st, tb, s)
+        return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - bits_nb(born) else sp[P_KEEP_BORN_EXTRA]
     if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:

@@ -230,6 +230,44 @@ def test_fating_the_horned_king_the_expert_plays_gurgis_sacrifice_once_the_cauld
     assert pick("none").startswith("play Fair Folk")
 
 
+def discards(sc, strategy: str) -> list[str]:
+    """Apply ``strategy``'s choices at a pending discard until it stops; the cards it discarded."""
+    out = []
+    while sc.decision is not None and sc.decision.kind == "discard":
+        label = sc.suggest(strategy).label
+        if label == "pass":
+            break
+        out.append(label.removeprefix("card "))
+        sc.apply(label)
+    return out
+
+
+HK_VS_GASTON = ("horned-king", "gaston")
+
+
+def test_expert_horned_king_keeps_the_cauldron_born_it_still_needs():
+    # the Cauldron powered, three locations without a Cauldron Born: both in hand will be swapped in
+    sc = build(
+        {
+            "mover": "Morva",
+            "power": 0,
+            "cauldron": "power",
+            "hand": ["Cauldron Born", "Cauldron Born", "Visions", "Creeper"],
+            "realm": {
+                "Morva": ["Cauldron Born"],
+                "Dungeons": ["Ancient Soldiers"],
+                "Throne Room": ["Ancient Soldiers"],
+            },
+        },
+        {"mover": "The Tavern"},
+        villains=HK_VS_GASTON,
+        used=["play_card"],
+    )
+    sc.apply("discard cards")
+    assert discards(sc, "expert") == ["Visions", "Creeper"]
+    assert sc.hand(0) == ["Cauldron Born", "Cauldron Born"]
+
+
 def test_fate_heavy_takes_the_fate_action_first():
     sc = build(
         {"mover": "The Tavern"},
