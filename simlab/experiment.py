@@ -18,6 +18,9 @@
     [cards."Get Out!"]       # optional card edits: cost, strength, copies, remove, ablate
     cost = 4
 
+    [board."The Woods"]      # optional board edits: SYMBOL = "top"|"bottom", flip = true, swap = "LOCATION"
+    fate = "top"
+
     backend = "dask"         # optional: where games are played (local or dask)
     scheduler = "tcp://10.0.0.5:8786"
 
@@ -35,7 +38,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simlab.edits import CardEdit, EditError, edits_from_table
+from simlab.edits import CardEdit, EditError, board_edits_from_table, edits_from_table, normalise
 from simlab.game import InputError, parse_matchup, strategy_spec
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError, rules_array
 
@@ -53,6 +56,7 @@ TOP_KEYS = {
     "strategies": dict,
     "rules": dict,
     "cards": dict,
+    "board": dict,
     "sweep": dict,
     "report": dict,
     "backend": str,
@@ -87,7 +91,7 @@ class Experiment:
     threads: int | None = None
     strategies: dict = field(default_factory=dict)
     rules: dict = field(default_factory=dict)
-    edits: tuple[CardEdit, ...] = ()
+    edits: tuple[CardEdit, ...] = ()  # card edits, then board edits (simlab.edits.BoardEdit)
     sweep: dict = field(default_factory=dict)
     report: dict = field(default_factory=dict)
     backend: str | None = None  # local or dask
@@ -172,7 +176,9 @@ def load_experiment(name_or_path: str) -> Experiment:
         if bad:
             raise InputError(f"[rules] {bad[0]} must be a string value, got {rules[bad[0]]!r}")
         rules_array(rules, doc.get("max_turns", DEFAULT_MAX_TURNS))
-        edits = edits_from_table(doc.get("cards", {}), where)
+        edits = normalise(
+            edits_from_table(doc.get("cards", {}), where) + board_edits_from_table(doc.get("board", {}), where)
+        )
     except EditError as exc:
         raise ConfigError(str(exc)) from None
     except (InputError, RuleError) as exc:
