@@ -857,22 +857,50 @@ def difficulty(
     threads: Threads = None,
     edit: Edits = None,
     level: Annotated[
-        str, typer.Option("--level", help="strength every villain plays at: random, novice, expert, tuned")
-    ] = "expert",
+        list[str] | None,
+        typer.Option(
+            "--level",
+            help="level to measure at, repeatable: random, novice, expert, tuned "
+            "[default: every level available here but random]",
+        ),
+    ] = None,
+    readings: Annotated[
+        int,
+        typer.Option(
+            "--readings",
+            help="also measure under the K rule readings with the largest effect in a leverage screen (0: none)",
+        ),
+    ] = 2,
+    reading: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reading",
+            help="measure under this reading instead of screening: VARIANT=VALUE or a board edit "
+            "(board:LOCATION:OPERATION); join several with ' + ' (repeatable)",
+        ),
+    ] = None,
+    screen_games: Annotated[
+        int | None, typer.Option("--screen-games", help="games per matchup and reading in the screen [default: n/2]")
+    ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
     """Is a villain harder to play, or just weaker? Strength, skill gap, goldfish speed and Fate sensitivity
-    per villain with 95% intervals, then a verdict per pair backed by a significance test."""
+    per villain with 95% intervals at every level and under the rule readings with the largest effect, then a
+    verdict per pair and question labelled holds / reverses / not significant across those settings."""
     from simlab.cards import VILLAIN_KEYS
-    from simlab.difficulty import difficulty as run_difficulty
     from simlab.game import check_villain
+    from simlab.robust import robust_difficulty
 
     check_games(n)
+    if screen_games is not None:
+        check_games(screen_games)
     bar, update = _progress_bar()
     try:
         if vs is not None and villain is None:
             raise InputError("--vs needs --villain: the pair to compare")
+        if readings < 0:
+            raise InputError(f"--readings must be 0 or more, got {readings}")
         chosen = VILLAIN_KEYS
         if villain is not None:
             check_villain(villain)
@@ -880,46 +908,189 @@ def difficulty(
             if vs == villain:
                 raise InputError(f"--vs must name a villain other than {villain!r}")
         with backend_for(backend, scheduler), bar:
-            res = run_difficulty(
+            res = robust_difficulty(
                 chosen,
+                level or None,
+                reading if reading else readings,
                 n,
                 seed,
                 parse_pairs(rules, "--rules"),
                 max_turns,
                 threads,
                 parse_edits(edit),
+                screen_games=screen_games,
                 progress=update,
-                level=level,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(title=f"difficulty ({n:,} games per pairing and setting, seed {seed}, {level} play)")
+    print_difficulty(res, villain, chosen)
+
+
+def print_difficulty(res, villain: str | None, chosen) -> None:
+    """The measures per villain and setting, the readings measured, and the verdicts with their labels."""
+    from simlab.robust import setting_label
+
+    s = res.settings
+    table = Table(
+        title=f"difficulty ({s['games']:,} games per pairing and setting, seed {s['seed']}); "
+        f"levels {', '.join(s['levels'])}; readings: {', '.join(s['readings'])}"
+    )
     for col in (
         "villain",
+        "setting",
         "strength: win vs field",
-        f"skill gap: {level} - novice",
+        "skill gap: level - novice",
         "goldfish: median turns",
         "Fate sensitivity: drop vs fate-heavy",
     ):
         table.add_column(col)
-    est = {(r["villain"], r["measure"]): r for r in res.table.iter_rows(named=True)}
+    est = {(r["level"], r["reading"], r["villain"], r["measure"]): r for r in res.table.iter_rows(named=True)}
 
-    def cell(v, m):
-        r = est[(v, m)]
+    def cell(key, m):
+        r = est.get((*key, m))
+        if r is None:
+            return "-"
         if m == "goldfish_turns":
             return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]"
         sign = "" if m == "strength" else "+"
         return f"{r['estimate']:{sign}.1%} [{r['low']:{sign}.1%}, {r['high']:{sign}.1%}]"
 
+    settings = list(res.table.select("level", "reading").unique(maintain_order=True).iter_rows())
     for v in chosen:
-        table.add_row(v, *(cell(v, m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")))
+        for lev, rd in settings:
+            table.add_row(
+                v,
+                escape(setting_label(lev, rd)),
+                *(cell((lev, rd, v), m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")),
+            )
     console.print(table)
+    if res.readings.height > 1:
+        console.print("[bold]readings[/bold] besides the default:")
+        for r in res.readings.iter_rows(named=True):
+            if r["kind"] != "default":
+                console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)
     verdicts = res.verdicts
     if villain is not None:
         verdicts = verdicts.filter((pl.col("villain_a") == villain) | (pl.col("villain_b") == villain))
-    console.print("[bold]verdicts[/bold] (two-sided tests at 5%):")
+    console.print(
+        "[bold]verdicts[/bold] (two-sided tests at 5% at each setting; holds: significant the same way at every "
+        "setting, reverses: significant both ways, not significant: otherwise):"
+    )
     for r in verdicts.iter_rows(named=True):
-        console.print(f"  - {escape(r['verdict'])}", highlight=False)
+        console.print(f"  - {escape(r['question'])} {escape(r['verdict'])}", highlight=False)
+
+
+@app.command()
+def leverage(
+    n: Annotated[
+        int, typer.Option("-n", help="games per matchup and reading (the same seeds for every reading)")
+    ] = 1000,
+    seed: Seed = 0,
+    level: Annotated[
+        str, typer.Option("--level", help="strength every villain plays at: random, novice, expert, tuned")
+    ] = "expert",
+    matchup: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--matchup", "-m", help="matchup to measure (repeatable) [default: every pairing and the 3-player game]"
+        ),
+    ] = None,
+    board: Annotated[
+        str, typer.Option(help="board perturbations: catalogue (plausible transcription errors) or none")
+    ] = "catalogue",
+    no_rules: Annotated[bool, typer.Option("--no-rules", help="leave out the rule variants")] = False,
+    perturb: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--perturb",
+            help="another reading to measure: VARIANT=VALUE or an edit (board:LOCATION:OPERATION, CARD:ATTRIBUTE="
+            "VALUE); join several with ' + ' (repeatable)",
+        ),
+    ] = None,
+    rules: Rules = None,
+    edit: Edits = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    top: Annotated[int, typer.Option(help="rows of the effect table to print (the whole table goes to --out)")] = 30,
+    out: Annotated[str | None, typer.Option(help="write the whole table to this .parquet or .csv file")] = None,
+    png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
+    plausible board transcription error, played on the same seeds as the shipped reading; each villain's
+    win-rate change with a paired 95% interval, largest first."""
+    from simlab.leverage import BOARD_CHOICES, leverage_summary, plot_leverage
+    from simlab.leverage import leverage as run_leverage
+
+    check_games(n)
+    if top < 0:
+        fail(f"--top must be 0 or more, got {top}")
+    if board not in BOARD_CHOICES:
+        fail(f"--board must be one of {', '.join(BOARD_CHOICES)}, got {board!r}")
+    if out is not None and not out.endswith((".parquet", ".csv")):
+        fail(f"--out must name a .parquet or .csv file, got {out!r}")
+    bar, update = _progress_bar()
+    try:
+        with backend_for(backend, scheduler), bar:
+            res = run_leverage(
+                n,
+                seed,
+                level,
+                None,
+                parse_pairs(rules, "--rules"),
+                max_turns,
+                threads,
+                parse_edits(edit),
+                not no_rules,
+                board,
+                perturb or (),
+                matchup or None,
+                progress=update,
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    t = res.table
+    summary = leverage_summary(t)
+    st = Table(
+        title=f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
+        "each reading's largest effect"
+    )
+    for col in ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"):
+        st.add_column(col)
+    for r in summary.head(top).iter_rows(named=True):
+        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        st.add_row(
+            escape(r["setting"]),
+            r["kind"],
+            r["largest_in"],
+            r["villain"],
+            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
+            f"{change} [{lo}, {hi}]",
+            f"{r['significant_rows']} of {r['rows']}",
+        )
+    console.print(st)
+    et = Table(title=f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)")
+    for col in ("reading", "matchup", "villain", "win rate", "change [95% paired]"):
+        et.add_column(col)
+    for r in t.head(top).iter_rows(named=True):
+        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        et.add_row(
+            escape(r["setting"]),
+            r["matchup"],
+            r["villain"],
+            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
+            f"{change} [{lo}, {hi}]",
+        )
+    console.print(et)
+    if out is not None:
+        try:
+            t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
+        except OSError as exc:
+            fail(f"cannot write {out!r}: {exc.strerror or exc}")
+        console.print(f"table: {out}")
+    if png is not None:
+        save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9)
 
 
 @app.command()

@@ -26,7 +26,7 @@ from scipy import stats as sps
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.edits import normalise
-from simlab.game import check_seed, check_villain
+from simlab.game import InputError, check_seed, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import play_games
 from simlab.stats import wilson
@@ -73,21 +73,34 @@ def difficulty(
     edits=None,
     progress=None,
     level: str = "expert",
+    measures=MEASURES,
 ) -> DifficultyResult:
     """The four measures for each of ``villains`` (``n_games`` per pairing and setting) and the verdicts,
-    with every villain played at ``level`` (a level of :mod:`simlab.levels`)."""
+    with every villain played at ``level`` (a level of :mod:`simlab.levels`). ``measures``: only these of
+    :data:`MEASURES` (the others' games are not played)."""
     from simlab.levels import level_strategies
 
     villains = tuple(check_villain(v) for v in villains)
     at = level_strategies(level)
     if len(villains) < 1:
         raise ValueError("difficulty needs at least one villain")
+    unknown = [m for m in measures if m not in MEASURES]
+    if unknown or not measures:
+        raise InputError(
+            f"unknown difficulty measure {unknown[0] if unknown else None!r}; choose from {', '.join(MEASURES)}"
+        )
+    measures = tuple(m for m in MEASURES if m in measures)
     seed = check_seed(seed)
     edits = normalise(edits)
     common = {"variants": variants, "max_turns": max_turns, "threads": threads, "edits": edits}
     field_ = list(VILLAIN_KEYS)
-    runs_per_villain = 2 * 2 + 2 + 1  # skill (2 levels x 2 opponents) + fate-heavy (2) + goldfish
-    total = len(villains) * runs_per_villain + 3
+    runs_per_villain = (
+        2 * 2 * ("skill_gap" in measures)  # skill: 2 levels x 2 opponents
+        + 2 * ("fate_sensitivity" in measures)  # fate-heavy opponents
+        + ("goldfish_turns" in measures)
+    )
+    with_base = "strength" in measures or "fate_sensitivity" in measures  # Fate sensitivity pairs with strength
+    total = len(villains) * runs_per_villain + 3 * with_base
     done = 0
 
     def tick():
@@ -99,70 +112,32 @@ def difficulty(
     # strength: every 2-player pairing once, the level everywhere; shared by both villains of the pairing
     strength_seed = derived_seed(seed, "strength")
     base = {}
-    for a, b in combinations(field_, 2):
+    for a, b in combinations(field_, 2) if with_base else ():
         base[(a, b)] = winner_indices(f"{a}-vs-{b}", n_games, strength_seed, {a: at[a], b: at[b]}, **common)
         tick()
     rows, per_game = [], {}
     for v in villains:
         per_game[(v, "strength")] = {key: (base[key] == key.index(v)).astype(np.int8) for key in base if v in key}
-        w = np.concatenate(list(per_game[(v, "strength")].values()))
-        lo, hi = wilson(int(w.sum()), w.size)
-        rows.append(_row(v, "strength", w.mean(), lo, hi, np.sqrt(w.var() / w.size), w.size))
-
-        # skill gap: novice and the level's v against novice opponents, same seeds for both (paired)
-        skill_seed = derived_seed(seed, f"skill:{v}")
-        won = {}
-        for lev, strategy in (("novice", "novice"), ("level", at[v])):
-            parts = []
-            for o in VILLAIN_KEYS:
-                if o == v:
-                    continue
-                res = winner_indices(f"{v}-vs-{o}", n_games, skill_seed, {v: strategy, o: "novice"}, **common)
-                parts.append((res == 0).astype(np.int8))
-                tick()
-            won[lev] = np.concatenate(parts)
-        eff = paired_effect(won["novice"], won["level"])
-        d = won["level"].astype(float) - won["novice"]
-        rows.append(
-            _row(
-                v, "skill_gap", eff["change"], eff["change_low"], eff["change_high"], d.std() / np.sqrt(d.size), d.size
-            )
-        )
-
-        # Fate sensitivity: v at the level against the level's vs fate-heavy opponents, strength seeds (paired)
-        drop_base, drop_heavy = [], []
-        for key, w_base in per_game[(v, "strength")].items():
-            other = key[1 - key.index(v)]
-            res = winner_indices(
-                f"{key[0]}-vs-{key[1]}", n_games, strength_seed, {v: at[v], other: "fate-heavy"}, **common
-            )
-            drop_base.append(w_base)
-            drop_heavy.append((res == key.index(v)).astype(np.int8))
+        if "strength" in measures:
+            w = np.concatenate(list(per_game[(v, "strength")].values()))
+            lo, hi = wilson(int(w.sum()), w.size)
+            rows.append(_row(v, "strength", w.mean(), lo, hi, np.sqrt(w.var() / w.size), w.size))
+        if "skill_gap" in measures:
+            _skill_gap(v, at, n_games, seed, common, rows, tick)
+        if "fate_sensitivity" in measures:
+            _fate_sensitivity(v, at, n_games, strength_seed, common, per_game, rows, tick)
+        if "goldfish_turns" in measures:
+            # goldfish: turns to win alone (a game not won by the cap counts as slower than any won)
+            games = play_games((v,), [at[v]], n_games, derived_seed(seed, f"goldfish:{v}"), **common)
             tick()
-        wb, wh = np.concatenate(drop_base), np.concatenate(drop_heavy)
-        eff = paired_effect(wh, wb)  # change = base - heavy = the drop
-        d = wb.astype(float) - wh
-        rows.append(
-            _row(
-                v,
-                "fate_sensitivity",
-                eff["change"],
-                eff["change_low"],
-                eff["change_high"],
-                d.std() / np.sqrt(d.size),
-                d.size,
+            turns = np.where(
+                games["winner_index"].to_numpy() == 0, games["winner_turns"].fill_null(0).to_numpy(), np.inf
             )
-        )
-
-        # goldfish: turns to win alone (a game not won by the cap counts as slower than any won)
-        games = play_games((v,), [at[v]], n_games, derived_seed(seed, f"goldfish:{v}"), **common)
-        tick()
-        turns = np.where(games["winner_index"].to_numpy() == 0, games["winner_turns"].fill_null(0).to_numpy(), np.inf)
-        med, lo, hi = median_interval(turns)
-        per_game[(v, "goldfish_turns")] = turns
-        rows.append(_row(v, "goldfish_turns", med, lo, hi, float("nan"), turns.size))
+            med, lo, hi = median_interval(turns)
+            per_game[(v, "goldfish_turns")] = turns
+            rows.append(_row(v, "goldfish_turns", med, lo, hi, float("nan"), turns.size))
     table = pl.DataFrame(rows)
-    verdicts = _verdicts(table, per_game, villains)
+    verdicts = _verdicts(table, per_game, villains, measures)
     return DifficultyResult(
         table,
         verdicts,
@@ -174,7 +149,52 @@ def difficulty(
             "variants": dict(variants or {}),
             "max_turns": max_turns,
             "edits": [str(e) for e in edits],
+            "measures": list(measures),
         },
+    )
+
+
+def _skill_gap(v, at, n_games, seed, common, rows, tick) -> None:
+    """Skill gap: novice and the level's ``v`` against novice opponents, same seeds for both (paired)."""
+    skill_seed = derived_seed(seed, f"skill:{v}")
+    won = {}
+    for lev, strategy in (("novice", "novice"), ("level", at[v])):
+        parts = []
+        for o in VILLAIN_KEYS:
+            if o == v:
+                continue
+            res = winner_indices(f"{v}-vs-{o}", n_games, skill_seed, {v: strategy, o: "novice"}, **common)
+            parts.append((res == 0).astype(np.int8))
+            tick()
+        won[lev] = np.concatenate(parts)
+    eff = paired_effect(won["novice"], won["level"])
+    d = won["level"].astype(float) - won["novice"]
+    se = d.std() / np.sqrt(d.size)
+    rows.append(_row(v, "skill_gap", eff["change"], eff["change_low"], eff["change_high"], se, d.size))
+
+
+def _fate_sensitivity(v, at, n_games, strength_seed, common, per_game, rows, tick) -> None:
+    """Fate sensitivity: ``v`` at the level against the level's vs fate-heavy opponents, strength seeds (paired)."""
+    drop_base, drop_heavy = [], []
+    for key, w_base in per_game[(v, "strength")].items():
+        other = key[1 - key.index(v)]
+        res = winner_indices(f"{key[0]}-vs-{key[1]}", n_games, strength_seed, {v: at[v], other: "fate-heavy"}, **common)
+        drop_base.append(w_base)
+        drop_heavy.append((res == key.index(v)).astype(np.int8))
+        tick()
+    wb, wh = np.concatenate(drop_base), np.concatenate(drop_heavy)
+    eff = paired_effect(wh, wb)  # change = base - heavy = the drop
+    d = wb.astype(float) - wh
+    rows.append(
+        _row(
+            v,
+            "fate_sensitivity",
+            eff["change"],
+            eff["change_low"],
+            eff["change_high"],
+            d.std() / np.sqrt(d.size),
+            d.size,
+        )
     )
 
 
@@ -198,11 +218,13 @@ QUESTIONS = {
 }
 
 
-def _verdicts(table: pl.DataFrame, per_game: dict, villains) -> pl.DataFrame:
+def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES) -> pl.DataFrame:
     est = {(r["villain"], r["measure"]): r for r in table.iter_rows(named=True)}
     rows = []
     for a, b in combinations(villains, 2):
         for measure, (more, label) in QUESTIONS.items():
+            if measure not in measures:
+                continue
             ra, rb = est[(a, measure)], est[(b, measure)]
             diff = ra["estimate"] - rb["estimate"]
             if measure == "goldfish_turns":
