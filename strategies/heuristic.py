@@ -267,6 +267,7 @@ PARAMS: tuple[Param, ...] = (
         ("cauldron_value", 9.0, 0.0, 25.0, "claiming / powering the Cauldron, each new Cauldron Born location"),
         ("swap_reserve", 1.0, 0.0, 2.0, "keep Power for next turn's swap when a swap is pending"),
         ("swap_reserve_share", 0.5, 0.0, 1.5, "... spending it costs this share of swap_reserve * cauldron_value"),
+        ("swap_power", 2.0, 0.0, 8.0, "each Power a location gives that next turn's swap still lacks"),
         ("swap_onto_born", -1.0, -5.0, 0.0, "swapping where a Cauldron Born stands already"),
         ("soldier_alone_share", 0.5, 0.0, 1.5, "Soldiers where no other Soldier stands: share of soldier_value"),
         ("spare_soldier", 1.0, 0.0, 5.0, "Ancient Soldiers for a location that has them already"),
@@ -451,34 +452,35 @@ P_SOLDIER_VALUE = 145
 P_CAULDRON_VALUE = 146
 P_SWAP_RESERVE = 147
 P_SWAP_RESERVE_SHARE = 148
-P_SWAP_ONTO_BORN = 149
-P_SOLDIER_ALONE_SHARE = 150
-P_SPARE_SOLDIER = 151
-P_SPARE_BORN = 152
-P_NEW_BORN_BONUS = 153
-P_SPARE_BORN_LOST = 154
-P_PIG_KEEPER_SHARE = 155
-P_BARGAIN_FALLBACK = 156
-P_KEEP_BORN_UNCLAIMED = 157
-P_KEEP_BORN_EXTRA_UNCLAIMED = 158
-P_KEEP_BORN_SHARE = 159
-P_KEEP_BORN_NEEDED = 160
-P_KEEP_BORN_EXTRA = 161
-P_KEEP_OUR_HOUR_UNCLAIMED = 162
-P_KEEP_OUR_HOUR_SHARE = 163
-P_KEEP_OUR_HOUR_POWERED = 164
-P_KEEP_POWERED_OTHER = 165
-P_BLOCKS_SOLDIERS_HARM = 166
-P_BLOCKS_SOLDIERS_SHARE = 167
-P_GURGI_HARM_DISCOUNT = 168
-P_GURGI_DEFEAT_DISCOUNT = 169
-P_NOVICE_BASE = 170
-P_NOVICE_STRENGTH = 171
-P_NOVICE_COST = 172
-P_NOVICE_ACTIVATE = 173
-P_NOVICE_ACTIVATE_COST = 174
-P_NOVICE_KEEP = 175
-P_NOVICE_KEEP_COST = 176
+P_SWAP_POWER = 149
+P_SWAP_ONTO_BORN = 150
+P_SOLDIER_ALONE_SHARE = 151
+P_SPARE_SOLDIER = 152
+P_SPARE_BORN = 153
+P_NEW_BORN_BONUS = 154
+P_SPARE_BORN_LOST = 155
+P_PIG_KEEPER_SHARE = 156
+P_BARGAIN_FALLBACK = 157
+P_KEEP_BORN_UNCLAIMED = 158
+P_KEEP_BORN_EXTRA_UNCLAIMED = 159
+P_KEEP_BORN_SHARE = 160
+P_KEEP_BORN_NEEDED = 161
+P_KEEP_BORN_EXTRA = 162
+P_KEEP_OUR_HOUR_UNCLAIMED = 163
+P_KEEP_OUR_HOUR_SHARE = 164
+P_KEEP_OUR_HOUR_POWERED = 165
+P_KEEP_POWERED_OTHER = 166
+P_BLOCKS_SOLDIERS_HARM = 167
+P_BLOCKS_SOLDIERS_SHARE = 168
+P_GURGI_HARM_DISCOUNT = 169
+P_GURGI_DEFEAT_DISCOUNT = 170
+P_NOVICE_BASE = 171
+P_NOVICE_STRENGTH = 172
+P_NOVICE_COST = 173
+P_NOVICE_ACTIVATE = 174
+P_NOVICE_ACTIVATE_COST = 175
+P_NOVICE_KEEP = 176
+P_NOVICE_KEEP_COST = 177
 
 BIG = 1000.0
 
@@ -606,6 +608,29 @@ def soldier_locations_nb(st, tb, s):
         elif p == K.AB_CAULDRON_BORN:
             born |= 1 << st.inst[s, k, K.I_LOC]
     return soldiers | born, born
+
+
+@kernel
+def swap_pending_nb(st, tb, s):
+    """The Power of the Black Cauldron is showing, a Cauldron Born waits in hand and an Ancient Soldiers stands
+    where no Cauldron Born does: next turn's swap needs only its Power."""
+    if st.sv[s, K.SV_CAULDRON] != 2:
+        return False
+    in_hand = False
+    for k in range(K.N_VCARDS):
+        if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+            in_hand = True
+    if not in_hand:
+        return False
+    _, born = soldier_locations_nb(st, tb, s)
+    for k in range(K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+            and (born >> st.inst[s, k, K.I_LOC]) & 1 == 0
+        ):
+            return True
+    return False
 
 
 @kernel
@@ -1515,6 +1540,11 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         if moves > 0 and (acts > 0 or extra_activate_in_hand_nb(st, tb, s)):
             total += 0.5 * BIG
     total += power_worth_nb(st, tb, sp, s, gains)
+    if gains > 0 and sp[P_PLAN] != 0 and swap_pending_nb(st, tb, s):
+        # Power the next swap still lacks: without it the Cauldron Born waits another turn
+        short = tb.vil[v, K.VF_SWAP_COST] - st.sv[s, K.SV_POWER]
+        if short > 0:
+            total += sp[P_SWAP_POWER] * min(gains, short)
     if plays > 0 and sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
         if can_finish_here_nb(st, tb, s, plays, st.sv[s, K.SV_POWER] + gains):
             total += 0.5 * BIG

@@ -268,6 +268,30 @@ def test_expert_horned_king_keeps_the_cauldron_born_it_still_needs():
     assert sc.hand(0) == ["Cauldron Born", "Cauldron Born"]
 
 
+def test_expert_horned_king_moves_where_it_gains_the_power_its_next_swap_lacks():
+    def move(power):
+        sc = build(
+            {
+                "mover": "Fair Folk Kingdom",
+                "power": power,
+                "cauldron": "power",
+                "hand": ["Cauldron Born", "Visions", "Creeper", "Horned King's Henchmen"],
+                "realm": {
+                    "Fair Folk Kingdom": ["Cauldron Born"],
+                    "Dungeons": ["Ancient Soldiers"],
+                    "Morva": ["Ancient Soldiers"],
+                },
+            },
+            {"mover": "The Tavern"},
+            villains=HK_VS_GASTON,
+            phase="move",
+        )
+        return sc.suggest("expert").label
+
+    assert move(0) == "location Dungeons"  # +2 Power pays the swap; Morva's +1 (and a discard) does not
+    assert move(1) == "location Morva"  # 1 short: Morva's +1 is enough
+
+
 def test_fate_heavy_takes_the_fate_action_first():
     sc = build(
         {"mover": "The Tavern"},
