@@ -255,6 +255,7 @@ PARAMS: tuple[Param, ...] = (
         ("bells_locked", 0.3, 0.0, 1.5, "Wedding Bells with The Ballroom locked, in steps"),
         ("cane_slipper", 0.6, 0.0, 1.5, "the Cane (or its activation) with a Glass Slipper to discard, in steps"),
         ("cane_idle", 0.2, 0.0, 1.0, "the Cane with no Glass Slipper in play, in steps"),
+        ("bells_keep", 1.0, 0.0, 2.0, "keeping the only Wedding Bells in reach (none in play), at least, in steps"),
         ("midnight_no_cane", 0.8, 0.0, 2.0, "Midnight without the Cane: cost in steps (it plays the Slippers)"),
         ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
         ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
@@ -443,44 +444,45 @@ P_BELLS_OPEN = 136
 P_BELLS_LOCKED = 137
 P_CANE_SLIPPER = 138
 P_CANE_IDLE = 139
-P_MIDNIGHT_NO_CANE = 140
-P_FATE_MOVES_ALLIES_HARM = 141
-P_BALLROOM_CLOSED_HARM = 142
-P_SLIPPERS_DEFEAT = 143
-P_SLIPPERS_DEFEAT_CANE = 144
-P_SOLDIER_VALUE = 145
-P_CAULDRON_VALUE = 146
-P_SWAP_RESERVE = 147
-P_SWAP_RESERVE_SHARE = 148
-P_SWAP_POWER = 149
-P_SWAP_ONTO_BORN = 150
-P_SOLDIER_ALONE_SHARE = 151
-P_SPARE_SOLDIER = 152
-P_SPARE_BORN = 153
-P_NEW_BORN_BONUS = 154
-P_SPARE_BORN_LOST = 155
-P_PIG_KEEPER_SHARE = 156
-P_BARGAIN_FALLBACK = 157
-P_KEEP_BORN_UNCLAIMED = 158
-P_KEEP_BORN_EXTRA_UNCLAIMED = 159
-P_KEEP_BORN_SHARE = 160
-P_KEEP_BORN_NEEDED = 161
-P_KEEP_BORN_EXTRA = 162
-P_KEEP_OUR_HOUR_UNCLAIMED = 163
-P_KEEP_OUR_HOUR_SHARE = 164
-P_KEEP_OUR_HOUR_POWERED = 165
-P_KEEP_POWERED_OTHER = 166
-P_BLOCKS_SOLDIERS_HARM = 167
-P_BLOCKS_SOLDIERS_SHARE = 168
-P_GURGI_HARM_DISCOUNT = 169
-P_GURGI_DEFEAT_DISCOUNT = 170
-P_NOVICE_BASE = 171
-P_NOVICE_STRENGTH = 172
-P_NOVICE_COST = 173
-P_NOVICE_ACTIVATE = 174
-P_NOVICE_ACTIVATE_COST = 175
-P_NOVICE_KEEP = 176
-P_NOVICE_KEEP_COST = 177
+P_BELLS_KEEP = 140
+P_MIDNIGHT_NO_CANE = 141
+P_FATE_MOVES_ALLIES_HARM = 142
+P_BALLROOM_CLOSED_HARM = 143
+P_SLIPPERS_DEFEAT = 144
+P_SLIPPERS_DEFEAT_CANE = 145
+P_SOLDIER_VALUE = 146
+P_CAULDRON_VALUE = 147
+P_SWAP_RESERVE = 148
+P_SWAP_RESERVE_SHARE = 149
+P_SWAP_POWER = 150
+P_SWAP_ONTO_BORN = 151
+P_SOLDIER_ALONE_SHARE = 152
+P_SPARE_SOLDIER = 153
+P_SPARE_BORN = 154
+P_NEW_BORN_BONUS = 155
+P_SPARE_BORN_LOST = 156
+P_PIG_KEEPER_SHARE = 157
+P_BARGAIN_FALLBACK = 158
+P_KEEP_BORN_UNCLAIMED = 159
+P_KEEP_BORN_EXTRA_UNCLAIMED = 160
+P_KEEP_BORN_SHARE = 161
+P_KEEP_BORN_NEEDED = 162
+P_KEEP_BORN_EXTRA = 163
+P_KEEP_OUR_HOUR_UNCLAIMED = 164
+P_KEEP_OUR_HOUR_SHARE = 165
+P_KEEP_OUR_HOUR_POWERED = 166
+P_KEEP_POWERED_OTHER = 167
+P_BLOCKS_SOLDIERS_HARM = 168
+P_BLOCKS_SOLDIERS_SHARE = 169
+P_GURGI_HARM_DISCOUNT = 170
+P_GURGI_DEFEAT_DISCOUNT = 171
+P_NOVICE_BASE = 172
+P_NOVICE_STRENGTH = 173
+P_NOVICE_COST = 174
+P_NOVICE_ACTIVATE = 175
+P_NOVICE_ACTIVATE_COST = 176
+P_NOVICE_KEEP = 177
+P_NOVICE_KEEP_COST = 178
 
 BIG = 1000.0
 
@@ -1279,7 +1281,16 @@ def keep_value_nb(st, tb, ru, sp, s, k):
                     worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
             return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
-    return card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
+    worth = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
+    if (
+        t == K.T_ITEM
+        and tb.card[c, K.CF_ACTIVATE] == K.AB_WEDDING_BELLS
+        and activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) < 0
+        and not earlier_copy_in_hand_nb(st, s, k)
+    ):
+        # the only Wedding Bells in reach: the plan cannot finish without it, whatever The Ballroom's lock
+        return max(worth, sp[P_BELLS_KEEP] * sp[P_WEDDING_VALUE])
+    return worth
 
 
 @kernel

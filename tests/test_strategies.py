@@ -245,6 +245,19 @@ def discards(sc, strategy: str) -> list[str]:
 HK_VS_GASTON = ("horned-king", "gaston")
 
 
+def test_expert_lady_tremaine_never_discards_her_only_wedding_bells():
+    # The Ballroom still locked, so the Bells are far from ringing; digging must not throw them away
+    sc = build(
+        {"mover": "The Castle", "power": 0, "hand": ["Wedding Bells", "Trapped", "Trapped", 'I Said "If"']},
+        {},
+        villains=("lady-tremaine", "gaston"),
+        used=["play_card"],
+    )
+    sc.apply("discard cards")
+    assert discards(sc, "expert") == ["Trapped", "Trapped", 'I Said "If"']
+    assert sc.hand(0) == ["Wedding Bells"]
+
+
 def test_expert_horned_king_keeps_the_cauldron_born_it_still_needs():
     # the Cauldron powered, three locations without a Cauldron Born: both in hand will be swapped in
     sc = build(
