@@ -183,5 +183,33 @@ class Game:
             out[self.location_name(seat, loc)] = rows
         return out
 
+    def locate(self, seat: int, card: str) -> list[dict]:
+        """Where every copy of ``card`` of ``seat`` is: its zone (``ZONE_NAMES``), and in the Realm its location,
+        the card it is attached to (``host``), the Items attached to it and its Trapped token."""
+        st = self.state
+        try:
+            row = self.cards.card(card).row
+        except KeyError as exc:
+            raise InputError(str(exc)) from None
+        out = []
+        for k in range(K.N_INST):
+            if st.inst[seat, k, K.I_CARD] != row or st.inst[seat, k, K.I_ZONE] == K.Z_OUT:
+                continue
+            zone = int(st.inst[seat, k, K.I_ZONE])
+            found = {"card": card, "instance": k, "zone": K.ZONE_NAMES[zone]}
+            if zone == K.Z_REALM:
+                found["location"] = self.location_name(seat, int(st.inst[seat, k, K.I_LOC]))
+                host = int(st.inst[seat, k, K.I_HOST])
+                if host >= 0:
+                    found["host"] = self.card_name(seat, host)
+                found["items"] = [
+                    self.card_name(seat, j)
+                    for j in range(K.N_INST)
+                    if st.inst[seat, j, K.I_ZONE] == K.Z_REALM and st.inst[seat, j, K.I_HOST] == k
+                ]
+                found["trapped"] = bool(st.inst[seat, k, K.I_TRAPPED])
+            out.append(found)
+        return out
+
     def heroes(self, seat: int) -> list[str]:
         return [e["card"] for cards in self.realm(seat).values() for e in cards if e["type"] == "Hero"]

@@ -80,6 +80,7 @@ class Scenario:
         st.g[K.G_PHASE] = PHASES[desc.pop("phase", "actions")]
         st.g[K.G_ROUND] = desc.pop("round", 1)
         st.g[K.G_ACTIONS] = desc.pop("actions_taken", 0)
+        st.g[K.G_AS_USED] = desc.pop("granted_activates_used", 0)
         used = desc.pop("used", [])
         s = int(st.g[K.G_ACTIVE])
         v = int(st.sv[s, K.SV_VILLAIN])
@@ -306,7 +307,13 @@ def _apply_seat(game: Game, s: int, spec: dict) -> None:
     for name in spec.pop("unlocked", []):
         st.sv[s, K.SV_LOCK + loc_index(name)] = 0
     if "cauldron" in spec:
-        st.sv[s, K.SV_CAULDRON] = {"none": 0, "front": 1, "power": 2}[spec.pop("cauldron")]
+        sides = {"none": 0, "front": 1, "power": 2}
+        side = spec.pop("cauldron")
+        if side not in sides:
+            raise InputError(f"unknown cauldron side {side!r}; choose from {', '.join(sides)}")
+        st.sv[s, K.SV_CAULDRON] = sides[side]
+    if "swap_used" in spec:
+        st.sv[s, K.SV_SWAP_USED] = int(bool(spec.pop("swap_used")))
     if "strategy" in spec:
         chosen = strategy_spec(spec.pop("strategy"))
         st.sv[s, K.SV_STRATEGY] = chosen.kernel

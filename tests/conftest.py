@@ -6,11 +6,34 @@ import pytest
 
 from simlab.scenario import Scenario
 
+# Components that are not cards but carry an ability code of their own (see tests/test_abilities.py).
+COMPONENTS = {"The Black Cauldron": ("flip_cauldron",)}
+
+_placed: list[set[str]] | None = None  # card names the positions built during the current test put in place
+
+
+def placed_names(desc: dict) -> set[str]:
+    """Every card (and component) a scenario description puts somewhere by name."""
+    names: set[str] = set()
+    for seat in desc.get("seats", []):
+        for key in ("hand", "deck_top", "fate_top", "discard", "fate_discard"):
+            names.update(seat.get(key, []))
+        for entries in seat.get("realm", {}).values():
+            for e in entries:
+                e = {"card": e} if isinstance(e, str) else e
+                names.add(e["card"])
+                names.update(e.get("items", []))
+        if seat.get("cauldron", "none") != "none":
+            names.add("The Black Cauldron")
+    return names
+
 
 def build(*seats: dict, villains=("gaston", "horned-king"), active: int = 0, phase: str = "actions", **kw) -> Scenario:
     """A scenario with ``seats`` (one dict per villain, see README) in the action phase of seat ``active``."""
     desc = {"villains": list(villains), "active": active, "phase": phase, "seats": list(seats)}
     desc.update(kw)
+    if _placed is not None:
+        _placed.append(placed_names(desc))
     return Scenario.build(desc)
 
 
@@ -27,6 +50,23 @@ def entry(sc: Scenario, seat: int, location: str, card: str) -> dict:
         if e["card"] == card:
             return e
     raise AssertionError(f"{card} not at {location}: {sc.realm(seat)[location]}")
+
+
+@pytest.fixture(autouse=True)
+def _declared_cards_are_placed(request):
+    """A test marked ``@pytest.mark.card(NAME, abilities=(...))`` resolves card NAME: at least one position it
+    builds with :func:`build` names that card (in a hand, a deck, a discard pile or the Realm)."""
+    global _placed
+    declared = [m.args[0] for m in request.node.iter_markers("card")]
+    _placed = []
+    try:
+        yield
+        if declared:
+            seen = set().union(*_placed)
+            missing = [name for name in declared if name not in seen]
+            assert not missing, f"{request.node.name} declares {missing} but builds no position naming them"
+    finally:
+        _placed = None
 
 
 @pytest.fixture

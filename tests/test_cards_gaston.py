@@ -83,6 +83,7 @@ def total(sc) -> int:
 # ============================================================================================ Villain deck
 
 
+@pytest.mark.card("Wolves")
 def test_wolves():
     # One Wolves alone has Strength 1; each other Wolves in the Realm (any location) adds 1.
     sc = build(gaston(power=1, hand=["Wolves"], realm={WOODS: ["Wolves"], BH: ["Wolves"], CASTLE: ["The Mob"]}), {})
@@ -107,6 +108,7 @@ def beautiful(gaston_spec: dict, actions_before: int):
     return build(gaston_spec, hk, active=1, actions_taken=actions_before, used=["play_card", "fate"])
 
 
+@pytest.mark.card("Beautiful as Me")
 def test_beautiful_as_me():
     # After the opponent's 4th action Gaston may play it and remove 1 Obstacle.
     sc = beautiful(gaston(hand=["Beautiful as Me"]), 3)
@@ -166,6 +168,7 @@ def test_beautiful_as_me():
         assert (sc.decision.kind == "condition") == offered, (hero, sc.decision)
 
 
+@pytest.mark.card("Swoon")
 def test_swoon():
     six = {BH: 1, TAVERN: 2, WOODS: 1, CASTLE: 2}
     sc = build(gaston(power=1, hand=["Swoon"], obstacles=dict(six)), {})
@@ -189,6 +192,7 @@ def test_swoon():
     assert "play Swoon" not in labels(build(gaston(power=0, hand=["Swoon"], obstacles=dict(six)), {}))
 
 
+@pytest.mark.card("Belle Is Mine")
 def test_belle_is_mine():
     # Gaston at The Woods has no Vanquish action; Belle Is Mine gives him one.
     spec = gaston(mover=WOODS, power=1, hand=["Belle Is Mine"], realm={BH: ["Belle", "The Mob"]})
@@ -207,6 +211,7 @@ def test_belle_is_mine():
     assert "play Belle Is Mine" not in labels(weak)
 
 
+@pytest.mark.card("Come Into the Light")
 def test_come_into_the_light():
     sc = build(gaston(power=3, hand=["Come Into the Light"]), {})
     pick(sc, "play Come Into the Light")
@@ -225,6 +230,7 @@ def test_come_into_the_light():
     assert "play Come Into the Light" not in labels(belle)
 
 
+@pytest.mark.card("Five Dozen Eggs")
 def test_five_dozen_eggs():
     sc = build(gaston(power=4, hand=["Five Dozen Eggs"], realm={WOODS: ["Wolves"], BH: ["Belle"]}), {})
     plays = [lab for lab in labels(sc) if lab.startswith("play Five Dozen Eggs")]
@@ -247,6 +253,7 @@ def test_five_dozen_eggs():
     ]
 
 
+@pytest.mark.card("Hunter's Instinct")
 def test_hunters_instinct():
     realm = {BH: ["Maurice", "Wolves"], WOODS: ["Lumiere"], CASTLE: ["Beast"]}
     sc = build(gaston(power=3, hand=["Hunter's Instinct"], realm=realm), {})
@@ -271,6 +278,7 @@ def test_hunters_instinct():
     assert "play Hunter's Instinct" not in labels(build(gaston(power=2, hand=["Hunter's Instinct"], realm=realm), {}))
 
 
+@pytest.mark.card("Intimidating")
 def test_intimidating():
     sc = build(gaston(power=1, hand=["Intimidating"], deck_top=["Temper", "Swoon", "Wolves", "Get Out!"]), {})
     pick(sc, "play Intimidating")
@@ -289,6 +297,7 @@ def test_intimidating():
     assert "Temper" in sc.zone(0, DECK) and sc.hand(0) == []
 
 
+@pytest.mark.card("Take Me Instead")
 def test_take_me_instead():
     # Non-Heroes revealed go back into the Fate deck; the Hero goes to Beast's Castle; then 1 Obstacle is removed.
     sc = build(gaston(hand=["Take Me Instead"], fate_top=["Magic Mirror", "It Is You", "Lumiere"]), {})
@@ -320,6 +329,7 @@ def test_take_me_instead():
     assert sc.obstacles(0) == [1, 2, 2, 2]
 
 
+@pytest.mark.card("Time to Follow Me!")
 def test_time_to_follow_me():
     sc = build(
         gaston(
@@ -343,6 +353,7 @@ def test_time_to_follow_me():
     assert "play Time to Follow Me!" not in labels(build(gaston(power=1, hand=["Time to Follow Me!"]), {}))
 
 
+@pytest.mark.card("Get Out!")
 def test_get_out():
     sc = build(gaston(power=5, hand=["Get Out!"]), {})
     play(sc, "play Get Out!", "location Belle's House", "location Belle's House", "location The Woods")
@@ -367,6 +378,7 @@ def test_get_out():
     assert "play Get Out!" not in labels(build(gaston(power=5, hand=["Get Out!"], realm={WOODS: ["Belle"]}), {}))
 
 
+@pytest.mark.card("LeFou")
 def test_lefou():
     # Allies used in a Vanquish at LeFou's location (LeFou included) go back to the hand.
     sc = build(gaston(realm={BH: ["Lumiere", "LeFou", "Wolves", "Wolves"]}), {})
@@ -395,6 +407,7 @@ def test_lefou():
     assert entry(sc, 0, WOODS, "LeFou")["strength"] == 2 and sc.power(0) == 0
 
 
+@pytest.mark.card("Monsieur D'Arque")
 def test_monsieur_darque():
     sc = build(gaston(power=1, hand=["Monsieur D'Arque"]), {})
     pick(sc, "play Monsieur D'Arque to The Woods")
@@ -416,6 +429,7 @@ def test_monsieur_darque():
     assert "activate Monsieur D'Arque" not in labels(woods)
 
 
+@pytest.mark.card("Show Me the Beast!")
 def test_show_me_the_beast():
     # Beast only: remove 1 Obstacle.
     sc = build(gaston(power=2, hand=["Show Me the Beast!"], realm={WOODS: ["Beast"]}), {})
@@ -459,6 +473,7 @@ def test_show_me_the_beast():
     assert "play Show Me the Beast!" not in labels(build(gaston(power=1, hand=["Show Me the Beast!"]), {}))
 
 
+@pytest.mark.card("Temper")
 def test_temper():
     sc = build(gaston(power=2, hand=["Temper"]), {})
     play(sc, "play Temper", "location The Woods")
@@ -473,6 +488,7 @@ def test_temper():
     assert "play Temper" not in labels(build(gaston(power=2, hand=["Temper"], realm={BH: ["Belle"]}), {}))
 
 
+@pytest.mark.card("The Mob")
 def test_the_mob():
     sc = build(gaston(power=2, hand=["The Mob"], realm={BH: ["Lumiere"]}), {})
     pick(sc, "play The Mob to Belle's House")
@@ -485,6 +501,7 @@ def test_the_mob():
 # ============================================================================================ Fate deck
 
 
+@pytest.mark.card("Be Our Guest")
 def test_be_our_guest():
     # A Hero from the Fate discard pile is played, with its "when played" ability (Maurice fetches his Invention).
     sc = fated(gaston(fate_discard=["Maurice"]), ["Be Our Guest", "Massaging My Feet"])
@@ -502,6 +519,7 @@ def test_be_our_guest():
     assert sorted(labels(sc)) == [f"play Belle to {loc}" for loc in sorted(LOCS)]
 
 
+@pytest.mark.card("Beast", abilities=("push_allies_out", "clear_obstacles_at"))
 def test_beast():
     # Played: the Allies at his location must leave, all to one location the Fating player picks.
     sc = fated(
@@ -549,6 +567,7 @@ def test_beast():
     assert "Beast" in sc.zone(0, FATE_DISCARD) and total(sc) == 8
 
 
+@pytest.mark.card("Belle")
 def test_belle():
     sc = fated(
         gaston(mover=BH, power=3, hand=["Temper"], realm={TAVERN: ["Monsieur D'Arque"]}), ["Belle", "Massaging My Feet"]
@@ -570,6 +589,7 @@ def test_belle():
     assert "play Wolves to The Tavern" in opts  # the bottom row stays available
 
 
+@pytest.mark.card("Cogsworth")
 def test_cogsworth():
     sc = fated(gaston(realm={WOODS: ["Lumiere"], BH: ["Belle"]}), ["Cogsworth", "Massaging My Feet"])
     fate(sc)
@@ -579,6 +599,7 @@ def test_cogsworth():
     assert entry(sc, 0, BH, "Belle")["strength"] == 2  # not elsewhere
 
 
+@pytest.mark.card("It Is You")
 def test_it_is_you():
     sc = fated(gaston(obstacles={BH: 1, TAVERN: 1, WOODS: 0, CASTLE: 1}), ["It Is You", "Massaging My Feet"])
     fate(sc)
@@ -594,6 +615,7 @@ def test_it_is_you():
     assert "play It Is You" not in labels(sc) and "play Belle to The Woods" in labels(sc)
 
 
+@pytest.mark.card("I've Never Seen So Many Books")
 def test_ive_never_seen_so_many_books():
     sc = fated(
         gaston(obstacles={BH: 1, TAVERN: 2, WOODS: 1, CASTLE: 2}), ["I've Never Seen So Many Books", "It Is You"]
@@ -610,6 +632,7 @@ def test_ive_never_seen_so_many_books():
     assert not [lab for lab in labels(sc) if "Books" in lab]
 
 
+@pytest.mark.card("Lumiere")
 def test_lumiere():
     sc = fated(gaston(realm={BH: ["Belle"], WOODS: ["Wolves"]}), ["Lumiere", "Massaging My Feet"])
     fate(sc)
@@ -630,6 +653,7 @@ def test_lumiere():
     assert where(sc, "Belle") == BH and back_to_horned_king(sc)
 
 
+@pytest.mark.card("Magic Mirror")
 def test_magic_mirror():
     # Beast in the Fate discard pile: he is played; then the discard pile, Magic Mirror included, is shuffled in.
     sc = fated(
@@ -654,6 +678,7 @@ def test_magic_mirror():
     assert where(sc, "Beast") == CASTLE and "Magic Mirror" in sc.zone(0, FATE_DECK)
 
 
+@pytest.mark.card("Massaging My Feet")
 def test_massaging_my_feet():
     sc = fated(gaston(obstacles={BH: 0, TAVERN: 1, WOODS: 2, CASTLE: 2}), ["Massaging My Feet", "Belle"])
     fate(sc)
@@ -674,6 +699,7 @@ def test_massaging_my_feet():
     assert not [lab for lab in labels(sc) if "Massaging" in lab]
 
 
+@pytest.mark.card("Maurice", abilities=("fetch_attachment_here", "clear_obstacles_at"))
 def test_maurice():
     # Played: his Invention is found and attached to a Hero at his location (Maurice or another).
     sc = fated(gaston(realm={WOODS: ["Lumiere", "Wolves", "Wolves"]}), ["Maurice", "Massaging My Feet"])
@@ -705,6 +731,7 @@ def test_maurice():
     assert total(sc) == 8
 
 
+@pytest.mark.card("Maurice's Invention")
 def test_maurices_invention():
     realm = {WOODS: ["Lumiere", "Wolves", "Wolves", "Monsieur D'Arque"], TAVERN: ["The Mob"]}
     sc = fated(gaston(realm=realm), ["Maurice's Invention", "Massaging My Feet"])
@@ -745,6 +772,7 @@ def potts(realm):
     return sc
 
 
+@pytest.mark.card("Mrs. Potts and Chip")
 def test_mrs_potts_and_chip():
     realm = {BH: ["Belle", "Wolves", "Wolves"], WOODS: [{"card": "Lumiere", "items": ["Maurice's Invention"]}]}
 
@@ -785,6 +813,7 @@ def test_mrs_potts_and_chip():
     assert sorted(labels(sc)) == ["mode move all Heroes", "mode nothing"]
 
 
+@pytest.mark.card("Saving My Life")
 def test_saving_my_life():
     sc = fated(gaston(obstacles={BH: 0, TAVERN: 1, WOODS: 2, CASTLE: 2}), ["Saving My Life", "Belle"])
     fate(sc)
@@ -804,6 +833,7 @@ def test_saving_my_life():
     assert not [lab for lab in labels(sc) if "Saving" in lab]
 
 
+@pytest.mark.card("The Rose")
 def test_the_rose():
     # The other revealed card is played first, then 2 more are revealed and one is played, then 1 Obstacle goes.
     sc = fated(gaston(), ["The Rose", "Cogsworth", "Lumiere", "Massaging My Feet"])

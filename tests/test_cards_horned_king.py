@@ -9,6 +9,7 @@ bottom: play, move). Morva - Fair Folk Kingdom - Dungeons - Throne Room, left to
 
 from __future__ import annotations
 
+import pytest
 from conftest import build, entry, labels, names_at
 
 HK, GASTON = 0, 1
@@ -66,6 +67,7 @@ def after_turn_ends(sc):
 # ================================================================================================ Villain deck
 
 
+@pytest.mark.card("Ancient Soldiers")
 def test_ancient_soldiers():
     sc = hk_turn({"power": 3, "mover": "Fair Folk Kingdom", "hand": [AS], "realm": {"Dungeons": ["Fair Folk"]}})
     opts = labels(sc)
@@ -93,6 +95,7 @@ def test_ancient_soldiers():
     assert "activate The Black Cauldron" not in labels(sc)
 
 
+@pytest.mark.card("Cauldron Born")
 def test_cauldron_born():
     # Never with a Play a Card action by default, even with the Power side up and its cost of 0.
     for side in ("none", "front", "power"):
@@ -109,6 +112,7 @@ def test_cauldron_born():
     assert sc.power(HK) == 0
 
 
+@pytest.mark.card("Cauldron Born")
 def test_cauldron_born_not_discarded_after_a_vanquish():
     sc = hk_turn(
         {"power": 0, "mover": "Fair Folk Kingdom", "hand": [], "realm": {"Dungeons": [CB, "The Witches of Morva"]}}
@@ -119,6 +123,7 @@ def test_cauldron_born_not_discarded_after_a_vanquish():
     assert sc.zone(HK, FATE_DISCARD) == ["The Witches of Morva"]
 
 
+@pytest.mark.card("Horned King's Henchmen")
 def test_horned_kings_henchmen():
     sc = hk_turn(
         {"power": 2, "mover": "Fair Folk Kingdom", "hand": [HENCHMEN], "realm": {"Dungeons": ["The Witches of Morva"]}}
@@ -132,6 +137,7 @@ def test_horned_kings_henchmen():
     assert sc.zone(HK, FATE_DISCARD) == ["The Witches of Morva"]
 
 
+@pytest.mark.card("Gwythaints")
 def test_gwythaints():
     # Gwythaints at Throne Room can vanquish at the adjacent Dungeons, not two locations away (Fair Folk Kingdom).
     sc = hk_turn(
@@ -152,6 +158,7 @@ def test_gwythaints():
     assert sc.zone(HK, DISCARD) == ["Gwythaints"]  # discarded like any Ally
 
 
+@pytest.mark.card("Only Moments Away From Victory")
 def test_only_moments_away_from_victory():
     sc = build(
         {"power": 0, "hand": [MOMENTS, AS, "Captured!"], "realm": {"Dungeons": ["Fair Folk"]}},
@@ -176,6 +183,7 @@ def test_only_moments_away_from_victory():
     assert sc.decision.player == GASTON and sc.decision.kind == "action"
 
 
+@pytest.mark.card("Only Moments Away From Victory")
 def test_only_moments_away_from_victory_needs_an_item_to_play():
     sc = build(
         {"power": 0, "hand": [MOMENTS, "Captured!"]},
@@ -194,6 +202,7 @@ def test_only_moments_away_from_victory_needs_an_item_to_play():
     assert MOMENTS in sc.hand(HK)
 
 
+@pytest.mark.card("Our Hour Has Arrived")
 def test_our_hour_has_arrived():
     sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived"], "cauldron": "front"})
     sc.apply("play Our Hour Has Arrived")
@@ -208,6 +217,7 @@ def test_our_hour_has_arrived():
         assert "play Our Hour Has Arrived" not in labels(sc), side
 
 
+@pytest.mark.card("Show Me the Black Cauldron")
 def test_show_me_the_black_cauldron():
     sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": [SHOW_ME]})
     sc.apply(f"play {SHOW_ME}")
@@ -230,6 +240,7 @@ def test_show_me_the_black_cauldron():
     assert sc.power(HK) == 3
 
 
+@pytest.mark.card("Visions")
 def test_visions():
     sc = hk_turn(
         {
@@ -247,6 +258,7 @@ def test_visions():
     assert "play Visions" not in labels(sc)
 
 
+@pytest.mark.card("We Got You Now, Pig Keeper")
 def test_we_got_you_now_pig_keeper():
     # Find Hen Wen (here in the Fate deck) and play her to any location: the Horned King chooses.
     sc = hk_turn({"power": 2, "mover": "Fair Folk Kingdom", "hand": [PIG_KEEPER], "realm": {"Dungeons": ["Gurgi"]}})
@@ -297,6 +309,7 @@ def test_we_got_you_now_pig_keeper():
     assert f"play {PIG_KEEPER}" not in labels(sc)
 
 
+@pytest.mark.card("We Have Made a Bargain")
 def test_we_have_made_a_bargain():
     # Shuffle the discard pile into the deck; the card itself is discarded afterwards.
     sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": [BARGAIN], "discard": ["Captured!", "Visions"]})
@@ -345,6 +358,7 @@ def test_we_have_made_a_bargain():
     assert sc.cauldron(HK) == POWER_SIDE and sc.power(HK) == 3
 
 
+@pytest.mark.card("Captured!")
 def test_captured():
     sc = hk_turn(
         {
@@ -364,6 +378,7 @@ def test_captured():
     assert "play Captured!" not in labels(sc)  # cost 1
 
 
+@pytest.mark.card("Creeper")
 def test_creeper():
     # Used in a Vanquish, Creeper moves to the Horned King's location instead of being discarded.
     sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [], "realm": {"Dungeons": ["Creeper", "Gurgi"]}})
@@ -387,6 +402,7 @@ def test_creeper():
     assert sc.zone(HK, DISCARD) == [HENCHMEN]
 
 
+@pytest.mark.card("Guard Dog")
 def test_guard_dog():
     sc = hk_turn({"power": 3, "mover": "Fair Folk Kingdom", "hand": ["Guard Dog", HENCHMEN]})
     sc.apply("play Guard Dog to Dungeons")
@@ -414,6 +430,7 @@ def test_guard_dog():
 # ================================================================================================ Fate deck
 
 
+@pytest.mark.card("I Believe in You")
 def test_i_believe_in_you():
     sc = fated(
         {
@@ -429,6 +446,7 @@ def test_i_believe_in_you():
     assert sc.decision.player == GASTON
 
 
+@pytest.mark.card("Reunited")
 def test_reunited():
     sc = fated({"fate_discard": ["Taran", "Gurgi"]}, ["Reunited", "Gurgi's Sacrifice"])
     sc.apply("play Reunited")
@@ -443,6 +461,7 @@ def test_reunited():
     assert not any("Reunited" in o for o in labels(sc))
 
 
+@pytest.mark.card("Reunited")
 def test_reunited_revealed_after_a_hero():
     sc = fated({"fate_discard": ["Gurgi"]}, ["Taran", "Reunited"])
     opts = labels(sc)
@@ -453,6 +472,7 @@ def test_reunited_revealed_after_a_hero():
     assert sc.zone(HK, FATE_DISCARD) == ["Gurgi", "Reunited"]
 
 
+@pytest.mark.card("Doli")
 def test_doli():
     realm = {"Morva": ["Taran"], "Dungeons": ["Gurgi", "Hen Wen"]}
     sc = fated({"realm": realm}, ["Doli", "Gurgi's Sacrifice"])
@@ -472,6 +492,7 @@ def test_doli():
     assert sorted(names_at(sc, HK, "Dungeons")) == ["Gurgi", "Hen Wen"]
 
 
+@pytest.mark.card("Dyrnwyn")
 def test_dyrnwyn():
     sc = fated({"realm": {"Fair Folk Kingdom": ["Taran", CB]}}, ["Dyrnwyn", "Gurgi's Sacrifice"])
     assert labels(sc) == ["play Dyrnwyn to Fair Folk Kingdom on Taran", "play Gurgi's Sacrifice"]
@@ -499,6 +520,7 @@ def test_dyrnwyn():
     assert not any("Dyrnwyn" in o for o in labels(sc))
 
 
+@pytest.mark.card("Fair Folk")
 def test_fair_folk():
     sc = fated({"realm": {"Morva": [AS]}}, ["Fair Folk", "Gurgi's Sacrifice"])
     sc.apply("play Fair Folk to Morva")
@@ -517,6 +539,7 @@ def test_fair_folk():
     assert names_at(sc, HK, "Morva") == [AS, AS]
 
 
+@pytest.mark.card("Fflewddur Fflam")
 def test_fflewddur_fflam():
     sc = fated(
         {"realm": {"Morva": [HENCHMEN, AS, "Guard Dog"], "Throne Room": [CB, "Gwythaints"]}},
@@ -530,6 +553,7 @@ def test_fflewddur_fflam():
     assert entry(sc, HK, "Dungeons", "Fflewddur Fflam")["strength"] == 1
 
 
+@pytest.mark.card("Gurgi")
 def test_gurgi():
     # Played by Fate: a Strength-1 Hero.
     sc = fated({}, ["Gurgi", "Gurgi's Sacrifice"])
@@ -552,6 +576,7 @@ def test_gurgi():
     assert fate_counts(sc, "Gurgi") == (0, 1)
 
 
+@pytest.mark.card("Gurgi's Happy Day")
 def test_gurgis_happy_day():
     # Fate deck: 12 cards, Gurgi's Happy Day and Hen Wen on top; discard pile: Taran, Doli; Gurgi in play.
     sc = fated({"fate_discard": ["Taran", "Doli"], "realm": {"Morva": ["Gurgi"]}}, ["Gurgi's Happy Day", "Hen Wen"])
@@ -584,6 +609,7 @@ def test_gurgis_happy_day():
     assert len(played) + sc.zone(HK, REALM).count("Dyrnwyn") == 2
 
 
+@pytest.mark.card("Gurgi's Sacrifice")
 def test_gurgis_sacrifice():
     sc = fated({"cauldron": "power", "realm": {"Morva": ["Taran"]}}, ["Gurgi's Sacrifice", "I Believe in You"])
     sc.apply("play Gurgi's Sacrifice")
@@ -596,6 +622,7 @@ def test_gurgis_sacrifice():
         assert sc.cauldron(HK) == shown
 
 
+@pytest.mark.card("Hen Wen", abilities=("claim_cauldron", "no_effects"))
 def test_hen_wen():
     sc = fated({}, ["Hen Wen", "Gurgi's Sacrifice"])
     sc.apply("play Hen Wen to Fair Folk Kingdom")
@@ -629,6 +656,7 @@ def test_hen_wen():
     assert sc.cauldron(HK) == POWER_SIDE
 
 
+@pytest.mark.card("Princess Eilonwy")
 def test_princess_eilonwy():
     sc = fated(
         {"realm": {"Morva": ["Taran", "Gurgi"], "Throne Room": ["Hen Wen"]}}, ["Princess Eilonwy", "Gurgi's Sacrifice"]
@@ -641,6 +669,7 @@ def test_princess_eilonwy():
     assert entry(sc, HK, "Morva", "Taran")["strength"] == 4  # 2 + 1 (Gurgi beside him) + 1 (Eilonwy)
 
 
+@pytest.mark.card("Taran")
 def test_taran():
     sc = fated({"realm": {"Morva": ["Gurgi", "Doli"], "Dungeons": ["Hen Wen"]}}, ["Taran", "Gurgi's Sacrifice"])
     sc.apply("play Taran to Morva")
@@ -659,6 +688,7 @@ def test_taran():
     assert sc.heroes(HK) == ["Hen Wen"]
 
 
+@pytest.mark.card("The Witches of Morva")
 def test_the_witches_of_morva():
     hand = ["Captured!", "Visions", AS]
     # The Fating player chooses: lose 2 Power ...
@@ -689,6 +719,7 @@ def test_the_witches_of_morva():
 # ========================================================================================= the tile, the objective
 
 
+@pytest.mark.card("The Black Cauldron")
 def test_the_black_cauldron_discards_a_cauldron_born_at_the_start_of_the_turn():
     realm = {"Morva": [CB], "Dungeons": [CB, AS]}
     sc = hk_turn({"power": 0, "mover": "Morva", "hand": [CB], "cauldron": "front", "realm": realm}, phase="start")

@@ -8,6 +8,7 @@ Every seat gets an explicit hand so that no random Condition shows up.
 
 from __future__ import annotations
 
+import pytest
 from conftest import build, entry, labels, names_at
 
 from simlab.kernels import const as K
@@ -85,6 +86,7 @@ def discard(sc) -> list[str]:
 # ============================================================================= Villain deck
 
 
+@pytest.mark.card("There's Still a Chance")
 def test_theres_still_a_chance():
     wedding = {
         "realm": {CASTLE: ["Wedding Bells"], BALLROOM: ["The Prince", "Ball Gown Drizella"]},
@@ -118,6 +120,7 @@ def test_theres_still_a_chance():
     assert sc.winner == 0 and sc.power(0) == 0
 
 
+@pytest.mark.card('I Said "If"')
 def test_i_said_if():
     spec = {"mover": MUSIC, "hand": ['I Said "If"', "Trapped"], "discard": ["Lucifer", "Midnight", "The Key"]}
     assert plays(lt_turn({**spec, "power": 1}), 'I Said "If"') == []
@@ -130,6 +133,7 @@ def test_i_said_if():
     assert len(sc.zone(0, K.Z_VDECK)) == deck + 3 - 2
 
 
+@pytest.mark.card("Trapped")
 def test_trapped():
     spec = {"mover": MUSIC, "hand": ["Trapped"], "realm": {CASTLE: ["Cinderella", "Gus"]}}
     # Cinderella (not Trapped) makes this Effect cost 1 + 2.
@@ -168,6 +172,7 @@ def test_trapped():
     assert plays(lt_turn({"power": 5, "mover": MUSIC, "hand": ["Trapped"]}), "Trapped") == []
 
 
+@pytest.mark.card("And One More Thing")
 def test_and_one_more_thing():
     sc = gaston_turn(
         {
@@ -191,6 +196,7 @@ def test_and_one_more_thing():
     assert "Temper" in sc.zone(1, K.Z_VDISCARD)
 
 
+@pytest.mark.card("I Never Go Back on My Word")
 def test_i_never_go_back_on_my_word():
     spec = {"mover": MUSIC, "hand": ["I Never Go Back on My Word"], "fate_discard": ["Jaq", "Gus", "Bruno"]}
     sc = lt_turn({**spec, "power": 2})
@@ -211,6 +217,7 @@ def test_i_never_go_back_on_my_word():
     assert plays(lt_turn({**spec, "power": 4}), "I Never Go Back on My Word") == ["play I Never Go Back on My Word"]
 
 
+@pytest.mark.card("Locked Up")
 def test_locked_up():
     gaston = {"mover": "The Tavern", "realm": {"The Tavern": ["The Mob", "Cogsworth"]}}
     sc = gaston_turn({"hand": ["Locked Up"], "realm": {CASTLE: ["Cinderella", "Ball Gown Drizella"]}}, gaston)
@@ -230,6 +237,7 @@ def test_locked_up():
     assert sc.hand(0) == ["Locked Up"]
 
 
+@pytest.mark.card("Vicious Practical Jokes")
 def test_vicious_practical_jokes():
     lt = {"hand": ["Vicious Practical Jokes"], "realm": {CASTLE: ["Wedding Bells", CANE]}}
     # Lady Tremaine picks the card and its location; the Fating player makes the choices inside the card.
@@ -268,6 +276,7 @@ def test_vicious_practical_jokes():
     assert names_at(sc, 0, BALLROOM) == ["The Prince"] and sc.hand(0) == ["Vicious Practical Jokes"]
 
 
+@pytest.mark.card("You Little Thief!")
 def test_you_little_thief():
     # Cinderella (not Trapped): Effects cost 0 + 2.
     spec = {"mover": MUSIC, "hand": ["You Little Thief!"], "realm": {CASTLE: ["Cinderella"]}}
@@ -309,6 +318,7 @@ def test_you_little_thief():
     assert plays(sc, "You Little Thief!") == []
 
 
+@pytest.mark.card("Anastasia")
 def test_anastasia():
     sc = lt_turn({"power": 1, "mover": MUSIC, "hand": ["Anastasia"], "unlocked": [BALLROOM]})
     # Any location but The Ballroom (only the Prince and the Ball Gowns may enter it).
@@ -324,6 +334,7 @@ def test_anastasia():
     assert len(plays(sc, "Anastasia")) == 3
 
 
+@pytest.mark.card("Drizella")
 def test_drizella():
     sc = lt_turn({"power": 1, "mover": MUSIC, "hand": ["Drizella"], "unlocked": [BALLROOM]})
     assert plays(sc, "Drizella") == [f"play Drizella to {loc}" for loc in (ROOM, MUSIC, CASTLE)]
@@ -345,6 +356,7 @@ def test_drizella():
     assert len(plays(sc, "Drizella")) == 3
 
 
+@pytest.mark.card("Ball Gown Anastasia")
 def test_ball_gown_anastasia():
     # Needs Anastasia in the Realm (Drizella will not do).
     sc = lt_turn({"power": 2, "mover": MUSIC, "hand": ["Ball Gown Anastasia"], "realm": {CASTLE: ["Drizella"]}})
@@ -359,6 +371,7 @@ def test_ball_gown_anastasia():
     assert discard(sc) == ["Anastasia"] and sc.power(0) == 0
 
 
+@pytest.mark.card("Ball Gown Drizella")
 def test_ball_gown_drizella():
     sc = lt_turn({"power": 2, "mover": MUSIC, "hand": ["Ball Gown Drizella"]})
     assert plays(sc, "Ball Gown Drizella") == []  # Drizella is not in the Realm
@@ -394,6 +407,7 @@ def test_ball_gown_drizella():
     assert moves(sc, "Ball Gown Drizella") == ["move Ball Gown Drizella to The Music Room"]
 
 
+@pytest.mark.card("Invitation from the King", abilities=("invitation", "peek_fate_discard_one"))
 def test_invitation_from_the_king():
     # When played: unlock The Ballroom and find the Prince (here in the Fate discard pile) and play him there.
     sc = lt_turn({"power": 3, "mover": MUSIC, "hand": [INVITATION], "fate_discard": ["The Prince"]})
@@ -432,6 +446,7 @@ def test_invitation_from_the_king():
     assert sc.power(0) == 0 and len(sc.zone(0, K.Z_FDECK)) == 13
 
 
+@pytest.mark.card("Lady Tremaine's Cane")
 def test_lady_tremaines_cane():
     # Play it (an Item, cost 2), anywhere but The Ballroom.
     sc = lt_turn({"power": 2, "mover": MUSIC, "hand": [CANE], "unlocked": [BALLROOM]})
@@ -455,6 +470,7 @@ def test_lady_tremaines_cane():
     assert f"activate {CANE}" not in labels(sc)
 
 
+@pytest.mark.card("Lucifer")
 def test_lucifer():
     spec = {"mover": MUSIC, "hand": ["Lucifer"], "realm": {CASTLE: ["Cinderella", "Gus"], ROOM: ["Jaq"]}}
     assert plays(lt_turn({**spec, "power": 2}), "Lucifer") == []
@@ -493,6 +509,7 @@ def test_lucifer():
     assert not trapped(sc, "Jaq")
 
 
+@pytest.mark.card("Midnight")
 def test_midnight():
     realm = {
         CASTLE: [{"card": "Cinderella", "trapped": True}, "Jaq", CANE],
@@ -518,6 +535,7 @@ def test_midnight():
     assert plays(sc, "Midnight") == []
 
 
+@pytest.mark.card("The Key", abilities=("key_trap_named", "key_move_trap"))
 def test_the_key():
     # When played: Cinderella is moved to Cinderella's Room and Trapped.
     spec = {"mover": MUSIC, "hand": ["The Key"], "realm": {CASTLE: ["Cinderella"]}}
@@ -565,6 +583,7 @@ def test_the_key():
     assert "activate The Key" not in labels(sc)
 
 
+@pytest.mark.card("Wedding Bells")
 def test_wedding_bells():
     # Play it (an Item, cost 4; Gus: +2), anywhere but The Ballroom.
     sc = lt_turn({"power": 4, "mover": MUSIC, "hand": ["Wedding Bells"], "unlocked": [BALLROOM]})
@@ -613,6 +632,7 @@ def test_wedding_bells():
 # ============================================================================= Fate deck
 
 
+@pytest.mark.card("Bibbidi-Bobbidi-Boo")
 def test_bibbidi_bobbidi_boo():
     lt = {"realm": {ROOM: [{"card": "Cinderella", "trapped": True}], CASTLE: ["Lucifer"]}, "unlocked": [BALLROOM]}
     sc = fated(lt, [BBB, "Gus"])
@@ -636,6 +656,7 @@ def test_bibbidi_bobbidi_boo():
     assert sc.decision.kind == "fate_pick" and all(x.startswith("play Gus") for x in labels(sc))
 
 
+@pytest.mark.card("Sweet Nightingale")
 def test_sweet_nightingale():
     realm = {CASTLE: ["Drizella", "Ball Gown Anastasia", "Wedding Bells"], MUSIC: ["Fairy Godmother"]}
     # Moves an Ally to any other location, even while Fairy Godmother is in play; not the Items.
@@ -702,14 +723,17 @@ def _glass_slipper(slipper: str, home: str, top_actions: list[str]):
     assert slipper in names_at(sc, 0, home)
 
 
+@pytest.mark.card("Glass Slipper (Cinderella's Room)")
 def test_glass_slipper_cinderellas_room():
     _glass_slipper(SLIPPER_ROOM, ROOM, ["play Drizella", "move Anastasia to The Castle"])
 
 
+@pytest.mark.card("Glass Slipper (The Castle)")
 def test_glass_slipper_castle():
     _glass_slipper(SLIPPER_CASTLE, CASTLE, ["play Drizella", "discard cards"])
 
 
+@pytest.mark.card("Ball Gown Cinderella", abilities=("play_glass_slippers", "no_allies_enter_ballroom"))
 def test_ball_gown_cinderella():
     # Played by a Fate action only by replacing Cinderella at her location; her Trapped token goes.
     sc = fated({"realm": {CASTLE: [{"card": "Cinderella", "trapped": True}]}}, ["Ball Gown Cinderella", "Jaq"])
@@ -766,6 +790,7 @@ def test_ball_gown_cinderella():
     assert names_at(sc, 0, ROOM) == [SLIPPER_ROOM] and names_at(sc, 0, CASTLE) == [SLIPPER_CASTLE]
 
 
+@pytest.mark.card("Bruno")
 def test_bruno():
     # When played: Lucifer comes to his location (and then Traps him).
     sc = fated({"realm": {CASTLE: ["Lucifer"], MUSIC: ["Fairy Godmother"]}}, ["Bruno", "Gus"])
@@ -784,6 +809,7 @@ def test_bruno():
     assert not trapped(sc, "Bruno")
 
 
+@pytest.mark.card("Cinderella")
 def test_cinderella():
     # Played to any location but The Ballroom.
     sc = fated({"unlocked": [BALLROOM]}, ["Cinderella", "Sweet Nightingale"])
@@ -803,6 +829,7 @@ def test_cinderella():
     assert plays(lt_turn({**spec, "power": 1}), "Trapped") == ["play Trapped"]
 
 
+@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
 def test_fairy_godmother():
     # When played: find Ball Gown Cinderella and play her to any unlocked location (the Fating player chooses).
     sc = fated({"realm": {CASTLE: ["Drizella"]}}, ["Fairy Godmother", "Gus"])
@@ -846,6 +873,7 @@ def test_fairy_godmother():
     assert moves(lt_turn(spec), "Drizella") == ["move Drizella to The Music Room"]
 
 
+@pytest.mark.card("Gus")
 def test_gus():
     # Fated by the Horned King this time (Morva, top row: play, Fate).
     sc = build(
@@ -868,6 +896,7 @@ def test_gus():
     assert len(plays(lt_turn({**spec, "power": 2}), "The Key")) == 3
 
 
+@pytest.mark.card("Jaq")
 def test_jaq():
     # When played: discard one of Lady Tremaine's Items at his location (the Fating player chooses), not a Slipper.
     lt = {"realm": {CASTLE: ["Wedding Bells", CANE, SLIPPER_CASTLE, "Drizella"]}}
@@ -893,6 +922,7 @@ def test_jaq():
     assert names_at(sc, 0, ROOM) == ["Jaq"] and trapped(sc, "Jaq") and discard(sc) == ["Wedding Bells"]
 
 
+@pytest.mark.card("The Prince")
 def test_the_prince():
     # Revealed: played at once to The Ballroom, even locked; the other card is discarded; nobody chooses.
     sc = fated({"hand": ["Vicious Practical Jokes"]}, ["Jaq", "The Prince"])
@@ -1023,6 +1053,7 @@ def test_trapped_heroes_still_cover_actions():
     assert "gain 2 Power" not in opts and "fate Gaston" not in opts and "play Drizella to The Castle" in opts
 
 
+@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
 def test_fairy_godmother_with_cinderella_in_play_swaps_at_her_location():
     """Villain Guide: the Ball Gowns are played by discarding the everyday version and playing the Ball Gown "to the
     same location"; Fairy Godmother "can play Ball Gown Cinderella even if Cinderella is not in play. If this occurs,
@@ -1033,6 +1064,7 @@ def test_fairy_godmother_with_cinderella_in_play_swaps_at_her_location():
     assert names_at(sc, 0, CASTLE) == ["Ball Gown Cinderella"]
 
 
+@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
 def test_fairy_godmother_finds_ball_gown_cinderella_in_the_realm():
     """Fairy Godmother: "find and play Ball Gown Cinderella". Rulebook, "Finding": "First, check to see if they are
     already in the Realm, and if so, remove them from their location" (DVFAQ: Realm, then discard pile, then deck).
