@@ -21,7 +21,7 @@ from simlab.edits import CardEdit, normalise
 from simlab.game import InputError, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.sim import card_flags, run
-from simlab.stats import wilson
+from simlab.stats import error_bars, wilson
 from simlab.whatif import paired_effect, winner_indices
 
 
@@ -159,7 +159,7 @@ def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
     f = frame.sort("impact")
     y = np.arange(f.height)
     x = f["impact"].to_numpy()
-    err = np.vstack([x - f["impact_low"].to_numpy(), f["impact_high"].to_numpy() - x])
+    err = error_bars(x, f["impact_low"], f["impact_high"])
     colours = ["tab:blue" if d == "villain" else "tab:orange" for d in f["deck"]]
     ax.barh(y, x, xerr=err, color=colours, capsize=2)
     ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(f["card"], f["deck"], strict=True)])

@@ -24,6 +24,7 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.experiment import Experiment
 from simlab.game import InputError, check_villain, parse_matchup
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
+from simlab.stats import error_bars
 
 DEFAULTS = {
     "games": 2000,  # per matchup of the matrix, and per variant setting
@@ -77,7 +78,7 @@ def plot_win_rates(table: pl.DataFrame, ax, level: str = "expert"):
     labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
     y = np.arange(rows.height)
     x = rows["rate"].to_numpy()
-    err = np.vstack([x - rows["low"].to_numpy(), rows["high"].to_numpy() - x])
+    err = error_bars(x, rows["low"], rows["high"])
     ax.barh(y, x, xerr=err, capsize=2, color="tab:blue")
     ax.set_yticks(y, labels, fontsize=7)
     ax.invert_yaxis()
@@ -112,7 +113,7 @@ def plot_ladder(ladder: pl.DataFrame, ax):
         sub = ladder.filter(pl.col("level") == lev)
         x = np.arange(len(villains)) + i * width
         y = sub["rate"].to_numpy()
-        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
+        err = error_bars(y, sub["low"], sub["high"])
         ax.bar(x, y, width, yerr=err, capsize=2, label=lev)
     ax.set_xticks(np.arange(len(villains)) + width * (len(levels) - 1) / 2, villains)
     ax.set_ylim(0, 1)
@@ -132,7 +133,7 @@ def plot_variants(effects: pl.DataFrame, ax):
         sub = effects.filter(pl.col("entry") == e)
         y = np.arange(len(settings)) + i * h
         x = sub["change"].to_numpy()
-        err = np.vstack([x - sub["change_low"].to_numpy(), sub["change_high"].to_numpy() - x])
+        err = error_bars(x, sub["change_low"], sub["change_high"])
         ax.barh(y, x, h, xerr=err, capsize=2, label=e)
     ax.set_yticks(np.arange(len(settings)) + h * (len(entries) - 1) / 2, settings, fontsize=7)
     ax.invert_yaxis()

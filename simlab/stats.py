@@ -8,7 +8,12 @@ Z95 = 1.959963984540054
 
 
 def wilson(successes, trials, z: float = Z95):
-    """Wilson score interval (low, high) for a binomial proportion; works on scalars and arrays."""
+    """Wilson score interval (low, high) for a binomial proportion; works on scalars and arrays.
+
+    The ends are exact where the formula's are exact in theory but not in floating point: 0 successes give a
+    low end of exactly 0 and ``trials`` successes a high end of exactly 1 (centre - half would give 8.7e-19
+    at 0 of 400, a negative error bar below a 0% rate); every end lies in [0, 1]. No trials: (0, 1).
+    """
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -16,9 +21,20 @@ def wilson(successes, trials, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        low = np.where(n > 0, centre - half, 0.0)
-        high = np.where(n > 0, centre + half, 1.0)
+        low = np.where((n > 0) & (k > 0), np.clip(centre - half, 0.0, 1.0), 0.0)
+        high = np.where((n > 0) & (k < n), np.clip(centre + half, 0.0, 1.0), 1.0)
     return low, high
+
+
+def error_bars(estimate, low, high) -> np.ndarray:
+    """(2, n) distances from each estimate down to its interval's low end and up to its high end, for
+    matplotlib's ``xerr``/``yerr``: never negative (an estimate on or, by rounding, just outside an end of its
+    interval gets a bar of 0 on that side) and 0 where any of the three is NaN (nothing to draw)."""
+    est = np.asarray(estimate, dtype=float)
+    lo = np.asarray(low, dtype=float)
+    hi = np.asarray(high, dtype=float)
+    err = np.vstack([est - lo, hi - est])
+    return np.where(np.isfinite(err), np.maximum(err, 0.0), 0.0)
 
 
 def paired_difference(a, b, c, d, z: float = Z95) -> tuple[float, float, float]:
@@ -39,4 +55,4 @@ def paired_difference(a, b, c, d, z: float = Z95) -> tuple[float, float, float]:
     dl = np.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
     du = np.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
     diff = p1 - p2
-    return diff, diff - dl, diff + du
+    return diff, max(diff - dl, -1.0), min(diff + du, 1.0)

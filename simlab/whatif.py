@@ -16,7 +16,7 @@ from simlab.edits import ATTRIBUTES, FLAGS, check_edit, normalise
 from simlab.game import DEFAULT_STRATEGY, InputError, parse_matchup
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
 from simlab.sim import GamePlan, _chunks, entry_names
-from simlab.stats import paired_difference, wilson
+from simlab.stats import error_bars, paired_difference, wilson
 
 
 def winner_indices(
@@ -177,7 +177,7 @@ def plot_sweep(frame: pl.DataFrame, ax, title: str = "", baseline: str | None = 
         sub = frame.filter(pl.col("entry") == name)
         x = [xs[v] for v in sub["value"]]
         y = sub["rate"].to_numpy()
-        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
+        err = error_bars(y, sub["low"], sub["high"])
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
     if baseline is not None and baseline in xs:
         ax.axvline(xs[baseline], color="grey", linestyle=":", label=f"shipped ({baseline})")

@@ -141,3 +141,73 @@ def test_report_bad_config_and_unwritable_directory(tmp_path):
     blocker.write_text("")
     res = CliRunner().invoke(app, ["report", "--config", str(cfg), "--out", str(blocker)])
     assert res.exit_code == 2 and "cannot write the report" in res.output
+
+
+def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
+    """Rates at 0% and 100% (exact interval ends: 0 of 300 games gave a low end of 8.7e-19 and a negative error
+    bar), an estimate a rounding error outside its interval, and an empty interval: every report plot (and the
+    sweep plot) draws them, on figures an inch or two wide."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from simlab.impact import plot_impact
+    from simlab.matchups import plot_matrix
+    from simlab.report import plot_ladder, plot_turns, plot_variants, plot_win_rates
+    from simlab.stats import paired_difference, wilson
+    from simlab.whatif import plot_sweep
+
+    def rate_rows(counts, n):
+        lo, hi = wilson(np.array(counts), n)
+        return {"rate": [k / n for k in counts], "low": lo.tolist(), "high": hi.tolist(), "games": [n] * len(counts)}
+
+    rates = rate_rows([0, 300, 150], 300)
+    assert rates["low"][0] == 0.0 and rates["high"][1] == 1.0  # exact ends, so no bar is negative
+    rates["low"][2] = rates["rate"][2] + 1e-12  # an estimate just outside its interval (rounding)
+    win = pl.DataFrame(
+        {"matchup": ["gaston-vs-horned-king"] * 3, "outcome": ["gaston", "horned-king", "unfinished"], **rates}
+    )
+    ladder = pl.DataFrame(
+        {"villain": ["lady-tremaine"] * 3, "level": ["random", "expert", "novice"], "opponent": ["novice"] * 3}
+        | rates
+    )
+    none, everything = paired_difference(0, 0, 0, 300), paired_difference(0, 300, 0, 0)
+    assert none[1] < none[0] == 0.0 < none[2] and everything[0] == everything[2] == 1.0
+    impact = pl.DataFrame(
+        {
+            "card": ["Swoon", "Belle", "Empty"],
+            "deck": ["villain", "fate", "villain"],
+            "impact": [none[0], everything[0], float("nan")],
+            "impact_low": [none[1], everything[1], float("nan")],
+            "impact_high": [none[2], everything[2], float("nan")],
+        }
+    )
+    variants = pl.DataFrame(
+        {
+            "setting": ["get_out=exactly_three", "lucifer_trap=on_play"],
+            "entry": ["gaston", "gaston"],
+            "change": [everything[0], none[1] - 1e-12],
+            "change_low": [everything[1], none[1]],
+            "change_high": [everything[2], none[2]],
+        }
+    )
+    sweep = pl.DataFrame({"value": ["3", "4", "5"], "entry": ["gaston"] * 3, **rates})
+    grid = pl.DataFrame({"villain": ["gaston", "horned-king"], "gaston": [1.0, 0.0], "horned-king": [0.0, 1.0]})
+    turns = pl.DataFrame({"villain": ["gaston"] * 3 + ["horned-king"], "turns": [7, 7, 8, 20]})
+    plots = {
+        "matrix_heatmap": lambda ax: plot_matrix(grid, ax),
+        "win_rates": lambda ax: plot_win_rates(win, ax),
+        "skill_ladder": lambda ax: plot_ladder(ladder, ax),
+        "turns_to_win": lambda ax: plot_turns(turns, ax),
+        "card_impact": lambda ax: plot_impact(impact, ax, "impact"),
+        "variant_effects": lambda ax: plot_variants(variants, ax),
+        "sweep": lambda ax: plot_sweep(sweep, ax, "sweep", "4"),
+    }
+    for name, draw in plots.items():
+        fig, ax = plt.subplots(figsize=(1.6, 1.2))
+        draw(ax)
+        fig.savefig(tmp_path / f"{name}.png", dpi=40)
+        plt.close(fig)
+        assert (tmp_path / f"{name}.png").stat().st_size > 0, name

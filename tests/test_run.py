@@ -41,6 +41,11 @@ def test_wilson_interval_known_values():
     assert (round(float(lo), 4), round(float(hi), 4)) == (0.0, 0.2775)
     lo, hi = wilson(10, 10)
     assert (round(float(lo), 4), round(float(hi), 4)) == (0.7225, 1.0)
+    # exact ends at 0 and n wins, for every n (the formula gave 8.7e-19 at 0 of 300 and 0.9999999999999998 at 300)
+    n = np.arange(1, 5001)
+    assert (wilson(np.zeros_like(n), n)[0] == 0.0).all() and (wilson(n, n)[1] == 1.0).all()
+    lo, hi = wilson(np.arange(0, 301), 300)
+    assert (lo >= 0).all() and (hi <= 1).all() and (lo <= np.arange(0, 301) / 300).all()
 
 
 def test_wilson_interval_covers_a_known_rate_95_percent_of_the_time():
