@@ -19,6 +19,7 @@ import contextvars
 import functools
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,7 +192,7 @@ class DaskBackend:
                     env={"NUMBA_NUM_THREADS": "1"},
                 )
                 self.client = Client(self._cluster, timeout=timeout)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             raise BackendError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
         self.scheduler = scheduler or self.client.scheduler.address
         try:
@@ -262,12 +263,27 @@ def use(backend):
         _current.reset(token)
 
 
+BACKENDS = ("local", "dask")
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
+
+
+def check_backend(name, scheduler=None, where: tuple[str, str] = ("--backend", "--scheduler")) -> None:
+    """Refuse an unknown backend name, or a scheduler address that is not [PROTOCOL://]HOST:PORT, before any
+    connection is tried; ``where`` names the two settings in messages (options, or a file's keys)."""
+    if name not in BACKENDS:
+        raise BackendError(f"{where[0]}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    if scheduler is None:
+        return
+    m = _ADDRESS.fullmatch(str(scheduler))
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise BackendError(f"{where[1]}: {scheduler!r} is not a scheduler address; give tcp://HOST:PORT")
+    if name != "dask":
+        raise BackendError(f"{where[1]} needs {where[0]} dask")
+
+
 def make(name: str = "local", scheduler: str | None = None):
     """A backend by name (``local`` or ``dask``); errors name the valid choices."""
+    check_backend(name, scheduler)
     if name == "local":
-        if scheduler:
-            raise BackendError("--scheduler needs --backend dask")
         return LocalBackend()
-    if name == "dask":
-        return DaskBackend(scheduler)
-    raise BackendError(f"unknown backend {name!r}; choose from local, dask")
+    return DaskBackend(scheduler)

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import polars as pl
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -19,17 +20,97 @@ from simlab.cards import CardDataError
 from simlab.game import DEFAULT_STRATEGY, InputError
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
 
-app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Monte Carlo balance analysis for Villainous: Despicable Plots."
-)
 # Piped output (a file, CI log) gets wide tables instead of rich's 80-column default that cuts names.
 console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160)
+USER_ERRORS = (InputError, RuleError, CardDataError, BackendError)
 
 
 def fail(message: str) -> None:
     """One line on stderr, exit code 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(2)
+
+
+try:  # typer 0.2x carries its own copy of click, whose exceptions its commands raise
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click import exceptions as click_errors
+
+
+def _given(argv: list[str], opts) -> str | None:
+    """The text given on the command line for an option (``-n 5`` or ``--seed=5``), if any."""
+    for i, token in enumerate(argv):
+        for opt in opts:
+            if token == opt and i + 1 < len(argv):
+                return argv[i + 1]
+            if token.startswith(opt + "="):
+                return token[len(opt) + 1 :]
+    return None
+
+
+def usage_message(exc, argv: list[str] = ()) -> str:
+    """A usage error (unknown option or command, bad or missing value, extra argument) as one line that names
+    the bad value and the valid choices, instead of click's usage box. ``argv``: the command line."""
+    ctx = exc.ctx
+    cmd = ctx.command if ctx is not None else None
+    sub = cmd is not None and ctx.parent is not None
+    where = f"simlab {cmd.name}: " if sub else ""
+    msg = exc.format_message().rstrip(".")
+    param = getattr(exc, "param", None)
+    if isinstance(exc, click_errors.MissingParameter):
+        if getattr(param, "help", None):
+            msg += f" ({param.help})"
+    elif isinstance(exc, click_errors.BadParameter) and param is not None:
+        raw = _given(list(argv), param.opts)
+        if raw is not None:
+            msg = f"{'/'.join(param.opts)} {raw!r} is not valid: {exc.message.rstrip('.')}"
+    elif msg.startswith("No such command") and cmd is not None and hasattr(cmd, "list_commands"):
+        msg += f"; commands: {', '.join(cmd.list_commands(ctx))}"
+    elif isinstance(exc, click_errors.NoSuchOption) and cmd is not None:
+        names = [o for p in cmd.params if p.param_type_name == "option" and p.name != "help" for o in p.opts]
+        msg += f"; options: {', '.join(names)}" if names else f"; simlab {cmd.name} takes no options"
+    elif "unexpected extra argument" in msg and sub:
+        msg += f"; simlab {cmd.name} takes options only (simlab {cmd.name} --help lists them)"
+    return where + msg
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """simlab's command group: every command's bad input ends here. A usage error (unknown option or command,
+    a value of the wrong type, a missing or extra argument) or a library error meaning bad input
+    (:data:`USER_ERRORS`, raised from any command body) is printed as one line on stderr with exit code 2, so
+    a new command gets that behaviour without handling errors itself; anything else is a bug and keeps its
+    traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        argv = list(args) if args is not None else sys.argv[1:]
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_errors.NoArgsIsHelpError as exc:  # `simlab` alone: the help
+            typer.echo(exc.format_message(), err=True)
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            typer.echo(f"error: {' '.join(usage_message(exc, argv).split())}", err=True)
+            sys.exit(2)
+        except USER_ERRORS as exc:
+            typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            sys.exit(2)
+        except click_errors.ClickException as exc:
+            typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code or 0)
+
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Monte Carlo balance analysis for Villainous: Despicable Plots.",
+)
 
 
 # Options shared by the commands that play games.
@@ -57,7 +138,6 @@ Level = Annotated[
         "--level", help="strength every villain plays at: random, novice, expert, tuned (--strategy overrides)"
     ),
 ]
-USER_ERRORS = (InputError, RuleError, CardDataError, BackendError)
 
 
 class backend_for:
@@ -90,8 +170,10 @@ def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[
 
 
 def check_games(n: int) -> None:
-    if n < 1:
-        fail(f"-n must be a positive number of games, got {n}")
+    from simlab.sim import MAX_GAMES
+
+    if not 1 <= n <= MAX_GAMES:
+        fail(f"-n must be a positive number of games of at most 2**63 - 1, got {n}")
 
 
 def parse_edits(items: list[str] | None) -> tuple:
@@ -147,7 +229,20 @@ def _progress_bar(chunk: int | None = None):
         TimeRemainingColumn,
     )
 
-    bar = Progress(
+    class LazyProgress(Progress):
+        # shown from the first update on (which comes once the input is checked, before any game is played),
+        # so bad input leaves its one line on a terminal untouched by a bar started and cleared
+        entered = False
+
+        def __enter__(self):
+            self.entered = True
+            return self
+
+        def __exit__(self, *exc):
+            if self.live.is_started:
+                self.stop()
+
+    bar = LazyProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -162,6 +257,8 @@ def _progress_bar(chunk: int | None = None):
 
     def update(done: int, total: int, label: str = "games") -> None:
         chunks = f"{-(-done // chunk):,}/{-(-total // chunk):,} chunks" if chunk else ""
+        if bar.entered and not bar.live.is_started:
+            bar.start()
         if label not in task:
             # the first call comes before any game is played (a resumed run's games are already done), so
             # the ETA is estimated from the games played here only
@@ -282,10 +379,24 @@ def run(
     try:
         bar, update = _progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
         if resume is not None:
+            check_resume_options(
+                resume,
+                {"--matchup": matchup, "-n": n, "--seed": seed, "--max-turns": max_turns, "--first": first},
+                {
+                    "--strategy": strategy,
+                    "--rules": rules,
+                    "--edit": edit,
+                    "--config": config,
+                    "--out": out,
+                    "--target-ci": target_ci,
+                    "--checkpoint": checkpoint if checkpoint is None or not _same_dir(checkpoint, resume) else None,
+                },
+            )
             with backend_for(backend or "local", scheduler), bar if not json_out else _null():
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
             _print_or_json(res, json_out)
             return
+        check_file_option(out, "--out", ".parquet")
         cfg = experiment_settings(
             config,
             matchup=(matchup, None),
@@ -324,6 +435,42 @@ def run(
     _print_or_json(res, json_out)
 
 
+def _same_dir(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def check_resume_options(path: str, settings: dict, others: dict) -> None:
+    """``--resume DIR`` plays the checkpoint's own run: a setting given with it must equal the checkpoint's
+    (``settings``: option -> value given or None), and ``others`` (options a resumed run cannot take) must not
+    be given at all; either is refused with one line rather than silently ignored."""
+    from simlab.game import parse_matchup
+    from simlab.sim import checkpoint_settings
+
+    saved = checkpoint_settings(path)
+    theirs = {
+        "--matchup": parse_matchup(saved["matchup"]),
+        "-n": saved["n_games"],
+        "--seed": saved["seed"],
+        "--max-turns": saved.get("max_turns"),
+        "--first": saved.get("first"),
+    }
+    for option, value in settings.items():
+        if value is None:
+            continue
+        mine = parse_matchup(value) if option == "--matchup" else value
+        if mine != theirs[option]:
+            shown = saved["matchup"] if option == "--matchup" else theirs[option]
+            raise InputError(
+                f"--resume {path!r} finishes the checkpoint's own run: {option} {value} differs from its {shown} "
+                f"(drop {option})"
+            )
+    for option, value in others.items():
+        if value:
+            raise InputError(
+                f"--resume {path!r} finishes the checkpoint's own run with its own settings: drop {option}"
+            )
+
+
 def _print_or_json(res, json_out: bool) -> None:
     if json_out:
         typer.echo(res.to_json())
@@ -357,6 +504,7 @@ def matrix(
     from simlab.matchups import plot_matrix
 
     check_games(n)
+    check_file_option(png, "--png", ".png")
     bar, update = _progress_bar()
     try:
         with backend_for(backend, scheduler), bar:
@@ -422,8 +570,8 @@ def replay(
 
     try:
         villains = parse_matchup(matchup)
-        if game < 0:
-            raise InputError(f"--game must be a non-negative game index, got {game}")
+        if not 0 <= game < 2**63:
+            raise InputError(f"--game must be a game index from 0 to 2**63 - 1, got {game}")
         seats = seat_table(villains, 1, game)[0]
         order = tuple(villains[i] for i in seats)
         strategies = parse_pairs(strategy, "--strategy")
@@ -634,13 +782,16 @@ def cards(
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
     played), and the paired change in win rate."""
-    from simlab.impact import ablation, observational
+    from simlab.impact import ablation, deck_cards, observational
 
     check_games(n)
+    check_file_option(png, "--png", ".png")
     strategies, variants, edits = parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), None
     bar, update = _progress_bar()
     try:
         edits = parse_edits(edit)
+        if causal:
+            deck_cards(villain, card)  # a bad --card is refused before the observational games are played
         with backend_for(backend, scheduler):
             frame = observational(villain, n, seed, strategies, variants, max_turns, threads, edits=edits)
             if causal:
@@ -713,6 +864,18 @@ def cards(
         )
 
 
+def check_file_option(path: str | None, option: str, suffix: str) -> None:
+    """A file option (``--png``, ``--out``) must name a file with ``suffix``, not a directory; checked before
+    any game is played, so a typo costs nothing and writes nothing."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.suffix.lower() != suffix:
+        fail(f"{option} {path!r} must be a file name ending in {suffix}")
+    if p.is_dir():
+        fail(f"{option} {path!r} is a directory; give a file name ending in {suffix}")
+
+
 def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False) -> None:
     """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error; say where (unless
     ``quiet``: a command printing JSON)."""
@@ -765,6 +928,7 @@ def sweep(
     from simlab.whatif import plot_sweep
     from simlab.whatif import sweep as run_sweep
 
+    check_file_option(png, "--png", ".png")
     bar, update = _progress_bar()
     try:
         cfg = experiment_settings(

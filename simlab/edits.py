@@ -42,6 +42,7 @@ from simlab.kernels import const as K
 
 ATTRIBUTES = ("cost", "strength", "copies", "remove", "ablate")
 FLAGS = ("remove", "ablate")
+MAX_VALUE = {"cost": 10**6, "strength": 10**6, "copies": 30}  # a deck holds at most 30; 10**6 is never affordable
 
 
 class EditError(InputError):
@@ -98,6 +99,8 @@ def check_edit(card: str, attribute: str, value, where: str = "--edit", typed: b
         raise EditError(f"{where}: {card!r} {attribute} must be a whole number, got {value!r}")
     if value < 0:
         raise EditError(f"{where}: {card!r} {attribute} cannot be negative, got {value}")
+    if value > MAX_VALUE[attribute]:
+        raise EditError(f"{where}: {card!r} {attribute} must be at most {MAX_VALUE[attribute]:,}, got {value}")
     if attribute == "cost" and (c.deck == "fate" or c.type == "Condition"):
         raise EditError(f"{where}: {card!r} is a {'Fate card' if c.deck == 'fate' else 'Condition'}: it has no cost")
     if attribute == "strength" and c.type not in ("Ally", "Hero"):

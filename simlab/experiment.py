@@ -38,9 +38,21 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simlab.edits import CardEdit, EditError, board_edits_from_table, edits_from_table, normalise
+from simlab.backend import BackendError, check_backend
+from simlab.cards import VILLAIN_KEYS
+from simlab.edits import (
+    ATTRIBUTES,
+    FLAGS,
+    CardEdit,
+    EditError,
+    board_edits_from_table,
+    check_edit,
+    edits_from_table,
+    normalise,
+)
 from simlab.game import InputError, parse_matchup, strategy_spec
-from simlab.rules import DEFAULT_MAX_TURNS, RuleError, rules_array
+from simlab.rules import DEFAULT_MAX_TURNS, MAX_TURNS_LIMIT, RULE_VARIANTS, RuleError, rules_array
+from simlab.sim import MAX_GAMES
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 TOP_KEYS = {
@@ -62,6 +74,7 @@ TOP_KEYS = {
     "backend": str,
     "scheduler": str,
 }
+LIMITS = {"games": (1, MAX_GAMES), "seed": (0, 2**63 - 1), "max_turns": (1, MAX_TURNS_LIMIT), "threads": (1, 4096)}
 SWEEP_KEYS = {"card": str, "attribute": str, "rule": str, "values": list}
 REPORT_KEYS = {
     "ablation_games": int,
@@ -126,6 +139,36 @@ def _check_types(table: dict, spec: dict, where: str) -> None:
             raise ConfigError(f"{where}: {key} must be {want.__name__}, got {value!r}")
 
 
+def _check_sweep(sweep: dict, where: str) -> None:
+    """A [sweep] table: a card and one of its numeric attributes, or a rule variant, and values valid for it."""
+    if not sweep:
+        return
+    values = sweep.get("values", [])
+    if "rule" in sweep:
+        if "card" in sweep or "attribute" in sweep:
+            raise ConfigError(f"{where}: give either rule, or card and attribute, not both")
+        rule = sweep["rule"]
+        if rule not in RULE_VARIANTS:
+            raise ConfigError(f"{where} rule: unknown rule variant {rule!r}; choose from {', '.join(RULE_VARIANTS)}")
+        for v in values:
+            if str(v) not in RULE_VARIANTS[rule].values:
+                choices = ", ".join(RULE_VARIANTS[rule].values)
+                raise ConfigError(f"{where} values: {rule} cannot be {v!r}; choose from {choices}")
+        return
+    numeric = tuple(a for a in ATTRIBUTES if a not in FLAGS)
+    if "attribute" in sweep and sweep["attribute"] not in numeric:
+        raise ConfigError(
+            f"{where} attribute: unknown attribute {sweep['attribute']!r}; choose from {', '.join(numeric)}"
+        )
+    if "card" in sweep:
+        try:
+            check_edit(sweep["card"], sweep.get("attribute", "cost"), 0, f"{where} card")
+            for v in values:
+                check_edit(sweep["card"], sweep.get("attribute", "cost"), v, f"{where} values", typed=True)
+        except EditError as exc:
+            raise ConfigError(str(exc)) from None
+
+
 def config_path(name_or_path: str) -> Path:
     """A path as given, or a name under ``configs/`` (``.toml`` optional)."""
     p = Path(name_or_path)
@@ -151,11 +194,9 @@ def load_experiment(name_or_path: str) -> Experiment:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
     _check_types(doc, TOP_KEYS, where)
-    for key in ("games", "seed", "max_turns", "threads"):
-        if key in doc and doc[key] < (0 if key == "seed" else 1):
-            raise ConfigError(
-                f"{where}: {key} must be {'non-negative' if key == 'seed' else 'positive'}, got {doc[key]}"
-            )
+    for key, (low, high) in LIMITS.items():
+        if key in doc and not low <= doc[key] <= high:
+            raise ConfigError(f"{where}: {key} must be a whole number from {low:,} to {high:,}, got {doc[key]}")
     try:
         if "matchup" in doc:
             villains = parse_matchup(doc["matchup"])
@@ -183,10 +224,29 @@ def load_experiment(name_or_path: str) -> Experiment:
         raise ConfigError(str(exc)) from None
     except (InputError, RuleError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    if "first" in doc:
+        valid = ("rotate", "random", *(villains or VILLAIN_KEYS))
+        if doc["first"] not in valid:
+            raise ConfigError(f"{where}: first {doc['first']!r} is not valid; choose from {', '.join(valid)}")
+    if "backend" in doc or "scheduler" in doc:
+        try:
+            names = (f"{where}: backend", f"{where}: scheduler")
+            check_backend(doc.get("backend", "dask"), doc.get("scheduler"), names)
+        except BackendError as exc:
+            raise ConfigError(str(exc)) from None
     sweep = doc.get("sweep", {})
     _check_types(sweep, SWEEP_KEYS, f"{where}: [sweep]")
+    _check_sweep(sweep, f"{where}: [sweep]")
     report = doc.get("report", {})
     _check_types(report, REPORT_KEYS, f"{where}: [report]")
+    for villain in report.get("villains", []):
+        if villain not in VILLAIN_KEYS:
+            raise ConfigError(
+                f"{where}: [report] villains: unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}"
+            )
+    for key in ("ablation_games", "difficulty_games"):
+        if key in report and report[key] < 1:
+            raise ConfigError(f"{where}: [report] {key} must be positive, got {report[key]}")
     return Experiment(
         name=doc.get("name", path.stem),
         description=doc.get("description", ""),

@@ -31,7 +31,7 @@ def check_villain(villain: str) -> str:
 
 def parse_matchup(text: str) -> tuple[str, ...]:
     """``"gaston-vs-horned-king"`` -> ``("gaston", "horned-king")`` (2 or 3 different villains)."""
-    parts = tuple(p.strip().lower() for p in str(text).split("-vs-"))
+    parts = tuple(p.strip() for p in str(text).lower().split("-vs-"))
     if len(parts) not in (2, 3) or any(not p for p in parts):
         raise InputError(
             f"malformed matchup {text!r}; write VILLAIN-vs-VILLAIN[-vs-VILLAIN] with villains from "
@@ -93,6 +93,8 @@ class Game:
             villains = parse_matchup(villains)
         cards = cards or load_cards()
         seed = check_seed(seed)
+        if not isinstance(game_index, int | np.integer) or isinstance(game_index, bool) or not 0 <= game_index < 2**63:
+            raise InputError(f"game_index must be an integer in [0, 2**63), got {game_index!r}")
         strategies = strategies or (DEFAULT_STRATEGY,) * len(villains)
         if len(strategies) != len(villains):
             raise InputError("one strategy per villain")

@@ -20,7 +20,7 @@ from simlab.cards import VILLAIN_KEYS, load_cards
 from simlab.edits import CardEdit, normalise
 from simlab.game import InputError, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS
-from simlab.sim import card_flags, run
+from simlab.sim import card_flags, check_strategies, run
 from simlab.stats import error_bars, wilson
 from simlab.whatif import paired_effect, winner_indices
 
@@ -47,6 +47,7 @@ def observational(
     """Per card of ``villain``: drawn and played shares, win rate when drawn vs not and played vs not, the
     differences with 95% intervals. ``n_games`` games against each other villain, seats rotated."""
     check_villain(villain)
+    check_strategies(strategies, VILLAIN_KEYS, "the games")
     obs = []
     with tempfile.TemporaryDirectory() as tmp:
         for other in VILLAIN_KEYS:
@@ -92,16 +93,23 @@ def observational(
 # ============================================================================ causal: ablation on paired seeds
 
 
-def deck_cards(villain: str) -> pl.DataFrame:
-    """The distinct cards of ``villain``'s two decks: card, deck, type, copies, cost, strength."""
+def deck_cards(villain: str, cards: list[str] | None = None) -> pl.DataFrame:
+    """The distinct cards of ``villain``'s two decks (or only ``cards``, which must be among them): card, deck,
+    type, copies, cost."""
     check_villain(villain)
-    return pl.DataFrame(
+    deck = pl.DataFrame(
         [
             {"card": c.name, "deck": c.deck, "type": c.type, "copies": c.copies, "cost": c.cost}
             for c in load_cards().cards
             if c.villain == villain
         ]
     )
+    if cards is None:
+        return deck
+    unknown = [c for c in cards if c not in deck["card"].to_list()]
+    if unknown:
+        raise InputError(f"{unknown[0]!r} is not a card of {villain}; choose from {', '.join(deck['card'].to_list())}")
+    return deck.filter(pl.col("card").is_in(cards))
 
 
 def ablation(
@@ -121,15 +129,8 @@ def ablation(
     (never played; see :mod:`simlab.edits`), and ``impact`` = win rate with the card - without it, with
     Newcombe's paired 95% interval. Positive: the card helps the villain (a Fate card with negative impact
     hurts the villain it is played against). ``edits`` apply to every run, ablated or not."""
-    check_villain(villain)
-    deck = deck_cards(villain)
-    if cards is not None:
-        unknown = [c for c in cards if c not in deck["card"].to_list()]
-        if unknown:
-            raise InputError(
-                f"{unknown[0]!r} is not a card of {villain}; choose from {', '.join(deck['card'].to_list())}"
-            )
-        deck = deck.filter(pl.col("card").is_in(cards))
+    check_strategies(strategies, VILLAIN_KEYS, "the games")
+    deck = deck_cards(villain, cards)
     base_edits = normalise(edits)
     opponents = [v for v in VILLAIN_KEYS if v != villain]
     total = (deck.height + 1) * len(opponents)

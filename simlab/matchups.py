@@ -9,7 +9,7 @@ import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.rules import DEFAULT_MAX_TURNS
-from simlab.sim import RunResult, run
+from simlab.sim import RunResult, check_strategies, run
 
 
 def matchups() -> list[str]:
@@ -57,7 +57,7 @@ def matrix(
     :mod:`simlab.levels` for every villain ``strategies`` does not name) and tabulate the outcomes."""
     from simlab.levels import strategies_at
 
-    strategies = strategies_at(level, VILLAIN_KEYS, strategies)
+    strategies = strategies_at(level, VILLAIN_KEYS, check_strategies(strategies, VILLAIN_KEYS, "the matrix"))
     runs, frames = {}, []
     for m in matchups():
         vs = m.split("-vs-")

@@ -10,6 +10,7 @@ import numpy as np
 from simlab.kernels import const as K
 
 DEFAULT_MAX_TURNS = 100
+MAX_TURNS_LIMIT = 10_000  # more is a typo: expert games end by round 120; run histograms are this long
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,9 @@ def rules_array(variants: Mapping[str, str] | None = None, max_turns: int = DEFA
         if value not in v.values:
             raise RuleError(f"rule variant {name} cannot be {value!r}; choose from {', '.join(v.values)}")
         ru[v.index] = v.values[value]
-    if not isinstance(max_turns, int) or max_turns < 1:
-        raise RuleError(f"max_turns must be a positive integer, got {max_turns!r}")
+    ok = isinstance(max_turns, int | np.integer) and not isinstance(max_turns, bool)
+    if not ok or not 1 <= max_turns <= MAX_TURNS_LIMIT:
+        raise RuleError(f"max_turns must be a positive integer of at most {MAX_TURNS_LIMIT:,}, got {max_turns!r}")
     ru[K.R_MAX_TURNS] = max_turns
     return ru
 

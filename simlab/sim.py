@@ -9,6 +9,7 @@ most ``KEEP_GAMES_UP_TO`` games) and can be streamed to parquet instead.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from simlab.stats import Z95, wilson
 
 KEEP_GAMES_UP_TO = 1_000_000
+MAX_GAMES = 2**63 - 1  # game indices are 63-bit (int64 seat tables, uint64 streams)
 DEFAULT_CHUNK = 4096
 MIN_GAMES_FOR_TARGET = 1000  # --target-ci never stops before this many games
 
@@ -67,6 +69,27 @@ def seat_table(villains: tuple[str, ...], n: int, first: int = 0, order: str = "
     for s in range(1, P):
         out[:, s] = np.array(rest)[(idx + s - 1) % (P - 1)]
     return out
+
+
+def check_games(n_games) -> int:
+    """``n_games`` if it is a whole number of games from 1 to :data:`MAX_GAMES`, else an InputError."""
+    if not isinstance(n_games, int | np.integer) or isinstance(n_games, bool) or not 1 <= n_games <= MAX_GAMES:
+        raise InputError(f"the number of games must be a whole number from 1 to 2**63 - 1, got {n_games!r}")
+    return int(n_games)
+
+
+def check_strategies(strategies, villains, where: str = "") -> dict[str, str]:
+    """``strategies`` (villain -> strategy name or path) as a dict, if every villain is one of ``villains``
+    and every strategy resolves; else an InputError naming the first bad one."""
+    strategies = dict(strategies or {})
+    for villain, name in strategies.items():
+        if villain not in villains:
+            raise InputError(
+                f"--strategy names villain {villain!r}, which is not in {where or 'the game'}; "
+                f"choose from {', '.join(dict.fromkeys(villains))}"
+            )
+        strategy_spec(name)
+    return strategies
 
 
 def check_first(villains: tuple[str, ...], first: str) -> str:
@@ -361,21 +384,15 @@ def run(
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
     seed = check_seed(seed)
-    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
-        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+    check_games(n_games)
     if target_ci is not None and not 0 < target_ci < 1:
         raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
-    strategies = dict(strategies or {})
-    for v in strategies:
-        if v not in villains:
-            raise InputError(f"--strategy names villain {v!r}, which is not in the matchup {matchup!r}")
+    strategies = check_strategies(strategies, villains, f"the matchup {matchup!r}")
     if level is not None:
         from simlab.levels import strategies_at
 
         strategies = strategies_at(level, villains, strategies)
     names = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
-    for name in names:
-        strategy_spec(name)
     rules_array(variants, max_turns)  # bad variants or turn cap fail here, before any file is opened
     edits = normalise(edits)
     edited_cards(edits)
@@ -406,8 +423,10 @@ def run(
         progress(tally.games, n_games)
     try:
         with _StopFlag() as flag:
-            todo = list(jobs)
-            for job, res in zip(todo, current().map(play_chunk, todo), strict=False):
+            # the chunks are made as the backend asks for them (a run of 10**18 games starts at once); ``tee``
+            # keeps each job until its result comes back, at most as many as the backend has queued
+            todo, sent = itertools.tee(jobs)
+            for job, res in zip(todo, current().map(play_chunk, sent), strict=False):
                 if mode == "tally":
                     tally.merge(res)
                 else:
@@ -660,8 +679,8 @@ def _chunks(plan: GamePlan, threads=None, want_flags=False):
     from simlab.backend import current, play_chunk
 
     _set_threads(threads)
-    jobs = list(plan.jobs("flags" if want_flags else "games"))
-    for job, res in zip(jobs, current().map(play_chunk, jobs), strict=True):
+    jobs, sent = itertools.tee(plan.jobs("flags" if want_flags else "games"))
+    for job, res in zip(jobs, current().map(play_chunk, sent), strict=True):
         seats = job.seats()
         raw = {
             "winner_seat": res["winner_seat"].astype(np.int64),
@@ -790,8 +809,7 @@ def play_games(
     """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated; one villain alone
     is a goldfish game (nobody Fates it)."""
     seed = check_seed(seed)
-    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
-        raise InputError(f"the number of games must be a positive integer, got {n_games!r}")
+    check_games(n_games)
     plan = GamePlan(villains, strategies, n_games, seed, variants, max_turns, edits=edits, chunk=chunk)
     return pl.concat([p for p, _, _ in _chunks(plan, threads)])
 

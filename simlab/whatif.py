@@ -96,13 +96,13 @@ def sweep(
     base_edits = normalise(edits)
     variants = dict(variants or {})
     if card is not None:
-        if attribute is None or attribute in FLAGS:
+        if attribute not in ATTRIBUTES or attribute in FLAGS:
             raise InputError(
                 f"--attribute must be one of {', '.join(a for a in ATTRIBUTES if a not in FLAGS)}, got {attribute!r}"
             )
         from simlab.cards import load_cards
 
-        check_edit(card, attribute, 0)
+        check_edit(card, attribute, 0, "--card")
         shipped = getattr(load_cards().card(card), attribute)
         points = [check_edit(card, attribute, v, "--values") for v in values]
         baseline = str(shipped)

@@ -95,9 +95,11 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
     path = Path(path)
     where = str(path)
     try:
-        doc = tomllib.loads(path.read_text())
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise StrategyError(f"cannot read strategy file {where}: {exc.strerror}") from None
+        raise StrategyError(f"cannot read strategy file {where}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise StrategyError(f"strategy file {where} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"strategy file {where} is not valid TOML: {exc}") from None
     unknown = sorted(set(doc) - {"name", "description", "base", "params", "provenance"})
@@ -111,8 +113,13 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
         raise StrategyError(f"{where}: missing key 'base' (the strategy it varies: {', '.join(STRATEGIES)})")
     if _depth > 8:
         raise StrategyError(f"{where}: 'base' chain too deep (a cycle?)")
+    base_name = doc["base"]
+    if not isinstance(base_name, str):
+        raise StrategyError(f"{where}: base must be a strategy name or a path, got {base_name!r}")
+    if _is_path(base_name) and not Path(base_name).is_absolute():
+        base_name = str(path.parent / base_name)  # a relative path is relative to this file, not to the cwd
     try:
-        base = resolve(str(doc["base"]), _depth + 1)
+        base = resolve(base_name, _depth + 1)
     except StrategyError as exc:
         raise StrategyError(f"{where}: base: {exc}") from None
     params = dict(base.params)
@@ -137,11 +144,15 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
     return StrategySpec(name, desc, base.kernel, params, source=where)
 
 
+def _is_path(name: str) -> bool:
+    return name.endswith(".toml") or "/" in name
+
+
 def resolve(name: str, _depth: int = 0) -> StrategySpec:
     """A registered strategy, a file in ``configs/strategies/`` by name, or a TOML file by path."""
     if name in STRATEGIES:
         return STRATEGIES[name]
-    if name.endswith(".toml") or "/" in name:
+    if _is_path(name):
         return load_strategy_file(name, _depth)
     for d in CONFIG_DIRS:
         p = d / f"{name}.toml"

@@ -161,3 +161,22 @@ def test_matrix_covers_every_pairing_and_draws_a_heatmap(tmp_path):
     out = runner.invoke(app, ["matrix", "-n", "20", "--png", str(png)], env={"COLUMNS": "200"})
     assert out.exit_code == 0, out.output
     assert png.stat().st_size > 10_000
+
+
+def test_a_huge_n_starts_playing_at_once_and_target_ci_stops_it():
+    """-n 10**18 used to build the list of its 2 * 10**14 chunks before playing one (a hang, even with
+    --target-ci); the chunks are now made as they are played. A hang becomes a failure after 60 s."""
+
+    def too_slow(signum, frame):
+        raise TimeoutError("the run did not start playing")
+
+    run("gaston-vs-horned-king", 2, seed=4, max_turns=30)  # compiled before the clock starts
+    old = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(60)
+    try:
+        res = run("gaston-vs-horned-king", 10**18, seed=4, target_ci=0.2, chunk=500, max_turns=30)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert res.stopped_at_target and res.n_games == 1000  # the first chunk boundary past 1,000 games
+    assert res.games is None  # a run that large never keeps its per-game table

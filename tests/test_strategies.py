@@ -50,6 +50,10 @@ def test_strategy_file_by_name_and_by_path():
         ('base = "expert"\n[params]\nbravery = 3\n', "unknown parameter params.bravery"),
         ('base = "expert"\n[params]\nobstacle_value = "lots"\n', "params.obstacle_value must be a number"),
         ('base = "expert"\n[params]\nplan = true\n', "params.plan must be a number"),
+        ('base = "expert"\n[params]\nfate_value = nan\n', "params.fate_value must be a finite number, got nan"),
+        ('base = "expert"\n[params]\nfate_value = -inf\n', "params.fate_value must be a finite number, got -inf"),
+        ('base = "expert"\nname = "\xff"\n'.encode("latin-1"), "is not UTF-8 text"),
+        ('base = "elsewhere/other.toml"\n', "cannot read strategy file"),
         ("[params]\nplan = 1\n", "missing key 'base'"),
         ('base = "genius"\n', "unknown strategy 'genius'"),
         ('base = "expert\n', "not valid TOML"),
@@ -57,12 +61,24 @@ def test_strategy_file_by_name_and_by_path():
 )
 def test_bad_strategy_file_names_the_file_and_the_key(tmp_path, text, needle):
     path = tmp_path / "mine.toml"
-    path.write_text(text)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
     with pytest.raises(StrategyError) as exc:
         load_strategy_file(path)
     assert needle in str(exc.value) and str(path) in str(exc.value)
     res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "5", "--strategy", f"gaston={path}"])
     assert res.exit_code == 2 and needle in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_relative_base_is_read_from_the_strategy_files_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "rush.toml").write_text('base = "expert"\n[params]\nobstacle_value = 7.0\n')
+    (folder / "rusher.toml").write_text('base = "rush.toml"\n[params]\nswoon_min_obstacles = 9\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the base is found next to the file, whatever the working directory
+    spec = load_strategy_file(folder / "rusher.toml")
+    assert spec.params["obstacle_value"] == 7.0 and spec.params["swoon_min_obstacles"] == 9
 
 
 def test_unknown_strategy_lists_the_choices():

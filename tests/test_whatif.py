@@ -231,7 +231,7 @@ def test_shipped_experiment_files_load():
         ('[rules]\nget_out = "sometimes"', "x.toml: .*get_out"),
         ('[rules]\nteleport = "yes"', "x.toml: .*unknown rule variant 'teleport'"),
         ('games = "many"', "x.toml: games must be int"),
-        ("games = -5", "x.toml: games must be positive"),
+        ("games = -5", "x.toml: games must be a whole number from 1 to"),
         ('colour = "red"', "x.toml: unknown key 'colour'"),
         ('matchup = "gaston-vs-jafar"', "x.toml: unknown villain 'jafar'"),
         ("matchup = ", "x.toml: not valid TOML"),

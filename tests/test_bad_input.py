@@ -1,0 +1,147 @@
+"""Bad input, command by command: one line on stderr naming the bad value (and the valid choices), exit code
+2, no traceback, and nothing written or changed in the working directory. The table holds every case of
+issue 19 (tracebacks, the -n hang, usage boxes, values that were accepted, messages that did not name the
+file or key) and at least one case per command."""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from simlab.cli import OneLineErrors, app
+from simlab.game import InputError, parse_matchup
+from simlab.sim import run
+
+runner = CliRunner()
+M = "-m gaston-vs-horned-king"
+
+FILES = {
+    "latin1.toml": 'base = "expert"\nname = "Gaston\xe9"\n'.encode("latin-1"),  # not UTF-8
+    "nan.toml": b'base = "expert"\n[params]\nfate_value = nan\n',
+    "inf.toml": b'base = "expert"\n[params]\nobstacle_value = inf\n',
+    "huge-games.toml": b'matchup = "gaston-vs-horned-king"\ngames = 99999999999999999999999\n',
+    "sweep-colour.toml": b'matchup = "gaston-vs-horned-king"\n[sweep]\ncard = "Get Out!"\nattribute = "colour"\n'
+    b"values = [3, 4]\n",
+    "sweep-rule.toml": b'matchup = "gaston-vs-horned-king"\n[sweep]\nrule = "get_out"\nvalues = ["sometimes"]\n',
+    "first.toml": b'matchup = "gaston-vs-horned-king"\nfirst = "jafar"\n',
+    "backend.toml": b'matchup = "gaston-vs-horned-king"\nbackend = "spark"\n',
+    "scheduler.toml": b'matchup = "gaston-vs-horned-king"\nbackend = "dask"\nscheduler = "notaurl"\n',
+    "report-villains.toml": b'name = "r"\n[report]\nvillains = ["jafar"]\n',
+    "blocker": b"",  # a file where a directory is wanted
+}
+
+# (args, a piece of the one line); ids are the argument strings
+CASES = [
+    # --- issue 19: tracebacks
+    (f"run {M} -n 5 --strategy gaston=latin1.toml", "latin1.toml is not UTF-8 text"),
+    (f"run {M} -n 5 --backend dask --scheduler notaurl", "'notaurl' is not a scheduler address; give tcp://HOST:PORT"),
+    ("matrix -n 5 --png out.xyz", "--png 'out.xyz' must be a file name ending in .png"),
+    (f"replay {M} --game 99999999999999999999", "--game must be a game index from 0 to 2**63 - 1"),
+    (f"run {M} -n 5 --edit 'Get Out!:cost=99999999999999999999'", "'Get Out!' cost must be at most 1,000,000"),
+    # --- the hang: -n beyond any game index (a huge valid -n starts at once: tests/test_run.py)
+    (f"run {M} -n 99999999999999999999999", "-n must be a positive number of games of at most 2**63 - 1"),
+    ("run --config huge-games.toml", "huge-games.toml: games must be a whole number from 1 to"),
+    # --- usage boxes that are now one line
+    (f"run {M} -n 1e99", "-n '1e99' is not valid"),
+    ("cards -n 10", "Missing option '--villain' (whose cards)"),
+    (f"run {M} --frobnicate 3", "No such option: --frobnicate"),
+    (f"run {M} -n 5 extra", "unexpected extra argument(s) (extra); simlab run takes options only"),
+    (f"rnu {M}", "No such command 'rnu'"),
+    # --- accepted, should not have been
+    (f"run {M} -n 5 --strategy gaston=nan.toml", "params.fate_value must be a finite number, got nan"),
+    (f"run {M} -n 5 --strategy gaston=inf.toml", "params.obstacle_value must be a finite number, got inf"),
+    ("run --resume ckpt -n 30", "-n 30 differs from its 20 (drop -n)"),
+    ("run --resume ckpt --max-turns 7", "--max-turns 7 differs from its 3 (drop --max-turns)"),
+    ("run --resume ckpt --checkpoint other", "drop --checkpoint"),
+    ("run --resume ckpt --edit Temper:cost=3", "drop --edit"),
+    ("matrix -n 5 --png plots.png", "--png 'plots.png' is a directory"),
+    # --- messages that now name the file and the key
+    ("sweep --config sweep-colour.toml", "sweep-colour.toml: [sweep] attribute: unknown attribute 'colour'"),
+    ("sweep --config sweep-rule.toml", "sweep-rule.toml: [sweep] values: get_out cannot be 'sometimes'"),
+    ("run --config first.toml", "first.toml: first 'jafar' is not valid; choose from rotate, random, gaston"),
+    ("run --config backend.toml", "backend.toml: backend: unknown backend 'spark'; choose from local, dask"),
+    ("run --config scheduler.toml", "scheduler.toml: scheduler: 'notaurl' is not a scheduler address"),
+    # --- every command
+    (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
+    (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),
+    ("matrix -n 5 --strategy jafar=expert", "--strategy names villain 'jafar', which is not in the matrix"),
+    ("matrix -n 5 --max-turns 100000", "max_turns must be a positive integer of at most 10,000"),
+    ("replay -m gaston-vs-jafar", "unknown villain 'jafar' in matchup"),
+    (f"replay {M} --game -1", "--game must be a game index"),
+    ("rules --verbose", "simlab rules: No such option: --verbose; simlab rules takes no options"),
+    ("strategies all", "simlab strategies: Got unexpected extra argument(s) (all)"),
+    ("goldfish --villain jafar", "unknown villain 'jafar'; choose from gaston, lady-tremaine, horned-king"),
+    ("goldfish --strategy genius", "unknown strategy 'genius'; choose from random, novice, expert"),
+    ("ladder --level genius", "unknown strategy 'genius'"),
+    ("ladder -n 0", "-n must be a positive number of games"),
+    ("cards --villain gaston -n 5 --card Nope", "'Nope' is not a card of gaston; choose from"),
+    ("cards --villain gaston -n 5 --png impact.txt", "--png 'impact.txt' must be a file name ending in .png"),
+    (f"sweep {M} --rule teleport --values a,b", "unknown rule variant 'teleport'"),
+    (f"sweep {M} --card 'Get Out!' --attribute cost --values 3..1", "--values '3..1': the range is empty"),
+    (f"sweep {M} --card 'Get Out!' --attribute colour --values 3", "--attribute must be one of cost, strength"),
+    ("difficulty --vs gaston", "--vs needs --villain"),
+    ("difficulty --villain gaston --backend spark", "unknown backend 'spark'; choose from local, dask"),
+    ("report --config report-villains.toml", "report-villains.toml: [report] villains: unknown villain 'jafar'"),
+    ("report --config first.toml", "first.toml: first 'jafar' is not valid"),
+    ("report --out blocker", "cannot write the report to 'blocker/balance'"),
+]
+
+
+def snapshot(root) -> dict:
+    """Every file and directory under ``root``: kind, size, modification time and content hash."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        st = p.stat()
+        digest = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
+        out[str(p.relative_to(root))] = (p.is_dir(), st.st_size, st.st_mtime_ns, digest)
+    return out
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bad-input")
+    for name, data in FILES.items():
+        (root / name).write_bytes(data)
+    (root / "plots.png").mkdir()  # a directory with a plot's name
+    run("gaston-vs-horned-king", 20, seed=1, max_turns=3, chunk=10, checkpoint=root / "ckpt")
+    return root
+
+
+@pytest.mark.parametrize(("args", "needle"), CASES, ids=[a for a, _ in CASES])
+def test_bad_input_is_one_line_with_exit_code_2_and_changes_nothing(workdir, monkeypatch, args, needle):
+    monkeypatch.chdir(workdir)  # relative outputs (reports/..., --png, --out) would land here
+    before = snapshot(workdir)
+    res = runner.invoke(app, shlex.split(args))
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
+    assert needle in lines[0], lines[0]
+    assert "Traceback" not in res.output and isinstance(res.exception, SystemExit), res.exception
+    assert snapshot(workdir) == before, "bad input wrote or changed a file"
+
+
+def test_a_new_command_gets_one_line_errors_from_the_group():
+    """Errors are routed in one place (the command group), so a command that only raises gets them right."""
+    extra = typer.Typer(cls=OneLineErrors)
+
+    @extra.command()
+    def tune(level: str = "expert"):
+        raise InputError(f"unknown level {level!r}; choose from novice, expert")
+
+    @extra.command()
+    def other():
+        pass
+
+    res = runner.invoke(extra, ["tune", "--level", "wizard"])
+    assert res.exit_code == 2 and res.output.strip() == "error: unknown level 'wizard'; choose from novice, expert"
+    res = runner.invoke(extra, ["tune", "--levl", "x"])
+    assert res.exit_code == 2 and res.output.strip().startswith("error: simlab tune: No such option: --levl")
+
+
+def test_matchup_case_does_not_matter():
+    for text in ("GASTON-vs-horned-king", "gaston-VS-horned-king", "Gaston-Vs-Horned-King"):
+        assert parse_matchup(text) == ("gaston", "horned-king")
