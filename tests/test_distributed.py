@@ -263,3 +263,74 @@ def test_a_checkpoint_from_other_settings_is_refused(tmp_path):
     (broken / "settings.json").write_text("[1, 2]")
     res = runner.invoke(app, ["run", "--resume", str(broken)])
     assert res.exit_code == 2 and "is not a simlab checkpoint's settings" in res.output
+
+
+def _rewrite_chunk(path, **changes):
+    """Rewrite a chunk file with some arrays or its identity changed, keeping its old checksum."""
+    import numpy as np
+
+    with np.load(path) as z:
+        parts = {k: z[k] for k in z.files}
+    ident = json.loads(str(parts["identity"]))
+    ident.update(changes.pop("identity", {}))
+    parts["identity"] = np.array(json.dumps(ident))
+    parts.update(changes)
+    with open(path, "wb") as fh:
+        np.savez(fh, **parts)
+
+
+def test_chunk_files_carry_their_identity_and_a_checksum_checked_on_resume(tmp_path):
+    import numpy as np
+
+    from simlab.sim import chunk_checksum
+
+    whole = run(MATCHUP, 40, seed=3, chunk=10, max_turns=8)
+    ckpt = tmp_path / "ckpt"
+    run(MATCHUP, 40, seed=3, chunk=10, max_turns=8, checkpoint=ckpt)
+    files = sorted(ckpt.glob("chunk-*.npz"))
+    assert [f.name for f in files] == [f"chunk-{i:012d}.npz" for i in (0, 10, 20, 30)]
+    with np.load(files[1]) as z:
+        ident = json.loads(str(z["identity"]))
+        assert ident["seed"] == 3 and (ident["first"], ident["last"]) == (10, 19) and len(ident["run"]) == 32
+        assert str(z["checksum"]) == chunk_checksum(ident, {k: z[k] for k in ("winner_seat", "end", "rounds", "turns")})
+    pristine = {f: f.read_bytes() for f in files}
+
+    def refused(needle):
+        res = runner.invoke(app, ["run", "--resume", str(ckpt)])
+        assert res.exit_code == 2, res.output
+        line = res.output.strip()
+        assert len(line.splitlines()) == 1 and needle in line and "Traceback" not in line, line
+        return line
+
+    # a zero-length file (copied from a full disk) is named, not "Aborted."
+    files[1].write_bytes(b"")
+    assert "chunk-000000000010.npz' is damaged" in refused("delete it and resume to replay it")
+    # chunk 0 copied over chunk 10's file: it says which games it holds
+    files[1].write_bytes(pristine[files[0]])
+    refused("chunk-000000000010.npz' holds games 0-9, but its name is that of games 10-19")
+    # a chunk of the same games from a run with other settings (here the seed)
+    other = tmp_path / "other"
+    run(MATCHUP, 40, seed=4, chunk=10, max_turns=8, checkpoint=other)
+    files[1].write_bytes((other / files[1].name).read_bytes())
+    refused("chunk-000000000010.npz' belongs to another run")
+    # its identity edited to claim the right run: the checksum no longer matches
+    files[1].write_bytes((other / files[1].name).read_bytes())
+    _rewrite_chunk(files[1], identity={"run": ident["run"], "seed": 3})
+    refused("chunk-000000000010.npz' is damaged (its contents do not match its checksum)")
+    # a winner changed inside a whole, readable file: the checksum catches it
+    files[1].write_bytes(pristine[files[1]])
+    with np.load(files[1]) as z:
+        flipped = z["winner_seat"].copy()
+    flipped[0] = 1 - flipped[0] if flipped[0] >= 0 else 0
+    _rewrite_chunk(files[1], winner_seat=flipped)
+    refused("is damaged (its contents do not match its checksum)")
+    # a file cut short
+    files[1].write_bytes(pristine[files[1]][: len(pristine[files[1]]) // 2])
+    refused("chunk-000000000010.npz' is damaged")
+    # an interrupted write leaves only a hidden temporary file: never read, removed, the chunk replayed
+    files[1].unlink()
+    (ckpt / ".chunk-000000000010.tmp.npz").write_bytes(pristine[files[0]][:100])
+    finished = resume(ckpt)
+    assert finished.resumed_games == 30 and not (ckpt / ".chunk-000000000010.tmp.npz").exists()
+    same_summaries(whole, finished)
+    assert files[1].read_bytes() == pristine[files[1]]  # the replayed chunk is byte-identical
