@@ -1,14 +1,32 @@
-"""Invariants over many random games (hypothesis): every pairing, mirrors, 3 players, all rule variants."""
+"""Invariants after every step of random games (hypothesis), through the engine API: every pairing, mirrors and
+the 3-player game, every strategy on any seat (random, novice, expert, fate-heavy and a strategy file), every
+rule variant. The invariants are defined once, in simlab.kernels.invariants (benchmarks/check_invariants.py
+checks the same ones over a million random-strategy games)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from simlab.game import Game
 from simlab.kernels import const as K
-from simlab.kernels.query import objective_met_nb
+from simlab.kernels.invariants import (
+    BETWEEN,
+    CARDS,
+    INVARIANTS,
+    OBSTACLES,
+    POWER,
+    TERMINATION,
+    TRAPS,
+    VERSIONS,
+    WINNER,
+    check_nb,
+)
+from simlab.kernels.state import copy_state
 from simlab.rules import RULE_VARIANTS
 
 MATCHUPS = [
@@ -20,85 +38,138 @@ MATCHUPS = [
     "horned-king-vs-horned-king",
     "lady-tremaine-vs-gaston-vs-horned-king",
 ]
-VERSIONS = [
-    ("Cinderella", "Ball Gown Cinderella"),
-    ("Drizella", "Ball Gown Drizella"),
-    ("Anastasia", "Ball Gown Anastasia"),
-]
+STRATEGY_FILE = str(Path(__file__).resolve().parents[1] / "configs" / "strategies" / "gaston-rush.toml")
+STRATEGIES = ["random", "novice", "expert", "fate-heavy", STRATEGY_FILE]
 
 variant_settings = hs.fixed_dictionaries({name: hs.sampled_from(list(v.values)) for name, v in RULE_VARIANTS.items()})
 
 
-def check_invariants(game: Game) -> None:
-    st, tb = game.state, game.cards.tables
-    P = int(st.g[K.G_NSEATS])
-    for s in range(P):
-        inst = st.inst[s]
-        zones = inst[:, K.I_ZONE]
-        # every card in exactly one place: deck arrays hold exactly the instances whose zone says deck
-        vdeck = st.vdeck[s, : st.sv[s, K.SV_VDECK_N]]
-        fdeck = st.fdeck[s, : st.sv[s, K.SV_FDECK_N]]
-        assert sorted(vdeck.tolist()) == sorted(np.flatnonzero(zones == K.Z_VDECK).tolist())
-        assert sorted(fdeck.tolist()) == sorted(np.flatnonzero(zones == K.Z_FDECK).tolist())
-        assert not (zones == K.Z_LIMBO).any(), "a card was left in limbo between steps"
-        for z in range(K.N_ZONES):  # the zone masks the engine keeps agree with the zones
-            assert int(st.sv[s, K.SV_ZONE + z]) == sum(1 << int(k) for k in np.flatnonzero(zones == z)), z
-        assert (zones[: K.N_VCARDS] != K.Z_FDECK).all() and (zones[: K.N_VCARDS] != K.Z_FDISCARD).all()
-        assert (zones[K.N_VCARDS :] != K.Z_VDECK).all() and (zones[K.N_VCARDS :] != K.Z_HAND).all()
-        for k in range(K.N_INST):
-            in_realm = zones[k] == K.Z_REALM
-            assert (0 <= inst[k, K.I_LOC] < K.N_LOC) == in_realm
-            host = inst[k, K.I_HOST]
-            if host >= 0:
-                assert in_realm and zones[host] == K.Z_REALM and inst[host, K.I_LOC] == inst[k, K.I_LOC]
-            if inst[k, K.I_TRAPPED]:
-                assert in_realm and tb.card[inst[k, K.I_CARD], K.CF_TYPE] == K.T_HERO
-        assert st.sv[s, K.SV_POWER] >= 0, "Power went negative"
-        v = int(st.sv[s, K.SV_VILLAIN])
-        for loc in range(K.N_LOC):
-            assert 0 <= st.sv[s, K.SV_OBST + loc] <= tb.locs[v, loc, K.LC_SPOTS]
-        assert 0 <= sum(game.obstacles(s)) <= 8
-        traps = int(inst[:, K.I_TRAPPED].sum())
-        assert traps + st.sv[s, K.SV_TRAPS] == tb.vil[v, K.VF_TRAPS]
-        realm = {game.card_name(s, k) for k in range(K.N_INST) if zones[k] == K.Z_REALM}
-        for a, b in VERSIONS:
-            assert not (a in realm and b in realm), f"two versions of a character in play: {a}, {b}"
+def broken(game: Game) -> int:
+    return int(check_nb(game.state, game.cards.tables, game.rules))
 
 
-def play_checked(game: Game, max_steps: int = 200_000) -> Game:
+def play_checked(game: Game, max_steps: int = 100_000) -> int:
+    """Play ``game`` to its end one step at a time, every invariant checked after setup and after each step;
+    the steps played."""
+    code = broken(game)
+    assert code == 0, f"{INVARIANTS[code - 1]} broken at setup"
     steps = 0
     while not game.over:
         game.play(max_steps=1)
-        check_invariants(game)
         steps += 1
+        code = broken(game)
+        assert code == 0, f"{INVARIANTS[code - 1]} broken after step {steps} (round {game.rounds})"
         assert steps < max_steps, "the game did not end"
-    return game
+    return steps
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     matchup=hs.sampled_from(MATCHUPS),
     seed=hs.integers(0, 2**40),
     index=hs.integers(0, 10**6),
     variants=variant_settings,
     max_turns=hs.integers(1, 40),
+    seats=hs.lists(hs.sampled_from(STRATEGIES), min_size=3, max_size=3),
 )
-def test_random_games_keep_the_invariants(matchup, seed, index, variants, max_turns):
-    game = play_checked(Game.new(matchup, seed, index, variants=variants, max_turns=max_turns))
-    assert game.over
-    if game.winner >= 0:
-        assert game.end_reason == "objective"
-        assert objective_met_nb(game.state, game.cards.tables, game.winner), "the winner's objective does not hold"
-    else:
-        assert game.end_reason == "turn_cap"
-        assert game.rounds == max_turns + 1
+def test_random_games_keep_the_invariants(matchup, seed, index, variants, max_turns, seats):
+    villains = tuple(matchup.split("-vs-"))
+    game = Game.new(matchup, seed, index, strategies=tuple(seats[: len(villains)]), variants=variants,
+                    max_turns=max_turns)  # fmt: skip
+    play_checked(game)
+    assert game.over and broken(game) == 0  # a legal winner, or none at the turn cap
 
 
-def test_every_matchup_reaches_wins_for_each_villain():
-    """Over enough random games every villain's objective is reached somewhere (so the checks above bite)."""
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=["random", "novice", "expert", "fate-heavy", "file"])
+def test_every_strategy_plays_every_matchup_under_the_checks(strategy):
+    """Each strategy on every seat of every matchup, to the end, checked after every step (the property test
+    draws strategies at random; this makes sure each one is played)."""
+    for i, matchup in enumerate(MATCHUPS):
+        seats = len(matchup.split("-vs-"))
+        game = Game.new(matchup, 17, i, strategies=(strategy,) * seats, max_turns=30)
+        assert play_checked(game) > 30 * seats  # whole turns were played and checked
+
+
+def _to_realm(st, s: int, k: int, loc: int) -> None:
+    """Move instance ``k`` of seat ``s`` into the Realm at ``loc``, keeping the deck arrays and zone masks
+    consistent."""
+    zone = st.inst[s, k, K.I_ZONE]
+    st.sv[s, K.SV_ZONE + zone] &= ~(1 << k)
+    st.sv[s, K.SV_ZONE + K.Z_REALM] |= 1 << k
+    if zone in (K.Z_VDECK, K.Z_FDECK):
+        deck, n = (st.vdeck, K.SV_VDECK_N) if zone == K.Z_VDECK else (st.fdeck, K.SV_FDECK_N)
+        cards = [int(c) for c in deck[s, : st.sv[s, n]] if c != k]
+        deck[s, : len(cards)] = cards
+        st.sv[s, n] = len(cards)
+    st.inst[s, k, K.I_ZONE] = K.Z_REALM
+    st.inst[s, k, K.I_LOC] = loc
+    st.inst[s, k, K.I_HOST] = -1
+
+
+def test_each_invariant_catches_a_state_broken_its_way():
+    """The checks can fail: a copy of a real mid-game position, broken one way at a time, is caught by the
+    invariant that names that way (and the unbroken position passes)."""
+    game = Game.new("lady-tremaine-vs-gaston", 3, 0, strategies=("expert", "expert"), max_turns=30).play(60)
+    assert not game.over and broken(game) == 0
+    names = {c.name: c.row for c in game.cards.cards}
+
+    def instance(seat, card):
+        return int(np.flatnonzero(game.state.inst[seat, :, K.I_CARD] == names[card])[0])
+
+    def dup_deck(st):
+        st.vdeck[0, 1] = st.vdeck[0, 0]
+
+    def fate_card_in_hand(st):
+        st.inst[0, 40, K.I_ZONE] = K.Z_HAND
+
+    def stale_zone_mask(st):  # a card moved without its zone mask following
+        k = instance(0, "Wedding Bells")
+        st.sv[0, K.SV_ZONE + st.inst[0, k, K.I_ZONE]] ^= 1 << k
+
+    def two_versions(st):
+        _to_realm(st, 0, instance(0, "Anastasia"), 0)
+        _to_realm(st, 0, instance(0, "Ball Gown Anastasia"), 1)
+
+    def phantom_trap(st):
+        st.sv[1, K.SV_TRAPS] += 1
+
+    def winner_without_objective(st):
+        st.g[K.G_PHASE] = K.PH_OVER
+        st.g[K.G_WINNER] = 1
+        st.g[K.G_END] = K.END_OBJECTIVE
+
+    def over_before_the_cap(st):
+        st.g[K.G_PHASE] = K.PH_OVER
+        st.g[K.G_END] = K.END_TURN_CAP
+
+    breakers = [
+        (CARDS, dup_deck),
+        (CARDS, fate_card_in_hand),
+        (CARDS, stale_zone_mask),
+        (POWER, lambda st: st.sv[0].__setitem__(K.SV_POWER, -1)),
+        (OBSTACLES, lambda st: st.sv[1].__setitem__(K.SV_OBST, 9)),
+        (VERSIONS, two_versions),
+        (TRAPS, phantom_trap),
+        (TERMINATION, lambda st: st.g.__setitem__(K.G_ROUND, 32)),
+        (WINNER, winner_without_objective),
+        (WINNER, over_before_the_cap),
+        (BETWEEN, lambda st: st.g.__setitem__(K.G_ASK, 1)),
+    ]
+    for code, breaker in breakers:
+        st = copy_state(game.state)
+        breaker(st)
+        got = int(check_nb(st, game.cards.tables, game.rules))
+        assert got == code, (breaker, INVARIANTS[got - 1] if got else "nothing")
+
+
+def test_every_villain_wins_somewhere_so_the_winner_check_bites():
+    """Over enough games every villain's objective is reached (so the legal-winner check is exercised)."""
     winners = set()
     for i in range(400):
         game = Game.new("lady-tremaine-vs-gaston-vs-horned-king", 11, i, max_turns=150).play()
+        assert broken(game) == 0
         if game.winner >= 0:
             winners.add(game.villains[game.winner])
+        if len(winners) == 3:
+            break
     assert winners == {"gaston", "lady-tremaine", "horned-king"}

@@ -23,7 +23,9 @@ from numba import njit
 JIT_FLAGS = {"cache": True, "nogil": True}
 
 _ROOT = Path(__file__).resolve().parents[2]
-_KERNELS = sorted((_ROOT / "simlab" / "kernels").glob("*.py"))
+# the invariant checks (tests and benchmarks only) are cached apart: editing them recompiles nothing else
+_CHECKS = _ROOT / "simlab" / "kernels" / "invariants.py"
+_KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").glob("*.py") if p != _CHECKS)
 _STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
 _DRIVER = _ROOT / "simlab" / "driver.py"
 _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
@@ -47,6 +49,8 @@ ENGINE_CACHE_DIR = os.path.join(
     _cache_base(), "engine-" + _source_hash(_KERNELS + [_DRIVER] + [p for p in _STRATEGIES if p.stem == "random"])
 )
 STRATEGY_CACHE_DIR = os.path.join(_cache_base(), "strategies-" + _source_hash(_KERNELS + _STRATEGIES))
+_RANDOM = [p for p in _STRATEGIES if p.stem == "random"]
+CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS + [_DRIVER, _CHECKS] + _RANDOM))
 
 numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
@@ -54,7 +58,8 @@ numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 def _decorate(fn, **flags):
     # numba picks the cache directory when the dispatcher is created.
     separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
-    numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else ENGINE_CACHE_DIR
+    checks = fn.__module__ == "simlab.kernels.invariants"
+    numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else CHECKS_CACHE_DIR if checks else ENGINE_CACHE_DIR
     try:
         return njit(**flags, **JIT_FLAGS)(fn)
     finally:
@@ -79,3 +84,8 @@ def helper(fn):
 def allocating_kernel(fn):
     """A separately compiled kernel that allocates arrays (with reference counting)."""
     return _decorate(fn)
+
+
+def batch_kernel(fn):
+    """A kernel that plays many games in parallel (``prange``), allocating each game's state."""
+    return _decorate(fn, parallel=True)
