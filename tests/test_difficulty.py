@@ -37,22 +37,40 @@ def test_lady_tremaine_rewards_skill_more_than_gaston(result):
     assert "z = " in v["verdict"] and "p " in v["verdict"]
 
 
-def test_median_interval_coverage():
-    rng = np.random.default_rng(3)
-    reps, n, hits = 600, 101, 0
-    true_median = np.log(2) / 0.2  # exponential with rate 0.2
-    for _ in range(reps):
-        med, lo, hi = median_interval(rng.exponential(5.0, n))
-        hits += lo <= true_median <= hi
+def _misses(samples, truth):
+    """Share of intervals whose low end is above ``truth`` and share whose high end is below it."""
+    low = high = 0
+    for x in samples:
+        med, lo, hi = median_interval(x)
         assert lo <= med <= hi
-    share = hits / reps
-    assert share >= 0.95 - 3 * (0.95 * 0.05 / reps) ** 0.5, share
-    # integer data (turn counts): the interval still covers at least the stated share
-    hits = 0
-    for _ in range(reps):
-        _, lo, hi = median_interval(rng.poisson(9.3, n))
-        hits += lo <= 9 <= hi  # the median of Poisson(9.3) is 9
-    assert hits / reps >= 0.95 - 3 * (0.95 * 0.05 / reps) ** 0.5
+        low += lo > truth
+        high += hi < truth
+    return low / len(samples), high / len(samples)
+
+
+def test_median_interval_misses_each_side_as_often_as_the_binomial_says():
+    """Both ends of the order-statistic interval, checked against the exact miss rate of each side (a one-sided
+    check passed an interval too wide, or shifted, on the other side). n = 101: the interval is
+    (x_(r), x_(n-r+1)) with r = 41; it misses low when fewer than r values are <= the median."""
+    import scipy.stats as sps
+
+    rng = np.random.default_rng(3)
+    reps, n = 2000, 101
+    r = int(sps.binom.ppf(0.025, n, 0.5))
+    assert r == 41
+
+    def within(share, p):
+        return abs(share - p) < 3 * (p * (1 - p) / reps) ** 0.5
+
+    # continuous data: each side misses with probability P(Binomial(101, 1/2) < 41) = 0.0230 exactly
+    tail = sps.binom.cdf(r - 1, n, 0.5)
+    low, high = _misses([rng.exponential(5.0, n) for _ in range(reps)], np.log(2) * 5.0)
+    assert within(low, tail) and within(high, tail), (low, high, tail)
+    # integer data (turn counts) with ties at the median 9 of Poisson(9.3): the low end misses when fewer than r
+    # values are <= 9, the high end when fewer than r are >= 9 (exactly 0.0015 and 0.0001 here)
+    p_le, p_ge = sps.poisson.cdf(9, 9.3), sps.poisson.sf(8, 9.3)
+    low, high = _misses([rng.poisson(9.3, n) for _ in range(reps)], 9)
+    assert within(low, sps.binom.cdf(r - 1, n, p_le)) and within(high, sps.binom.cdf(r - 1, n, p_ge)), (low, high)
 
 
 def test_derived_seeds_differ_by_purpose():

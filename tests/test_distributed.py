@@ -136,20 +136,43 @@ def test_tuning_on_the_cluster_equals_tuning_here(cluster):
     assert remote.history.equals(local.history) and remote.validation.equals(local.validation)
 
 
-def test_a_worker_dying_mid_run_changes_nothing(cluster):
+def _lost_chunks(client) -> int:
+    """Chunk tasks the scheduler has seen lost with a dying worker (its suspicious count for play_chunk)."""
+
+    def count(dask_scheduler):
+        prefix = dask_scheduler.task_prefixes.get("play_chunk")
+        return prefix.suspicious if prefix is not None else 0
+
+    return client.run_on_scheduler(count)
+
+
+def test_a_worker_dying_mid_run_loses_a_chunk_which_is_played_again(cluster):
+    """A worker is killed while it is playing a chunk (checked on the scheduler first): the scheduler counts the
+    chunk lost, plays it elsewhere, and the run equals the local one."""
     address, workers = cluster
-    local = run(MATCHUP, 400, seed=8, chunk=40)
+    local = run(MATCHUP, 1200, seed=8, chunk=100)
     killed = []
 
-    def kill_after_two(done, total):
-        if done >= 80 and not killed:
-            workers[1].kill()
-            killed.append(done)
-
     with use(DaskBackend(address, max_pending=8)) as backend:
-        remote = run(MATCHUP, 400, seed=8, chunk=40, progress=kill_after_two)
+        client = backend.client
+        names = client.run_on_scheduler(lambda dask_scheduler: {w.name: a for a, w in dask_scheduler.workers.items()})
+        doomed = names["w2"]
+        lost_before = _lost_chunks(client)
+
+        def kill_while_it_plays(done, total):
+            if done >= 100 and not killed:
+                deadline = time.time() + 30
+                while not client.processing(workers=[doomed]).get(doomed) and time.time() < deadline:
+                    time.sleep(0.005)
+                workers[1].kill()
+                killed.append(done)
+
+        remote = run(MATCHUP, 1200, seed=8, chunk=100, progress=kill_while_it_plays)
+        lost = _lost_chunks(client) - lost_before
         backend.close()
     assert killed and workers[1].wait(timeout=30) is not None
+    assert lost >= 1, "no chunk was lost with the worker: the test did not test a death mid-chunk"
+    assert remote.n_games == 1200
     same_summaries(local, remote)
 
 

@@ -6,13 +6,14 @@ ladder beats the one below it by a significant margin, a mirror match is even, e
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import build
 from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.game import InputError
-from simlab.ladder import goldfish_table, pairings, skill_ladder
+from simlab.ladder import pairings, skill_ladder
 from simlab.sim import simulate
 from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
 from strategies.heuristic import PARAM_NAMES, PARAMS
@@ -370,14 +371,26 @@ def test_expert_mirror_match_is_even():
     assert abs(a / decided - 0.5) < 3 * (0.25 / decided) ** 0.5
 
 
-def test_goldfish_expert_is_faster_than_novice():
-    table = goldfish_table(n_games=300, seed=2, threads=2)
-    for villain in ("gaston", "lady-tremaine", "horned-king"):
-        rows = {r["strategy"]: r for r in table.filter(table["villain"] == villain).iter_rows(named=True)}
-        expert, novice = rows["expert"], rows["novice"]
-        assert expert["won"] >= 0.99 * expert["games"], expert
-        assert expert["p10_turns"] <= expert["median_turns"] <= expert["p90_turns"]
-        assert expert["median_turns"] < novice["median_turns"] or novice["won"] < novice["games"], (expert, novice)
+def test_goldfish_expert_is_faster_than_novice_for_every_villain():
+    """Alone (nobody Fating it), expert reaches each villain's objective in fewer of its own turns than novice:
+    the 95% interval of expert's median lies wholly below novice's, a game never won counting as never (the
+    old check let a villain pass whenever novice failed to win every game). Measured at seed 2, 300 games each:
+    Gaston 9 [8, 9] vs 21.5 [20, 22], Lady Tremaine 10.5 [10, 11] vs never (novice won 84), the Horned King
+    14 [14, 14] vs 48 [44, 51]."""
+    from simlab.cards import VILLAIN_KEYS
+    from simlab.difficulty import median_interval
+    from simlab.sim import goldfish
+
+    for villain in VILLAIN_KEYS:
+        median = {}
+        for strategy in ("novice", "expert"):
+            games = goldfish(villain, 300, seed=2, strategy=strategy, threads=2).games
+            won = (games["winner_index"] == 0).to_numpy()
+            turns = np.where(won, games["winner_turns"].fill_null(0).to_numpy(), np.inf)
+            median[strategy] = median_interval(turns)
+            if strategy == "expert":
+                assert won.mean() >= 0.99, (villain, won.mean())
+        assert median["expert"][2] < median["novice"][1], (villain, median)
 
 
 def test_param_table_matches_the_kernel_indices():
