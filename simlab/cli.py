@@ -12,6 +12,7 @@ import typer
 import typer.core
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
 from simlab import tune as tune_defaults
@@ -216,31 +217,31 @@ def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
+class LazyProgress(Progress):
+    """A rich progress bar (a context manager) shown from its first update on, which comes once the input is
+    checked, before any game is played: bad input leaves its one line on a terminal that no bar touched."""
+
+    entered = False
+
+    def __enter__(self):
+        self.entered = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.live.is_started:
+            self.stop()
+
+    def update(self, *args, **kwargs) -> None:
+        if self.entered and not self.live.is_started:
+            self.start()
+        super().update(*args, **kwargs)
+
+
 def _progress_bar(chunk: int | None = None):
     """A rich progress bar with ETA, shown on stderr; returns (context manager, callback). With ``chunk``
     (the run's chunk size) it also counts chunks: all are full but the last, so ceil(games / chunk) of them
     are done whichever ones finished (a resumed run's chunks need not be consecutive)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    class LazyProgress(Progress):
-        # shown from the first update on (which comes once the input is checked, before any game is played),
-        # so bad input leaves its one line on a terminal untouched by a bar started and cleared
-        entered = False
-
-        def __enter__(self):
-            self.entered = True
-            return self
-
-        def __exit__(self, *exc):
-            if self.live.is_started:
-                self.stop()
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     bar = LazyProgress(
         TextColumn("{task.description}"),
@@ -257,8 +258,6 @@ def _progress_bar(chunk: int | None = None):
 
     def update(done: int, total: int, label: str = "games") -> None:
         chunks = f"{-(-done // chunk):,}/{-(-total // chunk):,} chunks" if chunk else ""
-        if bar.entered and not bar.live.is_started:
-            bar.start()
         if label not in task:
             # the first call comes before any game is played (a resumed run's games are already done), so
             # the ETA is estimated from the games played here only
@@ -1289,9 +1288,9 @@ def report(
 
 def _tune_bar():
     """A rich progress bar for tuning, with the best win rate so far; returns (bar, callback)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    bar = Progress(
+    bar = LazyProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -1408,6 +1407,8 @@ def tune(
             raise InputError("give --villain VILLAIN to tune one villain, or --all for every villain")
         if not all_ and rounds != tune_defaults.DEFAULT_ROUNDS:
             raise InputError("--rounds goes with --all")
+        if not all_:
+            check_file_option(out, "--out", ".toml")
         bar, update = _tune_bar()
         variants = parse_pairs(rules, "--rules")
         with backend_for(backend, scheduler), bar:

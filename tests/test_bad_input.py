@@ -88,6 +88,11 @@ CASES = [
     ("report --config report-villains.toml", "report-villains.toml: [report] villains: unknown villain 'jafar'"),
     ("report --config first.toml", "first.toml: first 'jafar' is not valid"),
     ("report --out blocker", "cannot write the report to 'blocker/balance'"),
+    ("tune", "give --villain VILLAIN to tune one villain, or --all"),
+    ("tune --villain jafar", "unknown villain 'jafar'; choose from gaston, lady-tremaine, horned-king"),
+    ("tune --villain gaston --out tuned.txt", "--out 'tuned.txt' must be a file name ending in .toml"),
+    ("tune --villain gaston --param bravery", "unknown tunable parameter 'bravery' for gaston; choose from"),
+    (f"run {M} -n 5 --level wizard", "unknown level 'wizard'; choose from random, novice, expert"),
 ]
 
 
