@@ -1529,6 +1529,7 @@ def calibrate(
     from simlab.calibration import calibrate as run_calibrate
 
     check_games(n)
+    check_file_option(png, "--png", ".png")
     wanted = [lv.strip() for item in levels or [] for lv in item.split(",") if lv.strip()] or None
     variants: dict[str, list[str]] = {}
     for item in rules or []:

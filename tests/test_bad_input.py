@@ -32,6 +32,7 @@ FILES = {
     "scheduler.toml": b'matchup = "gaston-vs-horned-king"\nbackend = "dask"\nscheduler = "notaurl"\n',
     "report-villains.toml": b'name = "r"\n[report]\nvillains = ["jafar"]\n',
     "blocker": b"",  # a file where a directory is wanted
+    "real.csv": b"villains,winner,first,rounds\ngaston;horned-king,gaston,gaston,20\n",  # a log of real games
 }
 
 # (args, a piece of the one line); ids are the argument strings
@@ -93,6 +94,11 @@ CASES = [
     ("tune --villain gaston --out tuned.txt", "--out 'tuned.txt' must be a file name ending in .toml"),
     ("tune --villain gaston --param bravery", "unknown tunable parameter 'bravery' for gaston; choose from"),
     (f"run {M} -n 5 --level wizard", "unknown level 'wizard'; choose from random, novice, expert"),
+    ("calibrate -n 5", "Missing option '--games'"),
+    ("calibrate --games missing.csv -n 5", "no game log 'missing.csv'"),
+    ("calibrate --games real.csv -n 5 --png calibration.jpg", "--png 'calibration.jpg' must be a file name ending"),
+    ("calibrate --games real.csv -n 5 --levels wizard", "unknown level 'wizard'"),
+    ("calibrate --games real.csv -n 5 --rules get_out=sometimes", "rule variant get_out cannot be 'sometimes'"),
 ]
 
 
