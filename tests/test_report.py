@@ -170,8 +170,7 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         {"matchup": ["gaston-vs-horned-king"] * 3, "outcome": ["gaston", "horned-king", "unfinished"], **rates}
     )
     ladder = pl.DataFrame(
-        {"villain": ["lady-tremaine"] * 3, "level": ["random", "expert", "novice"], "opponent": ["novice"] * 3}
-        | rates
+        {"villain": ["lady-tremaine"] * 3, "level": ["random", "expert", "novice"], "opponent": ["novice"] * 3} | rates
     )
     none, everything = paired_difference(0, 0, 0, 300), paired_difference(0, 300, 0, 0)
     assert none[1] < none[0] == 0.0 < none[2] and everything[0] == everything[2] == 1.0
