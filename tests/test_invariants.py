@@ -1,6 +1,6 @@
 """Invariants after every step of random games (hypothesis), through the engine API: every pairing, mirrors and
 the 3-player game, every strategy on any seat (random, novice, expert, fate-heavy and a strategy file), every
-rule variant. The invariants are defined once, in simlab.kernels.invariants (benchmarks/check_invariants.py
+rule variant. The invariants are defined once, in simlab.invariants (benchmarks/check_invariants.py
 checks the same ones over a million random-strategy games)."""
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from simlab.game import Game
-from simlab.kernels import const as K
-from simlab.kernels.invariants import (
+from simlab.invariants import (
     BETWEEN,
     CARDS,
     INVARIANTS,
@@ -26,6 +25,7 @@ from simlab.kernels.invariants import (
     WINNER,
     check_nb,
 )
+from simlab.kernels import const as K
 from simlab.kernels.state import copy_state
 from simlab.rules import RULE_VARIANTS
 

@@ -24,7 +24,7 @@ JIT_FLAGS = {"cache": True, "nogil": True}
 
 _ROOT = Path(__file__).resolve().parents[2]
 # the invariant checks (tests and benchmarks only) are cached apart: editing them recompiles nothing else
-_CHECKS = _ROOT / "simlab" / "kernels" / "invariants.py"
+_CHECKS = _ROOT / "simlab" / "invariants.py"
 _KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").glob("*.py") if p != _CHECKS)
 _STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
 _DRIVER = _ROOT / "simlab" / "driver.py"
@@ -58,7 +58,7 @@ numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 def _decorate(fn, **flags):
     # numba picks the cache directory when the dispatcher is created.
     separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
-    checks = fn.__module__ == "simlab.kernels.invariants"
+    checks = fn.__module__ == "simlab.invariants"
     numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else CHECKS_CACHE_DIR if checks else ENGINE_CACHE_DIR
     try:
         return njit(**flags, **JIT_FLAGS)(fn)
