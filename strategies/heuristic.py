@@ -199,7 +199,9 @@ PARAMS: tuple[Param, ...] = (
         ("fate_target_progress", 4.0, 0.0, 20.0, "weight of the target's progress in a Fate action's worth"),
         ("fate_defeat_share", 0.6, 0.0, 1.5, "a Hero the target will defeat at once: share of its defeat gain off"),
         ("fate_outmatched_share", 0.5, 0.0, 1.0, "a Hero the target's Allies already match: share of its harm off"),
-        ("gather_allies_harm", 2.0, 0.0, 6.0, "a Hero gathering Allies (Fflewddur Fflam, The Witches of Morva)"),
+        ("gather_ally_harm", 0.5, 0.0, 3.0, "Fflewddur Fflam: per Ally of the target he moves to his location"),
+        ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
+        ("witches_harm", 2.0, 0.0, 6.0, "The Witches of Morva (the target loses 2 Power or discards 2 cards)"),
         ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment (Lumiere, Maurice)"),
         ("small_hero_harm", 0.5, 0.0, 3.0, "the extra of Mrs. Potts and Chip, Doli"),
         ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters (Jaq)"),
@@ -207,7 +209,8 @@ PARAMS: tuple[Param, ...] = (
         ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"),
         ("untrap_move_harm", 2.0, 0.0, 6.0, "Bibbidi-Bobbidi-Boo"),
         ("move_ally_harm", 1.0, 0.0, 4.0, "Sweet Nightingale with no bride in The Ballroom"),
-        ("discard_hand_harm", 2.0, 0.0, 6.0, "making the target discard its hand (I Believe in You)"),
+        ("discard_hand_share", 0.5, 0.0, 2.0, "I Believe in You: share of what the target's hand is worth keeping"),
+        ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
         ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"),
         ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies (Maurice's Invention)"),
         ("fate_item_harm", 1.0, 0.0, 4.0, "any other Fate Item"),
@@ -394,95 +397,98 @@ P_FATE_VALUE = 86
 P_FATE_TARGET_PROGRESS = 87
 P_FATE_DEFEAT_SHARE = 88
 P_FATE_OUTMATCHED_SHARE = 89
-P_GATHER_ALLIES_HARM = 90
-P_MOVE_HERO_HARM = 91
-P_SMALL_HERO_HARM = 92
-P_DISCARD_ITEM_HARM = 93
-P_REPLAY_HERO_HARM = 94
-P_MAGIC_MIRROR_HARM = 95
-P_UNTRAP_MOVE_HARM = 96
-P_MOVE_ALLY_HARM = 97
-P_DISCARD_HAND_HARM = 98
-P_DYRNWYN_HARM = 99
-P_ALLIES_MINUS_HARM = 100
-P_FATE_ITEM_HARM = 101
-P_FATE_EFFECT_HARM = 102
-P_ROSE_MIN_OBSTACLES = 103
-P_ROSE_HARM = 104
-P_ROSE_REMOVAL_SHARE = 105
-P_ROSE_OTHER_HARM = 106
-P_REPLACE_EACH_HARM = 107
-P_FAIRY_GODMOTHER_HARM = 108
-P_FATE_SLIPPER = 109
-P_FATE_SLIPPER_CANE = 110
-P_NIGHTINGALE_BRIDE = 111
-P_HAPPY_DAY_HARM = 112
-P_DEPOWER_SHARE = 113
-P_OBSTACLE_VALUE = 114
-P_SWOON_MIN_OBSTACLES = 115
-P_SWOON_COST_SHARE = 116
-P_TAKE_ME_SHARE = 117
-P_TAKE_ME_COST = 118
-P_REMOVER_ALLY = 119
-P_REMOVER_ALLY_MIN = 120
-P_BLOCKS_REMOVAL_HARM = 121
-P_CLEARED_BY_HERO = 122
-P_WEDDING_VALUE = 123
-P_FIRST_DAUGHTER = 124
-P_MORE_DAUGHTERS = 125
-P_DAUGHTER_BY_BALLROOM = 126
-P_SECOND_BRIDE = 127
-P_DAUGHTER_STEP = 128
-P_BRIDE_STEP = 129
-P_BRIDE_STEP_READY = 130
-P_BRIDE_IN_BALLROOM = 131
-P_BRIDE_EARLY = 132
-P_INVITATION_LOCKED = 133
-P_INVITATION_BRIDE = 134
-P_INVITATION_OPEN = 135
-P_BELLS_OPEN = 136
-P_BELLS_LOCKED = 137
-P_CANE_SLIPPER = 138
-P_CANE_IDLE = 139
-P_BELLS_KEEP = 140
-P_MIDNIGHT_NO_CANE = 141
-P_FATE_MOVES_ALLIES_HARM = 142
-P_BALLROOM_CLOSED_HARM = 143
-P_SLIPPERS_DEFEAT = 144
-P_SLIPPERS_DEFEAT_CANE = 145
-P_SOLDIER_VALUE = 146
-P_CAULDRON_VALUE = 147
-P_SWAP_RESERVE = 148
-P_SWAP_RESERVE_SHARE = 149
-P_SWAP_POWER = 150
-P_SWAP_ONTO_BORN = 151
-P_SOLDIER_ALONE_SHARE = 152
-P_SPARE_SOLDIER = 153
-P_SPARE_BORN = 154
-P_NEW_BORN_BONUS = 155
-P_SPARE_BORN_LOST = 156
-P_PIG_KEEPER_SHARE = 157
-P_BARGAIN_FALLBACK = 158
-P_KEEP_BORN_UNCLAIMED = 159
-P_KEEP_BORN_EXTRA_UNCLAIMED = 160
-P_KEEP_BORN_SHARE = 161
-P_KEEP_BORN_NEEDED = 162
-P_KEEP_BORN_EXTRA = 163
-P_KEEP_OUR_HOUR_UNCLAIMED = 164
-P_KEEP_OUR_HOUR_SHARE = 165
-P_KEEP_OUR_HOUR_POWERED = 166
-P_KEEP_POWERED_OTHER = 167
-P_BLOCKS_SOLDIERS_HARM = 168
-P_BLOCKS_SOLDIERS_SHARE = 169
-P_GURGI_HARM_DISCOUNT = 170
-P_GURGI_DEFEAT_DISCOUNT = 171
-P_NOVICE_BASE = 172
-P_NOVICE_STRENGTH = 173
-P_NOVICE_COST = 174
-P_NOVICE_ACTIVATE = 175
-P_NOVICE_ACTIVATE_COST = 176
-P_NOVICE_KEEP = 177
-P_NOVICE_KEEP_COST = 178
+P_GATHER_ALLY_HARM = 90
+P_GATHER_BORN_SHARE = 91
+P_WITCHES_HARM = 92
+P_MOVE_HERO_HARM = 93
+P_SMALL_HERO_HARM = 94
+P_DISCARD_ITEM_HARM = 95
+P_REPLAY_HERO_HARM = 96
+P_MAGIC_MIRROR_HARM = 97
+P_UNTRAP_MOVE_HARM = 98
+P_MOVE_ALLY_HARM = 99
+P_DISCARD_HAND_SHARE = 100
+P_FRESH_CARD_KEEP = 101
+P_DYRNWYN_HARM = 102
+P_ALLIES_MINUS_HARM = 103
+P_FATE_ITEM_HARM = 104
+P_FATE_EFFECT_HARM = 105
+P_ROSE_MIN_OBSTACLES = 106
+P_ROSE_HARM = 107
+P_ROSE_REMOVAL_SHARE = 108
+P_ROSE_OTHER_HARM = 109
+P_REPLACE_EACH_HARM = 110
+P_FAIRY_GODMOTHER_HARM = 111
+P_FATE_SLIPPER = 112
+P_FATE_SLIPPER_CANE = 113
+P_NIGHTINGALE_BRIDE = 114
+P_HAPPY_DAY_HARM = 115
+P_DEPOWER_SHARE = 116
+P_OBSTACLE_VALUE = 117
+P_SWOON_MIN_OBSTACLES = 118
+P_SWOON_COST_SHARE = 119
+P_TAKE_ME_SHARE = 120
+P_TAKE_ME_COST = 121
+P_REMOVER_ALLY = 122
+P_REMOVER_ALLY_MIN = 123
+P_BLOCKS_REMOVAL_HARM = 124
+P_CLEARED_BY_HERO = 125
+P_WEDDING_VALUE = 126
+P_FIRST_DAUGHTER = 127
+P_MORE_DAUGHTERS = 128
+P_DAUGHTER_BY_BALLROOM = 129
+P_SECOND_BRIDE = 130
+P_DAUGHTER_STEP = 131
+P_BRIDE_STEP = 132
+P_BRIDE_STEP_READY = 133
+P_BRIDE_IN_BALLROOM = 134
+P_BRIDE_EARLY = 135
+P_INVITATION_LOCKED = 136
+P_INVITATION_BRIDE = 137
+P_INVITATION_OPEN = 138
+P_BELLS_OPEN = 139
+P_BELLS_LOCKED = 140
+P_CANE_SLIPPER = 141
+P_CANE_IDLE = 142
+P_BELLS_KEEP = 143
+P_MIDNIGHT_NO_CANE = 144
+P_FATE_MOVES_ALLIES_HARM = 145
+P_BALLROOM_CLOSED_HARM = 146
+P_SLIPPERS_DEFEAT = 147
+P_SLIPPERS_DEFEAT_CANE = 148
+P_SOLDIER_VALUE = 149
+P_CAULDRON_VALUE = 150
+P_SWAP_RESERVE = 151
+P_SWAP_RESERVE_SHARE = 152
+P_SWAP_POWER = 153
+P_SWAP_ONTO_BORN = 154
+P_SOLDIER_ALONE_SHARE = 155
+P_SPARE_SOLDIER = 156
+P_SPARE_BORN = 157
+P_NEW_BORN_BONUS = 158
+P_SPARE_BORN_LOST = 159
+P_PIG_KEEPER_SHARE = 160
+P_BARGAIN_FALLBACK = 161
+P_KEEP_BORN_UNCLAIMED = 162
+P_KEEP_BORN_EXTRA_UNCLAIMED = 163
+P_KEEP_BORN_SHARE = 164
+P_KEEP_BORN_NEEDED = 165
+P_KEEP_BORN_EXTRA = 166
+P_KEEP_OUR_HOUR_UNCLAIMED = 167
+P_KEEP_OUR_HOUR_SHARE = 168
+P_KEEP_OUR_HOUR_POWERED = 169
+P_KEEP_POWERED_OTHER = 170
+P_BLOCKS_SOLDIERS_HARM = 171
+P_BLOCKS_SOLDIERS_SHARE = 172
+P_GURGI_HARM_DISCOUNT = 173
+P_GURGI_DEFEAT_DISCOUNT = 174
+P_NOVICE_BASE = 175
+P_NOVICE_STRENGTH = 176
+P_NOVICE_COST = 177
+P_NOVICE_ACTIVATE = 178
+P_NOVICE_ACTIVATE_COST = 179
+P_NOVICE_KEEP = 180
+P_NOVICE_KEEP_COST = 181
 
 BIG = 1000.0
 
@@ -1370,8 +1376,10 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     op = tb.card[c, K.CF_ON_PLAY]
     if op == K.AB_FAIRY_GODMOTHER:
         h += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
-    elif op == K.AB_GATHER_ALLIES or op == K.AB_WITCHES:
-        h += sp[P_GATHER_ALLIES_HARM]
+    elif op == K.AB_GATHER_ALLIES:
+        h += gather_allies_harm_nb(st, tb, sp, s, loc)
+    elif op == K.AB_WITCHES:
+        h += sp[P_WITCHES_HARM]
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
         h += sp[P_MOVE_HERO_HARM]
     elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
@@ -1386,6 +1394,23 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
                 h += sp[P_DISCARD_ITEM_HARM]
                 break
     return h
+
+
+@kernel
+def gather_allies_harm_nb(st, tb, sp, s, loc):
+    """Harm to seat ``s`` of every Ally of its Realm moved to ``loc`` (Fflewddur Fflam): the Allies moved and the
+    Cauldron Born locations emptied; nothing if it has no Allies."""
+    moved = 0
+    for k in range(K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] != loc
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+        ):
+            moved += 1
+    _, born = soldier_locations_nb(st, tb, s)
+    emptied = bits_nb(born) - 1 if born != 0 else 0
+    return sp[P_GATHER_ALLY_HARM] * moved + sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
 
 
 @kernel
@@ -1441,7 +1466,12 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
                 return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
             return sp[P_MOVE_ALLY_HARM]
         if ab == K.AB_DISCARD_HAND_DRAW:
-            return sp[P_DISCARD_HAND_HARM]
+            # what the hand is worth keeping, against the cards drawn instead
+            kept = 0.0
+            for j in range(K.N_VCARDS):
+                if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
+                    kept += keep_value_nb(st, tb, ru, sp, s, j)
+            return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
         if ab == K.AB_GURGI_HAPPY_DAY:
             return sp[P_HAPPY_DAY_HARM]
         if ab == K.AB_DEPOWER_CAULDRON:

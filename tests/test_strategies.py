@@ -322,6 +322,39 @@ def test_expert_horned_king_moves_where_it_gains_the_power_its_next_swap_lacks()
     assert move(1) == "location Morva"  # 1 short: Morva's +1 is enough
 
 
+def test_fating_the_horned_king_the_expert_values_fflewddur_by_the_allies_he_gathers():
+    def pick(realm):
+        sc = build(
+            {"mover": "Morva", "cauldron": "power", "realm": realm, "fate_top": ["Fflewddur Fflam", "Doli"]},
+            {"mover": "The Woods", "hand": [], "power": 0},
+            villains=HK_VS_GASTON,
+            active=1,
+        )
+        sc.apply("fate The Horned King")
+        return sc.suggest("expert").label
+
+    assert pick({"Dungeons": ["Ancient Soldiers"]}).startswith("play Doli")  # no Allies to gather
+    spread = {"Dungeons": ["Cauldron Born"], "Morva": ["Cauldron Born"], "Throne Room": ["Cauldron Born"]}
+    assert pick(spread | {"Fair Folk Kingdom": ["Ancient Soldiers"]}).startswith("play Fflewddur Fflam")
+
+
+def test_fating_the_horned_king_the_expert_values_i_believe_in_you_by_his_hand():
+    def pick(hand):
+        hk = {"mover": "Morva", "cauldron": "power", "realm": {"Dungeons": ["Ancient Soldiers"]}}
+        sc = build(
+            hk | {"hand": hand, "fate_top": ["I Believe in You", "Doli"]},
+            {"mover": "The Woods", "hand": [], "power": 0},
+            villains=HK_VS_GASTON,
+            active=1,
+        )
+        sc.apply("fate The Horned King")
+        return sc.suggest("expert").label
+
+    assert pick(["Visions", "Visions", "Creeper", "Horned King's Henchmen"]).startswith("play Doli")
+    # three Cauldron Born and the Soldiers for the next swaps: worth making him throw away
+    assert pick(["Cauldron Born", "Cauldron Born", "Cauldron Born", "Ancient Soldiers"]) == "play I Believe in You"
+
+
 def test_fate_heavy_takes_the_fate_action_first():
     sc = build(
         {"mover": "The Tavern"},
