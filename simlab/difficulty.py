@@ -137,7 +137,9 @@ def difficulty(
             per_game[(v, "goldfish_turns")] = turns
             rows.append(_row(v, "goldfish_turns", med, lo, hi, float("nan"), turns.size))
     table = pl.DataFrame(rows)
-    verdicts = _verdicts(table, per_game, villains, measures)
+    where = f"{level} play" + "".join(f", {k}={v}" for k, v in sorted((variants or {}).items()))
+    where += "".join(f", {e}" for e in edits)
+    verdicts = _verdicts(table, per_game, villains, measures, where)
     return DifficultyResult(
         table,
         verdicts,
@@ -218,7 +220,9 @@ QUESTIONS = {
 }
 
 
-def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES) -> pl.DataFrame:
+def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES, where: str = "") -> pl.DataFrame:
+    """One verdict per pair and measure; ``where`` (the level and readings) is named in each text."""
+    at = f" at {where}" if where else ""
     est = {(r["villain"], r["measure"]): r for r in table.iter_rows(named=True)}
     rows = []
     for a, b in combinations(villains, 2):
@@ -248,9 +252,9 @@ def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES) 
             unit = "pp" if measure != "goldfish_turns" else " turns"
             scale = 100 if measure != "goldfish_turns" else 1
             if significant:
-                text = f"{_name(first)} is {more} than {_name(second)}"
+                text = f"{_name(first)} is {more} than {_name(second)}{at}"
             else:
-                text = f"no significant difference between {_name(first)} and {_name(second)} in {label}"
+                text = f"no significant difference between {_name(first)} and {_name(second)} in {label}{at}"
             rf, rs = est[(first, measure)], est[(second, measure)]
             text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} ({_z(z)}, {_p(p)})"
             rows.append(

@@ -84,6 +84,12 @@ REPORT_KEYS = {
     "calibration_games": int,  # simulated games per seat order and model
     "calibration_levels": list,  # levels to compare (default: every available level)
     "calibration_rules": dict,  # variant = value or [values]: readings to compare
+    "leverage_games": int,  # games per matchup and reading in the leverage table
+    "leverage_board": str,  # board perturbations: catalogue (plausible transcription errors) or none
+    "leverage_perturb": list,  # more readings for the leverage table: "VARIANT=VALUE", "board:LOCATION:OP", ...
+    "readings": int,  # the verdicts are also measured under this many readings (largest leverage first)
+    "robust_levels": list,  # levels the verdicts are measured at (default: every available one but random)
+    "robust_readings": list,  # these readings instead of the largest-leverage ones
 }
 
 

@@ -25,6 +25,7 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.edits import BoardEdit, normalise, parse_edit, plausible_board_errors
 from simlab.game import InputError, parse_matchup
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, RuleError, rules_array
+from simlab.stats import error_bars
 
 BOARD_CHOICES = ("catalogue", "none")
 
@@ -293,10 +294,8 @@ def plot_leverage(table: pl.DataFrame, ax, top: int = 20, title: str = "leverage
     rows = leverage_summary(table).head(top)
     y = np.arange(rows.height)
     x = rows["change"].to_numpy()
-    lo = np.minimum(rows["change_low"].to_numpy(), x)
-    hi = np.maximum(rows["change_high"].to_numpy(), x)
     colours = ["tab:orange" if k == "board" else "tab:blue" for k in rows["kind"]]
-    ax.barh(y, x, xerr=np.vstack([x - lo, hi - x]), capsize=2, color=colours)
+    ax.barh(y, x, xerr=error_bars(x, rows["change_low"], rows["change_high"]), capsize=2, color=colours)
     labels = [
         f"{s}\n{v} in {m.replace('-vs-', ' v ')}"
         for s, v, m in zip(rows["setting"], rows["villain"], rows["largest_in"], strict=True)

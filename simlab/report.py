@@ -1,9 +1,12 @@
 """Balance reports: one directory with a self-contained ``index.html``, ``report.md``, the PNG plots and every
 table as parquet and CSV, plus ``settings.json`` recording what regenerates it exactly.
 
-Sections: the matchup matrix (heatmap, win rates with intervals), difficulty (measures and verdicts), the
-skill ladder, turns to win alone by villain, causal card impact per villain, rule-variant effects, and, when the
-experiment file's ``[report]`` table names ``real_games``, calibration against that log of real games.
+Sections: a headline (which villain is stronger, each verdict labelled holds / reverses / not significant across
+levels and readings), "is Lady Tremaine harder?", the matchup matrix (heatmap, win rates with intervals),
+difficulty (measures and verdicts at the report's level), the robustness of every verdict across levels and
+readings, the skill ladder, turns to win alone by villain, causal card impact per villain, the leverage table
+(each rule variant and plausible board transcription error against each matchup), and, when the experiment
+file's ``[report]`` table names ``real_games``, calibration against that log of real games.
 """
 
 from __future__ import annotations
@@ -22,16 +25,18 @@ import polars as pl
 from simlab.calibration import calibration_log, calibration_section
 from simlab.cards import VILLAIN_KEYS
 from simlab.experiment import Experiment
-from simlab.game import InputError, check_villain, parse_matchup
+from simlab.game import InputError, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
 from simlab.stats import error_bars
 
 DEFAULTS = {
-    "games": 2000,  # per matchup of the matrix, and per variant setting
+    "games": 2000,  # per matchup of the matrix
     "seed": 0,
     "ablation_games": 500,  # per card and opponent
     "difficulty_games": 1000,  # per pairing and setting
-    "matchup": "gaston-vs-horned-king",  # where rule variants are measured
+    "leverage_games": 1000,  # per matchup and reading (leverage table)
+    "leverage_board": "catalogue",  # board perturbations in the leverage table: catalogue or none
+    "readings": 2,  # readings besides the default the verdicts are measured under (largest leverage first)
 }
 
 
@@ -56,6 +61,7 @@ class Section:
     text: str = ""
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     plots: dict[str, Path] = field(default_factory=dict)
+    files: dict[str, pl.DataFrame] = field(default_factory=dict)  # written as parquet and CSV, linked, not shown
 
 
 @dataclass
@@ -124,54 +130,7 @@ def plot_ladder(ladder: pl.DataFrame, ax):
     return ax
 
 
-def plot_variants(effects: pl.DataFrame, ax):
-    """Paired change in each entry's win rate for each rule-variant setting, with 95% intervals."""
-    settings = list(effects["setting"].unique(maintain_order=True))
-    entries = list(effects["entry"].unique(maintain_order=True))
-    h = 0.8 / max(len(entries), 1)
-    for i, e in enumerate(entries):
-        sub = effects.filter(pl.col("entry") == e)
-        y = np.arange(len(settings)) + i * h
-        x = sub["change"].to_numpy()
-        err = error_bars(x, sub["change_low"], sub["change_high"])
-        ax.barh(y, x, h, xerr=err, capsize=2, label=e)
-    ax.set_yticks(np.arange(len(settings)) + h * (len(entries) - 1) / 2, settings, fontsize=7)
-    ax.invert_yaxis()
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
-    ax.set_xlabel("change in win rate from the default reading (paired 95% interval)")
-    ax.legend()
-    ax.set_title("rule-variant effects")
-    return ax
-
-
 # ============================================================================ studies
-
-
-def variant_effects(
-    matchup: str, n_games: int, seed: int, strategies, variants, max_turns, threads, edits
-) -> pl.DataFrame:
-    """For every rule variant's every non-default value: the paired change in each entry's win rate."""
-    from simlab.sim import entry_names
-    from simlab.whatif import paired_effect, winner_indices
-
-    villains = parse_matchup(matchup)
-    names = entry_names(villains)
-    base_variants = dict(variants or {})
-    base = winner_indices(matchup, n_games, seed, strategies, base_variants, max_turns, threads, edits)
-    rows = []
-    for name, v in RULE_VARIANTS.items():
-        current = base_variants.get(name, v.default)
-        for value in v.values:
-            if value == current:
-                continue
-            w = winner_indices(
-                matchup, n_games, seed, strategies, {**base_variants, name: value}, max_turns, threads, edits
-            )
-            for e, entry in enumerate(names):
-                eff = paired_effect((base == e).astype(np.int8), (w == e).astype(np.int8))
-                rows.append({"setting": f"{name}={value}", "entry": entry} | eff)
-    return pl.DataFrame(rows)
 
 
 def build_report(
@@ -190,10 +149,11 @@ def build_report(
     import matplotlib
 
     matplotlib.use("Agg")
-    from simlab.difficulty import difficulty
     from simlab.impact import ablation, plot_impact
     from simlab.ladder import skill_ladder
+    from simlab.leverage import leverage, plot_leverage
     from simlab.matchups import matrix, plot_matrix
+    from simlab.robust import answer, robust_difficulty
     from simlab.sim import goldfish
 
     exp = exp or Experiment(name="balance")
@@ -201,18 +161,29 @@ def build_report(
     games = exp.games or DEFAULTS["games"]
     seed = exp.seed if exp.seed is not None else DEFAULTS["seed"]
     max_turns = exp.max_turns or DEFAULT_MAX_TURNS
-    matchup = exp.matchup or DEFAULTS["matchup"]
-    parse_matchup(matchup)
     villains = tuple(check_villain(v) for v in rep.get("villains", VILLAIN_KEYS))
     ablation_games = rep.get("ablation_games", DEFAULTS["ablation_games"])
     difficulty_games = rep.get("difficulty_games", DEFAULTS["difficulty_games"])
+    leverage_games = rep.get("leverage_games", DEFAULTS["leverage_games"])
+    leverage_board = rep.get("leverage_board", DEFAULTS["leverage_board"])
+    n_readings = rep.get("readings", DEFAULTS["readings"])
     from simlab.levels import available_levels, check_level, strategies_at, strongest_level
+    from simlab.leverage import BOARD_CHOICES
+    from simlab.robust import default_levels
 
     level = check_level(level or exp.level or strongest_level())
     strategies = strategies_at(level, VILLAIN_KEYS, exp.strategies)
     variants, edits = exp.rules, exp.edits
-    if any(not isinstance(n, int) or n < 1 for n in (games, ablation_games, difficulty_games)):
+    if any(not isinstance(n, int) or n < 1 for n in (games, ablation_games, difficulty_games, leverage_games)):
         raise InputError("report game counts must be positive integers")
+    if leverage_board not in BOARD_CHOICES:
+        raise InputError(f"[report] leverage_board must be one of {', '.join(BOARD_CHOICES)}, got {leverage_board!r}")
+    if n_readings < 0:
+        raise InputError(f"[report] readings must be 0 or more, got {n_readings}")
+    robust_levels = [check_level(lv) for lv in rep.get("robust_levels", default_levels())]
+    robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, level})
+    perturb = _perturbations(rep, "leverage_perturb", exp.source)
+    chosen_readings = _perturbations(rep, "robust_readings", exp.source)
     real_games = calibration_log(rep, exp.source)  # read now: a bad log fails before the long studies
     directory = Path(out_dir) / exp.name
     try:
@@ -231,9 +202,13 @@ def build_report(
         "games_per_matchup": games,
         "ablation_games": ablation_games,
         "difficulty_games": difficulty_games,
-        "variant_matchup": matchup,
+        "leverage_games": leverage_games,
+        "leverage_board": leverage_board,
+        "leverage_perturb": perturb,
         "max_turns": max_turns,
         "level": level,
+        "levels_available": list(available_levels()),
+        "robust_levels": list(robust_levels),
         "strategies": {v: str(strategies.get(v, "expert")) for v in VILLAIN_KEYS},
         "variants": {k: variants.get(k, v.default) for k, v in RULE_VARIANTS.items()},
         "edits": [str(e) for e in edits],
@@ -256,17 +231,68 @@ def build_report(
     sec.plots["win_rates"] = _plot(directory, "win_rates", lambda ax: plot_win_rates(m.table, ax, level), (8, 7))
     sections.append(sec)
 
-    say("difficulty")
-    d = difficulty(VILLAIN_KEYS, difficulty_games, seed, variants, max_turns, threads, edits, level=level)
-    sec = Section(
-        "Difficulty",
-        f"{difficulty_games:,} games per pairing and setting, {level} play. Strength: win rate against the "
-        f"field. Skill gap: {level} minus novice against the same novice opponents (paired). Goldfish: median "
-        "turns to win alone. "
-        "Fate sensitivity: drop in win rate when the opponents play fate-heavy (paired).",
-        {"difficulty": d.table, "verdicts": d.verdicts.select("measure", "verdict", "z", "p")},
+    say("leverage: rule variants and board layouts")
+    lev = leverage(
+        leverage_games,
+        seed,
+        level,
+        exp.strategies,
+        variants,
+        max_turns,
+        threads,
+        edits,
+        True,
+        leverage_board,
+        perturb,
+        progress=lambda done, total: say(f"leverage: {done:,} of {total:,} games"),
     )
-    sections.append(sec)
+    say("robust verdicts")
+    rob = robust_difficulty(
+        VILLAIN_KEYS,
+        robust_levels,
+        chosen_readings or n_readings,
+        difficulty_games,
+        seed,
+        variants,
+        max_turns,
+        threads,
+        edits,
+        screen=lev.table,
+        progress=lambda done, total, what: say(f"robust verdicts: {what}: {done:,} of {total:,} games"),
+    )
+    settings["robust_readings"] = list(rob.readings["reading"])
+
+    here = rob.verdicts_at(level)
+    sections.append(
+        Section(
+            "Difficulty",
+            f"{difficulty_games:,} games per pairing and setting, {level} play, default readings. Strength: win rate "
+            f"against the field. Skill gap: {level} minus novice against the same novice opponents (paired; only "
+            "above novice). Goldfish: median turns to win alone. Fate sensitivity: drop in win rate when the "
+            "opponents play fate-heavy (paired; from expert up). These verdicts hold at this one setting; the next "
+            "section says whether each survives the other levels and readings.",
+            {"difficulty": rob.at(level), "verdicts": here.select("measure", "verdict", "z", "p")},
+        )
+    )
+    readings_text = "; ".join(
+        f"{r['reading']} ({r['why']})" for r in rob.readings.iter_rows(named=True) if r["kind"] != "default"
+    )
+    sections.append(
+        Section(
+            "Robustness of the verdicts",
+            f"Every verdict measured at each level ({', '.join(robust_levels)}) under the default readings"
+            + (f" and under {readings_text}" if readings_text else " (no reading moved any matchup significantly)")
+            + f", {difficulty_games:,} games per pairing and setting, the same seeds at every setting. Label: holds "
+            "(significant the same way at every setting), reverses (significant both ways), not significant "
+            "(otherwise); two-sided tests at 5% at each setting. The skill gap is measured only above novice, Fate "
+            "sensitivity from expert up; random is not a player and is left out.",
+            {
+                "robust_verdicts": rob.verdicts.select("question", "label", "verdict", "settings", "min_abs_z"),
+                "robust_readings": rob.readings,
+            },
+            files={"robust_measures": rob.table, "robust_by_setting": rob.by_setting},
+        )
+    )
 
     say("skill ladder")
     lad = skill_ladder(VILLAIN_KEYS, available_levels(), "novice", difficulty_games, seed, variants, max_turns, threads)
@@ -320,34 +346,60 @@ def build_report(
             )
         )
 
-    say("rule variants")
-    ve = variant_effects(matchup, games, seed, strategies, variants, max_turns, threads, edits)
+    summary = lev.summary()
+    n_rule = summary.filter(pl.col("kind") == "rule").height
+    n_board = summary.filter(pl.col("kind") == "board").height
     sections.append(
         Section(
-            "Rule-variant effects",
-            f"{matchup}, {games:,} games per setting on the same seeds: the change in each villain's win rate when "
-            "one rule variant takes another value (the rest as in the settings).",
-            {"variant_effects": ve},
+            "Leverage: rule readings and board layouts",
+            f"Each rule variant's non-default value ({n_rule}) and each plausible transcription error of the board "
+            f"layouts ({n_board}; the layouts come from one medium-low-trust source: a symbol read in the wrong row, "
+            "a whole board's rows read upside down, two neighbouring locations' panels swapped) played on the same "
+            f"{leverage_games:,} games per matchup as the shipped reading, {level} play, every pairing of different "
+            "villains and the 3-player game (a board edit only where that villain plays). leverage: each reading's "
+            "largest effect, largest first; leverage_top: the largest effects by matchup and villain (the whole "
+            "table in leverage_all.csv). Change in win rate with Newcombe's paired 95% interval.",
+            {"leverage": summary, "leverage_top": lev.table.head(40).drop("description")},
             {
-                "variant_effects": _plot(
+                "leverage": _plot(
                     directory,
-                    "variant_effects",
-                    lambda ax: plot_variants(ve, ax),
-                    (8, 0.45 * ve["setting"].n_unique() + 2),
+                    "leverage",
+                    lambda ax: plot_leverage(lev.table, ax, 25, f"leverage ({level} play)"),
+                    (9, 10),
                 )
             },
+            files={"leverage_all": lev.table},
         )
     )
 
     strongest = available_levels()[-1]
     which = "the strongest level available here" if level == strongest else f"not the strongest ({strongest})"
-    strength = d.verdicts.filter(pl.col("measure") == "strength")["verdict"].to_list()
+    strength = rob.verdicts.filter(pl.col("measure") == "strength")
     sections.insert(
         0,
         Section(
             "Headline",
-            f"Measured at the {level} level, {which}; levels here: {', '.join(available_levels())}. "
-            "Which villain is stronger, with every villain played at that level: " + "; ".join(strength) + ".",
+            f"Which villain is stronger (win rate against the field, each villain against each other one)? The "
+            f"studies below are measured at the {level} level, {which}; levels here: "
+            f"{', '.join(available_levels())}. Each verdict here is measured at every level "
+            f"({', '.join(robust_levels)}) under the default readings"
+            + (
+                f" and under {', '.join(settings['robust_readings'][1:])} (the readings with the largest effect)"
+                if len(settings["robust_readings"]) > 1
+                else ""
+            )
+            + ", and labelled holds, reverses or not significant across them.",
+            {"headline_verdicts": strength.select("question", "label", "verdict")},
+        ),
+    )
+    sections.insert(
+        1,
+        Section(
+            "Is Lady Tremaine harder?",
+            "Harder to play means a larger skill gap (the level's win rate minus novice's against the same novice "
+            "opponents): skill rewards her more. Weaker means a lower win rate against the field. Each verdict "
+            "is labelled across the levels and readings measured, and says at which it goes which way.",
+            {"lady_tremaine_verdicts": answer(rob, "lady-tremaine").select("question", "label", "verdict")},
         ),
     )
     if real_games is not None:
@@ -357,6 +409,19 @@ def build_report(
     report = Report(directory, settings, sections)
     write_report(report)
     return report
+
+
+def _perturbations(rep: dict, key: str, source: str) -> list[str]:
+    """A ``[report]`` list of readings (``"VARIANT=VALUE"``, board edits), checked; errors name the file and key."""
+    from simlab.leverage import parse_perturbation
+
+    out = []
+    for p in rep.get(key, []):
+        try:
+            out.append(parse_perturbation(p).setting)
+        except InputError as exc:
+            raise InputError(f"{source or 'report'}: [report] {key}: {exc}") from None
+    return out
 
 
 def _config_name(source: str) -> str:
@@ -426,9 +491,16 @@ def write_report(report: Report) -> None:
             frame.write_csv(d / f"{name}.csv")
             md += [f"### {name}", "", _markdown(frame), ""]
             body.append(f"<h3>{html.escape(name)}</h3>{_html_table(frame)}")
-            if name == "verdicts":
-                md += [f"- {v}" for v in frame["verdict"]] + [""]
-                body.append("<ul>" + "".join(f"<li>{html.escape(v)}</li>" for v in frame["verdict"]) + "</ul>")
+            if name.endswith("verdicts") and "verdict" in frame.columns:
+                rows = frame.to_dicts()
+                items = [f"{r['question']} {r['verdict']}" if "question" in r else r["verdict"] for r in rows]
+                md += [f"- {v}" for v in items] + [""]
+                body.append("<ul>" + "".join(f"<li>{html.escape(v)}</li>" for v in items) + "</ul>")
+        for name, frame in sec.files.items():
+            frame.write_parquet(d / f"{name}.parquet")
+            frame.write_csv(d / f"{name}.csv")
+            md += [f"Table `{name}`: [{name}.csv]({name}.csv), [{name}.parquet]({name}.parquet)", ""]
+            body.append(f'<p>Table {html.escape(name)}: <a href="{name}.csv">{name}.csv</a></p>')
         for name, path in sec.plots.items():
             md += [f"![{name}]({path.name})", ""]
             data = base64.b64encode(path.read_bytes()).decode()

@@ -347,6 +347,11 @@ def answer(result: RobustResult, villain: str, measures=("skill_gap", "strength"
     about = (pl.col("villain_a") == villain) | (pl.col("villain_b") == villain)
     rows = v.filter(about & pl.col("measure").is_in(list(measures)))
     order = {m: i for i, m in enumerate(measures)}
+    asked = [  # asked about ``villain`` first: "is Lady Tremaine harder to play than Gaston?"
+        f"is {_name(villain)} {QUESTIONS[m][0]} than {_name(b if a == villain else a)}?"
+        for a, b, m in rows.select("villain_a", "villain_b", "measure").iter_rows()
+    ]
+    rows = rows.with_columns(pl.Series("question", asked, pl.String))
     return rows.with_columns(pl.col("measure").replace_strict(order).alias("_o")).sort("_o").drop("_o")
 
 

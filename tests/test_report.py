@@ -30,6 +30,10 @@ villains = ["gaston"]
 real_games = "real-games-example.csv"
 calibration_games = 10
 calibration_levels = ["expert"]
+leverage_games = 10
+leverage_board = "none"
+leverage_perturb = ["board:Morva:flip"]
+robust_readings = ["obstacles_cover_actions=yes"]
 """
 
 
@@ -51,7 +55,7 @@ def test_report_files_and_settings(report_dir):
         "skill_ladder",
         "turns_to_win",
         "card_impact_gaston",
-        "variant_effects",
+        "leverage",
         "calibration",
         "calibration_lengths",
     ):
@@ -63,7 +67,15 @@ def test_report_files_and_settings(report_dir):
         "skill_ladder",
         "goldfish",
         "card_impact_gaston",
-        "variant_effects",
+        "leverage",
+        "leverage_top",
+        "leverage_all",
+        "headline_verdicts",
+        "lady_tremaine_verdicts",
+        "robust_verdicts",
+        "robust_readings",
+        "robust_measures",
+        "robust_by_setting",
         "calibration_fit",
         "calibration_matchups",
         "calibration_first_player",
@@ -84,6 +96,18 @@ def test_report_files_and_settings(report_dir):
     md = (report_dir / "report.md").read_text()
     assert "## Difficulty" in md and "![card_impact_gaston](card_impact_gaston.png)" in md
     assert "## Calibration against real play" in md and "32 usable games" in md
+    assert "## Headline" in md and "## Is Lady Tremaine harder?" in md and "## Robustness of the verdicts" in md
+    assert settings["robust_levels"] == ["novice", "expert"]
+    assert settings["robust_readings"] == ["default", "obstacles_cover_actions=yes"]
+    # every robust verdict is a bullet with its label, and names the settings it was measured at
+    bullets = [line for line in md.splitlines() if line.startswith("- is ")]
+    assert len(bullets) >= 3 + 2 * 2 + 3 * 4  # headline (3 pairs), Lady Tremaine (2 pairs, 2 questions), all
+    for line in bullets:
+        answer = line[line.index("? ") + 2 :]
+        assert answer.startswith(("holds: ", "reverses: ", "not significant")) and "expert" in answer
+    leverage = pl.read_parquet(report_dir / "leverage_all.parquet")
+    assert set(leverage["setting"]) >= {"board:Morva:flip", "obstacles_cover_actions=yes"}
+    assert "leverage_all.csv" in md
     # a markdown table row stays on one line, long verdicts included
     assert any(line.startswith("| skill_gap") and "p " in line and line.endswith("|") for line in md.splitlines())
     page = (report_dir / "index.html").read_text()
@@ -154,8 +178,9 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
     import numpy as np
 
     from simlab.impact import plot_impact
+    from simlab.leverage import plot_leverage
     from simlab.matchups import plot_matrix
-    from simlab.report import plot_ladder, plot_turns, plot_variants, plot_win_rates
+    from simlab.report import plot_ladder, plot_turns, plot_win_rates
     from simlab.stats import paired_difference, wilson
     from simlab.whatif import plot_sweep
 
@@ -183,13 +208,21 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
             "impact_high": [none[2], everything[2], float("nan")],
         }
     )
-    variants = pl.DataFrame(
+    leverage = pl.DataFrame(
         {
-            "setting": ["get_out=exactly_three", "lucifer_trap=on_play"],
-            "entry": ["gaston", "gaston"],
-            "change": [everything[0], none[1] - 1e-12],
-            "change_low": [everything[1], none[1]],
-            "change_high": [everything[2], none[2]],
+            "kind": ["rule", "board", "rule"],
+            "setting": ["get_out=exactly_three", "board:Morva:flip", "lucifer_trap=on_play"],
+            "matchup": ["gaston-vs-horned-king"] * 3,
+            "villain": ["gaston", "horned-king", "gaston"],
+            "games": [300] * 3,
+            "base_rate": [0.0, 0.5, 0.5],
+            "rate": [1.0, 0.5, 0.5],
+            "change": [everything[0], none[1] - 1e-12, float("nan")],
+            "change_low": [everything[1], none[1], float("nan")],
+            "change_high": [everything[2], none[2], float("nan")],
+            "changed_games": [300, 0, 0],
+            "significant": [True, False, False],
+            "description": [""] * 3,
         }
     )
     sweep = pl.DataFrame({"value": ["3", "4", "5"], "entry": ["gaston"] * 3, **rates})
@@ -201,7 +234,7 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         "skill_ladder": lambda ax: plot_ladder(ladder, ax),
         "turns_to_win": lambda ax: plot_turns(turns, ax),
         "card_impact": lambda ax: plot_impact(impact, ax, "impact"),
-        "variant_effects": lambda ax: plot_variants(variants, ax),
+        "leverage": lambda ax: plot_leverage(leverage, ax),
         "sweep": lambda ax: plot_sweep(sweep, ax, "sweep", "4"),
     }
     for name, draw in plots.items():
