@@ -78,7 +78,7 @@ class ChunkJob:
 
     def seats(self) -> np.ndarray:
         """int64 (n, P): the matchup entry in each seat of each of the chunk's games."""
-        from simlab.sim import seat_table
+        from simlab.seating import seat_table
 
         return seat_table(self.villains, self.n, self.first, self.order, self.seed)
 
@@ -127,7 +127,7 @@ def play_chunk(job: ChunkJob):
             f"a worker runs simlab {mine['version']} with rules {mine['rules_hash']}, the client simlab "
             f"{job.expect[0]} with rules {job.expect[1]}: start the workers from the same install"
         )
-    from simlab.sim import Tally
+    from simlab.tally import Tally
 
     seats, out_games, out_turns, out_flags = play_games(job)
     if job.mode == "tally":
