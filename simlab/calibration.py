@@ -1032,10 +1032,9 @@ def calibration_log(report: Mapping, source: str = "") -> GameLog | None:
 
 
 def calibration_section(log: GameLog, exp, directory: Path, seed: int, max_turns: int, threads, plot):
-    """The report's section on ``log`` (a :class:`simlab.report.Section`); ``plot(directory, name, draw,
-    size)`` writes a PNG. Sizes, levels and readings come from the experiment's ``[report]`` table."""
-    from simlab.report import Section
-
+    """The report's section on ``log``: the fields of a :class:`simlab.report.Section` (title, text, tables,
+    plots) as a dict; ``plot(directory, name, draw, size)`` writes a PNG. Sizes, levels and readings come from
+    the experiment's ``[report]`` table."""
     rep = exp.report
     n_games = rep.get("calibration_games", exp.games or DEFAULT_GAMES)
     rules = {**exp.rules, **rep.get("calibration_rules", {})}
@@ -1070,7 +1069,7 @@ def calibration_section(log: GameLog, exp, directory: Path, seed: int, max_turns
         tables["calibration_groups"] = res.groups
     if log.skipped.height:
         tables["calibration_skipped"] = log.skipped
-    return Section("Calibration against real play", text, tables, plots)
+    return {"title": "Calibration against real play", "text": text, "tables": tables, "plots": plots}
 
 
 # ============================================================================ plots (frame in, Axes out)

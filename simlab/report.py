@@ -404,7 +404,7 @@ def build_report(
     )
     if real_games is not None:
         say("calibration against real play")
-        sections.append(calibration_section(real_games, exp, directory, seed, max_turns, threads, _plot))
+        sections.append(Section(**calibration_section(real_games, exp, directory, seed, max_turns, threads, _plot)))
 
     report = Report(directory, settings, sections)
     write_report(report)

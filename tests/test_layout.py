@@ -1,0 +1,95 @@
+"""The layers: no import circle under simlab/ (imports inside functions count), kernels import only kernels."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
+    """The modules of ``known`` that the file imports, at module level or inside a function."""
+    out = set()
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            for a in node.names:  # ``from pkg import mod`` imports the module pkg.mod
+                out.add(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base)
+    return {m for m in out if m in known}
+
+
+def import_graph(root: Path = ROOT, packages=("simlab", "strategies")) -> dict[str, set[str]]:
+    files = [p for pkg in packages for p in (root / pkg).rglob("*.py")]
+    known = {module_name(p, root) for p in files}
+    return {module_name(p, root): imports(p, known, root) - {module_name(p, root)} for p in files}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circle_under_simlab():
+    graph = import_graph()
+    assert cycles(graph) == [], "modules that import each other (directly or through others)"
+
+
+def test_kernels_import_only_kernels():
+    graph = import_graph()
+    bad = {m: sorted(d for d in deps if not d.startswith("simlab.kernels")) for m, deps in graph.items()}
+    bad = {m: d for m, d in bad.items() if m.startswith("simlab.kernels") and d}
+    assert bad == {}
+
+
+def test_the_check_sees_a_circle_through_an_import_inside_a_function(tmp_path):
+    pkg = tmp_path / "simlab"
+    (pkg / "kernels").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels" / "__init__.py").write_text("")
+    (pkg / "kernels" / "const.py").write_text("")
+    (pkg / "a.py").write_text("from simlab.kernels import const\nfrom simlab import b\n")
+    (pkg / "b.py").write_text("def f():\n    from simlab.c import g\n")
+    (pkg / "c.py").write_text("from . import a\n")
+    (pkg / "d.py").write_text("import simlab.a\n")
+    graph = import_graph(tmp_path, ("simlab",))
+    assert graph["simlab.a"] == {"simlab.kernels.const", "simlab.b"}
+    assert cycles(graph) == [["simlab.a", "simlab.b", "simlab.c"]]
