@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.game import InputError
+from simlab.kernels.rng import mix64_nb
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser, vectorised (uint64 in, uint64 out)."""
+def mix64(x):
+    """splitmix64's output function on numpy values, vectorised: the kernels' own
+    (:func:`simlab.kernels.rng.mix64_nb`), run as numpy code."""
     with np.errstate(over="ignore"):
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
+        return mix64_nb.py_func(x)
 
 
 def seat_table(villains: tuple[str, ...], n: int, first: int = 0, order: str = "rotate", seed: int = 0) -> np.ndarray:
@@ -28,8 +28,9 @@ def seat_table(villains: tuple[str, ...], n: int, first: int = 0, order: str = "
         return (idx[:, None] + np.arange(P)[None, :]) % P
     if order == "random":
         with np.errstate(over="ignore"):
-            base = _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0xA5A5A5A5))
-            keys = _mix(base ^ (idx.astype(np.uint64)[:, None] * np.uint64(P) + np.arange(P, dtype=np.uint64)[None, :]))
+            base = mix64(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0xA5A5A5A5))
+            slots = idx.astype(np.uint64)[:, None] * np.uint64(P) + np.arange(P, dtype=np.uint64)[None, :]
+            keys = mix64(base ^ slots)
         return np.argsort(keys, axis=1, kind="stable").astype(np.int64)
     e0 = villains.index(order)
     rest = [e for e in range(P) if e != e0]

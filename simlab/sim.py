@@ -32,7 +32,7 @@ from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, check_villain,
 from simlab.output import _frame, _ParquetOut, card_flags  # noqa: F401
 from simlab.plan import DEFAULT_CHUNK, MAX_GAMES, GamePlan, _chunks, _set_threads, check_games, check_strategies  # noqa: F401
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
-from simlab.seating import _mix, check_first, seat_table  # noqa: F401
+from simlab.seating import check_first, seat_table  # noqa: F401
 from simlab.tally import Tally, entry_names, hist_stats  # noqa: F401
 
 KEEP_GAMES_UP_TO = 1_000_000

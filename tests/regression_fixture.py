@@ -24,6 +24,7 @@ import polars as pl
 
 from simlab.backend import play_games
 from simlab.rules import RULE_VARIANTS
+from simlab.seating import mix64
 from simlab.sim import GamePlan
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "regression.parquet"
@@ -65,13 +66,6 @@ def configs() -> list[dict]:
     return out
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
-
-
 def digest(flags: np.ndarray) -> np.ndarray:
     """uint64 per game of int8 flags (n, P, 45): which instances each seat drew and played, hashed."""
     n, P, N = flags.shape
@@ -81,7 +75,7 @@ def digest(flags: np.ndarray) -> np.ndarray:
         for s in range(P):
             for f, salt in ((1, 0x1234567), (2, 0x7654321)):
                 mask = ((flags[:, s, :] & f) != 0).astype(np.uint64) @ bits
-                h = _mix(h ^ mask ^ np.uint64(salt + 1000 * s))
+                h = mix64(h ^ mask ^ np.uint64(salt + 1000 * s))
     return h
 
 
