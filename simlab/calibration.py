@@ -32,7 +32,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,8 +40,9 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
-from simlab.game import InputError, check_seed
+from simlab.game import InputError
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
+from simlab.settings import RunSettings, settings_from
 from simlab.stats import Z95, wilson
 
 DEFAULT_GAMES = 2000  # simulated games per seat order and model
@@ -412,36 +413,41 @@ def predict(
     orders: Sequence[Sequence[str]],
     levels: Sequence[str] | None = None,
     rules: Mapping[str, str | Sequence[str]] | None = None,
-    n_games: int = DEFAULT_GAMES,
-    seed: int = 0,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    n_games: int | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> Predictions:
     """Play ``n_games`` games of every seat order in ``orders`` (tuples of villains, seat 0 first) for every
     model: each level (default: every level available for these villains, ``simlab.levels``) at each rule
     setting (:func:`rule_settings`). Runs go through :func:`simlab.sim.run` on the current backend, seats
-    rotated, so one run of a matchup plays all of its rotations; every model plays the same seeds."""
+    rotated, so one run of a matchup plays all of its rotations; every model plays the same seeds.
+    ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
+    turn cap, threads and progress (``n_games`` default 2,000; their variants, level and strategies are not
+    used: ``rules`` and ``levels`` say what is compared)."""
     from simlab.levels import available_levels, check_level, level_strategies
     from simlab.sim import run
 
-    seed = check_seed(seed)
-    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1:
+    if n_games is not None and (not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1):
         raise InputError(f"the number of simulated games must be a positive integer, got {n_games!r}")
+    if settings is None and n_games is None:
+        n_games = DEFAULT_GAMES
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, max_turns, progress = settings.games, settings.seed, settings.max_turns, settings.progress
     orders = [tuple(o) for o in orders]
     villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
     levels = list(dict.fromkeys(levels)) if levels else list(available_levels(villains))
     for level in levels:
         check_level(level)
         level_strategies(level, villains)  # tuned without its files fails here
-    settings = rule_settings(rules, max_turns)
-    several = len(settings) > 1
+    rule_sets = rule_settings(rules, max_turns)
+    several = len(rule_sets) > 1
     runs = sorted({run_order(o) for o in orders}, key=lambda o: (len(o), o))
     per_run = {r: n_games * len({r[i:] + r[:i] for i in range(len(r))}) for r in runs}
-    total = len(levels) * len(settings) * sum(per_run.values())
+    total = len(levels) * len(rule_sets) * sum(per_run.values())
     done = 0
     order_rows, round_parts, model_rows = [], [], []
-    for setting in settings:
+    for setting in rule_sets:
         label = setting_label(setting)
         for level in levels:
             model = model_name(level, label, several)
@@ -454,17 +460,8 @@ def predict(
                     if progress is not None:
                         progress(base + k, total)
 
-                res = run(
-                    "-vs-".join(r),
-                    n,
-                    seed,
-                    level_strategies(level, set(r)),
-                    setting,
-                    max_turns,
-                    threads,
-                    keep_games=True,
-                    progress=tick,
-                )
+                here = settings.replace(games=n, variants=setting, level=None, strategies={}, progress=tick)
+                res = run("-vs-".join(r), strategies=level_strategies(level, set(r)), keep_games=True, settings=here)
                 done += n
                 g = res.games.with_columns(
                     pl.concat_str([pl.col(f"seat{s}") for s in range(len(r))], separator=" > ").alias("order")
@@ -993,18 +990,20 @@ def calibrate(
     games,
     levels: Sequence[str] | None = None,
     rules: Mapping[str, str | Sequence[str]] | None = None,
-    n_games: int = DEFAULT_GAMES,
-    seed: int = 0,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    n_games: int | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> CalibrationResult:
     """Read the log ``games`` (a CSV or parquet path, or a frame; see :func:`read_log`), simulate its seat
     orders for every model (:func:`predict`: ``n_games`` games per seat order, each level at each rule
-    setting) and score the log against them (:func:`evaluate`)."""
-    rules_array({}, max_turns)
+    setting) and score the log against them (:func:`evaluate`). ``settings`` and ``given`` as for
+    :func:`predict`."""
+    if settings is None:
+        settings = settings_from(None, n_games=n_games or DEFAULT_GAMES, **given)
+        n_games = None
     log = read_log(games)
-    pred = predict(log.orders(), levels, rules, n_games, seed, max_turns, threads, progress)
+    pred = predict(log.orders(), levels, rules, n_games, settings=settings)
     return evaluate(log, pred)
 
 
@@ -1038,7 +1037,8 @@ def calibration_section(log: GameLog, exp, directory: Path, seed: int, max_turns
     rep = exp.report
     n_games = rep.get("calibration_games", exp.games or DEFAULT_GAMES)
     rules = {**exp.rules, **rep.get("calibration_rules", {})}
-    pred = predict(log.orders(), rep.get("calibration_levels") or None, rules, n_games, seed, max_turns, threads)
+    levels = rep.get("calibration_levels") or None
+    pred = predict(log.orders(), levels, rules, n_games, seed=seed, max_turns=max_turns, threads=threads)
     res = evaluate(log, pred)
     text = (
         f"The log {log.describe()}. Each model (a level playing every seat, at a rule setting) played "

@@ -22,6 +22,7 @@ from simlab.render import (  # noqa: F401
     _pct_change,
     _rate_table,
     console,
+    matrix_table,
     pct_interval,
     print_calibration,
     print_difficulty,
@@ -30,6 +31,7 @@ from simlab.render import (  # noqa: F401
     print_tune,
 )
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
+from simlab.settings import RunSettings
 
 USER_ERRORS = (InputError, RuleError, CardDataError, BackendError)
 
@@ -204,6 +206,24 @@ def experiment_settings(config: str | None, **given) -> dict:
         fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
     check_games(out["games"])
     return out
+
+
+def run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, progress=None, where="the games"):
+    """The options every study takes, checked once (:class:`simlab.settings.RunSettings`); ``where`` names what
+    the study plays in the message about a --strategy for a villain not in it."""
+    check_games(n)
+    return RunSettings(
+        n,
+        seed,
+        level,
+        parse_pairs(strategy, "--strategy"),
+        parse_pairs(rules, "--rules"),
+        max_turns,
+        threads,
+        parse_edits(edit),
+        progress,
+        where=where,
+    )
 
 
 def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
@@ -434,38 +454,15 @@ def matrix(
     from simlab.matchups import matrix as run_matrix
     from simlab.matchups import plot_matrix
 
-    check_games(n)
     check_file_option(png, "--png", ".png")
     bar, update = _progress_bar()
     try:
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
         with backend_for(backend, scheduler), bar:
-            res = run_matrix(
-                n,
-                seed,
-                parse_pairs(strategy, "--strategy"),
-                parse_pairs(rules, "--rules"),
-                max_turns,
-                threads,
-                progress=update,
-                edits=parse_edits(edit),
-                level=level,
-            )
+            res = run_matrix(settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(title=f"matchup matrix: {n:,} games each, seed {seed}, {level or 'expert'} play")
-    for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
-        table.add_column(col)
-    for r in res.table.iter_rows(named=True):
-        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
-        table.add_row(
-            r["matchup"],
-            r["outcome"],
-            rate,
-            f"{low} - {high}",
-            f"{r['median_rounds']:g}",
-            f"{r['first_seat_advantage']:+.1%}",
-        )
-    console.print(table)
+    console.print(matrix_table(res.table, settings))
     fig, ax = plt.subplots(figsize=(6, 5))
     plot_matrix(res.grid(), ax)
     fig.tight_layout()
@@ -582,17 +579,9 @@ def goldfish(
     from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import goldfish_table
 
-    check_games(n)
     try:
-        frame = goldfish_table(
-            villain or VILLAIN_KEYS,
-            strategy or ("novice", "expert"),
-            n,
-            seed,
-            parse_pairs(rules, "--rules"),
-            max_turns,
-            threads,
-        )
+        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
+        frame = goldfish_table(villain or VILLAIN_KEYS, strategy or ("novice", "expert"), settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
@@ -629,18 +618,9 @@ def ladder(
     from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import skill_ladder
 
-    check_games(n)
     try:
-        frame = skill_ladder(
-            villain or VILLAIN_KEYS,
-            level or None,
-            opponent,
-            n,
-            seed,
-            parse_pairs(rules, "--rules"),
-            max_turns,
-            threads,
-        )
+        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
+        frame = skill_ladder(villain or VILLAIN_KEYS, level or None, opponent, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     table = _rate_table(
@@ -672,30 +652,17 @@ def cards(
     played), and the paired change in win rate."""
     from simlab.impact import ablation, deck_cards, observational
 
-    check_games(n)
     check_file_option(png, "--png", ".png")
-    strategies, variants, edits = parse_pairs(strategy, "--strategy"), parse_pairs(rules, "--rules"), None
     bar, update = _progress_bar()
     try:
-        edits = parse_edits(edit)
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, None)
         if causal:
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
         with backend_for(backend, scheduler):
-            frame = observational(villain, n, seed, strategies, variants, max_turns, threads, edits=edits)
+            frame = observational(villain, settings=settings)
             if causal:
                 with bar:
-                    effects = ablation(
-                        villain,
-                        n,
-                        seed,
-                        strategies,
-                        variants,
-                        max_turns,
-                        threads,
-                        cards=card,
-                        edits=edits,
-                        progress=update,
-                    )
+                    effects = ablation(villain, cards=card, settings=settings.replace(progress=update))
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -838,21 +805,18 @@ def sweep(
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
         with backend_for(cfg["backend"], cfg["scheduler"]), bar:
-            res = run_sweep(
-                cfg["matchup"],
+            settings = RunSettings(
                 cfg["games"],
-                vals,
-                card=card,
-                attribute=attribute,
-                rule=rule,
-                seed=cfg["seed"],
-                strategies=cfg["strategies"],
-                variants=cfg["rules"],
-                max_turns=cfg["max_turns"],
-                threads=cfg["threads"],
-                edits=cfg["edits"],
-                progress=update,
+                cfg["seed"],
+                None,
+                cfg["strategies"],
+                cfg["rules"],
+                cfg["max_turns"],
+                cfg["threads"],
+                cfg["edits"],
+                update,
             )
+            res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     table = Table(
@@ -944,7 +908,6 @@ def difficulty(
     from simlab.game import check_villain
     from simlab.robust import robust_difficulty
 
-    check_games(n)
     if screen_games is not None:
         check_games(screen_games)
     bar, update = _progress_bar()
@@ -964,14 +927,9 @@ def difficulty(
                 chosen,
                 level or None,
                 reading if reading else readings,
-                n,
-                seed,
-                parse_pairs(rules, "--rules"),
-                max_turns,
-                threads,
-                parse_edits(edit),
                 screen_games=screen_games,
                 progress=update,
+                settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -1021,7 +979,6 @@ def leverage(
     from simlab.leverage import BOARD_CHOICES, leverage_summary, plot_leverage
     from simlab.leverage import leverage as run_leverage
 
-    check_games(n)
     if top < 0:
         fail(f"--top must be 0 or more, got {top}")
     if board not in BOARD_CHOICES:
@@ -1031,20 +988,13 @@ def leverage(
     bar, update = _progress_bar()
     try:
         with backend_for(backend, scheduler), bar:
+            settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
             res = run_leverage(
-                n,
-                seed,
-                level,
-                None,
-                parse_pairs(rules, "--rules"),
-                max_turns,
-                threads,
-                parse_edits(edit),
-                not no_rules,
-                board,
-                perturb or (),
-                matchup or None,
-                progress=update,
+                rules=not no_rules,
+                board=board,
+                perturbations=perturb or (),
+                matchups=matchup or None,
+                settings=settings,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -1302,9 +1252,8 @@ def calibrate(
     bar, update = _progress_bar()
     try:
         with backend_for(backend, scheduler), bar if not json_out else _null():
-            res = run_calibrate(
-                games, wanted, variants, n, seed, max_turns, threads, progress=None if json_out else update
-            )
+            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
+            res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     if json_out:

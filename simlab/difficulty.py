@@ -25,9 +25,9 @@ import polars as pl
 from scipy import stats as sps
 
 from simlab.cards import VILLAIN_KEYS
-from simlab.edits import normalise
-from simlab.game import InputError, check_seed, check_villain
-from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.game import InputError, check_villain
+from simlab.levels import level_strategies
+from simlab.settings import RunSettings, settings_from
 from simlab.sim import play_games
 from simlab.stats import wilson
 from simlab.whatif import paired_effect, winner_indices
@@ -65,21 +65,21 @@ class DifficultyResult:
 
 def difficulty(
     villains=VILLAIN_KEYS,
-    n_games: int = 2000,
-    seed: int = 0,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
-    progress=None,
-    level: str = "expert",
+    n_games: int | None = None,
+    *,
     measures=MEASURES,
+    settings: RunSettings | None = None,
+    **given,
 ) -> DifficultyResult:
-    """The four measures for each of ``villains`` (``n_games`` per pairing and setting) and the verdicts,
-    with every villain played at ``level`` (a level of :mod:`simlab.levels`). ``measures``: only these of
-    :data:`MEASURES` (the others' games are not played)."""
-    from simlab.levels import level_strategies
-
+    """The four measures for each of ``villains`` (``n_games`` per pairing and setting, default 2,000) and the
+    verdicts, with every villain played at the settings' level (a level of :mod:`simlab.levels`, default
+    expert; per-villain strategies are not used). ``measures``: only these of :data:`MEASURES` (the others'
+    games are not played). ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as
+    keywords: seed, level, variants, max_turns, threads, edits, progress) say how."""
+    settings = settings_from(settings, n_games=n_games, **given)
+    level = settings.level or "expert"
+    n_games, seed, progress = settings.games, settings.seed, settings.progress
+    variants, max_turns, edits = settings.variant_dict, settings.max_turns, settings.edits
     villains = tuple(check_villain(v) for v in villains)
     at = level_strategies(level)
     if len(villains) < 1:
@@ -90,9 +90,7 @@ def difficulty(
             f"unknown difficulty measure {unknown[0] if unknown else None!r}; choose from {', '.join(MEASURES)}"
         )
     measures = tuple(m for m in MEASURES if m in measures)
-    seed = check_seed(seed)
-    edits = normalise(edits)
-    common = {"variants": variants, "max_turns": max_turns, "threads": threads, "edits": edits}
+    common = {"settings": settings}
     field_ = list(VILLAIN_KEYS)
     runs_per_villain = (
         2 * 2 * ("skill_gap" in measures)  # skill: 2 levels x 2 opponents

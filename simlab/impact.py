@@ -17,10 +17,10 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS, load_cards
-from simlab.edits import CardEdit, normalise
+from simlab.edits import CardEdit
 from simlab.game import InputError, check_villain
-from simlab.rules import DEFAULT_MAX_TURNS
-from simlab.sim import card_flags, check_strategies, run
+from simlab.settings import RunSettings, settings_from
+from simlab.sim import card_flags, run
 from simlab.stats import error_bars, wilson
 from simlab.whatif import paired_effect, winner_indices
 
@@ -35,19 +35,13 @@ def newcombe(k1, n1, k2, n2) -> tuple[float, float]:
 
 
 def observational(
-    villain: str,
-    n_games: int,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
+    villain: str, n_games: int | None = None, *, settings: RunSettings | None = None, **given
 ) -> pl.DataFrame:
     """Per card of ``villain``: drawn and played shares, win rate when drawn vs not and played vs not, the
-    differences with 95% intervals. ``n_games`` games against each other villain, seats rotated."""
+    differences with 95% intervals. ``n_games`` games against each other villain, seats rotated.
+    ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) say how."""
     check_villain(villain)
-    check_strategies(strategies, VILLAIN_KEYS, "the games")
+    settings = settings_from(settings, n_games=n_games, **given)
     obs = []
     with tempfile.TemporaryDirectory() as tmp:
         for other in VILLAIN_KEYS:
@@ -55,8 +49,7 @@ def observational(
                 continue
             m = f"{villain}-vs-{other}"
             path = Path(tmp) / f"{m}.parquet"
-            plays = {v: s for v, s in (strategies or {}).items() if v in (villain, other)}
-            run(m, n_games, seed, plays, variants, max_turns, threads, out=path, keep_games=False, edits=edits)
+            run(m, out=path, keep_games=False, settings=settings)
             games = pl.read_parquet(path, columns=["game", "winner_seat"])
             per = (
                 card_flags(path)
@@ -114,32 +107,29 @@ def deck_cards(villain: str, cards: list[str] | None = None) -> pl.DataFrame:
 
 def ablation(
     villain: str,
-    n_games: int,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
+    n_games: int | None = None,
+    *,
     cards: list[str] | None = None,
-    edits=None,
-    progress=None,
+    settings: RunSettings | None = None,
+    **given,
 ) -> pl.DataFrame:
     """Causal card impact: per card of ``villain``'s decks (or ``cards``), the villain's win rate in the
     same games (same seeds, seats rotated, ``n_games`` against each other villain) with that card ablated
     (never played; see :mod:`simlab.edits`), and ``impact`` = win rate with the card - without it, with
     Newcombe's paired 95% interval. Positive: the card helps the villain (a Fate card with negative impact
-    hurts the villain it is played against). ``edits`` apply to every run, ablated or not."""
-    check_strategies(strategies, VILLAIN_KEYS, "the games")
+    hurts the villain it is played against). ``settings`` (a :class:`simlab.settings.RunSettings`) and
+    ``given`` (its fields as keywords) say how; their edits apply to every run, ablated or not."""
+    check_villain(villain)
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, progress = settings.games, settings.progress
     deck = deck_cards(villain, cards)
-    base_edits = normalise(edits)
     opponents = [v for v in VILLAIN_KEYS if v != villain]
     total = (deck.height + 1) * len(opponents)
     done = 0
 
     def wins(m, extra):
         nonlocal done
-        plays = {v: s for v, s in (strategies or {}).items() if v in m.split("-vs-")}
-        w = winner_indices(m, n_games, seed, plays, variants, max_turns, threads, base_edits + extra) == 0
+        w = winner_indices(m, settings=settings.replace(edits=settings.edits + extra) if extra else settings) == 0
         done += 1
         if progress is not None:
             progress(done * n_games, total * n_games)

@@ -9,7 +9,7 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.game import check_villain, strategy_spec
 from simlab.levels import available_levels, strategy_at
 from simlab.matchups import matrix
-from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.settings import RunSettings, settings_from
 from simlab.sim import goldfish, simulate
 from simlab.stats import wilson
 
@@ -18,11 +18,9 @@ def skill_ladder(
     villains=VILLAIN_KEYS,
     levels=None,
     opponent: str = "novice",
-    n_games: int = 2000,
-    seed: int = 0,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> pl.DataFrame:
     """Win rate of each villain at each skill level against every other villain played by ``opponent``.
 
@@ -32,8 +30,11 @@ def skill_ladder(
 
     ``levels`` and ``opponent`` are levels of :mod:`simlab.levels` (the strategy playing each villain at that
     level) or strategy names; ``levels`` defaults to every level available here, weakest first (``tuned``
-    once its files exist).
+    once its files exist). ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as
+    keywords, ``n_games`` for games) say how many games, the seed, variants, turn cap and threads (its
+    strategies and level are not used: the ladder names its own).
     """
+    settings = settings_from(settings, **given)
     villains = tuple(check_villain(v) for v in villains)
     levels = tuple(levels) if levels else available_levels()
     for s in levels:
@@ -50,13 +51,7 @@ def skill_ladder(
                 if o == v:
                     continue
                 res = simulate(
-                    f"{v}-vs-{o}",
-                    n_games,
-                    seed,
-                    {v: strategy_at(level, v), o: strategy_at(opponent, o)},
-                    variants,
-                    max_turns,
-                    threads,
+                    f"{v}-vs-{o}", strategies={v: strategy_at(level, v), o: strategy_at(opponent, o)}, settings=settings
                 ).games
                 games += res.height
                 wins += res.filter(pl.col("winner_index") == 0).height
@@ -87,15 +82,15 @@ def skill_ladder(
 
 def pairings(
     strategy: str = "expert",  # a level of simlab.levels or a strategy name, on every seat
-    n_games: int = 2000,
-    seed: int = 0,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> pl.DataFrame:
-    """The matchup matrix with every seat played by ``strategy``, and each matchup's share of finished games."""
+    """The matchup matrix with every seat played by ``strategy``, and each matchup's share of finished games.
+    ``settings`` and ``given`` as for :func:`skill_ladder` (``strategy`` replaces its strategies)."""
     strategies = {v: strategy_at(strategy, v) for v in VILLAIN_KEYS}
-    table = matrix(n_games, seed, strategies, variants, max_turns, threads).table
+    settings = settings_from(settings, **given)
+    table = matrix(settings=settings.replace(level=None, strategies=strategies)).table
     unfinished = table.filter(pl.col("outcome") == "unfinished").select(
         "matchup", (1 - pl.col("rate")).alias("finished"), (1 - pl.col("high")).alias("finished_low")
     )
@@ -105,14 +100,12 @@ def pairings(
 def goldfish_table(
     villains=VILLAIN_KEYS,
     strategies=("novice", "expert"),
-    n_games: int = 2000,
-    seed: int = 0,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> pl.DataFrame:
-    """Turns each villain needs to win alone (median, 10th and 90th percentile) for each strategy."""
+    """Turns each villain needs to win alone (median, 10th and 90th percentile) for each strategy.
+    ``settings`` and ``given`` as for :func:`skill_ladder`."""
     villains = tuple(check_villain(v) for v in villains)
-    return pl.concat(
-        [goldfish(v, n_games, seed, s, variants, max_turns, threads).summary for v in villains for s in strategies]
-    )
+    settings = settings_from(settings, **given)
+    return pl.concat([goldfish(v, strategy=s, settings=settings).summary for v in villains for s in strategies])

@@ -15,7 +15,6 @@ reading can only move the seats' shares, not one villain against another.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,10 +23,12 @@ import polars as pl
 from simlab.cards import VILLAIN_KEYS
 from simlab.edits import BoardEdit, normalise, parse_edit, plausible_board_errors
 from simlab.game import InputError, parse_matchup
-from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, RuleError, rules_array
+from simlab.rules import RULE_VARIANTS, RuleError, rules_array
+from simlab.settings import RunSettings, settings_from
 from simlab.stats import error_bars
 
 BOARD_CHOICES = ("catalogue", "none")
+DEFAULT_GAMES = 1000  # per matchup and reading
 
 
 @dataclass(frozen=True)
@@ -134,39 +135,38 @@ class LeverageResult:
 
 
 def leverage(
-    n_games: int = 1000,
-    seed: int = 0,
-    level: str = "expert",
-    strategies: dict | None = None,
-    variants: dict | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
+    n_games: int | None = None,
+    *,
     rules: bool = True,
     board="catalogue",
     perturbations=(),
     matchups=None,
-    progress: Callable[[int, int], None] | None = None,
+    settings: RunSettings | None = None,
+    **given,
 ) -> LeverageResult:
     """The effect of each perturbation on each villain's win rate in each matchup, on common seeds.
 
     rules: measure every non-default rule variant value; board: ``"catalogue"`` (the plausible board
     transcription errors), ``"none"`` or a list of perturbation texts; perturbations: more to measure (texts
     as :func:`parse_perturbation` takes them); matchups: default every pairing of different villains and the
-    3-player game. Every villain plays at ``level`` unless ``strategies`` names another strategy for it;
-    ``variants`` and ``edits`` are the base every perturbation starts from."""
-    from simlab.levels import strategies_at
+    3-player game. ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as
+    keywords) say how: ``n_games`` per matchup and reading (default 1,000), every villain at the level
+    (default expert) unless the strategies name another for it; the variants and edits are the base every
+    perturbation starts from."""
     from simlab.sim import entry_names
     from simlab.whatif import paired_effect, winner_indices
 
-    if not isinstance(n_games, int) or n_games < 1:
+    if n_games is not None and (not isinstance(n_games, int) or n_games < 1):
         raise InputError(f"games per matchup and setting must be a positive whole number, got {n_games!r}")
-    base_variants = dict(variants or {})
-    base_edits = normalise(edits)
+    if settings is None and n_games is None:
+        n_games = DEFAULT_GAMES
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, level, progress = settings.games, settings.seed, settings.level or "expert", settings.progress
+    base_variants, base_edits, max_turns = settings.variant_dict, settings.edits, settings.max_turns
     matchups = list(matchups or leverage_matchups())
     for m in matchups:
         parse_matchup(m)
-    strategies = strategies_at(level, VILLAIN_KEYS, strategies)
+    strategies = settings.strategies_for(VILLAIN_KEYS)
     todo = (rule_perturbations(base_variants) if rules else []) + board_perturbations(board)
     todo += [parse_perturbation(p) for p in perturbations or ()]
     todo = list({p.setting: p for p in todo}.values())
@@ -175,7 +175,7 @@ def leverage(
 
     def play(matchup, var, ed):
         nonlocal done
-        w = winner_indices(matchup, n_games, seed, strategies, var, max_turns, threads, ed)
+        w = winner_indices(matchup, settings=settings.replace(variants=var, edits=ed))
         done += n_games
         if progress is not None:
             progress(done, total)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
-from simlab.rules import DEFAULT_MAX_TURNS
-from simlab.sim import RunResult, check_strategies, run
+from simlab.settings import RunSettings, settings_from
+from simlab.sim import RunResult, run
 
 
 def matchups() -> list[str]:
@@ -42,37 +42,16 @@ class MatrixResult:
         return pl.DataFrame(rows)
 
 
-def matrix(
-    n_games: int,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    progress=None,
-    edits=None,
-    level: str | None = None,
-) -> MatrixResult:
-    """Play ``n_games`` of every matchup (strategies by villain, default expert, or ``level``'s: a level of
-    :mod:`simlab.levels` for every villain ``strategies`` does not name) and tabulate the outcomes."""
-    from simlab.levels import strategies_at
-
-    strategies = strategies_at(level, VILLAIN_KEYS, check_strategies(strategies, VILLAIN_KEYS, "the matrix"))
+def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, **given) -> MatrixResult:
+    """Play ``n_games`` of every matchup and tabulate the outcomes. ``settings`` (a
+    :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords: seed, strategies by villain,
+    level for every villain ``strategies`` does not name, variants, max_turns, threads, edits, progress) say
+    how; default expert play."""
+    settings = settings_from(settings, where="the matrix", n_games=n_games, **given)
     runs, frames = {}, []
     for m in matchups():
         vs = m.split("-vs-")
-        res = run(
-            m,
-            n_games,
-            seed,
-            {v: s for v, s in strategies.items() if v in vs},
-            variants,
-            max_turns,
-            threads,
-            keep_games=False,
-            progress=progress,
-            edits=edits,
-        )
+        res = run(m, keep_games=False, settings=settings)
         runs[m] = res
         rounds = res.lengths.filter(pl.col("winner") == "all games")
         frames.append(

@@ -399,3 +399,23 @@ def print_calibration(res) -> None:
                 "yes" if r["best_in_group"] else "",
             )
         console.print(gr)
+
+
+def matrix_table(table: pl.DataFrame, settings) -> Table:
+    """The matchup matrix (:func:`simlab.matchups.matrix`'s table) played with ``settings`` (a RunSettings)."""
+    out = Table(
+        title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.level or 'expert'} play"
+    )
+    for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
+        out.add_column(col)
+    for r in table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+        out.add_row(
+            r["matchup"],
+            r["outcome"],
+            rate,
+            f"{low} - {high}",
+            f"{r['median_rounds']:g}",
+            f"{r['first_seat_advantage']:+.1%}",
+        )
+    return out

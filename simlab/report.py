@@ -27,6 +27,7 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.experiment import Experiment
 from simlab.game import InputError, check_villain
 from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
+from simlab.settings import RunSettings
 from simlab.stats import error_bars
 
 DEFAULTS = {
@@ -217,10 +218,12 @@ def build_report(
     if real_games is not None:
         settings["real_games"] = real_games.source
     say = progress or (lambda _msg: None)
+    run = RunSettings(games, seed, level, exp.strategies, variants, max_turns, threads, edits)  # checked once
+    per_pairing, per_ablation = run.replace(games=difficulty_games), run.replace(games=ablation_games)
     sections = []
 
     say("matchup matrix")
-    m = matrix(games, seed, strategies, variants, max_turns, threads, edits=edits)
+    m = matrix(settings=run)
     sec = Section(
         "Matchup matrix",
         f"Every 2-player pairing and the 3-player game, {games:,} games each, seats rotated, {level} play "
@@ -232,33 +235,18 @@ def build_report(
     sections.append(sec)
 
     say("leverage: rule variants and board layouts")
-    lev = leverage(
-        leverage_games,
-        seed,
-        level,
-        exp.strategies,
-        variants,
-        max_turns,
-        threads,
-        edits,
-        True,
-        leverage_board,
-        perturb,
-        progress=lambda done, total: say(f"leverage: {done:,} of {total:,} games"),
+    lev_settings = run.replace(
+        games=leverage_games, progress=lambda done, total: say(f"leverage: {done:,} of {total:,} games")
     )
+    lev = leverage(rules=True, board=leverage_board, perturbations=perturb, settings=lev_settings)
     say("robust verdicts")
     rob = robust_difficulty(
         VILLAIN_KEYS,
         robust_levels,
         chosen_readings or n_readings,
-        difficulty_games,
-        seed,
-        variants,
-        max_turns,
-        threads,
-        edits,
         screen=lev.table,
         progress=lambda done, total, what: say(f"robust verdicts: {what}: {done:,} of {total:,} games"),
+        settings=per_pairing,
     )
     settings["robust_readings"] = list(rob.readings["reading"])
 
@@ -295,7 +283,8 @@ def build_report(
     )
 
     say("skill ladder")
-    lad = skill_ladder(VILLAIN_KEYS, available_levels(), "novice", difficulty_games, seed, variants, max_turns, threads)
+    # as before this settings object: the ladder is played with the printed cards (no edits)
+    lad = skill_ladder(VILLAIN_KEYS, available_levels(), "novice", settings=per_pairing.replace(edits=()))
     sections.append(
         Section(
             "Skill ladder",
@@ -309,7 +298,7 @@ def build_report(
     say("turns to win")
     parts, summaries = [], []
     for v in VILLAIN_KEYS:
-        g = goldfish(v, difficulty_games, seed, strategies[v], variants, max_turns, threads, edits=edits)
+        g = goldfish(v, strategy=strategies[v], settings=per_pairing)
         summaries.append(g.summary)
         parts.append(
             g.games.filter(pl.col("winner_index") == 0).select(
@@ -328,7 +317,7 @@ def build_report(
 
     for v in villains:
         say(f"card impact: {v}")
-        eff = ablation(v, ablation_games, seed, strategies, variants, max_turns, threads, edits=edits)
+        eff = ablation(v, settings=per_ablation)
         sections.append(
             Section(
                 f"Card impact: {v}",

@@ -33,11 +33,10 @@ import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.difficulty import MEASURES, QUESTIONS, difficulty
-from simlab.edits import normalise
 from simlab.game import InputError, check_villain
 from simlab.levels import LEVELS, available_levels, check_level
 from simlab.leverage import DEFAULT_READING, Perturbation, leverage, parse_perturbation, top_settings
-from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.settings import RunSettings, settings_from
 
 LABELS = ("holds", "reverses", "not significant")
 
@@ -85,27 +84,27 @@ def choose_readings(
     screen: pl.DataFrame | None = None,
     screen_games: int = 1000,
     level: str = "expert",
-    seed: int = 0,
-    variants=None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
+    *,
     board="none",
     progress=None,
+    settings: RunSettings | None = None,
+    **given,
 ) -> tuple[list[Perturbation], pl.DataFrame, pl.DataFrame | None]:
     """The readings a robust study measures besides the default, with a frame saying why each was chosen.
 
     readings: a number k (the k readings with the largest significant effect on any matchup in ``screen``, a
     leverage table; without one a leverage screen of ``screen_games`` per matchup runs here, at ``level``, over
     the rule variants and ``board``) or a list of perturbation texts (``"obstacles_cover_actions=yes"``,
-    ``"board:The Woods:fate=top"``: see :func:`simlab.leverage.parse_perturbation`)."""
+    ``"board:The Woods:fate=top"``: see :func:`simlab.leverage.parse_perturbation`). ``settings`` (a
+    :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) give the screen's seed,
+    variants, turn cap, threads and edits."""
     if isinstance(readings, int) and not isinstance(readings, bool):
         if readings < 0:
             raise InputError(f"the number of readings must be 0 or more, got {readings}")
         if readings and screen is None:
-            screen = leverage(
-                screen_games, seed, level, None, variants, max_turns, threads, edits, True, board, progress=progress
-            ).table
+            base = settings_from(settings, **given)
+            screen_settings = base.replace(games=screen_games, level=level, strategies={}, progress=progress)
+            screen = leverage(rules=True, board=board, settings=screen_settings).table
         chosen = top_settings(screen, readings) if readings else []
         by_setting = {}  # each setting's largest effect: the table is sorted largest first
         for r in screen.iter_rows(named=True) if screen is not None else ():
@@ -135,17 +134,15 @@ def robust_difficulty(
     villains=VILLAIN_KEYS,
     levels=None,
     readings=2,
-    n_games: int = 1000,
-    seed: int = 0,
-    variants: dict | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
+    n_games: int | None = None,
+    *,
     screen: pl.DataFrame | None = None,
     screen_games: int | None = None,
     screen_board="none",
     progress: Callable[[int, int, str], None] | None = None,
     measures=MEASURES,
+    settings: RunSettings | None = None,
+    **given,
 ) -> RobustResult:
     """The difficulty verdicts for ``villains`` at every level of ``levels`` (default :func:`default_levels`)
     under the default reading and ``readings`` (a number k: the k with the largest effect in a leverage
@@ -153,7 +150,14 @@ def robust_difficulty(
     setting, each labelled holds / reverses / not significant across the settings.
 
     measures: only these of :data:`simlab.difficulty.MEASURES` (each where :func:`measures_at` allows it).
-    progress(done, total, label): games done in the current part (the screen, then each setting)."""
+    progress(done, total, label): games done in the current part (the screen, then each setting).
+    settings (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) say how:
+    ``n_games`` per pairing and setting (default 1,000), seed, variants, turn cap, threads and edits (its
+    level and strategies are not used: ``levels`` say who plays)."""
+    if settings is None and n_games is None:
+        n_games = 1000
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, max_turns = settings.games, settings.seed, settings.max_turns
     villains = tuple(check_villain(v) for v in villains)
     if len(villains) < 2:
         raise InputError("robust verdicts compare villains: give at least two")
@@ -161,8 +165,7 @@ def robust_difficulty(
     levels = tuple(lv for lv in LEVELS if lv in levels)  # weakest first, once each
     strongest = levels[-1]
     screen_games = screen_games or max(n_games // 2, 1)
-    edits = normalise(edits)
-    base_variants = dict(variants or {})
+    edits, base_variants = settings.edits, settings.variant_dict
 
     def bar(label):
         return None if progress is None else (lambda done, total: progress(done, total, label))
@@ -172,13 +175,9 @@ def robust_difficulty(
         screen,
         screen_games,
         strongest,
-        seed,
-        base_variants,
-        max_turns,
-        threads,
-        edits,
-        screen_board,
-        bar(f"leverage screen ({strongest})"),
+        board=screen_board,
+        progress=bar(f"leverage screen ({strongest})"),
+        settings=settings,
     )
     tables, verdicts = [], []
     for reading in [DEFAULT_READING, *picked]:
@@ -187,18 +186,13 @@ def robust_difficulty(
             if not here:
                 continue
             label = setting_label(level, reading.setting)
-            d = difficulty(
-                villains,
-                n_games,
-                seed,
-                {**base_variants, **dict(reading.variants)},
-                max_turns,
-                threads,
-                normalise(edits + reading.edits),
-                progress=bar(label),
+            here_settings = settings.replace(
                 level=level,
-                measures=here,
+                variants={**base_variants, **dict(reading.variants)},
+                edits=edits + reading.edits,
+                progress=bar(label),
             )
+            d = difficulty(villains, measures=here, settings=here_settings)
             tag = [pl.lit(level).alias("level"), pl.lit(reading.setting).alias("reading")]
             tables.append(d.table.select(*tag, pl.all()))
             verdicts.append(d.verdicts.select(*tag, pl.all()))

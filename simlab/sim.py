@@ -27,12 +27,13 @@ from simlab.checkpoint import (  # noqa: F401
     chunk_checksum,
     settings_hash,
 )
-from simlab.edits import describe, edited_cards, normalise
-from simlab.game import DEFAULT_STRATEGY, InputError, check_seed, check_villain, parse_matchup, strategy_spec
+from simlab.edits import describe, edited_cards
+from simlab.game import DEFAULT_STRATEGY, InputError, check_villain, parse_matchup, strategy_spec
 from simlab.output import _frame, _ParquetOut, card_flags  # noqa: F401
 from simlab.plan import DEFAULT_CHUNK, MAX_GAMES, GamePlan, _chunks, _set_threads, check_games, check_strategies  # noqa: F401
-from simlab.rules import DEFAULT_MAX_TURNS, rules_array
+from simlab.rules import DEFAULT_MAX_TURNS
 from simlab.seating import check_first, seat_table  # noqa: F401
+from simlab.settings import RunSettings
 from simlab.tally import Tally, entry_names, hist_stats  # noqa: F401
 
 KEEP_GAMES_UP_TO = 1_000_000
@@ -141,7 +142,7 @@ class _StopFlag:
 
 def run(
     matchup: str,
-    n_games: int,
+    n_games: int | None = None,
     seed: int = 0,
     strategies: dict[str, str] | None = None,
     variants: dict[str, str] | None = None,
@@ -156,6 +157,7 @@ def run(
     edits=None,
     checkpoint: str | Path | None = None,
     level: str | None = None,
+    settings: RunSettings | None = None,
 ) -> RunResult:
     """Play up to ``n_games`` of ``matchup`` and summarise them.
 
@@ -171,32 +173,29 @@ def run(
     edits: card edits (``simlab.edits``: CardEdit objects or ``"CARD:ATTRIBUTE=VALUE"`` strings).
     checkpoint: a directory that records each finished chunk; run again with the same settings (or
         :func:`resume`) to finish an interrupted run. Other settings are refused, naming what differs.
+    settings: a :class:`simlab.settings.RunSettings` (checked once) in place of n_games, seed, variants,
+        max_turns, threads, progress, edits and level; ``strategies`` then overrides its strategies for this
+        matchup, and its strategies for villains not in the matchup are not used.
     Chunks are played on the current backend (:mod:`simlab.backend`).
     """
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
-    seed = check_seed(seed)
-    check_games(n_games)
     if target_ci is not None and not 0 < target_ci < 1:
         raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
-    strategies = check_strategies(strategies, villains, f"the matchup {matchup!r}")
-    if level is not None:
-        from simlab.levels import strategies_at
-
-        strategies = strategies_at(level, villains, strategies)
-    names = [strategies.get(v, DEFAULT_STRATEGY) for v in villains]
-    rules_array(variants, max_turns)  # bad variants or turn cap fail here, before any file is opened
-    edits = normalise(edits)
-    edited_cards(edits)
+    check_strategies(strategies, villains, f"the matchup {matchup!r}")
+    if settings is None:
+        settings = RunSettings(n_games, seed, level, strategies, variants, max_turns, threads, edits, progress)
+    n_games, seed, edits, progress = settings.games, settings.seed, settings.edits, settings.progress
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
-    _set_threads(threads)
-    plan = GamePlan(villains, names, n_games, seed, variants, max_turns, first, edits, chunk)
+    _set_threads(settings.threads)
+    plan = settings.plan(villains, strategies=strategies, order=first, chunk=chunk)
+    names = plan.strategies
     store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
     mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
-    tally = Tally(villains, max_turns)
+    tally = Tally(villains, settings.max_turns)
     parts = {}
     done = {}
     if store is not None:
@@ -289,7 +288,7 @@ def resume(path, threads: int | None = None, progress=None, keep_games: bool | N
 
 def simulate(
     matchup: str,
-    n_games: int,
+    n_games: int | None = None,
     seed: int = 0,
     strategies: dict[str, str] | None = None,
     variants: dict[str, str] | None = None,
@@ -297,30 +296,44 @@ def simulate(
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
     edits=None,
+    settings: RunSettings | None = None,
 ) -> RunResult:
     """:func:`run` with the per-game table kept (for tests and small studies)."""
     return run(
-        matchup, n_games, seed, strategies, variants, max_turns, threads, keep_games=True, chunk=chunk, edits=edits
+        matchup,
+        n_games,
+        seed,
+        strategies,
+        variants,
+        max_turns,
+        threads,
+        keep_games=True,
+        chunk=chunk,
+        edits=edits,
+        settings=settings,
     )
 
 
 def play_games(
     villains: tuple[str, ...],
     strategies: list,
-    n_games: int,
-    seed: int = 0,
+    n_games: int | None = None,
+    seed: int | None = None,
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
     chunk: int = DEFAULT_CHUNK,
     edits=None,
+    settings: RunSettings | None = None,
 ) -> pl.DataFrame:
     """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated; one villain alone
-    is a goldfish game (nobody Fates it)."""
-    seed = check_seed(seed)
-    check_games(n_games)
-    plan = GamePlan(villains, strategies, n_games, seed, variants, max_turns, edits=edits, chunk=chunk)
-    return pl.concat([p for p, _, _ in _chunks(plan, threads)])
+    is a goldfish game (nobody Fates it). ``settings``: a :class:`simlab.settings.RunSettings` in place of
+    variants, max_turns, threads and edits, and of n_games and seed where they are not given."""
+    if settings is None:
+        settings = RunSettings(n_games, seed or 0, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
+        n_games = seed = None
+    plan = settings.plan(tuple(villains), n_games, seed, list(strategies), chunk=chunk)
+    return pl.concat([p for p, _, _ in _chunks(plan, settings.threads)])
 
 
 @dataclass
@@ -331,17 +344,22 @@ class GoldfishResult:
 
 def goldfish(
     villain: str,
-    n_games: int,
+    n_games: int | None = None,
     seed: int = 0,
     strategy: str = DEFAULT_STRATEGY,
     variants: dict[str, str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     threads: int | None = None,
     edits=None,
+    settings: RunSettings | None = None,
 ) -> GoldfishResult:
-    """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective."""
+    """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective.
+    ``settings``: a :class:`simlab.settings.RunSettings` in place of n_games, seed, variants, max_turns,
+    threads and edits."""
     check_villain(villain)
-    games = play_games((villain,), [strategy], n_games, seed, variants, max_turns, threads, edits=edits)
+    if settings is None:
+        settings = RunSettings(n_games, seed, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
+    games = play_games((villain,), [strategy], settings=settings)
     won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
     q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))
     summary = pl.DataFrame(

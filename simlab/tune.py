@@ -536,7 +536,9 @@ def equilibrium(
     matrix_seed = derived_seed(seed, "equilibrium:matrix")
 
     def play_matrix(r):
-        m = matrix(matrix_games, matrix_seed, dict(current), variants, max_turns, threads)
+        m = matrix(
+            matrix_games, seed=matrix_seed, strategies=current, variants=variants, max_turns=max_turns, threads=threads
+        )
         return m.table.with_columns(pl.lit(r).alias("round")).select("round", *m.table.columns)
 
     frames = [play_matrix(0)]

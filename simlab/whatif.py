@@ -12,29 +12,34 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from simlab.edits import ATTRIBUTES, FLAGS, check_edit, normalise
-from simlab.game import DEFAULT_STRATEGY, InputError, parse_matchup
-from simlab.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
-from simlab.sim import GamePlan, _chunks, entry_names
+from simlab.edits import ATTRIBUTES, FLAGS, check_edit
+from simlab.game import InputError, parse_matchup
+from simlab.rules import RULE_VARIANTS, rules_array
+from simlab.settings import RunSettings, settings_from
+from simlab.sim import _chunks, entry_names
 from simlab.stats import error_bars, paired_difference, wilson
 
 
 def winner_indices(
     matchup: str,
-    n_games: int,
-    seed: int = 0,
+    n_games: int | None = None,
+    seed: int | None = None,
     strategies=None,
-    variants=None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> np.ndarray:
-    """int8 (n_games,): position in the matchup of game i's winner (seats rotated), -1 if unfinished."""
+    """int8 (n_games,): position in the matchup of game i's winner (seats rotated), -1 if unfinished.
+    ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) say how;
+    ``strategies`` (villain -> strategy) overrides theirs for this matchup."""
     villains = parse_matchup(matchup)
-    names = [dict(strategies or {}).get(v, DEFAULT_STRATEGY) for v in villains]
-    out = np.full(n_games, -1, np.int8)
-    plan = GamePlan(villains, names, n_games, seed, variants, max_turns, edits=edits)
-    for part, _, _ in _chunks(plan, threads):
+    if settings is None:
+        settings, n_games, seed = settings_from(None, n_games=n_games, seed=seed, **given), None, None
+    else:  # n_games and seed given with settings are this plan's: the settings are not checked again
+        settings = settings_from(settings, **given)
+    plan = settings.plan(villains, n_games, seed, strategies)
+    out = np.full(plan.n_games, -1, np.int8)
+    for part, _, _ in _chunks(plan, settings.threads):
         out[part["game"].to_numpy()] = part["winner_index"].to_numpy()
     return out
 
@@ -72,29 +77,27 @@ class SweepResult:
 
 def sweep(
     matchup: str,
-    n_games: int,
+    n_games: int | None,
     values: list,
     card: str | None = None,
     attribute: str | None = None,
     rule: str | None = None,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    edits=None,
-    progress=None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> SweepResult:
     """Play ``n_games`` of ``matchup`` at each value of a card attribute (``card`` + ``attribute``) or of a
     rule variant (``rule``), on the same seeds; per value and entry: win rate [Wilson 95%] and the paired
-    change from the baseline [Newcombe 95%]. ``edits`` and ``variants`` hold for every value."""
+    change from the baseline [Newcombe 95%]. ``settings`` (a :class:`simlab.settings.RunSettings`) and
+    ``given`` (its fields as keywords) say how; their edits and variants hold for every value."""
     villains = parse_matchup(matchup)
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, progress, max_turns = settings.games, settings.seed, settings.progress, settings.max_turns
     if (card is None) == (rule is None):
         raise InputError("a sweep varies either a card attribute (--card and --attribute) or a rule (--rule)")
     if not values:
         raise InputError("a sweep needs at least one value (--values)")
-    base_edits = normalise(edits)
-    variants = dict(variants or {})
+    base_edits, variants = settings.edits, settings.variant_dict
     if card is not None:
         if attribute not in ATTRIBUTES or attribute in FLAGS:
             raise InputError(
@@ -107,8 +110,8 @@ def sweep(
         points = [check_edit(card, attribute, v, "--values") for v in values]
         baseline = str(shipped)
         what = f"{card} {attribute}"
-        settings = [(str(p.value), base_edits + (p,), variants) for p in points]
-        base_setting = (baseline, base_edits, variants)
+        steps = [(str(p.value), base_edits + (p,), variants) for p in points]
+        base_step = (baseline, base_edits, variants)
     else:
         if rule not in RULE_VARIANTS:
             raise InputError(f"unknown rule variant {rule!r}; choose from {', '.join(RULE_VARIANTS)}")
@@ -116,25 +119,25 @@ def sweep(
             rules_array({**variants, rule: str(v)}, max_turns)
         baseline = variants.get(rule, RULE_VARIANTS[rule].default)
         what = f"rule {rule}"
-        settings = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
-        base_setting = (baseline, base_edits, {**variants, rule: baseline})
-    total = len(settings) + (0 if any(s[0] == baseline for s in settings) else 1)
+        steps = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
+        base_step = (baseline, base_edits, {**variants, rule: baseline})
+    total = len(steps) + (0 if any(s[0] == baseline for s in steps) else 1)
     done = 0
 
-    def play(setting):
+    def play(step):
         nonlocal done
-        w = winner_indices(matchup, n_games, seed, strategies, setting[2], max_turns, threads, setting[1])
+        w = winner_indices(matchup, settings=settings.replace(edits=step[1], variants=step[2]))
         done += 1
         if progress is not None:
             progress(done * n_games, total * n_games)
         return w
 
     results = {}
-    base = play(base_setting)
+    base = play(base_step)
     results[baseline] = base
     rows = []
     names = entry_names(villains)
-    for label, edits_v, variants_v in settings:
+    for label, edits_v, variants_v in steps:
         w = results.get(label)
         if w is None:
             w = results[label] = play((label, edits_v, variants_v))
@@ -164,7 +167,7 @@ def sweep(
         baseline,
         table,
         seed,
-        {"games": n_games, "strategies": dict(strategies or {}), "variants": variants, "max_turns": max_turns},
+        {"games": n_games, "strategies": dict(settings.strategies), "variants": variants, "max_turns": max_turns},
     )
 
 

@@ -453,7 +453,8 @@ def test_cli_passes_options_to_the_library(monkeypatch, tmp_path):
     seen = {}
     pred = fake_predictions({"novice": {GH: (1000, [500, 500])}, "expert": {GH: (999, [749, 250])}})
 
-    def fake(games, levels, rules, n, seed, max_turns, threads, progress=None):
+    def fake(games, levels, rules, n_games=None, *, settings):
+        n, seed, max_turns = settings.games, settings.seed, settings.max_turns
         seen.update(games=games, levels=levels, rules=rules, n=n, seed=seed, max_turns=max_turns)
         return evaluate(read_log(log_frame([("gaston;horned-king", "gaston")] * 3)), pred)
 
