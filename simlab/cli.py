@@ -11,7 +11,6 @@ import typer.core
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
-from rich.table import Table
 
 from simlab import tune as tune_defaults
 from simlab.backend import BackendError
@@ -21,14 +20,21 @@ from simlab.render import (  # noqa: F401
     _parameter_rich_table,
     _pct_change,
     _rate_table,
+    ablation_view,
     console,
+    goldfish_view,
+    leverage_views,
     matrix_table,
+    observational_view,
     pct_interval,
     print_calibration,
     print_difficulty,
     print_equilibrium,
     print_run,
     print_tune,
+    rules_view,
+    strategies_view,
+    sweep_view,
 )
 from simlab.rules import DEFAULT_MAX_TURNS, RuleError
 from simlab.settings import RunSettings
@@ -539,23 +545,13 @@ def strategies_cmd(
             console.print(f"[bold]{escape(spec.name)}[/bold]{escape(where)}: {escape(spec.description)}")
         console.print(_parameter_rich_table(table, f"{name} parameters" if name else "heuristic parameters"))
         return
-    table = Table(title="strategies", show_lines=True)
-    for col in ("name", "description", "parameters (as expert unless listed)"):
-        table.add_column(col)
     specs = list(STRATEGIES.values())
     for config in config_names():
         try:
             specs.append(resolve(config))
         except ValueError as exc:
             fail(str(exc))
-    expert = STRATEGIES["expert"].params
-    for spec in specs:
-        if not spec.params:
-            changed = "none (plays at random)"
-        else:
-            changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
-        desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
-        table.add_row(escape(spec.name), escape(desc), escape(changed))
+    table = strategies_view(specs, STRATEGIES["expert"].params)
     console.print(table)
     groups = parameter_table().group_by("group", maintain_order=True).len()
     counts = ", ".join(f"{g} {n}" for g, n in groups.iter_rows())
@@ -584,19 +580,7 @@ def goldfish(
         frame = goldfish_table(villain or VILLAIN_KEYS, strategy or ("novice", "expert"), settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
-    for col in ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean"):
-        table.add_column(col)
-    for r in frame.iter_rows(named=True):
-        table.add_row(
-            r["villain"],
-            r["strategy"],
-            f"{r['won'] / r['games']:.1%}",
-            f"{r['median_turns']:g}",
-            f"{r['p10_turns']:g}",
-            f"{r['p90_turns']:g}",
-            f"{r['mean_turns']:.1f}",
-        )
+    table = goldfish_view(frame, n, seed)
     console.print(table)
 
 
@@ -666,52 +650,11 @@ def cards(
     except USER_ERRORS as exc:
         fail(str(exc))
 
-    def pct(x, sign=""):
-        return "-" if x is None else f"{x:{sign}.1%}"
-
-    table = Table(
-        title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
-        f"{n:,} games vs each other villain, seed {seed}"
-    )
-    for col in (
-        "card",
-        "drawn",
-        "played",
-        "win if played / not",
-        "played diff [95%]",
-        "win if drawn / not",
-        "drawn diff [95%]",
-    ):
-        table.add_column(col)
-    for r in frame.iter_rows(named=True):
-        table.add_row(
-            escape(r["card"]),
-            pct(r["drawn_share"]),
-            pct(r["played_share"]),
-            f"{pct(r['win_if_played'])} / {pct(r['win_if_not_played'])}",
-            f"{pct(r['played_diff'], '+')} [{pct(r['played_diff_low'], '+')}, {pct(r['played_diff_high'], '+')}]",
-            f"{pct(r['win_if_drawn'])} / {pct(r['win_if_not_drawn'])}",
-            f"{pct(r['drawn_diff'], '+')} [{pct(r['drawn_diff_low'], '+')}, {pct(r['drawn_diff_high'], '+')}]",
-        )
+    table = observational_view(frame, villain, n, seed)
     console.print(table)
     if not causal:
         return
-    table = Table(
-        title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
-        "with the card never played); impact = win rate with the card - without"
-    )
-    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
-        table.add_column(col)
-    for r in effects.iter_rows(named=True):
-        table.add_row(
-            escape(r["card"]),
-            r["deck"],
-            str(r["copies"]),
-            pct(r["rate_with"]),
-            pct(r["rate_without"]),
-            f"{pct(r['impact'], '+')} [{pct(r['impact_low'], '+')}, {pct(r['impact_high'], '+')}]",
-            f"{r['changed_games']:,}",
-        )
+    table = ablation_view(effects, villain)
     console.print(table)
     if png:
         save_plot(
@@ -819,23 +762,7 @@ def sweep(
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = Table(
-        title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
-        f"{cfg['games']:,} games per value, paired seeds (seed {res.seed})"
-    )
-    for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
-        table.add_column(col)
-    for r in res.table.iter_rows(named=True):
-        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
-        change, change_low, change_high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-        table.add_row(
-            escape(r["value"]),
-            r["entry"],
-            rate,
-            f"{low} - {high}",
-            f"{change} [{change_low}, {change_high}]",
-            f"{r['unfinished']:.1%}",
-        )
+    table = sweep_view(res, cfg["games"])
     console.print(table)
     slug = "".join(ch if ch.isalnum() else "-" for ch in res.what.lower()).strip("-")
     save_plot(
@@ -1000,37 +927,8 @@ def leverage(
         fail(str(exc))
     t = res.table
     summary = leverage_summary(t)
-    st = Table(
-        title=f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
-        "each reading's largest effect"
-    )
-    for col in ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"):
-        st.add_column(col)
-    for r in summary.head(top).iter_rows(named=True):
-        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-        st.add_row(
-            escape(r["setting"]),
-            r["kind"],
-            r["largest_in"],
-            r["villain"],
-            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
-            f"{change} [{lo}, {hi}]",
-            f"{r['significant_rows']} of {r['rows']}",
-        )
-    console.print(st)
-    et = Table(title=f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)")
-    for col in ("reading", "matchup", "villain", "win rate", "change [95% paired]"):
-        et.add_column(col)
-    for r in t.head(top).iter_rows(named=True):
-        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-        et.add_row(
-            escape(r["setting"]),
-            r["matchup"],
-            r["villain"],
-            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
-            f"{change} [{lo}, {hi}]",
-        )
-    console.print(et)
+    for view in leverage_views(t, summary, top, n, seed, level):
+        console.print(view)
     if out is not None:
         try:
             t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
@@ -1279,11 +1177,7 @@ def rules_cmd() -> None:
     """List the rule variants with their defaults."""
     from simlab.rules import variants_table
 
-    table = Table(title="rule variants")
-    for col in ("variant", "default", "alternatives", "meaning"):
-        table.add_column(col)
-    for row in variants_table():
-        table.add_row(*row)
+    table = rules_view(variants_table())
     console.print(table)
 
 

@@ -419,3 +419,157 @@ def matrix_table(table: pl.DataFrame, settings) -> Table:
             f"{r['first_seat_advantage']:+.1%}",
         )
     return out
+
+
+def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
+    """Turns to win alone per villain and strategy (:func:`simlab.ladder.goldfish_table`)."""
+    table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
+    for col in ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean"):
+        table.add_column(col)
+    for r in frame.iter_rows(named=True):
+        table.add_row(
+            r["villain"],
+            r["strategy"],
+            f"{r['won'] / r['games']:.1%}",
+            f"{r['median_turns']:g}",
+            f"{r['p10_turns']:g}",
+            f"{r['p90_turns']:g}",
+            f"{r['mean_turns']:.1f}",
+        )
+    return table
+
+
+def strategies_view(specs, expert: dict) -> Table:
+    """Each strategy with its description and the parameters where it differs from ``expert``'s values."""
+    table = Table(title="strategies", show_lines=True)
+    for col in ("name", "description", "parameters (as expert unless listed)"):
+        table.add_column(col)
+    for spec in specs:
+        if not spec.params:
+            changed = "none (plays at random)"
+        else:
+            changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
+        desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
+        table.add_row(escape(spec.name), escape(desc), escape(changed))
+    return table
+
+
+def _pct(x, sign=""):
+    return "-" if x is None else f"{x:{sign}.1%}"
+
+
+def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int) -> Table:
+    """Card impact, observational (:func:`simlab.impact.observational`)."""
+    table = Table(
+        title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
+        f"{n:,} games vs each other villain, seed {seed}"
+    )
+    for col in (
+        "card",
+        "drawn",
+        "played",
+        "win if played / not",
+        "played diff [95%]",
+        "win if drawn / not",
+        "drawn diff [95%]",
+    ):
+        table.add_column(col)
+    for r in frame.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            _pct(r["drawn_share"]),
+            _pct(r["played_share"]),
+            f"{_pct(r['win_if_played'])} / {_pct(r['win_if_not_played'])}",
+            f"{_pct(r['played_diff'], '+')} [{_pct(r['played_diff_low'], '+')}, {_pct(r['played_diff_high'], '+')}]",
+            f"{_pct(r['win_if_drawn'])} / {_pct(r['win_if_not_drawn'])}",
+            f"{_pct(r['drawn_diff'], '+')} [{_pct(r['drawn_diff_low'], '+')}, {_pct(r['drawn_diff_high'], '+')}]",
+        )
+    return table
+
+
+def ablation_view(effects: pl.DataFrame, villain: str) -> Table:
+    """Card impact, causal (:func:`simlab.impact.ablation`)."""
+    table = Table(
+        title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
+        "with the card never played); impact = win rate with the card - without"
+    )
+    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
+        table.add_column(col)
+    for r in effects.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            r["deck"],
+            str(r["copies"]),
+            _pct(r["rate_with"]),
+            _pct(r["rate_without"]),
+            f"{_pct(r['impact'], '+')} [{_pct(r['impact_low'], '+')}, {_pct(r['impact_high'], '+')}]",
+            f"{r['changed_games']:,}",
+        )
+    return table
+
+
+def sweep_view(res, games: int) -> Table:
+    """A sweep's win rates and paired changes per value (:func:`simlab.whatif.sweep`)."""
+    table = Table(
+        title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
+        f"{games:,} games per value, paired seeds (seed {res.seed})"
+    )
+    for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
+        table.add_column(col)
+    for r in res.table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+        change, change_low, change_high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        table.add_row(
+            escape(r["value"]),
+            r["entry"],
+            rate,
+            f"{low} - {high}",
+            f"{change} [{change_low}, {change_high}]",
+            f"{r['unfinished']:.1%}",
+        )
+    return table
+
+
+def rules_view(rows) -> Table:
+    """The rule variants (:func:`simlab.rules.variants_table`)."""
+    table = Table(title="rule variants")
+    for col in ("variant", "default", "alternatives", "meaning"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
+    """The leverage table (:func:`simlab.leverage.leverage`): each reading's largest effect, and the largest
+    (reading, matchup, villain) rows."""
+    st = Table(
+        title=f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
+        "each reading's largest effect"
+    )
+    for col in ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"):
+        st.add_column(col)
+    for r in summary.head(top).iter_rows(named=True):
+        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        st.add_row(
+            escape(r["setting"]),
+            r["kind"],
+            r["largest_in"],
+            r["villain"],
+            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
+            f"{change} [{lo}, {hi}]",
+            f"{r['significant_rows']} of {r['rows']}",
+        )
+    et = Table(title=f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)")
+    for col in ("reading", "matchup", "villain", "win rate", "change [95% paired]"):
+        et.add_column(col)
+    for r in t.head(top).iter_rows(named=True):
+        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        et.add_row(
+            escape(r["setting"]),
+            r["matchup"],
+            r["villain"],
+            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
+            f"{change} [{lo}, {hi}]",
+        )
+    return st, et
