@@ -1054,7 +1054,7 @@ def tune(
         if not all_:
             check_file_option(out, "--out", ".toml")
         bar, update = _tune_bar()
-        variants = parse_pairs(rules, "--rules")
+        settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
             if all_:
                 from simlab.levels import check_level
@@ -1065,18 +1065,15 @@ def tune(
                 res = tuning.equilibrium(
                     rounds,
                     budget,
-                    seed,
                     start,
                     candidate_games=candidate_games,
                     validation_games=validation_games,
                     matrix_games=matrix_games,
-                    variants=variants,
-                    max_turns=max_turns,
-                    threads=threads,
                     popsize=popsize,
                     out_dir=out or "configs/strategies",
                     report_dir=report_dir,
                     progress=update,
+                    settings=settings,
                 )
             else:
                 from simlab.game import check_villain
@@ -1087,18 +1084,15 @@ def tune(
                 res = tuning.tune(
                     villain,
                     budget,
-                    seed,
                     strategy_at(start, villain),
                     opponents,
                     candidate_games,
                     validation_games,
-                    variants,
-                    max_turns,
-                    threads,
                     popsize,
                     param,
                     out or f"configs/strategies/tuned-{villain}.toml",
                     progress=lambda *a: update(f"tune {villain}", *a),
+                    settings=settings,
                 )
     except USER_ERRORS as exc:
         fail(str(exc))

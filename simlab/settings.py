@@ -65,7 +65,9 @@ class RunSettings:
             check_level(self.level)
         variants = dict(self.variants or {})
         rules_array(variants, self.max_turns)  # unknown variants, values and turn caps fail here
-        set_(self, "variants", tuple(sorted((k, str(v)) for k, v in variants.items())))
+        # a bool is the yes/no value rules_array reads it as (str(True) would be no value of any variant)
+        named = {k: ("yes" if v else "no") if isinstance(v, bool) else str(v) for k, v in variants.items()}
+        set_(self, "variants", tuple(sorted(named.items())))
         set_(self, "threads", check_threads(self.threads))
         set_(self, "edits", normalise(self.edits))
         edited_cards(self.edits)  # edits that do not apply fail here

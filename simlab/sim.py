@@ -64,21 +64,11 @@ class RunResult:
     def n_games(self) -> int:
         return self.tally.games
 
-    @property
-    def summary(self) -> pl.DataFrame:
-        return self.tally.summary()
-
-    @property
-    def by_seat(self) -> pl.DataFrame:
-        return self.tally.by_seat()
-
-    @property
-    def first_seat(self) -> pl.DataFrame:
-        return self.tally.first_seat()
-
-    @property
-    def lengths(self) -> pl.DataFrame:
-        return self.tally.lengths()
+    # the summaries, read from the running counts (see Tally)
+    summary = property(lambda self: self.tally.summary(), doc="Each entry's wins and the unfinished games.")
+    by_seat = property(lambda self: self.tally.by_seat(), doc="Each entry's win rate in each seat.")
+    first_seat = property(lambda self: self.tally.first_seat(), doc="Each seat's win rate; the first seat's advantage.")
+    lengths = property(lambda self: self.tally.lengths(), doc="Game length, overall and by winner.")
 
     @property
     def games_per_second(self) -> float:
@@ -286,32 +276,9 @@ def resume(path, threads: int | None = None, progress=None, keep_games: bool | N
 # ============================================================================ older entry points
 
 
-def simulate(
-    matchup: str,
-    n_games: int | None = None,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
-    chunk: int = DEFAULT_CHUNK,
-    edits=None,
-    settings: RunSettings | None = None,
-) -> RunResult:
-    """:func:`run` with the per-game table kept (for tests and small studies)."""
-    return run(
-        matchup,
-        n_games,
-        seed,
-        strategies,
-        variants,
-        max_turns,
-        threads,
-        keep_games=True,
-        chunk=chunk,
-        edits=edits,
-        settings=settings,
-    )
+def simulate(matchup: str, n_games: int | None = None, **kw) -> RunResult:
+    """:func:`run` (the same keywords) with the per-game table kept (for tests and small studies)."""
+    return run(matchup, n_games, keep_games=True, **kw)
 
 
 def play_games(

@@ -33,8 +33,9 @@ import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.difficulty import derived_seed
-from simlab.game import InputError, check_seed, check_villain, strategy_spec
-from simlab.rules import DEFAULT_MAX_TURNS, rules_array
+from simlab.game import InputError, check_villain, strategy_spec
+from simlab.rules import DEFAULT_MAX_TURNS
+from simlab.settings import RunSettings, settings_from
 from simlab.stats import wilson
 from simlab.whatif import paired_effect
 from strategies import KERNELS, StrategySpec
@@ -155,19 +156,18 @@ def _decoder(params, base: StrategySpec, name: str, description: str):
 def tune(
     villain: str,
     budget: int = DEFAULT_BUDGET,
-    seed: int = 0,
     start: str | StrategySpec = "expert",
     opponents: dict | None = None,
     candidate_games: int = DEFAULT_CANDIDATE_GAMES,
     validation_games: int = DEFAULT_VALIDATION_GAMES,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
     popsize: int | None = None,
     params: list[str] | None = None,
     out: str | Path | None = None,
     progress: Callable[[int, int, float, float], None] | None = None,
     purpose: str = "tune",
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> TuneResult:
     """Tune ``villain``'s strategy parameters for its win rate against the field, validate, and write it.
 
@@ -180,6 +180,8 @@ def tune(
     out: write the tuned strategy file here (``configs/strategies/tuned-<villain>.toml`` from the CLI).
     progress: called with (games played, games planned, best win rate so far, the start's) as chunks finish.
     purpose: names the seeds: search and validation seeds derive from (seed, purpose, villain).
+    settings (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
+    rule variants, turn cap and threads (its games, level and strategies are not used).
 
     Ctrl-C stops the search (after the current chunk) and keeps the best candidate so far, which is then
     validated and written; a second Ctrl-C stops at once.
@@ -190,11 +192,11 @@ def tune(
     from simlab.sim import _set_threads, _StopFlag
 
     villain = check_villain(villain)
-    seed = check_seed(seed)
+    settings = settings_from(settings, **given)
+    seed, variants, max_turns, threads = settings.seed, settings.variant_dict, settings.max_turns, settings.threads
     budget = _check_count(budget, "the budget")
     candidate_games = _check_count(candidate_games, "games per candidate", 2)
     validation_games = _check_count(validation_games, "validation games")
-    rules_array(variants, max_turns)
     start_spec = _heuristic(start, "the start strategy")
     others = [v for v in VILLAIN_KEYS if v != villain]
     opponents = dict(opponents or {})
@@ -500,19 +502,18 @@ class EquilibriumResult:
 def equilibrium(
     rounds: int = DEFAULT_ROUNDS,
     budget: int = DEFAULT_BUDGET,
-    seed: int = 0,
     start_level: str = "expert",
     villains=VILLAIN_KEYS,
     candidate_games: int = DEFAULT_CANDIDATE_GAMES,
     validation_games: int = DEFAULT_VALIDATION_GAMES,
     matrix_games: int = DEFAULT_MATRIX_GAMES,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
     popsize: int | None = None,
     out_dir: str | Path | None = None,
     report_dir: str | Path | None = None,
     progress: Callable[[str, int, int, float, float], None] | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
 ) -> EquilibriumResult:
     """Iterated best response: each round re-tunes each of ``villains`` in turn (:func:`tune`, ``budget``
     games) against the others' current strategies, starting from its own current one; a villain adopts the
@@ -525,10 +526,13 @@ def equilibrium(
         and the equilibrium's rounds and convergence). report_dir: write each round's strategies
         (``round-<r>/<villain>.toml``), the trajectory and improvements (parquet, CSV) and the trajectory plot.
     progress: called with (label, games played, games planned, best so far, start) during each tune.
+    settings and ``given``: as for :func:`tune` (the seed, rule variants, turn cap and threads).
     """
     from simlab.levels import level_strategies
     from simlab.matchups import matrix
 
+    settings = settings_from(settings, **given)
+    seed = settings.seed
     rounds = _check_count(rounds, "--rounds")
     matrix_games = _check_count(matrix_games, "matrix games")
     villains = tuple(check_villain(v) for v in villains)
@@ -536,9 +540,7 @@ def equilibrium(
     matrix_seed = derived_seed(seed, "equilibrium:matrix")
 
     def play_matrix(r):
-        m = matrix(
-            matrix_games, seed=matrix_seed, strategies=current, variants=variants, max_turns=max_turns, threads=threads
-        )
+        m = matrix(settings=settings.replace(games=matrix_games, seed=matrix_seed, level=None, strategies=current))
         return m.table.with_columns(pl.lit(r).alias("round")).select("round", *m.table.columns)
 
     frames = [play_matrix(0)]
@@ -557,17 +559,14 @@ def equilibrium(
             res = tune(
                 v,
                 budget,
-                seed,
                 start=current[v],
                 opponents={o: current[o] for o in VILLAIN_KEYS if o != v},
                 candidate_games=candidate_games,
                 validation_games=validation_games,
-                variants=variants,
-                max_turns=max_turns,
-                threads=threads,
                 popsize=popsize,
                 progress=report,
                 purpose=f"equilibrium:round{r}",
+                settings=settings,
             )
             tunes.append(res)
             imp = res.improvement

@@ -51,6 +51,7 @@ def test_settings_are_normalised_and_name_each_villains_strategy():
     with pytest.raises(InputError, match="one strategy per villain"):
         s.plan(("gaston", "gaston"), strategies=["random"])
     assert s.replace(seed=9).seed == 9 and s.replace(seed=9).strategies == s.strategies
+    assert RunSettings(variants={"obstacles_cover_actions": True}).variants == (("obstacles_cover_actions", "yes"),)
     with pytest.raises(InputError):
         s.replace(games=-5)
 
