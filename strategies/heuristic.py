@@ -288,6 +288,7 @@ PARAMS: tuple[Param, ...] = (
         ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
         ("keep_our_hour_share", 0.8, 0.0, 1.5, "... once claimed: share of cauldron_value"),
         ("keep_our_hour_powered", 2.0, 0.0, 8.0, "... once the Cauldron is powered"),
+        ("keep_our_hour_hedge", 4.0, 0.0, 10.0, "... powered, opponents, no Ancient Soldiers to re-power it: one copy"),
         ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
         ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
         ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
@@ -477,18 +478,19 @@ P_KEEP_BORN_EXTRA = 166
 P_KEEP_OUR_HOUR_UNCLAIMED = 167
 P_KEEP_OUR_HOUR_SHARE = 168
 P_KEEP_OUR_HOUR_POWERED = 169
-P_KEEP_POWERED_OTHER = 170
-P_BLOCKS_SOLDIERS_HARM = 171
-P_BLOCKS_SOLDIERS_SHARE = 172
-P_GURGI_HARM_DISCOUNT = 173
-P_GURGI_DEFEAT_DISCOUNT = 174
-P_NOVICE_BASE = 175
-P_NOVICE_STRENGTH = 176
-P_NOVICE_COST = 177
-P_NOVICE_ACTIVATE = 178
-P_NOVICE_ACTIVATE_COST = 179
-P_NOVICE_KEEP = 180
-P_NOVICE_KEEP_COST = 181
+P_KEEP_OUR_HOUR_HEDGE = 170
+P_KEEP_POWERED_OTHER = 171
+P_BLOCKS_SOLDIERS_HARM = 172
+P_BLOCKS_SOLDIERS_SHARE = 173
+P_GURGI_HARM_DISCOUNT = 174
+P_GURGI_DEFEAT_DISCOUNT = 175
+P_NOVICE_BASE = 176
+P_NOVICE_STRENGTH = 177
+P_NOVICE_COST = 178
+P_NOVICE_ACTIVATE = 179
+P_NOVICE_ACTIVATE_COST = 180
+P_NOVICE_KEEP = 181
+P_NOVICE_KEEP_COST = 182
 
 BIG = 1000.0
 
@@ -1261,6 +1263,13 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             if bits_nb(both) < K.N_LOC:
                 return sp[P_SOLDIER_VALUE]
         if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+            if (
+                st.g[K.G_NSEATS] > 1
+                and passive_count_nb(st, tb, s, K.AB_GRANTS_ACTIVATE) == 0
+                and not earlier_copy_in_hand_nb(st, s, k)
+            ):
+                # the only answer left to Gurgi's Sacrifice: no Ancient Soldiers' Activate could power it again
+                return max(sp[P_KEEP_OUR_HOUR_POWERED], sp[P_KEEP_OUR_HOUR_HEDGE])
             return sp[P_KEEP_OUR_HOUR_POWERED]
         return sp[P_KEEP_POWERED_OTHER]
     if t == K.T_CONDITION:

@@ -322,6 +322,30 @@ def test_expert_horned_king_moves_where_it_gains_the_power_its_next_swap_lacks()
     assert move(1) == "location Morva"  # 1 short: Morva's +1 is enough
 
 
+def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_power_the_cauldron_again():
+    # powered, facing Gaston (Gurgi's Sacrifice may come): Our Hour Has Arrived is kept unless Soldiers could answer
+    def kept(realm):
+        sc = build(
+            {
+                "mover": "Morva",
+                "power": 0,
+                "cauldron": "power",
+                "hand": ["Our Hour Has Arrived", "Visions", "Creeper", "Horned King's Henchmen"],
+                "realm": realm,
+            },
+            {"mover": "The Tavern"},
+            villains=HK_VS_GASTON,
+            used=["play_card"],
+        )
+        sc.apply("discard cards")
+        discards(sc, "expert")
+        return "Our Hour Has Arrived" in sc.hand(0)
+
+    born = {"Morva": ["Cauldron Born"], "Dungeons": ["Cauldron Born"]}
+    assert kept(born)
+    assert not kept(born | {"Throne Room": ["Ancient Soldiers"]})  # covered: the Soldiers' Activate powers it
+
+
 def test_fating_the_horned_king_the_expert_values_fflewddur_by_the_allies_he_gathers():
     def pick(realm):
         sc = build(
