@@ -143,7 +143,8 @@ def test_an_ablated_prince_revealed_by_fate_is_discarded():
 
 
 def test_raising_a_key_cards_cost_lowers_its_villains_win_rate():
-    res = sweep("gaston-vs-horned-king", 400, ["3", "9"], card="Come Into the Light", attribute="cost", seed=0)
+    # 1,000 games: the change at cost 9 is -7.2 points [-10.8, -3.6] at the expert of ae9e1a6; 400 no longer resolve it
+    res = sweep("gaston-vs-horned-king", 1000, ["3", "9"], card="Come Into the Light", attribute="cost", seed=0)
     g = {r["value"]: r for r in res.table.filter(res.table["entry"] == "gaston").iter_rows(named=True)}
     assert g["3"]["changed_games"] == 0 and g["3"]["change"] == 0.0  # the shipped cost is the baseline
     assert g["9"]["change_high"] < 0, g["9"]  # significantly lower, paired 95% interval
