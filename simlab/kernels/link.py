@@ -1,0 +1,123 @@
+"""Calling a separately compiled kernel through a process-wide symbol instead of linking its code in.
+
+numba links the compiled code of every callee into each separately compiled caller and optimises and
+generates its machine code again there (see :mod:`simlab.kernels.jit`). A large kernel called from
+several places (the heuristic strategy, the engine's ``advance_nb`` called from a search player) is
+instead compiled once, on its own, for the one signature it is called with, and its native entry point
+is registered under a symbol name (:func:`bind`); callers reach it through an intrinsic that emits a call
+to that symbol (:func:`caller`), so their own code stays small. A symbol must be bound before any of its
+callers is compiled or loaded from the cache: the driver binds every strategy kernel and their callees
+when it is imported (:mod:`simlab.driver`).
+"""
+
+import inspect
+
+import llvmlite.binding as ll
+import numba
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+
+from simlab.kernels import const as K
+from simlab.kernels.state import N_SPARAMS, State
+
+_BOUND: dict[str, int] = {}
+
+
+def engine_arg_types() -> tuple:
+    """numba types of (st, tb, ru) exactly as every driver passes them (arrays allocated by numpy or numba)."""
+    from simlab.cards import Tables
+
+    z = np.zeros
+    st = State(
+        z((1, K.N_INST, K.N_I), np.int64),
+        z((1, K.N_VCARDS), np.int64),
+        z((1, K.N_FCARDS), np.int64),
+        z((1, K.N_SV), np.int64),
+        z(K.N_G, np.int64),
+        z(1, np.uint64),
+        z((K.MAX_OPTS, 4), np.int64),
+        z((K.MAX_DEPTH, K.N_FR), np.int64),
+        z((0, 6), np.int64),
+        z(K.N_INST, np.int64),
+        z(K.N_INST, np.int64),
+        z((1, N_SPARAMS), np.float64),
+    )
+    tb = Tables(
+        z((1, K.N_CF), np.int64),
+        z((1, K.N_VF), np.int64),
+        z((1, 30), np.int64),
+        z((1, 15), np.int64),
+        z((1, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64),
+        z((1, K.N_LOC, K.N_LC), np.int64),
+        z((1, K.N_INST), np.int64),
+    )
+    return numba.typeof(st), numba.typeof(tb), numba.typeof(z(K.N_RULES, np.int64))
+
+
+ENGINE_TYPES = engine_arg_types()
+STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, player, kind, ctx, n)
+
+
+def symbol_name(dispatcher) -> str:
+    """The symbol a kernel is bound as: its module and name (``simlab_strategies_heuristic_choose_nb``)."""
+    fn = getattr(dispatcher, "py_func", dispatcher)  # a plain function under NUMBA_DISABLE_JIT
+    return "simlab_" + f"{fn.__module__}.{fn.__name__}".replace(".", "_")
+
+
+def bind(dispatcher, argtypes: tuple) -> str:
+    """Compile ``dispatcher`` for ``argtypes`` (or load it from the cache) and register its entry point as
+    its :func:`symbol_name` (once per process); the symbol's name."""
+    symbol = symbol_name(dispatcher)
+    if numba.config.DISABLE_JIT or symbol in _BOUND:
+        return symbol
+    dispatcher.compile(argtypes)
+    cres = dispatcher.overloads[argtypes]
+    address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+    if not address:
+        raise RuntimeError(f"kernel {dispatcher.__name__} has no native entry point")
+    ll.add_symbol(symbol, address)
+    _BOUND[symbol] = address
+    return symbol
+
+
+def caller(dispatcher, argtypes: tuple, restype):
+    """A function for kernels to call: ``dispatcher`` itself without the JIT, else an intrinsic calling its
+    symbol, which must be bound (:func:`bind`) before a kernel calling it is compiled or loaded from the
+    cache. The arguments must have exactly ``argtypes``, integers excepted (cast to int64)."""
+    if numba.config.DISABLE_JIT:
+        return dispatcher
+    symbol = symbol_name(dispatcher)
+    n = len(argtypes)
+
+    def typer(typingctx, *args):
+        if len(args) != n:
+            raise TypingError(f"{symbol} takes {n} arguments, got {len(args)}")
+        for a, t in zip(args, argtypes, strict=True):
+            if a != t and not (t == types.int64 and isinstance(a, types.Integer)):
+                raise TypingError(f"{symbol} is bound for {argtypes}, called with {args}")
+        sig = restype(*args)
+
+        def codegen(context, builder, signature, values):
+            values = [context.cast(builder, v, a, t) for v, a, t in zip(values, signature.args, argtypes, strict=True)]
+            fnty = context.call_conv.get_function_type(restype, argtypes)
+            fn = cgutils.get_or_insert_function(builder.module, fnty, symbol)
+            status, res = context.call_conv.call_function(builder, fn, restype, argtypes, values)
+            with builder.if_then(status.is_error, likely=False):
+                context.call_conv.return_status_propagate(builder, status)
+            return res
+
+        return sig, codegen
+
+    def typing(typingctx, *args):
+        return typer(typingctx, *args)
+
+    # numba reads the typing function's signature for the argument names
+    P = inspect.Parameter
+    typing.__signature__ = inspect.Signature(
+        [P("typingctx", P.POSITIONAL_OR_KEYWORD)] + [P(f"a{i}", P.POSITIONAL_OR_KEYWORD) for i in range(n)]
+    )
+    typing.__name__ = typing.__qualname__ = f"call_{symbol}"
+    return intrinsic(typing)
