@@ -6,10 +6,10 @@ strategy kernel and hands the answer back with ``apply_nb``, one game at a time 
 in parallel (:func:`play_batch_nb`, each game's stream from (seed, game index) alone).
 
 ``random`` (kernel id 0) is small and compiled in here. The heuristic kernel (id 1, behind ``novice``,
-``expert`` and ``fate-heavy``) is large: linked in, its code would be copied into and re-optimised with
-every kernel that calls it. It is compiled on its own, for the one signature the driver calls it with, and
-called through a process-wide symbol bound at import (:mod:`simlab.kernels.link`), before any caller is
-compiled or loaded from the cache.
+``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are large: linked in, their code
+would be copied into and re-optimised with every kernel that calls them. Each is compiled on its own, for
+the one signature the driver calls it with, and called through a process-wide symbol bound at import
+(:mod:`simlab.kernels.link`), before any caller is compiled or loaded from the cache.
 """
 
 import numba
@@ -21,6 +21,7 @@ from simlab.kernels.engine import advance_nb, apply_nb, setup_nb
 from simlab.kernels.jit import JIT_FLAGS, kernel
 from simlab.kernels.link import STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
+from strategies import search
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.random import choose_nb as random_choose_nb
 
@@ -29,19 +30,26 @@ ALL_STEPS = 1 << 62
 ARG_TYPES = STRATEGY_ARG_TYPES
 
 bind(heuristic_choose_nb, ARG_TYPES)
+search.bind_callees()
+bind(search.choose_nb, ARG_TYPES)
 call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)
+call_search = caller(search.choose_nb, ARG_TYPES, types.int64)
 
 
 @kernel
 def choose_nb(st, tb, ru):
-    """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (0 random, 1 heuristic)."""
+    """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (kernel id in
+    ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search)."""
     player = st.g[K.G_PEND_PLAYER]
     realm = st.g[K.G_PEND_REALM]
     kind = st.g[K.G_PEND_KIND]
     ctx = st.g[K.G_PEND_CTX]
     n = st.g[K.G_PEND_N]
-    if st.sv[player, K.SV_STRATEGY] == 1:
+    strategy = st.sv[player, K.SV_STRATEGY]
+    if strategy == 1:
         return call_heuristic(st, tb, ru, realm, player, kind, ctx, n)
+    if strategy == 2:
+        return call_search(st, tb, ru, realm, player, kind, ctx, n)
     return random_choose_nb(st, tb, ru, realm, player, kind, ctx, n)
 
 

@@ -447,6 +447,8 @@ def strategies_view(specs, expert: dict) -> Table:
     for spec in specs:
         if not spec.params:
             changed = "none (plays at random)"
+        elif set(spec.params) != set(expert):  # the search player: its own settings
+            changed = "search settings: " + ", ".join(f"{k}={v:g}" for k, v in spec.params.items())
         else:
             changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
         desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"

@@ -39,11 +39,12 @@ from strategies import fate_heavy as _fate_heavy
 from strategies import heuristic as _heuristic
 from strategies import novice as _novice
 from strategies import random as _random
+from strategies import search as _search
 
-KERNELS = {"random": 0, "heuristic": 1}
+KERNELS = {"random": 0, "heuristic": 1, "search": 2}
 """Kernel ids known to the dispatcher."""
 
-_KERNEL_PARAMS = {0: (), 1: _heuristic.PARAM_NAMES}
+_KERNEL_PARAMS = {0: (), 1: _heuristic.PARAM_NAMES, 2: _search.PARAM_NAMES}
 if len(_heuristic.PARAM_NAMES) > N_SPARAMS:
     raise RuntimeError(f"{len(_heuristic.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
 
@@ -64,6 +65,8 @@ class StrategySpec:
 
     def vector(self) -> np.ndarray:
         """The parameters as the kernel reads them (``State.sparams`` row)."""
+        if self.kernel == KERNELS["search"]:
+            return _search.vector(self.params)
         out = np.zeros(N_SPARAMS, np.float64)
         for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
             out[i] = self.params[name]
@@ -71,14 +74,16 @@ class StrategySpec:
 
 
 def _spec(module) -> StrategySpec:
-    kernel = KERNELS["random"] if module.choose_nb is _random.choose_nb else KERNELS["heuristic"]
+    kernel = {_random.choose_nb: KERNELS["random"], _search.choose_nb: KERNELS["search"]}.get(
+        module.choose_nb, KERNELS["heuristic"]
+    )
     names = _KERNEL_PARAMS[kernel]
     if tuple(module.PARAMS) != names:
         raise RuntimeError(f"strategy {module.NAME}: PARAMS must list {names}")
     return StrategySpec(module.NAME, module.DESCRIPTION, kernel, dict(module.PARAMS))
 
 
-STRATEGIES: dict[str, StrategySpec] = {m.NAME: _spec(m) for m in (_random, _novice, _expert, _fate_heavy)}
+STRATEGIES: dict[str, StrategySpec] = {m.NAME: _spec(m) for m in (_random, _novice, _expert, _fate_heavy, _search)}
 
 
 def config_names() -> list[str]:
@@ -135,6 +140,8 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
         if not math.isfinite(value):
             raise StrategyError(f"{where}: params.{key} must be a finite number, got {value!r}")
         params[key] = float(value)
+    if base.kernel == KERNELS["search"] and (problem := _search.check_params(params)):
+        raise StrategyError(f"{where}: {problem}")
 
     for key in ("name", "description"):
         if key in doc and not isinstance(doc[key], str):
@@ -167,13 +174,23 @@ def parameter_table(strategy: str | None = None) -> pl.DataFrame:
 
     Columns: group, name, [value,] expert, low, high (the range ``simlab tune`` searches), integer,
     tunable, description. ``value`` (only with ``strategy``, any name :func:`resolve` accepts) is that
-    strategy's value.
+    strategy's value. For a search strategy: its settings (group ``search``; ``expert`` is the built-in
+    ``search``'s value).
     """
     spec = None
     if strategy is not None:
         spec = resolve(strategy)
-        if spec.kernel != KERNELS["heuristic"]:
+        if spec.kernel == KERNELS["random"]:
             raise StrategyError(f"strategy {spec.name!r} plays at random and has no parameters")
+        if spec.kernel == KERNELS["search"]:
+            # the search player's settings; "expert" holds the built-in search's value
+            return pl.DataFrame(
+                [
+                    {"group": "search", "name": name, "value": spec.params[name], "expert": default}
+                    | {"low": float(low), "high": float(high), "integer": whole, "tunable": False, "description": doc}
+                    for name, default, low, high, whole, doc in _search.SETTINGS
+                ]
+            )
     rows = []
     for p in _heuristic.PARAMS:
         row = {"group": p.group, "name": p.name}

@@ -60,3 +60,29 @@ def test_mirror_match_is_even_with_seats_rotated():
     assert decided > 100
     # the two entries swap seats every game: their share of the decided games is 1/2 within 3 standard errors
     assert abs(a / decided - 0.5) < 3 * (0.25 / decided) ** 0.5
+
+
+def _small_search(tmp_path) -> str:
+    path = tmp_path / "search-small.toml"
+    path.write_text('base = "search"\n[params]\nsamples = 2\nhorizon = 0\n')
+    return str(path)
+
+
+def test_search_games_do_not_depend_on_chunking_or_threads(tmp_path):
+    strategies = {"gaston": _small_search(tmp_path), "horned-king": "search"}
+    a = simulate("gaston-vs-horned-king", 6, seed=5, strategies=strategies, max_turns=8, threads=1, chunk=6)
+    b = simulate("gaston-vs-horned-king", 6, seed=5, strategies=strategies, max_turns=8, threads=2, chunk=4)
+    assert a.games.equals(b.games)
+
+
+def test_search_game_matches_its_replay(tmp_path):
+    small = _small_search(tmp_path)
+    run = simulate("lady-tremaine-vs-gaston", 4, seed=9, strategies={"gaston": small}, max_turns=10, threads=2)
+    for row in run.games.iter_rows(named=True):
+        order = tuple(row[f"seat{s}"] for s in range(2))
+        strategies = tuple(small if v == "gaston" else "expert" for v in order)
+        a = replay(order, seed=9, game_index=row["game"], max_turns=10, strategies=strategies)
+        b = replay(order, seed=9, game_index=row["game"], max_turns=10, strategies=strategies)
+        assert a.text == b.text
+        winner = a.game.villains[a.game.winner] if a.game.winner >= 0 else None
+        assert winner == row["winner"]

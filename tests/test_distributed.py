@@ -111,6 +111,18 @@ def test_distributed_results_equal_local(cluster):
     assert (local_w == remote_w).all()
 
 
+def test_search_games_on_the_cluster_equal_local(cluster, tmp_path):
+    address, _ = cluster
+    small = tmp_path / "search-small.toml"
+    small.write_text('base = "search"\n[params]\nsamples = 2\nhorizon = 0\n')
+    strategies = {"gaston": str(small)}
+    local = run(MATCHUP, 8, seed=2, strategies=strategies, max_turns=10, chunk=4, keep_games=True)
+    with use(DaskBackend(address)) as backend:
+        remote = run(MATCHUP, 8, seed=2, strategies=strategies, max_turns=10, chunk=4, keep_games=True)
+        backend.close()
+    assert local.games.equals(remote.games)
+
+
 def test_cli_on_the_cluster_matches_local(cluster):
     address, _ = cluster
     args = ["run", "-m", MATCHUP, "-n", "200", "--seed", "3", "--json"]

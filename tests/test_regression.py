@@ -27,7 +27,9 @@ def differences(expected: pl.DataFrame, got: pl.DataFrame) -> pl.DataFrame:
 def test_fixture_covers_every_pairing_level_and_variant(fixture):
     names = set(fixture["config"].unique())
     assert names == {c["name"] for c in rf.configs()}
-    assert set(rf.LEVELS) == set(STRATEGIES)
+    # every scripted strategy; the search player is checked by the determinism tests instead (its games
+    # cost hundreds of scripted games each)
+    assert set(rf.LEVELS) == set(STRATEGIES) - {"search"}
     pairings = {c["villains"] for c in rf.configs()}
     assert len(pairings) == 7  # six 2-player pairings (mirrors included) and the 3-player game
 

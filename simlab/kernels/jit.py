@@ -10,7 +10,8 @@ numba's cache is keyed on each function's own source file only: a kernel does no
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
 directory named after a hash of the sources it depends on: the engine's (the kernels, the driver and the
 ``random`` strategy it links) and, separately, the strategies' (the kernels they read plus the
-strategies), so editing a strategy recompiles only the strategies.
+strategies), so editing a strategy recompiles only the strategies; the search player, which reads the
+other strategies and is read by none, has its own.
 """
 
 import hashlib
@@ -29,6 +30,7 @@ _KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").glob("*.py") if p !=
 _STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
 _DRIVER = _ROOT / "simlab" / "driver.py"
 _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
+_PLAYERS = ("strategies.search",)  # strategy modules that play other strategies (cached apart: see below)
 
 
 def _source_hash(paths) -> str:
@@ -48,7 +50,13 @@ def _cache_base() -> str:
 ENGINE_CACHE_DIR = os.path.join(
     _cache_base(), "engine-" + _source_hash(_KERNELS + [_DRIVER] + [p for p in _STRATEGIES if p.stem == "random"])
 )
-STRATEGY_CACHE_DIR = os.path.join(_cache_base(), "strategies-" + _source_hash(_KERNELS + _STRATEGIES))
+STRATEGY_CACHE_DIR = os.path.join(
+    _cache_base(),
+    "strategies-" + _source_hash(_KERNELS + [p for p in _STRATEGIES if f"strategies.{p.stem}" not in _PLAYERS]),
+)
+# A player (the search strategy) links parts of the other strategies, which never read it: editing it
+# recompiles only itself.
+PLAYER_CACHE_DIR = os.path.join(_cache_base(), "players-" + _source_hash(_KERNELS + _STRATEGIES))
 _RANDOM = [p for p in _STRATEGIES if p.stem == "random"]
 CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS + [_DRIVER, _CHECKS] + _RANDOM))
 
@@ -60,6 +68,8 @@ def _decorate(fn, **flags):
     separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
     checks = fn.__module__ == "simlab.invariants"
     numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else CHECKS_CACHE_DIR if checks else ENGINE_CACHE_DIR
+    if fn.__module__ in _PLAYERS:
+        numba.config.CACHE_DIR = PLAYER_CACHE_DIR
     try:
         return njit(**flags, **JIT_FLAGS)(fn)
     finally:

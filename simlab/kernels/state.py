@@ -30,7 +30,8 @@ State = namedtuple(
     ],
 )
 
-N_SPARAMS = 256  # room for every named weight of the heuristic (strategies.heuristic.PARAMS)
+N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.heuristic.PARAMS), and for the search
+# player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 
 @allocating_kernel

@@ -1,0 +1,337 @@
+"""``search``: decides by simulation instead of by hand-set weights (flat Monte Carlo over determinised worlds).
+
+At each decision with more than one option the player samples ``samples`` worlds it cannot tell from the
+real one, plays every option out in each and takes the option with the best mean result:
+
+* **Determinisation** (:func:`determinise_nb`): what the deciding player cannot see is redrawn from the
+  search's own stream; what it can see stays where it is. Each opponent's unseen Villain cards (hand and
+  deck together) are shuffled and dealt back, as many to the hand as it holds; every deck's order is
+  redrawn, the player's own included (its hand stays); the world's random stream (the future shuffles and
+  every strategy's noise) is reseeded. The Realms, discard piles, revealed cards in limbo, Power, the
+  pending decision and the routines under way are left alone. The redraw starts from the cards in a fixed
+  order, so two positions that differ only in hidden cards give identical worlds.
+* **Rollout**: every seat of the world plays the rollout policy (``rollout``: 2 = each villain's ``tuned``
+  strategy where its file exists, else ``expert``; 1 = ``expert``; 0 = ``random``) to the end of the
+  current turn and ``horizon`` more turns (-1: to the end of the game).
+* **Score**: 1 for a win, 0 for a loss, 1/2 for a game stopped by the turn cap; a game still running at
+  the horizon scores 1/2 + lead / 2, the lead being the player's progress minus that of the opponent
+  furthest along (progress: the rollout policy's measure of how close a villain is to its objective,
+  0 to 1, ``strategies.heuristic.progress_nb``) plus ``power_weight`` per Power more than that opponent.
+* **Common random numbers**: every option is played out in the same worlds from the same stream, so the
+  options are compared on the same deals; ties (and options no better in any world) go to the rollout
+  policy's own choice.
+
+The search draws one number from the game's stream per decision (its own stream is seeded from it), so a
+game with search players replays exactly and does not depend on threads, chunks or backend.
+
+Parameters reach the kernel as ``State.sparams[player]``: the settings below first, then from
+:data:`HEADER` one block of :data:`STRIDE` floats per villain row of the card tables, the rollout policy's
+parameter vector for that villain (filled by :func:`vector` when the strategy is resolved). In a world,
+every seat's ``sparams`` row is its villain's block, so the heuristic reads it as usual.
+
+The workspace (three states and two scratch arrays) is allocated once per decision; nothing is allocated
+per world or per rollout. The engine and the heuristic are called through their bound symbols
+(:mod:`simlab.kernels.link`), not linked in, so this kernel compiles in seconds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from simlab.kernels import const as K
+from simlab.kernels.engine import advance_nb, apply_nb
+from simlab.kernels.jit import allocating_kernel, kernel
+from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
+from simlab.kernels.rng import next_u64_nb, randint_nb
+from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
+from strategies.heuristic import choose_nb as heuristic_choose_nb
+from strategies.heuristic import progress_nb
+
+NAME = "search"
+DESCRIPTION = (
+    "Decides by simulation: at each decision it samples worlds consistent with what it can see (opponents' hands "
+    "and every deck's order redrawn), plays every option out with the rollout policy (tuned where it exists, "
+    "else expert) to the end of the game, and takes the best on average."
+)
+# The search player's settings: (name, default, low, high, whole number, description). A strategy file based
+# on ``search`` sets any of them; ``simlab strategies search`` lists them.
+SETTINGS = (
+    ("samples", 8.0, 1, 256, True, "worlds sampled per decision; every option is played out in each"),
+    ("horizon", -1.0, -1, 20, True, "turns played out after the current one (-1: to the end of the game)"),
+    ("rollout", 2.0, 0, 2, True, "who plays the rollouts: 2 tuned where it exists, else expert; 1 expert; 0 random"),
+    ("confidence", 1.5, 0, 4, False, "leave the rollout policy's choice only for an option better by this many SE"),
+    ("power_weight", 0.0, 0, 0.2, False, "score at the horizon per Power over the opponent furthest along"),
+    ("cheat", 0.0, 0, 1, True, "1: sample the true hidden cards (the control of the information test; not for play)"),
+)
+PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
+PARAM_NAMES = tuple(PARAMS)
+CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1)}  # settings taking only these values
+S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT = range(len(PARAM_NAMES))
+
+HEADER = 32  # sparams[player, :HEADER]: the settings above
+N_VILLAIN_ROWS = 3
+STRIDE = (N_SPARAMS - HEADER) // N_VILLAIN_ROWS  # sparams[player, HEADER + row * STRIDE:]: rollout parameters
+ALL_STEPS = 1 << 62
+
+# kernels called through their symbols (bound by bind_callees before this module's kernels are compiled)
+_ADVANCE_TYPES = ENGINE_TYPES + (types.int64,)
+_APPLY_TYPES = ENGINE_TYPES[:1] + (types.int64,)
+call_advance = caller(advance_nb, _ADVANCE_TYPES, types.boolean)
+call_apply = caller(apply_nb, _APPLY_TYPES, types.none)
+call_heuristic = caller(heuristic_choose_nb, STRATEGY_ARG_TYPES, types.int64)
+
+
+def bind_callees() -> None:
+    """Bind the kernels this module calls through symbols (the driver does it when imported)."""
+    bind(advance_nb, _ADVANCE_TYPES)
+    bind(apply_nb, _APPLY_TYPES)
+    bind(heuristic_choose_nb, STRATEGY_ARG_TYPES)
+
+
+def check_params(params: dict[str, float]) -> str | None:
+    """What is wrong with a parameter set (one line), or None."""
+    for name, values in CHOICES.items():
+        if params[name] not in values:
+            return f"params.{name} must be one of {', '.join(map(str, values))}, got {params[name]:g}"
+    if params["samples"] < 1 or params["samples"] != int(params["samples"]):
+        return f"params.samples must be a whole number of worlds, 1 or more, got {params['samples']:g}"
+    if params["horizon"] < -1 or params["horizon"] != int(params["horizon"]):
+        return f"params.horizon must be a whole number of turns, or -1 (to the end), got {params['horizon']:g}"
+    return None
+
+
+def rollout_strategy(rollout: float, villain: str) -> str:
+    """The strategy the rollouts play ``villain`` with: ``tuned-<villain>`` where it exists (rollout 2)."""
+    from strategies import StrategyError, resolve
+
+    if rollout == 0:
+        return "random"
+    if rollout == 2:
+        try:
+            resolve(f"tuned-{villain}")
+            return f"tuned-{villain}"
+        except StrategyError:
+            pass
+    return "expert"
+
+
+def vector(params: dict[str, float]) -> np.ndarray:
+    """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters."""
+    from simlab.cards import VILLAIN_KEYS, load_cards
+    from strategies import resolve
+
+    out = np.zeros(N_SPARAMS, np.float64)
+    for i, name in enumerate(PARAM_NAMES):
+        out[i] = params[name]
+    cards = load_cards()
+    if len(cards.villains) > N_VILLAIN_ROWS:
+        raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
+    for v in VILLAIN_KEYS:
+        row = cards.villain(v).row
+        spec = resolve(rollout_strategy(params["rollout"], v))
+        rollout = spec.vector()
+        if np.any(rollout[STRIDE:]):
+            raise RuntimeError(f"strategy {spec.name} has more parameters than the search holds ({STRIDE})")
+        out[HEADER + row * STRIDE : HEADER + (row + 1) * STRIDE] = rollout[:STRIDE]
+    return out
+
+
+# ============================================================================ kernels
+
+
+@kernel
+def copy_state_nb(dst, src):
+    """``dst`` becomes ``src`` (both of the same seat count) except ``log`` and ``sparams``: the same game."""
+    P = src.g[K.G_NSEATS]
+    for s in range(P):
+        for k in range(K.N_INST):
+            for j in range(K.N_I):
+                dst.inst[s, k, j] = src.inst[s, k, j]
+        for k in range(K.N_VCARDS):
+            dst.vdeck[s, k] = src.vdeck[s, k]
+        for k in range(K.N_FCARDS):
+            dst.fdeck[s, k] = src.fdeck[s, k]
+        for j in range(K.N_SV):
+            dst.sv[s, j] = src.sv[s, j]
+    for j in range(K.N_G):
+        dst.g[j] = src.g[j]
+    dst.rng[0] = src.rng[0]
+    for i in range(src.g[K.G_NOPT]):
+        for j in range(4):
+            dst.opts[i, j] = src.opts[i, j]
+    for d in range(src.g[K.G_SP]):
+        for j in range(K.N_FR):
+            dst.fr[d, j] = src.fr[d, j]
+    for k in range(K.N_INST):
+        dst.tmp[k] = src.tmp[k]
+        dst.mark[k] = src.mark[k]
+
+
+@kernel
+def redeal_nb(st, s, observer, fate, rng, scratch):
+    """Redraw seat ``s``'s Fate deck order (``fate``), or its Villain deck order and, if ``s`` is not the
+    observer, which of its unseen Villain cards are in hand. The cards are taken in instance order and
+    shuffled, so the result depends on ``rng`` alone. ``scratch``: int64 (N_INST,)."""
+    n = st.sv[s, K.SV_FDECK_N] if fate else st.sv[s, K.SV_VDECK_N]
+    m = 0
+    for k in range(K.N_INST):
+        z = st.inst[s, k, K.I_ZONE]
+        listed = z == K.Z_HAND and s != observer and not fate
+        if z == (K.Z_FDECK if fate else K.Z_VDECK):
+            # a card of the deck's zone may be out of the deck (taken to be arranged, say): it stays out
+            for i in range(n):
+                if (st.fdeck[s, i] if fate else st.vdeck[s, i]) == k:
+                    listed = True
+        if listed:
+            scratch[m] = k
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = randint_nb(rng, i + 1)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+    h = m - n  # cards dealt to the hand
+    for i in range(h):
+        set_zone_nb(st, s, scratch[i], K.Z_HAND)
+    for i in range(n):
+        k = scratch[h + i]
+        if fate:
+            st.fdeck[s, i] = k
+        else:
+            st.vdeck[s, i] = k
+            set_zone_nb(st, s, k, K.Z_VDECK)
+
+
+@kernel
+def determinise_nb(st, observer, rng, scratch):
+    """Redraw in place what seat ``observer`` cannot see, from ``rng`` (uint64[1]); ``scratch``: int64 (N_INST,).
+
+    Every Fate deck and Villain deck is reordered; each opponent's hand and Villain deck are dealt again
+    from their cards together (as many to the hand as it holds). Everything else stays: Realms, discard
+    piles, cards in limbo, the observer's hand, counts, the decision waiting and the routines under way.
+    """
+    for s in range(st.g[K.G_NSEATS]):
+        redeal_nb(st, s, observer, True, rng, scratch)
+        redeal_nb(st, s, observer, False, rng, scratch)
+
+
+@kernel
+def policy_nb(ws, tb, ru, policy):
+    """The rollout policy's answer to the decision waiting in ``ws`` (1 heuristic, 0 random)."""
+    n = ws.g[K.G_PEND_N]
+    if policy == 0:
+        return randint_nb(ws.rng, n)
+    return call_heuristic(
+        ws, tb, ru, ws.g[K.G_PEND_REALM], ws.g[K.G_PEND_PLAYER], ws.g[K.G_PEND_KIND], ws.g[K.G_PEND_CTX], n
+    )
+
+
+@kernel
+def rollout_nb(ws, tb, ru, horizon, policy):
+    """Play ``ws`` on, every seat answered by ``policy``, to the end of the current turn and ``horizon`` more
+    turns (to the end of the game if ``horizon`` < 0)."""
+    ends = 0
+    steps = 1 if horizon >= 0 else ALL_STEPS
+    while True:
+        if call_advance(ws, tb, ru, steps):
+            call_apply(ws, policy_nb(ws, tb, ru, policy))
+        elif ws.g[K.G_PHASE] == K.PH_OVER:
+            return
+        elif ws.g[K.G_PHASE] == K.PH_START:
+            ends += 1
+            if ends > horizon:
+                return
+
+
+@kernel
+def value_nb(ws, tb, player, power_weight):
+    """How good ``ws`` is for ``player``, 0 to 1: a finished game's result, else its progress over the best
+    opponent's (the rollout policy's measure) plus ``power_weight`` per Power over that opponent's."""
+    if ws.g[K.G_PHASE] == K.PH_OVER:
+        w = ws.g[K.G_WINNER]
+        return 1.0 if w == player else (0.5 if w < 0 else 0.0)
+    best = -1.0
+    rival = 0
+    for d in range(1, ws.g[K.G_NSEATS]):
+        q = (player + d) % ws.g[K.G_NSEATS]
+        p = progress_nb(ws, tb, ws.sparams[q], q)
+        if p > best:
+            best = p
+            rival = q
+    lead = progress_nb(ws, tb, ws.sparams[player], player) - best
+    lead += power_weight * (ws.sv[player, K.SV_POWER] - ws.sv[rival, K.SV_POWER])
+    return 0.5 + 0.5 * min(max(lead, -0.999), 0.999)
+
+
+@kernel
+def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
+    """Flat Monte Carlo over determinised worlds (see the module's docstring): the option to take.
+
+    ``stats``: float64 (2, n) scratch: per option, the sum over worlds of its score minus the rollout policy's
+    option's score in the same world, and of its square."""
+    sp = st.sparams[player]
+    samples = max(np.int64(sp[S_SAMPLES]), 1)
+    horizon = np.int64(sp[S_HORIZON])
+    policy = 0 if sp[S_ROLLOUT] == 0 else 1
+    for i in range(n):
+        stats[0, i] = 0.0
+        stats[1, i] = 0.0
+    pick = 0
+    for j in range(samples):
+        copy_state_nb(world, root)
+        if sp[S_CHEAT] == 0:
+            determinise_nb(world, player, local, scratch)
+        world.rng[0] = next_u64_nb(local)
+        if j == 0:
+            copy_state_nb(ws, world)
+            pick = policy_nb(ws, tb, ru, policy)
+        copy_state_nb(ws, world)
+        call_apply(ws, pick)
+        rollout_nb(ws, tb, ru, horizon, policy)
+        base = value_nb(ws, tb, player, sp[S_POWER_WEIGHT])
+        for i in range(n):
+            if i == pick:
+                continue
+            copy_state_nb(ws, world)
+            call_apply(ws, i)
+            rollout_nb(ws, tb, ru, horizon, policy)
+            d = value_nb(ws, tb, player, sp[S_POWER_WEIGHT]) - base
+            stats[0, i] += d
+            stats[1, i] += d * d
+    # Leave the policy's option only for one better by ``confidence`` standard errors of the paired difference.
+    best = pick
+    best_gain = 0.0
+    for i in range(n):
+        mean = stats[0, i] / samples
+        se = 0.0
+        if samples > 1:
+            se = np.sqrt(max(stats[1, i] - samples * mean * mean, 0.0) / (samples - 1) / samples)
+        if mean > 1e-9 and mean > sp[S_CONFIDENCE] * se and mean > best_gain:
+            best = i
+            best_gain = mean
+    return best
+
+
+@allocating_kernel
+def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
+    """The search player's choice among ``st.opts[:n]`` (strategy kernel 2; same signature as every strategy)."""
+    P = st.g[K.G_NSEATS]
+    root = new_state_nb(P, 0)
+    world = new_state_nb(P, 0)
+    ws = new_state_nb(P, 0)
+    copy_state_nb(root, st)
+    policy = 0 if st.sparams[player, S_ROLLOUT] == 0 else 1
+    for s in range(P):
+        root.sv[s, K.SV_STRATEGY] = policy
+        base = HEADER + st.sv[s, K.SV_VILLAIN] * STRIDE
+        for j in range(STRIDE):
+            x = st.sparams[player, base + j]
+            root.sparams[s, j] = x
+            world.sparams[s, j] = x
+            ws.sparams[s, j] = x
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64_nb(st.rng)
+    stats = np.empty((2, n), np.float64)
+    scratch = np.empty(K.N_INST, np.int64)
+    return flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local)

@@ -1,0 +1,281 @@
+"""The search player: its determinisation, that it reads no hidden information, and that it plays every decision."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import simlab.driver as driver
+from simlab.game import Game
+from simlab.kernels import const as K
+from simlab.kernels.engine import advance_nb, apply_nb
+from simlab.kernels.state import copy_state, index_zones_nb
+from simlab.scenario import Scenario
+from strategies import StrategyError, StrategySpec, load_strategy_file, resolve, search
+
+ALL = 1 << 62
+
+
+def positions(matchup: str, count: int, seed: int = 0, kinds=None) -> list:
+    """``count`` (state, tables, rules) pairs waiting for a decision, taken from expert games at varied points."""
+    out = []
+    gi = 0
+    while len(out) < count:
+        g = Game.new(matchup, seed=seed, game_index=gi)
+        g.play(30 + (37 * gi) % 150)
+        gi += 1
+        st, tb, ru = g.state, g.cards.tables, g.rules
+        while advance_nb(st, tb, ru, ALL):
+            if kinds is None or int(st.g[K.G_PEND_KIND]) in kinds:
+                out.append((copy_state(st), tb, ru))
+                break
+            apply_nb(st, driver.choose_nb(st, tb, ru))
+    return out
+
+
+def hide_differently(st, observer: int, rng: np.random.Generator):
+    """The same position with the hidden cards placed otherwise (written apart from the kernel under test):
+    every deck reordered, each opponent's hand dealt again from its hand and deck."""
+    st = copy_state(st)
+    for s in range(int(st.g[K.G_NSEATS])):
+        nf = int(st.sv[s, K.SV_FDECK_N])
+        st.fdeck[s, :nf] = rng.permutation(st.fdeck[s, :nf])
+        nv = int(st.sv[s, K.SV_VDECK_N])
+        hand = [k for k in range(K.N_VCARDS) if st.inst[s, k, K.I_ZONE] == K.Z_HAND] if s != observer else []
+        pool = rng.permutation(list(st.vdeck[s, :nv]) + hand)
+        for k in pool[: len(hand)]:
+            st.inst[s, k, K.I_ZONE] = K.Z_HAND
+        for i, k in enumerate(pool[len(hand) :]):
+            st.vdeck[s, i] = k
+            st.inst[s, k, K.I_ZONE] = K.Z_VDECK
+    index_zones_nb(st)
+    return st
+
+
+def visible(st, observer: int) -> dict:
+    """Everything ``observer`` can see: all but the order of the decks and which unseen cards an opponent holds."""
+    P = int(st.g[K.G_NSEATS])
+    # the seat values but the zone masks (instances per zone: they say which unseen instance is where; the
+    # zones of the cards seen are compared below, and consistent() checks the masks agree with the zones)
+    out = {"g": st.g.copy(), "sv": st.sv[:, : K.SV_ZONE].copy(), "opts": st.opts[: st.g[K.G_NOPT]].copy()}
+    out["fr"] = st.fr[: st.g[K.G_SP]].copy()
+    for s in range(P):
+        for k in range(K.N_INST):
+            zone = int(st.inst[s, k, K.I_ZONE])
+            hidden = zone in (K.Z_VDECK, K.Z_FDECK) or (zone == K.Z_HAND and s != observer)
+            out[(s, k)] = ("unseen",) if hidden else tuple(st.inst[s, k, : K.I_FLAGS])
+        out[(s, "unseen cards")] = sorted(
+            int(st.inst[s, k, K.I_CARD])
+            for k in range(K.N_INST)
+            if out[(s, k)] == ("unseen",) and st.inst[s, k, K.I_ZONE] != K.Z_FDECK
+        )
+        out[(s, "fate deck")] = sorted(int(st.inst[s, k, K.I_CARD]) for k in st.fdeck[s, : st.sv[s, K.SV_FDECK_N]])
+        out[(s, "hand size")] = int(np.sum(st.inst[s, : K.N_VCARDS, K.I_ZONE] == K.Z_HAND))
+    return out
+
+
+def same_view(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def determinised(st, observer: int, seed: int):
+    w = copy_state(st)
+    search.determinise_nb(w, observer, np.array([seed], np.uint64), np.zeros(K.N_INST, np.int64))
+    return w
+
+
+def consistent(st) -> bool:
+    """Deck arrays and zones agree (every deck entry is a distinct card of that deck's zone, and vice versa), and
+    so do the zone masks."""
+    for s in range(int(st.g[K.G_NSEATS])):
+        for z in range(K.N_ZONES):
+            if int(st.sv[s, K.SV_ZONE + z]) != sum(1 << k for k in range(K.N_INST) if st.inst[s, k, K.I_ZONE] == z):
+                return False
+        for deck, n, zone in ((st.vdeck, K.SV_VDECK_N, K.Z_VDECK), (st.fdeck, K.SV_FDECK_N, K.Z_FDECK)):
+            listed = list(deck[s, : st.sv[s, n]])
+            if len(set(listed)) != len(listed) or any(st.inst[s, k, K.I_ZONE] != zone for k in listed):
+                return False
+            if sum(st.inst[s, k, K.I_ZONE] == zone for k in range(K.N_INST)) != len(listed):
+                return False
+    return True
+
+
+# ============================================================================ determinisation
+
+
+@pytest.fixture(scope="module")
+def mid_game():
+    return positions("gaston-vs-horned-king", 6) + positions("lady-tremaine-vs-gaston-vs-horned-king", 6, seed=3)
+
+
+def test_determinise_keeps_what_the_observer_sees(mid_game):
+    for st, _, _ in mid_game:
+        for observer in range(int(st.g[K.G_NSEATS])):
+            w = determinised(st, observer, 99 + observer)
+            assert same_view(visible(w, observer), visible(st, observer))
+            assert consistent(w)
+            assert np.array_equal(w.rng, st.rng)  # the world's stream is reseeded by the search, not here
+
+
+def test_determinise_depends_only_on_what_the_observer_sees(mid_game):
+    rng = np.random.default_rng(0)
+    for st, _, _ in mid_game:
+        observer = int(st.g[K.G_PEND_PLAYER])
+        other = hide_differently(st, observer, rng)
+        assert same_view(visible(other, observer), visible(st, observer))
+        a, b = determinised(st, observer, 5), determinised(other, observer, 5)
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_determinise_deals_unseen_cards_uniformly(mid_game):
+    """Each of an opponent's unseen Villain cards is in the redrawn hand with probability hand / unseen, and each
+    card of the observer's own deck is on top with probability 1 / deck (within 4 standard errors)."""
+    st, _, _ = mid_game[0]
+    observer, opp = 0, 1
+    unseen = [k for k in range(K.N_VCARDS) if st.inst[opp, k, K.I_ZONE] in (K.Z_HAND, K.Z_VDECK)]
+    own = list(st.vdeck[observer, : st.sv[observer, K.SV_VDECK_N]])
+    hand = int(np.sum(st.inst[opp, : K.N_VCARDS, K.I_ZONE] == K.Z_HAND))
+    assert hand >= 1 and len(unseen) > hand and len(own) >= 2
+    draws = 3000
+    in_hand = dict.fromkeys(unseen, 0)
+    on_top = dict.fromkeys(own, 0)
+    for i in range(draws):
+        w = determinised(st, observer, 1000 + i)
+        for k in unseen:
+            in_hand[k] += w.inst[opp, k, K.I_ZONE] == K.Z_HAND
+        on_top[w.vdeck[observer, w.sv[observer, K.SV_VDECK_N] - 1]] += 1
+    for counts, p in ((in_hand, hand / len(unseen)), (on_top, 1 / len(own))):
+        se = np.sqrt(draws * p * (1 - p))
+        assert all(abs(c - draws * p) < 4 * se for c in counts.values()), (counts, p)
+
+
+def test_a_determinised_world_plays_to_the_end(mid_game):
+    for st, tb, ru in mid_game:
+        w = determinised(st, int(st.g[K.G_PEND_PLAYER]), 7)
+        driver.play_nb(w, tb, ru, ALL)
+        assert w.g[K.G_PHASE] == K.PH_OVER and consistent(w)
+
+
+# ============================================================================ no hidden information
+
+
+def _choice(st, tb, ru, spec: StrategySpec, stream: int) -> int:
+    c = copy_state(st)
+    p = int(c.g[K.G_PEND_PLAYER])
+    c.sv[p, K.SV_STRATEGY] = spec.kernel
+    c.sparams[p] = spec.vector()
+    c.rng[0] = np.uint64(stream)
+    return int(driver.choose_nb(c, tb, ru))
+
+
+def _homogeneity_p(pairs) -> float:
+    """p-value that each position's choices come from one distribution in both versions (chi-square, pooled)."""
+    chi2 = dof = 0.0
+    for a, b in pairs:
+        table = np.array([np.bincount(a, minlength=K.MAX_OPTS), np.bincount(b, minlength=K.MAX_OPTS)])
+        table = table[:, table.sum(axis=0) > 0]
+        if table.shape[1] > 1:
+            res = stats.chi2_contingency(table, correction=False)
+            chi2 += res.statistic
+            dof += res.dof
+    return float(stats.chi2.sf(chi2, dof)) if dof else 1.0
+
+
+def test_search_choices_do_not_depend_on_hidden_cards():
+    """Same visible position, hidden cards placed otherwise: the search's choices have the same distribution
+    (and with the same stream they are identical); a search that reads the true hidden cards fails both."""
+    base = resolve("search").params
+    honest = StrategySpec("honest", "", 2, {**base, "samples": 4, "horizon": 2, "confidence": 0})
+    cheat = StrategySpec("cheat", "", 2, {**honest.params, "cheat": 1})
+    rng = np.random.default_rng(1)
+    n = 20
+    results = {}
+    for spec in (honest, cheat):
+        pairs, identical = [], True
+        for st, tb, ru in positions("gaston-vs-horned-king", 30, seed=4, kinds=(K.DK_MOVE, K.DK_ACTION)):
+            other = hide_differently(st, int(st.g[K.G_PEND_PLAYER]), np.random.default_rng(rng.integers(1 << 30)))
+            a = [_choice(st, tb, ru, spec, s) for s in range(n)]
+            b = [_choice(other, tb, ru, spec, s) for s in range(n)]
+            identical &= a == b
+            pairs.append((a, [_choice(other, tb, ru, spec, s) for s in range(n, 2 * n)]))
+        results[spec.name] = (identical, _homogeneity_p(pairs))
+    assert results["honest"][0] and results["honest"][1] > 0.01, results
+    assert not results["cheat"][0] and results["cheat"][1] < 1e-4, results
+
+
+# ============================================================================ playing
+
+
+def _search(**params) -> StrategySpec:
+    return StrategySpec("search-test", "", 2, {**resolve("search").params, **params})
+
+
+def test_search_answers_a_condition_on_an_opponents_turn():
+    # Horned King's 4th action: Gaston may play Beautiful as Me (remove 1 Obstacle) from his hand.
+    sc = Scenario.build(
+        {
+            "villains": ["horned-king", "gaston"],
+            "active": 0,
+            "actions_taken": 3,
+            "seats": [{"power": 5, "mover": "Morva"}, {"hand": ["Beautiful as Me", "Wolves", "Wolves", "Temper"]}],
+        }
+    )
+    while sc.decision.player != 1:
+        sc.apply(sc.suggest("expert").index)
+    assert sc.decision.kind == "condition"
+    spec = _search(samples=4, horizon=1)
+    assert sc.suggest(spec).label == "card Beautiful as Me"
+
+
+def test_search_makes_fate_choices():
+    sc = Scenario.build(
+        {
+            "villains": ["gaston", "lady-tremaine"],
+            "seats": [{"power": 2, "mover": "Beast's Castle", "hand": ["Wolves", "Wolves", "The Mob", "Temper"]}, {}],
+        }
+    )
+    sc.apply("fate")
+    assert sc.decision.kind == "fate_pick" and sc.decision.player == 0
+    label = sc.suggest(_search(samples=2, horizon=0)).label
+    assert label in [o.label for o in sc.options()]
+
+
+def test_search_plays_whole_games_of_two_and_three():
+    spec = _search(samples=2, horizon=0)
+    for villains in (("gaston", "lady-tremaine"), ("lady-tremaine", "horned-king", "gaston")):
+        g = Game.new(villains, seed=2, strategies=(spec, "expert", "expert")[: len(villains)]).play()
+        assert g.over and g.state.g[K.G_DECISIONS] > 50
+
+
+# ============================================================================ parameters
+
+
+def test_rollout_parameters_are_each_villains_rollout_strategy():
+    from simlab.cards import VILLAIN_KEYS, load_cards
+
+    vec = resolve("search").vector()
+    cards = load_cards()
+    for v in VILLAIN_KEYS:
+        row = cards.villain(v).row
+        block = vec[search.HEADER + row * search.STRIDE : search.HEADER + (row + 1) * search.STRIDE]
+        assert np.array_equal(block, resolve(search.rollout_strategy(2, v)).vector()[: search.STRIDE])
+    assert np.array_equal(vec[: len(search.PARAM_NAMES)], [resolve("search").params[p] for p in search.PARAM_NAMES])
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("rollout", 3, "params.rollout must be one of 0, 1, 2, got 3"),
+        ("samples", 0, "params.samples must be a whole number of worlds, 1 or more, got 0"),
+        ("horizon", -2, "params.horizon must be a whole number of turns, or -1 (to the end), got -2"),
+        ("cheat", 0.5, "params.cheat must be one of 0, 1, got 0.5"),
+    ],
+)
+def test_bad_search_parameters_are_refused(tmp_path, key, value, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(f'base = "search"\n[params]\n{key} = {value}\n')
+    with pytest.raises(StrategyError, match="^" + re.escape(f"{path}: {message}") + "$"):
+        load_strategy_file(path)
