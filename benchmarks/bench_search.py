@@ -1,0 +1,194 @@
+"""The search player's cost and strength: decisions/s and games/s at each budget, and the strength curve.
+
+Usage: python benchmarks/bench_search.py [--samples 1,2,4,8,16] [--horizon -1] [--games 40] [--base-games 2000]
+                                        [--cost-games 2] [--threads 2] [--seed 0] [--out reports/search-bench]
+
+For each budget (samples per decision; the other settings as the built-in ``search``, ``--horizon`` aside):
+
+* cost: ``--cost-games`` games of each villain against each other villain played by expert, one thread,
+  every decision of the search seat timed (decisions/s, mean options per decision), then the strength
+  games below on ``--threads`` threads (games/s);
+* strength: each villain played by the search player against each other villain played by expert (and by
+  its tuned strategy where ``configs/strategies/tuned-<villain>.toml`` exists), ``--games`` games per
+  pairing, seats rotated; beside it the opponent's own level on the same seeds (``--base-games``), so the
+  gain over the rollout policy is measured on the same deals.
+
+Writes ``strength.csv``, ``cost.csv`` and ``strength.png`` (win rate by samples per decision, 95% Wilson
+intervals, the scripted level's rate as a dashed line) under ``--out`` and prints both tables. Not a test:
+the machine is shared and noisy; the figures in README ("Search player") come from one run of this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.cards import VILLAIN_KEYS
+from simlab.stats import wilson
+
+
+def strategy_file(directory: Path, samples: int, horizon: int) -> str:
+    path = directory / f"search-{samples}.toml"
+    path.write_text(f'base = "search"\nname = "search-{samples}"\n[params]\nsamples = {samples}\nhorizon = {horizon}\n')
+    return str(path)
+
+
+def opponents_levels() -> list[str]:
+    from simlab.levels import available_levels
+
+    return ["expert"] + (["tuned"] if "tuned" in available_levels() else [])
+
+
+def decision_cost(strategy: str, games: int, seed: int) -> dict:
+    """Time every decision of the search seat (seat 0) in ``games`` games per ordered pairing, one thread."""
+    import simlab.driver as driver
+    from simlab.game import Game
+    from simlab.kernels import const as K
+    from simlab.kernels.engine import advance_nb, apply_nb
+
+    seconds = 0.0
+    decisions = options = 0
+    wall = time.perf_counter()
+    played = 0
+    for v in VILLAIN_KEYS:
+        for o in VILLAIN_KEYS:
+            if o == v:
+                continue
+            for i in range(games):
+                g = Game.new((v, o), seed=seed, game_index=i, strategies=(strategy, "expert"))
+                st, tb, ru = g.state, g.cards.tables, g.rules
+                while advance_nb(st, tb, ru, 1 << 62):
+                    if st.g[K.G_PEND_PLAYER] == 0:
+                        t = time.perf_counter()
+                        choice = driver.choose_nb(st, tb, ru)
+                        seconds += time.perf_counter() - t
+                        decisions += 1
+                        options += int(st.g[K.G_PEND_N])
+                    else:
+                        choice = driver.choose_nb(st, tb, ru)
+                    apply_nb(st, choice)
+                played += 1
+    wall = time.perf_counter() - wall
+    return {
+        "decisions": decisions,
+        "decisions_per_s": decisions / seconds,
+        "mean_options": options / decisions,
+        "decisions_per_game": decisions / played,
+        "games_per_s_1t": played / wall,
+    }
+
+
+def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed: int, threads: int):
+    """Wins of ``villain`` played by ``strategy`` against each other villain at ``opponent_level``; seconds."""
+    from simlab.levels import strategy_at
+    from simlab.sim import simulate
+
+    wins = played = 0
+    t = time.perf_counter()
+    for o in VILLAIN_KEYS:
+        if o == villain:
+            continue
+        res = simulate(
+            f"{villain}-vs-{o}",
+            games,
+            seed=seed,
+            strategies={villain: strategy_at(strategy, villain), o: strategy_at(opponent_level, o)},
+            threads=threads,
+        ).games
+        played += res.height
+        wins += res.filter(pl.col("winner_index") == 0).height
+    return wins, played, time.perf_counter() - t
+
+
+def plot_strength(table: pl.DataFrame, ax):
+    """Win rate by samples per decision, one line per villain and opponent level, with the scripted rate dashed."""
+    for (villain, opp), rows in table.sort("samples").group_by(["villain", "opponent"], maintain_order=True):
+        x = rows["samples"].to_numpy()
+        y = rows["rate"].to_numpy()
+        err = np.clip(np.vstack([y - rows["low"].to_numpy(), rows["high"].to_numpy() - y]), 0, None)
+        line = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{villain} vs {opp}")
+        ax.axhline(rows["base_rate"][0], color=line[0].get_color(), linestyle="--", linewidth=1)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("samples per decision (dashed: the opponents' level playing the same villain)")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.legend(fontsize=7)
+    ax.set_title("search player strength by budget")
+    return ax
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", default="1,2,4,8,16")
+    ap.add_argument("--horizon", type=int, default=-1)
+    ap.add_argument("--games", type=int, default=40, help="games per pairing at each budget (seats rotated)")
+    ap.add_argument("--base-games", type=int, default=2000, help="games per pairing at the scripted level")
+    ap.add_argument("--cost-games", type=int, default=2, help="games per ordered pairing timed decision by decision")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="reports/search-bench")
+    args = ap.parse_args()
+    budgets = [int(s) for s in args.samples.split(",")]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    strength, cost = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        base = {}
+        for opp in opponents_levels():
+            for v in VILLAIN_KEYS:
+                base[(v, opp)] = win_rate(v, opp, opp, args.base_games, args.seed, args.threads)
+        for k in budgets:
+            strategy = strategy_file(Path(tmp), k, args.horizon)
+            c = decision_cost(strategy, args.cost_games, args.seed)
+            seconds = games = 0
+            for opp in opponents_levels():
+                for v in VILLAIN_KEYS:
+                    wins, played, s = win_rate(v, strategy, opp, args.games, args.seed, args.threads)
+                    seconds += s
+                    games += played
+                    bw, bn, _ = base[(v, opp)]
+                    lo, hi = wilson(wins, played)
+                    p, q = wins / played, bw / bn
+                    pool = (wins + bw) / (played + bn)
+                    se = np.sqrt(pool * (1 - pool) * (1 / played + 1 / bn))
+                    strength.append(
+                        {"samples": k, "horizon": args.horizon, "villain": v, "opponent": opp, "games": played}
+                        | {"wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
+                        | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
+                    )
+                    print(strength[-1], flush=True)
+            cost.append(
+                {"samples": k, "horizon": args.horizon}
+                | c
+                | {"games_per_s": games / seconds, "threads": args.threads, "strength_games": games}
+            )
+            print(cost[-1], flush=True)
+    st = pl.DataFrame(strength)
+    co = pl.DataFrame(cost)
+    st.write_csv(out / "strength.csv")
+    co.write_csv(out / "cost.csv")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plot_strength(st, ax)
+    fig.tight_layout()
+    fig.savefig(out / "strength.png", dpi=120)
+    with pl.Config(tbl_rows=100, tbl_cols=20, tbl_width_chars=200):
+        print(co)
+        print(st)
+        pooled = st.group_by("samples", "opponent", maintain_order=True).agg(
+            pl.col("wins").sum(), pl.col("games").sum(), pl.col("base_rate").mean()
+        )
+        print(pooled.with_columns((pl.col("wins") / pl.col("games")).alias("rate")))
+
+
+if __name__ == "__main__":
+    main()
