@@ -22,7 +22,6 @@ from itertools import combinations
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from simlab.cards import VILLAIN_KEYS
 from simlab.game import InputError, check_villain
@@ -43,6 +42,8 @@ def derived_seed(seed: int, purpose: str) -> int:
 
 def median_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
     """Median and its distribution-free interval (order statistics, binomial(n, 1/2)); values may be inf."""
+    from scipy import stats as sps  # imported here: scipy takes seconds to import
+
     x = np.sort(np.asarray(values, float))
     n = x.size
     if n == 0:
@@ -221,6 +222,8 @@ QUESTIONS = {
 def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES, where: str = "") -> pl.DataFrame:
     """One verdict per pair and measure; ``where`` (the level and readings) is named in each text."""
     at = f" at {where}" if where else ""
+    from scipy import stats as sps  # imported here: scipy takes seconds to import
+
     est = {(r["villain"], r["measure"]): r for r in table.iter_rows(named=True)}
     rows = []
     for a, b in combinations(villains, 2):
