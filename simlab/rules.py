@@ -106,6 +106,29 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
             {"each": 0, "single": 1},
             "Heroes moved by Mrs. Potts and Chip each go to any new location (recommended), or all to one.",
         ),
+        RuleVariant(
+            "other_revealed_card",
+            K.R_OTHER_REVEALED_AFTER,
+            {"discarded_first": 0, "discarded_after": 1},
+            "In a Fate action the revealed card not chosen goes to the Fate discard pile before the chosen one "
+            "resolves (reading: Be Our Guest can then play a Hero revealed beside it, Magic Mirror shuffles it back "
+            "into the deck), or only after it resolves (neither). The sources do not settle it.",
+        ),
+        RuleVariant(
+            "four_actions_window",
+            K.R_FOUR_ACTIONS_ONCE,
+            {"every_later_action": 0, "once": 1},
+            "Conditions played after an opponent's 4th action (Beautiful as Me) are offered after the 4th and every "
+            "later action of that turn, or once a turn, after the action that brings the count to 4 or more. The "
+            "sources do not settle it.",
+        ),
+        RuleVariant(
+            "zero_strength_allies_vanquish",
+            K.R_ZERO_STRENGTH_NO_VANQUISH,
+            {"join": 0, "cannot_join": 1},
+            "An Ally whose Strength is 0 may join a Vanquish (it counts towards Dyrnwyn's two Allies), or cannot. "
+            "The sources do not settle it. (Strategies value Vanquishes by the first reading.)",
+        ),
     )
 }
 

@@ -183,7 +183,10 @@ R_BEAST_SINGLE_DESTINATION = 9
 R_DOLI_SINGLE_DESTINATION = 10
 R_POTTS_SINGLE_DESTINATION = 11
 R_MAX_TURNS = 12
-N_RULES = 13
+R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after the chosen one resolves
+R_FOUR_ACTIONS_ONCE = 14  # "after 4 actions" Conditions are offered once per turn, not after every later action
+R_ZERO_STRENGTH_NO_VANQUISH = 15  # an Ally at Strength 0 cannot join a Vanquish
+N_RULES = 16
 
 # ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]
 SV_VILLAIN = 0  # index of the villain in the tables
@@ -285,7 +288,8 @@ G_ITEM_ACTOR = 21  # seat that played the Item raising TRIG_ITEM
 G_PEND_REALM = 22  # seat whose Realm the waiting decision concerns
 G_RET0 = 23  # values returned by the routine that finished last
 G_RET1 = 24
-N_G = 25
+G_FOUR_OPENED = 25  # the "after 4 actions" Condition window has opened this turn
+N_G = 26
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2

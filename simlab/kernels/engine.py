@@ -14,7 +14,6 @@ from simlab.kernels.query import (
     activation_cost_nb,
     any_move_nb,
     any_trappable_nb,
-    any_vanquish_nb,
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
@@ -538,13 +537,45 @@ def is_prince_nb(tb, c):
 
 
 @kernel
-def add_vanquish_options_nb(st, tb, s):
+def vanquish_ally_strength_nb(st, tb, ru, s, k, loc):
+    """Strength instance ``k`` brings to a Vanquish at ``loc``, or -1 if it cannot join one."""
+    if not vanquish_eligible_nb(st, tb, s, k, loc):
+        return -1
+    v = strength_nb(st, tb, s, k)
+    if v == 0 and ru[K.R_ZERO_STRENGTH_NO_VANQUISH] != 0:
+        return -1
+    return v
+
+
+@kernel
+def can_vanquish_rules_nb(st, tb, ru, s, h):
+    """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm, under the rule variants."""
+    if ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0:
+        return can_vanquish_nb(st, tb, s, h)
+    if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
+        return False
+    loc = st.inst[s, h, K.I_LOC]
+    total = 0
+    count = 0
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        v = vanquish_ally_strength_nb(st, tb, ru, s, k, loc)
+        if v >= 0:
+            total += v
+            count += 1
+    return count >= vanquish_min_allies_nb(st, tb, s, h) and total >= strength_nb(st, tb, s, h)
+
+
+@kernel
+def add_vanquish_options_nb(st, tb, ru, s):
     """Add (O_VANQUISH, h) for every Hero seat ``s`` can vanquish now."""
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1
-        if can_vanquish_nb(st, tb, s, h):
+        if can_vanquish_rules_nb(st, tb, ru, s, h):
             opt_add_nb(st, K.O_VANQUISH, h, 0, 0)
 
 
@@ -641,7 +672,13 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
     if ab == K.AB_SWOON:
         return missing_total_nb(st, tb, s) > 0
     if ab == K.AB_EXTRA_VANQUISH:
-        return any_vanquish_nb(st, tb, s)
+        m = zone_bits_nb(st, s, K.Z_REALM)
+        while m != 0:
+            h = lowest_nb(m)
+            m &= m - 1
+            if can_vanquish_rules_nb(st, tb, ru, s, h):
+                return True
+        return False
     if ab == K.AB_EXTRA_MOVE:
         return any_move_nb(st, tb, s, 0)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
@@ -858,7 +895,7 @@ def add_action_options_nb(st, tb, ru, s):
         for d in range(1, P):
             opt_add_nb(st, K.O_FATE, (s + d) % P, 0, 0)
     if first_symbol_nb(st, tb, ru, s, K.S_VANQUISH) >= 0:
-        add_vanquish_options_nb(st, tb, s)
+        add_vanquish_options_nb(st, tb, ru, s)
     if first_symbol_nb(st, tb, ru, s, K.S_DISCARD) >= 0 and hand_size_nb(st, s) > 0:
         opt_add_nb(st, K.O_DISCARD, 0, 0, 0)
 
@@ -1643,9 +1680,11 @@ def fate_action_r(st, tb, ru, f):
                 if a >= 0:
                     return call_nb(st, f, 6, RT_PLAY_REVEALED, s, a, actor, 0, 0, 0, 0)
                 pc = 6
-            else:
+            elif ru[K.R_OTHER_REVEALED_AFTER] == 0:
                 discard_revealed_nb(st, s, other)
                 return call_nb(st, f, 8, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
+            else:
+                return call_nb(st, f, 9, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
     if pc == 5:
         # The Rose: the other card was played; reveal two more and go round again
         discard_nb(st, s, st.fr[f, A7])
@@ -1661,6 +1700,10 @@ def fate_action_r(st, tb, ru, f):
         pc = 7
     if pc == 7:
         discard_nb(st, s, st.fr[f, A7])
+        pc = 8
+    if pc == 9:
+        # the chosen card resolved; the other one goes to the discard pile now (other_revealed_card variant)
+        discard_revealed_nb(st, s, st.fr[f, A8])
         pc = 8
     if pc == 1:
         r0 = st.fr[f, A2]
@@ -1746,7 +1789,7 @@ def vanquish_r(st, tb, ru, f):
         st.fr[f, A3] = vanquish_min_allies_nb(st, tb, s, h)
         for k in range(K.N_INST):
             st.mark[k] = 0
-            st.tmp[k] = strength_nb(st, tb, s, k) if vanquish_eligible_nb(st, tb, s, k, here) else -1
+            st.tmp[k] = vanquish_ally_strength_nb(st, tb, ru, s, k, here)
     elif pc == 1:
         if chosen_nb(st, 0) == K.O_PASS:
             return vanquish_done_r(st, tb, ru, f)
@@ -1807,7 +1850,7 @@ def choose_vanquish_r(st, tb, ru, f):
     if st.fr[f, K.FR_PC] == 1:
         return tail_nb(st, f, RT_VANQUISH, s, chosen_nb(st, 1), 0, 0, 0, 0, 0)
     opt_clear_nb(st)
-    add_vanquish_options_nb(st, tb, s)
+    add_vanquish_options_nb(st, tb, ru, s)
     if st.g[K.G_NOPT] > 0:
         return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
     return ret_nb(st, f)
@@ -2452,7 +2495,8 @@ def after_action_r(st, tb, ru, f):
         return call_nb(st, f, 2, RT_CONDITION_WINDOW, K.C_OPPONENT_DISCARD_ACTION, s, 0, 0, 0, 0, 0)
     if pc < 3 and trig & K.TRIG_ITEM:
         return call_nb(st, f, 3, RT_CONDITION_WINDOW, K.C_OPPONENT_PLAYS_ITEM, st.g[K.G_ITEM_ACTOR], 0, 0, 0, 0, 0)
-    if pc < 4 and st.g[K.G_ACTIONS] >= 4:
+    if pc < 4 and st.g[K.G_ACTIONS] >= 4 and (ru[K.R_FOUR_ACTIONS_ONCE] == 0 or st.g[K.G_FOUR_OPENED] == 0):
+        st.g[K.G_FOUR_OPENED] = 1
         return tail_nb(st, f, RT_CONDITION_WINDOW, K.C_OPPONENT_FOUR_ACTIONS, s, 0, 0, 0, 0, 0)
     return ret_nb(st, f)
 
@@ -2470,6 +2514,7 @@ def step_r(st, tb, ru, f):
             st.g[K.G_USED] = 0
             st.g[K.G_AS_USED] = 0
             st.g[K.G_TRIGGERS] = 0
+            st.g[K.G_FOUR_OPENED] = 0
             st.sv[s, K.SV_SWAP_USED] = 0
             log_nb(st, K.EV_TURN, s, st.g[K.G_ROUND], st.sv[s, K.SV_POWER], st.sv[s, K.SV_MOVER], 0)
             v = st.sv[s, K.SV_VILLAIN]
