@@ -86,10 +86,13 @@ class ChunkJob:
 def play_games(job: ChunkJob):
     """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch kernel
     fills (:func:`simlab.driver.play_batch_nb`; flags only in ``flags`` mode), with the seat table."""
-    from simlab.driver import play_batch_nb
+    from simlab import warmup
     from simlab.edits import edited_cards
     from simlab.kernels import const as K
     from simlab.rules import rules_array
+
+    warmup.ensure()
+    from simlab.driver import play_batch_nb
 
     cards = edited_cards(job.edits)
     ru = rules_array(dict(job.variants), job.max_turns)

@@ -7,7 +7,6 @@ strength, ability opcodes, references to other cards by row), every board a bloc
 from __future__ import annotations
 
 import tomllib
-from collections import namedtuple
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -15,22 +14,11 @@ from importlib import resources
 import numpy as np
 
 from simlab.kernels import const as K
+from simlab.kernels.state import Tables  # noqa: F401  (the arrays the kernels read; defined with the state)
 
 VILLAIN_FILES = ("gaston.toml", "lady_tremaine.toml", "horned_king.toml")
 VILLAIN_KEYS = ("gaston", "lady-tremaine", "horned-king")
 
-Tables = namedtuple(
-    "Tables",
-    [
-        "card",  # int64 (n_cards, N_CF): one row per card, columns CF_* (type, cost, strength, opcodes, ...)
-        "vil",  # int64 (V, N_VF): per villain, columns VF_*
-        "v_deck",  # int64 (V, 30): card rows of the Villain deck, one per copy
-        "v_fate",  # int64 (V, 15): card rows of the Fate deck
-        "syms",  # int64 (V, 4, MAX_SYMBOLS, N_SY): action symbols of each location, top row first
-        "locs",  # int64 (V, 4, N_LC): per location: symbol count, Obstacle spots, locked, admits-only
-        "v_out",  # int64 (V, 45): 1 = that instance slot is out of the game (a card edit shortened the deck)
-    ],
-)
 
 CARD_FIELDS = {
     "name",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -1164,6 +1165,23 @@ def calibrate(
                 lambda ax: plot_lengths(res.length_distribution, ax),
                 quiet=json_out,
             )
+
+
+@app.command()
+def warmup() -> None:
+    """Compile the simulation kernels now (the first run otherwise does it), and say how long it took."""
+    from simlab import warmup as warm
+    from simlab.kernels import jit
+
+    if warm.cached():
+        t = time.perf_counter()
+        warm.ensure()
+        took = time.perf_counter() - t
+        console.print(f"the kernels are compiled and cached ({jit._cache_base()}); loaded in {took:.1f} s")
+        return
+    times = warm.ensure()
+    for stage, seconds in times.items():
+        console.print(f"  {stage}: {seconds:.1f} s")
 
 
 @app.command("rules")

@@ -5,11 +5,13 @@ must choose and returns with the decision held in the state. This module asks th
 strategy kernel and hands the answer back with ``apply_nb``, one game at a time (:func:`play_nb`) or many
 in parallel (:func:`play_batch_nb`, each game's stream from (seed, game index) alone).
 
-``random`` (kernel id 0) is small and compiled in here. The heuristic kernel (id 1, behind ``novice``,
-``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are large: linked in, their code
-would be copied into and re-optimised with every kernel that calls them. Each is compiled on its own, for
-the one signature the driver calls it with, and called through a process-wide symbol bound at import
-(:mod:`simlab.kernels.link`), before any caller is compiled or loaded from the cache.
+``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel
+(id 1, behind ``novice``, ``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are
+large: linked in, their code would be copied into and re-optimised with every kernel that calls them. Each
+is compiled on its own, for the one signature it is called with, and called through a process-wide symbol
+bound when this module is imported (:mod:`simlab.kernels.link`), before any caller is compiled or loaded
+from the cache; the engine's routines first (:func:`simlab.kernels.engine.bind_routines`), since
+``advance_nb`` calls them through symbols.
 """
 
 import numba
@@ -17,9 +19,9 @@ import numpy as np
 from numba import prange, types
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, apply_nb, setup_nb
+from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
 from simlab.kernels.jit import JIT_FLAGS, kernel
-from simlab.kernels.link import STRATEGY_ARG_TYPES, bind, caller
+from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from strategies import search
 from strategies.heuristic import choose_nb as heuristic_choose_nb
@@ -29,9 +31,14 @@ GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of pl
 ALL_STEPS = 1 << 62
 ARG_TYPES = STRATEGY_ARG_TYPES
 
+ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps)
+# The big kernels, each compiled once and called through a symbol (see simlab.kernels.link); callees first.
+bind_routines()
+bind(advance_nb, ADVANCE_ARG_TYPES)
 bind(heuristic_choose_nb, ARG_TYPES)
 search.bind_callees()
 bind(search.choose_nb, ARG_TYPES)
+advance = caller(advance_nb, ADVANCE_ARG_TYPES, types.boolean)
 call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)
 call_search = caller(search.choose_nb, ARG_TYPES, types.int64)
 
@@ -57,7 +64,7 @@ def choose_nb(st, tb, ru):
 def play_nb(st, tb, ru, max_steps):
     """Play ``max_steps`` more steps (or to the end), each seat's strategy answering its decisions."""
     end = st.g[K.G_STEPS] + max_steps
-    while advance_nb(st, tb, ru, end - st.g[K.G_STEPS]):
+    while advance(st, tb, ru, end - st.g[K.G_STEPS]):
         apply_nb(st, choose_nb(st, tb, ru))
 
 

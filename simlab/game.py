@@ -109,6 +109,9 @@ class Game:
     def play(self, max_steps: int = MAX_STEPS) -> Game:
         """Play ``max_steps`` more steps (a phase of a turn, or an action with everything it sets off), or to
         the end, each seat's strategy answering its decisions."""
+        from simlab import warmup
+
+        warmup.ensure()  # says so when the kernels compile (first run only)
         from simlab.driver import play_nb
 
         play_nb(self.state, self.cards.tables, self.rules, max_steps)

@@ -123,6 +123,9 @@ class Scenario:
 
     def suggest(self, strategy: str = "expert") -> Option:
         """The option ``strategy`` would choose at the pending decision (on a copy: the game does not move on)."""
+        from simlab import warmup
+
+        warmup.ensure()  # says so when the kernels compile (first run only)
         from simlab.driver import choose_nb
 
         if self._pending is None:
@@ -142,6 +145,9 @@ class Scenario:
 
     def _settle(self) -> None:
         """Let the engine play on to the next decision (or the end)."""
+        from simlab import warmup
+
+        warmup.ensure()  # binds the routines advance_nb calls (and says so when the kernels compile)
         st = self.game.state
         waiting = advance_nb(st, self.game.cards.tables, self.game.rules, ALL_STEPS)
         self._pending = self._decision(st) if waiting else None

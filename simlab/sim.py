@@ -198,6 +198,9 @@ def run(
     from simlab.backend import current, play_chunk
 
     jobs = plan.jobs(mode, skip=set(done))
+    from simlab import warmup
+
+    warmup.ensure()  # compiling, if the cache is cold, is not play: games/s starts after it
     t0 = time.perf_counter()
     interrupted = at_target = False
     if progress is not None:

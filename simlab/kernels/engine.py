@@ -7,7 +7,10 @@ the scenario API, a search player) answers with :func:`apply_nb` and calls ``adv
 Names follow the game: ``s`` is the seat whose Realm is affected, ``chooser`` the seat deciding.
 """
 
+from numba import types
+
 from simlab.kernels import const as K
+from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
@@ -1054,7 +1057,7 @@ def chosen_nb(st, col):
 # ---------------------------------------------------------------------------- Obstacles
 
 
-@helper
+@kernel
 def remove_obstacles_r(st, tb, ru, f):
     """Remove up to ``n`` Obstacles of seat ``s``, one at a time, each from a location ``chooser`` picks."""
     s = st.fr[f, A0]
@@ -1073,7 +1076,7 @@ def remove_obstacles_r(st, tb, ru, f):
     return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ctx)
 
 
-@helper
+@kernel
 def replace_obstacles_r(st, tb, ru, f):
     """Replace up to ``n`` Obstacles of seat ``s``, each where ``chooser`` picks."""
     s = st.fr[f, A0]
@@ -1095,7 +1098,7 @@ def replace_obstacles_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- small choices
 
 
-@helper
+@kernel
 def pick_location_r(st, tb, ru, f):
     """``chooser`` picks a location of seat ``s`` that card row ``c`` may enter (not ``exclude``).
 
@@ -1117,7 +1120,7 @@ def pick_location_r(st, tb, ru, f):
     return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, st.fr[f, A4])
 
 
-@helper
+@kernel
 def pick_hero_to_move_r(st, tb, ru, f):
     """``chooser`` picks (Hero, destination) among Heroes a card may move.
 
@@ -1146,7 +1149,7 @@ def pick_hero_to_move_r(st, tb, ru, f):
     return ask_nb(st, f, 1, s, chooser, K.DK_CARD, st.fr[f, A3])
 
 
-@helper
+@kernel
 def pick_mode_r(st, tb, ru, f):
     """``chooser`` picks mode m0 (if ok0) or m1 (if ok1): G_RET0, -1 if neither is allowed."""
     if st.fr[f, K.FR_PC] == 1:
@@ -1163,7 +1166,7 @@ def pick_mode_r(st, tb, ru, f):
     return ask_nb(st, f, 1, st.fr[f, A0], st.fr[f, A1], K.DK_MODE, st.fr[f, A2])
 
 
-@helper
+@kernel
 def discard_picks_r(st, tb, ru, f):
     """Seat ``s`` discards cards from hand one at a time until it says done (``at_least_one``: not before one)."""
     s = st.fr[f, A0]
@@ -1186,7 +1189,7 @@ def discard_picks_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- Heroes
 
 
-@helper
+@kernel
 def on_enter_r(st, tb, ru, f):
     """A Hero's "when played or moved" ability (seat ``s``, Hero ``h``; ``chooser`` makes its choices)."""
     s = st.fr[f, A0]
@@ -1260,7 +1263,7 @@ def on_enter_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def move_hero_r(st, tb, ru, f):
     """Move Hero ``h`` of seat ``s`` to ``dest`` (attached Items go along), then its "when moved" ability."""
     s = st.fr[f, A0]
@@ -1278,7 +1281,7 @@ def move_hero_r(st, tb, ru, f):
     return call_nb(st, f, 1, RT_ON_ENTER, s, h, st.fr[f, A3], 0, 0, 0, 0)
 
 
-@helper
+@kernel
 def place_hero_r(st, tb, ru, f):
     """Play Hero ``h`` to ``loc`` without its "when played" ability (Heroes played by other Heroes)."""
     s = st.fr[f, A0]
@@ -1291,7 +1294,7 @@ def place_hero_r(st, tb, ru, f):
     return call_nb(st, f, 1, RT_ON_ENTER, s, h, st.fr[f, A3], 0, 0, 0, 0)
 
 
-@helper
+@kernel
 def play_hero_r(st, tb, ru, f):
     """Play Hero ``h`` to ``loc``: its "when played" ability, its "when played or moved" one, then Lucifer."""
     s = st.fr[f, A0]
@@ -1308,7 +1311,7 @@ def play_hero_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def on_play_r(st, tb, ru, f):
     """A Hero's or Item's "when played" ability (seat ``s``, card ``h``); ``chooser`` makes its choices.
 
@@ -1572,7 +1575,7 @@ def on_play_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- Fate cards
 
 
-@helper
+@kernel
 def play_fate_card_r(st, tb, ru, f):
     """Play revealed Fate card ``k`` into seat ``s``'s Realm at ``loc``/``host``; ``actor`` (the Fating player)
     makes its choices."""
@@ -1606,7 +1609,7 @@ def play_fate_card_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def play_revealed_r(st, tb, ru, f):
     """Play revealed card ``k`` of seat ``s`` if it can be played (``actor`` picks where), else discard it."""
     s = st.fr[f, A0]
@@ -1622,7 +1625,7 @@ def play_revealed_r(st, tb, ru, f):
     return ask_nb(st, f, 1, s, actor, K.DK_PLACE, k)
 
 
-@helper
+@kernel
 def fate_action_r(st, tb, ru, f):
     """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other.
 
@@ -1773,7 +1776,7 @@ def fate_action_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- Vanquish, Move, Activate
 
 
-@helper
+@kernel
 def vanquish_r(st, tb, ru, f):
     """Vanquish Hero ``h`` of seat ``s`` with Allies its owner picks one by one (done once they suffice).
 
@@ -1808,7 +1811,7 @@ def vanquish_r(st, tb, ru, f):
     return ask_nb(st, f, 1, s, s, K.DK_VANQUISH_ALLY, h)
 
 
-@helper
+@kernel
 def vanquish_done_r(st, tb, ru, f):
     """The Allies are chosen: they leave (or go back to hand with LeFou), the Hero is defeated."""
     s = st.fr[f, A0]
@@ -1843,7 +1846,7 @@ def vanquish_done_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def choose_vanquish_r(st, tb, ru, f):
     """Perform a Vanquish action (the Hero chosen by seat ``s``)."""
     s = st.fr[f, A0]
@@ -1856,7 +1859,7 @@ def choose_vanquish_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def choose_move_r(st, tb, ru, f):
     """Perform a Move an Item or Ally action."""
     s = st.fr[f, A0]
@@ -1870,7 +1873,7 @@ def choose_move_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def activate_r(st, tb, ru, f):
     """Pay and resolve card ``k``'s Activated Ability (-1: flip the Black Cauldron). Locals: A2, A3 per ability."""
     s = st.fr[f, A0]
@@ -1947,7 +1950,7 @@ def activate_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def choose_activate_r(st, tb, ru, f):
     s = st.fr[f, A0]
     if st.fr[f, K.FR_PC] == 1:
@@ -1962,7 +1965,7 @@ def choose_activate_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- Villain cards
 
 
-@helper
+@kernel
 def play_item_r(st, tb, ru, f):
     """Play Item ``k`` from seat ``s``'s hand to ``loc`` or attached to ``host`` (paying unless ``free``)."""
     s = st.fr[f, A0]
@@ -1984,7 +1987,7 @@ def play_item_r(st, tb, ru, f):
     return call_nb(st, f, 1, RT_ON_PLAY, s, k, s, 0, 0, 0, 0)
 
 
-@helper
+@kernel
 def play_villain_card_r(st, tb, ru, f):
     """Play card ``k`` from seat ``s``'s hand with a Play a Card action, paying its cost."""
     s = st.fr[f, A0]
@@ -2032,7 +2035,7 @@ def play_villain_card_r(st, tb, ru, f):
 # ---------------------------------------------------------------------------- Effects and Conditions
 
 
-@helper
+@kernel
 def resolve_effect_r(st, tb, ru, f):
     """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm; ``chooser`` makes its choices.
 
@@ -2352,7 +2355,7 @@ def resolve_effect_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def take_me_instead_r(st, tb, ru, f):
     """Reveal Fate cards until a Hero, play it to Beast's Castle, remove an Obstacle; the rest go back."""
     s = st.fr[f, A0]
@@ -2384,7 +2387,7 @@ def take_me_instead_r(st, tb, ru, f):
     return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
 
 
-@helper
+@kernel
 def condition_window_r(st, tb, ru, f):
     """Each opponent of ``actor``, in turn order, may play Conditions that ``trigger`` allows.
 
@@ -2443,7 +2446,7 @@ def condition_window_r(st, tb, ru, f):
 # ============================================================================ the turn
 
 
-@helper
+@kernel
 def take_action_r(st, tb, ru, f):
     """Perform the action chosen (code, a, b, c): its symbol is used up first."""
     s = st.fr[f, A0]
@@ -2480,7 +2483,7 @@ def take_action_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def after_action_r(st, tb, ru, f):
     """Open the Condition windows raised by the action just taken (A1: the triggers it raised)."""
     s = st.fr[f, A0]
@@ -2501,7 +2504,7 @@ def after_action_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
-@helper
+@kernel
 def step_r(st, tb, ru, f):
     """One step of the game: a phase of the turn, or one action (with its Condition windows)."""
     s = st.g[K.G_ACTIVE]
@@ -2635,65 +2638,140 @@ def step_r(st, tb, ru, f):
 # ============================================================================ driving the rules
 
 
+# Each routine is compiled once, on its own, and called through a process-wide symbol (simlab.kernels.link):
+# linked in, the code of every routine would be optimised and generated again inside run_routine_nb and again
+# inside advance_nb (measured: advance_nb compiled in 202 s CPU and 1.36 GB; bound, 117 s and 0.66 GB).
+# bind_routines() must run before run_routine_nb or advance_nb is compiled or loaded from the cache; the
+# driver does it when imported. _NAME_r is the symbol call of NAME_r.
+ROUTINE_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame)
+ROUTINES = (
+    step_r,
+    take_action_r,
+    after_action_r,
+    condition_window_r,
+    remove_obstacles_r,
+    replace_obstacles_r,
+    pick_location_r,
+    pick_hero_to_move_r,
+    pick_mode_r,
+    on_enter_r,
+    move_hero_r,
+    place_hero_r,
+    on_play_r,
+    play_hero_r,
+    play_fate_card_r,
+    play_revealed_r,
+    fate_action_r,
+    vanquish_r,
+    choose_vanquish_r,
+    choose_move_r,
+    activate_r,
+    choose_activate_r,
+    play_item_r,
+    play_villain_card_r,
+    discard_picks_r,
+    resolve_effect_r,
+    take_me_instead_r,
+)
+_step_r = link.caller(step_r, ROUTINE_TYPES, types.int64)
+_take_action_r = link.caller(take_action_r, ROUTINE_TYPES, types.int64)
+_after_action_r = link.caller(after_action_r, ROUTINE_TYPES, types.int64)
+_condition_window_r = link.caller(condition_window_r, ROUTINE_TYPES, types.int64)
+_remove_obstacles_r = link.caller(remove_obstacles_r, ROUTINE_TYPES, types.int64)
+_replace_obstacles_r = link.caller(replace_obstacles_r, ROUTINE_TYPES, types.int64)
+_pick_location_r = link.caller(pick_location_r, ROUTINE_TYPES, types.int64)
+_pick_hero_to_move_r = link.caller(pick_hero_to_move_r, ROUTINE_TYPES, types.int64)
+_pick_mode_r = link.caller(pick_mode_r, ROUTINE_TYPES, types.int64)
+_on_enter_r = link.caller(on_enter_r, ROUTINE_TYPES, types.int64)
+_move_hero_r = link.caller(move_hero_r, ROUTINE_TYPES, types.int64)
+_place_hero_r = link.caller(place_hero_r, ROUTINE_TYPES, types.int64)
+_on_play_r = link.caller(on_play_r, ROUTINE_TYPES, types.int64)
+_play_hero_r = link.caller(play_hero_r, ROUTINE_TYPES, types.int64)
+_play_fate_card_r = link.caller(play_fate_card_r, ROUTINE_TYPES, types.int64)
+_play_revealed_r = link.caller(play_revealed_r, ROUTINE_TYPES, types.int64)
+_fate_action_r = link.caller(fate_action_r, ROUTINE_TYPES, types.int64)
+_vanquish_r = link.caller(vanquish_r, ROUTINE_TYPES, types.int64)
+_choose_vanquish_r = link.caller(choose_vanquish_r, ROUTINE_TYPES, types.int64)
+_choose_move_r = link.caller(choose_move_r, ROUTINE_TYPES, types.int64)
+_activate_r = link.caller(activate_r, ROUTINE_TYPES, types.int64)
+_choose_activate_r = link.caller(choose_activate_r, ROUTINE_TYPES, types.int64)
+_play_item_r = link.caller(play_item_r, ROUTINE_TYPES, types.int64)
+_play_villain_card_r = link.caller(play_villain_card_r, ROUTINE_TYPES, types.int64)
+_discard_picks_r = link.caller(discard_picks_r, ROUTINE_TYPES, types.int64)
+_resolve_effect_r = link.caller(resolve_effect_r, ROUTINE_TYPES, types.int64)
+_take_me_instead_r = link.caller(take_me_instead_r, ROUTINE_TYPES, types.int64)
+
+
 @kernel
 def run_routine_nb(st, tb, ru, f):
     """Run the routine of frame ``f`` until it waits (WAIT), calls, or finishes (GO)."""
     r = st.fr[f, K.FR_ROUTINE]
     if r == RT_STEP:
-        return step_r(st, tb, ru, f)
+        return _step_r(st, tb, ru, f)
     if r == RT_TAKE_ACTION:
-        return take_action_r(st, tb, ru, f)
+        return _take_action_r(st, tb, ru, f)
     if r == RT_AFTER_ACTION:
-        return after_action_r(st, tb, ru, f)
+        return _after_action_r(st, tb, ru, f)
     if r == RT_CONDITION_WINDOW:
-        return condition_window_r(st, tb, ru, f)
+        return _condition_window_r(st, tb, ru, f)
     if r == RT_REMOVE_OBSTACLES:
-        return remove_obstacles_r(st, tb, ru, f)
+        return _remove_obstacles_r(st, tb, ru, f)
     if r == RT_REPLACE_OBSTACLES:
-        return replace_obstacles_r(st, tb, ru, f)
+        return _replace_obstacles_r(st, tb, ru, f)
     if r == RT_PICK_LOCATION:
-        return pick_location_r(st, tb, ru, f)
+        return _pick_location_r(st, tb, ru, f)
     if r == RT_PICK_HERO_TO_MOVE:
-        return pick_hero_to_move_r(st, tb, ru, f)
+        return _pick_hero_to_move_r(st, tb, ru, f)
     if r == RT_PICK_MODE:
-        return pick_mode_r(st, tb, ru, f)
+        return _pick_mode_r(st, tb, ru, f)
     if r == RT_ON_ENTER:
-        return on_enter_r(st, tb, ru, f)
+        return _on_enter_r(st, tb, ru, f)
     if r == RT_MOVE_HERO:
-        return move_hero_r(st, tb, ru, f)
+        return _move_hero_r(st, tb, ru, f)
     if r == RT_PLACE_HERO:
-        return place_hero_r(st, tb, ru, f)
+        return _place_hero_r(st, tb, ru, f)
     if r == RT_ON_PLAY:
-        return on_play_r(st, tb, ru, f)
+        return _on_play_r(st, tb, ru, f)
     if r == RT_PLAY_HERO:
-        return play_hero_r(st, tb, ru, f)
+        return _play_hero_r(st, tb, ru, f)
     if r == RT_PLAY_FATE_CARD:
-        return play_fate_card_r(st, tb, ru, f)
+        return _play_fate_card_r(st, tb, ru, f)
     if r == RT_PLAY_REVEALED:
-        return play_revealed_r(st, tb, ru, f)
+        return _play_revealed_r(st, tb, ru, f)
     if r == RT_FATE_ACTION:
-        return fate_action_r(st, tb, ru, f)
+        return _fate_action_r(st, tb, ru, f)
     if r == RT_VANQUISH:
-        return vanquish_r(st, tb, ru, f)
+        return _vanquish_r(st, tb, ru, f)
     if r == RT_CHOOSE_VANQUISH:
-        return choose_vanquish_r(st, tb, ru, f)
+        return _choose_vanquish_r(st, tb, ru, f)
     if r == RT_CHOOSE_MOVE:
-        return choose_move_r(st, tb, ru, f)
+        return _choose_move_r(st, tb, ru, f)
     if r == RT_ACTIVATE:
-        return activate_r(st, tb, ru, f)
+        return _activate_r(st, tb, ru, f)
     if r == RT_CHOOSE_ACTIVATE:
-        return choose_activate_r(st, tb, ru, f)
+        return _choose_activate_r(st, tb, ru, f)
     if r == RT_PLAY_ITEM:
-        return play_item_r(st, tb, ru, f)
+        return _play_item_r(st, tb, ru, f)
     if r == RT_PLAY_VILLAIN_CARD:
-        return play_villain_card_r(st, tb, ru, f)
+        return _play_villain_card_r(st, tb, ru, f)
     if r == RT_DISCARD_PICKS:
-        return discard_picks_r(st, tb, ru, f)
+        return _discard_picks_r(st, tb, ru, f)
     if r == RT_RESOLVE_EFFECT:
-        return resolve_effect_r(st, tb, ru, f)
+        return _resolve_effect_r(st, tb, ru, f)
     if r == RT_TAKE_ME_INSTEAD:
-        return take_me_instead_r(st, tb, ru, f)
+        return _take_me_instead_r(st, tb, ru, f)
     raise IndexError("unknown routine")
+
+
+_run_routine_nb = link.caller(run_routine_nb, ROUTINE_TYPES, types.int64)
+
+
+def bind_routines() -> None:
+    """Compile (or load from the cache) every routine and the dispatcher, and register their symbols, once
+    per process, before anything that calls them is compiled or loaded."""
+    for routine in ROUTINES:
+        link.bind(routine, ROUTINE_TYPES)
+    link.bind(run_routine_nb, ROUTINE_TYPES)
 
 
 @kernel
@@ -2709,7 +2787,7 @@ def advance_nb(st, tb, ru, steps):
                 return False
             push_nb(st, RT_STEP, 0, 0, 0, 0, 0, 0, 0)
             continue
-        run_routine_nb(st, tb, ru, f)
+        _run_routine_nb(st, tb, ru, f)
     return True
 
 

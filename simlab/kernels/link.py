@@ -21,15 +21,13 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from simlab.kernels import const as K
-from simlab.kernels.state import N_SPARAMS, State
+from simlab.kernels.state import N_SPARAMS, State, Tables
 
 _BOUND: dict[str, int] = {}
 
 
 def engine_arg_types() -> tuple:
     """numba types of (st, tb, ru) exactly as every driver passes them (arrays allocated by numpy or numba)."""
-    from simlab.cards import Tables
-
     z = np.zeros
     st = State(
         z((1, K.N_INST, K.N_I), np.int64),
@@ -70,8 +68,10 @@ def symbol_name(dispatcher) -> str:
 def bind(dispatcher, argtypes: tuple) -> str:
     """Compile ``dispatcher`` for ``argtypes`` (or load it from the cache) and register its entry point as
     its :func:`symbol_name` (once per process); the symbol's name."""
+    if numba.config.DISABLE_JIT:  # plain Python functions: nothing to bind
+        return ""
     symbol = symbol_name(dispatcher)
-    if numba.config.DISABLE_JIT or symbol in _BOUND:
+    if symbol in _BOUND:
         return symbol
     dispatcher.compile(argtypes)
     cres = dispatcher.overloads[argtypes]
@@ -99,6 +99,7 @@ def caller(dispatcher, argtypes: tuple, restype):
             if a != t and not (t == types.int64 and isinstance(a, types.Integer)):
                 raise TypingError(f"{symbol} is bound for {argtypes}, called with {args}")
         sig = restype(*args)
+        bind(dispatcher, argtypes)  # compiling a caller: make sure the callee's symbol exists
 
         def codegen(context, builder, signature, values):
             values = [context.cast(builder, v, a, t) for v, a, t in zip(values, signature.args, argtypes, strict=True)]

@@ -30,6 +30,19 @@ State = namedtuple(
     ],
 )
 
+Tables = namedtuple(
+    "Tables",
+    [
+        "card",  # int64 (n_cards, N_CF): one row per card, columns CF_* (type, cost, strength, opcodes, ...)
+        "vil",  # int64 (V, N_VF): per villain, columns VF_*
+        "v_deck",  # int64 (V, 30): card rows of the Villain deck, one per copy
+        "v_fate",  # int64 (V, 15): card rows of the Fate deck
+        "syms",  # int64 (V, 4, MAX_SYMBOLS, N_SY): action symbols of each location, top row first
+        "locs",  # int64 (V, 4, N_LC): per location: symbol count, Obstacle spots, locked, admits-only
+        "v_out",  # int64 (V, 45): 1 = that instance slot is out of the game (a card edit shortened the deck)
+    ],
+)
+
 N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.heuristic.PARAMS), and for the search
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
