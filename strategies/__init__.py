@@ -66,7 +66,7 @@ class StrategySpec:
     def vector(self) -> np.ndarray:
         """The parameters as the kernel reads them (``State.sparams`` row)."""
         if self.kernel == KERNELS["search"]:
-            return _search.vector(self.params)
+            return _search.vector(self.params, resolve)
         out = np.zeros(N_SPARAMS, np.float64)
         for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
             out[i] = self.params[name]

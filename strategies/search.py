@@ -101,25 +101,24 @@ def check_params(params: dict[str, float]) -> str | None:
     return None
 
 
-def rollout_strategy(rollout: float, villain: str) -> str:
-    """The strategy the rollouts play ``villain`` with: ``tuned-<villain>`` where it exists (rollout 2)."""
-    from strategies import StrategyError, resolve
-
+def rollout_strategy(rollout: float, villain: str, resolve) -> str:
+    """The strategy the rollouts play ``villain`` with: ``tuned-<villain>`` where ``resolve`` (the registry's,
+    passed in: this module is part of it) finds it (rollout 2)."""
     if rollout == 0:
         return "random"
     if rollout == 2:
         try:
             resolve(f"tuned-{villain}")
             return f"tuned-{villain}"
-        except StrategyError:
+        except ValueError:  # strategies.StrategyError: no tuned file for this villain
             pass
     return "expert"
 
 
-def vector(params: dict[str, float]) -> np.ndarray:
-    """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters."""
+def vector(params: dict[str, float], resolve) -> np.ndarray:
+    """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters
+    (``resolve``: the strategy registry's resolver)."""
     from simlab.cards import VILLAIN_KEYS, load_cards
-    from strategies import resolve
 
     out = np.zeros(N_SPARAMS, np.float64)
     for i, name in enumerate(PARAM_NAMES):
@@ -129,7 +128,7 @@ def vector(params: dict[str, float]) -> np.ndarray:
         raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
-        spec = resolve(rollout_strategy(params["rollout"], v))
+        spec = resolve(rollout_strategy(params["rollout"], v, resolve))
         rollout = spec.vector()
         if np.any(rollout[STRIDE:]):
             raise RuntimeError(f"strategy {spec.name} has more parameters than the search holds ({STRIDE})")

@@ -261,7 +261,7 @@ def test_rollout_parameters_are_each_villains_rollout_strategy():
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
         block = vec[search.HEADER + row * search.STRIDE : search.HEADER + (row + 1) * search.STRIDE]
-        assert np.array_equal(block, resolve(search.rollout_strategy(2, v)).vector()[: search.STRIDE])
+        assert np.array_equal(block, resolve(search.rollout_strategy(2, v, resolve)).vector()[: search.STRIDE])
     assert np.array_equal(vec[: len(search.PARAM_NAMES)], [resolve("search").params[p] for p in search.PARAM_NAMES])
 
 
