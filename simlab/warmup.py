@@ -11,6 +11,7 @@ time.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -27,8 +28,10 @@ _ready = False
 
 
 def _marker() -> Path:
-    # One marker per (engine, strategies) source hash: editing a kernel or a strategy makes the cache cold.
-    return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}"
+    # One marker per (engine, strategies) source hash and source tree: editing a kernel or a strategy makes
+    # the cache cold, and so does another checkout of the same sources (numba keys its files by path too).
+    tree = hashlib.sha256(str(jit._ROOT).encode()).hexdigest()[:8]
+    return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}-{tree}"
 
 
 def cached() -> bool:
