@@ -17,10 +17,10 @@ from simlab.kernels.query import (
     activation_cost_nb,
     any_move_nb,
     any_trappable_nb,
+    any_vanquish_possible_nb,
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
-    can_vanquish_nb,
     cauldron_born_everywhere_nb,
     first_symbol_nb,
     flip_cost_nb,
@@ -38,6 +38,7 @@ from simlab.kernels.query import (
     trappable_nb,
     vanquish_eligible_nb,
     vanquish_min_allies_nb,
+    vanquish_possible_nb,
     wedding_ready_nb,
     zone_bits_nb,
     zone_count_nb,
@@ -553,22 +554,7 @@ def vanquish_ally_strength_nb(st, tb, ru, s, k, loc):
 @kernel
 def can_vanquish_rules_nb(st, tb, ru, s, h):
     """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm, under the rule variants."""
-    if ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0:
-        return can_vanquish_nb(st, tb, s, h)
-    if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
-        return False
-    loc = st.inst[s, h, K.I_LOC]
-    total = 0
-    count = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        v = vanquish_ally_strength_nb(st, tb, ru, s, k, loc)
-        if v >= 0:
-            total += v
-            count += 1
-    return count >= vanquish_min_allies_nb(st, tb, s, h) and total >= strength_nb(st, tb, s, h)
+    return vanquish_possible_nb(st, tb, s, h, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0)
 
 
 @kernel
@@ -675,13 +661,7 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
     if ab == K.AB_SWOON:
         return missing_total_nb(st, tb, s) > 0
     if ab == K.AB_EXTRA_VANQUISH:
-        m = zone_bits_nb(st, s, K.Z_REALM)
-        while m != 0:
-            h = lowest_nb(m)
-            m &= m - 1
-            if can_vanquish_rules_nb(st, tb, ru, s, h):
-                return True
-        return False
+        return any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0)
     if ab == K.AB_EXTRA_MOVE:
         return any_move_nb(st, tb, s, 0)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:

@@ -307,8 +307,9 @@ def vanquish_min_allies_nb(st, tb, s, h):
 
 
 @kernel
-def can_vanquish_nb(st, tb, s, h):
-    """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm."""
+def vanquish_possible_nb(st, tb, s, h, zero_joins):
+    """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm; ``zero_joins``: an Ally at
+    Strength 0 may join it (the rule variant zero_strength_allies_vanquish)."""
     if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
         return False
     loc = st.inst[s, h, K.I_LOC]
@@ -319,20 +320,33 @@ def can_vanquish_nb(st, tb, s, h):
         k = lowest_nb(m)
         m &= m - 1
         if vanquish_eligible_nb(st, tb, s, k, loc):
-            total += strength_nb(st, tb, s, k)
-            count += 1
+            v = strength_nb(st, tb, s, k)
+            if v > 0 or zero_joins:
+                total += v
+                count += 1
     return count >= vanquish_min_allies_nb(st, tb, s, h) and total >= strength_nb(st, tb, s, h)
 
 
 @kernel
-def any_vanquish_nb(st, tb, s):
+def any_vanquish_possible_nb(st, tb, s, zero_joins):
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1
-        if can_vanquish_nb(st, tb, s, h):
+        if vanquish_possible_nb(st, tb, s, h, zero_joins):
             return True
     return False
+
+
+@kernel
+def can_vanquish_nb(st, tb, s, h):
+    """Hero ``h`` can be defeated by a Vanquish with the Allies in the Realm (the default reading)."""
+    return vanquish_possible_nb(st, tb, s, h, True)
+
+
+@kernel
+def any_vanquish_nb(st, tb, s):
+    return any_vanquish_possible_nb(st, tb, s, True)
 
 
 # ----------------------------------------------------------------------------- moving cards
