@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -46,6 +47,7 @@ from simlab.kernels.query import (
     trappable_nb,
     vanquish_eligible_nb,
     wedding_ready_nb,
+    zone_bits_nb,
 )
 from simlab.kernels.rng import next_u64_nb
 
@@ -512,12 +514,11 @@ def objective_nb(st, tb, s):
 def realm_passive_at_nb(st, tb, s, passive, loc):
     """Cards with ongoing ability ``passive`` in seat ``s``'s Realm at ``loc`` (any location if loc < 0)."""
     n = 0
-    for k in range(K.N_INST):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and (loc < 0 or st.inst[s, k, K.I_LOC] == loc)
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if (loc < 0 or st.inst[s, k, K.I_LOC] == loc) and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == passive:
             n += 1
     return n
 
@@ -525,12 +526,11 @@ def realm_passive_at_nb(st, tb, s, passive, loc):
 @kernel
 def bride_at_nb(st, tb, s, loc):
     """A Ball Gown daughter (bride) in seat ``s``'s Realm, at ``loc`` (anywhere if loc < 0)."""
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0
-            and (loc < 0 or st.inst[s, k, K.I_LOC] == loc)
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and (loc < 0 or st.inst[s, k, K.I_LOC] == loc):
             return True
     return False
 
@@ -547,8 +547,11 @@ def admits_only_loc_nb(st, tb, s):
 
 @kernel
 def prince_in_realm_nb(st, tb, s):
-    for k in range(K.N_VCARDS, K.N_INST):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
             return True
     return False
 
@@ -556,8 +559,11 @@ def prince_in_realm_nb(st, tb, s):
 @kernel
 def activate_in_realm_nb(st, tb, s, ab):
     """Instance in seat ``s``'s Realm whose Activated Ability is ``ab``, or -1."""
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
             return k
     return -1
 
@@ -570,12 +576,11 @@ def wedding_after_bride_nb(st, tb, ru, s):
         return False
     if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) < 0:
         return False
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0
-            and can_move_card_nb(st, tb, s, k, ball, 0)
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and can_move_card_nb(st, tb, s, k, ball, 0):
             return True
     return False
 
@@ -583,11 +588,13 @@ def wedding_after_bride_nb(st, tb, ru, s):
 @kernel
 def extra_activate_in_hand_nb(st, tb, s):
     """A card in hand that grants an Activate action and can be paid for now."""
-    for k in range(K.N_VCARDS):
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         c = st.inst[s, k, K.I_CARD]
         if (
-            st.inst[s, k, K.I_ZONE] == K.Z_HAND
-            and tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
+            tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
             and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]
         ):
             return True
@@ -609,9 +616,10 @@ def soldier_locations_nb(st, tb, s):
     """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
     soldiers = 0
     born = 0
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
-            continue
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
         if p == K.AB_GRANTS_ACTIVATE:
             soldiers |= 1 << st.inst[s, k, K.I_LOC]
@@ -627,16 +635,21 @@ def swap_pending_nb(st, tb, s):
     if st.sv[s, K.SV_CAULDRON] != 2:
         return False
     in_hand = False
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
             in_hand = True
     if not in_hand:
         return False
     _, born = soldier_locations_nb(st, tb, s)
-    for k in range(K.N_VCARDS):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+            tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
             and (born >> st.inst[s, k, K.I_LOC]) & 1 == 0
         ):
             return True
@@ -675,9 +688,11 @@ def progress_nb(st, tb, sp, s):
     if bride_at_nb(st, tb, s, -1):
         p += sp[P_PROGRESS_BRIDE]
     else:
-        for k in range(K.N_VCARDS):
-            c = st.inst[s, k, K.I_CARD]
-            if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_EXCLUSIVE] >= 0:
+        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if tb.card[st.inst[s, k, K.I_CARD], K.CF_EXCLUSIVE] >= 0:
                 p += sp[P_PROGRESS_DAUGHTER]
                 break
     if ball >= 0:
@@ -723,13 +738,11 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
     """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
     obj = objective_nb(st, tb, s)
     other_cover = False
-    for k in range(K.N_INST):
-        if (
-            k != self_k
-            and st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == loc
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if k != self_k and st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
             other_cover = True
     h = 0.0
     if not other_cover:
@@ -800,7 +813,10 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
     here = st.inst[s, h, K.I_LOC]
     need = strength_nb(st, tb, s, h)
     free = 0
-    for k in range(K.N_VCARDS):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         if vanquish_eligible_nb(st, tb, s, k, here):
             p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
             if p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER:
@@ -812,7 +828,10 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
 @kernel
 def best_vanquish_nb(st, tb, ru, sp, s):
     best = -BIG
-    for h in range(K.N_INST):
+    mh = zone_bits_nb(st, s, K.Z_REALM)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
         if can_vanquish_nb(st, tb, s, h):
             best = max(best, vanquish_value_nb(st, tb, ru, sp, s, h))
     return best
@@ -822,12 +841,11 @@ def best_vanquish_nb(st, tb, ru, sp, s):
 def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     """Best worth of defeating one Hero of Strength <= max_strength (no Allies needed)."""
     best = -BIG
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-            and strength_nb(st, tb, s, h) <= max_strength
-        ):
+    mh = zone_bits_nb(st, s, K.Z_REALM)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and strength_nb(st, tb, s, h) <= max_strength:
             best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
     return best
 
@@ -835,7 +853,10 @@ def best_defeat_nb(st, tb, ru, sp, s, max_strength):
 @kernel
 def best_trap_nb(st, tb, ru, sp, s):
     best = -BIG
-    for h in range(K.N_INST):
+    mh = zone_bits_nb(st, s, K.Z_REALM)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
         if trappable_nb(st, tb, s, h):
             c = st.inst[s, h, K.I_CARD]
             best = max(best, hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h))
@@ -871,10 +892,12 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
     p = tb.card[c, K.CF_PASSIVE]
     if p == K.AB_GRANTS_ACTIVATE:
         others = 0
-        for j in range(K.N_VCARDS):
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
             if (
                 j != k
-                and st.inst[s, j, K.I_ZONE] == K.Z_REALM
                 and st.inst[s, j, K.I_LOC] == loc
                 and (
                     tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
@@ -887,10 +910,12 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
     elif p == K.AB_CAULDRON_BORN:
         # a Cauldron Born counts for the objective only where no other one stands
         alone = True
-        for j in range(K.N_VCARDS):
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
             if (
                 j != k
-                and st.inst[s, j, K.I_ZONE] == K.Z_REALM
                 and st.inst[s, j, K.I_LOC] == loc
                 and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
             ):
@@ -900,14 +925,16 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
         mine = strength_nb(st, tb, s, k)
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and st.inst[s, h, K.I_LOC] == loc
-            ):
+        mh = zone_bits_nb(st, s, K.Z_REALM)
+        while mh != 0:
+            h = lowest_nb(mh)
+            mh &= mh - 1
+            if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_LOC] == loc:
                 others = 0
-                for j in range(K.N_VCARDS):
+                mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+                while mj != 0:
+                    j = lowest_nb(mj)
+                    mj &= mj - 1
                     if j != k and vanquish_eligible_nb(st, tb, s, j, loc):
                         others += strength_nb(st, tb, s, j)
                 need = strength_nb(st, tb, s, h)
@@ -924,8 +951,11 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
     strength = tb.card[c, K.CF_STRENGTH]
     adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
     best = 0.0
-    for h in range(K.N_INST):
-        if st.inst[s, h, K.I_ZONE] != K.Z_REALM or tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
+    mh = zone_bits_nb(st, s, K.Z_REALM)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
             continue
         hl = st.inst[s, h, K.I_LOC]
         d = hl - loc
@@ -934,18 +964,21 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
         if can_vanquish_nb(st, tb, s, h):
             continue
         have = 0
-        for k in range(K.N_VCARDS):
+        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
             if vanquish_eligible_nb(st, tb, s, k, hl):
                 have += strength_nb(st, tb, s, k)
         need = strength_nb(st, tb, s, h) - have
         add = strength
         if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
             # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
-            for k in range(K.N_VCARDS):
-                if (
-                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK
-                ):
+            m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+            while m != 0:
+                k = lowest_nb(m)
+                m &= m - 1
+                if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
                     add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
         if need <= add:
             best = max(best, sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h))
@@ -984,8 +1017,11 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
     best = -BIG
     if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s):
         best = activation_value_nb(st, tb, ru, sp, s, -1)
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] != K.Z_REALM or st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
             continue
         c = st.inst[s, k, K.I_CARD]
         ab = tb.card[c, K.CF_ACTIVATE]
@@ -1021,9 +1057,10 @@ def move_value_nb(st, tb, ru, sp, s, k, dest):
 @kernel
 def best_move_nb(st, tb, ru, sp, s):
     best = -BIG
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] != K.Z_REALM:
-            continue
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
         for dest in range(K.N_LOC):
             if can_move_card_nb(st, tb, s, k, dest, 0):
                 best = max(best, move_value_nb(st, tb, ru, sp, s, k, dest))
@@ -1104,8 +1141,11 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return best
     if ab == K.AB_MIDNIGHT:
         v = 0.0
-        for h in range(K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+        mh = zone_bits_nb(st, s, K.Z_REALM)
+        while mh != 0:
+            h = lowest_nb(mh)
+            mh &= mh - 1
+            if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
         if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
             v -= sp[P_MIDNIGHT_NO_CANE] * sp[P_WEDDING_VALUE]
@@ -1161,11 +1201,13 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
             # an everyday daughter: the first step towards her Ball Gown
             daughters = 0
-            for j in range(K.N_VCARDS):
+            mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+            while mj != 0:
+                j = lowest_nb(mj)
+                mj &= mj - 1
                 cj = st.inst[s, j, K.I_CARD]
-                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and (
-                    tb.card[cj, K.CF_BRIDE] != 0
-                    or (tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0)
+                if tb.card[cj, K.CF_BRIDE] != 0 or (
+                    tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0
                 ):
                     daughters += 1
             v += sp[P_FIRST_DAUGHTER] * wv if daughters == 0 else sp[P_MORE_DAUGHTERS]
@@ -1291,8 +1333,11 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             if earlier_copy_in_hand_nb(st, s, k):
                 return sp[P_KEEP_REMOVAL_SECOND]
             worst = 0.0
-            for h in range(K.N_INST):
-                if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            mh = zone_bits_nb(st, s, K.Z_REALM)
+            while mh != 0:
+                h = lowest_nb(mh)
+                mh &= mh - 1
+                if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                     worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
             return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
@@ -1324,8 +1369,11 @@ def discard_threshold_nb(st, tb, sp, s):
 def junk_count_nb(st, tb, ru, sp, s):
     n = 0
     limit = discard_threshold_nb(st, tb, sp, s)
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_HAND and keep_value_nb(st, tb, ru, sp, s, k) < limit:
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if keep_value_nb(st, tb, ru, sp, s, k) < limit:
             n += 1
     return n
 
@@ -1334,9 +1382,11 @@ def junk_count_nb(st, tb, ru, sp, s):
 def power_surplus_nb(st, tb, sp, s):
     """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
     dearest = 0
-    for k in range(K.N_VCARDS):
-        if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
-            dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
     return st.sv[s, K.SV_POWER] - (dearest + sp[P_POWER_TARGET])
 
 
@@ -1377,7 +1427,10 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     # a Hero the villain will defeat at once gives it the defeat bonus instead
     h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, sp, s, c)
     have = 0
-    for j in range(K.N_VCARDS):
+    mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while mj != 0:
+        j = lowest_nb(mj)
+        mj &= mj - 1
         if vanquish_eligible_nb(st, tb, s, j, loc):
             have += strength_nb(st, tb, s, j)
     if have >= tb.card[c, K.CF_STRENGTH]:
@@ -1394,12 +1447,11 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
         h += sp[P_SMALL_HERO_HARM]
     if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
-        for j in range(K.N_VCARDS):
-            if (
-                st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, j, K.I_LOC] == loc
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM
-            ):
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            if st.inst[s, j, K.I_LOC] == loc and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
                 h += sp[P_DISCARD_ITEM_HARM]
                 break
     return h
@@ -1410,12 +1462,11 @@ def gather_allies_harm_nb(st, tb, sp, s, loc):
     """Harm to seat ``s`` of every Ally of its Realm moved to ``loc`` (Fflewddur Fflam): the Allies moved and the
     Cauldron Born locations emptied; nothing if it has no Allies."""
     moved = 0
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] != loc
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-        ):
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, k, K.I_LOC] != loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
             moved += 1
     _, born = soldier_locations_nb(st, tb, s)
     emptied = bits_nb(born) - 1 if born != 0 else 0
@@ -1477,9 +1528,11 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         if ab == K.AB_DISCARD_HAND_DRAW:
             # what the hand is worth keeping, against the cards drawn instead
             kept = 0.0
-            for j in range(K.N_VCARDS):
-                if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
-                    kept += keep_value_nb(st, tb, ru, sp, s, j)
+            mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+            while mj != 0:
+                j = lowest_nb(mj)
+                mj &= mj - 1
+                kept += keep_value_nb(st, tb, ru, sp, s, j)
             return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
         if ab == K.AB_GURGI_HAPPY_DAY:
             return sp[P_HAPPY_DAY_HARM]
@@ -1504,8 +1557,11 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
         # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
         # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
         other = sp[P_ROSE_OTHER_HARM]
-        for j in range(K.N_VCARDS, K.N_INST):
-            if j != k and st.inst[s, j, K.I_ZONE] == K.Z_LIMBO:
+        mj = zone_bits_nb(st, s, K.Z_LIMBO) & FATE_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            if j != k:
                 other = basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
                 break
         return other + sp[P_ROSE_HARM] - (sp[P_ROSE_REMOVAL_SHARE] * sp[P_OBSTACLE_VALUE] if removes else 0.0)
@@ -1530,8 +1586,11 @@ def can_finish_here_nb(st, tb, s, plays, budget):
     for _ in range(plays):
         best = 0
         bk = -1
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] != K.Z_HAND or (used >> k) & 1:
+        m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if (used >> k) & 1:
                 continue
             c = st.inst[s, k, K.I_CARD]
             if tb.card[c, K.CF_TYPE] != K.T_EFFECT or play_cost_nb(st, tb, s, c) > budget:
@@ -1605,8 +1664,11 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         for _ in range(plays):
             best = 0.0
             bk = -1
-            for k in range(K.N_VCARDS):
-                if st.inst[s, k, K.I_ZONE] != K.Z_HAND or (used >> k) & 1:
+            m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+            while m != 0:
+                k = lowest_nb(m)
+                m &= m - 1
+                if (used >> k) & 1:
                     continue
                 c = st.inst[s, k, K.I_CARD]
                 t = tb.card[c, K.CF_TYPE]
@@ -1676,11 +1738,11 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                     st.sv[me, K.SV_POWER] - cost < swap_cost
                     and realm_passive_at_nb(st, tb, me, K.AB_GRANTS_ACTIVATE, -1) > 0
                 ):
-                    for j in range(K.N_VCARDS):
-                        if (
-                            st.inst[me, j, K.I_ZONE] == K.Z_HAND
-                            and tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
-                        ):
+                    mj = zone_bits_nb(st, me, K.Z_HAND) & VILLAIN_BITS
+                    while mj != 0:
+                        j = lowest_nb(mj)
+                        mj &= mj - 1
+                        if tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
                             v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
                             break
             return v
@@ -1779,7 +1841,10 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_PIG_KEEPER:
             # Allies pushed out / Hen Wen placed: near the owner's Allies helps the owner
             strength = 0
-            for k in range(K.N_VCARDS):
+            m = zone_bits_nb(st, realm, K.Z_REALM) & VILLAIN_BITS
+            while m != 0:
+                k = lowest_nb(m)
+                m &= m - 1
                 if vanquish_eligible_nb(st, tb, realm, k, a):
                     strength += strength_nb(st, tb, realm, k)
             return sign * strength
