@@ -2621,7 +2621,7 @@ def step_r(st, tb, ru, f):
 # Each routine is compiled once, on its own, and called through a process-wide symbol (simlab.kernels.link):
 # linked in, the code of every routine would be optimised and generated again inside run_routine_nb and again
 # inside advance_nb (measured: advance_nb compiled in 202 s CPU and 1.36 GB; bound, 117 s and 0.66 GB).
-# bind_routines() must run before run_routine_nb or advance_nb is compiled or loaded from the cache; the
+# bind_routines() must run before advance_nb is compiled or loaded from the cache; the
 # driver does it when imported. _NAME_r is the symbol call of NAME_r.
 ROUTINE_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame)
 ROUTINES = (
@@ -2682,7 +2682,9 @@ _resolve_effect_r = link.caller(resolve_effect_r, ROUTINE_TYPES, types.int64)
 _take_me_instead_r = link.caller(take_me_instead_r, ROUTINE_TYPES, types.int64)
 
 
-@kernel
+# Inlined into advance_nb: a bound call passes State and Tables unpacked (about 150 machine words), and one hop
+# per routine run is enough (perf: the dispatcher alone took about a tenth of an expert game's kernel time).
+@helper
 def run_routine_nb(st, tb, ru, f):
     """Run the routine of frame ``f`` until it waits (WAIT), calls, or finishes (GO)."""
     r = st.fr[f, K.FR_ROUTINE]
@@ -2743,15 +2745,11 @@ def run_routine_nb(st, tb, ru, f):
     raise IndexError("unknown routine")
 
 
-_run_routine_nb = link.caller(run_routine_nb, ROUTINE_TYPES, types.int64)
-
-
 def bind_routines() -> None:
     """Compile (or load from the cache) every routine and the dispatcher, and register their symbols, once
     per process, before anything that calls them is compiled or loaded."""
     for routine in ROUTINES:
         link.bind(routine, ROUTINE_TYPES)
-    link.bind(run_routine_nb, ROUTINE_TYPES)
 
 
 @kernel
@@ -2767,7 +2765,7 @@ def advance_nb(st, tb, ru, steps):
                 return False
             push_nb(st, RT_STEP, 0, 0, 0, 0, 0, 0, 0)
             continue
-        _run_routine_nb(st, tb, ru, f)
+        run_routine_nb(st, tb, ru, f)
     return True
 
 
