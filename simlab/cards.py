@@ -1,4 +1,5 @@
-"""Card and board data: load the TOML files in ``simlab/data``, validate them, compile numpy tables.
+"""Card and board data: load each registered villain's ``cards.toml`` (:mod:`simlab.villains`), validate
+them, compile numpy tables.
 
 The kernels never see names: every card becomes a row of small integer columns (type, cost,
 strength, ability opcodes, references to other cards by row), every board a block of symbol codes.
@@ -9,16 +10,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 import numpy as np
 
 from simlab.kernels import const as K
 from simlab.kernels.state import Tables  # noqa: F401  (the arrays the kernels read; defined with the state)
-
-VILLAIN_FILES = ("gaston.toml", "lady_tremaine.toml", "horned_king.toml")
-VILLAIN_KEYS = ("gaston", "lady-tremaine", "horned-king")
-
+from simlab.villains import KEYS as VILLAIN_KEYS
+from simlab.villains import REGISTRY as VILLAIN_FOLDERS
+from simlab.villains import data_text
 
 CARD_FIELDS = {
     "name",
@@ -80,10 +79,13 @@ class Card:
 class Villain:
     row: int
     key: str
-    name: str
+    name: str  # as printed ("The Horned King")
     objective_text: str
     locations: tuple[str, ...]
     raw: dict = field(repr=False, compare=False)
+    prose_name: str = ""  # as a sentence names the villain ("the Horned King")
+    won_text: str = ""  # how a game ended when the villain won ("Wedding Bells activated")
+    tile: tuple[str, ...] = ()  # the names of the villain's tile's sides, when it has one (front first)
 
 
 @dataclass(frozen=True)
@@ -110,12 +112,20 @@ class CardSet:
         return [c.name for c in self.cards]
 
 
-def _read(fname: str) -> dict:
-    text = resources.files("simlab.data").joinpath(fname).read_text(encoding="utf-8")
+def _read(folder: str) -> dict:
+    """The parsed ``cards.toml`` of the villain in ``simlab/villains/<folder>/``."""
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(data_text(folder))
     except tomllib.TOMLDecodeError as exc:  # pragma: no cover - data shipped with the package
-        raise CardDataError(f"{fname}: {exc}") from exc
+        raise CardDataError(f"{folder}/cards.toml: {exc}") from exc
+
+
+def prose_name(key: str) -> str:
+    """The villain as a sentence names it (``"the Horned King"``); an unknown key as it is."""
+    try:
+        return load_cards().villain(key).prose_name
+    except KeyError:
+        return key
 
 
 def _int(d: dict, key: str, where: str, default: int = 0) -> int:
@@ -134,7 +144,7 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
     of the game (card edits); the shipped data must hold exactly that many.
     """
     if docs is None:
-        docs = [_read(f) for f in VILLAIN_FILES]
+        docs = [_read(f) for f in VILLAIN_FOLDERS]
     villains: list[Villain] = []
     cards: list[Card] = []
     for vrow, doc in enumerate(docs):
@@ -142,9 +152,18 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
         locs = doc.get("location", [])
         if len(locs) != K.N_LOC:
             raise CardDataError(f"{meta.get('name')}: a board has {K.N_LOC} locations, got {len(locs)}")
+        tile = doc.get("cauldron", {})
         villains.append(
             Villain(
-                vrow, meta["key"], meta["name"], meta.get("objective_text", ""), tuple(lc["name"] for lc in locs), doc
+                vrow,
+                meta["key"],
+                meta["name"],
+                meta.get("objective_text", ""),
+                tuple(lc["name"] for lc in locs),
+                doc,
+                meta.get("prose_name", meta["name"]),
+                meta.get("won_text", meta.get("objective_text", "")),
+                tuple(tile[side] for side in ("name", "power_side") if side in tile),
             )
         )
         for c in doc.get("card", []):

@@ -141,7 +141,7 @@ MaxTurns = Annotated[int, typer.Option("--max-turns", help="rounds after which a
 Threads = Annotated[int | None, typer.Option("--threads", help="worker threads")]
 Edits = Annotated[
     list[str] | None,
-    typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "Get Out!:cost=4", "Swoon:remove" (repeatable)'),
+    typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "CARD:cost=4", "CARD:remove" (repeatable)'),
 ]
 Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
 BackendName = Annotated[str, typer.Option("--backend", help="where games are played: local or dask")]

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
+from simlab.cards import VILLAIN_KEYS, prose_name
 from simlab.game import InputError, check_villain
 from simlab.levels import level_strategies
 from simlab.settings import RunSettings, settings_from
@@ -253,9 +253,9 @@ def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES, 
             unit = "pp" if measure != "goldfish_turns" else " turns"
             scale = 100 if measure != "goldfish_turns" else 1
             if significant:
-                text = f"{_name(first)} is {more} than {_name(second)}{at}"
+                text = f"{prose_name(first)} is {more} than {prose_name(second)}{at}"
             else:
-                text = f"no significant difference between {_name(first)} and {_name(second)} in {label}{at}"
+                text = f"no significant difference between {prose_name(first)} and {prose_name(second)} in {label}{at}"
             rf, rs = est[(first, measure)], est[(second, measure)]
             text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} ({_z(z)}, {_p(p)})"
             rows.append(
@@ -286,7 +286,3 @@ def _z(z: float) -> str:
 
 def _p(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
-def _name(v: str) -> str:
-    return {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine", "horned-king": "the Horned King"}.get(v, v)

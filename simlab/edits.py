@@ -36,7 +36,16 @@ import copy
 from dataclasses import dataclass
 from functools import cache
 
-from simlab.cards import SYMBOLS, VILLAIN_FILES, VILLAIN_KEYS, CardDataError, CardSet, _read, compile_cards, load_cards
+from simlab.cards import (
+    SYMBOLS,
+    VILLAIN_FOLDERS,
+    VILLAIN_KEYS,
+    CardDataError,
+    CardSet,
+    _read,
+    compile_cards,
+    load_cards,
+)
 from simlab.game import InputError
 from simlab.kernels import const as K
 
@@ -166,7 +175,7 @@ def edited_cards(edits=None) -> CardSet:
 
 @cache
 def _compile(edits: tuple) -> CardSet:
-    docs = [copy.deepcopy(_read(f)) for f in VILLAIN_FILES]
+    docs = [copy.deepcopy(_read(f)) for f in VILLAIN_FOLDERS]
     raw = {c["name"]: c for doc in docs for c in doc.get("card", [])}
     apply_board_edits(docs, [e for e in edits if isinstance(e, BoardEdit)])
     edits = tuple(e for e in edits if isinstance(e, CardEdit))
@@ -236,7 +245,7 @@ class BoardEdit:
 def _location_index() -> dict[str, tuple[str, int]]:
     """Location name -> (villain key, position on its board), from the shipped data."""
     out = {}
-    for f in VILLAIN_FILES:
+    for f in VILLAIN_FOLDERS:
         doc = _read(f)
         for i, lc in enumerate(doc["location"]):
             out[lc["name"]] = (doc["villain"]["key"], i)
@@ -246,7 +255,7 @@ def _location_index() -> dict[str, tuple[str, int]]:
 def shipped_layout(location: str) -> dict[str, list[str]]:
     """{"top": [...], "bottom": [...]}: ``location``'s action symbols as shipped."""
     villain, i = _location_index()[location]
-    lc = _read(VILLAIN_FILES[VILLAIN_KEYS.index(villain)])["location"][i]
+    lc = _read(VILLAIN_FOLDERS[VILLAIN_KEYS.index(villain)])["location"][i]
     return {"top": list(lc.get("top", [])), "bottom": list(lc.get("bottom", []))}
 
 

@@ -155,10 +155,14 @@ class Game:
     def obstacles(self, seat: int) -> list[int]:
         return [int(self.state.sv[seat, K.SV_OBST + i]) for i in range(K.N_LOC)]
 
+    def villain_of(self, seat: int):
+        """The :class:`simlab.cards.Villain` playing ``seat``."""
+        return self.cards.villains[int(self.state.sv[seat, K.SV_VILLAIN])]
+
     def cauldron(self, seat: int) -> str:
-        return ("not claimed", "The Black Cauldron", "The Power of the Black Cauldron")[
-            int(self.state.sv[seat, K.SV_CAULDRON])
-        ]
+        """The side of the seat's tile (the Black Cauldron) that shows, or "not claimed"."""
+        side = int(self.state.sv[seat, K.SV_CAULDRON])
+        return "not claimed" if side == 0 else self.villain_of(seat).tile[side - 1]
 
     def realm(self, seat: int) -> dict[str, list[dict]]:
         """Cards in play by location: name, type, Strength, Trapped, attached Items."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
+from simlab.cards import VILLAIN_KEYS, prose_name
 from simlab.edits import BoardEdit, normalise, parse_edit, plausible_board_errors
 from simlab.game import InputError, parse_matchup
 from simlab.rules import RULE_VARIANTS, RuleError, rules_array
@@ -87,7 +87,7 @@ def _from_edits(edits, variants=()) -> Perturbation:
     desc = [RULE_VARIANTS[k].description for k, _ in variants]
     desc += [e.describe() if isinstance(e, BoardEdit) else f"card edit {e}" for e in edits]
     if len(edits) > 1 and board and all(e.op == "flip" for e in edits) and len(villains) == 1:
-        desc = [f"{_name(villains[0])}'s board: every location's top and bottom rows exchanged"]
+        desc = [f"{prose_name(villains[0])}'s board: every location's top and bottom rows exchanged"]
     kind = "rule" if not edits else "board" if board and not variants else "edit"
     affected = villains if board and not variants else VILLAIN_KEYS  # a rule variant can change any game
     return Perturbation(kind, " + ".join(parts), "; ".join(desc), tuple(variants), edits, affected)
@@ -307,7 +307,3 @@ def plot_leverage(table: pl.DataFrame, ax, top: int = 20, title: str = "leverage
     ax.set_xlabel("change in win rate from the shipped reading (paired 95% interval); blue: rule, orange: board")
     ax.set_title(title)
     return ax
-
-
-def _name(v: str) -> str:
-    return {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine", "horned-king": "the Horned King"}.get(v, v)

@@ -86,7 +86,7 @@ def describe(game: Game, row) -> dict | None:
         on = f" on {_card(game, seat, c)}" if c >= 0 else ""
         rec.update(card=_card(game, seat, a), cost=d, text=f"  plays {_card(game, seat, a)}{where}{on} (cost {d})")
     elif ev == K.EV_ACTIVATE:
-        name = "The Black Cauldron" if a < 0 else _card(game, seat, a)
+        name = game.villain_of(seat).tile[0] if a < 0 else _card(game, seat, a)
         rec.update(card=name, cost=b, text=f"  activates {name} (cost {b})")
     elif ev == K.EV_MOVE_CARD:
         rec.update(
@@ -129,14 +129,14 @@ def describe(game: Game, row) -> dict | None:
     elif ev == K.EV_UNTRAP:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is no longer Trapped")
     elif ev == K.EV_CAULDRON:
-        side = ("not claimed", "The Black Cauldron", "The Power of the Black Cauldron")[a]
-        rec.update(cauldron=side, text=f"    the Cauldron shows {side}")
+        side = "not claimed" if a == 0 else game.villain_of(seat).tile[a - 1]
+        rec.update(cauldron=side, text=f"    {game.villain_of(seat).tile[0]} shows {side}")
     elif ev == K.EV_CONDITION:
         rec.update(card=_card(game, seat, a), text=f"  {who} plays the Condition {_card(game, seat, a)}")
     elif ev == K.EV_SWAP:
         rec.update(
             location=_loc(game, seat, c),
-            text=f"  swaps Ancient Soldiers for Cauldron Born at {_loc(game, seat, c)} (cost {d})",
+            text=f"  swaps {_card(game, seat, a)} for {_card(game, seat, b)} at {_loc(game, seat, c)} (cost {d})",
         )
     elif ev == K.EV_SHUFFLE:
         rec.update(text=f"    {who} shuffles {'the Fate' if a else 'the Villain'} discard pile into the deck")
@@ -156,13 +156,13 @@ def describe(game: Game, row) -> dict | None:
 
 
 def status(game: Game, seat: int) -> dict:
-    """End-of-turn summary of a seat: Power, Obstacles, Heroes, the Cauldron."""
-    v = game.cards.villains[int(game.state.sv[seat, K.SV_VILLAIN])]
+    """End-of-turn summary of a seat: Power, Obstacles (a board with Obstacle spots), Heroes, the tile."""
+    v = game.villain_of(seat)
     parts = [f"Power {game.power(seat)}", f"hand {len(game.hand(seat))}"]
-    if v.key == "gaston":
+    if game.cards.tables.locs[v.row, :, K.LC_SPOTS].any():
         parts.append(f"Obstacles {sum(game.obstacles(seat))}")
-    if v.key == "horned-king":
-        parts.append(f"Cauldron: {game.cauldron(seat)}")
+    if v.tile:
+        parts.append(f"{v.tile[0]}: {game.cauldron(seat)}")
     heroes = game.heroes(seat)
     parts.append("Heroes: " + (", ".join(heroes) if heroes else "none"))
     return {"event": -1, "seat": seat, "villain": v.name, "text": f"  [{v.name}: " + "; ".join(parts) + "]"}
@@ -170,13 +170,8 @@ def status(game: Game, seat: int) -> dict:
 
 def result(game: Game) -> dict:
     if game.winner >= 0:
-        v = game.cards.villains[int(game.state.sv[game.winner, K.SV_VILLAIN])]
-        why = {
-            "gaston": "all 8 Obstacles removed",
-            "lady-tremaine": "Wedding Bells activated",
-            "horned-king": "a Cauldron Born at every location",
-        }[v.key]
-        text = f"Winner: {v.name} ({why}) after {game.rounds} rounds"
+        v = game.villain_of(game.winner)
+        text = f"Winner: {v.name} ({v.won_text}) after {game.rounds} rounds"
     else:
         text = f"No winner: unfinished at the turn cap ({game.rounds - 1} rounds)"
     return {"event": -2, "seat": game.winner, "villain": "", "text": text}

@@ -31,7 +31,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
+from simlab.cards import VILLAIN_KEYS, prose_name
 from simlab.difficulty import MEASURES, QUESTIONS, difficulty
 from simlab.game import InputError, check_villain
 from simlab.levels import LEVELS, available_levels, check_level
@@ -254,7 +254,7 @@ def label_verdicts(by_setting: pl.DataFrame, table: pl.DataFrame, villains, refe
                     "villain_a": a,
                     "villain_b": b,
                     "measure": measure,
-                    "question": f"is {_name(a)} {QUESTIONS[measure][0]} than {_name(b)}?",
+                    "question": f"is {prose_name(a)} {QUESTIONS[measure][0]} than {prose_name(b)}?",
                     "label": lab,
                     "verdict": _text(a, b, measure, lab, settings, est, reference_level),
                     "settings": len(settings),
@@ -309,26 +309,26 @@ def _text(a, b, measure, lab, settings, est, reference_level) -> str:
         )
         weakest = min(settings, key=lambda s: abs(s["z"]) if np.isfinite(s["z"]) else np.inf)
         return (
-            f"holds: {_name(first)} is {more} than {_name(second)} at every setting measured ({names}). "
+            f"holds: {prose_name(first)} is {more} than {prose_name(second)} at every setting measured ({names}). "
             f"{what.capitalize()} at {_list([ref], est, first, second, measure)}; "
             f"weakest at {_list([weakest], est, first, second, measure)}"
         )
     if lab == "reverses":
         (first, second, one, other) = (a, b, pos, neg) if len(pos) >= len(neg) else (b, a, neg, pos)
         text = (
-            f"reverses: whether {_name(first)} or {_name(second)} is {more} depends on the setting. "
-            f"{_name(first)} is {more} at {_list(one, est, first, second, measure)}; "
-            f"{_name(second)} is {more} at {_list(other, est, second, first, measure)}"
+            f"reverses: whether {prose_name(first)} or {prose_name(second)} is {more} depends on the setting. "
+            f"{prose_name(first)} is {more} at {_list(one, est, first, second, measure)}; "
+            f"{prose_name(second)} is {more} at {_list(other, est, second, first, measure)}"
         )
         return text + (f"; no significant difference at {_list(ns, est, first, second, measure)}" if ns else "")
     if not pos and not neg:
         return (
-            f"not significant: no significant difference between {_name(a)} and {_name(b)} in {what} at any "
+            f"not significant: no significant difference between {prose_name(a)} and {prose_name(b)} in {what} at any "
             f"setting measured: {_list(ns, est, a, b, measure)}"
         )
     first, second, one = (a, b, pos) if pos else (b, a, neg)
     return (
-        f"not significant at every setting: {_name(first)} is {more} than {_name(second)} only at "
+        f"not significant at every setting: {prose_name(first)} is {more} than {prose_name(second)} only at "
         f"{_list(one, est, first, second, measure)}; no significant difference at "
         f"{_list(ns, est, first, second, measure)}"
     )
@@ -342,12 +342,8 @@ def answer(result: RobustResult, villain: str, measures=("skill_gap", "strength"
     rows = v.filter(about & pl.col("measure").is_in(list(measures)))
     order = {m: i for i, m in enumerate(measures)}
     asked = [  # asked about ``villain`` first: "is Lady Tremaine harder to play than Gaston?"
-        f"is {_name(villain)} {QUESTIONS[m][0]} than {_name(b if a == villain else a)}?"
+        f"is {prose_name(villain)} {QUESTIONS[m][0]} than {prose_name(b if a == villain else a)}?"
         for a, b, m in rows.select("villain_a", "villain_b", "measure").iter_rows()
     ]
     rows = rows.with_columns(pl.Series("question", asked, pl.String))
     return rows.with_columns(pl.col("measure").replace_strict(order).alias("_o")).sort("_o").drop("_o")
-
-
-def _name(v: str) -> str:
-    return {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine", "horned-king": "the Horned King"}.get(v, v)

@@ -197,7 +197,7 @@ def option_label(game: Game, realm: int, row) -> str:
         on = "" if c < 0 else f" on {card(realm, c)}"
         return f"play {card(realm, a)}{where}{on}"
     if code == K.O_ACTIVATE:
-        return "activate The Black Cauldron" if a < 0 else f"activate {card(realm, a)}"
+        return f"activate {game.villain_of(realm).tile[0]}" if a < 0 else f"activate {card(realm, a)}"
     if code == K.O_MOVE:
         return f"move {card(realm, a)} to {locname(b)}"
     if code == K.O_FATE:

@@ -136,7 +136,7 @@ def _game_inputs():
 
     cards = load_cards()
     specs = [resolve("expert"), resolve("random")]
-    vrows = np.array([cards.villain(v).row for v in ("gaston", "horned-king")], np.int64)
+    vrows = np.array([v.row for v in (cards.villains[0], cards.villains[-1])], np.int64)
     kernels = np.array([s.kernel for s in specs], np.int64)
     params = np.stack([s.vector() for s in specs])
     return cards.tables, rules_array({}, 1), vrows, kernels, params

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-
 from conftest import build, entry, labels, names_at
 
-from simlab.cards import VILLAIN_FILES, CardSet, compile_cards
+from simlab.cards import VILLAIN_FOLDERS, CardSet, _read, compile_cards
 from simlab.kernels import const as K
 from simlab.kernels.engine import find_nb
 from simlab.scenario import Scenario
@@ -136,7 +133,7 @@ def test_strength_modifiers_apply_to_hunters_instinct_targets():
 
 def _cards_with(name: str, **changes) -> CardSet:
     """The shipped card data with one card's fields changed (tables are data: no recompilation)."""
-    docs = [tomllib.loads(resources.files("simlab.data").joinpath(f).read_text()) for f in VILLAIN_FILES]
+    docs = [_read(f) for f in VILLAIN_FOLDERS]
     for doc in docs:
         for card in doc["card"]:
             if card["name"] == name:

@@ -1,0 +1,196 @@
+"""Villains come from the registry alone (``simlab.villains.REGISTRY``): every registered folder provides what the
+registry needs, a villain added as a folder plus one registry line loads and plays, and nothing outside the
+villains' folders names a villain or one of its cards (README, "Adding a villain")."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from simlab import villains as V
+from simlab.cards import compile_cards, load_cards
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Modules that still hold villain-specific code, and what is to move out of them (issue 18 part 2). The test
+# below also fails when one of them no longer names a villain, so that it leaves this list.
+NOT_YET = {
+    "simlab/kernels/const.py": "per-card ability codes (AB_*), rule-variant slots and mode names of single cards",
+    "simlab/kernels/engine.py": "the card-specific branches of the ability routines and of the turn",
+    "simlab/kernels/query.py": "card-specific passives (strength, entry, covering) and objective checks",
+    "simlab/rules.py": "rule variants that concern one villain's cards",
+    "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
+    "strategies/expert.py": "the description of each villain's plan (with the plans, to strategies/plans/)",
+}
+# Modules that name a villain because a study asks about it by name (not villain code).
+ASKED = {"simlab/report.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
+
+
+def test_every_registered_folder_provides_what_the_registry_needs():
+    assert len(set(V.REGISTRY)) == len(V.REGISTRY)
+    for folder in V.REGISTRY:
+        module = importlib.import_module(V.package(folder))
+        assert module.__doc__, f"simlab/villains/{folder}/__init__.py says what the folder holds"
+        doc = tomllib.loads(V.data_text(folder))
+        meta = doc["villain"]
+        assert meta["key"] == V.key_of(folder), f"{folder}/cards.toml: key must be the folder's name with - for _"
+        for field in ("name", "prose_name", "objective", "objective_text", "won_text"):
+            assert meta.get(field), f"{folder}/cards.toml: [villain] {field}"
+        assert (ROOT / "tests" / "villains" / f"test_{folder}.py").exists(), f"tests/villains/test_{folder}.py"
+    assert tuple(v.key for v in load_cards().villains) == V.KEYS
+
+
+def test_the_tables_come_from_the_registry_alone(monkeypatch):
+    # Without one registered folder, the tables hold the others only, in registry order.
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY[1:])
+    import simlab.cards as cards
+
+    monkeypatch.setattr(cards, "VILLAIN_FOLDERS", V.REGISTRY)
+    cs = compile_cards()
+    assert tuple(v.key for v in cs.villains) == tuple(V.key_of(f) for f in V.REGISTRY)
+    assert cs.tables.vil.shape[0] == len(V.REGISTRY)
+
+
+ADD_A_VILLAIN = """
+import json, sys
+from pathlib import Path
+import simlab.villains as V
+folder = Path(sys.argv[1])
+V.__path__.append(str(folder.parent))  # the new villain's folder, as if written under simlab/villains
+V.REGISTRY = V.REGISTRY + (folder.name,)  # the one registry line
+V.KEYS = tuple(V.key_of(f) for f in V.REGISTRY)
+from simlab.sim import run
+r = run("gaston-vs-" + V.key_of(folder.name), 40, seed=0, threads=1, max_turns=30, strategies={"gaston": "expert"})
+print(json.dumps({"games": int(r.summary["games"].sum()) if "games" in r.summary.columns else 40,
+                  "outcomes": r.summary.select("outcome", "rate").rows()}))
+"""
+
+
+def test_a_villain_added_as_a_folder_and_a_registry_line_plays(tmp_path):
+    # A copy of Gaston under a new key and new card and location names: nothing else is touched.
+    text = V.data_text("gaston")
+    doc = tomllib.loads(text)
+    renames = {c["name"]: f"{c['name']} II" for c in doc["card"]}
+    renames |= {lc["name"]: f"{lc['name']} II" for lc in doc["location"]}
+    for old, new in sorted(renames.items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf'"{re.escape(old)}"', f'"{new}"', text.replace('"' + new + '"', '"' + new + '"'))
+    text = text.replace('key = "gaston"', 'key = "gaston-two"').replace('name = "Gaston"', 'name = "Gaston Two"')
+    folder = tmp_path / "gaston_two"
+    folder.mkdir()
+    (folder / "__init__.py").write_text('"""A second Gaston, for the registry test."""\n')
+    (folder / "cards.toml").write_text(text)
+    out = subprocess.run(
+        [sys.executable, "-c", ADD_A_VILLAIN, str(folder)], capture_output=True, text=True, cwd=ROOT, timeout=1800
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    outcomes = dict(tuple(r) for r in __import__("json").loads(out.stdout.strip().splitlines()[-1])["outcomes"])
+    assert set(outcomes) <= {"gaston", "gaston-two", "unfinished"}
+    assert outcomes.get("gaston-two", 0) > 0, outcomes  # the new villain wins some games: it really plays
+
+
+# ------------------------------------------------------------------------------------------ nothing else names one
+
+
+def _names() -> tuple[set[str], set[tuple[str, ...]]]:
+    """Phrases that name a villain or its cards (in strings), and identifier token runs that do."""
+    cs = load_cards()
+    phrases = set()
+    for v in cs.villains:
+        phrases |= {v.key, v.name, v.prose_name, *v.tile}
+        phrases.add(v.name.removeprefix("The "))
+    phrases |= {c.name for c in cs.cards}
+    tokens = {tuple(re.findall(r"[a-z0-9]+", p.lower())) for p in phrases - RULE_WORDS}
+    tokens |= {(f,) for f in V.REGISTRY} | {tuple(f.split("_")) for f in V.REGISTRY}
+    return phrases, {t for t in tokens if t}
+
+
+# Card names that are also words of the rules, so a core module may say them: "Trapped" (a token and a Lady
+# Tremaine card).
+RULE_WORDS = {"Trapped"}
+
+
+def _docstrings(tree) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def villain_names_in(path: Path) -> list[str]:
+    """What code in ``path`` names a villain or a card: its string constants (docstrings and comments aside) and
+    identifiers."""
+    phrases, runs = _names()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            for p in phrases - RULE_WORDS:
+                if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", node.value):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: string names {p!r}")
+        name = (
+            node.id
+            if isinstance(node, ast.Name)
+            else node.attr
+            if isinstance(node, ast.Attribute)
+            else node.name
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+            else node.arg
+            if isinstance(node, ast.arg)
+            else None
+        )
+        if name:
+            toks = tuple(re.findall(r"[a-z0-9]+", name.lower()))
+            for run in runs:
+                n = len(run)
+                if any(toks[i : i + n] == run for i in range(len(toks) - n + 1)):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: identifier {name} names {' '.join(run)!r}")
+    return sorted(set(found))
+
+
+def core_modules() -> list[Path]:
+    files = sorted((ROOT / "simlab").rglob("*.py")) + sorted((ROOT / "strategies").rglob("*.py"))
+    skip = (ROOT / "simlab" / "villains", ROOT / "strategies" / "plans")
+    return [p for p in files if not any(p.is_relative_to(s) for s in skip)]
+
+
+def test_nothing_outside_the_villains_folders_names_a_villain():
+    found = {}
+    for path in core_modules():
+        hits = villain_names_in(path)
+        if hits:
+            found[str(path.relative_to(ROOT))] = hits
+    unexpected = {p: h for p, h in found.items() if p not in NOT_YET and p not in ASKED}
+    assert unexpected == {}, "\n".join(h for hs in unexpected.values() for h in hs)
+    moved = sorted((set(NOT_YET) | set(ASKED)) - set(found))
+    assert moved == [], f"no longer name a villain: take them off NOT_YET or ASKED: {moved}"
+
+
+@pytest.mark.parametrize(
+    "code, named",
+    [
+        ('if v.key == "gaston":\n    pass\n', "gaston"),
+        ('WHY = {"x": "Wedding Bells activated"}\nname = "Wedding Bells"\n', "Wedding Bells"),
+        ("def lucifer_sweep_nb(st):\n    return st\n", "lucifer"),
+        ("AB_CAULDRON_BORN = 83\n", "cauldron born"),
+    ],
+)
+def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    path = tmp_path / "core.py"
+    path.write_text(textwrap.dedent('"""Docstrings may name Gaston."""\n# so may comments: Lady Tremaine\n' + code))
+    hits = villain_names_in(path)
+    assert any(named in h for h in hits), hits
+    path.write_text('"""Gaston and Beast in a docstring are examples, not code."""\n# Lucifer\nx = 1\n')
+    assert villain_names_in(path) == []
