@@ -137,6 +137,7 @@ VillainStrategies = Annotated[
     list[str] | None, typer.Option("--strategy", help="VILLAIN=NAME|PATH (repeatable; default expert)")
 ]
 Rules = Annotated[list[str] | None, typer.Option("--rules", help="VARIANT=VALUE (repeatable)")]
+VillainsOrAll = Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: every villain)")]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="rounds after which a game ends unfinished")]
 Threads = Annotated[int | None, typer.Option("--threads", help="worker threads")]
 Edits = Annotated[
@@ -562,9 +563,21 @@ def strategies_cmd(
     )
 
 
+def _each_villain(study, villain, n, seed, rules, max_turns, threads, *args):
+    """``study(villains, *args, settings=...)`` for the villains asked (default: every registered one), with the
+    run settings of the shared options; a bad input fails with one line."""
+    from simlab.cards import VILLAIN_KEYS
+
+    try:
+        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
+        return study(villain or VILLAIN_KEYS, *args, settings=settings)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+
+
 @app.command()
 def goldfish(
-    villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
+    villain: VillainsOrAll = None,
     n: Annotated[int, typer.Option("-n", help="games per villain and strategy")] = 2000,
     seed: Seed = 0,
     strategy: Annotated[list[str] | None, typer.Option(help="strategy name or TOML path (repeatable)")] = None,
@@ -573,21 +586,16 @@ def goldfish(
     threads: Threads = None,
 ) -> None:
     """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile)."""
-    from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import goldfish_table
 
-    try:
-        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
-        frame = goldfish_table(villain or VILLAIN_KEYS, strategy or ("novice", "expert"), settings=settings)
-    except USER_ERRORS as exc:
-        fail(str(exc))
+    frame = _each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, strategy or ("novice", "expert"))
     table = goldfish_view(frame, n, seed)
     console.print(table)
 
 
 @app.command()
 def ladder(
-    villain: Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: all three)")] = None,
+    villain: VillainsOrAll = None,
     level: Annotated[
         list[str] | None,
         typer.Option(help="levels (or strategies) to rank, repeatable [default: every level available here]"),
@@ -600,14 +608,9 @@ def ladder(
     threads: Threads = None,
 ) -> None:
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
-    from simlab.cards import VILLAIN_KEYS
     from simlab.ladder import skill_ladder
 
-    try:
-        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
-        frame = skill_ladder(villain or VILLAIN_KEYS, level or None, opponent, settings=settings)
-    except USER_ERRORS as exc:
-        fail(str(exc))
+    frame = _each_villain(skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent)
     table = _rate_table(
         f"skill ladder vs {opponent} opponents (seed {seed})", frame, ["villain", "level"], extra={"step z": "step_z"}
     )

@@ -137,15 +137,21 @@ def parse_edit(text: str, source: str = "--edit"):
 
 def edits_from_table(table: dict, where: str) -> tuple[CardEdit, ...]:
     """Edits from an experiment file's ``[cards]`` table: ``{"Get Out!": {"cost": 4}, ...}``."""
-    out = []
+    return _edits_from_table(table, where, "cards", "cards", "{ cost = 4 }", check_edit)
+
+
+def _edits_from_table(table, where: str, section: str, things: str, example: str, check) -> tuple:
+    """An experiment file's ``[section]`` table of ``{name: {key: value}}`` tables, each pair checked by
+    ``check(name, key, value, where, typed=True)``."""
     if not isinstance(table, dict):
-        raise EditError(f"{where}: [cards] must be a table of cards, got {table!r}")
-    for card, attrs in table.items():
-        here = f'{where}: [cards."{card}"]'
-        if not isinstance(attrs, dict):
-            raise EditError(f"{here} must be a table such as {{ cost = 4 }}, got {attrs!r}")
-        for attribute, value in attrs.items():
-            out.append(check_edit(card, attribute, value, f"{here} {attribute}", typed=True))
+        raise EditError(f"{where}: [{section}] must be a table of {things}, got {table!r}")
+    out = []
+    for name, pairs in table.items():
+        here = f'{where}: [{section}."{name}"]'
+        if not isinstance(pairs, dict):
+            raise EditError(f"{here} must be a table such as {example}, got {pairs!r}")
+        for key, value in pairs.items():
+            out.append(check(name, key, value, f"{here} {key}", typed=True))
     return normalise(out)
 
 
@@ -329,16 +335,7 @@ def parse_board_edit(text: str, source: str = "--edit") -> BoardEdit:
 def board_edits_from_table(table: dict, where: str) -> tuple[BoardEdit, ...]:
     """Edits from an experiment file's ``[board]`` table: ``{"The Woods": {"fate": "top"}, "Morva": {"flip":
     true}, "Dungeons": {"swap": "Morva"}}``."""
-    if not isinstance(table, dict):
-        raise EditError(f"{where}: [board] must be a table of locations, got {table!r}")
-    out = []
-    for location, ops in table.items():
-        here = f'{where}: [board."{location}"]'
-        if not isinstance(ops, dict):
-            raise EditError(f'{here} must be a table such as {{ fate = "top" }}, got {ops!r}')
-        for key, value in ops.items():
-            out.append(check_board_edit(location, key, value, f"{here} {key}", typed=True))
-    return normalise(out)
+    return _edits_from_table(table, where, "board", "locations", '{ fate = "top" }', check_board_edit)
 
 
 def apply_board_edits(docs: list[dict], edits) -> None:

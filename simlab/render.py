@@ -23,6 +23,16 @@ def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[
     return f"{rate:{spec}}", f"{low:{spec}}", f"{high:{spec}}"
 
 
+def _table(title: str, columns, rows=(), **options) -> Table:
+    """A rich Table titled ``title`` with ``columns`` (names) and ``rows`` (each an iterable of cell strings)."""
+    table = Table(title=title, **options)
+    for col in columns:
+        table.add_column(col)
+    for cells in rows:
+        table.add_row(*cells)
+    return table
+
+
 def print_run(res) -> None:
     """The tables of a run, with rich."""
     from simlab.sim import entry_names
@@ -34,19 +44,18 @@ def print_run(res) -> None:
         title += " (interrupted: summary of the finished games)"
     if res.stopped_at_target:
         title += " (stopped: every interval narrower than the target)"
-    table = Table(title=title)
-    for col in ("outcome", "strategy", "wins", "rate", "95% interval"):
-        table.add_column(col)
     strategies = dict(zip(entry_names(res.villains), res.strategies, strict=True))
-    for row in res.summary.iter_rows(named=True):
-        table.add_row(
+    rows = (
+        (
             row["outcome"],
             strategies.get(row["outcome"], ""),
             f"{row['count']:,}",
             f"{row['rate']:.2%}",
             f"{row['low']:.2%} - {row['high']:.2%}",
         )
-    console.print(table)
+        for row in res.summary.iter_rows(named=True)
+    )
+    console.print(_table(title, ("outcome", "strategy", "wins", "rate", "95% interval"), rows))
     seats = Table(title="win rate by seat (seat 0 plays first)")
     P = len(res.villains)
     seats.add_column("entry")
@@ -228,11 +237,8 @@ def print_tune(res) -> None:
 
 def print_equilibrium(res, report_dir: str) -> None:
     """Each round's tunes (validated change, adopted or not), the matrix before and after, the files."""
-    table = Table(title="iterated best response: each villain re-tuned against the others' current strategies")
-    for col in ("round", "villain", "start", "start rate", "tuned rate", "change [95% paired]", "adopted"):
-        table.add_column(col)
-    for r in res.improvements.iter_rows(named=True):
-        table.add_row(
+    rows = (
+        (
             str(r["round"]),
             r["villain"],
             r["start"],
@@ -241,7 +247,11 @@ def print_equilibrium(res, report_dir: str) -> None:
             _pct_change(r),
             "yes" if r["adopted"] else "no",
         )
-    console.print(table)
+        for r in res.improvements.iter_rows(named=True)
+    )
+    columns = ("round", "villain", "start", "start rate", "tuned rate", "change [95% paired]", "adopted")
+    title = "iterated best response: each villain re-tuned against the others' current strategies"
+    console.print(_table(title, columns, rows))
     first, last = res.grid(0), res.grid()
     table = Table(title=f"2-player win rate (row vs column): round 0 -> round {res.rounds}")
     table.add_column("villain")
@@ -385,11 +395,8 @@ def print_calibration(res) -> None:
             "  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer"
         )
     if res.groups.height:
-        gr = Table(title="fit per group label")
-        for col in ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here"):
-            gr.add_column(col)
-        for r in res.groups.iter_rows(named=True):
-            gr.add_row(
+        rows = (
+            (
                 escape(r["group"]),
                 r["model"],
                 f"{r['games']:,}",
@@ -398,6 +405,10 @@ def print_calibration(res) -> None:
                 f"{r['brier']:.3f}",
                 "yes" if r["best_in_group"] else "",
             )
+            for r in res.groups.iter_rows(named=True)
+        )
+        columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
+        gr = _table("fit per group label", columns, rows)
         console.print(gr)
 
 
@@ -423,11 +434,8 @@ def matrix_table(table: pl.DataFrame, settings) -> Table:
 
 def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
     """Turns to win alone per villain and strategy (:func:`simlab.ladder.goldfish_table`)."""
-    table = Table(title=f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})")
-    for col in ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean"):
-        table.add_column(col)
-    for r in frame.iter_rows(named=True):
-        table.add_row(
+    rows = (
+        (
             r["villain"],
             r["strategy"],
             f"{r['won'] / r['games']:.1%}",
@@ -436,7 +444,10 @@ def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
             f"{r['p90_turns']:g}",
             f"{r['mean_turns']:.1f}",
         )
-    return table
+        for r in frame.iter_rows(named=True)
+    )
+    columns = ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean")
+    return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})", columns, rows)
 
 
 def strategies_view(specs, expert: dict) -> Table:
@@ -534,12 +545,7 @@ def sweep_view(res, games: int) -> Table:
 
 def rules_view(rows) -> Table:
     """The rule variants (:func:`simlab.rules.variants_table`)."""
-    table = Table(title="rule variants")
-    for col in ("variant", "default", "alternatives", "meaning"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
-    return table
+    return _table("rule variants", ("variant", "default", "alternatives", "meaning"), rows)
 
 
 def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
