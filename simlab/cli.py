@@ -1008,10 +1008,13 @@ def tune(
         int, typer.Option(help="search games per tune (validation comes on top)")
     ] = tune_defaults.DEFAULT_BUDGET,
     candidate_games: Annotated[
-        int, typer.Option("--candidate-games", help="games each candidate plays, split over the opponents")
+        int, typer.Option("--candidate-games", help="games each candidate plays, split over the objective's parts")
     ] = tune_defaults.DEFAULT_CANDIDATE_GAMES,
     validation_games: Annotated[
-        int, typer.Option("--validation-games", help="fresh games per opponent to validate the result on")
+        int,
+        typer.Option(
+            "--validation-games", help="fresh games per opponent (3-player: per seat order) of each part to validate on"
+        ),
     ] = tune_defaults.DEFAULT_VALIDATION_GAMES,
     seed: Seed = 0,
     start: Annotated[
@@ -1025,6 +1028,19 @@ def tune(
         list[str] | None, typer.Option("--param", help="search only these parameters (repeatable)")
     ] = None,
     popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
+    objective: Annotated[
+        str,
+        typer.Option(
+            help="what the search maximises: PLAYERSp:FIELD=WEIGHT parts, comma-separated; FIELD is current (the "
+            "opponents' current strategies) or a level or strategy every opponent plays"
+        ),
+    ] = tune_defaults.DEFAULT_OBJECTIVE,
+    drop_penalty: Annotated[
+        float,
+        typer.Option(
+            "--drop-penalty", help="search penalty per point a part falls below the start (on top of the point lost)"
+        ),
+    ] = tune_defaults.DEFAULT_DROP_PENALTY,
     matrix_games: Annotated[
         int, typer.Option("--matrix-games", help="with --all: games per matchup of each round's matrix")
     ] = tune_defaults.DEFAULT_MATRIX_GAMES,
@@ -1044,8 +1060,9 @@ def tune(
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
-    """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field, every candidate on the
-    same games, then validate on fresh games: the improvement over the start with a paired 95% interval.
+    """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
+    3-player parts against the current opponents and other levels), every candidate on the same games, then
+    validate on fresh games: the improvement over the start with a paired 95% interval, part by part.
     --all: iterated best response, each villain re-tuned against the others' current strategies, round after
     round, until no villain improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
     from simlab import tune as tuning
@@ -1057,6 +1074,7 @@ def tune(
             raise InputError("--rounds goes with --all")
         if not all_:
             check_file_option(out, "--out", ".toml")
+        goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = _tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
@@ -1077,6 +1095,7 @@ def tune(
                     out_dir=out or "configs/strategies",
                     report_dir=report_dir,
                     progress=update,
+                    objective=goal,
                     settings=settings,
                 )
             else:
@@ -1096,6 +1115,7 @@ def tune(
                     param,
                     out or f"configs/strategies/tuned-{villain}.toml",
                     progress=lambda *a: update(f"tune {villain}", *a),
+                    objective=goal,
                     settings=settings,
                 )
     except USER_ERRORS as exc:

@@ -214,19 +214,28 @@ def print_tune(res) -> None:
         title=f"validation: {res.start.name} and tuned on the same {prov['validation_games']:,} fresh games "
         f"(seed {prov['validation_seed']}, never played while tuning)"
     )
-    for col in ("opponent", "plays", res.start.name, "tuned", "change [95% paired]"):
+    for col in ("part", "weight", "opponents", "plays", res.start.name, "tuned", "change [95% paired]"):
         table.add_column(col)
     for r in res.validation.iter_rows(named=True):
+        weight = "" if r["weight"] is None else f"{r['weight']:.2f}"
         table.add_row(
-            r["opponent"], r["opponent_strategy"], f"{r['start_rate']:.1%}", f"{r['rate']:.1%}", _pct_change(r)
+            r["part"],
+            weight,
+            r["opponent"],
+            r["opponent_strategy"],
+            f"{r['start_rate']:.1%}",
+            f"{r['rate']:.1%}",
+            _pct_change(r),
         )
     console.print(table)
     imp = res.improvement
     verdict = "not significantly different"
     if imp["change_low"] > 0 or imp["change_high"] < 0:
         verdict = "better" if imp["change_low"] > 0 else "worse"
+    if res.worse_parts:
+        verdict += f", but significantly worse in {', '.join(res.worse_parts)}"
     console.print(
-        f"{res.villain}: validated win rate against the field {imp['rate']:.1%} vs {imp['start_rate']:.1%} for "
+        f"{res.villain}: validated objective (weighted win rate) {imp['rate']:.1%} vs {imp['start_rate']:.1%} for "
         f"{res.start.name}, change {_pct_change(imp)} ({verdict}); {prov['candidates']:,} candidates in "
         f"{prov['generations']} generations, {res.seconds:,.0f} s"
         + (" (interrupted: the best candidate found so far)" if res.interrupted else "")
@@ -245,11 +254,11 @@ def print_equilibrium(res, report_dir: str) -> None:
             f"{r['start_rate']:.1%}",
             f"{r['rate']:.1%}",
             _pct_change(r),
-            "yes" if r["adopted"] else "no",
+            "yes" if r["adopted"] else ("no" + (f" (worse in {r['worse_parts']})" if r.get("worse_parts") else "")),
         )
         for r in res.improvements.iter_rows(named=True)
     )
-    columns = ("round", "villain", "start", "start rate", "tuned rate", "change [95% paired]", "adopted")
+    columns = ("round", "villain", "start", "start objective", "tuned objective", "change [95%]", "adopted")
     title = "iterated best response: each villain re-tuned against the others' current strategies"
     console.print(_table(title, columns, rows))
     first, last = res.grid(0), res.grid()

@@ -2,21 +2,28 @@
 games, and iterated best response between the villains (the ``tuned`` level).
 
 :func:`tune` searches the parameters of one villain's strategy (those of ``strategies.heuristic.PARAMS``
-marked tunable, read at run time, less the ones only another villain reads) for the highest win rate
-against the field: each other villain in a 2-player game, seats rotated game by game so the villain plays
-both seats equally, the opponents playing fixed strategies. The optimiser is CMA-ES (pycma): it is
-rank-based, so only the order of a generation's candidates matters, and every candidate plays the same
-games (common random numbers: the same seed and game indices against each opponent), so two candidates are
-compared on the same deals and their win rates differ only in the games their decisions change. A
-generation is one batch of chunks on the current backend (:mod:`simlab.backend`). The budget counts games.
+marked tunable, read at run time, less the ones only another villain reads) for the highest score on an
+:class:`Objective`: a weighted mix of parts, each the villain's win rate in 2- or 3-player games against
+the other villains played by one field (``current``: the opponents' current strategies; or a level such as
+``novice``). A 2-player part meets each other villain, seats rotated game by game so the villain plays both
+seats equally; a 3-player part plays both seat orders of the other two, seats rotated within each. The
+search's score is the weighted mean of the parts' win rates less a penalty for each part that falls below
+the start's rate, so a strategy cannot buy one part with a collapse in another. The optimiser is CMA-ES
+(pycma): it is rank-based, so only the order of a generation's candidates matters, and every candidate
+plays the same games (common random numbers: the same seed and game indices in every pairing), so two
+candidates are compared on the same deals and their win rates differ only in the games their decisions
+change. A generation is one batch of chunks on the current backend (:mod:`simlab.backend`). The budget
+counts games.
 
-The best candidate's win rate on the search games is biased upward (it was chosen for it), so the result
+The best candidate's score on the search games is biased upward (it was chosen for it), so the result
 is validated on fresh games (another seed, never played while searching): the starting strategy and the
-tuned one play the same validation games and the improvement comes with Newcombe's paired 95% interval.
+tuned one play the same validation games in every pairing; each part's change comes with Newcombe's
+paired 95% interval, the objective's (the weighted mean) with a normal one.
 
 :func:`equilibrium` re-tunes each villain in turn against the others' current strategies, round after
-round; a villain adopts its tuned strategy only when the validation interval lies above zero, and the
-process has converged when a whole round changes nobody. The matrix after every round is the trajectory.
+round; a villain adopts its tuned strategy only when the objective's validation interval lies above zero
+and no part is significantly worse, and the process has converged when a whole round changes nobody. The
+matrix after every round is the trajectory.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from strategies import KERNELS, StrategySpec
 
 DEFAULT_BUDGET = 300_000  # search games of one tune
 DEFAULT_CANDIDATE_GAMES = 1_000  # games per candidate, split evenly over the opponents and seats
-DEFAULT_VALIDATION_GAMES = 5_000  # validation games per opponent, for each of the start and the tuned strategy
+DEFAULT_VALIDATION_GAMES = 2_500  # validation games per pairing (opponent or seat order) of each part, per strategy
 DEFAULT_ROUNDS = 3
 DEFAULT_MATRIX_GAMES = 2_000  # per matchup of the matrix after each round of the equilibrium
 SIGMA_SHARE = 0.2  # initial step size of each parameter, as a share of its tuning range
@@ -73,39 +80,181 @@ def _check_count(value, what: str, least: int = 1) -> int:
     return int(value)
 
 
-# ============================================================================ playing a batch against the field
+# ============================================================================ the objective: what a tune maximises
 
 
-def _field_jobs(villain, specs, opponents, n_games, seed, variants, max_turns, mode):
-    """Chunks of every (strategy, opponent) pairing: the villain is entry 0, seats rotated; the same seed
-    for every strategy, so strategies are compared on the same games."""
-    from simlab.sim import GamePlan
+DEFAULT_OBJECTIVE = "2p:current=0.5,2p:novice=0.2,3p:current=0.3"
+DEFAULT_DROP_PENALTY = 3.0  # a point a part loses below the start counts this much more than a point gained
+CURRENT = "current"  # the field of the opponents' current strategies (--opponent; with --all the round's)
 
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the objective: the villain's win rate in ``players``-player games against the other
+    villains, each played by ``field`` (``current``: the opponents' current strategies; else a level or a
+    strategy every opponent plays), counted with ``weight`` (the weights sum to 1)."""
+
+    players: int
+    field: str
+    weight: float
+
+    @property
+    def name(self) -> str:
+        return f"{self.players}p:{self.field}"
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a tune maximises: the weighted mean of the parts' win rates, less ``drop_penalty`` times the
+    weighted points each part falls below the start's rate on the same games (in the search only; validation
+    reports the weighted mean and each part's change)."""
+
+    parts: tuple[Part, ...]
+    drop_penalty: float = DEFAULT_DROP_PENALTY
+
+    @property
+    def text(self) -> str:
+        return ",".join(f"{p.name}={p.weight:g}" for p in self.parts)
+
+    def value(self, rates, start_rates) -> float:
+        """The search's score of a candidate from its per-part win rates and the start's (same games)."""
+        gain = sum(p.weight * r for p, r in zip(self.parts, rates, strict=True))
+        drop = sum(p.weight * max(0.0, s - r) for p, r, s in zip(self.parts, rates, start_rates, strict=True))
+        return float(gain - self.drop_penalty * drop)
+
+    def mean(self, rates) -> float:
+        """The weighted mean of per-part win rates (what validation measures)."""
+        return float(sum(p.weight * r for p, r in zip(self.parts, rates, strict=True)))
+
+
+def parse_objective(objective: str | Objective | None = None, drop_penalty: float | None = None) -> Objective:
+    """An :class:`Objective` from text ``"2p:current=0.5,2p:novice=0.2,3p:current=0.3"`` (PLAYERSp:FIELD=WEIGHT,
+    comma-separated; FIELD is ``current`` or a level or strategy name; weights are scaled to sum to 1)."""
+    from simlab.levels import LEVELS
+
+    if isinstance(objective, Objective):
+        obj = objective
+    else:
+        text = DEFAULT_OBJECTIVE if objective is None else str(objective)
+        parts, seen = [], set()
+        for item in (t.strip() for t in text.split(",")):
+            head, _, weight = item.partition("=")
+            players, _, field_ = head.strip().partition("p:")
+            if not (players.strip() in ("2", "3") and field_.strip() and weight.strip()):
+                raise InputError(
+                    f"objective part {item!r} must look like 2p:FIELD=WEIGHT or 3p:FIELD=WEIGHT, FIELD one of "
+                    f"{CURRENT}, {', '.join(LEVELS)} or a strategy"
+                )
+            try:
+                w = float(weight)
+            except ValueError:
+                w = float("nan")
+            if not (math.isfinite(w) and w > 0):
+                raise InputError(
+                    f"objective part {item!r}: the weight must be a positive number, got {weight.strip()!r}"
+                )
+            field_ = field_.strip()
+            if field_ != CURRENT and field_ not in LEVELS:
+                strategy_spec(field_)  # a strategy name or file, or the one-line error naming the choices
+            part = Part(int(players), field_, w)
+            if part.name in seen:
+                raise InputError(f"objective part {part.name!r} is given twice")
+            seen.add(part.name)
+            parts.append(part)
+        total = sum(p.weight for p in parts)
+        obj = Objective(tuple(Part(p.players, p.field, p.weight / total) for p in parts))
+    if drop_penalty is not None:
+        if not (isinstance(drop_penalty, int | float) and math.isfinite(drop_penalty) and drop_penalty >= 0):
+            raise InputError(f"the drop penalty must be a number of at least 0, got {drop_penalty!r}")
+        obj = replace(obj, drop_penalty=float(drop_penalty))
+    return obj
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The games of one seat order of one part: ``villains`` (the tuned villain first) and the opponents'
+    strategies (entries 1..)."""
+
+    part: int  # index into the objective's parts
+    villains: tuple[str, ...]
+    opponents: tuple[StrategySpec, ...]
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.villains[1:])
+
+
+def pairings(villain: str, objective: Objective, current: dict) -> list[Pairing]:
+    """Every pairing of ``objective`` for ``villain``: a 2-player part meets each other villain; a 3-player
+    part plays both seat orders of the other two (with seats rotated within each, every seat of both orders
+    equally). ``current``: villain -> strategy spec of the ``current`` field."""
+    from simlab.levels import strategy_at
+
+    others = [v for v in VILLAIN_KEYS if v != villain]
     out = []
-    for i, spec in enumerate(specs):
-        for o, opp in opponents.items():
-            plan = GamePlan((villain, o), (spec, opp), n_games, seed, variants, max_turns)
-            out += [(i, o, job) for job in plan.jobs(mode)]
+    for k, part in enumerate(objective.parts):
+
+        def at(o, part=part):
+            return current[o] if part.field == CURRENT else strategy_spec(strategy_at(part.field, o))
+
+        if part.players == 2:
+            out += [Pairing(k, (villain, o), (at(o),)) for o in others]
+        else:
+            a, b = others
+            out += [Pairing(k, (villain, a, b), (at(a), at(b))), Pairing(k, (villain, b, a), (at(b), at(a)))]
     return out
 
 
-def _play_field(villain, specs, opponents, n_games, seed, variants, max_turns, stop=None, on_chunk=None):
-    """Per strategy and opponent, the 0/1 array of the villain's wins in games 0..n_games-1 (``None`` if
-    ``stop()`` said to stop before the batch was played)."""
-    from simlab.backend import current, play_chunk
+def games_per_pairing(objective: Objective, games: int) -> list[int]:
+    """Games of each pairing of a part when a candidate plays about ``games`` in all: each part gets its
+    weight's share, split evenly over its pairings, a multiple of the players (every seat equally)."""
+    out = []
+    for part in objective.parts:
+        share = games * part.weight / 2  # two pairings a part: two opponents, or two seat orders
+        out.append(max(part.players, int(share // part.players) * part.players))
+    return out
 
-    jobs = _field_jobs(villain, specs, opponents, n_games, seed, variants, max_turns, "games")
-    won = {(i, o): np.zeros(n_games, np.int8) for i in range(len(specs)) for o in opponents}
-    for (i, o, job), res in zip(jobs, current().map(play_chunk, [j for _, _, j in jobs]), strict=False):
+
+def part_seed(seed: int, part: Part) -> int:
+    """The seed of a part's games: every candidate (and both strategies of a validation) plays the same."""
+    return derived_seed(seed, f"part:{part.name}")
+
+
+# ============================================================================ playing a batch against the field
+
+
+def _play_field(villain, specs, plays, seed, variants, max_turns, stop=None, on_chunk=None, objective=None):
+    """Per strategy and pairing (``plays``: (pairing, games) pairs), the 0/1 array of the villain's wins in
+    games 0..games-1 of that pairing (``None`` if ``stop()`` said to stop before the batch was played). The
+    villain is entry 0, seats rotated; every strategy plays the same games (the seed of the pairing's part)."""
+    from simlab.backend import current, play_chunk
+    from simlab.sim import GamePlan
+
+    jobs = []
+    for i, spec in enumerate(specs):
+        for j, (pr, n) in enumerate(plays):
+            pseed = part_seed(seed, objective.parts[pr.part])
+            plan = GamePlan(pr.villains, (spec, *pr.opponents), n, pseed, variants, max_turns)
+            jobs += [(i, j, job) for job in plan.jobs("games")]
+    won = {(i, j): np.zeros(n, np.int8) for i in range(len(specs)) for j, (_, n) in enumerate(plays)}
+    for (i, j, job), res in zip(jobs, current().map(play_chunk, [jb for _, _, jb in jobs]), strict=False):
         seats = job.seats()
         ws = res["winner_seat"].astype(np.int64)
         entry = np.where(ws >= 0, seats[np.arange(job.n), np.maximum(ws, 0)], -1)
-        won[(i, o)][job.first : job.first + job.n] = entry == 0
+        won[(i, j)][job.first : job.first + job.n] = entry == 0
         if on_chunk is not None:
             on_chunk(job.n)
         if stop is not None and stop():
             return None
     return won
+
+
+def _part_rates(won, i, plays, objective) -> list[float]:
+    """Strategy ``i``'s win rate in each part: the mean over the part's pairings (equal games each)."""
+    out = []
+    for k in range(len(objective.parts)):
+        out.append(float(np.mean([won[(i, j)].mean() for j, (pr, _) in enumerate(plays) if pr.part == k])))
+    return out
 
 
 # ============================================================================ one villain
@@ -120,7 +269,7 @@ class TuneResult:
     best: StrategySpec
     params: pl.DataFrame  # one row per searched parameter: group, start, tuned, low, high
     history: pl.DataFrame  # one row per generation: games so far, best so far, the generation's best and mean
-    validation: pl.DataFrame  # per opponent and for the field: start and tuned win rate, paired change
+    validation: pl.DataFrame  # per part and pairing, each part, and the objective: start and tuned, paired change
     provenance: dict = field(default_factory=dict)
     seconds: float = 0.0
     interrupted: bool = False  # stopped by Ctrl-C: the best candidate found so far
@@ -128,15 +277,22 @@ class TuneResult:
 
     @property
     def improvement(self) -> dict:
-        """The field row of the validation: change, change_low, change_high (paired 95%), rates."""
+        """The objective's row of the validation (the weighted mean of the parts' win rates): change,
+        change_low, change_high (95%), rates."""
         rows = self.validation.filter(pl.col("opponent") == "field").to_dicts()
         return rows[0] if rows else {}
 
     @property
+    def worse_parts(self) -> list[str]:
+        """The parts of the objective whose validated change lies below zero (a collapse somewhere)."""
+        rows = self.validation.filter((pl.col("opponent") == "all") & (pl.col("change_high") < 0))
+        return rows["part"].to_list()
+
+    @property
     def improved(self) -> bool:
-        """The validated improvement's interval lies above zero."""
+        """The objective's validated change lies above zero and no part is significantly worse."""
         imp = self.improvement
-        return bool(imp) and imp["change_low"] > 0
+        return bool(imp) and imp["change_low"] > 0 and not self.worse_parts
 
     def frames(self) -> dict[str, pl.DataFrame]:
         return {"params": self.params, "history": self.history, "validation": self.validation}
@@ -165,20 +321,27 @@ def tune(
     out: str | Path | None = None,
     progress: Callable[[int, int, float, float], None] | None = None,
     purpose: str = "tune",
+    objective: str | Objective | None = None,
+    drop_penalty: float | None = None,
     *,
     settings: RunSettings | None = None,
     **given,
 ) -> TuneResult:
     """Tune ``villain``'s strategy parameters for its win rate against the field, validate, and write it.
 
-    budget: search games at most (each candidate plays ``candidate_games``, split over the opponents and
-        both seats; the starting strategy is the first candidate). Validation plays ``validation_games``
-        against each opponent for the start and for the tuned strategy on top of that.
+    budget: search games at most (each candidate plays about ``candidate_games``, split over the objective's
+        parts by weight, then evenly over each part's two pairings; the starting strategy is the first
+        candidate). Validation plays ``validation_games`` games in each pairing of every part for the start
+        and for the tuned strategy on top of that.
     start: the strategy the search starts from (a heuristic strategy: name, TOML path or spec).
-    opponents: villain -> strategy for each other villain (default expert); every candidate meets them.
+    opponents: villain -> strategy for each other villain (default expert): the ``current`` field.
+    objective: the parts of the field and their weights (:func:`parse_objective`; default
+        :data:`DEFAULT_OBJECTIVE`: 2-player against the current opponents and against novices, and the
+        3-player game against the current opponents); drop_penalty: its search penalty for a part falling
+        below the start (default :data:`DEFAULT_DROP_PENALTY`).
     params: parameter names to search (default :func:`tunable_params`).
     out: write the tuned strategy file here (``configs/strategies/tuned-<villain>.toml`` from the CLI).
-    progress: called with (games played, games planned, best win rate so far, the start's) as chunks finish.
+    progress: called with (games played, games planned, best score so far, the start's) as chunks finish.
     purpose: names the seeds: search and validation seeds derive from (seed, purpose, villain).
     settings (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
     rule variants, turn cap and threads (its games, level and strategies are not used).
@@ -198,12 +361,16 @@ def tune(
     candidate_games = _check_count(candidate_games, "games per candidate", 2)
     validation_games = _check_count(validation_games, "validation games")
     start_spec = _heuristic(start, "the start strategy")
+    objective = parse_objective(objective, drop_penalty)
     others = [v for v in VILLAIN_KEYS if v != villain]
     opponents = dict(opponents or {})
     for o in opponents:
         if o not in others:
             raise InputError(f"opponent {o!r} is not another villain; choose from {', '.join(others)}")
     opp_specs = {o: strategy_spec(opponents.get(o, "expert")) for o in others}
+    plays_of = pairings(villain, objective, opp_specs)
+    per_part = games_per_pairing(objective, candidate_games)
+    plays = [(pr, per_part[pr.part]) for pr in plays_of]
     searchable = tunable_params(villain)
     if params:
         by_name = {p.name: p for p in searchable}
@@ -213,8 +380,7 @@ def tune(
         searchable = tuple(by_name[n] for n in dict.fromkeys(params))
     if popsize is not None:
         popsize = _check_count(popsize, "the population size", 2)
-    per_opp = max(2, candidate_games // len(others) // 2 * 2)  # even: both seats equally
-    per_candidate = per_opp * len(others)
+    per_candidate = sum(n for _, n in plays)
     lam = popsize or int(4 + 3 * math.log(len(searchable)))
     if budget < per_candidate * (1 + lam):
         raise InputError(
@@ -242,7 +408,8 @@ def tune(
     }
     es = cma.CMAEvolutionStrategy(x0, 1.0, opts)
     generations_planned = (budget - per_candidate) // (lam * per_candidate)
-    total = per_candidate * (1 + lam * generations_planned) + 2 * validation_games * len(others)
+    validation_total = 2 * validation_games * len(plays)
+    total = per_candidate * (1 + lam * generations_planned) + validation_total
     played = 0
     best_rate = start_rate = float("nan")
     t0 = time.perf_counter()
@@ -253,6 +420,9 @@ def tune(
         if progress is not None:
             progress(played, total, best_rate, start_rate)
 
+    def play(specs):
+        return _play_field(villain, specs, plays, train_seed, variants, max_turns, stop, on_chunk, objective)
+
     history = []
     interrupted = False
     stop_reason = "budget"
@@ -261,11 +431,12 @@ def tune(
         def stop():
             return flag.stop
 
-        won = _play_field(villain, [start_spec], opp_specs, per_opp, train_seed, variants, max_turns, stop, on_chunk)
+        won = play([start_spec])
         if won is None:
             raise KeyboardInterrupt  # nothing to keep yet
         best = start_spec
-        best_rate = start_rate = float(np.mean([won[(0, o)].mean() for o in others]))
+        start_parts = best_parts = _part_rates(won, 0, plays, objective)
+        best_rate = start_rate = objective.value(start_parts, start_parts)
         candidates, search_games, generation = 1, per_candidate, 0
         history.append(
             {
@@ -275,23 +446,25 @@ def tune(
                 "generation_best": start_rate,
                 "generation_mean": start_rate,
                 "sigma": float(es.sigma),
+                **{f"best_{p.name}": r for p, r in zip(objective.parts, best_parts, strict=True)},
             }
         )
         while search_games + lam * per_candidate <= budget:
             xs = es.ask()
             specs = [decode(x) for x in xs]
-            won = _play_field(villain, specs, opp_specs, per_opp, train_seed, variants, max_turns, stop, on_chunk)
+            won = play(specs)
             if won is None:
                 interrupted, stop_reason = True, "interrupted"
                 break
-            rates = np.array([np.mean([won[(i, o)].mean() for o in others]) for i in range(len(specs))])
+            part_rates = [_part_rates(won, i, plays, objective) for i in range(len(specs))]
+            rates = np.array([objective.value(r, start_parts) for r in part_rates])
             es.tell(xs, list(-rates))
             generation += 1
             candidates += len(specs)
             search_games += len(specs) * per_candidate
             top = int(np.argmax(rates))
             if rates[top] > best_rate:
-                best, best_rate = specs[top], float(rates[top])
+                best, best_rate, best_parts = specs[top], float(rates[top]), part_rates[top]
             history.append(
                 {
                     "generation": generation,
@@ -300,6 +473,7 @@ def tune(
                     "generation_best": float(rates[top]),
                     "generation_mean": float(rates.mean()),
                     "sigma": float(es.sigma),
+                    **{f"best_{p.name}": r for p, r in zip(objective.parts, best_parts, strict=True)},
                 }
             )
             if progress is not None:
@@ -308,21 +482,26 @@ def tune(
                 stop_reason = "optimizer: " + ", ".join(sorted(es.stop()))
                 break
         played = search_games  # the validation's games come on top of the search's
-        total = search_games + 2 * validation_games * len(others)
+        total = search_games + validation_total
         provenance = {
             "villain": villain,
             "start": start_spec.name,
             "opponents": {o: s.name for o, s in opp_specs.items()},
+            "objective": objective.text,
+            "drop_penalty": objective.drop_penalty,
             "seed": seed,
             "budget": budget,
             "search_games": search_games,
             "games_per_candidate": per_candidate,
+            "games_per_pairing": {p.name: n for p, n in zip(objective.parts, per_part, strict=True)},
             "candidates": candidates,
             "generations": generation,
             "stopped_by": stop_reason,
             "search_seed": train_seed,
-            "search_start_rate": round(start_rate, 5),
-            "search_best_rate": round(best_rate, 5),
+            "search_start_score": round(start_rate, 5),
+            "search_best_score": round(best_rate, 5),
+            "search_start_rates": {p.name: round(r, 5) for p, r in zip(objective.parts, start_parts, strict=True)},
+            "search_best_rates": {p.name: round(r, 5) for p, r in zip(objective.parts, best_parts, strict=True)},
             "validation_seed": valid_seed,
         }
         if out is not None:  # kept even if a second Ctrl-C stops the validation
@@ -332,11 +511,21 @@ def tune(
                 {**provenance, "validation": "not done"},
             )
         validation = validate(
-            villain, start_spec, best, opp_specs, validation_games, valid_seed, variants, max_turns, on_chunk
+            villain,
+            start_spec,
+            best,
+            opp_specs,
+            validation_games,
+            valid_seed,
+            variants,
+            max_turns,
+            on_chunk,
+            objective=objective,
         )
     seconds = time.perf_counter() - t0
     fp = fingerprint()
     field_row = validation.filter(pl.col("opponent") == "field").row(0, named=True)
+    part_rows = validation.filter(pl.col("opponent") == "all")
     provenance |= {
         "validation_games": int(field_row["games"]),
         "validation_start_rate": round(field_row["start_rate"], 5),
@@ -344,6 +533,13 @@ def tune(
         "validation_change": round(field_row["change"], 5),
         "validation_low": round(field_row["change_low"], 5),
         "validation_high": round(field_row["change_high"], 5),
+        "validation_parts": {
+            r["part"]: {
+                k: (int(r[k]) if k == "games" else round(r[k], 5))
+                for k in ("games", "start_rate", "rate", "change", "change_low", "change_high")
+            }
+            for r in part_rows.iter_rows(named=True)
+        },
         "optimizer": f"{'sep-' if len(searchable) > DIAGONAL_ABOVE else ''}CMA-ES (cma {cma.__version__}), "
         f"population {lam}",
         "params_searched": [p.name for p in searchable],
@@ -360,8 +556,9 @@ def tune(
     )
     best = replace(
         best,
-        description=f"{villain} tuned against {', '.join(f'{o} ({s.name})' for o, s in opp_specs.items())} by "
-        f"simlab tune (seed {seed}, {search_games:,} games); validated win rate against the field {imp}",
+        description=f"{villain} tuned for {objective.text} (current: "
+        f"{', '.join(f'{o} {s.name}' for o, s in opp_specs.items())}) by simlab tune (seed {seed}, "
+        f"{search_games:,} games); validated objective {imp}",
     )
     params_frame = pl.DataFrame(
         [
@@ -393,6 +590,26 @@ def tune(
     return result
 
 
+def _row(part, opponent, strategies, a, b, weight=None):
+    eff = paired_effect(a, b)
+    lo, hi = wilson(int(b.sum()), b.size)
+    return {
+        "part": part,
+        "opponent": opponent,
+        "opponent_strategy": strategies,
+        "weight": weight,
+        "games": eff["games"],
+        "start_rate": eff["base_rate"],
+        "rate": eff["rate"],
+        "rate_low": float(lo),
+        "rate_high": float(hi),
+        "change": eff["change"],
+        "change_low": eff["change_low"],
+        "change_high": eff["change_high"],
+        "changed_games": eff["changed_games"],
+    }
+
+
 def validate(
     villain: str,
     start,
@@ -403,34 +620,59 @@ def validate(
     variants=None,
     max_turns: int = DEFAULT_MAX_TURNS,
     on_chunk=None,
+    objective: str | Objective | None = "2p:current=1",
 ) -> pl.DataFrame:
-    """``start`` and ``tuned`` play the same ``n_games`` against each opponent (villain -> strategy); per
-    opponent and for the field (all of them): both win rates and the paired change [Newcombe 95%]."""
+    """``start`` and ``tuned`` play the same ``n_games`` in every pairing of ``objective`` (``opponents``,
+    villain -> strategy, is its ``current`` field; the default objective is the 2-player game against them).
+    One row per pairing (``opponent``: the villains it meets, in seat order), per part (``opponent`` "all":
+    its pairings together) with both win rates and the paired change [Newcombe 95%], and the objective
+    (``part`` "objective", ``opponent`` "field"): the weighted mean of the parts' rates with a normal 95%
+    interval, and its change with a normal 95% interval from the per-game paired differences (variance: the
+    sum over parts of weight squared times the variance of the part's mean difference)."""
+    objective = parse_objective(objective)
     specs = [strategy_spec(start), strategy_spec(tuned)]
     opp_specs = {o: strategy_spec(s) for o, s in opponents.items()}
-    won = _play_field(villain, specs, opp_specs, n_games, seed, variants, max_turns, on_chunk=on_chunk)
+    plays = [(pr, n_games) for pr in pairings(villain, objective, opp_specs)]
+    won = _play_field(villain, specs, plays, seed, variants, max_turns, on_chunk=on_chunk, objective=objective)
     rows = []
-    for o in [*opp_specs, "field"]:
-        keys = list(opp_specs) if o == "field" else [o]
-        a = np.concatenate([won[(0, k)] for k in keys])
-        b = np.concatenate([won[(1, k)] for k in keys])
-        eff = paired_effect(a, b)
-        lo, hi = wilson(int(b.sum()), b.size)
-        rows.append(
-            {
-                "opponent": o,
-                "opponent_strategy": ", ".join(opp_specs[k].name for k in keys),
-                "games": eff["games"],
-                "start_rate": eff["base_rate"],
-                "rate": eff["rate"],
-                "rate_low": float(lo),
-                "rate_high": float(hi),
-                "change": eff["change"],
-                "change_low": eff["change_low"],
-                "change_high": eff["change_high"],
-                "changed_games": eff["changed_games"],
-            }
-        )
+    mean_a = mean_b = var = var_b = 0.0
+    games = changed = 0
+    for k, part in enumerate(objective.parts):
+        js = [j for j, (pr, _) in enumerate(plays) if pr.part == k]
+        for j in js:
+            pr = plays[j][0]
+            rows.append(_row(part.name, pr.label, ", ".join(s.name for s in pr.opponents), won[(0, j)], won[(1, j)]))
+        a = np.concatenate([won[(0, j)] for j in js]).astype(np.float64)
+        b = np.concatenate([won[(1, j)] for j in js]).astype(np.float64)
+        names = ", ".join(dict.fromkeys(s.name for j in js for s in plays[j][0].opponents))
+        row = _row(part.name, "all", names, a, b, part.weight)
+        rows.append(row)
+        d = b - a
+        mean_a += part.weight * a.mean()
+        mean_b += part.weight * b.mean()
+        var += part.weight**2 * d.var(ddof=1) / d.size if d.size > 1 else 0.0
+        var_b += part.weight**2 * b.mean() * (1 - b.mean()) / b.size
+        games += d.size
+        changed += row["changed_games"]
+    change = mean_b - mean_a
+    half = 1.959964 * math.sqrt(var)
+    rows.append(
+        {
+            "part": "objective",
+            "opponent": "field",
+            "opponent_strategy": objective.text,
+            "weight": 1.0,
+            "games": games,
+            "start_rate": mean_a,
+            "rate": mean_b,
+            "rate_low": mean_b - 1.959964 * math.sqrt(var_b),
+            "rate_high": mean_b + 1.959964 * math.sqrt(var_b),
+            "change": change,
+            "change_low": change - half,
+            "change_high": change + half,
+            "changed_games": changed,
+        }
+    )
     return pl.DataFrame(rows)
 
 
@@ -511,13 +753,16 @@ def equilibrium(
     out_dir: str | Path | None = None,
     report_dir: str | Path | None = None,
     progress: Callable[[str, int, int, float, float], None] | None = None,
+    objective: str | Objective | None = None,
+    drop_penalty: float | None = None,
     *,
     settings: RunSettings | None = None,
     **given,
 ) -> EquilibriumResult:
     """Iterated best response: each round re-tunes each of ``villains`` in turn (:func:`tune`, ``budget``
-    games) against the others' current strategies, starting from its own current one; a villain adopts the
-    tuned strategy only if its validated improvement's interval lies above zero. Stops after ``rounds``
+    games) against the others' current strategies (the ``current`` field of ``objective``), starting from its
+    own current one; a villain adopts the tuned strategy only if the validated change of the objective lies
+    above zero and no part of it is significantly worse (:attr:`TuneResult.improved`). Stops after ``rounds``
     rounds, or earlier once a whole round adopts nothing (converged). Every villain starts at
     ``start_level``; the matrix (``matrix_games`` per matchup, the same seed every round so rounds are
     compared on the same games) is played before the first round and after each.
@@ -526,6 +771,7 @@ def equilibrium(
         and the equilibrium's rounds and convergence). report_dir: write each round's strategies
         (``round-<r>/<villain>.toml``), the trajectory and improvements (parquet, CSV) and the trajectory plot.
     progress: called with (label, games played, games planned, best so far, start) during each tune.
+    objective, drop_penalty: as for :func:`tune`, for every tune.
     settings and ``given``: as for :func:`tune` (the seed, rule variants, turn cap and threads).
     """
     from simlab.levels import level_strategies
@@ -535,6 +781,7 @@ def equilibrium(
     seed = settings.seed
     rounds = _check_count(rounds, "--rounds")
     matrix_games = _check_count(matrix_games, "matrix games")
+    objective = parse_objective(objective, drop_penalty)
     villains = tuple(check_villain(v) for v in villains)
     current = {v: _heuristic(s, f"level {start_level}") for v, s in level_strategies(start_level).items()}
     matrix_seed = derived_seed(seed, "equilibrium:matrix")
@@ -566,6 +813,7 @@ def equilibrium(
                 popsize=popsize,
                 progress=report,
                 purpose=f"equilibrium:round{r}",
+                objective=objective,
                 settings=settings,
             )
             tunes.append(res)
@@ -581,9 +829,15 @@ def equilibrium(
                     "change": imp["change"],
                     "change_low": imp["change_low"],
                     "change_high": imp["change_high"],
+                    "worse_parts": ", ".join(res.worse_parts),
                     "adopted": adopt,
                     "search_games": res.provenance["search_games"],
                     "seconds": res.seconds,
+                    **{
+                        f"{r_['part']} {k}": r_[k]
+                        for r_ in res.validation.filter(pl.col("opponent") == "all").iter_rows(named=True)
+                        for k in ("start_rate", "rate", "change", "change_low", "change_high")
+                    },
                 }
             )
             if adopt:
@@ -621,6 +875,8 @@ def equilibrium(
         "equilibrium_converged": converged,
         "equilibrium_start_level": start_level,
         "equilibrium_seed": seed,
+        "equilibrium_objective": objective.text,
+        "equilibrium_drop_penalty": objective.drop_penalty,
     }
     if out_dir is not None:
         for v in villains:

@@ -30,7 +30,7 @@ base = "expert"
 discard_below = 6.0
 obstacle_value = 0.5
 """
-TINY = {"candidate_games": 100, "validation_games": 300, "popsize": 6, "threads": 2}
+TINY = {"candidate_games": 100, "validation_games": 300, "popsize": 6, "threads": 2, "objective": "2p:current=1"}
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ def test_ctrl_c_keeps_the_best_so_far(bad_gaston, tmp_path):
     assert res.provenance["search_games"] < 100 * 100
     assert res.history.height == 2  # the start and the first generation; the second was cut short
     assert res.best.params["discard_below"] == res.params.filter(pl.col("param") == "discard_below")["tuned"][0]
-    assert res.validation.height == 3  # the best so far was still validated and written
+    assert res.validation.height == 4  # the best so far was still validated and written (2 opponents, all, field)
     assert resolve(str(out)).params == res.best.params
 
 
@@ -194,6 +194,12 @@ def test_the_loader_accepts_provenance_and_only_as_a_table(tmp_path):
         (["tune", "--all", "--start", "wizard"], "unknown level 'wizard'; choose from"),
         (["tune", "--all", "--rounds", "0"], "--rounds must be an integer of at least 1"),
         (["tune", "--villain", "gaston", "--candidate-games", "0"], "games per candidate must be"),
+        (["tune", "--villain", "gaston", "--objective", "4p:current=1"], "must look like 2p:FIELD=WEIGHT or 3p"),
+        (["tune", "--villain", "gaston", "--objective", "2p:current=0"], "the weight must be a positive number"),
+        (["tune", "--villain", "gaston", "--objective", "2p:current=nan"], "the weight must be a positive number"),
+        (["tune", "--villain", "gaston", "--objective", "2p:wizard=1"], "unknown strategy 'wizard'"),
+        (["tune", "--all", "--objective", "2p:novice=1,2p:novice=2"], "objective part '2p:novice' is given twice"),
+        (["tune", "--villain", "gaston", "--drop-penalty", "-1"], "the drop penalty must be a number of at least 0"),
         (["run", "-m", "gaston-vs-horned-king", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
         (["matrix", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
         (["difficulty", "-n", "5", "--level", "wizard"], "unknown level 'wizard'"),
@@ -229,6 +235,8 @@ def test_tune_cli_prints_the_validated_improvement(bad_gaston, tmp_path):
             "100",
             "--popsize",
             "4",
+            "--objective",
+            "2p:current=1",
             "--threads",
             "2",
             "--out",
@@ -236,10 +244,127 @@ def test_tune_cli_prints_the_validated_improvement(bad_gaston, tmp_path):
         ],
     )
     assert res.exit_code == 0, res.output
-    assert "validated win rate against the field" in res.output and "change" in res.output
+    assert "validated objective (weighted win rate)" in res.output and "change" in res.output
     assert out.is_file() and "provenance" in tomllib.loads(out.read_text())
 
 
 def test_input_errors_name_the_value():
     with pytest.raises(InputError, match="the budget must be an integer"):
         tune("gaston", budget=0)
+
+
+def test_the_objective_counts_what_it_says():
+    """Parts, weights and seat orders of the objective: the search and the validation play the pairings it
+    names (the 3-player game in both seat orders, against the current field and against novices), on the
+    seeds it names, and the objective is the weighted mean of the parts; the search's score takes the drop
+    penalty off for each part below the start."""
+    from simlab.difficulty import derived_seed
+    from simlab.sim import simulate
+    from simlab.tune import games_per_pairing, parse_objective, part_seed
+
+    obj = parse_objective("2p:current=2,3p:novice=1,2p:novice=1")
+    assert [(p.name, p.weight) for p in obj.parts] == [("2p:current", 0.5), ("3p:novice", 0.25), ("2p:novice", 0.25)]
+    assert games_per_pairing(obj, 120) == [30, 15, 14]  # weight's share over two pairings, whole seat rotations
+    assert obj.value([0.6, 0.3, 0.9], [0.5, 0.4, 1.0]) == pytest.approx(
+        0.5 * 0.6 + 0.25 * 0.3 + 0.25 * 0.9 - 3.0 * (0.25 * 0.1 + 0.25 * 0.1)
+    )
+    assert parse_objective(obj, drop_penalty=0).value([0.6, 0.3, 0.9], [0.5, 0.4, 1.0]) == pytest.approx(0.6)
+
+    text = "2p:current=0.5,2p:novice=0.2,3p:current=0.3"
+    current = {"lady-tremaine": "novice", "horned-king": "expert"}
+    res = tune(
+        "gaston",
+        budget=60 * 3,
+        start="expert",
+        opponents=current,
+        candidate_games=60,
+        validation_games=30,
+        popsize=2,
+        params=["noise"],
+        seed=5,
+        threads=2,
+        objective=text,
+    )
+    prov = res.provenance
+    assert prov["objective"] == text and prov["drop_penalty"] == 3.0
+    assert prov["games_per_pairing"] == {"2p:current": 14, "2p:novice": 6, "3p:current": 9}
+    assert prov["games_per_candidate"] == 2 * (14 + 6 + 9) and prov["search_games"] == 3 * 58
+    train = derived_seed(5, "tune:gaston:search")
+    valid = prov["validation_seed"]
+    parts = {p.name: p for p in parse_objective(text).parts}
+
+    def rate(matchup, n, seed, strategies):
+        games = simulate(matchup, n, seed=seed, strategies=strategies, threads=2).games
+        return games.filter(pl.col("winner_index") == 0).height / n
+
+    def part_rate(part, n, seed, field):
+        if part.startswith("2p"):
+            rates = [rate(f"gaston-vs-{o}", n, seed, {"gaston": "expert", o: field[o]}) for o in field]
+        else:
+            orders = (("lady-tremaine", "horned-king"), ("horned-king", "lady-tremaine"))
+            rates = [rate("-vs-".join(("gaston", *o)), n, seed, {"gaston": "expert", **field}) for o in orders]
+        return float(np.mean(rates))
+
+    novices = {"lady-tremaine": "novice", "horned-king": "novice"}
+    fields = {"2p:current": current, "2p:novice": novices, "3p:current": current}
+    # the search's start rates: the games of each pairing, on the part's seed
+    for name, n in prov["games_per_pairing"].items():
+        expected = part_rate(name, n, part_seed(train, parts[name]), fields[name])
+        assert prov["search_start_rates"][name] == pytest.approx(expected, abs=1e-5), name
+    assert prov["search_start_score"] == pytest.approx(
+        sum(parts[k].weight * r for k, r in prov["search_start_rates"].items()), abs=1e-4
+    )
+
+    val = res.validation
+    assert val["part"].to_list() == [
+        *["2p:current"] * 3,
+        *["2p:novice"] * 3,
+        *["3p:current"] * 3,
+        "objective",
+    ]
+    three = val.filter(pl.col("part") == "3p:current")
+    assert three["opponent"].to_list() == ["lady-tremaine, horned-king", "horned-king, lady-tremaine", "all"]
+    assert three["games"].to_list() == [30, 30, 60]
+    for name, part in parts.items():
+        row = val.filter((pl.col("part") == name) & (pl.col("opponent") == "all")).row(0, named=True)
+        assert row["weight"] == pytest.approx(part.weight)
+        expected = part_rate(name, 30, part_seed(valid, part), fields[name])
+        assert row["start_rate"] == pytest.approx(expected), name
+        assert prov["validation_parts"][name]["start_rate"] == pytest.approx(expected, abs=1e-5)
+    whole = val.filter(pl.col("part") == "objective").row(0, named=True)
+    alls = val.filter(pl.col("opponent") == "all")
+    assert whole["games"] == 6 * 30
+    assert whole["start_rate"] == pytest.approx((alls["weight"] * alls["start_rate"]).sum())
+    assert whole["rate"] == pytest.approx((alls["weight"] * alls["rate"]).sum())
+    assert whole["change_low"] <= whole["change"] <= whole["change_high"]
+    assert res.improvement == whole
+    assert res.improved == (whole["change_low"] > 0 and not res.worse_parts)
+    assert set(res.history.columns) >= {f"best_{p}" for p in parts}
+
+
+def test_a_significantly_worse_part_blocks_adoption():
+    """A tune whose objective improves but one part is significantly worse is not `improved` (the
+    equilibrium does not adopt it)."""
+    from simlab.tune import TuneResult
+
+    def row(part, opponent, lo, hi):
+        return {"part": part, "opponent": opponent, "change": (lo + hi) / 2, "change_low": lo, "change_high": hi}
+
+    spec = resolve("expert")
+    good = pl.DataFrame(
+        [
+            row("2p:current", "all", 0.05, 0.1),
+            row("3p:current", "all", -0.02, 0.01),
+            row("objective", "field", 0.01, 0.05),
+        ]
+    )
+    bad = pl.DataFrame(
+        [
+            row("2p:current", "all", 0.05, 0.1),
+            row("3p:current", "all", -0.05, -0.01),
+            row("objective", "field", 0.01, 0.05),
+        ]
+    )
+    make = lambda v: TuneResult("gaston", spec, spec, pl.DataFrame(), pl.DataFrame(), v)  # noqa: E731
+    assert make(good).improved and make(good).worse_parts == []
+    assert not make(bad).improved and make(bad).worse_parts == ["3p:current"]
