@@ -46,7 +46,8 @@ def fingerprint() -> dict:
     except PackageNotFoundError:
         ver = "source tree"
     h = hashlib.sha256()
-    files = sorted((_ROOT / "simlab" / "data").glob("*.toml"))
+    villains = _ROOT / "simlab" / "villains"  # the registry, each villain's card data (and its routines)
+    files = sorted(villains.rglob("*.toml")) + sorted(villains.rglob("*.py"))
     files += sorted((_ROOT / "simlab" / "kernels").glob("*.py")) + sorted((_ROOT / "strategies").glob("*.py"))
     for path in files:
         h.update(path.relative_to(_ROOT).as_posix().encode())

@@ -206,7 +206,7 @@ def test_a_worker_with_other_rule_data_or_version_is_refused(tmp_path, differs):
     shutil.copytree(ROOT / "simlab", copy / "simlab", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "strategies", copy / "strategies", ignore=shutil.ignore_patterns("__pycache__"))
     if differs == "rules":
-        data = copy / "simlab" / "data" / "gaston.toml"
+        data = copy / "simlab" / "villains" / "gaston" / "cards.toml"
         data.write_text(data.read_text() + "\n# edited\n")
         expected = r"runs simlab .* with rules .*, this process"
     else:
