@@ -49,6 +49,7 @@ from simlab.kernels.query import (
     wedding_ready_nb,
     zone_bits_nb,
 )
+from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb
 
 # ----------------------------------------------------------------------------- parameters (State.sparams[seat, P_*])
@@ -1882,6 +1883,12 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
 @kernel
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """Index of the best-scoring option (ties and near-ties broken by the ``noise`` term)."""
+    # every scoring kernel below gets the state and the tables as one pointer each (simlab/kernels/ref.py)
+    return choose_ref_nb(ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+
+
+@kernel
+def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
     sp = st.sparams[player]
     best = -np.inf
     best_i = 0

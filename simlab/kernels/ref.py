@@ -1,0 +1,69 @@
+"""Pass the state and the card tables to a kernel as one pointer instead of unpacked.
+
+numba passes a named tuple of arrays to a compiled function as its arrays' every field, one machine word
+each: State and Tables are about 185 words at every call that LLVM does not inline, which costs at run
+time and makes numba's typing and lowering of each call site slow. ``ref(st)`` stores the tuple once in the
+caller's stack frame and gives a :class:`RefType` value, a single pointer to it; ``r.inst`` reads the field
+as ``st.inst`` would, so kernels written for the tuple compile unchanged for the reference. A reference
+lives as long as the frame of the kernel that made it: take it in an entry point and pass it down, never
+return or store it. Measured on a toy (40 calls of small kernels in a loop, a 12-array tuple): compile 8.0 s
+-> 4.6 s, run 0.83 s -> 0.52 s.
+"""
+
+import numba
+from numba import types
+from numba.core import cgutils
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
+from numba.extending import intrinsic, lower_getattr_generic, models, register_model
+
+
+class RefType(types.Type):
+    """A pointer to a named tuple (``target``) held in a caller's frame."""
+
+    def __init__(self, target):
+        self.target = target
+        super().__init__(name=f"Ref({target})")
+
+
+@register_model(RefType)
+class _RefModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, dmm.lookup(fe_type.target).get_value_type().as_pointer())
+
+
+@infer_getattr
+class _RefAttributes(AttributeTemplate):
+    key = RefType
+
+    def generic_resolve(self, typ, attr):
+        if attr in typ.target.fields:
+            return typ.target.types[typ.target.fields.index(attr)]
+        return None
+
+
+@lower_getattr_generic(RefType)
+def _ref_getattr(context, builder, typ, value, attr):
+    return builder.extract_value(builder.load(value), typ.target.fields.index(attr))
+
+
+@intrinsic
+def _ref(typingctx, tup):
+    if not isinstance(tup, types.BaseNamedTuple):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ptr = cgutils.alloca_once(builder, context.get_value_type(signature.args[0]))
+        builder.store(args[0], ptr)
+        return ptr
+
+    return RefType(tup)(tup), codegen
+
+
+if numba.config.DISABLE_JIT:
+
+    def ref(tup):
+        """The tuple itself (plain Python)."""
+        return tup
+
+else:
+    ref = _ref
