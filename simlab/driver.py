@@ -11,7 +11,8 @@ large: linked in, their code would be copied into and re-optimised with every ke
 is compiled on its own, for the one signature it is called with, and called through a process-wide symbol
 bound when this module is imported (:mod:`simlab.kernels.link`), before any caller is compiled or loaded
 from the cache; the engine's routines first (:func:`simlab.kernels.engine.bind_routines`), since
-``advance_nb`` calls them through symbols.
+``advance_nb`` calls them through symbols, then the villains' ability routines, which the engine's routines
+call through a table (:func:`simlab.villains.bind_abilities`).
 """
 
 import numba
@@ -23,6 +24,7 @@ from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
 from simlab.kernels.jit import JIT_FLAGS, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
+from simlab.villains import bind_abilities
 from strategies import search
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.random import choose_nb as random_choose_nb
@@ -34,6 +36,7 @@ ARG_TYPES = STRATEGY_ARG_TYPES
 ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps)
 # The big kernels, each compiled once and called through a symbol (see simlab.kernels.link); callees first.
 bind_routines()
+bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
 bind(advance_nb, ADVANCE_ARG_TYPES)
 bind(heuristic_choose_nb, ARG_TYPES)
 search.bind_callees()

@@ -30,7 +30,10 @@ _ready = False
 def _marker() -> Path:
     # One marker per (engine, strategies) source hash and source tree: editing a kernel or a strategy makes
     # the cache cold, and so does another checkout of the same sources (numba keys its files by path too).
-    tree = hashlib.sha256(str(jit._ROOT).encode()).hexdigest()[:8]
+    tree = hashlib.sha256(str(jit._ROOT).encode())
+    for path in sorted((jit._ROOT / "simlab" / "villains").glob("*/abilities.py")):  # compiled with the engine
+        tree.update(path.read_bytes())
+    tree = tree.hexdigest()[:8]
     return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}-{tree}"
 
 
@@ -98,9 +101,11 @@ def ensure(force: bool = False) -> dict[str, float]:
 
     from simlab.kernels.engine import advance_nb, bind_routines
     from simlab.kernels.link import ENGINE_TYPES
+    from simlab.villains import bind_abilities
 
     # the engine compiles here while the heuristic compiles in the other process
     bind_routines()
+    bind_abilities()
     advance_nb.compile(ENGINE_TYPES + (types.int64,))
     times[_STAGES[0]] = time.perf_counter() - t
     t = start()

@@ -1034,6 +1034,26 @@ def chosen_nb(st, col):
     return st.opts[st.g[K.G_CHOICE], col]
 
 
+# ---------------------------------------------------------------------------- ability routines
+
+# The ability codes printed by one villain's cards are resolved by that villain's routine
+# (simlab/villains/<folder>/abilities.py: ability_r, compiled on its own), reached through a table of
+# routines indexed by ability code and filled from the registry when the driver is imported
+# (simlab.villains.bind_abilities): adding a villain adds entries, not code here, so this module's cache stays
+# valid. A villain routine runs on the frame of the engine routine that reached it (resolve_effect_r,
+# on_play_r, on_enter_r, activate_r), as the branches it holds did when they were written here.
+ABILITY_TABLE = "simlab_ability_routines"
+N_ABILITY_CODES = 128  # ability codes are below this
+ABILITY_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame), as every routine
+_ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
+
+
+@kernel
+def no_ability_r(st, tb, ru, f):
+    """The table's entry for a code no villain's routine handles (or the core resolves elsewhere): nothing."""
+    return ret_nb(st, f)
+
+
 # ---------------------------------------------------------------------------- Obstacles
 
 
@@ -1171,76 +1191,16 @@ def discard_picks_r(st, tb, ru, f):
 
 @kernel
 def on_enter_r(st, tb, ru, f):
-    """A Hero's "when played or moved" ability (seat ``s``, Hero ``h``; ``chooser`` makes its choices)."""
+    """A Hero's "when played or moved" ability (seat ``s``, Hero ``h``; ``chooser`` makes its choices): the routine of
+    the villain whose cards print it. Locals: A3 the Hero's location, A4.. per ability."""
     s = st.fr[f, A0]
     h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_ENTER]
-    pc = st.fr[f, K.FR_PC]
-    if pc == 0:
+    ab = tb.card[st.inst[s, h, K.I_CARD], K.CF_ON_ENTER]
+    if st.fr[f, K.FR_PC] == 0:
         if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0 or st.inst[s, h, K.I_ZONE] != K.Z_REALM:
             return ret_nb(st, f)
-        here = st.inst[s, h, K.I_LOC]
-        st.fr[f, A3] = here
-        if ab == K.AB_PUSH_ALLIES_OUT:
-            # Beast: the Allies at his location must leave it (mandatory); A4 = next Ally to look at, A5 = dest.
-            st.fr[f, A4] = 0
-            st.fr[f, A5] = -1
-            pc = 2
-        elif ab == K.AB_FETCH_ALLY_HERE:
-            # Bruno: Lucifer comes to Bruno's location.
-            k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-            if (
-                k >= 0
-                and st.inst[s, k, K.I_LOC] != here
-                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
-                and can_enter_nb(st, tb, s, tb.card[c, K.CF_REF0], here)
-            ):
-                move_card_nb(st, tb, ru, s, k, here)
-            return ret_nb(st, f)
-        elif ab == K.AB_DISCARD_ITEM_HERE:
-            # Jaq: discard one of the villain's own Items at his location.
-            opt_clear_nb(st)
-            for k in range(K.N_VCARDS):
-                if (
-                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, k, K.I_LOC] == here
-                    and st.inst[s, k, K.I_HOST] < 0
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM
-                ):
-                    opt_add_nb(st, K.O_CARD, k, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        else:
-            return ret_nb(st, f)
-    if pc == 1:
-        discard_nb(st, s, chosen_nb(st, 1))
-        return ret_nb(st, f)
-    if pc == 3:
-        # the destination of Ally A4 was picked
-        k = st.fr[f, A4]
-        dest = st.g[K.G_RET0]
-        st.fr[f, A5] = dest
-        if dest >= 0:
-            move_card_nb(st, tb, ru, s, k, dest)
-        st.fr[f, A4] = k + 1
-    # pc 2 or 3: the Allies still at Beast's location, in instance order
-    here = st.fr[f, A3]
-    single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
-    for k in range(st.fr[f, A4], K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == here
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-        ):
-            dest = st.fr[f, A5]
-            if dest < 0 or not single:
-                st.fr[f, A4] = k
-                return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, st.inst[s, k, K.I_CARD], here, ab, 0, 0)
-            move_card_nb(st, tb, ru, s, k, dest)
-    return ret_nb(st, f)
+        st.fr[f, A3] = st.inst[s, h, K.I_LOC]
+    return _ability_r(ab, st, tb, ru, f)
 
 
 @kernel
@@ -1299,257 +1259,12 @@ def on_play_r(st, tb, ru, f):
     """
     s = st.fr[f, A0]
     h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_PLAY]
-    pc = st.fr[f, K.FR_PC]
-    if pc == 0:
+    ab = tb.card[st.inst[s, h, K.I_CARD], K.CF_ON_PLAY]
+    if st.fr[f, K.FR_PC] == 0:
         if ab == K.AB_NONE or st.inst[s, h, K.I_TRAPPED] != 0:
             return ret_nb(st, f)
         st.fr[f, A3] = st.inst[s, h, K.I_LOC]
-    here = st.fr[f, A3]
-    if ab == K.AB_MAY_MOVE_ONE_HERO:
-        if pc == 0:
-            return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
-        if pc == 1:
-            hero = st.g[K.G_RET0]
-            if hero >= 0:
-                return tail_nb(st, f, RT_MOVE_HERO, s, hero, st.g[K.G_RET1], chooser, 0, 0, 0)
-        return ret_nb(st, f)
-    if ab == K.AB_FETCH_ATTACHMENT_HERE:
-        # Maurice: find his Invention and attach it to a Hero at his location.
-        if pc == 0:
-            k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-            if k < 0:
-                return ret_nb(st, f)
-            st.fr[f, A4] = k
-            opt_clear_nb(st)
-            for j in range(K.N_INST):
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, j, K.I_LOC] == here
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                ):
-                    opt_add_nb(st, K.O_CARD, j, s, 0)
-            return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-        k = st.fr[f, A4]
-        host = chosen_nb(st, 1)
-        put_in_realm_nb(st, s, k, here, host)
-        st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-        log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
-        return ret_nb(st, f)
-    if ab == K.AB_MRS_POTTS:
-        # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
-        if pc == 0:
-            opt_clear_nb(st)
-            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
-            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
-            items = False
-            for j in range(K.N_VCARDS, K.N_INST):
-                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
-                    items = True
-            if items and hero_count_nb(st, tb, s) > 1:
-                opt_add_nb(st, K.O_MODE, K.M_MOVE_ITEMS, 0, 0)
-            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
-        if pc == 1:
-            mode = chosen_nb(st, 1)
-            st.fr[f, A4] = mode
-            if mode == K.M_MOVE_HEROES:
-                st.fr[f, A5] = 0
-                st.fr[f, A6] = -1
-                pc = 2
-            elif mode == K.M_MOVE_ITEMS:
-                st.fr[f, A7] = K.N_VCARDS
-                pc = 5
-            else:
-                return ret_nb(st, f)
-        if pc == 3:
-            # a destination was picked for Hero A5
-            j = st.fr[f, A5]
-            dest = st.g[K.G_RET0]
-            st.fr[f, A6] = dest
-            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
-            pc = 4
-        if pc == 4:
-            st.fr[f, A5] += 1
-            pc = 2
-        if pc == 2:
-            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
-            for j in range(st.fr[f, A5], K.N_INST):
-                cj = st.inst[s, j, K.I_CARD]
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
-                    and st.inst[s, j, K.I_TRAPPED] == 0
-                ):
-                    st.fr[f, A5] = j
-                    dest = st.fr[f, A6]
-                    if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
-                        return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
-                    if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                        return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
-            return ret_nb(st, f)
-        if pc == 6:
-            # a new host was picked for Item A7
-            j = st.fr[f, A7]
-            host = chosen_nb(st, 1)
-            st.inst[s, j, K.I_HOST] = host
-            st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
-            log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
-            st.fr[f, A7] = j + 1
-        # pc 5 or 6: the next attached Fate Item
-        for j in range(st.fr[f, A7], K.N_INST):
-            if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
-                opt_clear_nb(st)
-                for x in range(K.N_INST):
-                    if (
-                        x != st.inst[s, j, K.I_HOST]
-                        and st.inst[s, x, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                        and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])
-                    ):
-                        opt_add_nb(st, K.O_CARD, x, s, 0)
-                if st.g[K.G_NOPT] > 0:
-                    st.fr[f, A7] = j
-                    return ask_nb(st, f, 6, s, chooser, K.DK_CARD, ab)
-        return ret_nb(st, f)
-    if ab == K.AB_INVITATION:
-        where = tb.card[c, K.CF_LOCATION]
-        if st.sv[s, K.SV_LOCK + where] != 0:
-            st.sv[s, K.SV_LOCK + where] = 0
-            log_nb(st, K.EV_UNLOCK, s, where, 0, 0, 0)
-        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) < 0:
-            p = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-            if p >= 0:
-                put_in_realm_nb(st, s, p, where, -1)
-                st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
-                log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
-        return ret_nb(st, f)
-    if ab == K.AB_KEY_TRAP_NAMED:
-        # The Key: Cinderella is moved to Cinderella's Room and Trapped.
-        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-        where = tb.card[c, K.CF_LOCATION]
-        if pc == 0:
-            if k >= 0 and st.inst[s, k, K.I_TRAPPED] == 0:
-                if st.inst[s, k, K.I_LOC] != where and hero_can_move_nb(st, tb, s, k, where):
-                    st.fr[f, A4] = k
-                    return call_nb(st, f, 1, RT_MOVE_HERO, s, k, where, chooser, 0, 0, 0)
-                if trappable_nb(st, tb, s, k):
-                    trap_nb(st, s, k)
-            return ret_nb(st, f)
-        k = st.fr[f, A4]
-        if trappable_nb(st, tb, s, k):
-            trap_nb(st, s, k)
-        return ret_nb(st, f)
-    if ab == K.AB_FAIRY_GODMOTHER:
-        # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
-        # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
-        bgc = tb.card[c, K.CF_REF0]
-        if pc == 0:
-            k = find_nb(st, s, bgc, 1)
-            if k < 0:
-                return ret_nb(st, f)
-            st.fr[f, A4] = k
-            old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
-            if old < 0:
-                return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, bgc, -1, ab, 0, 0)
-            dest = st.inst[s, old, K.I_LOC]
-            discard_nb(st, s, old)
-        else:
-            dest = st.g[K.G_RET0]
-        k = st.fr[f, A4]
-        if dest >= 0:
-            log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
-            return tail_nb(st, f, RT_PLACE_HERO, s, k, dest, chooser, 0, 0, 0)
-        set_zone_nb(st, s, k, K.Z_FDISCARD)
-        return ret_nb(st, f)
-    if ab == K.AB_DOLI:
-        # A4: next Hero to look at; A5: dest.
-        single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
-        if pc == 0:
-            opt_clear_nb(st)
-            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
-            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
-            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
-        if pc == 1:
-            if chosen_nb(st, 1) != K.M_MOVE_HEROES:
-                return ret_nb(st, f)
-            st.fr[f, A4] = 0
-            st.fr[f, A5] = -1
-            if single:
-                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, c, -1, ab, 0, 0)
-            pc = 3
-        if pc == 2:
-            # the single destination was picked
-            st.fr[f, A5] = st.g[K.G_RET0]
-            pc = 3
-        if pc == 4:
-            # a destination was picked for Hero A4 (each-destination reading)
-            j = st.fr[f, A4]
-            dest = st.g[K.G_RET0]
-            st.fr[f, A5] = dest
-            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
-            pc = 5
-        if pc == 5:
-            st.fr[f, A4] += 1
-        # pc 3, 4 or 5: the next Hero
-        for j in range(st.fr[f, A4], K.N_INST):
-            cj = st.inst[s, j, K.I_CARD]
-            if (
-                st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                and tb.card[cj, K.CF_TYPE] == K.T_HERO
-                and st.inst[s, j, K.I_TRAPPED] == 0
-            ):
-                st.fr[f, A4] = j
-                if not single:
-                    return call_nb(st, f, 4, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
-                dest = st.fr[f, A5]
-                if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
-                    return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
-        return ret_nb(st, f)
-    if ab == K.AB_GATHER_ALLIES:
-        for k in range(K.N_VCARDS):
-            if (
-                st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
-                and st.inst[s, k, K.I_LOC] != here
-                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
-                and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)
-            ):
-                move_card_nb(st, tb, ru, s, k, here)
-        return ret_nb(st, f)
-    if ab == K.AB_WITCHES:
-        # A4: cards discarded so far.
-        n = tb.card[c, K.CF_N]
-        if pc == 0:
-            opt_clear_nb(st)
-            if st.sv[s, K.SV_POWER] >= n:
-                opt_add_nb(st, K.O_MODE, K.M_LOSE_POWER, 0, 0)
-            if hand_size_nb(st, s) > 0:
-                opt_add_nb(st, K.O_MODE, K.M_DISCARD_CARDS, 0, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
-            return ret_nb(st, f)
-        if pc == 1:
-            if chosen_nb(st, 1) == K.M_LOSE_POWER:
-                st.sv[s, K.SV_POWER] -= n
-                log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
-                return ret_nb(st, f)
-        else:
-            discard_nb(st, s, chosen_nb(st, 1))
-            st.fr[f, A4] += 1
-        if st.fr[f, A4] >= n:
-            return ret_nb(st, f)
-        opt_clear_nb(st)
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
-                opt_add_nb(st, K.O_CARD, k, s, 0)
-        if st.g[K.G_NOPT] == 0:
-            return ret_nb(st, f)
-        return ask_nb(st, f, 2, s, s, K.DK_DISCARD, ab)
-    return ret_nb(st, f)
+    return _ability_r(ab, st, tb, ru, f)
 
 
 # ---------------------------------------------------------------------------- Fate cards
@@ -1871,63 +1586,7 @@ def activate_r(st, tb, ru, f):
         log_nb(st, K.EV_ACTIVATE, s, k, cost, 0, 0)
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_ACTIVATE]
-    if ab == K.AB_REMOVE_OBSTACLES:
-        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
-    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        # Look at the top two Fate cards: discard one, the other goes back on top.
-        if pc == 0:
-            a = reveal_fate_nb(st, s)
-            b = reveal_fate_nb(st, s)
-            st.fr[f, A2] = a
-            st.fr[f, A3] = b
-            opt_clear_nb(st)
-            if a >= 0:
-                opt_add_nb(st, K.O_CARD, a, s, 0)
-            if b >= 0:
-                opt_add_nb(st, K.O_CARD, b, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        a = st.fr[f, A2]
-        b = st.fr[f, A3]
-        gone = chosen_nb(st, 1)
-        discard_nb(st, s, gone)
-        keep = b if gone == a else a
-        if keep >= 0:
-            put_on_fate_deck_nb(st, s, keep)
-        return ret_nb(st, f)
-    if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        if pc == 0:
-            opt_clear_nb(st)
-            for j in range(K.N_VCARDS, K.N_INST):
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
-                ):
-                    opt_add_nb(st, K.O_CARD, j, s, 0)
-            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
-        discard_nb(st, s, chosen_nb(st, 1))
-        return ret_nb(st, f)
-    if ab == K.AB_KEY_MOVE_TRAP:
-        where = tb.card[c, K.CF_LOCATION]
-        if pc == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if key_target_nb(st, tb, s, h, where):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
-        if pc == 1:
-            h = chosen_nb(st, 1)
-            st.fr[f, A2] = h
-            if st.inst[s, h, K.I_LOC] != where:
-                return call_nb(st, f, 2, RT_MOVE_HERO, s, h, where, s, 0, 0, 0)
-        h = st.fr[f, A2]
-        if trappable_nb(st, tb, s, h):
-            trap_nb(st, s, h)
-        return ret_nb(st, f)
-    if ab == K.AB_WEDDING_BELLS:
-        declare_win_nb(st, s)
-    return ret_nb(st, f)
+    return _ability_r(ab, st, tb, ru, f)
 
 
 @kernel
@@ -2027,81 +1686,6 @@ def resolve_effect_r(st, tb, ru, f):
     pc = st.fr[f, K.FR_PC]
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES:
-        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        if pc == 0:
-            if can_remove_obstacle_nb(st, tb, s):
-                opt_clear_nb(st)
-                for loc in range(K.N_LOC):
-                    if st.sv[s, K.SV_OBST + loc] > 0:
-                        opt_add_nb(st, K.O_LOC, loc, 0, 0)
-                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
-            return ret_nb(st, f)
-        loc = chosen_nb(st, 1)
-        for _ in range(n):
-            if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
-                remove_obstacle_at_nb(st, tb, ru, s, loc)
-        return ret_nb(st, f)
-    if ab == K.AB_SWOON:
-        if pc == 0:
-            return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
-        if pc == 1:
-            return call_nb(st, f, 2, RT_PICK_MODE, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1)
-        if st.g[K.G_RET0] == K.M_GAIN:
-            gain_power_nb(st, s, n)
-        else:
-            draw_n_nb(st, s, n)
-        return ret_nb(st, f)
-    if ab == K.AB_EXTRA_VANQUISH:
-        st.g[K.G_ACTIONS] += 1
-        return tail_nb(st, f, RT_CHOOSE_VANQUISH, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_EXTRA_MOVE:
-        st.g[K.G_ACTIONS] += 1
-        return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        if pc == 0:
-            st.g[K.G_ACTIONS] += 1
-            can_move = 1 if any_move_nb(st, tb, s, 0) else 0
-            can_activate = 1 if any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]) else 0
-            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_MOVE, can_move, K.M_ACTIVATE, can_activate)
-        mode = st.g[K.G_RET0]
-        if mode == K.M_MOVE:
-            return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
-        if mode == K.M_ACTIVATE:
-            return tail_nb(st, f, RT_CHOOSE_ACTIVATE, s, ab, 0, 0, 0, 0, 0)
-        return ret_nb(st, f)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
-        if pc == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and strength_nb(st, tb, s, h) <= n
-                ):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
-        return ret_nb(st, f)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
-        reveal_until_ally_nb(st, tb, s)
-        return ret_nb(st, f)
-    if ab == K.AB_TAKE_ME_INSTEAD:
-        return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
-    if ab == K.AB_SHOW_ME_THE_BEAST:
-        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
-        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        if beast and belle:
-            gain_power_nb(st, s, n)
-        elif beast:
-            return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
-        elif belle:
-            return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
-        return ret_nb(st, f)
     if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
         if pc == 0:
             opt_clear_nb(st)
@@ -2116,223 +1700,7 @@ def resolve_effect_r(st, tb, ru, f):
         set_zone_nb(st, s, h, K.Z_LIMBO)
         log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
         return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) > 0:
-                replace_obstacle_at_nb(st, s, loc)
-        return ret_nb(st, f)
-    if ab == K.AB_REPLACE_OBSTACLES:
-        return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_MAGIC_MIRROR:
-        # A3: the Beast found
-        beast = tb.card[c, K.CF_REF0]
-        if pc == 0:
-            if realm_instance_nb(st, s, beast) < 0:
-                h = find_nb(st, s, beast, 0)
-                if h >= 0:
-                    st.fr[f, A3] = h
-                    return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, beast, -1, ab, 0, 0)
-            pc = 3
-        if pc == 1:
-            h = st.fr[f, A3]
-            loc = st.g[K.G_RET0]
-            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
-            return call_nb(st, f, 3, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
-        discard_nb(st, s, k)
-        fate_discard_into_deck_nb(st, s)
-        return ret_nb(st, f)
-    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
-        if pc == 0:
-            opt_clear_nb(st)
-            for loc in range(K.N_LOC):
-                if missing_at_nb(st, tb, s, loc) > 0:
-                    opt_add_nb(st, K.O_LOC, loc, 0, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
-            return ret_nb(st, f)
-        loc = chosen_nb(st, 1)
-        while missing_at_nb(st, tb, s, loc) > 0:
-            replace_obstacle_at_nb(st, s, loc)
-        return ret_nb(st, f)
-    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
-        villain_discard_into_deck_nb(st, s)
-        draw_n_nb(st, s, n)
-        return ret_nb(st, f)
-    if ab == K.AB_TRAP_HERO:
-        if pc == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if trappable_nb(st, tb, s, h):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        trap_nb(st, s, chosen_nb(st, 1))
-        return ret_nb(st, f)
-    if ab == K.AB_REFRESH_HAND:
-        if pc == 0:
-            return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 0, ab, 0, 0, 0, 0)
-        while hand_size_nb(st, s) < 4:
-            if draw_nb(st, s) < 0:
-                break
-        return ret_nb(st, f)
-    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
-        # Take the top n and put them back one by one: the first chosen ends on top. A3: cards taken, A4:
-        # cards placed; st.mark holds the cards taken (-1 once placed), st.tmp the order chosen.
-        if pc == 0:
-            fate_discard_into_deck_nb(st, s)
-            got = 0
-            for _ in range(n):
-                if st.sv[s, K.SV_FDECK_N] == 0:
-                    break
-                top = st.fdeck[s, st.sv[s, K.SV_FDECK_N] - 1]
-                st.sv[s, K.SV_FDECK_N] -= 1
-                st.mark[got] = top
-                got += 1
-            st.fr[f, A3] = got
-        else:
-            j = chosen_nb(st, 3)
-            st.tmp[st.fr[f, A4]] = st.mark[j]
-            st.mark[j] = -1
-            st.fr[f, A4] += 1
-        got = st.fr[f, A3]
-        if st.fr[f, A4] < got:
-            opt_clear_nb(st)
-            for j in range(got):
-                if st.mark[j] >= 0:
-                    opt_add_nb(st, K.O_CARD, st.mark[j], s, j)
-            return ask_nb(st, f, 1, s, chooser, K.DK_ARRANGE, ab)
-        for placed in range(got - 1, -1, -1):
-            put_on_fate_deck_nb(st, s, st.tmp[placed])
-        return ret_nb(st, f)
-    if ab == K.AB_DEFEAT_NAMED_HERO:
-        if pc == 0:
-            opt_clear_nb(st)
-            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-            if h >= 0:
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF1])
-            if h >= 0:
-                opt_add_nb(st, K.O_CARD, h, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
-        return ret_nb(st, f)
-    if ab == K.AB_MIDNIGHT:
-        for h in range(K.N_INST):
-            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-                defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
-        fetch_slippers_nb(st, tb, s)
-        return ret_nb(st, f)
-    if ab == K.AB_UNTRAP_AND_MOVE:
-        if pc == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, h, K.I_TRAPPED] != 0
-                    and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
-                ):
-                    for dest in range(K.N_LOC):
-                        if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
-                            opt_add_nb(st, K.O_MOVE, h, dest, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        h = chosen_nb(st, 1)
-        dest = chosen_nb(st, 2)
-        untrap_nb(st, s, h)
-        return tail_nb(st, f, RT_MOVE_HERO, s, h, dest, chooser, 0, 0, 0)
-    if ab == K.AB_MOVE_OPPONENT_ALLY:
-        if pc == 0:
-            opt_clear_nb(st)
-            add_move_options_nb(st, tb, s, 1, 1)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
-        return ret_nb(st, f)
-    if ab == K.AB_FREE_ITEM:
-        if pc == 0:
-            opt_clear_nb(st)
-            for j in range(K.N_VCARDS):
-                if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                    add_card_placements_nb(st, tb, ru, s, j)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, chooser, K.DK_PLACE, ab)
-            return ret_nb(st, f)
-        return tail_nb(st, f, RT_PLAY_ITEM, s, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 1, 0, 0)
-    if ab == K.AB_POWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 1:
-            set_cauldron_nb(st, s, 2)
-        return ret_nb(st, f)
-    if ab == K.AB_CLAIM_OR_GAIN:
-        if pc == 0:
-            unclaimed = 1 if st.sv[s, K.SV_CAULDRON] == 0 else 0
-            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_CLAIM, unclaimed, K.M_GAIN, 1)
-        if st.g[K.G_RET0] == K.M_CLAIM:
-            claim_cauldron_nb(st, s)
-        else:
-            gain_power_nb(st, s, n)
-        return ret_nb(st, f)
-    if ab == K.AB_POWER_PER_HERO:
-        gain_power_nb(st, s, hero_count_nb(st, tb, s))
-        return ret_nb(st, f)
-    if ab == K.AB_PIG_KEEPER:
-        # A3: Hen Wen found
-        if pc == 0:
-            find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
-            defeat_ok = 1 if pig_keeper_defeat_ok_nb(st, tb, s, c) else 0
-            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_FIND, find_ok, K.M_DEFEAT, defeat_ok)
-        if pc == 1:
-            mode = st.g[K.G_RET0]
-            if mode == K.M_FIND:
-                st.fr[f, A3] = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
-                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, tb.card[c, K.CF_REF0], -1, ab, 0, 0)
-            if mode == K.M_DEFEAT:
-                opt_clear_nb(st)
-                for h in range(K.N_INST):
-                    if (
-                        st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                        and strength_nb(st, tb, s, h) == n
-                    ):
-                        opt_add_nb(st, K.O_CARD, h, s, 0)
-                return ask_nb(st, f, 3, s, chooser, K.DK_CARD, ab)
-            return ret_nb(st, f)
-        if pc == 2:
-            h = st.fr[f, A3]
-            loc = st.g[K.G_RET0]
-            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
-            return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
-        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
-        return ret_nb(st, f)
-    if ab == K.AB_BARGAIN:
-        if pc == 0:
-            can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
-            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
-        if st.g[K.G_RET0] == K.M_CLAIM:
-            st.sv[s, K.SV_POWER] -= n
-            log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
-            d = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-            if d >= 0:
-                discard_nb(st, s, d)
-            claim_cauldron_nb(st, s)
-        else:
-            villain_discard_into_deck_nb(st, s)
-        return ret_nb(st, f)
-    if ab == K.AB_DRAW:
-        draw_n_nb(st, s, n)
-    elif ab == K.AB_DISCARD_HAND_DRAW:
-        for j in range(K.N_VCARDS):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
-                discard_nb(st, s, j)
-        draw_n_nb(st, s, n)
-    elif ab == K.AB_DEPOWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 2:
-            set_cauldron_nb(st, s, 1)
-    return ret_nb(st, f)
+    return _ability_r(ab, st, tb, ru, f)  # the card's villain's routine (simlab/villains/<folder>/abilities.py)
 
 
 @kernel

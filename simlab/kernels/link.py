@@ -122,3 +122,102 @@ def caller(dispatcher, argtypes: tuple, restype):
     )
     typing.__name__ = typing.__qualname__ = f"call_{symbol}"
     return intrinsic(typing)
+
+
+# ---------------------------------------------------------------------------- tables of kernels
+
+# A table of kernels is a process-wide array of native entry points, registered as a symbol when this module
+# is imported (so it exists before any kernel that reads it is compiled or loaded from the cache) and filled
+# at bind time (:func:`fill`). A caller reaches entry ``i`` through an intrinsic that loads the address and
+# calls it (:func:`table_caller`): the caller's code does not change when an entry is added, so neither does
+# its cache. Without the JIT, the table holds the Python functions.
+_TABLES: dict[str, object] = {}
+_PY_TABLES: dict[str, dict[int, object]] = {}
+
+
+def _table(name: str, size: int):
+    if name not in _TABLES:
+        import ctypes
+
+        array = (ctypes.c_int64 * size)()
+        _TABLES[name] = array
+        _PY_TABLES[name] = {}
+        ll.add_symbol(name, ctypes.addressof(array))
+    return _TABLES[name]
+
+
+def fill(name: str, size: int, index: int, dispatcher, argtypes: tuple) -> None:
+    """Compile ``dispatcher`` for ``argtypes`` (or load it from the cache) and make it entry ``index`` of
+    table ``name``."""
+    array = _table(name, size)
+    if not 0 <= index < size:
+        raise IndexError(f"{name} has {size} entries, not {index}")
+    _PY_TABLES[name][index] = getattr(dispatcher, "py_func", dispatcher)
+    if numba.config.DISABLE_JIT:
+        return
+    dispatcher.compile(argtypes)
+    cres = dispatcher.overloads[argtypes]
+    address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+    if not address:
+        raise RuntimeError(f"kernel {dispatcher.__name__} has no native entry point")
+    array[index] = address
+
+
+def filled(name: str, size: int) -> set[int]:
+    """The entries of table ``name`` that are filled."""
+    _table(name, size)
+    return set(_PY_TABLES[name])
+
+
+def table_caller(name: str, size: int, argtypes: tuple, restype):
+    """A function for kernels to call as ``f(i, *args)``: entry ``i`` of table ``name`` (filled by
+    :func:`fill` before it is called; an empty entry is an error the caller must rule out)."""
+    _table(name, size)
+    if numba.config.DISABLE_JIT:
+        py = _PY_TABLES[name]
+
+        def call(i, *args):
+            return py[i](*args)
+
+        return call
+    n = len(argtypes)
+
+    def typer(typingctx, index, *args):
+        if len(args) != n:
+            raise TypingError(f"{name} entries take {n} arguments, got {len(args)}")
+        for a, t in zip(args, argtypes, strict=True):
+            if a != t and not (t == types.int64 and isinstance(a, types.Integer)):
+                raise TypingError(f"{name} entries take {argtypes}, called with {args}")
+        sig = restype(index, *args)
+
+        def codegen(context, builder, signature, values):
+            from llvmlite import ir
+
+            i = context.cast(builder, values[0], signature.args[0], types.int64)
+            values = [
+                context.cast(builder, v, a, t) for v, a, t in zip(values[1:], signature.args[1:], argtypes, strict=True)
+            ]
+            fnty = context.call_conv.get_function_type(restype, argtypes)
+            gv = builder.module.globals.get(name)
+            if gv is None:
+                gv = ir.GlobalVariable(builder.module, ir.ArrayType(ir.IntType(64), size), name)
+                gv.linkage = "external"
+            address = builder.load(builder.gep(gv, [ir.Constant(ir.IntType(32), 0), i]))
+            fn = builder.inttoptr(address, fnty.as_pointer())
+            status, res = context.call_conv.call_function(builder, fn, restype, argtypes, values)
+            with builder.if_then(status.is_error, likely=False):
+                context.call_conv.return_status_propagate(builder, status)
+            return res
+
+        return sig, codegen
+
+    def typing(typingctx, index, *args):
+        return typer(typingctx, index, *args)
+
+    P = inspect.Parameter
+    typing.__signature__ = inspect.Signature(
+        [P("typingctx", P.POSITIONAL_OR_KEYWORD), P("index", P.POSITIONAL_OR_KEYWORD)]
+        + [P(f"a{i}", P.POSITIONAL_OR_KEYWORD) for i in range(n)]
+    )
+    typing.__name__ = typing.__qualname__ = f"call_{name}"
+    return intrinsic(typing)

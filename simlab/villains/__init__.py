@@ -37,3 +37,46 @@ def data_text(folder: str) -> str:
 
 
 KEYS = tuple(key_of(f) for f in REGISTRY)
+
+
+def _ability_modules() -> list[tuple[str, object]]:
+    """(folder, its ``abilities`` module) for every registered folder that has one."""
+    from importlib import import_module
+
+    out = []
+    for folder in REGISTRY:
+        name = f"{package(folder)}.abilities"
+        try:
+            out.append((folder, import_module(name)))
+        except ModuleNotFoundError as exc:  # a villain whose cards print only codes others handle
+            if exc.name != name:
+                raise
+    return out
+
+
+def ability_owners() -> dict[int, str]:
+    """Ability code -> the registered folder whose ``abilities.py`` handles it (one folder a code)."""
+    owner: dict[int, str] = {}
+    for folder, module in _ability_modules():
+        for code in module.HANDLES:
+            if code in owner and owner[code] != folder:
+                raise RuntimeError(f"ability code {code} is handled by both {owner[code]} and {folder}")
+            owner[code] = folder
+    return owner
+
+
+def bind_abilities() -> None:
+    """Fill the engine's table of ability routines from the registry, once per process: each folder's
+    ``abilities.ability_r`` (compiled on its own, or loaded from the cache) for every code in its ``HANDLES``,
+    and the engine's ``no_ability_r`` (nothing happens, as for a code no branch handled) for every other code.
+    Must run before a game is played; the driver does it when imported."""
+    from simlab.kernels import engine, link
+
+    table, size, types = engine.ABILITY_TABLE, engine.N_ABILITY_CODES, engine.ABILITY_TYPES
+    if len(link.filled(table, size)) == size:
+        return
+    modules = dict(_ability_modules())
+    owners = ability_owners()
+    for code in range(size):
+        routine = modules[owners[code]].ability_r if code in owners else engine.no_ability_r
+        link.fill(table, size, code, routine, types)

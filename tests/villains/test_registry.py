@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # below also fails when one of them no longer names a villain, so that it leaves this list.
 NOT_YET = {
     "simlab/kernels/const.py": "per-card ability codes (AB_*), rule-variant slots and mode names of single cards",
-    "simlab/kernels/engine.py": "the card-specific branches of the ability routines and of the turn",
+    "simlab/kernels/engine.py": "card-specific rules outside the ability routines: the Fate action's (The Rose, "
+    "Gurgi's Happy Day, the Prince), Lucifer, LeFou, the Cauldron tile, playability checks, Take Me Instead",
     "simlab/kernels/query.py": "card-specific passives (strength, entry, covering) and objective checks",
     "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
@@ -194,3 +195,51 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
     assert any(named in h for h in hits), hits
     path.write_text('"""Gaston and Beast in a docstring are examples, not code."""\n# Lucifer\nx = 1\n')
     assert villain_names_in(path) == []
+
+
+# ------------------------------------------------------------------------------------------ ability routines
+
+ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate")  # what the engine's routines resolve
+# Codes printed in those slots that no villain's routine resolves: the core does (a Hero played from the Fate
+# discard pile, which two villains print), or the Fate action does before any routine is reached.
+CORE_RESOLVED = {"play_hero_from_fate_discard", "the_rose", "gurgi_happy_day", "hijack_fate"}
+
+
+def printed_codes() -> dict[str, set[str]]:
+    """Ability name -> the registered folders whose cards print it in a routine slot."""
+    out: dict[str, set[str]] = {}
+    for folder in V.REGISTRY:
+        for card in tomllib.loads(V.data_text(folder))["card"]:
+            for slot in ROUTINE_SLOTS:
+                if slot in card:
+                    out.setdefault(card[slot], set()).add(folder)
+    return out
+
+
+def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
+    from simlab.kernels import const as K
+
+    owners = V.ability_owners()
+    printed = printed_codes()
+    for name, folders in sorted(printed.items()):
+        code = K.ABILITY_CODES[name]
+        if name in CORE_RESOLVED:
+            assert code not in owners, f"{name} is resolved by the core, yet {owners[code]} handles it too"
+            continue
+        assert code in owners, f"{name} (printed by {sorted(folders)}) has no routine: add it to a HANDLES"
+        assert folders == {owners[code]}, f"{name} is printed by {sorted(folders)}, handled by {owners[code]}"
+    # and a folder handles only codes its own cards print
+    stray = {K.ABILITY_NAMES[c]: f for c, f in owners.items() if K.ABILITY_NAMES[c] not in printed}
+    assert stray == {}
+
+
+def test_the_engine_reaches_every_villain_routine_through_its_table():
+    import simlab.driver  # noqa: F401  (binds the routines and fills the table)
+    from simlab.kernels import engine, link
+
+    filled = link.filled(engine.ABILITY_TABLE, engine.N_ABILITY_CODES)
+    assert filled == set(range(engine.N_ABILITY_CODES))
+    py = link._PY_TABLES[engine.ABILITY_TABLE]
+    for code, folder in V.ability_owners().items():
+        module = importlib.import_module(f"{V.package(folder)}.abilities")
+        assert py[code] is getattr(module.ability_r, "py_func", module.ability_r)

@@ -1,0 +1,375 @@
+"""Gaston's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only his cards use
+(``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
+registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
+"""
+
+from simlab.kernels import const as K
+from simlab.kernels.engine import (
+    A0,
+    A1,
+    A2,
+    A3,
+    A4,
+    A5,
+    A6,
+    A7,
+    RT_CHOOSE_MOVE,
+    RT_CHOOSE_VANQUISH,
+    RT_MOVE_HERO,
+    RT_ON_ENTER,
+    RT_ON_PLAY,
+    RT_PICK_HERO_TO_MOVE,
+    RT_PICK_LOCATION,
+    RT_PICK_MODE,
+    RT_PLAY_HERO,
+    RT_REMOVE_OBSTACLES,
+    RT_REPLACE_OBSTACLES,
+    RT_RESOLVE_EFFECT,
+    RT_TAKE_ME_INSTEAD,
+    ask_nb,
+    call_nb,
+    chosen_nb,
+    defeat_hero_nb,
+    discard_nb,
+    draw_n_nb,
+    fate_discard_into_deck_nb,
+    find_nb,
+    gain_power_nb,
+    log_nb,
+    move_card_nb,
+    opt_add_nb,
+    opt_clear_nb,
+    over_nb,
+    put_in_realm_nb,
+    remove_obstacle_at_nb,
+    replace_obstacle_at_nb,
+    ret_nb,
+    reveal_until_ally_nb,
+    tail_nb,
+)
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import (
+    can_enter_nb,
+    can_remove_obstacle_nb,
+    hero_count_nb,
+    missing_at_nb,
+    realm_instance_nb,
+    strength_nb,
+)
+
+HANDLES = (
+    K.AB_REMOVE_OBSTACLES,
+    K.AB_REMOVE_OBSTACLES_ONE_LOCATION,
+    K.AB_SWOON,
+    K.AB_EXTRA_VANQUISH,
+    K.AB_EXTRA_MOVE,
+    K.AB_DEFEAT_HERO_MAX_STRENGTH,
+    K.AB_REVEAL_UNTIL_ALLY,
+    K.AB_TAKE_ME_INSTEAD,
+    K.AB_SHOW_ME_THE_BEAST,
+    K.AB_REPLACE_ONE_EACH_LOCATION,
+    K.AB_REPLACE_OBSTACLES,
+    K.AB_MAGIC_MIRROR,
+    K.AB_REPLACE_ALL_ONE_LOCATION,
+    K.AB_MAY_MOVE_ONE_HERO,
+    K.AB_FETCH_ATTACHMENT_HERE,
+    K.AB_MRS_POTTS,
+    K.AB_PUSH_ALLIES_OUT,
+)
+
+
+@helper
+def effect_nb(st, tb, ru, f):
+    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
+    makes its choices. Locals A3.. per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    pc = st.fr[f, K.FR_PC]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        if pc == 0:
+            if can_remove_obstacle_nb(st, tb, s):
+                opt_clear_nb(st)
+                for loc in range(K.N_LOC):
+                    if st.sv[s, K.SV_OBST + loc] > 0:
+                        opt_add_nb(st, K.O_LOC, loc, 0, 0)
+                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
+            return ret_nb(st, f)
+        loc = chosen_nb(st, 1)
+        for _ in range(n):
+            if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
+                remove_obstacle_at_nb(st, tb, ru, s, loc)
+        return ret_nb(st, f)
+    if ab == K.AB_SWOON:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        if pc == 1:
+            return call_nb(st, f, 2, RT_PICK_MODE, s, chooser, ab, K.M_GAIN, 1, K.M_DRAW, 1)
+        if st.g[K.G_RET0] == K.M_GAIN:
+            gain_power_nb(st, s, n)
+        else:
+            draw_n_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_EXTRA_VANQUISH:
+        st.g[K.G_ACTIONS] += 1
+        return tail_nb(st, f, RT_CHOOSE_VANQUISH, s, ab, 0, 0, 0, 0, 0)
+    if ab == K.AB_EXTRA_MOVE:
+        st.g[K.G_ACTIONS] += 1
+        return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                    and strength_nb(st, tb, s, h) <= n
+                ):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_REVEAL_UNTIL_ALLY:
+        reveal_until_ally_nb(st, tb, s)
+        return ret_nb(st, f)
+    if ab == K.AB_TAKE_ME_INSTEAD:
+        return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
+    if ab == K.AB_SHOW_ME_THE_BEAST:
+        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if beast and belle:
+            gain_power_nb(st, s, n)
+        elif beast:
+            return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        elif belle:
+            return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+        for loc in range(K.N_LOC):
+            if missing_at_nb(st, tb, s, loc) > 0:
+                replace_obstacle_at_nb(st, s, loc)
+        return ret_nb(st, f)
+    if ab == K.AB_REPLACE_OBSTACLES:
+        return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
+    if ab == K.AB_MAGIC_MIRROR:
+        # A3: the Beast found
+        beast = tb.card[c, K.CF_REF0]
+        if pc == 0:
+            if realm_instance_nb(st, s, beast) < 0:
+                h = find_nb(st, s, beast, 0)
+                if h >= 0:
+                    st.fr[f, A3] = h
+                    return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, beast, -1, ab, 0, 0)
+            pc = 3
+        if pc == 1:
+            h = st.fr[f, A3]
+            loc = st.g[K.G_RET0]
+            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
+            return call_nb(st, f, 3, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
+        discard_nb(st, s, k)
+        fate_discard_into_deck_nb(st, s)
+        return ret_nb(st, f)
+    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+        if pc == 0:
+            opt_clear_nb(st)
+            for loc in range(K.N_LOC):
+                if missing_at_nb(st, tb, s, loc) > 0:
+                    opt_add_nb(st, K.O_LOC, loc, 0, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_LOCATION, ab)
+            return ret_nb(st, f)
+        loc = chosen_nb(st, 1)
+        while missing_at_nb(st, tb, s, loc) > 0:
+            replace_obstacle_at_nb(st, s, loc)
+        return ret_nb(st, f)
+
+
+@helper
+def on_play_nb(st, tb, ru, f):
+    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_PLAY]
+    pc = st.fr[f, K.FR_PC]
+    here = st.fr[f, A3]
+    if ab == K.AB_MAY_MOVE_ONE_HERO:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
+        if pc == 1:
+            hero = st.g[K.G_RET0]
+            if hero >= 0:
+                return tail_nb(st, f, RT_MOVE_HERO, s, hero, st.g[K.G_RET1], chooser, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_FETCH_ATTACHMENT_HERE:
+        # Maurice: find his Invention and attach it to a Hero at his location.
+        if pc == 0:
+            k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+            if k < 0:
+                return ret_nb(st, f)
+            st.fr[f, A4] = k
+            opt_clear_nb(st)
+            for j in range(K.N_INST):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, j, K.I_LOC] == here
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                ):
+                    opt_add_nb(st, K.O_CARD, j, s, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+        k = st.fr[f, A4]
+        host = chosen_nb(st, 1)
+        put_in_realm_nb(st, s, k, here, host)
+        st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+        log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_MRS_POTTS:
+        # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
+        if pc == 0:
+            opt_clear_nb(st)
+            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
+            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
+            items = False
+            for j in range(K.N_VCARDS, K.N_INST):
+                if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
+                    items = True
+            if items and hero_count_nb(st, tb, s) > 1:
+                opt_add_nb(st, K.O_MODE, K.M_MOVE_ITEMS, 0, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+        if pc == 1:
+            mode = chosen_nb(st, 1)
+            st.fr[f, A4] = mode
+            if mode == K.M_MOVE_HEROES:
+                st.fr[f, A5] = 0
+                st.fr[f, A6] = -1
+                pc = 2
+            elif mode == K.M_MOVE_ITEMS:
+                st.fr[f, A7] = K.N_VCARDS
+                pc = 5
+            else:
+                return ret_nb(st, f)
+        if pc == 3:
+            # a destination was picked for Hero A5
+            j = st.fr[f, A5]
+            dest = st.g[K.G_RET0]
+            st.fr[f, A6] = dest
+            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            pc = 4
+        if pc == 4:
+            st.fr[f, A5] += 1
+            pc = 2
+        if pc == 2:
+            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
+            for j in range(st.fr[f, A5], K.N_INST):
+                cj = st.inst[s, j, K.I_CARD]
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                    and st.inst[s, j, K.I_TRAPPED] == 0
+                ):
+                    st.fr[f, A5] = j
+                    dest = st.fr[f, A6]
+                    if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
+                        return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
+                    if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                        return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            return ret_nb(st, f)
+        if pc == 6:
+            # a new host was picked for Item A7
+            j = st.fr[f, A7]
+            host = chosen_nb(st, 1)
+            st.inst[s, j, K.I_HOST] = host
+            st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
+            log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
+            st.fr[f, A7] = j + 1
+        # pc 5 or 6: the next attached Fate Item
+        for j in range(st.fr[f, A7], K.N_INST):
+            if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
+                opt_clear_nb(st)
+                for x in range(K.N_INST):
+                    if (
+                        x != st.inst[s, j, K.I_HOST]
+                        and st.inst[s, x, K.I_ZONE] == K.Z_REALM
+                        and tb.card[st.inst[s, x, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                        and can_enter_nb(st, tb, s, st.inst[s, j, K.I_CARD], st.inst[s, x, K.I_LOC])
+                    ):
+                        opt_add_nb(st, K.O_CARD, x, s, 0)
+                if st.g[K.G_NOPT] > 0:
+                    st.fr[f, A7] = j
+                    return ask_nb(st, f, 6, s, chooser, K.DK_CARD, ab)
+        return ret_nb(st, f)
+    return ret_nb(st, f)
+
+
+@helper
+def on_enter_nb(st, tb, ru, f):
+    """Beast's "when played or moved": the Allies at his location must leave it (mandatory). Locals: A3 his
+    location, A4 the next Ally to look at, A5 the destination (single-destination reading)."""
+    s = st.fr[f, A0]
+    chooser = st.fr[f, A2]
+    h = st.fr[f, A1]
+    ab = tb.card[st.inst[s, h, K.I_CARD], K.CF_ON_ENTER]
+    pc = st.fr[f, K.FR_PC]
+    if pc == 0:
+        st.fr[f, A4] = 0
+        st.fr[f, A5] = -1
+        pc = 2
+    if pc == 3:
+        # the destination of Ally A4 was picked
+        k = st.fr[f, A4]
+        dest = st.g[K.G_RET0]
+        st.fr[f, A5] = dest
+        if dest >= 0:
+            move_card_nb(st, tb, ru, s, k, dest)
+        st.fr[f, A4] = k + 1
+    # pc 2 or 3: the Allies still at Beast's location, in instance order
+    here = st.fr[f, A3]
+    single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
+    for k in range(st.fr[f, A4], K.N_VCARDS):
+        if (
+            st.inst[s, k, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, k, K.I_LOC] == here
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+        ):
+            dest = st.fr[f, A5]
+            if dest < 0 or not single:
+                st.fr[f, A4] = k
+                return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, st.inst[s, k, K.I_CARD], here, ab, 0, 0)
+            move_card_nb(st, tb, ru, s, k, dest)
+    return ret_nb(st, f)
+
+
+@helper
+def activate_nb(st, tb, ru, f):
+    """Card ``k``'s Activated Ability, paid for (see ``activate_r``). Locals: A2, A3 per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_ACTIVATE]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
+    return ret_nb(st, f)
+
+
+@kernel
+def ability_r(st, tb, ru, f):
+    """The routine of frame ``f`` for one of Gaston's ability codes (``HANDLES``), by the engine routine that
+    reached it."""
+    r = st.fr[f, K.FR_ROUTINE]
+    if r == RT_RESOLVE_EFFECT:
+        return effect_nb(st, tb, ru, f)
+    if r == RT_ON_PLAY:
+        return on_play_nb(st, tb, ru, f)
+    if r == RT_ON_ENTER:
+        return on_enter_nb(st, tb, ru, f)
+    return activate_nb(st, tb, ru, f)  # RT_ACTIVATE

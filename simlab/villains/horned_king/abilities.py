@@ -1,0 +1,260 @@
+"""The Horned King's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only his cards use
+(``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
+registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
+"""
+
+from simlab.kernels import const as K
+from simlab.kernels.engine import (
+    A0,
+    A1,
+    A2,
+    A3,
+    A4,
+    A5,
+    RT_MOVE_HERO,
+    RT_PICK_LOCATION,
+    RT_PICK_MODE,
+    RT_PLAY_HERO,
+    RT_PLAY_ITEM,
+    RT_RESOLVE_EFFECT,
+    add_card_placements_nb,
+    ask_nb,
+    call_nb,
+    chosen_nb,
+    claim_cauldron_nb,
+    defeat_hero_nb,
+    discard_nb,
+    draw_n_nb,
+    find_nb,
+    gain_power_nb,
+    hand_size_nb,
+    log_nb,
+    move_card_nb,
+    opt_add_nb,
+    opt_clear_nb,
+    pig_keeper_defeat_ok_nb,
+    pig_keeper_find_ok_nb,
+    ret_nb,
+    set_cauldron_nb,
+    tail_nb,
+    villain_discard_into_deck_nb,
+)
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import can_enter_nb, hero_count_nb, realm_instance_nb, strength_nb
+
+HANDLES = (
+    K.AB_FREE_ITEM,
+    K.AB_POWER_CAULDRON,
+    K.AB_CLAIM_OR_GAIN,
+    K.AB_POWER_PER_HERO,
+    K.AB_PIG_KEEPER,
+    K.AB_BARGAIN,
+    K.AB_DRAW,
+    K.AB_DISCARD_HAND_DRAW,
+    K.AB_DEPOWER_CAULDRON,
+    K.AB_DOLI,
+    K.AB_GATHER_ALLIES,
+    K.AB_WITCHES,
+)
+
+
+@helper
+def effect_nb(st, tb, ru, f):
+    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
+    makes its choices. Locals A3.. per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    pc = st.fr[f, K.FR_PC]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_FREE_ITEM:
+        if pc == 0:
+            opt_clear_nb(st)
+            for j in range(K.N_VCARDS):
+                if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
+                    add_card_placements_nb(st, tb, ru, s, j)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_PLACE, ab)
+            return ret_nb(st, f)
+        return tail_nb(st, f, RT_PLAY_ITEM, s, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 1, 0, 0)
+    if ab == K.AB_POWER_CAULDRON:
+        if st.sv[s, K.SV_CAULDRON] == 1:
+            set_cauldron_nb(st, s, 2)
+        return ret_nb(st, f)
+    if ab == K.AB_CLAIM_OR_GAIN:
+        if pc == 0:
+            unclaimed = 1 if st.sv[s, K.SV_CAULDRON] == 0 else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_CLAIM, unclaimed, K.M_GAIN, 1)
+        if st.g[K.G_RET0] == K.M_CLAIM:
+            claim_cauldron_nb(st, s)
+        else:
+            gain_power_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_POWER_PER_HERO:
+        gain_power_nb(st, s, hero_count_nb(st, tb, s))
+        return ret_nb(st, f)
+    if ab == K.AB_PIG_KEEPER:
+        # A3: Hen Wen found
+        if pc == 0:
+            find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
+            defeat_ok = 1 if pig_keeper_defeat_ok_nb(st, tb, s, c) else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_FIND, find_ok, K.M_DEFEAT, defeat_ok)
+        if pc == 1:
+            mode = st.g[K.G_RET0]
+            if mode == K.M_FIND:
+                st.fr[f, A3] = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, tb.card[c, K.CF_REF0], -1, ab, 0, 0)
+            if mode == K.M_DEFEAT:
+                opt_clear_nb(st)
+                for h in range(K.N_INST):
+                    if (
+                        st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                        and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                        and strength_nb(st, tb, s, h) == n
+                    ):
+                        opt_add_nb(st, K.O_CARD, h, s, 0)
+                return ask_nb(st, f, 3, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        if pc == 2:
+            h = st.fr[f, A3]
+            loc = st.g[K.G_RET0]
+            log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
+            return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_BARGAIN:
+        if pc == 0:
+            can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
+        if st.g[K.G_RET0] == K.M_CLAIM:
+            st.sv[s, K.SV_POWER] -= n
+            log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
+            d = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if d >= 0:
+                discard_nb(st, s, d)
+            claim_cauldron_nb(st, s)
+        else:
+            villain_discard_into_deck_nb(st, s)
+        return ret_nb(st, f)
+    if ab == K.AB_DRAW:
+        draw_n_nb(st, s, n)
+    elif ab == K.AB_DISCARD_HAND_DRAW:
+        for j in range(K.N_VCARDS):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
+                discard_nb(st, s, j)
+        draw_n_nb(st, s, n)
+    elif ab == K.AB_DEPOWER_CAULDRON:
+        if st.sv[s, K.SV_CAULDRON] == 2:
+            set_cauldron_nb(st, s, 1)
+    return ret_nb(st, f)
+
+
+@helper
+def on_play_nb(st, tb, ru, f):
+    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_PLAY]
+    pc = st.fr[f, K.FR_PC]
+    here = st.fr[f, A3]
+    if ab == K.AB_DOLI:
+        # A4: next Hero to look at; A5: dest.
+        single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
+        if pc == 0:
+            opt_clear_nb(st)
+            opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
+            opt_add_nb(st, K.O_MODE, K.M_MOVE_HEROES, 0, 0)
+            return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+        if pc == 1:
+            if chosen_nb(st, 1) != K.M_MOVE_HEROES:
+                return ret_nb(st, f)
+            st.fr[f, A4] = 0
+            st.fr[f, A5] = -1
+            if single:
+                return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, c, -1, ab, 0, 0)
+            pc = 3
+        if pc == 2:
+            # the single destination was picked
+            st.fr[f, A5] = st.g[K.G_RET0]
+            pc = 3
+        if pc == 4:
+            # a destination was picked for Hero A4 (each-destination reading)
+            j = st.fr[f, A4]
+            dest = st.g[K.G_RET0]
+            st.fr[f, A5] = dest
+            if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+            pc = 5
+        if pc == 5:
+            st.fr[f, A4] += 1
+        # pc 3, 4 or 5: the next Hero
+        for j in range(st.fr[f, A4], K.N_INST):
+            cj = st.inst[s, j, K.I_CARD]
+            if (
+                st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                and tb.card[cj, K.CF_TYPE] == K.T_HERO
+                and st.inst[s, j, K.I_TRAPPED] == 0
+            ):
+                st.fr[f, A4] = j
+                if not single:
+                    return call_nb(st, f, 4, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
+                dest = st.fr[f, A5]
+                if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
+                    return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_GATHER_ALLIES:
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
+                and st.inst[s, k, K.I_LOC] != here
+                and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+                and can_enter_nb(st, tb, s, st.inst[s, k, K.I_CARD], here)
+            ):
+                move_card_nb(st, tb, ru, s, k, here)
+        return ret_nb(st, f)
+    if ab == K.AB_WITCHES:
+        # A4: cards discarded so far.
+        n = tb.card[c, K.CF_N]
+        if pc == 0:
+            opt_clear_nb(st)
+            if st.sv[s, K.SV_POWER] >= n:
+                opt_add_nb(st, K.O_MODE, K.M_LOSE_POWER, 0, 0)
+            if hand_size_nb(st, s) > 0:
+                opt_add_nb(st, K.O_MODE, K.M_DISCARD_CARDS, 0, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
+            return ret_nb(st, f)
+        if pc == 1:
+            if chosen_nb(st, 1) == K.M_LOSE_POWER:
+                st.sv[s, K.SV_POWER] -= n
+                log_nb(st, K.EV_POWER_LOSS, s, n, st.sv[s, K.SV_POWER], 0, 0)
+                return ret_nb(st, f)
+        else:
+            discard_nb(st, s, chosen_nb(st, 1))
+            st.fr[f, A4] += 1
+        if st.fr[f, A4] >= n:
+            return ret_nb(st, f)
+        opt_clear_nb(st)
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] == K.Z_HAND:
+                opt_add_nb(st, K.O_CARD, k, s, 0)
+        if st.g[K.G_NOPT] == 0:
+            return ret_nb(st, f)
+        return ask_nb(st, f, 2, s, s, K.DK_DISCARD, ab)
+    return ret_nb(st, f)
+
+
+@kernel
+def ability_r(st, tb, ru, f):
+    """The routine of frame ``f`` for one of the Horned King's ability codes (``HANDLES``), by the engine routine that
+    reached it."""
+    r = st.fr[f, K.FR_ROUTINE]
+    if r == RT_RESOLVE_EFFECT:
+        return effect_nb(st, tb, ru, f)
+    return on_play_nb(st, tb, ru, f)  # RT_ON_PLAY

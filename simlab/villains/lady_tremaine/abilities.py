@@ -1,0 +1,379 @@
+"""Lady Tremaine's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only her cards use
+(``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
+registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
+"""
+
+from simlab.kernels import const as K
+from simlab.kernels.engine import (
+    A0,
+    A1,
+    A2,
+    A3,
+    A4,
+    RT_CHOOSE_ACTIVATE,
+    RT_CHOOSE_MOVE,
+    RT_DISCARD_PICKS,
+    RT_MOVE_HERO,
+    RT_ON_ENTER,
+    RT_ON_PLAY,
+    RT_PICK_LOCATION,
+    RT_PICK_MODE,
+    RT_PLACE_HERO,
+    RT_RESOLVE_EFFECT,
+    add_move_options_nb,
+    any_activate_nb,
+    ask_nb,
+    call_nb,
+    chosen_nb,
+    declare_win_nb,
+    defeat_hero_nb,
+    discard_nb,
+    draw_n_nb,
+    draw_nb,
+    fate_discard_into_deck_nb,
+    fetch_slippers_nb,
+    find_nb,
+    hand_size_nb,
+    key_target_nb,
+    log_nb,
+    move_card_nb,
+    opt_add_nb,
+    opt_clear_nb,
+    put_in_realm_nb,
+    put_on_fate_deck_nb,
+    ret_nb,
+    reveal_fate_nb,
+    tail_nb,
+    trap_nb,
+    untrap_nb,
+    villain_discard_into_deck_nb,
+)
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import any_move_nb, can_enter_nb, hero_can_move_nb, realm_instance_nb, trappable_nb
+from simlab.kernels.state import set_zone_nb
+
+HANDLES = (
+    K.AB_EXTRA_MOVE_OR_ACTIVATE,
+    K.AB_RESHUFFLE_DISCARD_DRAW,
+    K.AB_TRAP_HERO,
+    K.AB_REFRESH_HAND,
+    K.AB_RESHUFFLE_FATE_ARRANGE,
+    K.AB_DEFEAT_NAMED_HERO,
+    K.AB_MIDNIGHT,
+    K.AB_UNTRAP_AND_MOVE,
+    K.AB_MOVE_OPPONENT_ALLY,
+    K.AB_INVITATION,
+    K.AB_KEY_TRAP_NAMED,
+    K.AB_FAIRY_GODMOTHER,
+    K.AB_PEEK_FATE_DISCARD_ONE,
+    K.AB_DISCARD_GLASS_SLIPPER,
+    K.AB_KEY_MOVE_TRAP,
+    K.AB_WEDDING_BELLS,
+    K.AB_FETCH_ALLY_HERE,
+    K.AB_DISCARD_ITEM_HERE,
+)
+
+
+@helper
+def effect_nb(st, tb, ru, f):
+    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
+    makes its choices. Locals A3.. per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    pc = st.fr[f, K.FR_PC]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        if pc == 0:
+            st.g[K.G_ACTIONS] += 1
+            can_move = 1 if any_move_nb(st, tb, s, 0) else 0
+            can_activate = 1 if any_activate_nb(st, tb, ru, s, st.sv[s, K.SV_POWER]) else 0
+            return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_MOVE, can_move, K.M_ACTIVATE, can_activate)
+        mode = st.g[K.G_RET0]
+        if mode == K.M_MOVE:
+            return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
+        if mode == K.M_ACTIVATE:
+            return tail_nb(st, f, RT_CHOOSE_ACTIVATE, s, ab, 0, 0, 0, 0, 0)
+        return ret_nb(st, f)
+    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
+        villain_discard_into_deck_nb(st, s)
+        draw_n_nb(st, s, n)
+        return ret_nb(st, f)
+    if ab == K.AB_TRAP_HERO:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if trappable_nb(st, tb, s, h):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        trap_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    if ab == K.AB_REFRESH_HAND:
+        if pc == 0:
+            return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 0, ab, 0, 0, 0, 0)
+        while hand_size_nb(st, s) < 4:
+            if draw_nb(st, s) < 0:
+                break
+        return ret_nb(st, f)
+    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+        # Take the top n and put them back one by one: the first chosen ends on top. A3: cards taken, A4:
+        # cards placed; st.mark holds the cards taken (-1 once placed), st.tmp the order chosen.
+        if pc == 0:
+            fate_discard_into_deck_nb(st, s)
+            got = 0
+            for _ in range(n):
+                if st.sv[s, K.SV_FDECK_N] == 0:
+                    break
+                top = st.fdeck[s, st.sv[s, K.SV_FDECK_N] - 1]
+                st.sv[s, K.SV_FDECK_N] -= 1
+                st.mark[got] = top
+                got += 1
+            st.fr[f, A3] = got
+        else:
+            j = chosen_nb(st, 3)
+            st.tmp[st.fr[f, A4]] = st.mark[j]
+            st.mark[j] = -1
+            st.fr[f, A4] += 1
+        got = st.fr[f, A3]
+        if st.fr[f, A4] < got:
+            opt_clear_nb(st)
+            for j in range(got):
+                if st.mark[j] >= 0:
+                    opt_add_nb(st, K.O_CARD, st.mark[j], s, j)
+            return ask_nb(st, f, 1, s, chooser, K.DK_ARRANGE, ab)
+        for placed in range(got - 1, -1, -1):
+            put_on_fate_deck_nb(st, s, st.tmp[placed])
+        return ret_nb(st, f)
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        if pc == 0:
+            opt_clear_nb(st)
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if h >= 0:
+                opt_add_nb(st, K.O_CARD, h, s, 0)
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF1])
+            if h >= 0:
+                opt_add_nb(st, K.O_CARD, h, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
+        return ret_nb(st, f)
+    if ab == K.AB_MIDNIGHT:
+        for h in range(K.N_INST):
+            if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+                defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
+        fetch_slippers_nb(st, tb, s)
+        return ret_nb(st, f)
+    if ab == K.AB_UNTRAP_AND_MOVE:
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if (
+                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, h, K.I_TRAPPED] != 0
+                    and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+                ):
+                    for dest in range(K.N_LOC):
+                        if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
+                            opt_add_nb(st, K.O_MOVE, h, dest, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        h = chosen_nb(st, 1)
+        dest = chosen_nb(st, 2)
+        untrap_nb(st, s, h)
+        return tail_nb(st, f, RT_MOVE_HERO, s, h, dest, chooser, 0, 0, 0)
+    if ab == K.AB_MOVE_OPPONENT_ALLY:
+        if pc == 0:
+            opt_clear_nb(st)
+            add_move_options_nb(st, tb, s, 1, 1)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
+        return ret_nb(st, f)
+
+
+@helper
+def on_play_nb(st, tb, ru, f):
+    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_PLAY]
+    pc = st.fr[f, K.FR_PC]
+    if ab == K.AB_INVITATION:
+        where = tb.card[c, K.CF_LOCATION]
+        if st.sv[s, K.SV_LOCK + where] != 0:
+            st.sv[s, K.SV_LOCK + where] = 0
+            log_nb(st, K.EV_UNLOCK, s, where, 0, 0, 0)
+        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) < 0:
+            p = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+            if p >= 0:
+                put_in_realm_nb(st, s, p, where, -1)
+                st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
+                log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
+        return ret_nb(st, f)
+    if ab == K.AB_KEY_TRAP_NAMED:
+        # The Key: Cinderella is moved to Cinderella's Room and Trapped.
+        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+        where = tb.card[c, K.CF_LOCATION]
+        if pc == 0:
+            if k >= 0 and st.inst[s, k, K.I_TRAPPED] == 0:
+                if st.inst[s, k, K.I_LOC] != where and hero_can_move_nb(st, tb, s, k, where):
+                    st.fr[f, A4] = k
+                    return call_nb(st, f, 1, RT_MOVE_HERO, s, k, where, chooser, 0, 0, 0)
+                if trappable_nb(st, tb, s, k):
+                    trap_nb(st, s, k)
+            return ret_nb(st, f)
+        k = st.fr[f, A4]
+        if trappable_nb(st, tb, s, k):
+            trap_nb(st, s, k)
+        return ret_nb(st, f)
+    if ab == K.AB_FAIRY_GODMOTHER:
+        # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
+        # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
+        bgc = tb.card[c, K.CF_REF0]
+        if pc == 0:
+            k = find_nb(st, s, bgc, 1)
+            if k < 0:
+                return ret_nb(st, f)
+            st.fr[f, A4] = k
+            old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
+            if old < 0:
+                return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, bgc, -1, ab, 0, 0)
+            dest = st.inst[s, old, K.I_LOC]
+            discard_nb(st, s, old)
+        else:
+            dest = st.g[K.G_RET0]
+        k = st.fr[f, A4]
+        if dest >= 0:
+            log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
+            return tail_nb(st, f, RT_PLACE_HERO, s, k, dest, chooser, 0, 0, 0)
+        set_zone_nb(st, s, k, K.Z_FDISCARD)
+        return ret_nb(st, f)
+    return ret_nb(st, f)
+
+
+@helper
+def on_enter_nb(st, tb, ru, f):
+    """Bruno's and Jaq's "when played or moved" abilities. Locals: A3 their location."""
+    s = st.fr[f, A0]
+    h = st.fr[f, A1]
+    chooser = st.fr[f, A2]
+    c = st.inst[s, h, K.I_CARD]
+    ab = tb.card[c, K.CF_ON_ENTER]
+    if st.fr[f, K.FR_PC] == 1:
+        discard_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    here = st.fr[f, A3]
+    if ab == K.AB_FETCH_ALLY_HERE:
+        # Bruno: Lucifer comes to Bruno's location.
+        k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+        if (
+            k >= 0
+            and st.inst[s, k, K.I_LOC] != here
+            and st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] == 0
+            and can_enter_nb(st, tb, s, tb.card[c, K.CF_REF0], here)
+        ):
+            move_card_nb(st, tb, ru, s, k, here)
+        return ret_nb(st, f)
+    if ab == K.AB_DISCARD_ITEM_HERE:
+        # Jaq: discard one of the villain's own Items at his location.
+        opt_clear_nb(st)
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == here
+                and st.inst[s, k, K.I_HOST] < 0
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM
+            ):
+                opt_add_nb(st, K.O_CARD, k, s, 0)
+        if st.g[K.G_NOPT] > 0:
+            return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+    return ret_nb(st, f)
+
+
+@helper
+def activate_nb(st, tb, ru, f):
+    """Card ``k``'s Activated Ability, paid for (see ``activate_r``). Locals: A2, A3 per ability."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_ACTIVATE]
+    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+        # Look at the top two Fate cards: discard one, the other goes back on top.
+        if pc == 0:
+            a = reveal_fate_nb(st, s)
+            b = reveal_fate_nb(st, s)
+            st.fr[f, A2] = a
+            st.fr[f, A3] = b
+            opt_clear_nb(st)
+            if a >= 0:
+                opt_add_nb(st, K.O_CARD, a, s, 0)
+            if b >= 0:
+                opt_add_nb(st, K.O_CARD, b, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+            return ret_nb(st, f)
+        a = st.fr[f, A2]
+        b = st.fr[f, A3]
+        gone = chosen_nb(st, 1)
+        discard_nb(st, s, gone)
+        keep = b if gone == a else a
+        if keep >= 0:
+            put_on_fate_deck_nb(st, s, keep)
+        return ret_nb(st, f)
+    if ab == K.AB_DISCARD_GLASS_SLIPPER:
+        if pc == 0:
+            opt_clear_nb(st)
+            for j in range(K.N_VCARDS, K.N_INST):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+                ):
+                    opt_add_nb(st, K.O_CARD, j, s, 0)
+            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+        discard_nb(st, s, chosen_nb(st, 1))
+        return ret_nb(st, f)
+    if ab == K.AB_KEY_MOVE_TRAP:
+        where = tb.card[c, K.CF_LOCATION]
+        if pc == 0:
+            opt_clear_nb(st)
+            for h in range(K.N_INST):
+                if key_target_nb(st, tb, s, h, where):
+                    opt_add_nb(st, K.O_CARD, h, s, 0)
+            return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
+        if pc == 1:
+            h = chosen_nb(st, 1)
+            st.fr[f, A2] = h
+            if st.inst[s, h, K.I_LOC] != where:
+                return call_nb(st, f, 2, RT_MOVE_HERO, s, h, where, s, 0, 0, 0)
+        h = st.fr[f, A2]
+        if trappable_nb(st, tb, s, h):
+            trap_nb(st, s, h)
+        return ret_nb(st, f)
+    if ab == K.AB_WEDDING_BELLS:
+        declare_win_nb(st, s)
+    return ret_nb(st, f)
+
+
+@kernel
+def ability_r(st, tb, ru, f):
+    """The routine of frame ``f`` for one of Lady Tremaine's ability codes (``HANDLES``), by the engine routine that
+    reached it."""
+    r = st.fr[f, K.FR_ROUTINE]
+    if r == RT_RESOLVE_EFFECT:
+        return effect_nb(st, tb, ru, f)
+    if r == RT_ON_PLAY:
+        return on_play_nb(st, tb, ru, f)
+    if r == RT_ON_ENTER:
+        return on_enter_nb(st, tb, ru, f)
+    return activate_nb(st, tb, ru, f)  # RT_ACTIVATE
