@@ -21,7 +21,7 @@ from numba import prange, types
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import JIT_FLAGS, kernel
+from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
@@ -71,6 +71,21 @@ def play_nb(st, tb, ru, max_steps):
         apply_nb(st, choose_nb(st, tb, ru))
 
 
+@allocating_kernel
+def new_game_nb(tb, ru, villains, slots, slot_kernels, slot_params, seed, index):
+    """A state set up for game ``index``: seat ``s`` plays villain row ``villains[s]`` with strategy slot
+    ``slots[s]`` (kernel id ``slot_kernels[slot]``, parameters ``slot_params[slot]``)."""
+    P = villains.shape[0]
+    st = new_state_nb(P, 0)
+    kernels = np.empty(P, np.int64)
+    params = np.empty((P, N_SPARAMS), np.float64)
+    for s in range(P):
+        kernels[s] = slot_kernels[slots[s]]
+        params[s, :] = slot_params[slots[s], :]
+    setup_nb(st, tb, ru, villains, kernels, params, seed, index)
+    return st
+
+
 @numba.njit(parallel=True, **JIT_FLAGS)
 def play_batch_nb(
     tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns, out_flags
@@ -87,13 +102,9 @@ def play_batch_nb(
     n = seat_villains.shape[0]
     P = seat_villains.shape[1]
     for i in prange(n):
-        st = new_state_nb(P, 0)
-        kernels = np.empty(P, np.int64)
-        params = np.empty((P, N_SPARAMS), np.float64)
-        for s in range(P):
-            kernels[s] = slot_kernels[seat_slots[i, s]]
-            params[s, :] = slot_params[seat_slots[i, s], :]
-        setup_nb(st, tb, ru, seat_villains[i], kernels, params, seed, first_index + np.uint64(i))
+        st = new_game_nb(
+            tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
+        )
         play_nb(st, tb, ru, ALL_STEPS)
         out_games[i, 0] = st.g[K.G_WINNER]
         out_games[i, 1] = st.g[K.G_END]

@@ -11,13 +11,12 @@ apart from the engine (``simlab/kernels/jit.py``), so editing it recompiles noth
 import numpy as np
 from numba import prange
 
-from simlab.driver import play_nb
+from simlab.driver import new_game_nb, play_nb
 from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
-from simlab.kernels.engine import finished_nb, setup_nb
+from simlab.kernels.engine import finished_nb
 from simlab.kernels.jit import batch_kernel, kernel
 from simlab.kernels.query import objective_met_nb
-from simlab.kernels.state import N_SPARAMS, new_state_nb
 
 INVARIANTS = (
     "each card in exactly one place",  # 1: deck arrays, zones, locations, attachments, limbo, identity
@@ -196,15 +195,10 @@ def play_checked_batch_nb(
     the round, the winner seat (-1 none), the end reason.
     """
     n = seat_villains.shape[0]
-    P = seat_villains.shape[1]
     for i in prange(n):
-        st = new_state_nb(P, 0)
-        kernels = np.empty(P, np.int64)
-        params = np.empty((P, N_SPARAMS), np.float64)
-        for s in range(P):
-            kernels[s] = slot_kernels[seat_slots[i, s]]
-            params[s, :] = slot_params[seat_slots[i, s], :]
-        setup_nb(st, tb, ru, seat_villains[i], kernels, params, seed, first_index + np.uint64(i))
+        st = new_game_nb(
+            tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
+        )
         steps, broken = play_checked_nb(st, tb, ru, max_steps)
         out[i, 0] = steps
         out[i, 1] = broken

@@ -1048,6 +1048,16 @@ ABILITY_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame), as ev
 _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
 
+@helper
+def card_frame_nb(st, tb, f, col):
+    """What a routine resolving card instance A1 of seat A0 (choices by A2) reads first: (seat, instance,
+    chooser, resume point, card row, the card's code in column ``col``, the card's number)."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    c = st.inst[s, k, K.I_CARD]
+    return s, k, st.fr[f, A2], st.fr[f, K.FR_PC], c, tb.card[c, col], tb.card[c, K.CF_N]
+
+
 @kernel
 def no_ability_r(st, tb, ru, f):
     """The table's entry for a code no villain's routine handles (or the core resolves elsewhere): nothing."""
@@ -1680,12 +1690,7 @@ def resolve_effect_r(st, tb, ru, f):
 
     Locals A3.. per ability.
     """
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    pc = st.fr[f, K.FR_PC]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_EFFECT]
+    s, k, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
         if pc == 0:
             opt_clear_nb(st)

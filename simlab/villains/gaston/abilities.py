@@ -6,9 +6,6 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
-    A0,
-    A1,
-    A2,
     A3,
     A4,
     A5,
@@ -29,6 +26,7 @@ from simlab.kernels.engine import (
     RT_TAKE_ME_INSTEAD,
     ask_nb,
     call_nb,
+    card_frame_nb,
     chosen_nb,
     defeat_hero_nb,
     discard_nb,
@@ -81,15 +79,9 @@ HANDLES = (
 
 @helper
 def effect_nb(st, tb, ru, f):
-    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
-    makes its choices. Locals A3.. per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    pc = st.fr[f, K.FR_PC]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
+    """Gaston's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
+    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
     if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
@@ -194,13 +186,9 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_PLAY]
-    pc = st.fr[f, K.FR_PC]
+    """The "when played" abilities of Gaston's Heroes and Items (on ``on_play_r``'s frame).
+    Locals: A3 ``here``, A4.. per ability."""
+    s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, A3]
     if ab == K.AB_MAY_MOVE_ONE_HERO:
         if pc == 0:
@@ -315,11 +303,7 @@ def on_play_nb(st, tb, ru, f):
 def on_enter_nb(st, tb, ru, f):
     """Beast's "when played or moved": the Allies at his location must leave it (mandatory). Locals: A3 his
     location, A4 the next Ally to look at, A5 the destination (single-destination reading)."""
-    s = st.fr[f, A0]
-    chooser = st.fr[f, A2]
-    h = st.fr[f, A1]
-    ab = tb.card[st.inst[s, h, K.I_CARD], K.CF_ON_ENTER]
-    pc = st.fr[f, K.FR_PC]
+    s, _, chooser, pc, _, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_ENTER)
     if pc == 0:
         st.fr[f, A4] = 0
         st.fr[f, A5] = -1
@@ -351,11 +335,9 @@ def on_enter_nb(st, tb, ru, f):
 
 @helper
 def activate_nb(st, tb, ru, f):
-    """Card ``k``'s Activated Ability, paid for (see ``activate_r``). Locals: A2, A3 per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_ACTIVATE]
+    """The Activated Abilities of Gaston's cards, paid for (on ``activate_r``'s frame).
+    Locals: A2, A3 per ability."""
+    s, k, _, _, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
     if ab == K.AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
     return ret_nb(st, f)

@@ -6,9 +6,6 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
-    A0,
-    A1,
-    A2,
     A3,
     A4,
     A5,
@@ -21,6 +18,7 @@ from simlab.kernels.engine import (
     add_card_placements_nb,
     ask_nb,
     call_nb,
+    card_frame_nb,
     chosen_nb,
     claim_cauldron_nb,
     defeat_hero_nb,
@@ -61,15 +59,9 @@ HANDLES = (
 
 @helper
 def effect_nb(st, tb, ru, f):
-    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
-    makes its choices. Locals A3.. per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    pc = st.fr[f, K.FR_PC]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
+    """The Horned King's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
+    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_FREE_ITEM:
         if pc == 0:
             opt_clear_nb(st)
@@ -154,13 +146,9 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_PLAY]
-    pc = st.fr[f, K.FR_PC]
+    """The "when played" abilities of the Horned King's Heroes and Items (on ``on_play_r``'s frame).
+    Locals: A3 ``here``, A4.. per ability."""
+    s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, A3]
     if ab == K.AB_DOLI:
         # A4: next Hero to look at; A5: dest.

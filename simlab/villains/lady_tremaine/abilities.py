@@ -6,8 +6,6 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
-    A0,
-    A1,
     A2,
     A3,
     A4,
@@ -25,6 +23,7 @@ from simlab.kernels.engine import (
     any_activate_nb,
     ask_nb,
     call_nb,
+    card_frame_nb,
     chosen_nb,
     declare_win_nb,
     defeat_hero_nb,
@@ -77,15 +76,9 @@ HANDLES = (
 
 @helper
 def effect_nb(st, tb, ru, f):
-    """Resolve the Effect or Condition ``k`` in seat ``s``'s Realm (see ``resolve_effect_r``); ``chooser``
-    makes its choices. Locals A3.. per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    pc = st.fr[f, K.FR_PC]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
+    """Lady Tremaine's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
+    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
         if pc == 0:
             st.g[K.G_ACTIONS] += 1
@@ -201,13 +194,9 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """A Hero's or Item's "when played" ability (see ``on_play_r``). Locals: A3 ``here``, A4.. per ability."""
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_PLAY]
-    pc = st.fr[f, K.FR_PC]
+    """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame).
+    Locals: A3 ``here``, A4.. per ability."""
+    s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     if ab == K.AB_INVITATION:
         where = tb.card[c, K.CF_LOCATION]
         if st.sv[s, K.SV_LOCK + where] != 0:
@@ -264,11 +253,7 @@ def on_play_nb(st, tb, ru, f):
 @helper
 def on_enter_nb(st, tb, ru, f):
     """Bruno's and Jaq's "when played or moved" abilities. Locals: A3 their location."""
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    c = st.inst[s, h, K.I_CARD]
-    ab = tb.card[c, K.CF_ON_ENTER]
+    s, h, chooser, _, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_ENTER)
     if st.fr[f, K.FR_PC] == 1:
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
@@ -302,12 +287,9 @@ def on_enter_nb(st, tb, ru, f):
 
 @helper
 def activate_nb(st, tb, ru, f):
-    """Card ``k``'s Activated Ability, paid for (see ``activate_r``). Locals: A2, A3 per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    pc = st.fr[f, K.FR_PC]
-    c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_ACTIVATE]
+    """The Activated Abilities of Lady Tremaine's cards, paid for (on ``activate_r``'s frame).
+    Locals: A2, A3 per ability."""
+    s, k, _, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
         # Look at the top two Fate cards: discard one, the other goes back on top.
         if pc == 0:
