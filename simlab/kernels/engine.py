@@ -44,6 +44,7 @@ from simlab.kernels.query import (
     zone_count_nb,
     zone_instance_nb,
 )
+from simlab.kernels.ref import ref
 from simlab.kernels.rng import seed_stream_nb, shuffle_nb
 from simlab.kernels.state import set_zone_nb
 
@@ -1996,7 +1997,7 @@ def step_r(st, tb, ru, f):
 # inside advance_nb (measured: advance_nb compiled in 202 s CPU and 1.36 GB; bound, 117 s and 0.66 GB).
 # bind_routines() must run before advance_nb is compiled or loaded from the cache; the
 # driver does it when imported. _NAME_r is the symbol call of NAME_r.
-ROUTINE_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame)
+ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame)
 ROUTINES = (
     step_r,
     take_action_r,
@@ -2130,6 +2131,12 @@ def advance_nb(st, tb, ru, steps):
     """Play on until a decision waits for a player (True: its options are in ``st.opts[:G_PEND_N]``, the
     deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
     done, or the game is over (False)."""
+    # the routines get State and Tables as one pointer each (simlab/kernels/ref.py), valid in this frame
+    return advance_ref_nb(ref(st), ref(tb), ru, steps)
+
+
+@helper
+def advance_ref_nb(st, tb, ru, steps):
     end = st.g[K.G_STEPS] + steps
     while st.g[K.G_ASK] == 0:
         f = st.g[K.G_SP] - 1

@@ -21,6 +21,7 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from simlab.kernels import const as K
+from simlab.kernels.ref import RefType
 from simlab.kernels.state import N_SPARAMS, State, Tables
 
 _BOUND: dict[str, int] = {}
@@ -56,6 +57,8 @@ def engine_arg_types() -> tuple:
 
 
 ENGINE_TYPES = engine_arg_types()
+# the same, as the routines take them: one pointer to each tuple (simlab/kernels/ref.py)
+ENGINE_REF_TYPES = (RefType(ENGINE_TYPES[0]), RefType(ENGINE_TYPES[1]), ENGINE_TYPES[2])
 STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, player, kind, ctx, n)
 
 
