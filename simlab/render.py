@@ -557,36 +557,37 @@ def rules_view(rows) -> Table:
     return _table("rule variants", ("variant", "default", "alternatives", "meaning"), rows)
 
 
+def _rate_change(r: dict) -> tuple[str, str]:
+    """A leverage row's win rate (default reading -> this one) and its change with the 95% paired interval."""
+    change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+    return f"{r['base_rate']:.1%} -> {r['rate']:.1%}", f"{change} [{lo}, {hi}]"
+
+
 def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
     """The leverage table (:func:`simlab.leverage.leverage`): each reading's largest effect, and the largest
     (reading, matchup, villain) rows."""
-    st = Table(
-        title=f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
-        "each reading's largest effect"
+    st = _table(
+        f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
+        "each reading's largest effect",
+        ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"),
+        (
+            (
+                escape(r["setting"]),
+                r["kind"],
+                r["largest_in"],
+                r["villain"],
+                *_rate_change(r),
+                f"{r['significant_rows']} of {r['rows']}",
+            )
+            for r in summary.head(top).iter_rows(named=True)
+        ),
     )
-    for col in ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"):
-        st.add_column(col)
-    for r in summary.head(top).iter_rows(named=True):
-        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-        st.add_row(
-            escape(r["setting"]),
-            r["kind"],
-            r["largest_in"],
-            r["villain"],
-            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
-            f"{change} [{lo}, {hi}]",
-            f"{r['significant_rows']} of {r['rows']}",
-        )
-    et = Table(title=f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)")
-    for col in ("reading", "matchup", "villain", "win rate", "change [95% paired]"):
-        et.add_column(col)
-    for r in t.head(top).iter_rows(named=True):
-        change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-        et.add_row(
-            escape(r["setting"]),
-            r["matchup"],
-            r["villain"],
-            f"{r['base_rate']:.1%} -> {r['rate']:.1%}",
-            f"{change} [{lo}, {hi}]",
-        )
+    et = _table(
+        f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)",
+        ("reading", "matchup", "villain", "win rate", "change [95% paired]"),
+        (
+            (escape(r["setting"]), r["matchup"], r["villain"], *_rate_change(r))
+            for r in t.head(top).iter_rows(named=True)
+        ),
+    )
     return st, et
