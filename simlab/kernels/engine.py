@@ -1045,7 +1045,8 @@ def chosen_nb(st, col):
 # on_play_r, on_enter_r, activate_r), as the branches it holds did when they were written here.
 ABILITY_TABLE = "simlab_ability_routines"
 N_ABILITY_CODES = 128  # ability codes are below this
-ABILITY_TYPES = link.ENGINE_TYPES + (types.int64,)  # (st, tb, ru, frame), as every routine
+ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
+ABILITY_TYPES = ROUTINE_TYPES
 _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
 
@@ -1997,7 +1998,6 @@ def step_r(st, tb, ru, f):
 # inside advance_nb (measured: advance_nb compiled in 202 s CPU and 1.36 GB; bound, 117 s and 0.66 GB).
 # bind_routines() must run before advance_nb is compiled or loaded from the cache; the
 # driver does it when imported. _NAME_r is the symbol call of NAME_r.
-ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame)
 ROUTINES = (
     step_r,
     take_action_r,
