@@ -279,3 +279,69 @@ def test_bad_search_parameters_are_refused(tmp_path, key, value, message):
     path.write_text(f'base = "search"\n[params]\n{key} = {value}\n')
     with pytest.raises(StrategyError, match="^" + re.escape(f"{path}: {message}") + "$"):
         load_strategy_file(path)
+
+
+# ============================================================================ the search level
+
+
+def test_search_level_plays_fewer_games_in_ladder_and_difficulty():
+    import polars as pl
+
+    from simlab.ladder import skill_ladder
+    from simlab.levels import available_levels, default_games, is_search, scripted_levels, strongest_level
+    from simlab.robust import default_levels, robust_difficulty
+
+    assert available_levels()[-1] == "search" and "search" not in scripted_levels()
+    assert strongest_level() != "search" and "search" not in default_levels()
+    assert is_search("search") and not is_search("expert") and not is_search(None)
+    assert default_games("search", 2000) == 100 and default_games("search", 30) == 30
+    assert default_games("expert", 2000) == 2000
+    lad = skill_ladder(["gaston"], ["expert", "search"], "expert", n_games=6, seed=1, max_turns=6, search_games=2)
+    assert lad["games"].to_list() == [12, 4]  # per opponent villain: 6 at expert, 2 at search
+    res = robust_difficulty(
+        ["gaston", "horned-king"],
+        ["expert", "search"],
+        0,
+        n_games=6,
+        max_turns=6,
+        threads=1,
+        search_games=2,
+        measures=("strength",),
+    )
+    games = dict(res.table.filter(pl.col("villain") == "gaston").select("level", "games").iter_rows())
+    assert games == {"expert": 12, "search": 4}, res.table  # 6 vs 2 games per pairing (strength counts both entries)
+    assert res.settings["search_games"] == 2
+
+
+def test_ladder_z_against_every_rung_below():
+    from simlab.ladder import skill_ladder, two_proportion_z
+
+    lad = skill_ladder(["gaston"], ["novice", "random", "expert"], "novice", n_games=60, seed=3, threads=1)
+    k, n = lad["wins"].to_list(), lad["games"].to_list()
+    z = {(i, j): two_proportion_z(k[i], n[i], k[j], n[j]) for i in range(3) for j in range(i)}
+    pool = (k[2] + k[0]) / (n[2] + n[0])
+    assert np.isclose(z[(2, 0)], (k[2] / n[2] - k[0] / n[0]) / np.sqrt(pool * (1 - pool) * (1 / n[2] + 1 / n[0])))
+    assert np.isclose(lad["step_z"][2], z[(2, 1)]) and np.isnan(lad["step_z"][0]) and lad["min_z_level"][0] is None
+    weakest = min((z[(2, 0)], "novice"), (z[(2, 1)], "random"))
+    assert (lad["min_z_below"][2], lad["min_z_level"][2]) == weakest and lad["min_z_level"][1] == "novice"
+
+
+def test_search_level_on_the_command_line():
+    import json
+
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["run", "-m", "gaston-vs-horned-king", "--level", "search", "--max-turns", "2", "--json", "--threads", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["games"] == 100 and set(doc["strategies"].values()) == {"search"}
+    for args in (["ladder", "--search-games", "0"], ["difficulty", "--search-games", "-1"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and "--search-games must be a positive number of games" in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1
+
