@@ -345,3 +345,62 @@ def test_search_level_on_the_command_line():
         assert res.exit_code == 2 and "--search-games must be a positive number of games" in res.output, res.output
         assert len(res.output.strip().splitlines()) == 1
 
+
+# ============================================================================ where the budget goes
+
+
+def _flat(st, tb, ru, spec: StrategySpec):
+    """Run the flat search on a copy of ``st`` as ``choose_nb`` does; returns (choice, stats): per option the
+    worlds it was played out in (row 2) and those it scored better than the policy's choice in (row 3)."""
+    from simlab.kernels.state import new_state_nb
+
+    st = copy_state(st)
+    player, n = int(st.g[K.G_PEND_PLAYER]), int(st.g[K.G_PEND_N])
+    st.sparams[player] = spec.vector()
+    P = int(st.g[K.G_NSEATS])
+    root, world, ws = (new_state_nb(P, 0) for _ in range(3))
+    search.copy_state_nb(root, st)
+    for s in range(P):
+        root.sv[s, K.SV_STRATEGY] = 1
+        block = st.sparams[player, search.HEADER + st.sv[s, K.SV_VILLAIN] * search.STRIDE :][: search.STRIDE]
+        for w in (root, world, ws):
+            w.sparams[s, : search.STRIDE] = block
+    stats = np.zeros((4, n))
+    local = np.array([12345], np.uint64)
+    choice = search.flat_nb(st, tb, ru, player, n, root, world, ws, stats, np.zeros(K.N_INST, np.int64), local)
+    return choice, stats
+
+
+def test_screening_plays_out_only_options_that_gained():
+    """With screen k, an option that beat the policy's choice in none of the first k worlds is played out in no
+    more; one that did is played out in every world; without screening every option is played in every world."""
+    screened = _search(samples=12, screen=2, horizon=1)
+    full = _search(samples=12, screen=0, horizon=1)
+    dropped = kept = 0
+    for st, tb, ru in positions("gaston-vs-lady-tremaine", 12, seed=5, kinds=(K.DK_ACTION, K.DK_MOVE)):
+        _, stats = _flat(st, tb, ru, full)
+        played = stats[2][stats[2] > 0]
+        assert np.all(played == 12)
+        _, stats = _flat(st, tb, ru, screened)
+        for worlds, gains in zip(stats[2], stats[3], strict=True):
+            if worlds == 0:
+                continue  # the policy's own choice
+            if gains == 0:
+                assert worlds <= 2
+                dropped += 1
+            else:
+                assert worlds == 12
+                kept += 1
+    assert dropped > 0  # the screen did drop options here (and, below, cost fewer rollouts)
+
+
+def test_kinds_not_searched_get_the_policys_answer():
+    """An ACTION decision with ACTION left out of ``kinds`` is answered without playing anything out (no option
+    played in any world, whatever the samples); with it searched, options are played out."""
+    no_actions = search.ALL_KINDS - (1 << K.DK_ACTION)
+    for st, tb, ru in positions("horned-king-vs-gaston", 6, seed=6, kinds=(K.DK_ACTION,)):
+        a, sa = _flat(st, tb, ru, _search(samples=1, kinds=no_actions))
+        b, sb = _flat(st, tb, ru, _search(samples=40, kinds=no_actions))
+        assert a == b and not sa[2].any() and not sb[2].any()
+        _, sc = _flat(st, tb, ru, _search(samples=2, kinds=search.ALL_KINDS, screen=0))
+        assert sc[2].sum() == 2 * (int(st.g[K.G_PEND_N]) - 1)
