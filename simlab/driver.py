@@ -21,7 +21,7 @@ from numba import prange, types
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import JIT_FLAGS, allocating_helper, kernel
+from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
@@ -71,7 +71,7 @@ def play_nb(st, tb, ru, max_steps):
         apply_nb(st, choose_nb(st, tb, ru))
 
 
-@allocating_helper
+@allocating_kernel
 def new_game_nb(tb, ru, villains, slots, slot_kernels, slot_params, seed, index):
     """A state set up for game ``index``: seat ``s`` plays villain row ``villains[s]`` with strategy slot
     ``slots[s]`` (kernel id ``slot_kernels[slot]``, parameters ``slot_params[slot]``)."""

@@ -96,13 +96,6 @@ def allocating_kernel(fn):
     return _decorate(fn)
 
 
-def allocating_helper(fn):
-    """A kernel that allocates arrays, inlined into its callers. Called from a ``prange`` loop, a separately
-    compiled one that returns arrays ran the loop on one thread (measured: 2 threads kept 1.0 core busy; inlined,
-    1.98)."""
-    return _decorate(fn, inline="always")
-
-
 def batch_kernel(fn):
     """A kernel that plays many games in parallel (``prange``), allocating each game's state."""
     return _decorate(fn, parallel=True)
