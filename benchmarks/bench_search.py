@@ -1,17 +1,19 @@
 """The search player's cost and strength: decisions/s and games/s at each budget, and the strength curve.
 
-Usage: python benchmarks/bench_search.py [--samples 1,2,4,8,16] [--horizon -1] [--games 40] [--base-games 2000]
-                                        [--cost-games 2] [--threads 2] [--seed 0] [--out reports/search-bench]
+Usage: python benchmarks/bench_search.py [--samples 1,2,4,8,16] [--horizon -1] [--screen K] [--games 40]
+                                        [--base-games 2000] [--cost-games 2] [--threads 2] [--seed 0]
+                                        [--opponents expert,tuned] [--out reports/search-bench]
 
-For each budget (samples per decision; the other settings as the built-in ``search``, ``--horizon`` aside):
+For each budget (samples per decision; the other settings as the built-in ``search``, ``--horizon`` and
+``--screen`` aside):
 
 * cost: ``--cost-games`` games of each villain against each other villain played by expert, one thread,
-  every decision of the search seat timed (decisions/s, mean options per decision), then the strength
-  games below on ``--threads`` threads (games/s);
-* strength: each villain played by the search player against each other villain played by expert (and by
-  its tuned strategy where ``configs/strategies/tuned-<villain>.toml`` exists), ``--games`` games per
-  pairing, seats rotated; beside it the opponent's own level on the same seeds (``--base-games``), so the
-  gain over the rollout policy is measured on the same deals.
+  every decision of the search seat timed in CPU time (decisions/s, mean options per decision), then the
+  strength games below on ``--threads`` threads (games/s of wall time, and CPU seconds per game);
+* strength: each villain played by the search player against each other villain played by each level of
+  ``--opponents`` (default expert, and tuned where ``configs/strategies/tuned-<villain>.toml`` exist),
+  ``--games`` games per pairing, seats rotated; beside it the opponent's own level on the same seeds
+  (``--base-games``), so the gain over the rollout policy is measured on the same deals.
 
 Writes ``strength.csv``, ``cost.csv`` and ``strength.png`` (win rate by samples per decision, 95% Wilson
 intervals, the scripted level's rate as a dashed line) under ``--out`` and prints both tables. Not a test:
@@ -32,15 +34,20 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.stats import wilson
 
 
-def strategy_file(directory: Path, samples: int, horizon: int) -> str:
+def strategy_file(directory: Path, samples: int, horizon: int, screen: int | None) -> str:
     path = directory / f"search-{samples}.toml"
-    path.write_text(f'base = "search"\nname = "search-{samples}"\n[params]\nsamples = {samples}\nhorizon = {horizon}\n')
+    extra = "" if screen is None else f"screen = {screen}\n"
+    path.write_text(
+        f'base = "search"\nname = "search-{samples}"\n[params]\nsamples = {samples}\nhorizon = {horizon}\n{extra}'
+    )
     return str(path)
 
 
-def opponents_levels() -> list[str]:
+def opponents_levels(given: str | None = None) -> list[str]:
     from simlab.levels import available_levels
 
+    if given:
+        return [lv.strip() for lv in given.split(",") if lv.strip()]
     return ["expert"] + (["tuned"] if "tuned" in available_levels() else [])
 
 
@@ -53,7 +60,7 @@ def decision_cost(strategy: str, games: int, seed: int) -> dict:
 
     seconds = 0.0
     decisions = options = 0
-    wall = time.perf_counter()
+    wall = time.process_time()
     played = 0
     for v in VILLAIN_KEYS:
         for o in VILLAIN_KEYS:
@@ -64,16 +71,16 @@ def decision_cost(strategy: str, games: int, seed: int) -> dict:
                 st, tb, ru = g.state, g.cards.tables, g.rules
                 while advance_nb(st, tb, ru, 1 << 62):
                     if st.g[K.G_PEND_PLAYER] == 0:
-                        t = time.perf_counter()
+                        t = time.process_time()
                         choice = driver.choose_nb(st, tb, ru)
-                        seconds += time.perf_counter() - t
+                        seconds += time.process_time() - t
                         decisions += 1
                         options += int(st.g[K.G_PEND_N])
                     else:
                         choice = driver.choose_nb(st, tb, ru)
                     apply_nb(st, choice)
                 played += 1
-    wall = time.perf_counter() - wall
+    wall = time.process_time() - wall
     return {
         "decisions": decisions,
         "decisions_per_s": decisions / seconds,
@@ -84,12 +91,13 @@ def decision_cost(strategy: str, games: int, seed: int) -> dict:
 
 
 def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed: int, threads: int):
-    """Wins of ``villain`` played by ``strategy`` against each other villain at ``opponent_level``; seconds."""
+    """Wins of ``villain`` played by ``strategy`` against each other villain at ``opponent_level``; seconds of
+    wall time and of CPU time."""
     from simlab.levels import strategy_at
     from simlab.sim import simulate
 
     wins = played = 0
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for o in VILLAIN_KEYS:
         if o == villain:
             continue
@@ -102,7 +110,7 @@ def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed:
         ).games
         played += res.height
         wins += res.filter(pl.col("winner_index") == 0).height
-    return wins, played, time.perf_counter() - t
+    return wins, played, time.perf_counter() - t, time.process_time() - c
 
 
 def plot_strength(table: pl.DataFrame, ax):
@@ -126,6 +134,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", default="1,2,4,8,16")
     ap.add_argument("--horizon", type=int, default=-1)
+    ap.add_argument("--screen", type=int, default=None, help="the screen setting [default: the built-in search's]")
+    ap.add_argument("--opponents", default=None, help="opponent levels, comma-separated [default: expert,tuned]")
     ap.add_argument("--games", type=int, default=40, help="games per pairing at each budget (seats rotated)")
     ap.add_argument("--base-games", type=int, default=2000, help="games per pairing at the scripted level")
     ap.add_argument("--cost-games", type=int, default=2, help="games per ordered pairing timed decision by decision")
@@ -139,33 +149,36 @@ def main() -> None:
     strength, cost = [], []
     with tempfile.TemporaryDirectory() as tmp:
         base = {}
-        for opp in opponents_levels():
+        for opp in opponents_levels(args.opponents):
             for v in VILLAIN_KEYS:
                 base[(v, opp)] = win_rate(v, opp, opp, args.base_games, args.seed, args.threads)
         for k in budgets:
-            strategy = strategy_file(Path(tmp), k, args.horizon)
-            c = decision_cost(strategy, args.cost_games, args.seed)
-            seconds = games = 0
-            for opp in opponents_levels():
+            strategy = strategy_file(Path(tmp), k, args.horizon, args.screen)
+            c = decision_cost(strategy, args.cost_games, args.seed) if args.cost_games > 0 else {}
+            seconds = cpu = games = 0
+            for opp in opponents_levels(args.opponents):
                 for v in VILLAIN_KEYS:
-                    wins, played, s = win_rate(v, strategy, opp, args.games, args.seed, args.threads)
+                    wins, played, s, cs = win_rate(v, strategy, opp, args.games, args.seed, args.threads)
                     seconds += s
+                    cpu += cs
                     games += played
-                    bw, bn, _ = base[(v, opp)]
+                    bw, bn, _, _ = base[(v, opp)]
                     lo, hi = wilson(wins, played)
                     p, q = wins / played, bw / bn
                     pool = (wins + bw) / (played + bn)
                     se = np.sqrt(pool * (1 - pool) * (1 / played + 1 / bn))
                     strength.append(
-                        {"samples": k, "horizon": args.horizon, "villain": v, "opponent": opp, "games": played}
+                        {"samples": k, "horizon": args.horizon, "screen": args.screen}
+                        | {"villain": v, "opponent": opp, "games": played}
                         | {"wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
                         | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
                     )
                     print(strength[-1], flush=True)
             cost.append(
-                {"samples": k, "horizon": args.horizon}
+                {"samples": k, "horizon": args.horizon, "screen": args.screen}
                 | c
-                | {"games_per_s": games / seconds, "threads": args.threads, "strength_games": games}
+                | {"games_per_s": games / seconds, "cpu_s_per_game": cpu / games, "threads": args.threads}
+                | {"strength_games": games}
             )
             print(cost[-1], flush=True)
     st = pl.DataFrame(strength)

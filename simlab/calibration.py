@@ -419,13 +419,14 @@ def predict(
     **given,
 ) -> Predictions:
     """Play ``n_games`` games of every seat order in ``orders`` (tuples of villains, seat 0 first) for every
-    model: each level (default: every level available for these villains, ``simlab.levels``) at each rule
+    model: each level (default: every scripted level available for these villains, ``simlab.levels``; the
+    search level only when named) at each rule
     setting (:func:`rule_settings`). Runs go through :func:`simlab.sim.run` on the current backend, seats
     rotated, so one run of a matchup plays all of its rotations; every model plays the same seeds.
     ``settings`` (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
     turn cap, threads and progress (``n_games`` default 2,000; their variants, level and strategies are not
     used: ``rules`` and ``levels`` say what is compared)."""
-    from simlab.levels import available_levels, check_level, level_strategies
+    from simlab.levels import check_level, level_strategies, scripted_levels
     from simlab.sim import run
 
     if n_games is not None and (not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1):
@@ -436,7 +437,7 @@ def predict(
     n_games, seed, max_turns, progress = settings.games, settings.seed, settings.max_turns, settings.progress
     orders = [tuple(o) for o in orders]
     villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
-    levels = list(dict.fromkeys(levels)) if levels else list(available_levels(villains))
+    levels = list(dict.fromkeys(levels)) if levels else list(scripted_levels(villains))
     for level in levels:
         check_level(level)
         level_strategies(level, villains)  # tuned without its files fails here

@@ -154,7 +154,8 @@ Scheduler = Annotated[
 Level = Annotated[
     str | None,
     typer.Option(
-        "--level", help="strength every villain plays at: random, novice, expert, tuned (--strategy overrides)"
+        "--level",
+        help="strength every villain plays at: random, novice, expert, tuned, search (--strategy overrides)",
     ),
 ]
 
@@ -184,6 +185,23 @@ def check_games(n: int) -> None:
 
     if not 1 <= n <= MAX_GAMES:
         fail(f"-n must be a positive number of games of at most 2**63 - 1, got {n}")
+
+
+def default_games(n: int | None, default: int, level: str | None, strategies=()) -> int:
+    """``n`` if given, else ``default``, or at most :data:`simlab.levels.SEARCH_GAMES` when the level or one of
+    ``strategies`` is the search player (a search game costs hundreds of scripted ones)."""
+    from simlab.levels import default_games as for_level
+    from simlab.levels import is_search
+
+    if n is not None:
+        return n
+    search = is_search(level) or any(is_search(str(s)) for s in strategies)
+    return for_level("search" if search else level, default)
+
+
+def check_search_games(search_games: int | None) -> None:
+    if search_games is not None and search_games < 1:
+        fail(f"--search-games must be a positive number of games, got {search_games}")
 
 
 def parse_edits(items: list[str] | None) -> tuple:
@@ -298,7 +316,8 @@ def _progress_bar(chunk: int | None = None):
 def run(
     matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")] = None,
     n: Annotated[
-        int | None, typer.Option("-n", help="games to play (the most, with --target-ci) [default: 10000]")
+        int | None,
+        typer.Option("-n", help="games to play (the most, with --target-ci) [default: 10000; 100 at search level]"),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="run seed: game i uses the stream of (seed, i) [default: 0]")] = None,
     strategy: VillainStrategies = None,
@@ -371,6 +390,8 @@ def run(
             scheduler=(scheduler, None),
             level=(level, None),
         )
+        if n is None and cfg["experiment"].games is None:
+            cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else _null():
             res = run_games(
                 cfg["matchup"],
@@ -441,7 +462,7 @@ def _print_or_json(res, json_out: bool) -> None:
 
 @app.command()
 def matrix(
-    n: Annotated[int, typer.Option("-n", help="games per matchup")] = 10000,
+    n: Annotated[int | None, typer.Option("-n", help="games per matchup [default: 10000; 100 at search level]")] = None,
     seed: Seed = 0,
     strategy: VillainStrategies = None,
     rules: Rules = None,
@@ -465,6 +486,7 @@ def matrix(
     check_file_option(png, "--png", ".png")
     bar, update = _progress_bar()
     try:
+        n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
         with backend_for(backend, scheduler), bar:
             res = run_matrix(settings=settings)
@@ -563,14 +585,14 @@ def strategies_cmd(
     )
 
 
-def _each_villain(study, villain, n, seed, rules, max_turns, threads, *args):
-    """``study(villains, *args, settings=...)`` for the villains asked (default: every registered one), with the
-    run settings of the shared options; a bad input fails with one line."""
+def _each_villain(study, villain, n, seed, rules, max_turns, threads, *args, **keywords):
+    """``study(villains, *args, settings=..., **keywords)`` for the villains asked (default: every registered
+    one), with the run settings of the shared options; a bad input fails with one line."""
     from simlab.cards import VILLAIN_KEYS
 
     try:
         settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
-        return study(villain or VILLAIN_KEYS, *args, settings=settings)
+        return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -598,10 +620,17 @@ def ladder(
     villain: VillainsOrAll = None,
     level: Annotated[
         list[str] | None,
-        typer.Option(help="levels (or strategies) to rank, repeatable [default: every level available here]"),
+        typer.Option(
+            help="levels (or strategies) to rank, repeatable [default: every scripted level available here; "
+            "--level search adds the search player's rung]"
+        ),
     ] = None,
     opponent: Annotated[str, typer.Option(help="level or strategy of every opponent")] = "novice",
     n: Annotated[int, typer.Option("-n", help="games per level and opponent villain")] = 2000,
+    search_games: Annotated[
+        int | None,
+        typer.Option("--search-games", help="games per opponent villain at a search level [default: min(-n, 100)]"),
+    ] = None,
     seed: Seed = 0,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
@@ -610,9 +639,15 @@ def ladder(
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
     from simlab.ladder import skill_ladder
 
-    frame = _each_villain(skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent)
+    check_search_games(search_games)
+    frame = _each_villain(
+        skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent, search_games=search_games
+    )
     table = _rate_table(
-        f"skill ladder vs {opponent} opponents (seed {seed})", frame, ["villain", "level"], extra={"step z": "step_z"}
+        f"skill ladder vs {opponent} opponents (seed {seed})",
+        frame,
+        ["villain", "level"],
+        extra={"step z": "step_z", "min z below": "min_z_below"},
     )
     console.print(table)
 
@@ -798,6 +833,10 @@ def difficulty(
     villain: Annotated[str | None, typer.Option(help="ask about this villain (with --vs: this pair only)")] = None,
     vs: Annotated[str | None, typer.Option("--vs", help="the villain to compare --villain with")] = None,
     n: Annotated[int, typer.Option("-n", help="games per pairing and setting")] = 2000,
+    search_games: Annotated[
+        int | None,
+        typer.Option("--search-games", help="games per pairing and setting at a search level [default: min(-n, 100)]"),
+    ] = None,
     seed: Seed = 0,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
@@ -807,8 +846,8 @@ def difficulty(
         list[str] | None,
         typer.Option(
             "--level",
-            help="level to measure at, repeatable: random, novice, expert, tuned "
-            "[default: every level available here but random]",
+            help="level to measure at, repeatable: random, novice, expert, tuned, search "
+            "[default: every level available here but random and search]",
         ),
     ] = None,
     readings: Annotated[
@@ -841,6 +880,7 @@ def difficulty(
 
     if screen_games is not None:
         check_games(screen_games)
+    check_search_games(search_games)
     bar, update = _progress_bar()
     try:
         if vs is not None and villain is None:
@@ -861,6 +901,7 @@ def difficulty(
                 screen_games=screen_games,
                 progress=update,
                 settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
+                search_games=search_games,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -1135,7 +1176,9 @@ def calibrate(
     seed: Seed = 0,
     levels: Annotated[
         list[str] | None,
-        typer.Option("--levels", help="levels to compare, comma-separated or repeated [default: every available]"),
+        typer.Option(
+            "--levels", help="levels to compare, comma-separated or repeated [default: every available but search]"
+        ),
     ] = None,
     rules: Annotated[
         list[str] | None,

@@ -79,6 +79,7 @@ SWEEP_KEYS = {"card": str, "attribute": str, "rule": str, "values": list}
 REPORT_KEYS = {
     "ablation_games": int,
     "difficulty_games": int,
+    "search_games": int,  # per matchup at the search level (section "At search level"; 0 leaves it out)
     "villains": list,
     "real_games": str,  # a log of real games: the report gains a calibration section (simlab.calibration)
     "calibration_games": int,  # simulated games per seat order and model

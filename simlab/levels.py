@@ -2,7 +2,13 @@
 
 A level maps each villain to the strategy that plays it. ``random``, ``novice`` and ``expert`` are the
 built-in strategies on every seat; ``tuned`` plays each villain's tuned strategy file
-(``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``). Levels are listed weakest first.
+(``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``); ``search`` is the search player
+(:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy
+(each villain's tuned strategy where its file exists, else expert). Levels are listed weakest first.
+
+A search game costs hundreds of scripted games, so commands give the search level fewer games by default
+(:func:`default_games`), and studies that play thousands of games per setting stay at the strongest
+scripted level (:func:`strongest_level`) unless the search level is asked for.
 """
 
 from __future__ import annotations
@@ -11,8 +17,10 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.game import InputError, check_villain
 from strategies import StrategyError, resolve
 
-LEVELS = ("random", "novice", "expert", "tuned")
+LEVELS = ("random", "novice", "expert", "tuned", "search")
 DEFAULT_LEVEL = "expert"
+SEARCH_LEVELS = ("search",)  # levels that decide by simulation
+SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
 
 
 def check_level(level: str) -> str:
@@ -56,8 +64,34 @@ def available_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
 
 
 def strongest_level(villains=VILLAIN_KEYS) -> str:
-    """The strongest level every one of ``villains`` can be played at here (``tuned`` once its files exist)."""
-    return available_levels(villains)[-1]
+    """The strongest scripted level every one of ``villains`` can be played at here (``tuned`` once its files
+    exist): the level studies are measured at by default (the search level is measured apart, on fewer games)."""
+    return scripted_levels(villains)[-1]
+
+
+def scripted_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
+    """The available levels that play by a scripted strategy (every one but the search levels)."""
+    return tuple(lv for lv in available_levels(villains) if lv not in SEARCH_LEVELS)
+
+
+def is_search(level_or_strategy: str | None) -> bool:
+    """A search level, or a strategy that decides by simulation (``search`` or a file based on it)."""
+    if level_or_strategy is None:
+        return False
+    if level_or_strategy in LEVELS:
+        return level_or_strategy in SEARCH_LEVELS
+    from strategies import KERNELS
+
+    try:
+        return resolve(level_or_strategy).kernel == KERNELS["search"]
+    except StrategyError:
+        return False
+
+
+def default_games(level: str | None, games: int) -> int:
+    """Games a command plays by default at ``level`` (a level or strategy): ``games``, or at most
+    :data:`SEARCH_GAMES` at a search level."""
+    return min(games, SEARCH_GAMES) if is_search(level) else games
 
 
 def strategies_at(level: str | None, villains, given: dict | None = None) -> dict:

@@ -148,7 +148,9 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
 
     s = res.settings
     table = Table(
-        title=f"difficulty ({s['games']:,} games per pairing and setting, seed {s['seed']}); "
+        title=f"difficulty ({s['games']:,} games per pairing and setting"
+        + (f", {s['search_games']:,} at search level" if s.get("search_games") else "")
+        + f", seed {s['seed']}); "
         f"levels {', '.join(s['levels'])}; readings: {', '.join(s['readings'])}"
     )
     for col in (

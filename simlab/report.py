@@ -2,7 +2,8 @@
 table as parquet and CSV, plus ``settings.json`` recording what regenerates it exactly.
 
 Sections: a headline (which villain is stronger, each verdict labelled holds / reverses / not significant across
-levels and readings), "is Lady Tremaine harder?", the matchup matrix (heatmap, win rates with intervals),
+levels and readings), "is Lady Tremaine harder?", the matchup matrix (heatmap, win rates with intervals), the
+matrix at search level (fewer games, each rate beside the scripted level's with the change's interval),
 difficulty (measures and verdicts at the report's level), the robustness of every verdict across levels and
 readings, the skill ladder, turns to win alone by villain, causal card impact per villain, the leverage table
 (each rule variant and plausible board transcription error against each matchup), and, when the experiment
@@ -38,6 +39,7 @@ DEFAULTS = {
     "leverage_games": 1000,  # per matchup and reading (leverage table)
     "leverage_board": "catalogue",  # board perturbations in the leverage table: catalogue or none
     "readings": 2,  # readings besides the default the verdicts are measured under (largest leverage first)
+    "search_games": 20,  # per matchup at the search level (a search game costs hundreds of scripted games)
 }
 
 
@@ -131,6 +133,67 @@ def plot_ladder(ladder: pl.DataFrame, ax):
     return ax
 
 
+def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
+    """Each entry's win rate at ``level`` (bars, 95% intervals) beside the base level's (ticks), from
+    :func:`level_comparison`."""
+    rows = table.filter(pl.col("outcome") != "unfinished")
+    labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
+    y = np.arange(rows.height)
+    x = rows["rate"].to_numpy()
+    err = error_bars(x, rows["low"], rows["high"])
+    ax.barh(y, x, xerr=err, capsize=2, color="tab:orange", label=f"{level} play")
+    base = rows["base_level"][0] if rows.height else "base"
+    ax.plot(rows["base_rate"].to_numpy(), y, "k|", markersize=12, markeredgewidth=2, label=f"{base} play")
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.axvline(0.5, color="grey", linestyle=":")
+    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.legend(fontsize=8)
+    ax.set_title(f"win rates at {level} level and at {base} level")
+    return ax
+
+
+def level_comparison(table: pl.DataFrame, base: pl.DataFrame, base_level: str) -> pl.DataFrame:
+    """Each (matchup, outcome) of a matrix ``table`` beside the same entry of the ``base`` matrix (played at
+    ``base_level``): both rates and the change with its 95% interval (Newcombe's, independent samples)."""
+    from simlab.stats import difference
+
+    other = {(r["matchup"], r["outcome"]): r for r in base.iter_rows(named=True)}
+    rows = []
+    for r in table.iter_rows(named=True):
+        b = other[(r["matchup"], r["outcome"])]
+        change, low, high = difference(r["count"], r["games"], b["count"], b["games"])
+        rows.append(
+            {k: r[k] for k in ("matchup", "outcome", "games", "count", "rate", "low", "high")}
+            | {"base_level": base_level, "base_games": b["games"], "base_rate": b["rate"]}
+            | {"change": change, "change_low": low, "change_high": high}
+        )
+    return pl.DataFrame(rows)
+
+
+def head_to_head(table: pl.DataFrame, level: str) -> list[str]:
+    """One verdict per 2-player pairing of two villains from a matrix ``table``: who wins more often at ``level``
+    (the 95% Wilson interval of the first villain's share of all games excludes 50%) or no significant difference,
+    each naming its rate, interval and games."""
+    out = []
+    two = table.filter((pl.col("players") == 2) & ~pl.col("outcome").str.contains("#"))
+    for m in two["matchup"].unique(maintain_order=True):
+        a, b = m.split("-vs-")
+        if a == b:  # a mirror matchup: no pairing of two villains
+            continue
+        r = two.filter((pl.col("matchup") == m) & (pl.col("outcome") == a)).row(0, named=True)
+        share = f"{a} wins {r['rate']:.0%} [{r['low']:.0%}, {r['high']:.0%}] of {r['games']:,} games"
+        if r["low"] > 0.5:
+            out.append(f"{a} beats {b} at {level} level ({share})")
+        elif r["high"] < 0.5:
+            out.append(f"{b} beats {a} at {level} level ({share})")
+        else:
+            out.append(f"no significant difference between {a} and {b} at {level} level ({share})")
+    return out
+
+
 # ============================================================================ studies
 
 
@@ -144,9 +207,14 @@ def build_report(
     """Run every study of the report and write ``out_dir/<name>/``. ``exp``: the experiment file's settings.
 
     level: the level of :mod:`simlab.levels` every villain plays at (unless the experiment's ``[strategies]``
-    names one); default the experiment's ``level``, else the strongest level available here (``tuned`` once
-    its strategy files exist, else ``expert``). The headline and every study use it; the skill ladder shows
-    every available level."""
+    names one); default the experiment's ``level``, else the strongest scripted level available here
+    (``tuned`` once its strategy files exist, else ``expert``). The headline and every study use it; the skill
+    ladder shows every available level, its search rung on ``search_games`` per opponent villain. The section
+    "At search level" plays the matchup matrix with every villain played by the search player on ``[report]
+    search_games`` per matchup (default 20, at most ``games``; 0 leaves it out), beside the report level's.
+    With ``level="search"`` the headline is measured there, and the studies that play thousands of games per
+    setting (matrix, difficulty and robustness, turns to win, card impact, leverage) at the strongest
+    scripted level, each section naming it."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -168,12 +236,20 @@ def build_report(
     leverage_games = rep.get("leverage_games", DEFAULTS["leverage_games"])
     leverage_board = rep.get("leverage_board", DEFAULTS["leverage_board"])
     n_readings = rep.get("readings", DEFAULTS["readings"])
-    from simlab.levels import available_levels, check_level, strategies_at, strongest_level
+    search_games = rep.get("search_games", min(DEFAULTS["search_games"], games))
+    from simlab.levels import SEARCH_LEVELS, available_levels, check_level, is_search, strategies_at, strongest_level
     from simlab.leverage import BOARD_CHOICES
     from simlab.robust import default_levels
 
     level = check_level(level or exp.level or strongest_level())
-    strategies = strategies_at(level, VILLAIN_KEYS, exp.strategies)
+    at_search = is_search(level)
+    where = exp.source or "report"
+    if not isinstance(search_games, int) or search_games < 0:
+        raise InputError(f"{where}: [report] search_games must be a number of games, 0 or more, got {search_games!r}")
+    if at_search and search_games < 1:
+        raise InputError(f"{where}: a report at the search level needs [report] search_games of 1 or more")
+    main_level = strongest_level() if at_search else level  # the level of the studies that play thousands of games
+    strategies = strategies_at(main_level, VILLAIN_KEYS, exp.strategies)
     variants, edits = exp.rules, exp.edits
     if any(not isinstance(n, int) or n < 1 for n in (games, ablation_games, difficulty_games, leverage_games)):
         raise InputError("report game counts must be positive integers")
@@ -182,7 +258,7 @@ def build_report(
     if n_readings < 0:
         raise InputError(f"[report] readings must be 0 or more, got {n_readings}")
     robust_levels = [check_level(lv) for lv in rep.get("robust_levels", default_levels())]
-    robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, level})
+    robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, main_level})
     perturb = _perturbations(rep, "leverage_perturb", exp.source)
     chosen_readings = _perturbations(rep, "robust_readings", exp.source)
     real_games = calibration_log(rep, exp.source)  # read now: a bad log fails before the long studies
@@ -208,6 +284,8 @@ def build_report(
         "leverage_perturb": perturb,
         "max_turns": max_turns,
         "level": level,
+        "studies_level": main_level,
+        "search_games": search_games,
         "levels_available": list(available_levels()),
         "robust_levels": list(robust_levels),
         "strategies": {v: str(strategies.get(v, "expert")) for v in VILLAIN_KEYS},
@@ -218,7 +296,7 @@ def build_report(
     if real_games is not None:
         settings["real_games"] = real_games.source
     say = progress or (lambda _msg: None)
-    run = RunSettings(games, seed, level, exp.strategies, variants, max_turns, threads, edits)  # checked once
+    run = RunSettings(games, seed, main_level, exp.strategies, variants, max_turns, threads, edits)  # checked once
     per_pairing, per_ablation = run.replace(games=difficulty_games), run.replace(games=ablation_games)
     sections = []
 
@@ -226,13 +304,45 @@ def build_report(
     m = matrix(settings=run)
     sec = Section(
         "Matchup matrix",
-        f"Every 2-player pairing and the 3-player game, {games:,} games each, seats rotated, {level} play "
+        f"Every 2-player pairing and the 3-player game, {games:,} games each, seats rotated, {main_level} play "
         "unless the settings say otherwise. Win rates with 95% Wilson intervals.",
         {"matrix": m.table},
     )
     sec.plots["matrix_heatmap"] = _plot(directory, "matrix_heatmap", lambda ax: plot_matrix(m.grid(), ax), (6, 5))
-    sec.plots["win_rates"] = _plot(directory, "win_rates", lambda ax: plot_win_rates(m.table, ax, level), (8, 7))
+    sec.plots["win_rates"] = _plot(directory, "win_rates", lambda ax: plot_win_rates(m.table, ax, main_level), (8, 7))
     sections.append(sec)
+
+    search_section, search_verdicts = None, []
+    if search_games > 0:
+        say("at search level")
+        sm = matrix(
+            settings=run.replace(
+                games=search_games,
+                level="search",
+                progress=lambda done, total: say(f"at search level: {done:,} of {total:,} games"),
+            )
+        )
+        comparison = level_comparison(sm.table, m.table, main_level)
+        search_verdicts = head_to_head(sm.table, "search")
+        search_section = Section(
+            "At search level",
+            "The matchup matrix with every villain played by the search player (strategies.search: at each "
+            "decision it samples worlds consistent with what it can see and plays every option out with the "
+            f"strongest scripted strategy), {search_games:,} games per matchup on the first seeds of the matrix "
+            f"above, seats rotated: far fewer games than at {main_level} level (a search game costs hundreds of "
+            f"scripted games), so the intervals are wide. Beside each rate: the {main_level} rate of the same entry "
+            "and the change with its 95% interval (Newcombe, independent samples).",
+            {"search_matrix": comparison, "search_verdicts": pl.DataFrame({"verdict": search_verdicts})},
+            {
+                "search_win_rates": _plot(
+                    directory,
+                    "search_win_rates",
+                    lambda ax: plot_level_comparison(comparison, ax, "search"),
+                    (8, 7),
+                )
+            },
+        )
+        sections.append(search_section)
 
     say("leverage: rule variants and board layouts")
     lev_settings = run.replace(
@@ -247,19 +357,20 @@ def build_report(
         screen=lev.table,
         progress=lambda done, total, what: say(f"robust verdicts: {what}: {done:,} of {total:,} games"),
         settings=per_pairing,
+        search_games=search_games if any(lv in SEARCH_LEVELS for lv in robust_levels) else None,
     )
     settings["robust_readings"] = list(rob.readings["reading"])
 
-    here = rob.verdicts_at(level)
+    here = rob.verdicts_at(main_level)
     sections.append(
         Section(
             "Difficulty",
-            f"{difficulty_games:,} games per pairing and setting, {level} play, default readings. Strength: win rate "
-            f"against the field. Skill gap: {level} minus novice against the same novice opponents (paired; only "
-            "above novice). Goldfish: median turns to win alone. Fate sensitivity: drop in win rate when the "
-            "opponents play fate-heavy (paired; from expert up). These verdicts hold at this one setting; the next "
-            "section says whether each survives the other levels and readings.",
-            {"difficulty": rob.at(level), "verdicts": here.select("measure", "verdict", "z", "p")},
+            f"{difficulty_games:,} games per pairing and setting, {main_level} play, default readings. Strength: win "
+            f"rate against the field. Skill gap: {main_level} minus novice against the same novice opponents "
+            "(paired; only above novice). Goldfish: median turns to win alone. Fate sensitivity: drop in win rate "
+            "when the opponents play fate-heavy (paired; from expert up). These verdicts hold at this one setting; "
+            "the next section says whether each survives the other levels and readings.",
+            {"difficulty": rob.at(main_level), "verdicts": here.select("measure", "verdict", "z", "p")},
         )
     )
     readings_text = "; ".join(
@@ -284,12 +395,25 @@ def build_report(
 
     say("skill ladder")
     # as before this settings object: the ladder is played with the printed cards (no edits)
-    lad = skill_ladder(VILLAIN_KEYS, available_levels(), "novice", settings=per_pairing.replace(edits=()))
+    ladder_levels = [lv for lv in available_levels() if search_games > 0 or lv not in SEARCH_LEVELS]
+    lad = skill_ladder(
+        VILLAIN_KEYS,
+        ladder_levels,
+        "novice",
+        settings=per_pairing.replace(edits=()),
+        search_games=search_games or None,
+    )
+    search_rung = (
+        f"; the search rung plays {search_games:,} games per opponent villain (the first of the same seeds)"
+        if search_games > 0
+        else ""
+    )
     sections.append(
         Section(
             "Skill ladder",
-            "Each villain at each level against every other villain played by novice, seats rotated; step_z "
-            "compares a level with the one below.",
+            f"Each villain at each level against every other villain played by novice, {difficulty_games:,} games "
+            f"per opponent villain, seats rotated{search_rung}; step_z compares a level with the one below, "
+            "min_z_below with every level below (the smallest z).",
             {"skill_ladder": lad},
             {"skill_ladder": _plot(directory, "skill_ladder", lambda ax: plot_ladder(lad, ax), (7, 4.5))},
         )
@@ -309,9 +433,9 @@ def build_report(
     sections.append(
         Section(
             "Turns to win",
-            f"Each villain alone (goldfish), {level} play, {difficulty_games:,} games.",
+            f"Each villain alone (goldfish), {main_level} play, {difficulty_games:,} games.",
             {"goldfish": pl.concat(summaries)},
-            {"turns_to_win": _plot(directory, "turns_to_win", lambda ax: plot_turns(turns, ax, level), (7, 4.5))},
+            {"turns_to_win": _plot(directory, "turns_to_win", lambda ax: plot_turns(turns, ax, main_level), (7, 4.5))},
         )
     )
 
@@ -322,7 +446,8 @@ def build_report(
             Section(
                 f"Card impact: {v}",
                 f"CAUSAL: the same {2 * ablation_games:,} games (against each other villain) with each card ablated "
-                "(never played); impact = win rate with the card minus without, paired 95% interval.",
+                f"(never played), {main_level} play; impact = win rate with the card minus without, paired 95% "
+                "interval.",
                 {f"card_impact_{v}": eff},
                 {
                     f"card_impact_{v}": _plot(
@@ -344,16 +469,16 @@ def build_report(
             f"Each rule variant's non-default value ({n_rule}) and each plausible transcription error of the board "
             f"layouts ({n_board}; the layouts come from one medium-low-trust source: a symbol read in the wrong row, "
             "a whole board's rows read upside down, two neighbouring locations' panels swapped) played on the same "
-            f"{leverage_games:,} games per matchup as the shipped reading, {level} play, every pairing of different "
-            "villains and the 3-player game (a board edit only where that villain plays). leverage: each reading's "
-            "largest effect, largest first; leverage_top: the largest effects by matchup and villain (the whole "
-            "table in leverage_all.csv). Change in win rate with Newcombe's paired 95% interval.",
+            f"{leverage_games:,} games per matchup as the shipped reading, {main_level} play, every pairing of "
+            "different villains and the 3-player game (a board edit only where that villain plays). leverage: each "
+            "reading's largest effect, largest first; leverage_top: the largest effects by matchup and villain (the "
+            "whole table in leverage_all.csv). Change in win rate with Newcombe's paired 95% interval.",
             {"leverage": summary, "leverage_top": lev.table.head(40).drop("description")},
             {
                 "leverage": _plot(
                     directory,
                     "leverage",
-                    lambda ax: plot_leverage(lev.table, ax, 25, f"leverage ({level} play)"),
+                    lambda ax: plot_leverage(lev.table, ax, 25, f"leverage ({main_level} play)"),
                     (9, 10),
                 )
             },
@@ -361,17 +486,36 @@ def build_report(
         )
     )
 
-    strongest = available_levels()[-1]
-    which = "the strongest level available here" if level == strongest else f"not the strongest ({strongest})"
+    strongest = strongest_level()
+    which = "the strongest scripted level here" if main_level == strongest else f"not the strongest ({strongest})"
     strength = rob.verdicts.filter(pl.col("measure") == "strength")
+    if at_search:
+        lead = (
+            f"Which villain is stronger (win rate against the field, each villain against each other one)? Asked "
+            f"at the search level, the strongest here: head to head at search level, on {search_games:,} games per "
+            f"matchup (section At search level): " + "; ".join(search_verdicts) + ". The studies below play "
+            f"thousands of games per setting, so they are measured at the {main_level} level, {which}; levels here: "
+            f"{', '.join(available_levels())}. Each verdict of the table is measured at every level "
+        )
+        sections.remove(search_section)
+        sections.insert(0, search_section)
+    else:
+        at_search_text = (
+            " At search level (fewer games, section At search level): " + "; ".join(search_verdicts) + "."
+            if search_verdicts
+            else ""
+        )
+        lead = (
+            f"Which villain is stronger (win rate against the field, each villain against each other one)? The "
+            f"studies below are measured at the {main_level} level, {which}; levels here: "
+            f"{', '.join(available_levels())}.{at_search_text} Each verdict of the table is measured at every level "
+        )
     sections.insert(
         0,
         Section(
             "Headline",
-            f"Which villain is stronger (win rate against the field, each villain against each other one)? The "
-            f"studies below are measured at the {level} level, {which}; levels here: "
-            f"{', '.join(available_levels())}. Each verdict here is measured at every level "
-            f"({', '.join(robust_levels)}) under the default readings"
+            lead
+            + f"({', '.join(robust_levels)}) under the default readings"
             + (
                 f" and under {', '.join(settings['robust_readings'][1:])} (the readings with the largest effect)"
                 if len(settings["robust_readings"]) > 1

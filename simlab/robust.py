@@ -34,7 +34,7 @@ import polars as pl
 from simlab.cards import VILLAIN_KEYS, prose_name
 from simlab.difficulty import MEASURES, QUESTIONS, difficulty
 from simlab.game import InputError, check_villain
-from simlab.levels import LEVELS, available_levels, check_level
+from simlab.levels import LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
 from simlab.leverage import DEFAULT_READING, Perturbation, leverage, parse_perturbation, top_settings
 from simlab.settings import RunSettings, settings_from
 
@@ -54,8 +54,9 @@ def measures_at(level: str) -> tuple[str, ...]:
 
 
 def default_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
-    """Every level available here (``tuned`` once its files exist) but ``random``, weakest first."""
-    return tuple(lv for lv in available_levels(villains) if lv != "random")
+    """Every scripted level available here (``tuned`` once its files exist) but ``random``, weakest first (the
+    search level only when asked for: it plays far fewer games)."""
+    return tuple(lv for lv in scripted_levels(villains) if lv != "random")
 
 
 def setting_label(level: str, reading: str) -> str:
@@ -142,6 +143,7 @@ def robust_difficulty(
     progress: Callable[[int, int, str], None] | None = None,
     measures=MEASURES,
     settings: RunSettings | None = None,
+    search_games: int | None = None,
     **given,
 ) -> RobustResult:
     """The difficulty verdicts for ``villains`` at every level of ``levels`` (default :func:`default_levels`)
@@ -151,6 +153,9 @@ def robust_difficulty(
 
     measures: only these of :data:`simlab.difficulty.MEASURES` (each where :func:`measures_at` allows it).
     progress(done, total, label): games done in the current part (the screen, then each setting).
+    search_games: games per pairing at a search level (default ``min(n_games, SEARCH_GAMES)``,
+    :func:`simlab.levels.default_games`); the leverage screen plays at the strongest scripted level asked for
+    (else the strongest here).
     settings (a :class:`simlab.settings.RunSettings`) and ``given`` (its fields as keywords) say how:
     ``n_games`` per pairing and setting (default 1,000), seed, variants, turn cap, threads and edits (its
     level and strategies are not used: ``levels`` say who plays)."""
@@ -164,6 +169,12 @@ def robust_difficulty(
     levels = tuple(check_level(lv) for lv in (levels or default_levels()))
     levels = tuple(lv for lv in LEVELS if lv in levels)  # weakest first, once each
     strongest = levels[-1]
+    scripted = [lv for lv in levels if lv not in SEARCH_LEVELS]
+    screen_level = scripted[-1] if scripted else scripted_levels(villains)[-1]
+    if search_games is None:
+        search_games = default_games("search", n_games)
+    elif not isinstance(search_games, int) or search_games < 1:
+        raise InputError(f"search_games must be a positive number of games, got {search_games!r}")
     screen_games = screen_games or max(n_games // 2, 1)
     edits, base_variants = settings.edits, settings.variant_dict
 
@@ -174,9 +185,9 @@ def robust_difficulty(
         readings,
         screen,
         screen_games,
-        strongest,
+        screen_level,
         board=screen_board,
-        progress=bar(f"leverage screen ({strongest})"),
+        progress=bar(f"leverage screen ({screen_level})"),
         settings=settings,
     )
     tables, verdicts = [], []
@@ -187,6 +198,7 @@ def robust_difficulty(
                 continue
             label = setting_label(level, reading.setting)
             here_settings = settings.replace(
+                games=search_games if level in SEARCH_LEVELS else n_games,
                 level=level,
                 variants={**base_variants, **dict(reading.variants)},
                 edits=edits + reading.edits,
@@ -215,6 +227,7 @@ def robust_difficulty(
         screen,
         {
             "games": n_games,
+            "search_games": search_games if any(lv in SEARCH_LEVELS for lv in levels) else None,
             "seed": seed,
             "levels": list(levels),
             "readings": list(readings_frame["reading"]),

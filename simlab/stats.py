@@ -56,3 +56,17 @@ def paired_difference(a, b, c, d, z: float = Z95) -> tuple[float, float, float]:
     du = np.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
     diff = p1 - p2
     return diff, max(diff - dl, -1.0), min(diff + du, 1.0)
+
+
+def difference(k1, n1, k2, n2, z: float = Z95) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two proportions from separate samples (k1 of n1, k2 of n2), with its 95% interval.
+
+    Newcombe's method 10 for independent proportions (the hybrid score interval, Statistics in Medicine 17,
+    873-890, 1998): the Wilson intervals of each combined. Returns (difference, low, high)."""
+    if n1 == 0 or n2 == 0:
+        return float("nan"), float("nan"), float("nan")
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = (float(x) for x in wilson(k1, n1, z))
+    l2, u2 = (float(x) for x in wilson(k2, n2, z))
+    diff = p1 - p2
+    return diff, diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)

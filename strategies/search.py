@@ -20,6 +20,11 @@ real one, plays every option out in each and takes the option with the best mean
 * **Common random numbers**: every option is played out in the same worlds from the same stream, so the
   options are compared on the same deals; ties (and options no better in any world) go to the rollout
   policy's own choice.
+* **Where the budget goes**: only the decision kinds in ``kinds`` (a sum of ``2**DK_*``) are searched; the
+  others get the rollout policy's answer in one sampled world. With ``screen`` k > 0, an option that scored
+  better than the policy's in none of the first k worlds is not played out in the rest (it would not pass
+  the ``confidence`` test); when none is left the decision stops there, so the ``samples`` worlds are spent
+  on the options that might beat the policy.
 
 The search draws one number from the game's stream per decision (its own stream is seeded from it), so a
 game with search players replays exactly and does not depend on threads, chunks or backend.
@@ -57,17 +62,36 @@ DESCRIPTION = (
 # The search player's settings: (name, default, low, high, whole number, description). A strategy file based
 # on ``search`` sets any of them; ``simlab strategies search`` lists them.
 SETTINGS = (
-    ("samples", 8.0, 1, 256, True, "worlds sampled per decision; every option is played out in each"),
+    ("samples", 32.0, 1, 256, True, "worlds sampled per decision (at most: see screen)"),
     ("horizon", -1.0, -1, 20, True, "turns played out after the current one (-1: to the end of the game)"),
     ("rollout", 2.0, 0, 2, True, "who plays the rollouts: 2 tuned where it exists, else expert; 1 expert; 0 random"),
     ("confidence", 1.5, 0, 4, False, "leave the rollout policy's choice only for an option better by this many SE"),
     ("power_weight", 0.0, 0, 0.2, False, "score at the horizon per Power over the opponent furthest along"),
     ("cheat", 0.0, 0, 1, True, "1: sample the true hidden cards (the control of the information test; not for play)"),
+    (
+        "kinds",
+        4095.0,
+        0,
+        4095,
+        True,
+        "decision kinds searched, the sum of 2**kind (kinds: simlab.kernels.const DK_*; 4095 every kind); "
+        "the others are answered by the rollout policy in one sampled world",
+    ),
+    (
+        "screen",
+        2.0,
+        0,
+        256,
+        True,
+        "worlds after which an option that has scored better than the rollout policy's in none of them is no "
+        "longer played out (0: every option in every world)",
+    ),
 )
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)
 CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1)}  # settings taking only these values
-S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT = range(len(PARAM_NAMES))
+S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT, S_KINDS, S_SCREEN = range(len(PARAM_NAMES))
+ALL_KINDS = 4095  # 2**12 - 1: every decision kind (DK_MOVE 0 .. DK_PLACE 11)
 
 HEADER = 32  # sparams[player, :HEADER]: the settings above
 N_VILLAIN_ROWS = 3
@@ -98,6 +122,10 @@ def check_params(params: dict[str, float]) -> str | None:
         return f"params.samples must be a whole number of worlds, 1 or more, got {params['samples']:g}"
     if params["horizon"] < -1 or params["horizon"] != int(params["horizon"]):
         return f"params.horizon must be a whole number of turns, or -1 (to the end), got {params['horizon']:g}"
+    if not 0 <= params["kinds"] <= ALL_KINDS or params["kinds"] != int(params["kinds"]):
+        return f"params.kinds must be a whole number from 0 to {ALL_KINDS} (a sum of 2**kind), got {params['kinds']:g}"
+    if params["screen"] < 0 or params["screen"] != int(params["screen"]):
+        return f"params.screen must be a whole number of worlds, 0 or more, got {params['screen']:g}"
     return None
 
 
@@ -267,15 +295,18 @@ def value_nb(ws, tb, player, power_weight):
 def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
     """Flat Monte Carlo over determinised worlds (see the module's docstring): the option to take.
 
-    ``stats``: float64 (2, n) scratch: per option, the sum over worlds of its score minus the rollout policy's
-    option's score in the same world, and of its square."""
+    ``stats``: float64 (4, n) scratch: per option, the sum over the worlds it was played in of its score minus
+    the rollout policy's option's score in the same world, the sum of its square, the number of those worlds
+    and how many of them it scored better in."""
     sp = st.sparams[player]
     samples = max(np.int64(sp[S_SAMPLES]), 1)
     horizon = np.int64(sp[S_HORIZON])
     policy = 0 if sp[S_ROLLOUT] == 0 else 1
+    screen = np.int64(sp[S_SCREEN])
+    searched = (np.int64(sp[S_KINDS]) >> st.g[K.G_PEND_KIND]) & 1 == 1
     for i in range(n):
-        stats[0, i] = 0.0
-        stats[1, i] = 0.0
+        for r in range(4):
+            stats[r, i] = 0.0
     pick = 0
     for j in range(samples):
         copy_state_nb(world, root)
@@ -285,12 +316,21 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
         if j == 0:
             copy_state_nb(ws, world)
             pick = policy_nb(ws, tb, ru, policy)
+            if not searched:  # a kind left to the rollout policy: its answer in this world
+                return pick
+        # screening: from world ``screen`` on, only the options that scored better than the policy's somewhere
+        alive = 0
+        for i in range(n):
+            if i != pick and (screen <= 0 or j < screen or stats[3, i] > 0):
+                alive += 1
+        if alive == 0:
+            break
         copy_state_nb(ws, world)
         call_apply(ws, pick)
         rollout_nb(ws, tb, ru, horizon, policy)
         base = value_nb(ws, tb, player, sp[S_POWER_WEIGHT])
         for i in range(n):
-            if i == pick:
+            if i == pick or not (screen <= 0 or j < screen or stats[3, i] > 0):
                 continue
             copy_state_nb(ws, world)
             call_apply(ws, i)
@@ -298,14 +338,20 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
             d = value_nb(ws, tb, player, sp[S_POWER_WEIGHT]) - base
             stats[0, i] += d
             stats[1, i] += d * d
+            stats[2, i] += 1.0
+            if d > 0:
+                stats[3, i] += 1.0
     # Leave the policy's option only for one better by ``confidence`` standard errors of the paired difference.
     best = pick
     best_gain = 0.0
     for i in range(n):
-        mean = stats[0, i] / samples
+        m = stats[2, i]
+        if m == 0:
+            continue
+        mean = stats[0, i] / m
         se = 0.0
-        if samples > 1:
-            se = np.sqrt(max(stats[1, i] - samples * mean * mean, 0.0) / (samples - 1) / samples)
+        if m > 1:
+            se = np.sqrt(max(stats[1, i] - m * mean * mean, 0.0) / (m - 1) / m)
         if mean > 1e-9 and mean > sp[S_CONFIDENCE] * se and mean > best_gain:
             best = i
             best_gain = mean
@@ -331,6 +377,6 @@ def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
             ws.sparams[s, j] = x
     local = np.empty(1, np.uint64)
     local[0] = next_u64_nb(st.rng)
-    stats = np.empty((2, n), np.float64)
+    stats = np.empty((4, n), np.float64)
     scratch = np.empty(K.N_INST, np.int64)
     return flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local)

@@ -31,6 +31,8 @@ FILES = {
     "backend.toml": b'matchup = "gaston-vs-horned-king"\nbackend = "spark"\n',
     "scheduler.toml": b'matchup = "gaston-vs-horned-king"\nbackend = "dask"\nscheduler = "notaurl"\n',
     "report-villains.toml": b'name = "r"\n[report]\nvillains = ["jafar"]\n',
+    "report-search.toml": b'name = "r"\n[report]\nsearch_games = -1\n',
+    "report-search0.toml": b'name = "r"\n[report]\nsearch_games = 0\n',
     "blocker": b"",  # a file where a directory is wanted
     "real.csv": b"villains,winner,first,rounds\ngaston;horned-king,gaston,gaston,20\n",  # a log of real games
 }
@@ -80,6 +82,8 @@ CASES = [
     ("goldfish --strategy genius", "unknown strategy 'genius'; choose from random, novice, expert"),
     ("ladder --level genius", "unknown strategy 'genius'"),
     ("ladder -n 0", "-n must be a positive number of games"),
+    ("ladder --search-games 0", "--search-games must be a positive number of games, got 0"),
+    ("difficulty --search-games -3", "--search-games must be a positive number of games, got -3"),
     ("cards --villain gaston -n 5 --card Nope", "'Nope' is not a card of gaston; choose from"),
     ("cards --villain gaston -n 5 --png impact.txt", "--png 'impact.txt' must be a file name ending in .png"),
     (f"sweep {M} --rule teleport --values a,b", "unknown rule variant 'teleport'"),
@@ -89,6 +93,8 @@ CASES = [
     ("difficulty --villain gaston --backend spark", "unknown backend 'spark'; choose from local, dask"),
     ("report --config report-villains.toml", "report-villains.toml: [report] villains: unknown villain 'jafar'"),
     ("report --config first.toml", "first.toml: first 'jafar' is not valid"),
+    ("report --config report-search.toml", "report-search.toml: [report] search_games must be a number of games, 0 or"),
+    ("report --config report-search0.toml --level search", "report-search0.toml: a report at the search level needs"),
     ("report --out blocker", "cannot write the report to 'blocker/balance'"),
     ("tune", "give --villain VILLAIN to tune one villain, or --all"),
     ("tune --villain jafar", "unknown villain 'jafar'; choose from gaston, lady-tremaine, horned-king"),

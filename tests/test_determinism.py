@@ -64,8 +64,29 @@ def test_mirror_match_is_even_with_seats_rotated():
 
 def _small_search(tmp_path) -> str:
     path = tmp_path / "search-small.toml"
-    path.write_text('base = "search"\n[params]\nsamples = 2\nhorizon = 0\n')
+    path.write_text('base = "search"\n[params]\nsamples = 3\nhorizon = 0\nscreen = 1\nkinds = 2447\n')
     return str(path)
+
+
+SEARCH_SNIPPET = """
+import sys, warnings, numpy as np
+warnings.filterwarnings("ignore")
+np.seterr(all="ignore")
+from simlab.replay import replay
+print(replay(("gaston", "horned-king"), seed=4, game_index=1, max_turns=6, strategies=(sys.argv[1], "search")).text)
+"""
+
+
+def test_search_game_is_the_same_in_another_process(tmp_path):
+    """Run to run: a fresh process (its own compiled-code cache load, its own stream state) replays a game of
+    two search players (one screening and searching only some kinds, one the built-in) to the same log."""
+    small = _small_search(tmp_path)
+    here = replay(("gaston", "horned-king"), seed=4, game_index=1, max_turns=6, strategies=(small, "search")).text
+    out = subprocess.run(
+        [sys.executable, "-c", SEARCH_SNIPPET, small], capture_output=True, text=True, timeout=900, env=dict(os.environ)
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n") == here
 
 
 def test_search_games_do_not_depend_on_chunking_or_threads(tmp_path):

@@ -114,7 +114,7 @@ def test_distributed_results_equal_local(cluster):
 def test_search_games_on_the_cluster_equal_local(cluster, tmp_path):
     address, _ = cluster
     small = tmp_path / "search-small.toml"
-    small.write_text('base = "search"\n[params]\nsamples = 2\nhorizon = 0\n')
+    small.write_text('base = "search"\n[params]\nsamples = 3\nhorizon = 0\nscreen = 1\nkinds = 2447\n')
     strategies = {"gaston": str(small)}
     local = run(MATCHUP, 8, seed=2, strategies=strategies, max_turns=10, chunk=4, keep_games=True)
     with use(DaskBackend(address)) as backend:

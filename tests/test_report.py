@@ -27,6 +27,7 @@ cost = 4
 [report]
 difficulty_games = 10
 ablation_games = 5
+search_games = 1
 villains = ["gaston"]
 real_games = "real-games-example.csv"
 calibration_games = 10
@@ -60,6 +61,7 @@ def test_report_files_and_settings(report_dir):
         "leverage",
         "calibration",
         "calibration_lengths",
+        "search_win_rates",
     ):
         assert f"{plot}.png" in names
     for table in (
@@ -85,6 +87,8 @@ def test_report_files_and_settings(report_dir):
         "calibration_lengths",
         "calibration_groups",
         "calibration_skipped",
+        "search_matrix",
+        "search_verdicts",
     ):
         assert f"{table}.parquet" in names and f"{table}.csv" in names
         assert pl.read_parquet(report_dir / f"{table}.parquet").equals(
@@ -112,8 +116,18 @@ def test_report_files_and_settings(report_dir):
     assert "leverage_all.csv" in md
     # a markdown table row stays on one line, long verdicts included
     assert any(line.startswith("| skill_gap") and "p " in line and line.endswith("|") for line in md.splitlines())
+    # the search level: its own section on [report] search_games per matchup, named in the headline
+    headline = md.split("## Headline")[1].split("\n## ")[0]
+    assert "## At search level" in md and "At search level (fewer games" in headline
+    assert settings["search_games"] == 1 and settings["studies_level"] == settings["level"] == "expert"
+    search = pl.read_parquet(report_dir / "search_matrix.parquet")
+    assert search["games"].unique().to_list() == [1] and search["base_games"].unique().to_list() == [10]
+    assert search.height == pl.read_parquet(report_dir / "matrix.parquet").height
+    ladder = pl.read_parquet(report_dir / "skill_ladder.parquet")
+    assert ladder.filter(pl.col("level") == "search")["games"].to_list() == [2, 2, 2]  # 1 per opponent villain
+    assert set(ladder.filter(pl.col("level") != "search")["games"]) == {20}
     page = (report_dir / "index.html").read_text()
-    assert page.count("data:image/png;base64,") == 8 and 'src="card_impact' not in page  # self-contained
+    assert page.count("data:image/png;base64,") == 9 and 'src="card_impact' not in page  # self-contained
 
 
 def chromium() -> str | None:
@@ -143,7 +157,7 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]
-    assert int(plots.group(1)) == 8 and int(ok.group(1)) == 8  # every embedded plot decoded
+    assert int(plots.group(1)) == 9 and int(ok.group(1)) == 9  # every embedded plot decoded
     assert "simlab report: tiny" in dom and "<table" in dom
     shot = tmp_path / "page.png"
     subprocess.run(
@@ -182,7 +196,7 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
     from simlab.impact import plot_impact
     from simlab.leverage import plot_leverage
     from simlab.matchups import plot_matrix
-    from simlab.report import plot_ladder, plot_turns, plot_win_rates
+    from simlab.report import level_comparison, plot_ladder, plot_level_comparison, plot_turns, plot_win_rates
     from simlab.stats import paired_difference, wilson
     from simlab.whatif import plot_sweep
 
@@ -228,6 +242,8 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         }
     )
     sweep = pl.DataFrame({"value": ["3", "4", "5"], "entry": ["gaston"] * 3, **rates})
+    counted = win.with_columns((pl.col("rate") * 300).round().cast(pl.Int64).alias("count"))
+    searched = level_comparison(counted, counted.reverse(), "expert")
     grid = pl.DataFrame({"villain": ["gaston", "horned-king"], "gaston": [1.0, 0.0], "horned-king": [0.0, 1.0]})
     turns = pl.DataFrame({"villain": ["gaston"] * 3 + ["horned-king"], "turns": [7, 7, 8, 20]})
     plots = {
@@ -238,6 +254,7 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         "card_impact": lambda ax: plot_impact(impact, ax, "impact"),
         "leverage": lambda ax: plot_leverage(leverage, ax),
         "sweep": lambda ax: plot_sweep(sweep, ax, "sweep", "4"),
+        "search_win_rates": lambda ax: plot_level_comparison(searched, ax),
     }
     for name, draw in plots.items():
         fig, ax = plt.subplots(figsize=(1.6, 1.2))

@@ -191,11 +191,11 @@ def test_search_choices_do_not_depend_on_hidden_cards():
     honest = StrategySpec("honest", "", 2, {**base, "samples": 4, "horizon": 2, "confidence": 0})
     cheat = StrategySpec("cheat", "", 2, {**honest.params, "cheat": 1})
     rng = np.random.default_rng(1)
-    n = 20
+    n = 12
     results = {}
     for spec in (honest, cheat):
         pairs, identical = [], True
-        for st, tb, ru in positions("gaston-vs-horned-king", 30, seed=4, kinds=(K.DK_MOVE, K.DK_ACTION)):
+        for st, tb, ru in positions("gaston-vs-horned-king", 20, seed=4, kinds=(K.DK_MOVE, K.DK_ACTION)):
             other = hide_differently(st, int(st.g[K.G_PEND_PLAYER]), np.random.default_rng(rng.integers(1 << 30)))
             a = [_choice(st, tb, ru, spec, s) for s in range(n)]
             b = [_choice(other, tb, ru, spec, s) for s in range(n)]
@@ -279,3 +279,128 @@ def test_bad_search_parameters_are_refused(tmp_path, key, value, message):
     path.write_text(f'base = "search"\n[params]\n{key} = {value}\n')
     with pytest.raises(StrategyError, match="^" + re.escape(f"{path}: {message}") + "$"):
         load_strategy_file(path)
+
+
+# ============================================================================ the search level
+
+
+def test_search_level_plays_fewer_games_in_ladder_and_difficulty():
+    import polars as pl
+
+    from simlab.ladder import skill_ladder
+    from simlab.levels import available_levels, default_games, is_search, scripted_levels, strongest_level
+    from simlab.robust import default_levels, robust_difficulty
+
+    assert available_levels()[-1] == "search" and "search" not in scripted_levels()
+    assert strongest_level() != "search" and "search" not in default_levels()
+    assert is_search("search") and not is_search("expert") and not is_search(None)
+    assert default_games("search", 2000) == 100 and default_games("search", 30) == 30
+    assert default_games("expert", 2000) == 2000
+    lad = skill_ladder(["gaston"], ["expert", "search"], "expert", n_games=6, seed=1, max_turns=6, search_games=2)
+    assert lad["games"].to_list() == [12, 4]  # per opponent villain: 6 at expert, 2 at search
+    res = robust_difficulty(
+        ["gaston", "horned-king"],
+        ["expert", "search"],
+        0,
+        n_games=6,
+        max_turns=6,
+        threads=1,
+        search_games=2,
+        measures=("strength",),
+    )
+    games = dict(res.table.filter(pl.col("villain") == "gaston").select("level", "games").iter_rows())
+    assert games == {"expert": 12, "search": 4}, res.table  # 6 vs 2 games per pairing (strength counts both entries)
+    assert res.settings["search_games"] == 2
+
+
+def test_ladder_z_against_every_rung_below():
+    from simlab.ladder import skill_ladder, two_proportion_z
+
+    lad = skill_ladder(["gaston"], ["novice", "random", "expert"], "novice", n_games=60, seed=3, threads=1)
+    k, n = lad["wins"].to_list(), lad["games"].to_list()
+    z = {(i, j): two_proportion_z(k[i], n[i], k[j], n[j]) for i in range(3) for j in range(i)}
+    pool = (k[2] + k[0]) / (n[2] + n[0])
+    assert np.isclose(z[(2, 0)], (k[2] / n[2] - k[0] / n[0]) / np.sqrt(pool * (1 - pool) * (1 / n[2] + 1 / n[0])))
+    assert np.isclose(lad["step_z"][2], z[(2, 1)]) and np.isnan(lad["step_z"][0]) and lad["min_z_level"][0] is None
+    weakest = min((z[(2, 0)], "novice"), (z[(2, 1)], "random"))
+    assert (lad["min_z_below"][2], lad["min_z_level"][2]) == weakest and lad["min_z_level"][1] == "novice"
+
+
+def test_search_level_on_the_command_line():
+    import json
+
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["run", "-m", "gaston-vs-horned-king", "--level", "search", "--max-turns", "2", "--json", "--threads", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["games"] == 100 and set(doc["strategies"].values()) == {"search"}
+    for args in (["ladder", "--search-games", "0"], ["difficulty", "--search-games", "-1"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and "--search-games must be a positive number of games" in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1
+
+
+# ============================================================================ where the budget goes
+
+
+def _flat(st, tb, ru, spec: StrategySpec):
+    """Run the flat search on a copy of ``st`` as ``choose_nb`` does; returns (choice, stats): per option the
+    worlds it was played out in (row 2) and those it scored better than the policy's choice in (row 3)."""
+    from simlab.kernels.state import new_state_nb
+
+    st = copy_state(st)
+    player, n = int(st.g[K.G_PEND_PLAYER]), int(st.g[K.G_PEND_N])
+    st.sparams[player] = spec.vector()
+    P = int(st.g[K.G_NSEATS])
+    root, world, ws = (new_state_nb(P, 0) for _ in range(3))
+    search.copy_state_nb(root, st)
+    for s in range(P):
+        root.sv[s, K.SV_STRATEGY] = 1
+        block = st.sparams[player, search.HEADER + st.sv[s, K.SV_VILLAIN] * search.STRIDE :][: search.STRIDE]
+        for w in (root, world, ws):
+            w.sparams[s, : search.STRIDE] = block
+    stats = np.zeros((4, n))
+    local = np.array([12345], np.uint64)
+    choice = search.flat_nb(st, tb, ru, player, n, root, world, ws, stats, np.zeros(K.N_INST, np.int64), local)
+    return choice, stats
+
+
+def test_screening_plays_out_only_options_that_gained():
+    """With screen k, an option that beat the policy's choice in none of the first k worlds is played out in no
+    more; one that did is played out in every world; without screening every option is played in every world."""
+    screened = _search(samples=12, screen=2, horizon=1)
+    full = _search(samples=12, screen=0, horizon=1)
+    dropped = kept = 0
+    for st, tb, ru in positions("gaston-vs-lady-tremaine", 12, seed=5, kinds=(K.DK_ACTION, K.DK_MOVE)):
+        _, stats = _flat(st, tb, ru, full)
+        played = stats[2][stats[2] > 0]
+        assert np.all(played == 12)
+        _, stats = _flat(st, tb, ru, screened)
+        for worlds, gains in zip(stats[2], stats[3], strict=True):
+            if worlds == 0:
+                continue  # the policy's own choice
+            if gains == 0:
+                assert worlds <= 2
+                dropped += 1
+            else:
+                assert worlds == 12
+                kept += 1
+    assert dropped > 0  # the screen did drop options here (and, below, cost fewer rollouts)
+
+
+def test_kinds_not_searched_get_the_policys_answer():
+    """An ACTION decision with ACTION left out of ``kinds`` is answered without playing anything out (no option
+    played in any world, whatever the samples); with it searched, options are played out."""
+    no_actions = search.ALL_KINDS - (1 << K.DK_ACTION)
+    for st, tb, ru in positions("horned-king-vs-gaston", 6, seed=6, kinds=(K.DK_ACTION,)):
+        a, sa = _flat(st, tb, ru, _search(samples=1, kinds=no_actions))
+        b, sb = _flat(st, tb, ru, _search(samples=40, kinds=no_actions))
+        assert a == b and not sa[2].any() and not sb[2].any()
+        _, sc = _flat(st, tb, ru, _search(samples=2, kinds=search.ALL_KINDS, screen=0))
+        assert sc[2].sum() == 2 * (int(st.g[K.G_PEND_N]) - 1)

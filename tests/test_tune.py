@@ -153,10 +153,13 @@ def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
         spec = resolve("expert")
         spec = strategies.StrategySpec(f"tuned-{v}", "test", spec.kernel, {**spec.params, "noise": 0.1})
         write_strategy(spec, tmp_path / f"tuned-{v}.toml", {"villain": v})
-    assert available_levels()[-1] == strongest_level() == "tuned"
+    assert available_levels()[-2:] == ("tuned", "search") and strongest_level() == "tuned"
     assert level_strategies("tuned", ["gaston"]) == {"gaston": "tuned-gaston"}
     ladder = skill_ladder(["gaston"], n_games=20, seed=1, max_turns=40, threads=2)
-    assert ladder["level"].to_list() == ["random", "novice", "expert", "tuned"]
+    assert ladder["level"].to_list() == ["random", "novice", "expert", "tuned"]  # search only when asked for
+    assert ladder["games"].to_list() == [40] * 4
+    ladder = skill_ladder(["gaston"], ["expert", "tuned", "search"], n_games=20, seed=1, max_turns=40, search_games=1)
+    assert ladder["games"].to_list() == [40, 40, 2]  # the search rung: 1 game per opponent villain
 
 
 def test_level_plays_every_villain_at_that_level():
