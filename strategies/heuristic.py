@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -658,15 +658,6 @@ def swap_pending_nb(st, tb, s):
 
 
 @kernel
-def bits_nb(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@kernel
 def progress_nb(st, tb, sp, s):
     """How close seat ``s`` is to its objective, 0 (start) to 1 (won), as seen with parameters ``sp``."""
     obj = objective_nb(st, tb, s)
@@ -678,7 +669,7 @@ def progress_nb(st, tb, sp, s):
         return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
     if obj == K.OBJ_CAULDRON:
         both, born = soldier_locations_nb(st, tb, s)
-        p = sp[P_PROGRESS_SOLDIER] * bits_nb(both) + sp[P_PROGRESS_BORN] * bits_nb(born)
+        p = sp[P_PROGRESS_SOLDIER] * count_nb(both) + sp[P_PROGRESS_BORN] * count_nb(born)
         if st.sv[s, K.SV_CAULDRON] >= 1:
             p += sp[P_PROGRESS_CLAIMED]
         if st.sv[s, K.SV_CAULDRON] == 2:
@@ -1194,7 +1185,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         if p == K.AB_CAULDRON_BORN:
             _, born = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_CAULDRON_VALUE] if bits_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
+                return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
             return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
         v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
         if tb.card[c, K.CF_BRIDE] != 0:
@@ -1240,7 +1231,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
                 return sp[P_SPARE_SOLDIER]
             both, _ = soldier_locations_nb(st, tb, s)
             if loc < 0:
-                return sp[P_SOLDIER_VALUE] if bits_nb(both) < K.N_LOC else sp[P_SPARE_SOLDIER]
+                return sp[P_SOLDIER_VALUE] if count_nb(both) < K.N_LOC else sp[P_SPARE_SOLDIER]
             return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else sp[P_SPARE_SOLDIER]
         if p == K.AB_ATTACHED_STRENGTH:
             v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
@@ -1298,12 +1289,12 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE]
         # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
         _, born = soldier_locations_nb(st, tb, s)
-        return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - bits_nb(born) else sp[P_KEEP_BORN_EXTRA]
+        return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
     if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
-            if bits_nb(both) < K.N_LOC:
+            if count_nb(both) < K.N_LOC:
                 return sp[P_SOLDIER_VALUE]
         if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
             if (
@@ -1470,7 +1461,7 @@ def gather_allies_harm_nb(st, tb, sp, s, loc):
         if st.inst[s, k, K.I_LOC] != loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
             moved += 1
     _, born = soldier_locations_nb(st, tb, s)
-    emptied = bits_nb(born) - 1 if born != 0 else 0
+    emptied = count_nb(born) - 1 if born != 0 else 0
     return sp[P_GATHER_ALLY_HARM] * moved + sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
 
 

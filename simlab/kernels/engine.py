@@ -1994,8 +1994,9 @@ def step_r(st, tb, ru, f):
 
 
 # Each routine is compiled once, on its own, and called through a process-wide symbol (simlab.kernels.link):
-# linked in, the code of every routine would be optimised and generated again inside run_routine_nb and again
-# inside advance_nb (measured: advance_nb compiled in 202 s CPU and 1.36 GB; bound, 117 s and 0.66 GB).
+# linked in, the code of every routine would be optimised and generated again inside advance_nb, which inlines
+# the dispatcher run_routine_nb (measured when the dispatcher was still its own kernel: advance_nb compiled in
+# 202 s CPU and 1.36 GB linked in; bound, 117 s and 0.66 GB).
 # bind_routines() must run before advance_nb is compiled or loaded from the cache; the
 # driver does it when imported. _NAME_r is the symbol call of NAME_r.
 ROUTINES = (
