@@ -1,11 +1,11 @@
 """The search player's cost and strength: decisions/s and games/s at each budget, and the strength curve.
 
-Usage: python benchmarks/bench_search.py [--samples 1,2,4,8,16] [--horizon -1] [--screen K] [--games 40]
+Usage: python benchmarks/bench_search.py [--samples 1,2,4,8,16] [--horizon -1] [--screen K] [--rollout R] [--games 40]
                                         [--base-games 2000] [--cost-games 2] [--threads 2] [--seed 0]
                                         [--opponents expert,tuned] [--out reports/search-bench]
 
-For each budget (samples per decision; the other settings as the built-in ``search``, ``--horizon`` and
-``--screen`` aside):
+For each budget (samples per decision; the other settings as the built-in ``search``, ``--horizon``,
+``--screen`` and ``--rollout`` aside):
 
 * cost: ``--cost-games`` games of each villain against each other villain played by expert, one thread,
   every decision of the search seat timed in CPU time (decisions/s, mean options per decision), then the
@@ -34,9 +34,10 @@ from simlab.cards import VILLAIN_KEYS
 from simlab.stats import wilson
 
 
-def strategy_file(directory: Path, samples: int, horizon: int, screen: int | None) -> str:
+def strategy_file(directory: Path, samples: int, horizon: int, screen: int | None, rollout: int | None = None) -> str:
     path = directory / f"search-{samples}.toml"
     extra = "" if screen is None else f"screen = {screen}\n"
+    extra += "" if rollout is None else f"rollout = {rollout}\n"
     path.write_text(
         f'base = "search"\nname = "search-{samples}"\n[params]\nsamples = {samples}\nhorizon = {horizon}\n{extra}'
     )
@@ -113,15 +114,47 @@ def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed:
     return wins, played, time.perf_counter() - t, time.process_time() - c
 
 
+def pooled_rows(table: pl.DataFrame) -> pl.DataFrame:
+    """Every villain together (villain "all"), per budget and opponent level: pooled wins and games, and the
+    scripted level's pooled rate as the baseline."""
+    rows = []
+    for _, g in table.group_by(["samples", "opponent"], maintain_order=True):
+        wins, games = int(g["wins"].sum()), int(g["games"].sum())
+        bw = float((g["base_rate"] * g["base_games"]).sum())
+        bn = int(g["base_games"].sum())
+        lo, hi = wilson(wins, games)
+        p, q = wins / games, bw / bn
+        pool = (wins + bw) / (games + bn)
+        se = np.sqrt(pool * (1 - pool) * (1 / games + 1 / bn))
+        rows.append(
+            g.row(0, named=True)
+            | {"villain": "all", "games": games, "wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
+            | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
+        )
+    return pl.DataFrame(rows)
+
+
 def plot_strength(table: pl.DataFrame, ax):
     """Win rate by samples per decision, one line per villain and opponent level, with the scripted rate dashed."""
     for (villain, opp), rows in table.sort("samples").group_by(["villain", "opponent"], maintain_order=True):
         x = rows["samples"].to_numpy()
         y = rows["rate"].to_numpy()
         err = np.clip(np.vstack([y - rows["low"].to_numpy(), rows["high"].to_numpy() - y]), 0, None)
-        line = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{villain} vs {opp}")
+        pooled = villain == "all"
+        line = ax.errorbar(
+            x,
+            y,
+            yerr=err,
+            marker="s" if pooled else "o",
+            capsize=3,
+            linewidth=2.5 if pooled else 1,
+            color="black" if pooled else None,
+            label=f"{'all villains' if pooled else villain} vs {opp}",
+        )
         ax.axhline(rows["base_rate"][0], color=line[0].get_color(), linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
+    budgets = sorted(table["samples"].unique().to_list())
+    ax.set_xticks(budgets, [str(b) for b in budgets])
     ax.set_xlabel("samples per decision (dashed: the opponents' level playing the same villain)")
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
@@ -135,6 +168,13 @@ def main() -> None:
     ap.add_argument("--samples", default="1,2,4,8,16")
     ap.add_argument("--horizon", type=int, default=-1)
     ap.add_argument("--screen", type=int, default=None, help="the screen setting [default: the built-in search's]")
+    ap.add_argument(
+        "--rollout",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="who plays the rollouts: 2 tuned where it exists, 1 expert, 0 random [default: the built-in search's]",
+    )
     ap.add_argument("--opponents", default=None, help="opponent levels, comma-separated [default: expert,tuned]")
     ap.add_argument("--games", type=int, default=40, help="games per pairing at each budget (seats rotated)")
     ap.add_argument("--base-games", type=int, default=2000, help="games per pairing at the scripted level")
@@ -153,7 +193,7 @@ def main() -> None:
             for v in VILLAIN_KEYS:
                 base[(v, opp)] = win_rate(v, opp, opp, args.base_games, args.seed, args.threads)
         for k in budgets:
-            strategy = strategy_file(Path(tmp), k, args.horizon, args.screen)
+            strategy = strategy_file(Path(tmp), k, args.horizon, args.screen, args.rollout)
             c = decision_cost(strategy, args.cost_games, args.seed) if args.cost_games > 0 else {}
             seconds = cpu = games = 0
             for opp in opponents_levels(args.opponents):
@@ -168,20 +208,21 @@ def main() -> None:
                     pool = (wins + bw) / (played + bn)
                     se = np.sqrt(pool * (1 - pool) * (1 / played + 1 / bn))
                     strength.append(
-                        {"samples": k, "horizon": args.horizon, "screen": args.screen}
+                        {"samples": k, "horizon": args.horizon, "screen": args.screen, "rollout": args.rollout}
                         | {"villain": v, "opponent": opp, "games": played}
                         | {"wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
                         | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
                     )
                     print(strength[-1], flush=True)
             cost.append(
-                {"samples": k, "horizon": args.horizon, "screen": args.screen}
+                {"samples": k, "horizon": args.horizon, "screen": args.screen, "rollout": args.rollout}
                 | c
                 | {"games_per_s": games / seconds, "cpu_s_per_game": cpu / games, "threads": args.threads}
                 | {"strength_games": games}
             )
             print(cost[-1], flush=True)
     st = pl.DataFrame(strength)
+    st = pl.concat([st, pooled_rows(st)], how="diagonal_relaxed")
     co = pl.DataFrame(cost)
     st.write_csv(out / "strength.csv")
     co.write_csv(out / "cost.csv")
@@ -190,15 +231,17 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     plot_strength(st, ax)
     fig.tight_layout()
     fig.savefig(out / "strength.png", dpi=120)
     with pl.Config(tbl_rows=100, tbl_cols=20, tbl_width_chars=200):
         print(co)
         print(st)
-        pooled = st.group_by("samples", "opponent", maintain_order=True).agg(
-            pl.col("wins").sum(), pl.col("games").sum(), pl.col("base_rate").mean()
+        pooled = (
+            st.filter(pl.col("villain") != "all")
+            .group_by("samples", "opponent", maintain_order=True)
+            .agg(pl.col("wins").sum(), pl.col("games").sum(), pl.col("base_rate").mean())
         )
         print(pooled.with_columns((pl.col("wins") / pl.col("games")).alias("rate")))
 
