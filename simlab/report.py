@@ -89,14 +89,19 @@ def plot_win_rates(table: pl.DataFrame, ax, level: str = "expert"):
     x = rows["rate"].to_numpy()
     err = error_bars(x, rows["low"], rows["high"])
     ax.barh(y, x, xerr=err, capsize=2, color="tab:blue")
+    _rate_axis(ax, y, labels)
+    ax.set_title(f"win rates by matchup, {level} play")
+    return ax
+
+
+def _rate_axis(ax, y, labels) -> None:
+    """Horizontal win-rate bars: one labelled row per entry, top down, 0 to 100% with the even line."""
     ax.set_yticks(y, labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.axvline(0.5, color="grey", linestyle=":")
     ax.set_xlabel("win rate (95% Wilson interval)")
-    ax.set_title(f"win rates by matchup, {level} play")
-    return ax
 
 
 def plot_turns(games: pl.DataFrame, ax, level: str = "expert"):
@@ -144,12 +149,7 @@ def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
     ax.barh(y, x, xerr=err, capsize=2, color="tab:orange", label=f"{level} play")
     base = rows["base_level"][0] if rows.height else "base"
     ax.plot(rows["base_rate"].to_numpy(), y, "k|", markersize=12, markeredgewidth=2, label=f"{base} play")
-    ax.set_yticks(y, labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax.axvline(0.5, color="grey", linestyle=":")
-    ax.set_xlabel("win rate (95% Wilson interval)")
+    _rate_axis(ax, y, labels)
     ax.legend(fontsize=8)
     ax.set_title(f"win rates at {level} level and at {base} level")
     return ax
