@@ -31,6 +31,7 @@ import numpy as np
 import polars as pl
 
 from simlab.cards import VILLAIN_KEYS
+from simlab.ladder import two_proportion_z
 from simlab.stats import wilson
 
 
@@ -122,16 +123,18 @@ def pooled_rows(table: pl.DataFrame) -> pl.DataFrame:
         wins, games = int(g["wins"].sum()), int(g["games"].sum())
         bw = float((g["base_rate"] * g["base_games"]).sum())
         bn = int(g["base_games"].sum())
-        lo, hi = wilson(wins, games)
-        p, q = wins / games, bw / bn
-        pool = (wins + bw) / (games + bn)
-        se = np.sqrt(pool * (1 - pool) * (1 / games + 1 / bn))
-        rows.append(
-            g.row(0, named=True)
-            | {"villain": "all", "games": games, "wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
-            | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
-        )
+        rows.append(g.row(0, named=True) | {"villain": "all"} | versus_base(wins, games, bw, bn))
     return pl.DataFrame(rows)
+
+
+def versus_base(wins, games: int, base_wins, base_games: int) -> dict:
+    """A rate with its 95% Wilson interval beside the scripted level's, and the two-proportion z between them."""
+    lo, hi = wilson(wins, games)
+    return {"games": games, "wins": wins, "rate": wins / games, "low": float(lo), "high": float(hi)} | {
+        "base_games": base_games,
+        "base_rate": base_wins / base_games,
+        "z": two_proportion_z(wins, games, base_wins, base_games),
+    }
 
 
 def plot_strength(table: pl.DataFrame, ax):
@@ -203,15 +206,10 @@ def main() -> None:
                     cpu += cs
                     games += played
                     bw, bn, _, _ = base[(v, opp)]
-                    lo, hi = wilson(wins, played)
-                    p, q = wins / played, bw / bn
-                    pool = (wins + bw) / (played + bn)
-                    se = np.sqrt(pool * (1 - pool) * (1 / played + 1 / bn))
                     strength.append(
                         {"samples": k, "horizon": args.horizon, "screen": args.screen, "rollout": args.rollout}
-                        | {"villain": v, "opponent": opp, "games": played}
-                        | {"wins": wins, "rate": p, "low": float(lo), "high": float(hi)}
-                        | {"base_games": bn, "base_rate": q, "z": (p - q) / se if se > 0 else float("nan")}
+                        | {"villain": v, "opponent": opp}
+                        | versus_base(wins, played, bw, bn)
                     )
                     print(strength[-1], flush=True)
             cost.append(
