@@ -63,6 +63,58 @@ CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS
 numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
 
+def _copy_inlined_ir_once() -> bool:
+    """Make numba copy a ``helper``'s IR in one pass when it inlines it (compile time only; the same code).
+
+    numba's ``InlineWorker.inline_ir`` deep-copies the callee's IR block by block, each block with a fresh
+    memo, so every block drags along its own copy of the function's whole variable scope: the work grows
+    with blocks x variables. For the villains' ability routines (large helpers with a few hundred blocks) that
+    was about 60% of their compile time (Gaston's ``ability_r``: 28.6 s of 47 s in ``copy.deepcopy`` under
+    cProfile). One memo for the whole inlining copies each object once, as one ``deepcopy`` of all the blocks
+    would; an IR ``Loc`` keeps its read-only source-line cache instead of copying it. Where numba's code does
+    not look as expected nothing is patched: compiling is only slower.
+    """
+    import copy
+    import types
+
+    from numba.core import inline_closurecall, ir
+
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    if worker is None or getattr(inline_closurecall, "copy", None) is not copy or not hasattr(worker, "inline_ir"):
+        return False
+    if getattr(worker.inline_ir, "simlab_copies_once", False):
+        return True
+    inline_ir = worker.inline_ir
+
+    def inline_ir_copying_once(self, *args, **kwargs):
+        memo: dict = {}
+
+        def deepcopy(x, m=None):
+            return copy.deepcopy(x, memo if m is None else m)
+
+        inline_closurecall.copy = types.SimpleNamespace(deepcopy=deepcopy, copy=copy.copy)
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            inline_closurecall.copy = copy
+
+    inline_ir_copying_once.simlab_copies_once = True
+    worker.inline_ir = inline_ir_copying_once
+    fields = {"filename", "line", "col", "maybe_decorator", "lines"}
+    if "__deepcopy__" not in vars(ir.Loc) and fields <= set(vars(ir.Loc("x", 1))):
+
+        def loc_deepcopy(self, memo):
+            out = ir.Loc(self.filename, self.line, self.col, self.maybe_decorator)
+            out.lines = self.lines
+            return out
+
+        ir.Loc.__deepcopy__ = loc_deepcopy
+    return True
+
+
+_copy_inlined_ir_once()
+
+
 def _decorate(fn, **flags):
     # numba picks the cache directory when the dispatcher is created.
     separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
