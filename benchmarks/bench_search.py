@@ -55,6 +55,9 @@ def opponents_levels(given: str | None = None) -> list[str]:
 
 def decision_cost(strategy: str, games: int, seed: int) -> dict:
     """Time every decision of the search seat (seat 0) in ``games`` games per ordered pairing, one thread."""
+    from simlab import warmup
+
+    warmup.ensure(search=True)
     import simlab.driver as driver
     from simlab.game import Game
     from simlab.kernels import const as K

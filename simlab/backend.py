@@ -91,8 +91,9 @@ def play_games(job: ChunkJob):
     from simlab.edits import edited_cards
     from simlab.kernels import const as K
     from simlab.rules import rules_array
+    from strategies import KERNELS
 
-    warmup.ensure()
+    warmup.ensure(search=KERNELS["search"] in job.slot_kernels)
     from simlab.driver import play_batch_nb
 
     cards = edited_cards(job.edits)

@@ -1239,13 +1239,13 @@ def warmup() -> None:
     from simlab import warmup as warm
     from simlab.kernels import jit
 
-    if warm.cached():
+    if warm.cached() and warm.search_cached():
         t = time.perf_counter()
-        warm.ensure()
+        warm.ensure(search=True)
         took = time.perf_counter() - t
         console.print(f"the kernels are compiled and cached ({jit._cache_base()}); loaded in {took:.1f} s")
         return
-    times = warm.ensure()
+    times = warm.ensure(search=True)
     for stage, seconds in times.items():
         console.print(f"  {stage}: {seconds:.1f} s")
 

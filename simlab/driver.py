@@ -12,7 +12,8 @@ is compiled on its own, for the one signature it is called with, and called thro
 bound when this module is imported (:mod:`simlab.kernels.link`), before any caller is compiled or loaded
 from the cache; the engine's routines first (:func:`simlab.kernels.engine.bind_routines`), since
 ``advance_nb`` calls them through symbols, then the villains' ability routines, which the engine's routines
-call through a table (:func:`simlab.villains.bind_abilities`).
+call through a table (:func:`simlab.villains.bind_abilities`). The search player compiles on first use
+only (:func:`bind_search`, about 20 s): until then its table entry holds a kernel that says so.
 """
 
 import numba
@@ -22,7 +23,7 @@ from numba import prange, types
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
 from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, kernel
-from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
+from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
 from strategies import search
@@ -39,11 +40,32 @@ bind_routines()
 bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
 bind(advance_nb, ADVANCE_ARG_TYPES)
 bind(heuristic_choose_nb, ARG_TYPES)
-search.bind_callees()
-bind(search.choose_nb, ARG_TYPES)
 advance = caller(advance_nb, ADVANCE_ARG_TYPES, types.boolean)
 call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)
-call_search = caller(search.choose_nb, ARG_TYPES, types.int64)
+# Entry 0: the search player once bound (bind_search), else search_not_bound_nb.
+PLAYER_TABLE = "simlab_driver_players"
+call_player = table_caller(PLAYER_TABLE, 1, ARG_TYPES, types.int64)
+
+
+@kernel
+def search_not_bound_nb(st, tb, ru, realm, player, kind, ctx, n):
+    raise RuntimeError("the search player is not compiled: call simlab.warmup.ensure(search=True) first")
+
+
+fill(PLAYER_TABLE, 1, 0, search_not_bound_nb, ARG_TYPES)
+_search_bound = False
+
+
+def bind_search() -> bool:
+    """Compile the search player (or load it from the cache) and put it behind kernel id 2; False if it was
+    there already."""
+    global _search_bound
+    if _search_bound:
+        return False
+    search.bind_callees()
+    fill(PLAYER_TABLE, 1, 0, search.choose_nb, ARG_TYPES)
+    _search_bound = True
+    return True
 
 
 @kernel
@@ -59,7 +81,7 @@ def choose_nb(st, tb, ru):
     if strategy == 1:
         return call_heuristic(st, tb, ru, realm, player, kind, ctx, n)
     if strategy == 2:
-        return call_search(st, tb, ru, realm, player, kind, ctx, n)
+        return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
     return random_choose_nb(st, tb, ru, realm, player, kind, ctx, n)
 
 

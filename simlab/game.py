@@ -12,7 +12,7 @@ from simlab.kernels.engine import setup_nb
 from simlab.kernels.query import strength_nb
 from simlab.kernels.state import State, new_state_nb
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
-from strategies import StrategyError, StrategySpec, resolve
+from strategies import KERNELS, StrategyError, StrategySpec, resolve
 
 MAX_STEPS = 1 << 40
 DEFAULT_STRATEGY = "expert"  # plays every seat no strategy is given for
@@ -111,7 +111,8 @@ class Game:
         the end, each seat's strategy answering its decisions."""
         from simlab import warmup
 
-        warmup.ensure()  # says so when the kernels compile (first run only)
+        search = bool((self.state.sv[:, K.SV_STRATEGY] == KERNELS["search"]).any())
+        warmup.ensure(search=search)  # says so when the kernels compile (first run only)
         from simlab.driver import play_nb
 
         play_nb(self.state, self.cards.tables, self.rules, max_steps)

@@ -70,6 +70,13 @@ class GamePlan:
         specs = [strategy_spec(s) for s in self.strategies]
         return tuple(int(s.kernel) for s in specs), tuple(tuple(float(x) for x in s.vector()) for s in specs)
 
+    @property
+    def needs_search(self) -> bool:
+        """A seat plays the search player (compiled on first use: :func:`simlab.warmup.ensure`)."""
+        from strategies import KERNELS
+
+        return KERNELS["search"] in self._slots[0]
+
     def jobs(self, mode: str = "games", skip=()):
         """The chunks as :class:`simlab.backend.ChunkJob` s, minus those starting at a game index in ``skip``."""
         for first in range(0, self.n_games, self.chunk):

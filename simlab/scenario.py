@@ -16,6 +16,7 @@ from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
 from simlab.kernels.state import State, copy_state, index_zones_nb
 from simlab.rules import DEFAULT_MAX_TURNS
+from strategies import KERNELS
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
 ALL_STEPS = 1 << 62
@@ -125,12 +126,12 @@ class Scenario:
         """The option ``strategy`` would choose at the pending decision (on a copy: the game does not move on)."""
         from simlab import warmup
 
-        warmup.ensure()  # says so when the kernels compile (first run only)
-        from simlab.driver import choose_nb
-
         if self._pending is None:
             raise InputError("the game is over: no decision to answer")
         spec = strategy_spec(strategy)
+        warmup.ensure(search=spec.kernel == KERNELS["search"])  # says so when kernels compile (first use only)
+        from simlab.driver import choose_nb
+
         st = copy_state(self.game.state)
         st.sv[self._pending.player, K.SV_STRATEGY] = spec.kernel
         st.sparams[self._pending.player] = spec.vector()

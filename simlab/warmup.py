@@ -23,6 +23,8 @@ from simlab.kernels import jit
 
 EXPECTED_SECONDS = 150  # a cold compile on the idle 2-core reference machine: 155 s (README, "Speed")
 _STAGES = ("the engine", "the heuristic strategy", "the batch driver", "the single-game driver")
+_SEARCH_STAGE = "the search player"
+SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
 _notifier: Callable[[str], None] | None = None
 _ready = False
 
@@ -67,11 +69,50 @@ def _compile_heuristic_elsewhere() -> subprocess.Popen | None:
         return None
 
 
-def ensure(force: bool = False) -> dict[str, float]:
+def search_cached() -> bool:
+    """The search player for the current sources is compiled and cached."""
+    return _search_marker().exists()
+
+
+def _search_marker() -> Path:
+    return _marker().with_name(_marker().name + "-search-" + Path(jit.PLAYER_CACHE_DIR).name)
+
+
+def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
     """Make sure the kernels are compiled (and bound) in this process; returns seconds per stage compiled.
 
-    A warm cache loads in about a second and says nothing; a cold one says what it does.
+    A warm cache loads in about a second and says nothing; a cold one says what it does. The search player
+    (``search=True``) compiles only when a game needs it, the first time about ``SEARCH_SECONDS``.
     """
+    times = _ensure(force)
+    if search:
+        times |= _ensure_search(force)
+    return times
+
+
+def _ensure_search(force: bool) -> dict[str, float]:
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        return {}
+    import simlab.driver as driver
+
+    cold = force or not _search_marker().exists()
+    if cold:
+        _say(f"compiling the search player (first use only, about {SEARCH_SECONDS} s)")
+    t = time.perf_counter()
+    if not driver.bind_search() or not cold:
+        return {}
+    took = time.perf_counter() - t
+    try:
+        _search_marker().write_text(f"{took:.1f}\n")
+    except OSError:
+        pass
+    _say(f"compiled the search player in {took:.0f} s")
+    return {_SEARCH_STAGE: took}
+
+
+def _ensure(force: bool) -> dict[str, float]:
     global _ready
     if _ready and not force:
         return {}

@@ -19,6 +19,32 @@ from strategies import StrategyError, StrategySpec, load_strategy_file, resolve,
 ALL = 1 << 62
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _search_compiled():
+    """The search player compiles on first use; these tests call the driver's kernels directly."""
+    from simlab import warmup
+
+    warmup.ensure(search=True)
+
+
+def test_search_fails_clearly_until_compiled():
+    """Before ``bind_search`` the driver's search entry raises (here: after it, it plays; see the other tests)."""
+    assert driver._search_bound
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np; from simlab import warmup; warmup.ensure(); import simlab.driver as d; "
+        "from simlab.game import Game; from simlab.kernels import const as K; "
+        "g = Game.new('gaston-vs-horned-king', seed=0, strategies=('expert', 'expert')); "
+        "g.state.sv[:, K.SV_STRATEGY] = 2; "
+        "from simlab.kernels.engine import advance_nb; advance_nb(g.state, g.cards.tables, g.rules, 1 << 62); "
+        "d.choose_nb(g.state, g.cards.tables, g.rules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode != 0 and "the search player is not compiled" in out.stderr, out.stderr[-2000:]
+
+
 def positions(matchup: str, count: int, seed: int = 0, kinds=None) -> list:
     """``count`` (state, tables, rules) pairs waiting for a decision, taken from expert games at varied points."""
     out = []
