@@ -36,6 +36,7 @@ from simlab.kernels.query import (
     strength_nb,
     symbol_available_nb,
     trappable_nb,
+    trapped_move_ok_nb,
     vanquish_eligible_nb,
     vanquish_min_allies_nb,
     vanquish_possible_nb,
@@ -474,14 +475,9 @@ def fate_effect_doable_nb(st, tb, ru, s, c):
         return missing_total_nb(st, tb, s) > 0
     if ab == K.AB_UNTRAP_AND_MOVE:
         for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and st.inst[s, h, K.I_TRAPPED] != 0
-                and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
-            ):
-                for dest in range(K.N_LOC):
-                    if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
-                        return True
+            for dest in range(K.N_LOC):
+                if trapped_move_ok_nb(st, tb, s, h, dest):
+                    return True
         return False
     if ab == K.AB_MOVE_OPPONENT_ALLY:
         for k in range(K.N_VCARDS):

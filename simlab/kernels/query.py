@@ -269,6 +269,19 @@ def trappable_nb(st, tb, s, k):
 
 
 @kernel
+def trapped_move_ok_nb(st, tb, s, h, dest):
+    """Trapped instance ``h`` of seat ``s``, at an unlocked location, could be freed and moved to ``dest``
+    (another location it may enter)."""
+    return (
+        st.inst[s, h, K.I_ZONE] == K.Z_REALM
+        and st.inst[s, h, K.I_TRAPPED] != 0
+        and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
+        and dest != st.inst[s, h, K.I_LOC]
+        and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest)
+    )
+
+
+@kernel
 def any_trappable_nb(st, tb, s):
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:

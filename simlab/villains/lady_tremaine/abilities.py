@@ -49,7 +49,14 @@ from simlab.kernels.engine import (
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import any_move_nb, can_enter_nb, hero_can_move_nb, realm_instance_nb, trappable_nb
+from simlab.kernels.query import (
+    any_move_nb,
+    can_enter_nb,
+    hero_can_move_nb,
+    realm_instance_nb,
+    trappable_nb,
+    trapped_move_ok_nb,
+)
 from simlab.kernels.state import set_zone_nb
 
 HANDLES = (
@@ -166,14 +173,9 @@ def effect_nb(st, tb, ru, f):
         if pc == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, h, K.I_TRAPPED] != 0
-                    and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
-                ):
-                    for dest in range(K.N_LOC):
-                        if dest != st.inst[s, h, K.I_LOC] and can_enter_nb(st, tb, s, st.inst[s, h, K.I_CARD], dest):
-                            opt_add_nb(st, K.O_MOVE, h, dest, 0)
+                for dest in range(K.N_LOC):
+                    if trapped_move_ok_nb(st, tb, s, h, dest):
+                        opt_add_nb(st, K.O_MOVE, h, dest, 0)
             if st.g[K.G_NOPT] > 0:
                 return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
             return ret_nb(st, f)
