@@ -48,7 +48,7 @@ def fingerprint() -> dict:
     h = hashlib.sha256()
     villains = _ROOT / "simlab" / "villains"  # the registry, each villain's card data (and its routines)
     files = sorted(villains.rglob("*.toml")) + sorted(villains.rglob("*.py"))
-    files += sorted((_ROOT / "simlab" / "kernels").glob("*.py")) + sorted((_ROOT / "strategies").glob("*.py"))
+    files += sorted((_ROOT / "simlab" / "kernels").glob("*.py")) + sorted((_ROOT / "strategies").rglob("*.py"))
     for path in files:
         h.update(path.relative_to(_ROOT).as_posix().encode())
         h.update(path.read_bytes())

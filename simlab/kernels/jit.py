@@ -27,7 +27,8 @@ _ROOT = Path(__file__).resolve().parents[2]
 # the invariant checks (tests and benchmarks only) are cached apart: editing them recompiles nothing else
 _CHECKS = _ROOT / "simlab" / "invariants.py"
 _KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").glob("*.py") if p != _CHECKS)
-_STRATEGIES = sorted((_ROOT / "strategies").glob("*.py"))
+# strategies/plans/<villain>.py are strategy code too (each villain's plan)
+_STRATEGIES = sorted((_ROOT / "strategies").glob("*.py")) + sorted((_ROOT / "strategies" / "plans").glob("*.py"))
 _DRIVER = _ROOT / "simlab" / "driver.py"
 _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
 _PLAYERS = ("strategies.search",)  # strategy modules that play other strategies (cached apart: see below)

@@ -29,7 +29,6 @@ NOT_YET = {
     "simlab/kernels/query.py": "card-specific passives (strength, entry, covering) and objective checks",
     "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
-    "strategies/expert.py": "the description of each villain's plan (with the plans, to strategies/plans/)",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
@@ -46,6 +45,8 @@ def test_every_registered_folder_provides_what_the_registry_needs():
         for field in ("name", "prose_name", "objective", "objective_text", "won_text"):
             assert meta.get(field), f"{folder}/cards.toml: [villain] {field}"
         assert (ROOT / "tests" / "villains" / f"test_{folder}.py").exists(), f"tests/villains/test_{folder}.py"
+        plan = importlib.import_module(f"strategies.plans.{folder}")
+        assert plan.__doc__ and plan.PLAN, f"strategies/plans/{folder}.py: a docstring and PLAN"
     assert tuple(v.key for v in load_cards().villains) == V.KEYS
 
 
@@ -66,6 +67,8 @@ from pathlib import Path
 import simlab.villains as V
 folder = Path(sys.argv[1])
 V.__path__.append(str(folder.parent))  # the new villain's folder, as if written under simlab/villains
+import strategies.plans as P
+P.__path__.append(sys.argv[2])  # its plan, as if written under strategies/plans
 V.REGISTRY = V.REGISTRY + (folder.name,)  # the one registry line
 V.KEYS = tuple(V.key_of(f) for f in V.REGISTRY)
 from simlab.sim import run
@@ -88,8 +91,15 @@ def test_a_villain_added_as_a_folder_and_a_registry_line_plays(tmp_path):
     folder.mkdir()
     (folder / "__init__.py").write_text('"""A second Gaston, for the registry test."""\n')
     (folder / "cards.toml").write_text(text)
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    (plans / "gaston_two.py").write_text('"""A second Gaston\'s plan."""\n\nPLAN = "Gaston Two clears Obstacles"\n')
     out = subprocess.run(
-        [sys.executable, "-c", ADD_A_VILLAIN, str(folder)], capture_output=True, text=True, cwd=ROOT, timeout=1800
+        [sys.executable, "-c", ADD_A_VILLAIN, str(folder), str(plans)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=1800,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     outcomes = dict(tuple(r) for r in __import__("json").loads(out.stdout.strip().splitlines()[-1])["outcomes"])
