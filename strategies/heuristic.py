@@ -575,7 +575,7 @@ def wedding_after_bride_nb(st, tb, ru, s):
     ball = admits_only_loc_nb(st, tb, s)
     if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
         return False
-    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) < 0:
+    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0:
         return False
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
@@ -624,7 +624,7 @@ def soldier_locations_nb(st, tb, s):
         p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
         if p == K.AB_GRANTS_ACTIVATE:
             soldiers |= 1 << st.inst[s, k, K.I_LOC]
-        elif p == K.AB_CAULDRON_BORN:
+        elif p == K.AB_TILE_ALLY:
             born |= 1 << st.inst[s, k, K.I_LOC]
     return soldiers | born, born
 
@@ -640,7 +640,7 @@ def swap_pending_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
             in_hand = True
     if not in_hand:
         return False
@@ -694,7 +694,7 @@ def progress_nb(st, tb, sp, s):
             p += sp[P_PROGRESS_BRIDE_IN]
     if prince_in_realm_nb(st, tb, s):
         p += sp[P_PROGRESS_PRINCE]
-    if activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0:
+    if activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0:
         p += sp[P_PROGRESS_BELLS]
     p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
     return min(max(p, 0.0), 1.0)
@@ -811,7 +811,7 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
         m &= m - 1
         if vanquish_eligible_nb(st, tb, s, k, here):
             p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-            if p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER:
+            if p == K.AB_TILE_ALLY or p == K.AB_CREEPER:
                 free += strength_nb(st, tb, s, k)
     lost = max(need - free, 0)
     return sp[P_VANQUISH_VALUE] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY_VALUE] * lost
@@ -871,7 +871,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             step = sp[P_BRIDE_STEP]
             if (
                 prince_in_realm_nb(st, tb, s)
-                and activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) >= 0
+                and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0
                 and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
             ):
                 step = sp[P_BRIDE_STEP_READY]
@@ -893,13 +893,13 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
                 and st.inst[s, j, K.I_LOC] == loc
                 and (
                     tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
                 )
             ):
                 others += 1
         if others == 0:
             v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
-    elif p == K.AB_CAULDRON_BORN:
+    elif p == K.AB_TILE_ALLY:
         # a Cauldron Born counts for the objective only where no other one stands
         alone = True
         mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -909,7 +909,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             if (
                 j != k
                 and st.inst[s, j, K.I_LOC] == loc
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
             ):
                 alone = False
         if alone:
@@ -988,7 +988,7 @@ def activation_value_nb(st, tb, ru, sp, s, k):
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_ACTIVATE]
     cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, c)
-    if ab == K.AB_WEDDING_BELLS:
+    if ab == K.AB_ACTIVATE_TO_WIN:
         return BIG
     if sp[P_PLAN] == 0:
         return sp[P_NOVICE_ACTIVATE] - sp[P_NOVICE_ACTIVATE_COST] * cost
@@ -1019,7 +1019,7 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_NONE or activation_cost_nb(tb, ru, c) > budget:
             continue
-        if ab == K.AB_WEDDING_BELLS:
+        if ab == K.AB_ACTIVATE_TO_WIN:
             if wedding_ready_nb(st, tb, s, c):
                 return BIG
             continue
@@ -1182,7 +1182,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
     obj = objective_nb(st, tb, s)
     wv = sp[P_WEDDING_VALUE]
     if t == K.T_ALLY:
-        if p == K.AB_CAULDRON_BORN:
+        if p == K.AB_TILE_ALLY:
             _, born = soldier_locations_nb(st, tb, s)
             if loc < 0:
                 return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
@@ -1248,7 +1248,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
                     sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0
                 )
             return sp[P_INVITATION_OPEN]
-        if act == K.AB_WEDDING_BELLS:
+        if act == K.AB_ACTIVATE_TO_WIN:
             return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
         if act == K.AB_DISCARD_GLASS_SLIPPER:
             return (
@@ -1274,14 +1274,11 @@ def keep_value_nb(st, tb, ru, sp, s, k):
         # a second copy of a utility Effect rarely earns its place in a 4-card hand
         if earlier_copy_in_hand_nb(st, s, k):
             return sp[P_SECOND_COPY_KEEP]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+    if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
         for j in range(k):
-            if (
-                st.inst[s, j, K.I_ZONE] == K.Z_HAND
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
-            ):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
                 earlier += 1
         if st.sv[s, K.SV_CAULDRON] == 0:
             return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
@@ -1336,8 +1333,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     worth = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
     if (
         t == K.T_ITEM
-        and tb.card[c, K.CF_ACTIVATE] == K.AB_WEDDING_BELLS
-        and activate_in_realm_nb(st, tb, s, K.AB_WEDDING_BELLS) < 0
+        and tb.card[c, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN
+        and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0
         and not earlier_copy_in_hand_nb(st, s, k)
     ):
         # the only Wedding Bells in reach: the plan cannot finish without it, whatever The Ballroom's lock
@@ -1487,7 +1484,7 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
             if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
                 return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
             return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
-        if p == K.AB_DYRNWYN:
+        if p == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
             return sp[P_DYRNWYN_HARM]
         if p == K.AB_ALLIES_HERE_MINUS:
             return sp[P_ALLIES_MINUS_HARM]
@@ -1667,7 +1664,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                 cost = play_cost_nb(st, tb, s, c)
                 if t == K.T_CONDITION or cost > budget:
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN and (
+                if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
                     ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2
                 ):
                     continue
@@ -1701,7 +1698,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     if ctx == K.AB_FLIP_CAULDRON:
         # losing a Cauldron Born: keep one at every location if possible
         here = st.inst[s, j, K.I_LOC]
-        return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_CAULDRON_BORN, here) > 1 else 0.0
+        return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0
     return 0.0
 
 
@@ -1734,7 +1731,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                     while mj != 0:
                         j = lowest_nb(mj)
                         mj &= mj - 1
-                        if tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+                        if tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
                             v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
                             break
             return v
@@ -1764,7 +1761,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 total += st.tmp[k]
         rest = need - total
         p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
-        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_CAULDRON_BORN or p == K.AB_CREEPER) else 0.0
+        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_TILE_ALLY or p == K.AB_CREEPER) else 0.0
         if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
             sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability (Monsieur D'Arque) goes last
         s_k = st.tmp[a]

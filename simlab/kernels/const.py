@@ -100,7 +100,7 @@ AB_DEPOWER_CAULDRON = 35
 AB_PEEK_FATE_DISCARD_ONE = 40
 AB_DISCARD_GLASS_SLIPPER = 41
 AB_KEY_MOVE_TRAP = 42
-AB_WEDDING_BELLS = 43
+AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
 AB_FLIP_CAULDRON = 44  # the Black Cauldron tile's front side
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
@@ -132,11 +132,11 @@ AB_EFFECT_COST_PLUS = 79
 AB_ALLIES_MOVED_ONLY_BY_FATE = 80
 AB_ITEM_COST_PLUS = 81
 AB_GRANTS_ACTIVATE = 82
-AB_CAULDRON_BORN = 83
+AB_TILE_ALLY = 83  # an Ally only the tile plays, kept after a Vanquish, counted by its objective
 AB_VANQUISH_ADJACENT = 84
 AB_CREEPER = 85
-AB_GUARD_DOG = 86
-AB_DYRNWYN = 87
+AB_PLUS_WITH_ALLY_HERE = 86  # +N Strength while another Ally is at its location
+AB_ATTACHED_NEEDS_TWO_ALLIES = 87  # on a Hero: +N Strength, and a Vanquish of it needs 2 Allies
 AB_BLOCKS_ANCIENT_SOLDIERS = 88
 AB_GURGI_RETURNS = 89
 AB_NO_EFFECTS = 90
@@ -150,7 +150,7 @@ CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.sta
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
 ACTIVATE_SLOT = frozenset(
-    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "wedding_bells"}
+    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "activate_to_win"}
 )
 ON_PLAY_SLOT = frozenset(
     {

@@ -21,7 +21,6 @@ from simlab.kernels.query import (
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
-    cauldron_born_everywhere_nb,
     first_symbol_nb,
     flip_cost_nb,
     granted_activates_nb,
@@ -35,6 +34,7 @@ from simlab.kernels.query import (
     realm_instance_nb,
     strength_nb,
     symbol_available_nb,
+    tile_allies_everywhere_nb,
     trappable_nb,
     trapped_move_ok_nb,
     vanquish_eligible_nb,
@@ -627,7 +627,7 @@ def can_activate_nb(st, tb, ru, s, k, budget):
             if key_target_nb(st, tb, s, h, where):
                 return True
         return False
-    if ab == K.AB_WEDDING_BELLS:
+    if ab == K.AB_ACTIVATE_TO_WIN:
         return wedding_ready_nb(st, tb, s, c)
     return False
 
@@ -733,7 +733,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
     if tb.card[c, K.CF_EXCLUSIVE] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_EXCLUSIVE]) >= 0:
         return 0
     if t == K.T_ALLY:
-        if tb.card[c, K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+        if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
             if ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
                 return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
@@ -896,7 +896,7 @@ def check_objectives_nb(st, tb, ru):
         if over_nb(st):
             return
         if tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE] == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] > 0:
-            if cauldron_born_everywhere_nb(st, tb, s):
+            if tile_allies_everywhere_nb(st, tb, s):
                 declare_win_nb(st, s)
 
 
@@ -1534,7 +1534,7 @@ def vanquish_done_r(st, tb, ru, f):
         if st.mark[k] == 0:
             continue
         p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-        if p == K.AB_CAULDRON_BORN:
+        if p == K.AB_TILE_ALLY:
             continue
         if p == K.AB_CREEPER:
             if st.inst[s, k, K.I_LOC] != mover:
@@ -1885,7 +1885,7 @@ def step_r(st, tb, ru, f):
                 for k in range(K.N_VCARDS):
                     if (
                         st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
                     ):
                         opt_add_nb(st, K.O_CARD, k, s, 0)
                 if st.g[K.G_NOPT] > 0:
@@ -1903,7 +1903,7 @@ def step_r(st, tb, ru, f):
                 for k in range(K.N_VCARDS):
                     if (
                         st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN
+                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
                         and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
                     ):
                         cb = k

@@ -105,7 +105,7 @@ def strength_nb(st, tb, s, k):
             pj = tb.card[cj, K.CF_PASSIVE]
             if p == K.AB_WOLF_PACK and cj == c:
                 v += 1
-            if p == K.AB_GUARD_DOG and st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == K.T_ALLY:
+            if p == K.AB_PLUS_WITH_ALLY_HERE and st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == K.T_ALLY:
                 v += tb.card[c, K.CF_N]
                 p = K.AB_NONE  # +n once, however many Allies are there
             if st.inst[s, j, K.I_HOST] == k and pj == K.AB_ATTACHED_STRENGTH:
@@ -120,7 +120,7 @@ def strength_nb(st, tb, s, k):
             m &= m - 1
             cj = st.inst[s, j, K.I_CARD]
             pj = tb.card[cj, K.CF_PASSIVE]
-            if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_DYRNWYN):
+            if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_ATTACHED_NEEDS_TWO_ALLIES):
                 v += tb.card[cj, K.CF_N]
             if tb.card[cj, K.CF_TYPE] != K.T_HERO:
                 continue
@@ -314,7 +314,10 @@ def vanquish_min_allies_nb(st, tb, s, h):
     while m != 0:
         j = lowest_nb(m)
         m &= m - 1
-        if st.inst[s, j, K.I_HOST] == h and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_DYRNWYN:
+        if (
+            st.inst[s, j, K.I_HOST] == h
+            and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES
+        ):
             return 2
     return 1 if strength_nb(st, tb, s, h) > 0 else 0
 
@@ -422,13 +425,13 @@ def hero_can_move_nb(st, tb, s, h, dest):
 
 
 @kernel
-def cauldron_born_everywhere_nb(st, tb, s):
+def tile_allies_everywhere_nb(st, tb, s):
     locs = 0
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_CAULDRON_BORN:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
             locs |= 1 << st.inst[s, k, K.I_LOC]
     return locs == (1 << K.N_LOC) - 1
 
@@ -461,11 +464,11 @@ def objective_met_nb(st, tb, s):
     if obj == K.OBJ_OBSTACLES:
         return obstacles_total_nb(st, s) == 0
     if obj == K.OBJ_CAULDRON:
-        return st.sv[s, K.SV_CAULDRON] > 0 and cauldron_born_everywhere_nb(st, tb, s)
+        return st.sv[s, K.SV_CAULDRON] > 0 and tile_allies_everywhere_nb(st, tb, s)
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_WEDDING_BELLS:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:
             return wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD])
     return False

@@ -26,7 +26,6 @@ NOT_YET = {
     "simlab/kernels/const.py": "per-card ability codes (AB_*), rule-variant slots and mode names of single cards",
     "simlab/kernels/engine.py": "card-specific rules outside the ability routines: the Fate action's (The Rose, "
     "Gurgi's Happy Day, the Prince), Lucifer, LeFou, the Cauldron tile, playability checks, Take Me Instead",
-    "simlab/kernels/query.py": "card-specific passives (strength, entry, covering) and objective checks",
     "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
 }

@@ -75,7 +75,7 @@ HANDLES = (
     K.AB_PEEK_FATE_DISCARD_ONE,
     K.AB_DISCARD_GLASS_SLIPPER,
     K.AB_KEY_MOVE_TRAP,
-    K.AB_WEDDING_BELLS,
+    K.AB_ACTIVATE_TO_WIN,
     K.AB_FETCH_ALLY_HERE,
     K.AB_DISCARD_ITEM_HERE,
 )
@@ -344,7 +344,7 @@ def activate_nb(st, tb, ru, f):
         if trappable_nb(st, tb, s, h):
             trap_nb(st, s, h)
         return ret_nb(st, f)
-    if ab == K.AB_WEDDING_BELLS:
+    if ab == K.AB_ACTIVATE_TO_WIN:
         declare_win_nb(st, s)
     return ret_nb(st, f)
 
