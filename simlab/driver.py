@@ -56,6 +56,11 @@ fill(PLAYER_TABLE, 1, 0, search_not_bound_nb, ARG_TYPES)
 _search_bound = False
 
 
+def search_bound() -> bool:
+    """The search player is behind kernel id 2 in this process."""
+    return _search_bound
+
+
 def bind_search() -> bool:
     """Compile the search player (or load it from the cache) and put it behind kernel id 2; False if it was
     there already."""

@@ -106,15 +106,16 @@ def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
 def _ensure_search(force: bool) -> dict[str, float]:
     import numba
 
-    if numba.config.DISABLE_JIT:
-        return {}
     import simlab.driver as driver
 
-    cold = force or not _search_marker().exists()
+    if driver.search_bound():
+        return {}
+    cold = not numba.config.DISABLE_JIT and (force or not _search_marker().exists())
     if cold:
         _say(f"compiling the search player (first use only, about {SEARCH_SECONDS} s)")
     t = time.perf_counter()
-    if not driver.bind_search() or not cold:
+    driver.bind_search()  # without the JIT: puts the Python function in the table
+    if not cold:
         return {}
     took = time.perf_counter() - t
     try:
