@@ -70,7 +70,7 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
         ),
         RuleVariant(
             "lucifer_trap",
-            K.R_LUCIFER_CONTINUOUS,
+            K.R_TRAPS_HEROES_HERE_CONTINUOUS,
             {"continuous": 1, "on_play": 0},
             "Lucifer traps every Hero that ever shares his location (playtester ruling), or one Hero when he is "
             "played (printed text).",
@@ -90,13 +90,13 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
         ),
         RuleVariant(
             "beast_destination",
-            K.R_BEAST_SINGLE_DESTINATION,
+            K.R_PUSH_ALLIES_SINGLE_DESTINATION,
             {"single": 1, "each": 0},
             "Allies pushed out by Beast all go to one location (DVFAQ), or each to any other location.",
         ),
         RuleVariant(
             "doli_destination",
-            K.R_DOLI_SINGLE_DESTINATION,
+            K.R_MOVE_EACH_HERO_SINGLE_DESTINATION,
             {"single": 1, "each": 0},
             "Heroes moved by Doli all go to one location (DVFAQ), or each anywhere.",
         ),

@@ -757,7 +757,7 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
             h += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
     elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
         h += sp[P_COST_PLUS_HARM] * n
-    elif p == K.AB_BLOCKS_ANCIENT_SOLDIERS:
+    elif p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:
         if obj == K.OBJ_CAULDRON:
             soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc)
             h += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
@@ -766,7 +766,7 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
         h += sp[P_NO_EFFECTS_HARM]
     elif p == K.AB_OTHER_HEROES_HERE_PLUS or p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
         h += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
-    elif p == K.AB_GURGI_RETURNS:
+    elif p == K.AB_RETURNS_TO_FATE_DECK:
         h -= sp[P_GURGI_HARM_DISCOUNT]
     return h * sp[P_THREAT_WEIGHT]
 
@@ -794,7 +794,7 @@ def defeat_value_nb(st, tb, ru, sp, s, h):
     """Worth to seat ``s`` of defeating its Hero instance ``h``."""
     c = st.inst[s, h, K.I_CARD]
     v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, sp, s, c)
-    if tb.card[c, K.CF_PASSIVE] == K.AB_GURGI_RETURNS and st.inst[s, h, K.I_TRAPPED] == 0:
+    if tb.card[c, K.CF_PASSIVE] == K.AB_RETURNS_TO_FATE_DECK and st.inst[s, h, K.I_TRAPPED] == 0:
         v -= sp[P_GURGI_DEFEAT_DISCOUNT]
     return v
 
@@ -811,7 +811,7 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
         m &= m - 1
         if vanquish_eligible_nb(st, tb, s, k, here):
             p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-            if p == K.AB_TILE_ALLY or p == K.AB_CREEPER:
+            if p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
                 free += strength_nb(st, tb, s, k)
     lost = max(need - free, 0)
     return sp[P_VANQUISH_VALUE] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY_VALUE] * lost
@@ -1214,7 +1214,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             )
         if p == K.AB_WOLF_PACK:
             v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
-        if p == K.AB_LUCIFER_TRAP:
+        if p == K.AB_TRAPS_HEROES_HERE:
             v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
@@ -1433,7 +1433,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
         h += sp[P_WITCHES_HARM]
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
         h += sp[P_MOVE_HERO_HARM]
-    elif op == K.AB_MRS_POTTS or op == K.AB_DOLI:
+    elif op == K.AB_MRS_POTTS or op == K.AB_MAY_MOVE_EACH_HERO:
         h += sp[P_SMALL_HERO_HARM]
     if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
         mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -1692,7 +1692,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     if ctx == K.AB_PEEK_FATE_DISCARD_ONE:
         return fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
     if tb.card[c, K.CF_TYPE] == K.T_HERO:
-        if ctx == K.AB_TRAP_HERO or ctx == K.AB_LUCIFER_TRAP or ctx == K.AB_KEY_MOVE_TRAP:
+        if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_KEY_MOVE_TRAP:
             return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
         return defeat_value_nb(st, tb, ru, sp, s, j)
     if ctx == K.AB_FLIP_CAULDRON:
@@ -1761,7 +1761,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 total += st.tmp[k]
         rest = need - total
         p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
-        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_TILE_ALLY or p == K.AB_CREEPER) else 0.0
+        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH) else 0.0
         if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
             sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability (Monsieur D'Arque) goes last
         s_k = st.tmp[a]

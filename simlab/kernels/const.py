@@ -114,18 +114,18 @@ AB_FETCH_ALLY_HERE = 57
 AB_FAIRY_GODMOTHER = 58
 AB_DISCARD_ITEM_HERE = 59
 AB_PLAY_GLASS_SLIPPERS = 60
-AB_DOLI = 61
+AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
 AB_GATHER_ALLIES = 62
 AB_CLAIM_CAULDRON = 63
 AB_WITCHES = 64
 # Passive abilities
 AB_WOLF_PACK = 70
 AB_ATTACHED_STRENGTH = 71
-AB_LEFOU = 72
+AB_VANQUISH_HERE_RETURNS_ALLIES = 72  # Allies used in a Vanquish at its location go back to hand
 AB_BLOCKS_OBSTACLE_REMOVAL = 73
 AB_OTHER_HEROES_HERE_PLUS = 74
 AB_ALLIES_HERE_MINUS = 75
-AB_LUCIFER_TRAP = 76
+AB_TRAPS_HEROES_HERE = 76  # Heroes at its location get a Trapped token
 AB_GLASS_SLIPPER = 77
 AB_NO_ALLIES_ENTER_BALLROOM = 78
 AB_EFFECT_COST_PLUS = 79
@@ -134,11 +134,11 @@ AB_ITEM_COST_PLUS = 81
 AB_GRANTS_ACTIVATE = 82
 AB_TILE_ALLY = 83  # an Ally only the tile plays, kept after a Vanquish, counted by its objective
 AB_VANQUISH_ADJACENT = 84
-AB_CREEPER = 85
+AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = 85  # used in a Vanquish: moves to the Mover, not discarded
 AB_PLUS_WITH_ALLY_HERE = 86  # +N Strength while another Ally is at its location
 AB_ATTACHED_NEEDS_TWO_ALLIES = 87  # on a Hero: +N Strength, and a Vanquish of it needs 2 Allies
-AB_BLOCKS_ANCIENT_SOLDIERS = 88
-AB_GURGI_RETURNS = 89
+AB_BLOCKS_GRANTING_ITEMS_HERE = 88  # no Item granting an Activate may be played here
+AB_RETURNS_TO_FATE_DECK = 89  # defeated by a Vanquish: shuffled into the Fate deck
 AB_NO_EFFECTS = 90
 AB_OTHER_HEROES_PLUS = 91
 AB_PLUS_PER_OTHER_HERO_HERE = 92
@@ -160,7 +160,7 @@ ON_PLAY_SLOT = frozenset(
         "invitation",
         "key_trap_named",
         "fairy_godmother",
-        "doli",
+        "may_move_each_hero",
         "gather_allies",
         "witches",
     }
@@ -176,11 +176,11 @@ R_CAULDRON_BORN_ANY_LOCATION = 2
 R_CAULDRON_BORN_PLAY_CARD = 3
 R_GLASS_SLIPPERS_COVER = 4
 R_OBSTACLES_COVER = 5
-R_LUCIFER_CONTINUOUS = 6
+R_TRAPS_HEROES_HERE_CONTINUOUS = 6
 R_PRINCE_INTO_LOCKED_BALLROOM = 7
 R_UNPRINTED_ACTIVATION_COST = 8
-R_BEAST_SINGLE_DESTINATION = 9
-R_DOLI_SINGLE_DESTINATION = 10
+R_PUSH_ALLIES_SINGLE_DESTINATION = 9
+R_MOVE_EACH_HERO_SINGLE_DESTINATION = 10
 R_POTTS_SINGLE_DESTINATION = 11
 R_MAX_TURNS = 12
 R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after the chosen one resolves

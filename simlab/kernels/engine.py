@@ -301,15 +301,15 @@ def find_nb(st, s, card, search_realm):
 
 
 @kernel
-def lucifer_sweep_nb(st, tb, ru, s):
+def trap_sweep_nb(st, tb, ru, s):
     """Lucifer (continuous reading): every Hero sharing his location gets a Trapped token while tokens last."""
-    if ru[K.R_LUCIFER_CONTINUOUS] == 0:
+    if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
         return
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LUCIFER_TRAP:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
             heroes = zone_bits_nb(st, s, K.Z_REALM)
             while heroes != 0:
                 h = lowest_nb(heroes)
@@ -330,7 +330,7 @@ def move_card_nb(st, tb, ru, s, k, dest):
         if st.inst[s, j, K.I_HOST] == k:
             st.inst[s, j, K.I_LOC] = dest
     log_nb(st, K.EV_MOVE_CARD, s, k, src, dest, 0)
-    lucifer_sweep_nb(st, tb, ru, s)
+    trap_sweep_nb(st, tb, ru, s)
 
 
 # ============================================================================ Obstacles
@@ -408,7 +408,7 @@ def defeat_hero_nb(st, tb, ru, s, h, by_vanquish, chooser):
     c = st.inst[s, h, K.I_CARD]
     ignored = st.inst[s, h, K.I_TRAPPED] != 0
     log_nb(st, K.EV_DEFEAT, s, h, 0, 0, 0)
-    if by_vanquish and not ignored and tb.card[c, K.CF_PASSIVE] == K.AB_GURGI_RETURNS:
+    if by_vanquish and not ignored and tb.card[c, K.CF_PASSIVE] == K.AB_RETURNS_TO_FATE_DECK:
         leave_realm_nb(st, s, h, K.Z_LIMBO)
         if st.sv[s, K.SV_FDECK_N] == 0:
             fate_discard_into_deck_nb(st, s)
@@ -775,7 +775,7 @@ def blocked_for_soldiers_nb(st, tb, s, loc):
             st.inst[s, h, K.I_ZONE] == K.Z_REALM
             and st.inst[s, h, K.I_LOC] == loc
             and st.inst[s, h, K.I_TRAPPED] == 0
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_ANCIENT_SOLDIERS
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_GRANTING_ITEMS_HERE
         ):
             return True
     return False
@@ -1217,7 +1217,7 @@ def move_hero_r(st, tb, ru, f):
     s = st.fr[f, A0]
     h = st.fr[f, A1]
     if st.fr[f, K.FR_PC] == 1:
-        lucifer_sweep_nb(st, tb, ru, s)
+        trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
     dest = st.fr[f, A2]
     src = st.inst[s, h, K.I_LOC]
@@ -1235,7 +1235,7 @@ def place_hero_r(st, tb, ru, f):
     s = st.fr[f, A0]
     h = st.fr[f, A1]
     if st.fr[f, K.FR_PC] == 1:
-        lucifer_sweep_nb(st, tb, ru, s)
+        trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
     put_in_realm_nb(st, s, h, st.fr[f, A2], -1)
     st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
@@ -1255,7 +1255,7 @@ def play_hero_r(st, tb, ru, f):
         return call_nb(st, f, 1, RT_ON_PLAY, s, h, chooser, 0, 0, 0, 0)
     if pc == 1:
         return call_nb(st, f, 2, RT_ON_ENTER, s, h, chooser, 0, 0, 0, 0)
-    lucifer_sweep_nb(st, tb, ru, s)
+    trap_sweep_nb(st, tb, ru, s)
     return ret_nb(st, f)
 
 
@@ -1526,7 +1526,7 @@ def vanquish_done_r(st, tb, ru, f):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
             and st.inst[s, k, K.I_LOC] == here
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_LEFOU
+            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
         ):
             lefou = True
     mover = st.sv[s, K.SV_MOVER]
@@ -1536,7 +1536,7 @@ def vanquish_done_r(st, tb, ru, f):
         p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
         if p == K.AB_TILE_ALLY:
             continue
-        if p == K.AB_CREEPER:
+        if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
             if st.inst[s, k, K.I_LOC] != mover:
                 move_card_nb(st, tb, ru, s, k, mover)
         elif lefou:
@@ -1643,7 +1643,7 @@ def play_villain_card_r(st, tb, ru, f):
     if pc == 1:
         # Lucifer (on-play reading) traps the Hero picked
         trap_nb(st, s, chosen_nb(st, 1))
-        lucifer_sweep_nb(st, tb, ru, s)
+        trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
     if pc == 2:
         # after an Effect
@@ -1666,14 +1666,14 @@ def play_villain_card_r(st, tb, ru, f):
             loc = st.inst[s, base, K.I_LOC]
             discard_nb(st, s, base)
         put_in_realm_nb(st, s, k, loc, -1)
-        if tb.card[c, K.CF_PASSIVE] == K.AB_LUCIFER_TRAP and ru[K.R_LUCIFER_CONTINUOUS] == 0:
+        if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE and ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
                 if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
                     opt_add_nb(st, K.O_CARD, h, s, 0)
             if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_LUCIFER_TRAP)
-        lucifer_sweep_nb(st, tb, ru, s)
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_TRAPS_HEROES_HERE)
+        trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
     set_zone_nb(st, s, k, K.Z_LIMBO)
     return call_nb(st, f, 2, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)

@@ -318,7 +318,7 @@ def on_enter_nb(st, tb, ru, f):
         st.fr[f, A4] = k + 1
     # pc 2 or 3: the Allies still at Beast's location, in instance order
     here = st.fr[f, A3]
-    single = ru[K.R_BEAST_SINGLE_DESTINATION] != 0
+    single = ru[K.R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
     for k in range(st.fr[f, A4], K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM

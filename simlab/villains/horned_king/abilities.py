@@ -51,7 +51,7 @@ HANDLES = (
     K.AB_DRAW,
     K.AB_DISCARD_HAND_DRAW,
     K.AB_DEPOWER_CAULDRON,
-    K.AB_DOLI,
+    K.AB_MAY_MOVE_EACH_HERO,
     K.AB_GATHER_ALLIES,
     K.AB_WITCHES,
 )
@@ -150,9 +150,9 @@ def on_play_nb(st, tb, ru, f):
     Locals: A3 ``here``, A4.. per ability."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, A3]
-    if ab == K.AB_DOLI:
+    if ab == K.AB_MAY_MOVE_EACH_HERO:
         # A4: next Hero to look at; A5: dest.
-        single = ru[K.R_DOLI_SINGLE_DESTINATION] != 0
+        single = ru[K.R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
