@@ -134,6 +134,24 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def run_browser(browser: str, flags: list[str], args: list[str], profile) -> subprocess.CompletedProcess:
+    """Run headless chromium with its own profile directory; once more with a fresh one if it hangs (in the CI
+    sandbox it sometimes does at start, seen once in a screenshot call after a dump that had just used the same
+    profile)."""
+    for attempt in range(2):
+        try:
+            return subprocess.run(
+                [browser, *flags, f"--user-data-dir={profile}-{attempt}", *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        except subprocess.TimeoutExpired:
+            if attempt == 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     browser = chromium()
     if browser is None:
@@ -149,20 +167,17 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
         "--virtual-time-budget=5000",
     ]
     url = (report_dir / "index.html").as_uri()
-    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    dom = run_browser(browser, flags, ["--dump-dom", url], tmp_path / "dump-profile").stdout
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]
     assert int(plots.group(1)) == 9 and int(ok.group(1)) == 9  # every embedded plot decoded
     assert "simlab report: tiny" in dom and "<table" in dom
     shot = tmp_path / "page.png"
-    subprocess.run(
-        [browser, *flags, "--window-size=1200,2400", f"--screenshot={shot}", url], capture_output=True, timeout=120
-    )
+    run_browser(browser, flags, ["--window-size=1200,2400", f"--screenshot={shot}", url], tmp_path / "shot-profile")
     assert shot.stat().st_size > 20_000
 
 
