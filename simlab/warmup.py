@@ -73,7 +73,7 @@ def _compile_elsewhere() -> None:
     setup_nb(new_state_nb(2, 0), tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0))
 
 
-def _compile_heuristic_elsewhere() -> subprocess.Popen | None:
+def _start_second_process() -> subprocess.Popen | None:
     """Start compiling the heuristic (and the game setup) in another process (:func:`_compile_elsewhere`)."""
     code = "from simlab.warmup import _compile_elsewhere; _compile_elsewhere()"
     try:
@@ -88,7 +88,8 @@ def search_cached() -> bool:
 
 
 def _search_marker() -> Path:
-    return _marker().with_name(_marker().name + "-search-" + Path(jit.PLAYER_CACHE_DIR).name)
+    marker = _marker()  # hashes the villains' routines: once
+    return marker.with_name(marker.name + "-search-" + Path(jit.PLAYER_CACHE_DIR).name)
 
 
 def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
@@ -150,7 +151,7 @@ def _ensure(force: bool) -> dict[str, float]:
     helper = None
     if cold:
         _say(f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores)")
-        helper = _compile_heuristic_elsewhere()
+        helper = _start_second_process()
     t = start()
     from numba import types
 

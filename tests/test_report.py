@@ -138,18 +138,15 @@ def run_browser(browser: str, flags: list[str], args: list[str], profile) -> sub
     """Run headless chromium with its own profile directory; once more with a fresh one if it hangs (in the CI
     sandbox it sometimes does at start, seen once in a screenshot call after a dump that had just used the same
     profile)."""
-    for attempt in range(2):
-        try:
-            return subprocess.run(
-                [browser, *flags, f"--user-data-dir={profile}-{attempt}", *args],
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-        except subprocess.TimeoutExpired:
-            if attempt == 1:
-                raise
-    raise AssertionError("unreachable")
+
+    def run(attempt: int) -> subprocess.CompletedProcess:
+        command = [browser, *flags, f"--user-data-dir={profile}-{attempt}", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    try:
+        return run(0)
+    except subprocess.TimeoutExpired:
+        return run(1)
 
 
 def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):

@@ -29,7 +29,7 @@ def _search_compiled():
 
 def test_search_fails_clearly_until_compiled():
     """Before ``bind_search`` the driver's search entry raises (here: after it, it plays; see the other tests)."""
-    assert driver._search_bound
+    assert driver.search_bound()
     import subprocess
     import sys
 
