@@ -22,7 +22,7 @@ from numba import prange, types
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, kernel
+from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, entry_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
@@ -73,7 +73,7 @@ def bind_search() -> bool:
     return True
 
 
-@kernel
+@entry_kernel
 def choose_nb(st, tb, ru):
     """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (kernel id in
     ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search)."""
@@ -90,7 +90,7 @@ def choose_nb(st, tb, ru):
     return random_choose_nb(st, tb, ru, realm, player, kind, ctx, n)
 
 
-@kernel
+@entry_kernel
 def play_nb(st, tb, ru, max_steps):
     """Play ``max_steps`` more steps (or to the end), each seat's strategy answering its decisions."""
     end = st.g[K.G_STEPS] + max_steps

@@ -15,7 +15,7 @@ from simlab.driver import new_game_nb, play_nb
 from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
 from simlab.kernels.engine import finished_nb
-from simlab.kernels.jit import batch_kernel, kernel
+from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
 from simlab.kernels.query import objective_met_nb
 
 INVARIANTS = (
@@ -131,7 +131,7 @@ def traps_conserved_nb(st, tb, s):
     return supply >= 0 and on_heroes + supply == tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TRAPS]
 
 
-@kernel
+@entry_kernel
 def check_nb(st, tb, ru):
     """0 if every invariant holds between steps, else the code (1-based index into INVARIANTS) of the first
     one broken."""
@@ -168,7 +168,7 @@ def check_nb(st, tb, ru):
     return 0
 
 
-@kernel
+@entry_kernel
 def play_checked_nb(st, tb, ru, max_steps):
     """Play one game to its end one step at a time, checking every invariant after setup and after every step;
     stop at the first broken one. Returns (steps played, code broken or 0); more than ``max_steps`` steps

@@ -3,16 +3,17 @@
 numba compiles a kernel the first time it runs and caches the machine code on disk (see
 :mod:`simlab.kernels.jit`), so only the first run after an install or an edit of the kernels pays for it.
 :func:`ensure` is called before any game is played: when the cache is warm it costs a file check; when it is
-cold it compiles the kernels stage by stage, the heuristic strategy in a second process at the same time as
-the engine, and reports each stage to a notifier (the CLI shows a spinner with the elapsed time). Runs time
-their games after :func:`ensure`, so games/s never includes compilation. ``simlab warmup`` does it ahead of
-time.
+cold it compiles them in compile-only processes, one a core (:func:`_compile_in_parallel`), then loads them,
+and reports its progress to a notifier (stderr by default). Runs time their games after :func:`ensure`, so
+games/s never includes compilation. ``simlab warmup`` does it ahead of time.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import selectors
 import subprocess
 import sys
 import time
@@ -21,10 +22,25 @@ from pathlib import Path
 
 from simlab.kernels import jit
 
-EXPECTED_SECONDS = 90  # a cold compile on the idle 2-core reference machine: 84 s (README, "Speed")
-_STAGES = ("the engine", "the heuristic strategy", "the batch driver", "the single-game driver")
+EXPECTED_SECONDS = 60  # a cold compile on the idle 2-core reference machine (README, "Speed")
+_STAGES = ("compiling", "loading")
 _SEARCH_STAGE = "the search player"
 SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
+MAX_PROCESSES = 4
+PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
+# Seconds each part took on the 2-core reference machine, for the largest first (the rest about 1 s each): the
+# order that keeps the processes busy to the end. Only the order depends on them.
+_PART_SECONDS = {
+    "simlab_strategies_heuristic_choose_nb": 38,
+    "play_batch_nb": 12,
+    "simlab_simlab_villains_gaston_abilities_ability_r": 9,
+    "simlab_simlab_villains_lady_tremaine_abilities_ability_r": 7,
+    "simlab_simlab_villains_horned_king_abilities_ability_r": 6,
+    "simlab_simlab_kernels_engine_step_r": 6,
+    "simlab_simlab_kernels_engine_fate_action_r": 4,
+    "setup_nb": 3,
+}
+LAST_PART_SECONDS: dict[str, float] = {}  # what each part took in this process's last cold compile
 _notifier: Callable[[str], None] | None = None
 _ready = False
 
@@ -57,29 +73,131 @@ def _say(message: str) -> None:
         print(f"simlab: {message}", file=sys.stderr, flush=True)
 
 
-def _compile_elsewhere() -> None:
-    """What the second process compiles while the engine compiles in the first: the heuristic kernel, then
-    the kernels that set a game up (they call no bound kernel), by setting one up. numba's cache carries them
-    over to the first process."""
+def _parts() -> dict[str, Callable[[], None]]:
+    """Every separately compiled part of the main job, by name: each kernel the driver binds or puts in a table
+    (in a compile-only process they are noted, not compiled: :func:`simlab.kernels.link.defer_compiling`) and
+    the drivers Python calls, for the argument types the runs pass."""
+    import numba
     import numpy as np
+    from numba import types
 
-    import strategies.heuristic as h
+    from simlab.driver import ADVANCE_ARG_TYPES, choose_nb, play_batch_nb, play_nb
+    from simlab.kernels import link
     from simlab.kernels.engine import setup_nb
-    from simlab.kernels.link import STRATEGY_ARG_TYPES
     from simlab.kernels.state import new_state_nb
 
-    h.choose_nb.compile(STRATEGY_ARG_TYPES)
+    def typed(args) -> tuple:
+        return tuple(numba.typeof(a) for a in args)
+
     tb, ru, vrows, kernels, params = _game_inputs()
-    setup_nb(new_state_nb(2, 0), tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0))
+    setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0)))
+    parts = {name: (lambda d=d, a=a: d.compile(a)) for name, (d, a) in link.DEFERRED.items()}
+    parts["play_batch_nb"] = lambda: play_batch_nb.compile(typed(_batch_args()))
+    parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(link.ENGINE_TYPES))
+    parts["setup_nb"] = lambda: (new_state_nb.compile((types.int64, types.int64)), setup_nb.compile(setup_types))
+    return parts
 
 
-def _start_second_process() -> subprocess.Popen | None:
-    """Start compiling the heuristic (and the game setup) in another process (:func:`_compile_elsewhere`)."""
-    code = "from simlab.warmup import _compile_elsewhere; _compile_elsewhere()"
+def _compile_worker() -> None:
+    """A compile-only process of the parallel cold start: prints the names of the parts (one JSON line), then
+    compiles each part named on stdin, answering ``[name, seconds, error or ""]``, until stdin closes. numba's
+    cache carries what it compiles to the process that plays."""
+    from simlab.kernels import link
+
+    link.defer_compiling()
+    import simlab.driver  # noqa: F401  (notes what it binds in link.DEFERRED instead of compiling it)
+
+    parts = _parts()
+    print(json.dumps(list(parts)), flush=True)
+    for line in sys.stdin:
+        name = line.strip()
+        t = time.perf_counter()
+        try:
+            parts[name]()
+            error = ""
+        except Exception as exc:  # the playing process compiles it again, and shows the error if it recurs
+            error = f"{type(exc).__name__}: {exc}"
+        print(json.dumps([name, time.perf_counter() - t, error]), flush=True)
+
+
+_WORKER_CODE = "from simlab.warmup import _compile_worker; _compile_worker()"
+
+
+def _process_count() -> int:
     try:
-        return subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ), stderr=subprocess.DEVNULL)
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_PROCESSES))
+
+
+def _compile_in_parallel(t_all: float) -> bool:
+    """Compile every part (:func:`_parts`) in compile-only processes, one a core, the largest parts first, each
+    process taking the next part as it finishes one; False if they could not start (nothing compiled)."""
+    try:
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _WORKER_CODE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env=dict(os.environ),
+            )
+            for _ in range(_process_count())
+        ]
     except OSError:
-        return None
+        return False
+    try:
+        return _share_out(procs, t_all)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
+    names = None
+    for proc in procs:
+        line = proc.stdout.readline()
+        if line:
+            names = json.loads(line)
+    if not names:
+        return False
+    todo = sorted(names, key=lambda n: -_PART_SECONDS.get(n, 1.0))
+    busy: dict[object, subprocess.Popen] = {}
+    select = selectors.DefaultSelector()
+
+    def give(proc: subprocess.Popen) -> None:
+        if todo:
+            proc.stdin.write(todo.pop(0) + "\n")
+            proc.stdin.flush()
+            busy[proc.stdout] = proc
+        else:  # nothing left: the process ends
+            select.unregister(proc.stdout)
+            proc.stdin.close()
+
+    for proc in procs:
+        if proc.poll() is None:
+            select.register(proc.stdout, selectors.EVENT_READ)
+            give(proc)
+    LAST_PART_SECONDS.clear()
+    said = time.perf_counter()
+    while busy:
+        for key, _ in select.select(timeout=PROGRESS_EVERY):
+            proc = busy.pop(key.fileobj)
+            line = proc.stdout.readline()
+            if not line:  # the process died: what it had is compiled again when loading
+                select.unregister(proc.stdout)
+                continue
+            name, seconds, _error = json.loads(line)
+            LAST_PART_SECONDS[name] = seconds
+            give(proc)
+        if time.perf_counter() - said >= PROGRESS_EVERY and busy:
+            said = time.perf_counter()
+            _say(f"compiled {len(LAST_PART_SECONDS)} of {len(names)} parts ({said - t_all:.0f} s)")
+    return True
 
 
 def search_cached() -> bool:
@@ -139,43 +257,23 @@ def _ensure(force: bool) -> dict[str, float]:
     cold = force or not cached()
     _ready = True  # the last stages play games themselves
     times: dict[str, float] = {}
-    stage = iter(enumerate(_STAGES, 1))
-
-    def start() -> float:
-        if cold:
-            i, name = next(stage)
-            _say(f"compiling {name} ({i}/{len(_STAGES)}) ...")
-        return time.perf_counter()
-
     t_all = time.perf_counter()
-    helper = None
     if cold:
-        _say(f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores)")
-        helper = _start_second_process()
-    t = start()
-    from numba import types
+        procs = _process_count()
+        _say(
+            f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores"
+            + (f", in {procs} processes)" if procs > 1 else ")")
+        )
+        if procs > 1 and _compile_in_parallel(t_all):
+            times[_STAGES[0]] = time.perf_counter() - t_all
+    t = time.perf_counter()
+    # binds the engine's routines, the villains' routines, advance_nb and the heuristic: loaded from the cache
+    # when the processes compiled them, compiled here otherwise (one core, or a process that failed)
+    import simlab.driver  # noqa: F401
 
-    from simlab.kernels.engine import advance_nb, bind_routines
-    from simlab.kernels.link import ENGINE_TYPES
-    from simlab.villains import bind_abilities
-
-    # the engine compiles here while the heuristic compiles in the other process
-    bind_routines()
-    bind_abilities()
-    advance_nb.compile(ENGINE_TYPES + (types.int64,))
-    times[_STAGES[0]] = time.perf_counter() - t
-    t = start()
-    if helper is not None:
-        helper.wait()
-    import simlab.driver  # noqa: F401  (binds the engine and the heuristic, loading the latter from the cache)
-
-    times[_STAGES[1]] = time.perf_counter() - t
-    t = start()
     _play_one_batch()
-    times[_STAGES[2]] = time.perf_counter() - t
-    t = start()
     _play_one_game()
-    times[_STAGES[3]] = time.perf_counter() - t
+    times[_STAGES[1] if _STAGES[0] in times else _STAGES[0]] = time.perf_counter() - t
     if cold:
         total = time.perf_counter() - t_all
         try:
@@ -203,15 +301,15 @@ def _game_inputs():
     return cards.tables, rules_array({}, 1), vrows, kernels, params
 
 
-def _play_one_batch() -> None:
+def _batch_args() -> tuple:
+    """Arguments of one batch of one game, typed as the runs pass them."""
     import numpy as np
 
-    from simlab.driver import play_batch_nb
     from simlab.kernels import const as K
 
     tb, ru, vrows, kernels, params = _game_inputs()
     seats = np.array([[0, 1]], np.int64)
-    play_batch_nb(
+    return (
         tb,
         ru,
         vrows[seats],
@@ -224,6 +322,12 @@ def _play_one_batch() -> None:
         np.zeros((1, 2), np.int64),
         np.zeros((1, 2, K.N_INST), np.int8),
     )
+
+
+def _play_one_batch() -> None:
+    from simlab.driver import play_batch_nb
+
+    play_batch_nb(*_batch_args())
 
 
 def _play_one_game() -> None:

@@ -9,11 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from simlab import warmup
+from simlab import villains, warmup
+from simlab.kernels import engine, link
 from simlab.sim import simulate
+from strategies import heuristic
 
 
-def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkeypatch):
+def _cold_start(tmp_path, monkeypatch) -> tuple[list[str], dict[str, float]]:
     said: list[str] = []
     marker = tmp_path / "ready"
     monkeypatch.setattr(warmup, "_marker", lambda: marker)
@@ -24,11 +26,25 @@ def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkey
         times = warmup.ensure()
     finally:
         warmup.set_notifier(None)
-    assert said[0].startswith("compiling the simulation kernels (first run only, about")
-    assert [m.split(" (")[0] for m in said[1:-1]] == [f"compiling {stage}" for stage in warmup._STAGES]
-    assert said[-1].startswith("compiled in ")
-    assert set(times) == set(warmup._STAGES)
     assert marker.exists() and warmup.cached()
+    return said, times
+
+
+def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "_process_count", lambda: 2)
+    said, times = _cold_start(tmp_path, monkeypatch)
+    assert said[0].startswith("compiling the simulation kernels (first run only, about")
+    assert said[0].endswith(", in 2 processes)")
+    assert all(m.startswith("compiled ") and " parts (" in m for m in said[1:-1]), said
+    assert said[-1].startswith("compiled in ")
+    assert set(times) == set(warmup._STAGES)  # compiled in the two processes, then loaded here
+    # every part went to one of the processes: each engine routine, each villain's routine, the heuristic,
+    # the drivers (in this test session's warm cache, each process loads them instead of compiling)
+    parts = set(warmup.LAST_PART_SECONDS)
+    assert {link.symbol_name(r) for r in engine.ROUTINES} <= parts
+    assert {link.symbol_name(m.ability_r) for _, m in villains._ability_modules()} <= parts
+    assert {link.symbol_name(heuristic.choose_nb), link.symbol_name(engine.advance_nb)} <= parts
+    assert {"play_batch_nb", "play_nb", "setup_nb"} <= parts
     # warm: nothing more is said
     said.clear()
     warmup.set_notifier(said.append)
@@ -37,6 +53,31 @@ def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkey
     finally:
         warmup.set_notifier(None)
     assert said == []
+
+
+def test_one_core_or_processes_that_fail_compile_here(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "_process_count", lambda: 1)
+    said, times = _cold_start(tmp_path, monkeypatch)
+    assert said[0].endswith("on 2 cores)") and said[-1].startswith("compiled in ")
+    assert list(times) == ["compiling"]
+    monkeypatch.setattr(warmup, "_process_count", lambda: 2)
+    monkeypatch.setattr(warmup, "_WORKER_CODE", "import sys; sys.exit(1)")
+    said, times = _cold_start(tmp_path / "again", monkeypatch)
+    assert list(times) == ["compiling"] and said[-1].startswith("compiled in ")
+
+
+def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_path):
+    code = (
+        "from simlab.kernels import link; link.defer_compiling(); import simlab.driver; "
+        "from simlab.kernels import engine; "
+        "print(all(link.symbol_name(r) in link.DEFERRED for r in engine.ROUTINES), len(link.DEFERRED))"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    every_routine, n = res.stdout.split()
+    assert every_routine == "True" and int(n) > len(engine.ROUTINES)
+    assert list(Path(tmp_path / "cache").rglob("*.nbc")) == []  # imported and bound: nothing compiled
 
 
 def test_games_per_second_never_counts_compiling(monkeypatch):

@@ -12,7 +12,7 @@ from numba import types
 from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     any_move_nb,
@@ -185,7 +185,7 @@ def reveal_fate_nb(st, s):
     return k
 
 
-@kernel
+@entry_kernel  # the scenario API builds positions with it
 def take_from_deck_nb(st, s, k):
     """Remove instance ``k`` from whichever deck holds it (the rest keeps its order)."""
     if k < K.N_VCARDS:
@@ -206,7 +206,7 @@ def take_from_deck_nb(st, s, k):
         st.sv[s, K.SV_FDECK_N] = j
 
 
-@kernel
+@entry_kernel  # the scenario API builds positions with it
 def put_on_fate_deck_nb(st, s, k):
     n = st.sv[s, K.SV_FDECK_N]
     st.fdeck[s, n] = k
@@ -219,7 +219,7 @@ def put_on_fate_deck_nb(st, s, k):
 # ============================================================================ cards entering and leaving the Realm
 
 
-@kernel
+@entry_kernel  # the scenario API builds positions with it
 def put_in_realm_nb(st, s, k, loc, host):
     set_zone_nb(st, s, k, K.Z_REALM)
     st.inst[s, k, K.I_LOC] = loc
@@ -1016,7 +1016,7 @@ def ask_nb(st, f, pc, realm, player, kind, ctx):
     return WAIT
 
 
-@kernel
+@entry_kernel
 def apply_nb(st, i):
     """Answer the waiting decision with option ``i`` (checked by the caller); ``advance_nb`` carries on."""
     st.g[K.G_ASK] = 0
@@ -2123,7 +2123,7 @@ def bind_routines() -> None:
         link.bind(routine, ROUTINE_TYPES)
 
 
-@kernel
+@entry_kernel
 def advance_nb(st, tb, ru, steps):
     """Play on until a decision waits for a player (True: its options are in ``st.opts[:G_PEND_N]``, the
     deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
@@ -2146,13 +2146,13 @@ def advance_ref_nb(st, tb, ru, steps):
     return True
 
 
-@kernel
+@entry_kernel
 def finished_nb(st):
     """The game is over and nothing is left to resolve."""
     return st.g[K.G_PHASE] == K.PH_OVER and st.g[K.G_SP] == 0 and st.g[K.G_ASK] == 0
 
 
-@kernel
+@entry_kernel
 def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
     """Set up a game per the rulebook: shuffled decks, 4-card hands, Power 0/1/2 by seat, movers left-most.
 

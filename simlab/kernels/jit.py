@@ -116,17 +116,99 @@ def _copy_inlined_ir_once() -> bool:
 _copy_inlined_ir_once()
 
 
-def _decorate(fn, **flags):
+def _cache_dir_for(fn) -> str:
     # numba picks the cache directory when the dispatcher is created.
-    separate = fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED
-    checks = fn.__module__ == "simlab.invariants"
-    numba.config.CACHE_DIR = STRATEGY_CACHE_DIR if separate else CHECKS_CACHE_DIR if checks else ENGINE_CACHE_DIR
     if fn.__module__ in _PLAYERS:
-        numba.config.CACHE_DIR = PLAYER_CACHE_DIR
+        return PLAYER_CACHE_DIR
+    if fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED:
+        return STRATEGY_CACHE_DIR
+    return CHECKS_CACHE_DIR if fn.__module__ == "simlab.invariants" else ENGINE_CACHE_DIR
+
+
+def _njit(fn, flags):
+    numba.config.CACHE_DIR = _cache_dir_for(fn)
     try:
         return njit(**flags, **JIT_FLAGS)(fn)
     finally:
         numba.config.CACHE_DIR = ENGINE_CACHE_DIR
+
+
+def _decorate(fn, python: bool = False, **flags):
+    """numba's dispatcher for ``fn`` with ``flags``; ``python``: Python calls it in normal use.
+
+    numba gives every compiled function a wrapper that unboxes its arguments from Python objects (for the
+    state and the tables, about 20 arrays) and one callable from C, each lowered, parsed, optimised and
+    linked on its own: a third of the library modules LLVM handled, about a fifth of a cold compile. Only
+    kernels Python calls need the first and none needs the second, so the others are compiled without
+    (:func:`_python_calls_use_a_twin` keeps calling them from Python, in tests, working).
+    """
+    flags = dict(flags, no_cfunc_wrapper=True)
+    if not python:
+        flags["no_cpython_wrapper"] = True
+    dispatcher = _njit(fn, flags)
+    if not numba.config.DISABLE_JIT:
+        _one_specialisation_per_type(dispatcher)
+        if not python:
+            _python_calls_use_a_twin(dispatcher, fn, {k: v for k, v in flags.items() if k != "no_cpython_wrapper"})
+    return dispatcher
+
+
+PYTHON_TWINS: list[str] = []  # kernels compiled again for a call from Python (``module.name``), in order
+
+
+def _python_calls_use_a_twin(dispatcher, fn, flags) -> None:
+    """Let Python call a kernel compiled without numba's Python wrapper, through a twin compiled with one.
+
+    A kernel's own overloads have no entry point Python can call, so they are kept out of numba's C-level
+    dispatch table; a call from Python then misses it and reaches ``_compile_for_args``, which here compiles
+    (or loads from the cache) a twin of the function under its own name (``<name>__from_python``, so its
+    cache entries never mix with the kernel's) and puts the twin's entry point in the table for those
+    argument types. Other kernels keep calling the kernel itself.
+    """
+    import types as pytypes
+
+    twin = []
+
+    def add_overload(cres):
+        dispatcher.overloads[tuple(cres.signature.args)] = cres
+
+    def compile_for_args(*args, **kws):
+        if not twin:
+            copy = pytypes.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+            copy.__qualname__ = f"{fn.__qualname__}__from_python"
+            copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
+            twin.append(_njit(copy, flags))
+            _one_specialisation_per_type(twin[0])
+            PYTHON_TWINS.append(f"{fn.__module__}.{fn.__name__}")
+        entry = twin[0]._compile_for_args(*args, **kws)
+        argtypes = [dispatcher.typeof_pyval(a) for a in args]
+        dispatcher._insert([t._code for t in argtypes], entry, False)
+        return entry
+
+    dispatcher.add_overload = add_overload
+    dispatcher._compile_for_args = compile_for_args
+
+
+def _one_specialisation_per_type(dispatcher) -> None:
+    """Compile ``dispatcher`` once per argument types when another kernel calls it, not once per constant.
+
+    numba types a constant argument at a call site as a literal (``Literal[int](-1)``) and compiles the
+    callee again for it: ``log_nb`` compiled 16 times, and the heuristic's largest scoring kernels
+    (``card_value_nb``, ``basic_fate_harm_nb``, ``fate_card_harm_nb``) twice each, each time with every kernel
+    they call linked in. No kernel here needs a literal argument (none indexes a tuple or picks a type by
+    one), so the callee sees the plain type; the code is the same, LLVM still folds the constant once it
+    inlines a small callee.
+    """
+    from numba.core import types
+
+    get_call_template = dispatcher.get_call_template
+
+    def get_call_template_unliteral(args, kws):
+        return get_call_template(
+            tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()}
+        )
+
+    dispatcher.get_call_template = get_call_template_unliteral
 
 
 # Kernels only read and write arrays they are given, so they run without numba's reference counting
@@ -144,11 +226,22 @@ def helper(fn):
     return _decorate(fn, inline="always", _nrt=False)
 
 
+def entry_kernel(fn):
+    """A separately compiled kernel that Python calls in normal use (no allocation), with numba's Python
+    wrapper (see :func:`_decorate`)."""
+    return _decorate(fn, python=True, _nrt=False)
+
+
 def allocating_kernel(fn):
     """A separately compiled kernel that allocates arrays (with reference counting)."""
     return _decorate(fn)
 
 
+def allocating_entry_kernel(fn):
+    """An allocating kernel that Python calls in normal use."""
+    return _decorate(fn, python=True)
+
+
 def batch_kernel(fn):
-    """A kernel that plays many games in parallel (``prange``), allocating each game's state."""
-    return _decorate(fn, parallel=True)
+    """A kernel that plays many games in parallel (``prange``), allocating each game's state; Python calls it."""
+    return _decorate(fn, python=True, parallel=True)

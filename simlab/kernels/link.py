@@ -25,6 +25,30 @@ from simlab.kernels.ref import RefType
 from simlab.kernels.state import N_SPARAMS, State, Tables
 
 _BOUND: dict[str, int] = {}
+# A compile-only process (simlab.warmup's parallel cold start) defers compiling: bind() and fill() register a
+# stub address instead, so kernels that call the symbol can be compiled (and cached) before the callee exists
+# anywhere, and note what they would have compiled in DEFERRED, for the process to compile on request. Its
+# code never runs: the cached object code keeps its references to the symbols by name, resolved when a
+# playing process loads it after binding the real kernels.
+_DEFER = False
+DEFERRED: dict[str, tuple] = {}  # symbol (or table entry's kernel) name -> (dispatcher, argtypes), in bind order
+_STUBBED: set[str] = set()
+_STUB = None
+
+
+def defer_compiling() -> None:
+    """Make this process compile-only (see above); it must never play a game afterwards."""
+    global _DEFER, _STUB
+    import ctypes
+
+    _DEFER = True
+    _STUB = (ctypes.c_int64 * 1)()  # any valid address: nothing here calls it
+
+
+def _defer(dispatcher, argtypes: tuple) -> str:
+    symbol = symbol_name(dispatcher)
+    DEFERRED.setdefault(symbol, (dispatcher, argtypes))
+    return symbol
 
 
 def engine_arg_types() -> tuple:
@@ -76,6 +100,13 @@ def bind(dispatcher, argtypes: tuple) -> str:
     symbol = symbol_name(dispatcher)
     if symbol in _BOUND:
         return symbol
+    if _DEFER:
+        if symbol not in _STUBBED:
+            import ctypes
+
+            ll.add_symbol(symbol, ctypes.addressof(_STUB))
+            _STUBBED.add(symbol)
+        return _defer(dispatcher, argtypes)
     dispatcher.compile(argtypes)
     cres = dispatcher.overloads[argtypes]
     address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
@@ -157,6 +188,9 @@ def fill(name: str, size: int, index: int, dispatcher, argtypes: tuple) -> None:
         raise IndexError(f"{name} has {size} entries, not {index}")
     _PY_TABLES[name][index] = getattr(dispatcher, "py_func", dispatcher)
     if numba.config.DISABLE_JIT:
+        return
+    if _DEFER:  # the entry stays empty: this process never plays
+        _defer(dispatcher, argtypes)
         return
     dispatcher.compile(argtypes)
     cres = dispatcher.overloads[argtypes]

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import allocating_kernel, helper, kernel
+from simlab.kernels.jit import allocating_entry_kernel, entry_kernel, helper
 
 State = namedtuple(
     "State",
@@ -47,7 +47,7 @@ N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.heur
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 
-@allocating_kernel
+@allocating_entry_kernel
 def new_state_nb(n_seats, log_cap):
     """Allocate an empty state for ``n_seats`` players."""
     P = n_seats
@@ -82,7 +82,7 @@ def set_zone_nb(st, s, k, zone):
     st.inst[s, k, K.I_ZONE] = zone
 
 
-@kernel
+@entry_kernel
 def index_zones_nb(st):
     """Rebuild every seat's zone masks from the instances' zones (after a state is written by hand)."""
     for s in range(st.inst.shape[0]):
