@@ -85,8 +85,8 @@ class ChunkJob:
 
 
 def play_games(job: ChunkJob):
-    """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch kernel
-    fills (:func:`simlab.driver.play_batch_nb`; flags only in ``flags`` mode), with the seat table."""
+    """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch driver
+    fills (:func:`simlab.driver.play_batch`; flags only in ``flags`` mode), with the seat table."""
     from simlab import warmup
     from simlab.edits import edited_cards
     from simlab.kernels import const as K
@@ -94,7 +94,7 @@ def play_games(job: ChunkJob):
     from strategies import KERNELS
 
     warmup.ensure(search=KERNELS["search"] in job.slot_kernels)
-    from simlab.driver import play_batch_nb
+    from simlab.driver import play_batch
 
     cards = edited_cards(job.edits)
     ru = rules_array(dict(job.variants), job.max_turns)
@@ -104,7 +104,7 @@ def play_games(job: ChunkJob):
     out_games = np.zeros((job.n, 5), np.int64)
     out_turns = np.zeros((job.n, P), np.int64)
     out_flags = np.zeros((job.n if job.mode == "flags" else 0, P, K.N_INST), np.int8)
-    play_batch_nb(
+    play_batch(
         cards.tables,
         ru,
         vrows[seats],

@@ -3,7 +3,7 @@
 The engine (:mod:`simlab.kernels.engine`) knows nothing of strategies: ``advance_nb`` plays until a player
 must choose and returns with the decision held in the state. This module asks the deciding seat's
 strategy kernel and hands the answer back with ``apply_nb``, one game at a time (:func:`play_nb`) or many
-in parallel (:func:`play_batch_nb`, each game's stream from (seed, game index) alone).
+in parallel (:func:`play_batch`, each game's stream from (seed, game index) alone).
 
 ``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel
 (id 1, behind ``novice``, ``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are
@@ -16,13 +16,16 @@ call through a table (:func:`simlab.villains.bind_abilities`). The search player
 only (:func:`bind_search`, about 20 s): until then its table entry holds a kernel that says so.
 """
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numba
 import numpy as np
-from numba import prange, types
+from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import JIT_FLAGS, allocating_kernel, entry_kernel, kernel
+from simlab.kernels.jit import allocating_entry_kernel, allocating_kernel, entry_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
@@ -30,7 +33,7 @@ from strategies import search
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.random import choose_nb as random_choose_nb
 
-GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of play_batch_nb's out_games
+GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of play_batch's out_games
 ALL_STEPS = 1 << 62
 ARG_TYPES = STRATEGY_ARG_TYPES
 
@@ -113,11 +116,23 @@ def new_game_nb(tb, ru, villains, slots, slot_kernels, slot_params, seed, index)
     return st
 
 
-@numba.njit(parallel=True, **JIT_FLAGS)
-def play_batch_nb(
-    tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns, out_flags
+@allocating_entry_kernel
+def play_range_nb(
+    tb,
+    ru,
+    seat_villains,
+    seat_slots,
+    slot_kernels,
+    slot_params,
+    seed,
+    first_index,
+    out_games,
+    out_turns,
+    out_flags,
+    lo,
+    hi,
 ):
-    """Play games ``first_index .. first_index + n - 1``.
+    """Play games ``first_index + lo .. first_index + hi - 1`` (rows ``lo .. hi - 1`` of the arrays below).
 
     seat_villains: int64 (n, P) villain row of each seat, seat 0 first.
     seat_slots: int64 (n, P) strategy slot of each seat; slot_kernels int64 (S,) and slot_params float64
@@ -126,9 +141,8 @@ def play_batch_nb(
     out_turns: int64 (n, P) turns taken by each seat.
     out_flags: int8 (n, P, 45) FLAG_DRAWN | FLAG_PLAYED per card instance, or shape (0, P, 45) to skip.
     """
-    n = seat_villains.shape[0]
     P = seat_villains.shape[1]
-    for i in prange(n):
+    for i in range(lo, hi):
         st = new_game_nb(
             tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
         )
@@ -144,3 +158,35 @@ def play_batch_nb(
             for s in range(P):
                 for k in range(K.N_INST):
                     out_flags[i, s, k] = st.inst[s, k, K.I_FLAGS]
+
+
+BLOCK = 64  # games a thread plays before taking the next block (games differ in length: the threads finish together)
+
+
+def play_batch(
+    tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns, out_flags
+):
+    """Play games ``first_index .. first_index + n - 1`` on ``numba.get_num_threads()`` threads (arrays as in
+    :func:`play_range_nb`). Each thread takes the next block of games as it finishes one and plays it in
+    :func:`play_range_nb`, which releases the GIL; a game's stream comes from (seed, game index) alone, so
+    the results do not depend on the threads."""
+    n = seat_villains.shape[0]
+    args = (tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns)
+    threads = min(numba.get_num_threads(), -(-n // BLOCK))
+    if threads <= 1:
+        play_range_nb(*args, out_flags, 0, n)
+        return
+    blocks = iter(range(0, n, BLOCK))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                lo = next(blocks, None)
+            if lo is None:
+                return
+            play_range_nb(*args, out_flags, lo, min(lo + BLOCK, n))
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()

@@ -188,7 +188,7 @@ def play_checked_nb(st, tb, ru, max_steps):
 def play_checked_batch_nb(
     tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, max_steps, out
 ):
-    """Play games ``first_index .. first_index + n - 1`` (set up as ``simlab.driver.play_batch_nb`` does) one
+    """Play games ``first_index .. first_index + n - 1`` (set up as ``simlab.driver.play_batch`` does) one
     step at a time, every invariant checked after setup and after every step.
 
     out: int64 (n, 5) per game (CHECKED_FIELDS): steps played, the code of the first broken invariant (0 none),

@@ -32,7 +32,7 @@ PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
 # order that keeps the processes busy to the end. Only the order depends on them.
 _PART_SECONDS = {
     "simlab_strategies_heuristic_choose_nb": 38,
-    "play_batch_nb": 12,
+    "play_range_nb": 6,
     "simlab_simlab_villains_gaston_abilities_ability_r": 9,
     "simlab_simlab_villains_lady_tremaine_abilities_ability_r": 7,
     "simlab_simlab_villains_horned_king_abilities_ability_r": 6,
@@ -81,7 +81,7 @@ def _parts() -> dict[str, Callable[[], None]]:
     import numpy as np
     from numba import types
 
-    from simlab.driver import ADVANCE_ARG_TYPES, choose_nb, play_batch_nb, play_nb
+    from simlab.driver import ADVANCE_ARG_TYPES, choose_nb, play_nb, play_range_nb
     from simlab.kernels import link
     from simlab.kernels.engine import setup_nb
     from simlab.kernels.state import new_state_nb
@@ -92,7 +92,7 @@ def _parts() -> dict[str, Callable[[], None]]:
     tb, ru, vrows, kernels, params = _game_inputs()
     setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0)))
     parts = {name: (lambda d=d, a=a: d.compile(a)) for name, (d, a) in link.DEFERRED.items()}
-    parts["play_batch_nb"] = lambda: play_batch_nb.compile(typed(_batch_args()))
+    parts["play_range_nb"] = lambda: play_range_nb.compile(typed(_batch_args() + (0, 1)))
     parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(link.ENGINE_TYPES))
     parts["setup_nb"] = lambda: (new_state_nb.compile((types.int64, types.int64)), setup_nb.compile(setup_types))
     return parts
@@ -325,9 +325,9 @@ def _batch_args() -> tuple:
 
 
 def _play_one_batch() -> None:
-    from simlab.driver import play_batch_nb
+    from simlab.driver import play_batch
 
-    play_batch_nb(*_batch_args())
+    play_batch(*_batch_args())
 
 
 def _play_one_game() -> None:
