@@ -30,6 +30,7 @@ from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, 
 from simlab.kernels.state import N_SPARAMS, new_state_nb
 from simlab.villains import bind_abilities
 from strategies import search
+from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.random import choose_nb as random_choose_nb
 
@@ -42,6 +43,7 @@ ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps)
 bind_routines()
 bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
 bind(advance_nb, ADVANCE_ARG_TYPES)
+bind_heuristic_parts()  # the heuristic's largest scoring kernels, which its choose_nb calls through symbols
 bind(heuristic_choose_nb, ARG_TYPES)
 advance = caller(advance_nb, ADVANCE_ARG_TYPES, types.boolean)
 call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)

@@ -22,10 +22,12 @@ working.
 from dataclasses import dataclass
 
 import numpy as np
+from numba import types
 
 from simlab.kernels import const as K
+from simlab.kernels import link
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     can_enter_nb,
@@ -1099,9 +1101,9 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == K.AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE:
-        return best_move_nb(st, tb, ru, sp, s)
+        return _best_move_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        return max(best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
+        return max(_best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
     if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
@@ -1177,7 +1179,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
         return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
-        return effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
+        return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     p = tb.card[c, K.CF_PASSIVE]
     obj = objective_nb(st, tb, s)
     wv = sp[P_WEDDING_VALUE]
@@ -1307,7 +1309,7 @@ def keep_value_nb(st, tb, ru, sp, s, k):
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
             return sp[P_SECOND_COPY_KEEP]
-        worth = effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
+        worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
@@ -1330,7 +1332,7 @@ def keep_value_nb(st, tb, ru, sp, s, k):
                     worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
             return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
-    worth = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
+    worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
     if (
         t == K.T_ITEM
         and tb.card[c, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN
@@ -1362,7 +1364,7 @@ def junk_count_nb(st, tb, ru, sp, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if keep_value_nb(st, tb, ru, sp, s, k) < limit:
+        if _keep_value_nb(st, tb, ru, sp, s, k) < limit:
             n += 1
     return n
 
@@ -1521,7 +1523,7 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
             while mj != 0:
                 j = lowest_nb(mj)
                 mj &= mj - 1
-                kept += keep_value_nb(st, tb, ru, sp, s, j)
+                kept += _keep_value_nb(st, tb, ru, sp, s, j)
             return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
         if ab == K.AB_GURGI_HAPPY_DAY:
             return sp[P_HAPPY_DAY_HARM]
@@ -1670,7 +1672,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                     continue
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
                     continue
-                val = card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
+                val = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
                 if val > best:
                     best = val
                     bk = k
@@ -1690,7 +1692,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     """Score of an O_CARD option naming instance ``j`` of seat ``s``, picked by ``s`` itself."""
     c = st.inst[s, j, K.I_CARD]
     if ctx == K.AB_PEEK_FATE_DISCARD_ONE:
-        return fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
+        return _fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
     if tb.card[c, K.CF_TYPE] == K.T_HERO:
         if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_KEY_MOVE_TRAP:
             return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
@@ -1719,7 +1721,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return 100.0 + b
         if code == K.O_PLAY:
             cost = play_cost_nb(st, tb, me, st.inst[me, a, K.I_CARD])
-            v = card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
+            v = _card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
             if sp[P_PLAN] != 0 and st.sv[me, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
                 # keep the Power for next turn's swap when a Cauldron Born is waiting in hand
                 swap_cost = tb.vil[st.sv[me, K.SV_VILLAIN], K.VF_SWAP_COST]
@@ -1771,13 +1773,13 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     if kind == K.DK_DISCARD:
         if code == K.O_PASS:
             return 0.0
-        return discard_threshold_nb(st, tb, sp, realm) - keep_value_nb(st, tb, ru, sp, realm, a)
+        return discard_threshold_nb(st, tb, sp, realm) - _keep_value_nb(st, tb, ru, sp, realm, a)
     if kind == K.DK_CONDITION:
         if code == K.O_PASS:
             return 0.0
         if sp[P_PLAN] == 0:
             return sp[P_NOVICE_BASE]
-        return max(card_value_nb(st, tb, ru, sp, realm, a, -1, -1), sp[P_CONDITION_MIN])
+        return max(_card_value_nb(st, tb, ru, sp, realm, a, -1, -1), sp[P_CONDITION_MIN])
     # ---------------------------------------------------------------- choices inside card effects
     if not mine and not smart:
         return uniform_nb(st.rng)
@@ -1786,8 +1788,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_PASS:
             return 0.0
         if code == K.O_PLAY:
-            return card_value_nb(st, tb, ru, sp, realm, a, b, c3)
-        harm = fate_card_harm_nb(st, tb, ru, sp, realm, a, b if kind != K.DK_ARRANGE else -1, c3)
+            return _card_value_nb(st, tb, ru, sp, realm, a, b, c3)
+        harm = _fate_card_harm_nb(st, tb, ru, sp, realm, a, b if kind != K.DK_ARRANGE else -1, c3)
         return -harm if mine else harm
     if kind == K.DK_MODE:
         if a == K.M_CLAIM:
@@ -1801,7 +1803,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_DRAW:
             return sp[P_MODE_DRAW]
         if a == K.M_MOVE:
-            return best_move_nb(st, tb, ru, sp, realm)
+            return _best_move_nb(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
             return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
@@ -1861,7 +1863,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 return own_card_score_nb(st, tb, ru, sp, realm, a, ctx)
             c = st.inst[realm, a, K.I_CARD]
             if tb.card[c, K.CF_TYPE] == K.T_ITEM:
-                return keep_value_nb(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
+                return _keep_value_nb(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
 
             return strength_nb(st, tb, realm, a) + 0.0
         return 0.0
@@ -1875,13 +1877,13 @@ def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     return choose_ref_nb(ref(st), ref(tb), ru, realm, player, kind, ctx, n)
 
 
-@kernel
+@helper
 def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
     sp = st.sparams[player]
     best = -np.inf
     best_i = 0
     if kind == K.DK_MOVE:
-        move_worth = max(best_move_nb(st, tb, ru, sp, player), 0.0)
+        move_worth = max(_best_move_nb(st, tb, ru, sp, player), 0.0)
         vanquish_worth = max(best_vanquish_nb(st, tb, ru, sp, player), 0.0)
         dig_worth = dig_worth_nb(st, tb, ru, sp, player)
         fate_worth = 0.0
@@ -1889,7 +1891,7 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
             fate_worth = max(fate_worth, fate_action_value_nb(sp, st, tb, (player + d) % st.g[K.G_NSEATS]))
         wedding_ready = sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, player)
         for i in range(n):
-            sc = location_value_nb(
+            sc = _location_value_nb(
                 st, tb, ru, sp, player, st.opts[i, 1], move_worth, fate_worth, vanquish_worth, dig_worth, wedding_ready
             )
             sc += sp[P_NOISE] * uniform_nb(st.rng)
@@ -1898,8 +1900,43 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
                 best_i = i
         return best_i
     for i in range(n):
-        sc = score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
+        sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
         if sc > best:
             best = sc
             best_i = i
     return best_i
+
+
+# ============================================================================ the parts compiled on their own
+
+# The largest scoring kernels are compiled once each and called through a process-wide symbol
+# (simlab.kernels.link), like the engine's routines: linked in, each would be optimised and generated again
+# inside every kernel above it in the call chain (choose_nb -> score_nb -> own_card_score_nb ->
+# fate_card_harm_nb -> basic_fate_harm_nb -> keep_value_nb -> card_value_nb -> effect_value_nb -> ...). They
+# are also parts a cold start compiles in parallel. _NAME is the symbol call of NAME; bind_parts() must run
+# before a kernel calling one is loaded from the cache (the driver does it when imported).
+_ST, _TB, _RU = link.ENGINE_REF_TYPES
+_SP = types.Array(types.float64, 1, "C")  # st.sparams[player]
+_I, _F = types.int64, types.float64
+PART_TYPES = {
+    best_move_nb: (_ST, _TB, _RU, _SP, _I),
+    effect_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),
+    card_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
+    keep_value_nb: (_ST, _TB, _RU, _SP, _I, _I),
+    fate_card_harm_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
+    location_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _F, _F, _F, _F, types.boolean),
+    score_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I),
+}
+_best_move_nb = link.caller(best_move_nb, PART_TYPES[best_move_nb], _F)
+_effect_value_nb = link.caller(effect_value_nb, PART_TYPES[effect_value_nb], _F)
+_card_value_nb = link.caller(card_value_nb, PART_TYPES[card_value_nb], _F)
+_keep_value_nb = link.caller(keep_value_nb, PART_TYPES[keep_value_nb], _F)
+_fate_card_harm_nb = link.caller(fate_card_harm_nb, PART_TYPES[fate_card_harm_nb], _F)
+_location_value_nb = link.caller(location_value_nb, PART_TYPES[location_value_nb], _F)
+_score_nb = link.caller(score_nb, PART_TYPES[score_nb], _F)
+
+
+def bind_parts() -> None:
+    """Compile (or load from the cache) every part and register its symbol, callees first."""
+    for part, argtypes in PART_TYPES.items():
+        link.bind(part, argtypes)

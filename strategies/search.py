@@ -50,6 +50,7 @@ from simlab.kernels.jit import allocating_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
 from simlab.kernels.rng import next_u64_nb, randint_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
+from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.heuristic import progress_nb
 
@@ -110,6 +111,7 @@ def bind_callees() -> None:
     """Bind the kernels this module calls through symbols (the driver does it when imported)."""
     bind(advance_nb, _ADVANCE_TYPES)
     bind(apply_nb, _APPLY_TYPES)
+    bind_heuristic_parts()
     bind(heuristic_choose_nb, STRATEGY_ARG_TYPES)
 
 

@@ -33,6 +33,7 @@ _BOUND: dict[str, int] = {}
 _DEFER = False
 DEFERRED: dict[str, tuple] = {}  # symbol (or table entry's kernel) name -> (dispatcher, argtypes), in bind order
 _STUBBED: set[str] = set()
+_RESTYPES: dict = {}  # symbol -> the return type its callers are compiled for (caller())
 _STUB = None
 
 
@@ -109,6 +110,10 @@ def bind(dispatcher, argtypes: tuple) -> str:
         return _defer(dispatcher, argtypes)
     dispatcher.compile(argtypes)
     cres = dispatcher.overloads[argtypes]
+    if symbol in _RESTYPES and types.unliteral(cres.signature.return_type) != _RESTYPES[symbol]:
+        raise TypeError(
+            f"{symbol} returns {cres.signature.return_type}, its callers expect {_RESTYPES[symbol]} (see caller())"
+        )
     address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
     if not address:
         raise RuntimeError(f"kernel {dispatcher.__name__} has no native entry point")
@@ -124,6 +129,7 @@ def caller(dispatcher, argtypes: tuple, restype):
     if numba.config.DISABLE_JIT:
         return dispatcher
     symbol = symbol_name(dispatcher)
+    _RESTYPES[symbol] = restype
     n = len(argtypes)
 
     def typer(typingctx, *args):
