@@ -25,9 +25,9 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import allocating_entry_kernel, allocating_kernel, entry_kernel, kernel
+from simlab.kernels.jit import entry_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
-from simlab.kernels.state import N_SPARAMS, new_state_nb
+from simlab.kernels.state import clear_state_nb, new_state
 from simlab.villains import bind_abilities
 from strategies import search
 from strategies.heuristic import bind_parts as bind_heuristic_parts
@@ -103,63 +103,46 @@ def play_nb(st, tb, ru, max_steps):
         apply_nb(st, choose_nb(st, tb, ru))
 
 
-@allocating_kernel
-def new_game_nb(tb, ru, villains, slots, slot_kernels, slot_params, seed, index):
-    """A state set up for game ``index``: seat ``s`` plays villain row ``villains[s]`` with strategy slot
-    ``slots[s]`` (kernel id ``slot_kernels[slot]``, parameters ``slot_params[slot]``)."""
-    P = villains.shape[0]
-    st = new_state_nb(P, 0)
-    kernels = np.empty(P, np.int64)
-    params = np.empty((P, N_SPARAMS), np.float64)
-    for s in range(P):
-        kernels[s] = slot_kernels[slots[s]]
-        params[s, :] = slot_params[slots[s], :]
-    setup_nb(st, tb, ru, villains, kernels, params, seed, index)
-    return st
+@kernel
+def start_game_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, index):
+    """``st`` (any state of ``villains.shape[0]`` seats) set up for game ``index``: seat ``s`` plays villain row
+    ``villains[s]`` with strategy slot ``slots[s]`` (kernel id ``slot_kernels[slot]``, parameters
+    ``slot_params[slot]``)."""
+    clear_state_nb(st)
+    setup_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, index)
 
 
-@allocating_entry_kernel
+@entry_kernel
 def play_range_nb(
-    tb,
-    ru,
-    seat_villains,
-    seat_slots,
-    slot_kernels,
-    slot_params,
-    seed,
-    first_index,
-    out_games,
-    out_turns,
-    out_flags,
-    lo,
-    hi,
+    st, tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, games, turns, flags, lo, hi
 ):
-    """Play games ``first_index + lo .. first_index + hi - 1`` (rows ``lo .. hi - 1`` of the arrays below).
+    """Play games ``first_index + lo .. first_index + hi - 1`` (rows ``lo .. hi - 1`` of the arrays below) in
+    ``st``, one after the other.
 
     seat_villains: int64 (n, P) villain row of each seat, seat 0 first.
     seat_slots: int64 (n, P) strategy slot of each seat; slot_kernels int64 (S,) and slot_params float64
     (S, N_SPARAMS) give each slot's kernel id and parameters.
-    out_games: int64 (n, 5) winner seat (-1 none), end reason, rounds, steps, decisions.
-    out_turns: int64 (n, P) turns taken by each seat.
-    out_flags: int8 (n, P, 45) FLAG_DRAWN | FLAG_PLAYED per card instance, or shape (0, P, 45) to skip.
+    games: int64 (n, 5) out: winner seat (-1 none), end reason, rounds, steps, decisions.
+    turns: int64 (n, P) out: turns taken by each seat.
+    flags: int8 (n, P, 45) out: FLAG_DRAWN | FLAG_PLAYED per card instance, or shape (0, P, 45) to skip.
     """
     P = seat_villains.shape[1]
     for i in range(lo, hi):
-        st = new_game_nb(
-            tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
+        start_game_nb(
+            st, tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
         )
         play_nb(st, tb, ru, ALL_STEPS)
-        out_games[i, 0] = st.g[K.G_WINNER]
-        out_games[i, 1] = st.g[K.G_END]
-        out_games[i, 2] = min(st.g[K.G_ROUND], ru[K.R_MAX_TURNS])
-        out_games[i, 3] = st.g[K.G_STEPS]
-        out_games[i, 4] = st.g[K.G_DECISIONS]
+        games[i, 0] = st.g[K.G_WINNER]
+        games[i, 1] = st.g[K.G_END]
+        games[i, 2] = min(st.g[K.G_ROUND], ru[K.R_MAX_TURNS])
+        games[i, 3] = st.g[K.G_STEPS]
+        games[i, 4] = st.g[K.G_DECISIONS]
         for s in range(P):
-            out_turns[i, s] = st.sv[s, K.SV_TURNS]
-        if out_flags.shape[0] > 0:
+            turns[i, s] = st.sv[s, K.SV_TURNS]
+        if flags.shape[0] > 0:
             for s in range(P):
                 for k in range(K.N_INST):
-                    out_flags[i, s, k] = st.inst[s, k, K.I_FLAGS]
+                    flags[i, s, k] = st.inst[s, k, K.I_FLAGS]
 
 
 BLOCK = 64  # games a thread plays before taking the next block (games differ in length: the threads finish together)
@@ -172,22 +155,23 @@ def play_batch(
     :func:`play_range_nb`). Each thread takes the next block of games as it finishes one and plays it in
     :func:`play_range_nb`, which releases the GIL; a game's stream comes from (seed, game index) alone, so
     the results do not depend on the threads."""
-    n = seat_villains.shape[0]
+    n, P = seat_villains.shape
     args = (tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns)
     threads = min(numba.get_num_threads(), -(-n // BLOCK))
     if threads <= 1:
-        play_range_nb(*args, out_flags, 0, n)
+        play_range_nb(new_state(P, 0), *args, out_flags, 0, n)
         return
     blocks = iter(range(0, n, BLOCK))
     lock = threading.Lock()
 
     def work() -> None:
+        st = new_state(P, 0)  # one state a thread, cleared for each game
         while True:
             with lock:
                 lo = next(blocks, None)
             if lo is None:
                 return
-            play_range_nb(*args, out_flags, lo, min(lo + BLOCK, n))
+            play_range_nb(st, *args, out_flags, lo, min(lo + BLOCK, n))
 
     with ThreadPoolExecutor(threads) as pool:
         for done in [pool.submit(work) for _ in range(threads)]:

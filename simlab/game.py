@@ -10,7 +10,7 @@ from simlab.cards import VILLAIN_KEYS, CardSet, load_cards
 from simlab.kernels import const as K
 from simlab.kernels.engine import setup_nb
 from simlab.kernels.query import strength_nb
-from simlab.kernels.state import State, new_state_nb
+from simlab.kernels.state import State, new_state
 from simlab.rules import DEFAULT_MAX_TURNS, rules_array
 from strategies import KERNELS, StrategyError, StrategySpec, resolve
 
@@ -98,11 +98,12 @@ class Game:
         strategies = strategies or (DEFAULT_STRATEGY,) * len(villains)
         if len(strategies) != len(villains):
             raise InputError("one strategy per villain")
-        st = new_state_nb(len(villains), log_capacity)
+        st = new_state(len(villains), log_capacity)
         ru = rules_array(variants, max_turns)
         vrows = np.array([cards.villain(v).row for v in villains], np.int64)
         kernels, params = strategy_arrays(strategies)
-        setup_nb(st, cards.tables, ru, vrows, kernels, params, np.uint64(seed), np.uint64(game_index))
+        slots = np.arange(len(villains), dtype=np.int64)
+        setup_nb(st, cards.tables, ru, vrows, slots, kernels, params, np.uint64(seed), np.uint64(game_index))
         return cls(st, cards, ru, tuple(villains))
 
     # ------------------------------------------------------------------ playing

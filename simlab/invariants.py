@@ -11,12 +11,13 @@ apart from the engine (``simlab/kernels/jit.py``), so editing it recompiles noth
 import numpy as np
 from numba import prange
 
-from simlab.driver import new_game_nb, play_nb
+from simlab.driver import play_nb, start_game_nb
 from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
 from simlab.kernels.engine import finished_nb
 from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
 from simlab.kernels.query import objective_met_nb
+from simlab.kernels.state import new_state_nb
 
 INVARIANTS = (
     "each card in exactly one place",  # 1: deck arrays, zones, locations, attachments, limbo, identity
@@ -196,8 +197,9 @@ def play_checked_batch_nb(
     """
     n = seat_villains.shape[0]
     for i in prange(n):
-        st = new_game_nb(
-            tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
+        st = new_state_nb(seat_villains.shape[1], 0)
+        start_game_nb(
+            st, tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
         )
         steps, broken = play_checked_nb(st, tb, ru, max_steps)
         out[i, 0] = steps

@@ -79,22 +79,21 @@ def _parts() -> dict[str, Callable[[], None]]:
     the drivers Python calls, for the argument types the runs pass."""
     import numba
     import numpy as np
-    from numba import types
 
     from simlab.driver import ADVANCE_ARG_TYPES, choose_nb, play_nb, play_range_nb
     from simlab.kernels import link
     from simlab.kernels.engine import setup_nb
-    from simlab.kernels.state import new_state_nb
 
     def typed(args) -> tuple:
         return tuple(numba.typeof(a) for a in args)
 
     tb, ru, vrows, kernels, params = _game_inputs()
-    setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0)))
+    slots = np.arange(len(vrows), dtype=np.int64)
+    setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, slots, kernels, params, np.uint64(0), np.uint64(0)))
     parts = {name: (lambda d=d, a=a: d.compile(a)) for name, (d, a) in link.DEFERRED.items()}
-    parts["play_range_nb"] = lambda: play_range_nb.compile(typed(_batch_args() + (0, 1)))
+    parts["play_range_nb"] = lambda: play_range_nb.compile(link.ENGINE_TYPES[:1] + typed(_batch_args() + (0, 1)))
     parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(link.ENGINE_TYPES))
-    parts["setup_nb"] = lambda: (new_state_nb.compile((types.int64, types.int64)), setup_nb.compile(setup_types))
+    parts["setup_nb"] = lambda: setup_nb.compile(setup_types)
     return parts
 
 
@@ -335,9 +334,9 @@ def _play_one_game() -> None:
 
     from simlab.driver import ALL_STEPS, play_nb
     from simlab.kernels.engine import setup_nb
-    from simlab.kernels.state import new_state_nb
+    from simlab.kernels.state import new_state
 
     tb, ru, vrows, kernels, params = _game_inputs()
-    st = new_state_nb(2, 0)
-    setup_nb(st, tb, ru, vrows, kernels, params, np.uint64(0), np.uint64(0))
+    st = new_state(2, 0)
+    setup_nb(st, tb, ru, vrows, np.arange(2, dtype=np.int64), kernels, params, np.uint64(0), np.uint64(0))
     play_nb(st, tb, ru, ALL_STEPS)

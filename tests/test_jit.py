@@ -37,3 +37,14 @@ def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel():
     assert jit.PYTHON_TWINS.count(f"{__name__}.twice_nb") == 1
     assert twice_plus_one_nb(20) == 41
     assert list(twice_nb.overloads) == [(types.int64,)]  # twice_nb(0) did not compile a Literal[int](0) version
+
+
+def test_a_state_from_python_is_the_state_a_kernel_allocates():
+    from simlab.kernels.state import new_state, new_state_nb
+
+    for P, log_cap in ((2, 0), (3, 7)):
+        mine, theirs = new_state(P, log_cap), new_state_nb(P, log_cap)
+        assert mine._fields == theirs._fields
+        for field, a, b in zip(mine._fields, mine, theirs, strict=True):
+            assert (a.shape, a.dtype) == (b.shape, b.dtype), field
+            assert not a.any() and not b.any(), field

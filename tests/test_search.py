@@ -378,13 +378,13 @@ def test_search_level_on_the_command_line():
 def _flat(st, tb, ru, spec: StrategySpec):
     """Run the flat search on a copy of ``st`` as ``choose_nb`` does; returns (choice, stats): per option the
     worlds it was played out in (row 2) and those it scored better than the policy's choice in (row 3)."""
-    from simlab.kernels.state import new_state_nb
+    from simlab.kernels.state import new_state
 
     st = copy_state(st)
     player, n = int(st.g[K.G_PEND_PLAYER]), int(st.g[K.G_PEND_N])
     st.sparams[player] = spec.vector()
     P = int(st.g[K.G_NSEATS])
-    root, world, ws = (new_state_nb(P, 0) for _ in range(3))
+    root, world, ws = (new_state(P, 0) for _ in range(3))
     search.copy_state_nb(root, st)
     for s in range(P):
         root.sv[s, K.SV_STRATEGY] = 1

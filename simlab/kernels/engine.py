@@ -2153,10 +2153,11 @@ def finished_nb(st):
 
 
 @entry_kernel
-def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
+def setup_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, game_index):
     """Set up a game per the rulebook: shuffled decks, 4-card hands, Power 0/1/2 by seat, movers left-most.
 
-    villains, strategies: int64 (P,) villain row and strategy kernel id per seat; params: float64 (P, N_SPARAMS).
+    villains, slots: int64 (P,) villain row and strategy slot per seat; slot_kernels int64 (S,) and slot_params
+    float64 (S, N_SPARAMS): each slot's strategy kernel id and parameters. ``st`` is fresh or cleared.
     """
     P = villains.shape[0]
     st.g[:] = 0
@@ -2170,9 +2171,9 @@ def setup_nb(st, tb, ru, villains, strategies, params, seed, game_index):
         st.sv[s, :] = 0
         st.sv[s, K.SV_VILLAIN] = v
         st.sv[s, K.SV_POWER] = s if s < 3 else 3
-        st.sv[s, K.SV_STRATEGY] = strategies[s]
-        for j in range(params.shape[1]):
-            st.sparams[s, j] = params[s, j]
+        st.sv[s, K.SV_STRATEGY] = slot_kernels[slots[s]]
+        for j in range(slot_params.shape[1]):
+            st.sparams[s, j] = slot_params[slots[s], j]
         st.sv[s, K.SV_TRAPS] = tb.vil[v, K.VF_TRAPS]
         st.sv[s, K.SV_SEAT_ORDER] = s
         for loc in range(K.N_LOC):

@@ -22,7 +22,7 @@ from numba.extending import intrinsic
 
 from simlab.kernels import const as K
 from simlab.kernels.ref import RefType
-from simlab.kernels.state import N_SPARAMS, State, Tables
+from simlab.kernels.state import Tables, new_state
 
 _BOUND: dict[str, int] = {}
 # A compile-only process (simlab.warmup's parallel cold start) defers compiling: bind() and fill() register a
@@ -55,20 +55,7 @@ def _defer(dispatcher, argtypes: tuple) -> str:
 def engine_arg_types() -> tuple:
     """numba types of (st, tb, ru) exactly as every driver passes them (arrays allocated by numpy or numba)."""
     z = np.zeros
-    st = State(
-        z((1, K.N_INST, K.N_I), np.int64),
-        z((1, K.N_VCARDS), np.int64),
-        z((1, K.N_FCARDS), np.int64),
-        z((1, K.N_SV), np.int64),
-        z(K.N_G, np.int64),
-        z(1, np.uint64),
-        z((K.MAX_OPTS, 4), np.int64),
-        z((K.MAX_DEPTH, K.N_FR), np.int64),
-        z((0, 6), np.int64),
-        z(K.N_INST, np.int64),
-        z(K.N_INST, np.int64),
-        z((1, N_SPARAMS), np.float64),
-    )
+    st = new_state(1, 0)
     tb = Tables(
         z((1, K.N_CF), np.int64),
         z((1, K.N_VF), np.int64),

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import allocating_entry_kernel, entry_kernel, helper
+from simlab.kernels.jit import allocating_kernel, entry_kernel, helper, kernel
 
 State = namedtuple(
     "State",
@@ -47,13 +47,11 @@ N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.heur
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 
-@allocating_entry_kernel
-def new_state_nb(n_seats, log_cap):
-    """Allocate an empty state for ``n_seats`` players."""
+def new_state(n_seats: int, log_cap: int) -> State:
+    """An empty state for ``n_seats`` players, allocated by numpy (Python's side of :func:`new_state_nb`)."""
     P = n_seats
-    inst = np.zeros((P, K.N_INST, K.N_I), np.int64)
     return State(
-        inst,
+        np.zeros((P, K.N_INST, K.N_I), np.int64),
         np.zeros((P, K.N_VCARDS), np.int64),
         np.zeros((P, K.N_FCARDS), np.int64),
         np.zeros((P, K.N_SV), np.int64),
@@ -66,6 +64,45 @@ def new_state_nb(n_seats, log_cap):
         np.zeros(K.N_INST, np.int64),
         np.zeros((P, N_SPARAMS), np.float64),
     )
+
+
+@allocating_kernel
+def new_state_nb(n_seats, log_cap):
+    """:func:`new_state` inside a kernel (the search player's worlds). The kernels that play games take a state
+    their caller allocated (no allocation: numba's array allocation alone compiles its error messages' string
+    formatting, about 5 s)."""
+    P = n_seats
+    return State(
+        np.zeros((P, K.N_INST, K.N_I), np.int64),
+        np.zeros((P, K.N_VCARDS), np.int64),
+        np.zeros((P, K.N_FCARDS), np.int64),
+        np.zeros((P, K.N_SV), np.int64),
+        np.zeros(K.N_G, np.int64),
+        np.zeros(1, np.uint64),
+        np.zeros((K.MAX_OPTS, 4), np.int64),
+        np.zeros((K.MAX_DEPTH, K.N_FR), np.int64),
+        np.zeros((log_cap, 6), np.int64),
+        np.zeros(K.N_INST, np.int64),
+        np.zeros(K.N_INST, np.int64),
+        np.zeros((P, N_SPARAMS), np.float64),
+    )
+
+
+@kernel
+def clear_state_nb(st):
+    """Every array of ``st`` back to zeros, as :func:`new_state` leaves them (a state reused for the next game)."""
+    st.inst[:] = 0
+    st.vdeck[:] = 0
+    st.fdeck[:] = 0
+    st.sv[:] = 0
+    st.g[:] = 0
+    st.rng[:] = 0
+    st.opts[:] = 0
+    st.fr[:] = 0
+    st.log[:] = 0
+    st.tmp[:] = 0
+    st.mark[:] = 0
+    st.sparams[:] = 0.0
 
 
 def copy_state(st: State) -> State:
