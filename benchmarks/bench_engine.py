@@ -30,7 +30,10 @@ strategy = sys.argv[5]
 plays = {v: strategy for v in sys.argv[1].split("-vs-")}
 run(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
 ready = time.perf_counter() - t0
-out = {"start_s": ready}
+from simlab import warmup
+# the compile-only processes of a cold start are this process's children: their peak is the compile's
+out = {"start_s": ready, "parts_s": sum(warmup.LAST_PART_SECONDS.values()),
+       "compile_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 n = int(sys.argv[2])
 if n:
     for threads in [int(x) for x in sys.argv[3].split(",")]:
@@ -85,7 +88,11 @@ def main() -> None:
     if not args.skip_cold:
         with tempfile.TemporaryDirectory() as cache:
             cold = child(args.matchup, 0, "1", args.max_turns, dict(env, NUMBA_CACHE_DIR=cache))
-            print(f"cold compile (fresh cache, to first game): {cold['start_s']:.1f} s")
+            print(
+                f"cold compile (fresh cache, to first game): {cold['start_s']:.1f} s; its parts took "
+                f"{cold['parts_s']:.0f} s of compiling in all; peak memory {cold['compile_peak_mb']:.0f} MB in a "
+                f"compile process, {cold['peak_rss_mb']:.0f} MB in the playing one"
+            )
             warm = child(args.matchup, 0, "1", args.max_turns, dict(env, NUMBA_CACHE_DIR=cache))
             print(f"cached start (to first game): {warm['start_s']:.1f} s")
     speed = {}
