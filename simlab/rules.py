@@ -30,28 +30,28 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
     for v in (
         RuleVariant(
             "gaston_win_timing",
-            K.R_GASTON_WINS_AT_START_OF_TURN,
+            K.R_OBSTACLE_WIN_AT_START_OF_TURN,
             {"immediate": 0, "start_of_turn": 1},
             "Gaston wins the moment the 8th Obstacle is removed (WIKI, RB: no start-of-turn wording), or only at the "
             "start of his turn (BlueFox71).",
         ),
         RuleVariant(
             "get_out",
-            K.R_GET_OUT_EXACTLY,
+            K.R_REMOVE_N_NEEDS_N,
             {"up_to_three": 0, "exactly_three": 1},
             "Get Out! removes as many as it can up to 3 (WIKI general rule), or can only be played with 3 left to "
             "remove (DVFAQ).",
         ),
         RuleVariant(
             "cauldron_born_placement",
-            K.R_CAULDRON_BORN_ANY_LOCATION,
+            K.R_TILE_ALLY_ANY_LOCATION,
             {"same_location": 0, "any_location": 1},
             "The Power of the Black Cauldron puts the Cauldron Born where the Ancient Soldiers was (tile text), or at "
             "any location (Villain Guide wording).",
         ),
         RuleVariant(
             "cauldron_born_play_card",
-            K.R_CAULDRON_BORN_PLAY_CARD,
+            K.R_TILE_ALLY_PLAY_CARD,
             {"no": 0, "yes": 1},
             "Cauldron Born enter play only through the Power side (Villain Guide), or also with a Play a Card action "
             "while the Power side shows.",
@@ -77,7 +77,7 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
         ),
         RuleVariant(
             "prince_into_locked_ballroom",
-            K.R_PRINCE_INTO_LOCKED_BALLROOM,
+            K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED,
             {"yes": 1, "no": 0},
             "A revealed Prince is played to The Ballroom even while it is locked (Villain Guide, Hook precedent), or "
             "is discarded while it is locked.",
@@ -102,7 +102,7 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
         ),
         RuleVariant(
             "mrs_potts_destination",
-            K.R_POTTS_SINGLE_DESTINATION,
+            K.R_MOVE_HEROES_SINGLE_DESTINATION,
             {"each": 0, "single": 1},
             "Heroes moved by Mrs. Potts and Chip each go to any new location (recommended), or all to one.",
         ),

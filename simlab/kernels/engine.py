@@ -15,6 +15,7 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
+    ally_fate_move_ok_nb,
     any_move_nb,
     any_trappable_nb,
     any_vanquish_possible_nb,
@@ -302,7 +303,8 @@ def find_nb(st, s, card, search_realm):
 
 @kernel
 def trap_sweep_nb(st, tb, ru, s):
-    """Lucifer (continuous reading): every Hero sharing his location gets a Trapped token while tokens last."""
+    """Under the continuous reading, every Hero sharing a location with a card that traps Heroes there (Lucifer) gets
+    a Trapped token while tokens last."""
     if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
         return
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -341,7 +343,7 @@ def remove_obstacle_at_nb(st, tb, ru, s, loc):
     st.sv[s, K.SV_OBST + loc] -= 1
     left = obstacles_total_nb(st, s)
     log_nb(st, K.EV_OBSTACLE_REMOVE, s, loc, left, 0, 0)
-    if left == 0 and ru[K.R_GASTON_WINS_AT_START_OF_TURN] == 0:
+    if left == 0 and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
         declare_win_nb(st, s)
 
 
@@ -481,10 +483,9 @@ def fate_effect_doable_nb(st, tb, ru, s, c):
         return False
     if ab == K.AB_MOVE_OPPONENT_ALLY:
         for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
-                for dest in range(K.N_LOC):
-                    if can_move_card_nb(st, tb, s, k, dest, 1):
-                        return True
+            for dest in range(K.N_LOC):
+                if ally_fate_move_ok_nb(st, tb, s, k, dest):
+                    return True
         return False
     return True
 
@@ -529,8 +530,9 @@ def discard_revealed_nb(st, s, k):
 
 
 @kernel
-def is_prince_nb(tb, c):
-    """Card ``c`` is a Prince who goes straight to The Ballroom when revealed (an ablated one is discarded)."""
+def played_when_revealed_nb(tb, c):
+    """Card ``c`` is played at once to the location it names when revealed (the Prince card type; an ablated one
+    is discarded)."""
     return tb.card[c, K.CF_TYPE] == K.T_PRINCE and tb.card[c, K.CF_BLOCKED] == 0
 
 
@@ -569,15 +571,14 @@ def add_vanquish_options_nb(st, tb, ru, s):
 
 
 @kernel
-def add_move_options_nb(st, tb, s, by_fate, allies_only):
+def add_move_options_nb(st, tb, s):
+    """Add (O_MOVE, k, dest) for every move of an Ally or Item a Move an Item or Ally action can make."""
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if allies_only and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] != K.T_ALLY:
-            continue
         for dest in range(K.N_LOC):
-            if can_move_card_nb(st, tb, s, k, dest, by_fate):
+            if can_move_card_nb(st, tb, s, k, dest, 0):
                 opt_add_nb(st, K.O_MOVE, k, dest, 0)
 
 
@@ -618,7 +619,7 @@ def can_activate_nb(st, tb, ru, s, k, budget):
         return st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0
     if ab == K.AB_DISCARD_GLASS_SLIPPER:
         return passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0
-    if ab == K.AB_KEY_MOVE_TRAP:
+    if ab == K.AB_MOVE_HERO_HERE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         m = zone_bits_nb(st, s, K.Z_REALM)
         while m != 0:
@@ -650,12 +651,12 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
     """An Effect (or Condition) of seat ``s`` can do what it says; ``budget`` is the Power left after paying it."""
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_REMOVE_OBSTACLES:
-        if ru[K.R_GET_OUT_EXACTLY] != 0 and tb.card[c, K.CF_N] > 1 and obstacles_total_nb(st, s) < tb.card[c, K.CF_N]:
+        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and tb.card[c, K.CF_N] > 1 and obstacles_total_nb(st, s) < tb.card[c, K.CF_N]:
             return False
         return can_remove_obstacle_nb(st, tb, s)
     if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
         return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_SWOON:
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
         return missing_total_nb(st, tb, s) > 0
     if ab == K.AB_EXTRA_VANQUISH:
         return any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0)
@@ -672,7 +673,7 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
             ):
                 return True
         return False
-    if ab == K.AB_SHOW_ME_THE_BEAST:
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if belle and not beast:
@@ -684,11 +685,11 @@ def villain_effect_doable_nb(st, tb, ru, s, c, budget):
         return (
             realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         )
-    if ab == K.AB_MIDNIGHT or ab == K.AB_POWER_PER_HERO:
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS or ab == K.AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) > 0
     if ab == K.AB_POWER_CAULDRON:
         return st.sv[s, K.SV_CAULDRON] == 1
-    if ab == K.AB_PIG_KEEPER:
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         return pig_keeper_find_ok_nb(st, tb, s, c) or pig_keeper_defeat_ok_nb(st, tb, s, c)
     if ab == K.AB_FREE_ITEM:
         # Probe with the option list, then give it back as it was: the caller may be building it.
@@ -734,7 +735,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
         return 0
     if t == K.T_ALLY:
         if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            if ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
+            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
                 return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
             base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
@@ -761,7 +762,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
             for loc in range(K.N_LOC):
                 if not can_enter_nb(st, tb, s, c, loc):
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and blocked_for_soldiers_nb(st, tb, s, loc):
+                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and granting_items_blocked_nb(st, tb, s, loc):
                     continue
                 opt_add_nb(st, K.O_PLAY, k, loc, -1)
                 n += 1
@@ -769,7 +770,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
 
 
 @kernel
-def blocked_for_soldiers_nb(st, tb, s, loc):
+def granting_items_blocked_nb(st, tb, s, loc):
     for h in range(K.N_INST):
         if (
             st.inst[s, h, K.I_ZONE] == K.Z_REALM
@@ -869,7 +870,7 @@ def add_action_options_nb(st, tb, ru, s):
     if first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or granted_activates_nb(st, tb, s) > 0:
         add_activate_options_nb(st, tb, ru, s)
     if first_symbol_nb(st, tb, ru, s, K.S_MOVE) >= 0:
-        add_move_options_nb(st, tb, s, 0, 0)
+        add_move_options_nb(st, tb, s)
     if first_symbol_nb(st, tb, ru, s, K.S_FATE) >= 0:
         P = st.g[K.G_NSEATS]
         for d in range(1, P):
@@ -1368,14 +1369,14 @@ def fate_action_r(st, tb, ru, f):
             st.fr[f, A7] = k
             st.fr[f, A8] = other
             ab = tb.card[st.inst[s, k, K.I_CARD], K.CF_EFFECT]
-            if ab == K.AB_THE_ROSE:
+            if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
                 # Play the other card, discard The Rose, reveal two more and play one; then remove an Obstacle.
                 st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
                 if other >= 0:
                     return call_nb(st, f, 5, RT_PLAY_REVEALED, s, other, actor, 0, 0, 0, 0)
                 pc = 5
-            elif ab == K.AB_GURGI_HAPPY_DAY:
+            elif ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
                 st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
                 discard_revealed_nb(st, s, other)
@@ -1417,21 +1418,21 @@ def fate_action_r(st, tb, ru, f):
         if (r0 < 0 and r1 < 0) or over_nb(st):
             pc = 8
         else:
-            # The Prince is played at once to The Ballroom; the other card is discarded.
-            prince = -1
-            if r0 >= 0 and is_prince_nb(tb, st.inst[s, r0, K.I_CARD]):
-                prince = r0
-            elif r1 >= 0 and is_prince_nb(tb, st.inst[s, r1, K.I_CARD]):
-                prince = r1
-            if prince >= 0:
-                where = tb.card[st.inst[s, prince, K.I_CARD], K.CF_LOCATION]
-                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PRINCE_INTO_LOCKED_BALLROOM] != 0:
-                    put_in_realm_nb(st, s, prince, where, -1)
-                    st.inst[s, prince, K.I_FLAGS] |= K.FLAG_PLAYED
-                    log_nb(st, K.EV_FATE_PLAY, s, prince, where, -1, actor)
+            # A card played when revealed (the Prince) goes at once to its location; the other card is discarded.
+            at_once = -1
+            if r0 >= 0 and played_when_revealed_nb(tb, st.inst[s, r0, K.I_CARD]):
+                at_once = r0
+            elif r1 >= 0 and played_when_revealed_nb(tb, st.inst[s, r1, K.I_CARD]):
+                at_once = r1
+            if at_once >= 0:
+                where = tb.card[st.inst[s, at_once, K.I_CARD], K.CF_LOCATION]
+                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0:
+                    put_in_realm_nb(st, s, at_once, where, -1)
+                    st.inst[s, at_once, K.I_FLAGS] |= K.FLAG_PLAYED
+                    log_nb(st, K.EV_FATE_PLAY, s, at_once, where, -1, actor)
                 else:
-                    discard_revealed_nb(st, s, prince)
-                discard_revealed_nb(st, s, r1 if prince == r0 else r0)
+                    discard_revealed_nb(st, s, at_once)
+                discard_revealed_nb(st, s, r1 if at_once == r0 else r0)
                 pc = 8
             else:
                 st.fr[f, A6] = actor
@@ -1472,7 +1473,7 @@ def fate_action_r(st, tb, ru, f):
     # pc 8: The Rose's Obstacle removals, one at a time
     if st.fr[f, A9] < st.fr[f, A4]:
         st.fr[f, A9] += 1
-        return call_nb(st, f, 8, RT_REMOVE_OBSTACLES, s, 1, actor, K.AB_THE_ROSE, 0, 0, 0)
+        return call_nb(st, f, 8, RT_REMOVE_OBSTACLES, s, 1, actor, K.AB_PLAY_OTHER_REVEAL_AGAIN, 0, 0, 0)
     return ret_nb(st, f)
 
 
@@ -1516,19 +1517,20 @@ def vanquish_r(st, tb, ru, f):
 
 @kernel
 def vanquish_done_r(st, tb, ru, f):
-    """The Allies are chosen: they leave (or go back to hand with LeFou), the Hero is defeated."""
+    """The Allies are chosen: they leave (or go back to hand where a card returns them, LeFou), the Hero is
+    defeated."""
     s = st.fr[f, A0]
     h = st.fr[f, A1]
     here = st.inst[s, h, K.I_LOC]
     log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, A5], st.fr[f, A2], 0)
-    lefou = False
+    returns_allies = False
     for k in range(K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
             and st.inst[s, k, K.I_LOC] == here
             and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
         ):
-            lefou = True
+            returns_allies = True
     mover = st.sv[s, K.SV_MOVER]
     for k in range(K.N_VCARDS):
         if st.mark[k] == 0:
@@ -1539,7 +1541,7 @@ def vanquish_done_r(st, tb, ru, f):
         if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
             if st.inst[s, k, K.I_LOC] != mover:
                 move_card_nb(st, tb, ru, s, k, mover)
-        elif lefou:
+        elif returns_allies:
             leave_realm_nb(st, s, k, K.Z_HAND)
             log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
         else:
@@ -1570,7 +1572,7 @@ def choose_move_r(st, tb, ru, f):
         move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
         return ret_nb(st, f)
     opt_clear_nb(st)
-    add_move_options_nb(st, tb, s, 0, 0)
+    add_move_options_nb(st, tb, s)
     if st.g[K.G_NOPT] > 0:
         return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
     return ret_nb(st, f)
@@ -1713,7 +1715,7 @@ def take_me_instead_r(st, tb, ru, f):
     c = st.fr[f, A1]
     chooser = st.fr[f, A2]
     if st.fr[f, K.FR_PC] == 1:
-        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_REVEAL_UNTIL_HERO, 0, 0, 0)
     for k in range(K.N_INST):
         st.mark[k] = 0
     hero = -1
@@ -1735,7 +1737,7 @@ def take_me_instead_r(st, tb, ru, f):
         loc = tb.card[c, K.CF_LOCATION]
         log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
         return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
-    return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
+    return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_REVEAL_UNTIL_HERO, 0, 0, 0)
 
 
 @kernel
@@ -1874,7 +1876,7 @@ def step_r(st, tb, ru, f):
             v = st.sv[s, K.SV_VILLAIN]
             if (
                 tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
-                and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
+                and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0
                 and obstacles_total_nb(st, s) == 0
             ):
                 declare_win_nb(st, s)
@@ -1922,7 +1924,7 @@ def step_r(st, tb, ru, f):
                                 continue
                             for dest in range(K.N_LOC):
                                 same = dest == st.inst[s, k, K.I_LOC]
-                                if (same or ru[K.R_CAULDRON_BORN_ANY_LOCATION] != 0) and can_enter_nb(
+                                if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
                                     st, tb, s, st.inst[s, cb, K.I_CARD], dest
                                 ):
                                     opt_add_nb(st, K.O_SWAP, k, cb, dest)

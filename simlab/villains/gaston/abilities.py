@@ -59,20 +59,20 @@ from simlab.kernels.query import (
 HANDLES = (
     K.AB_REMOVE_OBSTACLES,
     K.AB_REMOVE_OBSTACLES_ONE_LOCATION,
-    K.AB_SWOON,
+    K.AB_REPLACE_ONE_GAIN_OR_DRAW,
     K.AB_EXTRA_VANQUISH,
     K.AB_EXTRA_MOVE,
     K.AB_DEFEAT_HERO_MAX_STRENGTH,
     K.AB_REVEAL_UNTIL_ALLY,
-    K.AB_TAKE_ME_INSTEAD,
-    K.AB_SHOW_ME_THE_BEAST,
+    K.AB_REVEAL_UNTIL_HERO,
+    K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
     K.AB_REPLACE_ONE_EACH_LOCATION,
     K.AB_REPLACE_OBSTACLES,
-    K.AB_MAGIC_MIRROR,
+    K.AB_FIND_HERO_RESHUFFLE_FATE,
     K.AB_REPLACE_ALL_ONE_LOCATION,
     K.AB_MAY_MOVE_ONE_HERO,
     K.AB_FETCH_ATTACHMENT_HERE,
-    K.AB_MRS_POTTS,
+    K.AB_MAY_MOVE_HEROES_OR_ITEMS,
     K.AB_PUSH_ALLIES_OUT,
 )
 
@@ -98,7 +98,7 @@ def effect_nb(st, tb, ru, f):
             if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
                 remove_obstacle_at_nb(st, tb, ru, s, loc)
         return ret_nb(st, f)
-    if ab == K.AB_SWOON:
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
         if pc == 0:
             return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
         if pc == 1:
@@ -132,9 +132,9 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
-    if ab == K.AB_TAKE_ME_INSTEAD:
+    if ab == K.AB_REVEAL_UNTIL_HERO:
         return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
-    if ab == K.AB_SHOW_ME_THE_BEAST:
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
@@ -151,7 +151,7 @@ def effect_nb(st, tb, ru, f):
         return ret_nb(st, f)
     if ab == K.AB_REPLACE_OBSTACLES:
         return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_MAGIC_MIRROR:
+    if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
         # A3: the Beast found
         beast = tb.card[c, K.CF_REF0]
         if pc == 0:
@@ -220,7 +220,7 @@ def on_play_nb(st, tb, ru, f):
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
         log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MRS_POTTS:
+    if ab == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
         # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
         if pc == 0:
             opt_clear_nb(st)
@@ -257,7 +257,7 @@ def on_play_nb(st, tb, ru, f):
             st.fr[f, A5] += 1
             pc = 2
         if pc == 2:
-            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
+            single = ru[K.R_MOVE_HEROES_SINGLE_DESTINATION] != 0
             for j in range(st.fr[f, A5], K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
                 if (

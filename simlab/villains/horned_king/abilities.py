@@ -46,14 +46,14 @@ HANDLES = (
     K.AB_POWER_CAULDRON,
     K.AB_CLAIM_OR_GAIN,
     K.AB_POWER_PER_HERO,
-    K.AB_PIG_KEEPER,
-    K.AB_BARGAIN,
+    K.AB_FIND_OR_DEFEAT_STRENGTH,
+    K.AB_RESHUFFLE_OR_PAY_CLAIM,
     K.AB_DRAW,
     K.AB_DISCARD_HAND_DRAW,
     K.AB_DEPOWER_CAULDRON,
     K.AB_MAY_MOVE_EACH_HERO,
     K.AB_GATHER_ALLIES,
-    K.AB_WITCHES,
+    K.AB_LOSE_POWER_OR_DISCARD,
 )
 
 
@@ -88,7 +88,7 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_POWER_PER_HERO:
         gain_power_nb(st, s, hero_count_nb(st, tb, s))
         return ret_nb(st, f)
-    if ab == K.AB_PIG_KEEPER:
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         # A3: Hen Wen found
         if pc == 0:
             find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
@@ -117,7 +117,7 @@ def effect_nb(st, tb, ru, f):
             return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_BARGAIN:
+    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
         if pc == 0:
             can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
@@ -206,7 +206,7 @@ def on_play_nb(st, tb, ru, f):
             ):
                 move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
-    if ab == K.AB_WITCHES:
+    if ab == K.AB_LOSE_POWER_OR_DISCARD:
         # A4: cards discarded so far.
         n = tb.card[c, K.CF_N]
         if pc == 0:

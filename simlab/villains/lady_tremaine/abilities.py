@@ -19,7 +19,6 @@ from simlab.kernels.engine import (
     RT_PICK_MODE,
     RT_PLACE_HERO,
     RT_RESOLVE_EFFECT,
-    add_move_options_nb,
     any_activate_nb,
     ask_nb,
     call_nb,
@@ -50,6 +49,7 @@ from simlab.kernels.engine import (
 )
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
+    ally_fate_move_ok_nb,
     any_move_nb,
     can_enter_nb,
     hero_can_move_nb,
@@ -66,15 +66,15 @@ HANDLES = (
     K.AB_REFRESH_HAND,
     K.AB_RESHUFFLE_FATE_ARRANGE,
     K.AB_DEFEAT_NAMED_HERO,
-    K.AB_MIDNIGHT,
+    K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
     K.AB_UNTRAP_AND_MOVE,
     K.AB_MOVE_OPPONENT_ALLY,
-    K.AB_INVITATION,
-    K.AB_KEY_TRAP_NAMED,
-    K.AB_FAIRY_GODMOTHER,
+    K.AB_UNLOCK_PLAY_NAMED,
+    K.AB_MOVE_NAMED_HERE_TRAP,
+    K.AB_FIND_NAMED_HERO_PLAY,
     K.AB_PEEK_FATE_DISCARD_ONE,
     K.AB_DISCARD_GLASS_SLIPPER,
-    K.AB_KEY_MOVE_TRAP,
+    K.AB_MOVE_HERO_HERE_TRAP,
     K.AB_ACTIVATE_TO_WIN,
     K.AB_FETCH_ALLY_HERE,
     K.AB_DISCARD_ITEM_HERE,
@@ -163,7 +163,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MIDNIGHT:
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         for h in range(K.N_INST):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
@@ -186,7 +186,10 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_MOVE_OPPONENT_ALLY:
         if pc == 0:
             opt_clear_nb(st)
-            add_move_options_nb(st, tb, s, 1, 1)
+            for j in range(K.N_VCARDS):
+                for dest in range(K.N_LOC):
+                    if ally_fate_move_ok_nb(st, tb, s, j, dest):
+                        opt_add_nb(st, K.O_MOVE, j, dest, 0)
             if st.g[K.G_NOPT] > 0:
                 return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
             return ret_nb(st, f)
@@ -199,7 +202,7 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame).
     Locals: A3 ``here``, A4.. per ability."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
-    if ab == K.AB_INVITATION:
+    if ab == K.AB_UNLOCK_PLAY_NAMED:
         where = tb.card[c, K.CF_LOCATION]
         if st.sv[s, K.SV_LOCK + where] != 0:
             st.sv[s, K.SV_LOCK + where] = 0
@@ -211,7 +214,7 @@ def on_play_nb(st, tb, ru, f):
                 st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
         return ret_nb(st, f)
-    if ab == K.AB_KEY_TRAP_NAMED:
+    if ab == K.AB_MOVE_NAMED_HERE_TRAP:
         # The Key: Cinderella is moved to Cinderella's Room and Trapped.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
         where = tb.card[c, K.CF_LOCATION]
@@ -227,7 +230,7 @@ def on_play_nb(st, tb, ru, f):
         if trappable_nb(st, tb, s, k):
             trap_nb(st, s, k)
         return ret_nb(st, f)
-    if ab == K.AB_FAIRY_GODMOTHER:
+    if ab == K.AB_FIND_NAMED_HERO_PLAY:
         # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
         # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
         bgc = tb.card[c, K.CF_REF0]
@@ -327,7 +330,7 @@ def activate_nb(st, tb, ru, f):
             return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
-    if ab == K.AB_KEY_MOVE_TRAP:
+    if ab == K.AB_MOVE_HERO_HERE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         if pc == 0:
             opt_clear_nb(st)
