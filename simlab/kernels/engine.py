@@ -952,7 +952,6 @@ RT_PLAY_ITEM = 23
 RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
-RT_TAKE_ME_INSTEAD = 27
 
 
 @helper
@@ -1709,38 +1708,6 @@ def resolve_effect_r(st, tb, ru, f):
 
 
 @kernel
-def take_me_instead_r(st, tb, ru, f):
-    """Reveal Fate cards until a Hero, play it to Beast's Castle, remove an Obstacle; the rest go back."""
-    s = st.fr[f, A0]
-    c = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    if st.fr[f, K.FR_PC] == 1:
-        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_REVEAL_UNTIL_HERO, 0, 0, 0)
-    for k in range(K.N_INST):
-        st.mark[k] = 0
-    hero = -1
-    while True:
-        k = reveal_fate_nb(st, s)
-        if k < 0:
-            break
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
-            opt_clear_nb(st)
-            hero = k
-            break
-        opt_clear_nb(st)
-        st.mark[k] = 1
-    for k in range(K.N_VCARDS, K.N_INST):
-        if st.mark[k] != 0:
-            put_on_fate_deck_nb(st, s, k)
-    shuffle_fate_deck_nb(st, s)
-    if hero >= 0:
-        loc = tb.card[c, K.CF_LOCATION]
-        log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
-        return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
-    return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_REVEAL_UNTIL_HERO, 0, 0, 0)
-
-
-@kernel
 def condition_window_r(st, tb, ru, f):
     """Each opponent of ``actor``, in turn order, may play Conditions that ``trigger`` allows.
 
@@ -2024,7 +1991,6 @@ ROUTINES = (
     play_villain_card_r,
     discard_picks_r,
     resolve_effect_r,
-    take_me_instead_r,
 )
 _step_r = link.caller(step_r, ROUTINE_TYPES, types.int64)
 _take_action_r = link.caller(take_action_r, ROUTINE_TYPES, types.int64)
@@ -2052,7 +2018,6 @@ _play_item_r = link.caller(play_item_r, ROUTINE_TYPES, types.int64)
 _play_villain_card_r = link.caller(play_villain_card_r, ROUTINE_TYPES, types.int64)
 _discard_picks_r = link.caller(discard_picks_r, ROUTINE_TYPES, types.int64)
 _resolve_effect_r = link.caller(resolve_effect_r, ROUTINE_TYPES, types.int64)
-_take_me_instead_r = link.caller(take_me_instead_r, ROUTINE_TYPES, types.int64)
 
 
 # Inlined into advance_nb: a bound call passes State and Tables unpacked (about 150 machine words), and one hop
@@ -2113,8 +2078,6 @@ def run_routine_nb(st, tb, ru, f):
         return _discard_picks_r(st, tb, ru, f)
     if r == RT_RESOLVE_EFFECT:
         return _resolve_effect_r(st, tb, ru, f)
-    if r == RT_TAKE_ME_INSTEAD:
-        return _take_me_instead_r(st, tb, ru, f)
     raise IndexError("unknown routine")
 
 

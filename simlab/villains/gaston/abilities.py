@@ -23,7 +23,6 @@ from simlab.kernels.engine import (
     RT_REMOVE_OBSTACLES,
     RT_REPLACE_OBSTACLES,
     RT_RESOLVE_EFFECT,
-    RT_TAKE_ME_INSTEAD,
     ask_nb,
     call_nb,
     card_frame_nb,
@@ -34,16 +33,20 @@ from simlab.kernels.engine import (
     fate_discard_into_deck_nb,
     find_nb,
     gain_power_nb,
+    hero_placements_nb,
     log_nb,
     move_card_nb,
     opt_add_nb,
     opt_clear_nb,
     over_nb,
     put_in_realm_nb,
+    put_on_fate_deck_nb,
     remove_obstacle_at_nb,
     replace_obstacle_at_nb,
     ret_nb,
+    reveal_fate_nb,
     reveal_until_ally_nb,
+    shuffle_fate_deck_nb,
     tail_nb,
 )
 from simlab.kernels.jit import helper, kernel
@@ -75,6 +78,30 @@ HANDLES = (
     K.AB_MAY_MOVE_HEROES_OR_ITEMS,
     K.AB_PUSH_ALLIES_OUT,
 )
+
+
+@helper
+def reveal_until_hero_nb(st, tb, s):
+    """Reveal seat ``s``'s Fate cards until a Hero that can be played; the others go back and the Fate deck is
+    shuffled. The Hero (in limbo), or -1 if none is left."""
+    for k in range(K.N_INST):
+        st.mark[k] = 0
+    hero = -1
+    while True:
+        k = reveal_fate_nb(st, s)
+        if k < 0:
+            break
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
+            opt_clear_nb(st)
+            hero = k
+            break
+        opt_clear_nb(st)
+        st.mark[k] = 1
+    for k in range(K.N_VCARDS, K.N_INST):
+        if st.mark[k] != 0:
+            put_on_fate_deck_nb(st, s, k)
+    shuffle_fate_deck_nb(st, s)
+    return hero
 
 
 @helper
@@ -133,7 +160,14 @@ def effect_nb(st, tb, ru, f):
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
     if ab == K.AB_REVEAL_UNTIL_HERO:
-        return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
+        # Take Me Instead: the Hero revealed is played to the card's location, then the Obstacles are removed.
+        if pc == 0:
+            hero = reveal_until_hero_nb(st, tb, s)
+            if hero >= 0:
+                loc = tb.card[c, K.CF_LOCATION]
+                log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
+                return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
     if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
