@@ -15,10 +15,6 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
-    ally_fate_move_ok_nb,
-    any_move_nb,
-    any_trappable_nb,
-    any_vanquish_possible_nb,
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
@@ -26,7 +22,6 @@ from simlab.kernels.query import (
     flip_cost_nb,
     granted_activates_nb,
     hero_can_move_nb,
-    hero_count_nb,
     missing_at_nb,
     missing_total_nb,
     obstacles_total_nb,
@@ -37,11 +32,9 @@ from simlab.kernels.query import (
     symbol_available_nb,
     tile_allies_everywhere_nb,
     trappable_nb,
-    trapped_move_ok_nb,
     vanquish_eligible_nb,
     vanquish_min_allies_nb,
     vanquish_possible_nb,
-    wedding_ready_nb,
     zone_bits_nb,
     zone_count_nb,
     zone_instance_nb,
@@ -455,7 +448,10 @@ def hero_placements_nb(st, tb, s, k, tag):
 
 
 @kernel
-def fate_effect_doable_nb(st, tb, ru, s, c):
+def effect_doable_nb(st, tb, ru, s, c, budget):
+    """Effect or Condition ``c`` (a Villain or a Fate card) can do what it says in seat ``s``'s Realm now;
+    ``budget`` is the Power left after paying it. The villain whose cards print the ability checks it (its
+    ``check_nb``, through the check table), but for the core's own code, a Hero played from the Fate discard pile."""
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
         # Probe with the option list, then give it back as it was: the caller may be building it.
@@ -468,26 +464,7 @@ def fate_effect_doable_nb(st, tb, ru, s, c):
                     break
         st.g[K.G_NOPT] = n0
         return found
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) == 0:
-                return False
-        return True
-    if ab == K.AB_REPLACE_OBSTACLES or ab == K.AB_REPLACE_ALL_ONE_LOCATION:
-        return missing_total_nb(st, tb, s) > 0
-    if ab == K.AB_UNTRAP_AND_MOVE:
-        for h in range(K.N_INST):
-            for dest in range(K.N_LOC):
-                if trapped_move_ok_nb(st, tb, s, h, dest):
-                    return True
-        return False
-    if ab == K.AB_MOVE_OPPONENT_ALLY:
-        for k in range(K.N_VCARDS):
-            for dest in range(K.N_LOC):
-                if ally_fate_move_ok_nb(st, tb, s, k, dest):
-                    return True
-        return False
-    return True
+    return _check(ab, st, tb, ru, CHECK_EFFECT, s, c, budget) != 0  # NO_CHECK: it can
 
 
 @kernel
@@ -516,7 +493,7 @@ def fate_placements_nb(st, tb, ru, s, k):
                 n += 1
         return n
     if t == K.T_EFFECT:
-        if fate_effect_doable_nb(st, tb, ru, s, c):
+        if effect_doable_nb(st, tb, ru, s, c, 0):
             opt_add_nb(st, K.O_FATE_PLAY, k, -1, -1)
             return 1
     return 0
@@ -583,12 +560,6 @@ def add_move_options_nb(st, tb, s):
 
 
 @kernel
-def key_target_nb(st, tb, s, h, where):
-    """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
-    return hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h))
-
-
-@kernel
 def add_activate_options_nb(st, tb, ru, s):
     """Add (O_ACTIVATE, k) for every card seat ``s`` can activate now (k = -1: the Black Cauldron)."""
     budget = st.sv[s, K.SV_POWER]
@@ -613,24 +584,7 @@ def can_activate_nb(st, tb, ru, s, k, budget):
     ab = tb.card[c, K.CF_ACTIVATE]
     if ab == K.AB_NONE or budget < activation_cost_nb(tb, ru, c):
         return False
-    if ab == K.AB_REMOVE_OBSTACLES:
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        return st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0
-    if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        return passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0
-    if ab == K.AB_MOVE_HERO_HERE_TRAP:
-        where = tb.card[c, K.CF_LOCATION]
-        m = zone_bits_nb(st, s, K.Z_REALM)
-        while m != 0:
-            h = lowest_nb(m)
-            m &= m - 1
-            if key_target_nb(st, tb, s, h, where):
-                return True
-        return False
-    if ab == K.AB_ACTIVATE_TO_WIN:
-        return wedding_ready_nb(st, tb, s, c)
-    return False
+    return _check(ab, st, tb, ru, CHECK_ACTIVATE, s, c, budget) == 1  # NO_CHECK: it cannot
 
 
 @kernel
@@ -644,85 +598,6 @@ def any_activate_nb(st, tb, ru, s, budget):
 
 
 # ============================================================================ Villain cards
-
-
-@kernel
-def villain_effect_doable_nb(st, tb, ru, s, c, budget):
-    """An Effect (or Condition) of seat ``s`` can do what it says; ``budget`` is the Power left after paying it."""
-    ab = tb.card[c, K.CF_EFFECT]
-    if ab == K.AB_REMOVE_OBSTACLES:
-        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and tb.card[c, K.CF_N] > 1 and obstacles_total_nb(st, s) < tb.card[c, K.CF_N]:
-            return False
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
-        return missing_total_nb(st, tb, s) > 0
-    if ab == K.AB_EXTRA_VANQUISH:
-        return any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0)
-    if ab == K.AB_EXTRA_MOVE:
-        return any_move_nb(st, tb, s, 0)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        return any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and strength_nb(st, tb, s, h) <= tb.card[c, K.CF_N]
-            ):
-                return True
-        return False
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
-        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
-        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        if belle and not beast:
-            return missing_total_nb(st, tb, s) > 0
-        return True
-    if ab == K.AB_TRAP_HERO:
-        return any_trappable_nb(st, tb, s)
-    if ab == K.AB_DEFEAT_NAMED_HERO:
-        return (
-            realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        )
-    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS or ab == K.AB_POWER_PER_HERO:
-        return hero_count_nb(st, tb, s) > 0
-    if ab == K.AB_POWER_CAULDRON:
-        return st.sv[s, K.SV_CAULDRON] == 1
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
-        return pig_keeper_find_ok_nb(st, tb, s, c) or pig_keeper_defeat_ok_nb(st, tb, s, c)
-    if ab == K.AB_FREE_ITEM:
-        # Probe with the option list, then give it back as it was: the caller may be building it.
-        n0 = st.g[K.G_NOPT]
-        found = False
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                if add_card_placements_nb(st, tb, ru, s, k) > 0:
-                    found = True
-                    break
-        st.g[K.G_NOPT] = n0
-        return found
-    return True
-
-
-@kernel
-def pig_keeper_find_ok_nb(st, tb, s, c):
-    hen = tb.card[c, K.CF_REF0]
-    if realm_instance_nb(st, s, hen) >= 0:
-        return False
-    return zone_instance_nb(st, s, hen, K.Z_FDECK) >= 0 or zone_instance_nb(st, s, hen, K.Z_FDISCARD) >= 0
-
-
-@kernel
-def pig_keeper_defeat_ok_nb(st, tb, s, c):
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
-        ):
-            return True
-    return False
 
 
 @kernel
@@ -808,7 +683,7 @@ def add_play_options_nb(st, tb, ru, s):
         if cost > power or t == K.T_CONDITION or tb.card[c, K.CF_BLOCKED] != 0:
             continue
         if t == K.T_EFFECT:
-            if not no_effects and villain_effect_doable_nb(st, tb, ru, s, c, power - cost):
+            if not no_effects and effect_doable_nb(st, tb, ru, s, c, power - cost):
                 opt_add_nb(st, K.O_PLAY, k, -1, -1)
         else:
             add_card_placements_nb(st, tb, ru, s, k)
@@ -1045,6 +920,18 @@ ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru,
 ABILITY_TYPES = ROUTINE_TYPES
 _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
+# Whether an ability printed by one villain's cards can do what it says (before an Effect or Condition is offered,
+# before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
+# reached through a second table indexed by ability code, filled with the first. It answers 1 (it can), 0 (it
+# cannot) or NO_CHECK (its text leaves nothing to check: an Effect can be played, an Activated Ability cannot).
+CHECK_TABLE = "simlab_ability_checks"
+# (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the card
+CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
+CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
+NO_CHECK = -1
+_check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
+
 
 @helper
 def card_frame_nb(st, tb, f, col):
@@ -1060,6 +947,12 @@ def card_frame_nb(st, tb, f, col):
 def no_ability_r(st, tb, ru, f):
     """The table's entry for a code no villain's routine handles (or the core resolves elsewhere): nothing."""
     return ret_nb(st, f)
+
+
+@kernel
+def no_check_nb(st, tb, ru, slot, s, c, budget):
+    """The check table's entry for a code no villain checks: NO_CHECK."""
+    return NO_CHECK
 
 
 # ---------------------------------------------------------------------------- Obstacles
@@ -1754,7 +1647,7 @@ def condition_window_r(st, tb, ru, f):
             for j in range(1, st.g[K.G_NOPT]):
                 if st.inst[o, st.opts[j, 1], K.I_CARD] == c:
                     dup = True
-            if not dup and villain_effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
+            if not dup and effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
                 opt_add_nb(st, K.O_CARD, k, o, 0)
         if st.g[K.G_NOPT] == 1:
             st.fr[f, A2] += 1

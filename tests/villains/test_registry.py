@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from numba import types
 
 from simlab import villains as V
 from simlab.cards import compile_cards, load_cards
@@ -23,8 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Modules that still hold villain-specific code, and what is to move out of them (issue 18 part 2). The test
 # below also fails when one of them no longer names a villain, so that it leaves this list.
 NOT_YET = {
-    "simlab/kernels/engine.py": "card-specific rules outside the ability routines: the Fate action's (The Rose, "
-    "Gurgi's Happy Day, the Prince), Lucifer, LeFou, the Cauldron tile, playability checks, Take Me Instead",
     "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
 }
@@ -241,13 +240,21 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
     assert stray == {}
 
 
-def test_the_engine_reaches_every_villain_routine_through_its_table():
+def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables():
     import simlab.driver  # noqa: F401  (binds the routines and fills the table)
     from simlab.kernels import engine, link
 
     filled = link.filled(engine.ABILITY_TABLE, engine.N_ABILITY_CODES)
     assert filled == set(range(engine.N_ABILITY_CODES))
+    assert link.filled(engine.CHECK_TABLE, engine.N_ABILITY_CODES) == set(range(engine.N_ABILITY_CODES))
     py = link._PY_TABLES[engine.ABILITY_TABLE]
-    for code, folder in V.ability_owners().items():
+    checks = link._PY_TABLES[engine.CHECK_TABLE]
+    owners = V.ability_owners()
+    for code, folder in owners.items():
         module = importlib.import_module(f"{V.package(folder)}.abilities")
         assert py[code] is getattr(module.ability_r, "py_func", module.ability_r)
+        assert checks[code] is getattr(module.check_nb, "py_func", module.check_nb)
+        if hasattr(module.check_nb, "overloads"):  # the table's callers read an int64 answer
+            assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
+    for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
+        assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)

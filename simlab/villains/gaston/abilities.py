@@ -11,6 +11,8 @@ from simlab.kernels.engine import (
     A5,
     A6,
     A7,
+    CHECK_ACTIVATE,
+    NO_CHECK,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
     RT_MOVE_HERO,
@@ -51,10 +53,14 @@ from simlab.kernels.engine import (
 )
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
+    any_move_nb,
+    any_vanquish_possible_nb,
     can_enter_nb,
     can_remove_obstacle_nb,
     hero_count_nb,
     missing_at_nb,
+    missing_total_nb,
+    obstacles_total_nb,
     realm_instance_nb,
     strength_nb,
 )
@@ -375,6 +381,52 @@ def activate_nb(st, tb, ru, f):
     if ab == K.AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
     return ret_nb(st, f)
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """Whether the ability of Gaston's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE) can do what
+    it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    if slot == CHECK_ACTIVATE:
+        if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+            return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
+            return 0
+        return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW or ab == K.AB_REPLACE_OBSTACLES or ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+        return 1 if missing_total_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+        for loc in range(K.N_LOC):
+            if missing_at_nb(st, tb, s, loc) == 0:
+                return 0
+        return 1
+    if ab == K.AB_EXTRA_VANQUISH:
+        return 1 if any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0) else 0
+    if ab == K.AB_EXTRA_MOVE:
+        return 1 if any_move_nb(st, tb, s, 0) else 0
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        for h in range(K.N_INST):
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                and strength_nb(st, tb, s, h) <= n
+            ):
+                return 1
+        return 0
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+        # only the second named Hero in the Realm: it replaces an Obstacle, so one must be missing
+        first = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        second = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if second and not first:
+            return 1 if missing_total_nb(st, tb, s) > 0 else 0
+        return 1
+    return NO_CHECK
 
 
 @kernel

@@ -9,6 +9,8 @@ from simlab.kernels.engine import (
     A3,
     A4,
     A5,
+    CHECK_ACTIVATE,
+    NO_CHECK,
     RT_MOVE_HERO,
     RT_PICK_LOCATION,
     RT_PICK_MODE,
@@ -31,15 +33,19 @@ from simlab.kernels.engine import (
     move_card_nb,
     opt_add_nb,
     opt_clear_nb,
-    pig_keeper_defeat_ok_nb,
-    pig_keeper_find_ok_nb,
     ret_nb,
     set_cauldron_nb,
     tail_nb,
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import can_enter_nb, hero_count_nb, realm_instance_nb, strength_nb
+from simlab.kernels.query import (
+    can_enter_nb,
+    hero_count_nb,
+    realm_instance_nb,
+    strength_nb,
+    zone_instance_nb,
+)
 
 HANDLES = (
     K.AB_FREE_ITEM,
@@ -55,6 +61,28 @@ HANDLES = (
     K.AB_GATHER_ALLIES,
     K.AB_LOSE_POWER_OR_DISCARD,
 )
+
+
+@kernel
+def find_ok_nb(st, tb, s, c):
+    """The Hero card row ``c`` names can be found (Hen Wen: not in the Realm, in the Fate deck or discard pile)."""
+    hero = tb.card[c, K.CF_REF0]
+    if realm_instance_nb(st, s, hero) >= 0:
+        return False
+    return zone_instance_nb(st, s, hero, K.Z_FDECK) >= 0 or zone_instance_nb(st, s, hero, K.Z_FDISCARD) >= 0
+
+
+@kernel
+def defeat_strength_ok_nb(st, tb, s, c):
+    """A Hero of exactly card row ``c``'s number in Strength is in seat ``s``'s Realm."""
+    for h in range(K.N_INST):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
+        ):
+            return True
+    return False
 
 
 @helper
@@ -91,8 +119,8 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         # A3: Hen Wen found
         if pc == 0:
-            find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
-            defeat_ok = 1 if pig_keeper_defeat_ok_nb(st, tb, s, c) else 0
+            find_ok = 1 if find_ok_nb(st, tb, s, c) else 0
+            defeat_ok = 1 if defeat_strength_ok_nb(st, tb, s, c) else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_FIND, find_ok, K.M_DEFEAT, defeat_ok)
         if pc == 1:
             mode = st.g[K.G_RET0]
@@ -236,6 +264,33 @@ def on_play_nb(st, tb, ru, f):
             return ret_nb(st, f)
         return ask_nb(st, f, 2, s, s, K.DK_DISCARD, ab)
     return ret_nb(st, f)
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """Whether the ability of the Horned King's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE)
+    can do what it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    if slot == CHECK_ACTIVATE:
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    if ab == K.AB_POWER_PER_HERO:
+        return 1 if hero_count_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_POWER_CAULDRON:
+        return 1 if st.sv[s, K.SV_CAULDRON] == 1 else 0
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+        return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0
+    if ab == K.AB_FREE_ITEM:
+        # Probe with the option list, then give it back as it was: the caller may be building it.
+        n0 = st.g[K.G_NOPT]
+        found = 0
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
+                if add_card_placements_nb(st, tb, ru, s, k) > 0:
+                    found = 1
+                    break
+        st.g[K.G_NOPT] = n0
+        return found
+    return NO_CHECK
 
 
 @kernel

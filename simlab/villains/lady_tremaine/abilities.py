@@ -9,6 +9,8 @@ from simlab.kernels.engine import (
     A2,
     A3,
     A4,
+    CHECK_ACTIVATE,
+    NO_CHECK,
     RT_CHOOSE_ACTIVATE,
     RT_CHOOSE_MOVE,
     RT_DISCARD_PICKS,
@@ -33,7 +35,6 @@ from simlab.kernels.engine import (
     fetch_slippers_nb,
     find_nb,
     hand_size_nb,
-    key_target_nb,
     log_nb,
     move_card_nb,
     opt_add_nb,
@@ -51,11 +52,16 @@ from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     ally_fate_move_ok_nb,
     any_move_nb,
+    any_trappable_nb,
     can_enter_nb,
     hero_can_move_nb,
+    hero_count_nb,
+    passive_count_nb,
     realm_instance_nb,
     trappable_nb,
     trapped_move_ok_nb,
+    wedding_ready_nb,
+    zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
 
@@ -79,6 +85,12 @@ HANDLES = (
     K.AB_FETCH_ALLY_HERE,
     K.AB_DISCARD_ITEM_HERE,
 )
+
+
+@kernel
+def key_target_nb(st, tb, s, h, where):
+    """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
+    return hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h))
 
 
 @helper
@@ -350,6 +362,48 @@ def activate_nb(st, tb, ru, f):
     if ab == K.AB_ACTIVATE_TO_WIN:
         declare_win_nb(st, s)
     return ret_nb(st, f)
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """Whether the ability of Lady Tremaine's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE) can
+    do what it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    if slot == CHECK_ACTIVATE:
+        ab = tb.card[c, K.CF_ACTIVATE]
+        if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+            return 1 if st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0 else 0
+        if ab == K.AB_DISCARD_GLASS_SLIPPER:
+            return 1 if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0
+        if ab == K.AB_MOVE_HERO_HERE_TRAP:
+            where = tb.card[c, K.CF_LOCATION]
+            for h in range(K.N_INST):
+                if st.inst[s, h, K.I_ZONE] == K.Z_REALM and key_target_nb(st, tb, s, h, where):
+                    return 1
+            return 0
+        if ab == K.AB_ACTIVATE_TO_WIN:
+            return 1 if wedding_ready_nb(st, tb, s, c) else 0
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        return 1 if any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget) else 0
+    if ab == K.AB_TRAP_HERO:
+        return 1 if any_trappable_nb(st, tb, s) else 0
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        named = (
+            realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        )
+        return 1 if named else 0
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+        return 1 if hero_count_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_UNTRAP_AND_MOVE or ab == K.AB_MOVE_OPPONENT_ALLY:
+        # a Trapped Hero to free and move, or an Ally to move
+        untrap = ab == K.AB_UNTRAP_AND_MOVE
+        for k in range(K.N_INST):
+            for dest in range(K.N_LOC):
+                if trapped_move_ok_nb(st, tb, s, k, dest) if untrap else ally_fate_move_ok_nb(st, tb, s, k, dest):
+                    return 1
+        return 0
+    return NO_CHECK
 
 
 @kernel
