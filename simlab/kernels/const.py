@@ -187,6 +187,7 @@ R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after t
 R_FOUR_ACTIONS_ONCE = 14  # "after 4 actions" Conditions are offered once per turn, not after every later action
 R_ZERO_STRENGTH_NO_VANQUISH = 15  # an Ally at Strength 0 cannot join a Vanquish
 N_RULES = 16
+RULE_SLOTS = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("R_")}  # for [[rule]] tables
 
 # ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]
 SV_VILLAIN = 0  # index of the villain in the tables

@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Modules that still hold villain-specific code, and what is to move out of them (issue 18 part 2). The test
 # below also fails when one of them no longer names a villain, so that it leaves this list.
 NOT_YET = {
-    "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
