@@ -828,6 +828,11 @@ RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
 
+# fate_action_r's resume points a card that takes the Fate action over uses (see fate_action_r)
+FA_PICK = 1  # pick one of the revealed cards A2, A3
+FA_END = 8  # the Obstacle removals owed, then done
+PC_TAKEN_OVER = 16  # from here on, the card's villain's routine resolves it on the Fate action's frame
+
 
 @helper
 def push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6):
@@ -929,6 +934,7 @@ CHECK_TABLE = "simlab_ability_checks"
 CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
 CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
 CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
+CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
 NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 
@@ -1225,13 +1231,21 @@ def play_revealed_r(st, tb, ru, f):
 def fate_action_r(st, tb, ru, f):
     """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other.
 
-    Locals: A2 r0, A3 r1 (the revealed cards), A4 The Rose's removals owed, A5 1 until the target has had its
-    chance to take over the choice, A6 the player picking, A7 the card picked, A8 the other card, A9 the Rose
-    removals done.
+    Locals: A2 r0, A3 r1 (the revealed cards), A4 Obstacle removals owed at the end, A5 1 until the target has had
+    its chance to take over the choice, A6 the player picking, A7 the card picked, A8 the other card, A9 the
+    removals done, A10 the ability they are owed to (the decisions' context), A11 for a card that takes over.
+
+    A Fate card whose villain's check says it takes the Fate action over (CHECK_TAKES_OVER_FATE_ACTION: The Rose,
+    Gurgi's Happy Day) is, once picked, resolved by that villain's routine on this frame, from FR_PC =
+    PC_TAKEN_OVER on (as ability_r runs on the engine routines' frames): it plays or discards the other card (A8)
+    and itself (A7), and hands the Fate action back at FA_PICK (pick from A2, A3, revealed anew) or FA_END,
+    having added to A4 (with A10) any Obstacle removals owed at the end.
     """
     actor = st.fr[f, A0]
     s = st.fr[f, A1]
     pc = st.fr[f, K.FR_PC]
+    if pc >= PC_TAKEN_OVER:
+        return _ability_r(tb.card[st.inst[s, st.fr[f, A7], K.I_CARD], K.CF_EFFECT], st, tb, ru, f)
     if pc == 0:
         log_nb(st, K.EV_FATE, actor, s, 0, 0, 0)
         st.fr[f, A2] = reveal_fate_nb(st, s)
@@ -1260,46 +1274,21 @@ def fate_action_r(st, tb, ru, f):
             other = r1 if k == r0 else r0
             st.fr[f, A7] = k
             st.fr[f, A8] = other
-            ab = tb.card[st.inst[s, k, K.I_CARD], K.CF_EFFECT]
-            if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
-                # Play the other card, discard The Rose, reveal two more and play one; then remove an Obstacle.
+            c = st.inst[s, k, K.I_CARD]
+            ab = tb.card[c, K.CF_EFFECT]
+            if (
+                tb.card[c, K.CF_TYPE] == K.T_EFFECT
+                and _check(ab, st, tb, ru, CHECK_TAKES_OVER_FATE_ACTION, s, c, 0) == 1
+            ):
                 st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-                if other >= 0:
-                    return call_nb(st, f, 5, RT_PLAY_REVEALED, s, other, actor, 0, 0, 0, 0)
-                pc = 5
-            elif ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
-                st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-                log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-                discard_revealed_nb(st, s, other)
-                fate_discard_into_deck_nb(st, s)
-                a = reveal_fate_nb(st, s)
-                b = reveal_fate_nb(st, s)
-                st.fr[f, A8] = b
-                if a >= 0:
-                    return call_nb(st, f, 6, RT_PLAY_REVEALED, s, a, actor, 0, 0, 0, 0)
-                pc = 6
-            elif ru[K.R_OTHER_REVEALED_AFTER] == 0:
+                st.fr[f, K.FR_PC] = PC_TAKEN_OVER
+                return _ability_r(ab, st, tb, ru, f)
+            if ru[K.R_OTHER_REVEALED_AFTER] == 0:
                 discard_revealed_nb(st, s, other)
                 return call_nb(st, f, 8, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
             else:
                 return call_nb(st, f, 9, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
-    if pc == 5:
-        # The Rose: the other card was played; reveal two more and go round again
-        discard_nb(st, s, st.fr[f, A7])
-        st.fr[f, A4] += 1
-        st.fr[f, A2] = reveal_fate_nb(st, s)
-        st.fr[f, A3] = reveal_fate_nb(st, s)
-        pc = 1
-    if pc == 6:
-        # Gurgi's Happy Day: the first of the two new cards was played
-        b = st.fr[f, A8]
-        if b >= 0:
-            return call_nb(st, f, 7, RT_PLAY_REVEALED, s, b, actor, 0, 0, 0, 0)
-        pc = 7
-    if pc == 7:
-        discard_nb(st, s, st.fr[f, A7])
-        pc = 8
     if pc == 9:
         # the chosen card resolved; the other one goes to the discard pile now (other_revealed_card variant)
         discard_revealed_nb(st, s, st.fr[f, A8])
@@ -1362,10 +1351,10 @@ def fate_action_r(st, tb, ru, f):
             pc = 8
         else:
             return ask_nb(st, f, 4, s, picker, K.DK_FATE_PICK, actor)
-    # pc 8: The Rose's Obstacle removals, one at a time
+    # pc 8 (FA_END): the Obstacle removals owed, one at a time
     if st.fr[f, A9] < st.fr[f, A4]:
         st.fr[f, A9] += 1
-        return call_nb(st, f, 8, RT_REMOVE_OBSTACLES, s, 1, actor, K.AB_PLAY_OTHER_REVEAL_AGAIN, 0, 0, 0)
+        return call_nb(st, f, FA_END, RT_REMOVE_OBSTACLES, s, 1, actor, st.fr[f, A10], 0, 0, 0)
     return ret_nb(st, f)
 
 

@@ -207,8 +207,9 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
 
 ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate")  # what the engine's routines resolve
 # Codes printed in those slots that no villain's routine resolves: the core does (a Hero played from the Fate
-# discard pile, which two villains print), or the Fate action does before any routine is reached.
-CORE_RESOLVED = {"play_hero_from_fate_discard", "play_other_reveal_again", "reshuffle_fate_play_two", "hijack_fate"}
+# discard pile, which two villains print), or the Fate action does before any routine is reached (the target
+# taking over the choice).
+CORE_RESOLVED = {"play_hero_from_fate_discard", "hijack_fate"}
 
 
 def printed_codes() -> dict[str, set[str]]:

@@ -6,15 +6,26 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
+    A0,
+    A1,
+    A2,
     A3,
     A4,
     A5,
     A6,
     A7,
+    A8,
+    A10,
     CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    FA_PICK,
+    GO,
     NO_CHECK,
+    PC_TAKEN_OVER,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
+    RT_FATE_ACTION,
     RT_MOVE_HERO,
     RT_ON_ENTER,
     RT_ON_PLAY,
@@ -22,6 +33,7 @@ from simlab.kernels.engine import (
     RT_PICK_LOCATION,
     RT_PICK_MODE,
     RT_PLAY_HERO,
+    RT_PLAY_REVEALED,
     RT_REMOVE_OBSTACLES,
     RT_REPLACE_OBSTACLES,
     RT_RESOLVE_EFFECT,
@@ -83,6 +95,7 @@ HANDLES = (
     K.AB_FETCH_ATTACHMENT_HERE,
     K.AB_MAY_MOVE_HEROES_OR_ITEMS,
     K.AB_PUSH_ALLIES_OUT,
+    K.AB_PLAY_OTHER_REVEAL_AGAIN,
 )
 
 
@@ -383,13 +396,36 @@ def activate_nb(st, tb, ru, f):
     return ret_nb(st, f)
 
 
+@helper
+def fate_action_nb(st, tb, ru, f):
+    """The Rose, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from ``PC_TAKEN_OVER``):
+    the other revealed card is played, The Rose discarded, two more revealed for the Fate action to play one
+    of, and one Obstacle removal is owed at its end."""
+    actor = st.fr[f, A0]
+    s = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == PC_TAKEN_OVER and st.fr[f, A8] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, st.fr[f, A8], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, A7])
+    st.fr[f, A4] += 1
+    st.fr[f, A10] = K.AB_PLAY_OTHER_REVEAL_AGAIN
+    st.fr[f, A2] = reveal_fate_nb(st, s)
+    st.fr[f, A3] = reveal_fate_nb(st, s)
+    st.fr[f, K.FR_PC] = FA_PICK
+    return GO
+
+
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of Gaston's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE) can do what
-    it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    """Whether the ability of Gaston's card row ``c`` can do what it says for seat ``s`` now, at the
+    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
+    NO_CHECK."""
     if slot == CHECK_ACTIVATE:
         if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
             return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+        return NO_CHECK
+    if slot == CHECK_TAKES_OVER_FATE_ACTION:
+        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_PLAY_OTHER_REVEAL_AGAIN else NO_CHECK
+    if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
@@ -440,4 +476,6 @@ def ability_r(st, tb, ru, f):
         return on_play_nb(st, tb, ru, f)
     if r == RT_ON_ENTER:
         return on_enter_nb(st, tb, ru, f)
+    if r == RT_FATE_ACTION:
+        return fate_action_nb(st, tb, ru, f)
     return activate_nb(st, tb, ru, f)  # RT_ACTIVATE

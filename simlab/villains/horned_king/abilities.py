@@ -6,16 +6,28 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
+    A0,
+    A1,
     A3,
     A4,
     A5,
+    A7,
+    A8,
+    A11,
     CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    FA_END,
+    GO,
     NO_CHECK,
+    PC_TAKEN_OVER,
+    RT_FATE_ACTION,
     RT_MOVE_HERO,
     RT_PICK_LOCATION,
     RT_PICK_MODE,
     RT_PLAY_HERO,
     RT_PLAY_ITEM,
+    RT_PLAY_REVEALED,
     RT_RESOLVE_EFFECT,
     add_card_placements_nb,
     ask_nb,
@@ -25,7 +37,9 @@ from simlab.kernels.engine import (
     claim_cauldron_nb,
     defeat_hero_nb,
     discard_nb,
+    discard_revealed_nb,
     draw_n_nb,
+    fate_discard_into_deck_nb,
     find_nb,
     gain_power_nb,
     hand_size_nb,
@@ -34,6 +48,7 @@ from simlab.kernels.engine import (
     opt_add_nb,
     opt_clear_nb,
     ret_nb,
+    reveal_fate_nb,
     set_cauldron_nb,
     tail_nb,
     villain_discard_into_deck_nb,
@@ -60,6 +75,7 @@ HANDLES = (
     K.AB_MAY_MOVE_EACH_HERO,
     K.AB_GATHER_ALLIES,
     K.AB_LOSE_POWER_OR_DISCARD,
+    K.AB_RESHUFFLE_FATE_PLAY_TWO,
 )
 
 
@@ -266,11 +282,39 @@ def on_play_nb(st, tb, ru, f):
     return ret_nb(st, f)
 
 
+@helper
+def fate_action_nb(st, tb, ru, f):
+    """Gurgi's Happy Day, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from
+    ``PC_TAKEN_OVER``): the other revealed card is discarded, the Fate discard pile shuffled into the deck, the top
+    two revealed and both played, then Gurgi's Happy Day is discarded. A11: the second card."""
+    actor = st.fr[f, A0]
+    s = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == PC_TAKEN_OVER:
+        discard_revealed_nb(st, s, st.fr[f, A8])
+        fate_discard_into_deck_nb(st, s)
+        first = reveal_fate_nb(st, s)
+        st.fr[f, A11] = reveal_fate_nb(st, s)
+        if first >= 0:
+            return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, first, actor, 0, 0, 0, 0)
+        pc = PC_TAKEN_OVER + 1
+    if pc == PC_TAKEN_OVER + 1 and st.fr[f, A11] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 2, RT_PLAY_REVEALED, s, st.fr[f, A11], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, A7])
+    st.fr[f, K.FR_PC] = FA_END
+    return GO
+
+
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of the Horned King's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE)
-    can do what it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    """Whether the ability of the Horned King's card row ``c`` can do what it says for seat ``s`` now, at the
+    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
+    NO_CHECK."""
     if slot == CHECK_ACTIVATE:
+        return NO_CHECK
+    if slot == CHECK_TAKES_OVER_FATE_ACTION:
+        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
+    if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_POWER_PER_HERO:
@@ -300,4 +344,6 @@ def ability_r(st, tb, ru, f):
     r = st.fr[f, K.FR_ROUTINE]
     if r == RT_RESOLVE_EFFECT:
         return effect_nb(st, tb, ru, f)
+    if r == RT_FATE_ACTION:
+        return fate_action_nb(st, tb, ru, f)
     return on_play_nb(st, tb, ru, f)  # RT_ON_PLAY

@@ -10,6 +10,7 @@ from simlab.kernels.engine import (
     A3,
     A4,
     CHECK_ACTIVATE,
+    CHECK_EFFECT,
     NO_CHECK,
     RT_CHOOSE_ACTIVATE,
     RT_CHOOSE_MOVE,
@@ -366,8 +367,9 @@ def activate_nb(st, tb, ru, f):
 
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of Lady Tremaine's card row ``c`` in ``slot`` (engine.CHECK_EFFECT or CHECK_ACTIVATE) can
-    do what it says for seat ``s`` now (``budget``: the Power left after paying): 1, 0 or NO_CHECK."""
+    """Whether the ability of Lady Tremaine's card row ``c`` can do what it says for seat ``s`` now, at the
+    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
+    NO_CHECK."""
     if slot == CHECK_ACTIVATE:
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_PEEK_FATE_DISCARD_ONE:
@@ -382,6 +384,8 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             return 0
         if ab == K.AB_ACTIVATE_TO_WIN:
             return 1 if wedding_ready_nb(st, tb, s, c) else 0
+        return NO_CHECK
+    if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
