@@ -101,7 +101,7 @@ AB_PEEK_FATE_DISCARD_ONE = 40
 AB_DISCARD_GLASS_SLIPPER = 41
 AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
 AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
-AB_FLIP_CAULDRON = 44  # the Black Cauldron tile's front side
+AB_FLIP_CAULDRON = 44  # the Black Cauldron tile: flipped by an Activate; its turn rules on both sides
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
 AB_CLEAR_OBSTACLES_AT = 51
@@ -168,6 +168,7 @@ ON_PLAY_SLOT = frozenset(
 ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= 70)
+TILE_SLOT = frozenset({"flip_cauldron"})  # a villain's tile ([cauldron] ability)
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
 R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn
@@ -248,7 +249,8 @@ VF_HAS_CAULDRON = 1
 VF_TRAPS = 2  # Trapped tokens
 VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
 VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not printed
-N_VF = 5
+VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([cauldron] ability), 0 = none
+N_VF = 6
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none

@@ -19,7 +19,6 @@ from simlab.kernels.query import (
     can_move_card_nb,
     can_remove_obstacle_nb,
     first_symbol_nb,
-    flip_cost_nb,
     granted_activates_nb,
     hero_can_move_nb,
     missing_at_nb,
@@ -575,9 +574,12 @@ def add_activate_options_nb(st, tb, ru, s):
 
 @kernel
 def can_activate_nb(st, tb, ru, s, k, budget):
-    """Card ``k`` (-1: the Black Cauldron tile) can be activated now with ``budget`` Power."""
+    """Card ``k`` (-1: the villain's claimed tile, its villain's check) can be activated now with ``budget`` Power."""
     if k < 0:
-        return st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s)
+        tile = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE]
+        return (
+            tile != 0 and st.sv[s, K.SV_CAULDRON] != 0 and _check(tile, st, tb, ru, CHECK_ACTIVATE, s, -1, budget) == 1
+        )
     if st.inst[s, k, K.I_ZONE] != K.Z_REALM or st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
         return False
     c = st.inst[s, k, K.I_CARD]
@@ -827,6 +829,7 @@ RT_PLAY_ITEM = 23
 RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
+RT_TILE = 27  # a villain's tile (A0 seat, A1 the phase): its villain's routine, reached through the ability table
 
 # fate_action_r's resume points a card that takes the Fate action over uses (see fate_action_r)
 FA_PICK = 1  # pick one of the revealed cards A2, A3
@@ -1461,17 +1464,14 @@ def choose_move_r(st, tb, ru, f):
 
 @kernel
 def activate_r(st, tb, ru, f):
-    """Pay and resolve card ``k``'s Activated Ability (-1: flip the Black Cauldron). Locals: A2, A3 per ability."""
+    """Pay and resolve card ``k``'s Activated Ability (-1: the villain's tile, its villain's routine pays). Locals:
+    A2, A3 per ability."""
     s = st.fr[f, A0]
     k = st.fr[f, A1]
     pc = st.fr[f, K.FR_PC]
     if pc == 0:
         if k < 0:
-            cost = flip_cost_nb(st, tb, ru, s)
-            st.sv[s, K.SV_POWER] -= cost
-            log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
-            set_cauldron_nb(st, s, 2)
-            return ret_nb(st, f)
+            return _ability_r(tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)  # the tile's villain's
         cost = activation_cost_nb(tb, ru, st.inst[s, k, K.I_CARD])
         st.sv[s, K.SV_POWER] -= cost
         log_nb(st, K.EV_ACTIVATE, s, k, cost, 0, 0)
@@ -1730,65 +1730,14 @@ def step_r(st, tb, ru, f):
             ):
                 declare_win_nb(st, s)
                 return ret_nb(st, f)
-            if st.sv[s, K.SV_CAULDRON] == 1:
-                # The Black Cauldron's front side: discard one Cauldron Born.
-                opt_clear_nb(st)
-                for k in range(K.N_VCARDS):
-                    if (
-                        st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                    ):
-                        opt_add_nb(st, K.O_CARD, k, s, 0)
-                if st.g[K.G_NOPT] > 0:
-                    return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
-        else:
-            discard_nb(st, s, chosen_nb(st, 1))
+            if st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[v, K.VF_TILE] != 0:
+                # a claimed tile's start-of-turn rule (its villain's routine)
+                return call_nb(st, f, 1, RT_TILE, s, K.PH_START, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
     elif ph == K.PH_BEFORE_MOVE:
-        cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
-        if pc == 0:
-            if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
-                opt_clear_nb(st)
-                opt_add_nb(st, K.O_PASS, 0, 0, 0)
-                cb = -1
-                for k in range(K.N_VCARDS):
-                    if (
-                        st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
-                    ):
-                        cb = k
-                        break
-                if cb >= 0:
-                    for k in range(K.N_VCARDS):
-                        if (
-                            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-                        ):
-                            dup = False
-                            for j in range(1, st.g[K.G_NOPT]):
-                                if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
-                                    dup = True
-                            if dup:
-                                continue
-                            for dest in range(K.N_LOC):
-                                same = dest == st.inst[s, k, K.I_LOC]
-                                if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
-                                    st, tb, s, st.inst[s, cb, K.I_CARD], dest
-                                ):
-                                    opt_add_nb(st, K.O_SWAP, k, cb, dest)
-                if st.g[K.G_NOPT] > 1:
-                    return ask_nb(st, f, 1, s, s, K.DK_SWAP, 0)
-        elif chosen_nb(st, 0) == K.O_SWAP:
-            soldier = chosen_nb(st, 1)
-            cb = chosen_nb(st, 2)
-            dest = chosen_nb(st, 3)
-            st.sv[s, K.SV_POWER] -= cost
-            st.sv[s, K.SV_SWAP_USED] = 1
-            log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
-            discard_nb(st, s, soldier)
-            put_in_realm_nb(st, s, cb, dest, -1)
-            st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
+        if pc == 0 and st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
+            # a claimed tile's rule before the move (its villain's routine)
+            return call_nb(st, f, 1, RT_TILE, s, K.PH_BEFORE_MOVE, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_MOVE
     elif ph == K.PH_MOVE:
         if pc == 0:
@@ -1960,6 +1909,8 @@ def run_routine_nb(st, tb, ru, f):
         return _discard_picks_r(st, tb, ru, f)
     if r == RT_RESOLVE_EFFECT:
         return _resolve_effect_r(st, tb, ru, f)
+    if r == RT_TILE:
+        return _ability_r(tb.vil[st.sv[st.fr[f, A0], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
     raise IndexError("unknown routine")
 
 

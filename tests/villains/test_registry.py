@@ -213,13 +213,16 @@ CORE_RESOLVED = {"play_hero_from_fate_discard", "hijack_fate"}
 
 
 def printed_codes() -> dict[str, set[str]]:
-    """Ability name -> the registered folders whose cards print it in a routine slot."""
+    """Ability name -> the registered folders whose cards print it in a routine slot (or whose tile has it)."""
     out: dict[str, set[str]] = {}
     for folder in V.REGISTRY:
-        for card in tomllib.loads(V.data_text(folder))["card"]:
+        doc = tomllib.loads(V.data_text(folder))
+        for card in doc["card"]:
             for slot in ROUTINE_SLOTS:
                 if slot in card:
                     out.setdefault(card[slot], set()).add(folder)
+        if "ability" in doc.get("cauldron", {}):  # the villain's tile
+            out.setdefault(doc["cauldron"]["ability"], set()).add(folder)
     return out
 
 

@@ -21,6 +21,7 @@ from simlab.kernels.engine import (
     GO,
     NO_CHECK,
     PC_TAKEN_OVER,
+    RT_ACTIVATE,
     RT_FATE_ACTION,
     RT_MOVE_HERO,
     RT_PICK_LOCATION,
@@ -29,6 +30,7 @@ from simlab.kernels.engine import (
     RT_PLAY_ITEM,
     RT_PLAY_REVEALED,
     RT_RESOLVE_EFFECT,
+    RT_TILE,
     add_card_placements_nb,
     ask_nb,
     call_nb,
@@ -47,6 +49,7 @@ from simlab.kernels.engine import (
     move_card_nb,
     opt_add_nb,
     opt_clear_nb,
+    put_in_realm_nb,
     ret_nb,
     reveal_fate_nb,
     set_cauldron_nb,
@@ -56,6 +59,7 @@ from simlab.kernels.engine import (
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     can_enter_nb,
+    flip_cost_nb,
     hero_count_nb,
     realm_instance_nb,
     strength_nb,
@@ -76,6 +80,7 @@ HANDLES = (
     K.AB_GATHER_ALLIES,
     K.AB_LOSE_POWER_OR_DISCARD,
     K.AB_RESHUFFLE_FATE_PLAY_TWO,
+    K.AB_FLIP_CAULDRON,
 )
 
 
@@ -305,12 +310,96 @@ def fate_action_nb(st, tb, ru, f):
     return GO
 
 
+@helper
+def tile_nb(st, tb, ru, f):
+    """The Black Cauldron's turn rules (on an RT_TILE frame: A0 the seat, A1 the phase), once claimed: its front side
+    discards one Cauldron Born at the start of the turn; before the move, its Power side may swap an Ancient
+    Soldiers (an Item granting Activates) for a Cauldron Born (a tile Ally) from hand, once a turn, paying its cost."""
+    s = st.fr[f, A0]
+    pc = st.fr[f, K.FR_PC]
+    if st.fr[f, A1] == K.PH_START:
+        if pc == 1:
+            discard_nb(st, s, chosen_nb(st, 1))
+            return ret_nb(st, f)
+        if st.sv[s, K.SV_CAULDRON] == 1:
+            opt_clear_nb(st)
+            for k in range(K.N_VCARDS):
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                ):
+                    opt_add_nb(st, K.O_CARD, k, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
+        return ret_nb(st, f)
+    # before the move
+    cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
+    if pc == 1:
+        if chosen_nb(st, 0) == K.O_SWAP:
+            soldier = chosen_nb(st, 1)
+            cb = chosen_nb(st, 2)
+            dest = chosen_nb(st, 3)
+            st.sv[s, K.SV_POWER] -= cost
+            st.sv[s, K.SV_SWAP_USED] = 1
+            log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
+            discard_nb(st, s, soldier)
+            put_in_realm_nb(st, s, cb, dest, -1)
+            st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
+        return ret_nb(st, f)
+    if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
+        opt_clear_nb(st)
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+        cb = -1
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
+            ):
+                cb = k
+                break
+        if cb >= 0:
+            for k in range(K.N_VCARDS):
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                ):
+                    dup = False
+                    for j in range(1, st.g[K.G_NOPT]):
+                        if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
+                            dup = True
+                    if dup:
+                        continue
+                    for dest in range(K.N_LOC):
+                        same = dest == st.inst[s, k, K.I_LOC]
+                        if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
+                            st, tb, s, st.inst[s, cb, K.I_CARD], dest
+                        ):
+                            opt_add_nb(st, K.O_SWAP, k, cb, dest)
+        if st.g[K.G_NOPT] > 1:
+            return ask_nb(st, f, 1, s, s, K.DK_SWAP, 0)
+    return ret_nb(st, f)
+
+
+@helper
+def tile_activate_nb(st, tb, ru, f):
+    """Activating the Black Cauldron (on ``activate_r``'s frame, A1 = -1): pay and flip it to its Power side."""
+    s = st.fr[f, A0]
+    cost = flip_cost_nb(st, tb, ru, s)
+    st.sv[s, K.SV_POWER] -= cost
+    log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
+    set_cauldron_nb(st, s, 2)
+    return ret_nb(st, f)
+
+
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
     """Whether the ability of the Horned King's card row ``c`` can do what it says for seat ``s`` now, at the
     point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
     NO_CHECK."""
     if slot == CHECK_ACTIVATE:
+        if c < 0:  # the Black Cauldron: its front side can be flipped
+            return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0
         return NO_CHECK
     if slot == CHECK_TAKES_OVER_FATE_ACTION:
         return 1 if tb.card[c, K.CF_EFFECT] == K.AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
@@ -346,4 +435,8 @@ def ability_r(st, tb, ru, f):
         return effect_nb(st, tb, ru, f)
     if r == RT_FATE_ACTION:
         return fate_action_nb(st, tb, ru, f)
+    if r == RT_TILE:
+        return tile_nb(st, tb, ru, f)
+    if r == RT_ACTIVATE:
+        return tile_activate_nb(st, tb, ru, f)
     return on_play_nb(st, tb, ru, f)  # RT_ON_PLAY
