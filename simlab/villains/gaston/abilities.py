@@ -416,9 +416,9 @@ def fate_action_nb(st, tb, ru, f):
 
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of Gaston's card row ``c`` can do what it says for seat ``s`` now, at the
-    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
-    NO_CHECK."""
+    """Gaston's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row ``c`` of
+    seat ``s``: his Item's removal when activated; The Rose takes a Fate action over; his Effects, Conditions and
+    Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat."""
     if slot == CHECK_ACTIVATE:
         if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
             return 1 if can_remove_obstacle_nb(st, tb, s) else 0

@@ -394,9 +394,10 @@ def tile_activate_nb(st, tb, ru, f):
 
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of the Horned King's card row ``c`` can do what it says for seat ``s`` now, at the
-    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
-    NO_CHECK."""
+    """The Horned King's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
+    ``c`` of seat ``s`` (-1: his tile, whose front side can be flipped for ``budget``); Gurgi's Happy Day takes a
+    Fate action over; his Effects need Heroes, the Cauldron's front side, Hen Wen to find or a Hero to defeat, an
+    Item to play."""
     if slot == CHECK_ACTIVATE:
         if c < 0:  # the Black Cauldron: its front side can be flipped
             return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0

@@ -367,9 +367,10 @@ def activate_nb(st, tb, ru, f):
 
 @kernel
 def check_nb(st, tb, ru, slot, s, c, budget):
-    """Whether the ability of Lady Tremaine's card row ``c`` can do what it says for seat ``s`` now, at the
-    point of the rules ``slot`` names (``engine.CHECK_*``; ``budget``: the Power left after paying): 1, 0 or
-    NO_CHECK."""
+    """Lady Tremaine's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
+    ``c`` of seat ``s``: her Items' Activates need a Fate card, a Glass Slipper, a Hero to move or trap, the wedding
+    ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
+    Effects a Hero to free or an Ally to move."""
     if slot == CHECK_ACTIVATE:
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_PEEK_FATE_DISCARD_ONE:
