@@ -290,6 +290,10 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
             if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
             else _int(cauldron, "flip_activate_cost", v.name)
         )
+        if "ability" in cauldron:
+            if cauldron["ability"] not in K.TILE_SLOT:
+                raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(K.TILE_SLOT)}")
+            vil[v.row, K.VF_TILE] = K.ABILITY_CODES[cauldron["ability"]]
         for li, lc in enumerate(doc["location"]):
             symbols = [(s, 1) for s in lc.get("top", [])] + [(s, 0) for s in lc.get("bottom", [])]
             if len(symbols) > K.MAX_SYMBOLS:

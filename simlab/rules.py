@@ -1,4 +1,9 @@
-"""Rule variants: every point the reference leaves open, as a named setting with the recommended default."""
+"""Rule variants: every point the reference leaves open, as a named setting with the recommended default.
+
+The core rules' variants are written here; those that concern one villain's cards are in its folder
+(``[[rule]]`` tables in ``simlab/villains/<folder>/cards.toml``), collected from the registry. Each names its
+slot in the kernels' rules array (``R_*`` in :mod:`simlab.kernels.const`, named by what it does).
+"""
 
 from __future__ import annotations
 
@@ -25,43 +30,19 @@ class RuleVariant:
         return next(iter(self.values))
 
 
-RULE_VARIANTS: dict[str, RuleVariant] = {
-    v.name: v
-    for v in (
-        RuleVariant(
-            "gaston_win_timing",
-            K.R_GASTON_WINS_AT_START_OF_TURN,
-            {"immediate": 0, "start_of_turn": 1},
-            "Gaston wins the moment the 8th Obstacle is removed (WIKI, RB: no start-of-turn wording), or only at the "
-            "start of his turn (BlueFox71).",
-        ),
-        RuleVariant(
-            "get_out",
-            K.R_GET_OUT_EXACTLY,
-            {"up_to_three": 0, "exactly_three": 1},
-            "Get Out! removes as many as it can up to 3 (WIKI general rule), or can only be played with 3 left to "
-            "remove (DVFAQ).",
-        ),
-        RuleVariant(
-            "cauldron_born_placement",
-            K.R_CAULDRON_BORN_ANY_LOCATION,
-            {"same_location": 0, "any_location": 1},
-            "The Power of the Black Cauldron puts the Cauldron Born where the Ancient Soldiers was (tile text), or at "
-            "any location (Villain Guide wording).",
-        ),
-        RuleVariant(
-            "cauldron_born_play_card",
-            K.R_CAULDRON_BORN_PLAY_CARD,
-            {"no": 0, "yes": 1},
-            "Cauldron Born enter play only through the Power side (Villain Guide), or also with a Play a Card action "
-            "while the Power side shows.",
-        ),
-        RuleVariant(
-            "glass_slippers_cover_actions",
-            K.R_GLASS_SLIPPERS_COVER,
-            {"yes": 1, "no": 0},
-            "A Glass Slipper covers the top actions of its location like a Hero (TRK), or covers nothing.",
-        ),
+class RuleError(ValueError):
+    """An unknown rule variant or value, or a villain's ``[[rule]]`` table that does not fit."""
+
+
+# Readings of the core rules. Those of one villain's cards are that villain's: ``[[rule]]`` tables in its
+# cards.toml (see villain_variants), collected from the registry.
+def core_variants(docs: list[dict]) -> list[RuleVariant]:
+    """The core rules' variants; their examples are the registered villains' cards that print what they concern."""
+    unprinted = _names(docs, lambda c: c.get("activate_cost") == "unprinted")
+    unprinted += [d["cauldron"]["name"] for d in docs if d.get("cauldron", {}).get("flip_activate_cost") == "unprinted"]
+    four = _names(docs, lambda c: c.get("condition") == "opponent_four_actions")
+    two_allies = _names(docs, lambda c: c.get("passive") == "attached_needs_two_allies")
+    return [
         RuleVariant(
             "obstacles_cover_actions",
             K.R_OBSTACLES_COVER,
@@ -69,72 +50,96 @@ RULE_VARIANTS: dict[str, RuleVariant] = {
             "Obstacle tokens sit apart from the action symbols (inference), or each covers one top action.",
         ),
         RuleVariant(
-            "lucifer_trap",
-            K.R_TRAPS_HEROES_HERE_CONTINUOUS,
-            {"continuous": 1, "on_play": 0},
-            "Lucifer traps every Hero that ever shares his location (playtester ruling), or one Hero when he is "
-            "played (printed text).",
-        ),
-        RuleVariant(
-            "prince_into_locked_ballroom",
-            K.R_PRINCE_INTO_LOCKED_BALLROOM,
-            {"yes": 1, "no": 0},
-            "A revealed Prince is played to The Ballroom even while it is locked (Villain Guide, Hook precedent), or "
-            "is discarded while it is locked.",
-        ),
-        RuleVariant(
             "unprinted_activation_cost",
             K.R_UNPRINTED_ACTIVATION_COST,
             {"0": 0, "1": 1, "2": 2},
-            "Power paid to activate cards that print no cost (the Cane, The Key, Wedding Bells, the Black Cauldron).",
-        ),
-        RuleVariant(
-            "beast_destination",
-            K.R_PUSH_ALLIES_SINGLE_DESTINATION,
-            {"single": 1, "each": 0},
-            "Allies pushed out by Beast all go to one location (DVFAQ), or each to any other location.",
-        ),
-        RuleVariant(
-            "doli_destination",
-            K.R_MOVE_EACH_HERO_SINGLE_DESTINATION,
-            {"single": 1, "each": 0},
-            "Heroes moved by Doli all go to one location (DVFAQ), or each anywhere.",
-        ),
-        RuleVariant(
-            "mrs_potts_destination",
-            K.R_POTTS_SINGLE_DESTINATION,
-            {"each": 0, "single": 1},
-            "Heroes moved by Mrs. Potts and Chip each go to any new location (recommended), or all to one.",
+            f"Power paid to activate cards that print no cost{_eg(unprinted)}.",
         ),
         RuleVariant(
             "other_revealed_card",
             K.R_OTHER_REVEALED_AFTER,
             {"discarded_first": 0, "discarded_after": 1},
             "In a Fate action the revealed card not chosen goes to the Fate discard pile before the chosen one "
-            "resolves (reading: Be Our Guest can then play a Hero revealed beside it, Magic Mirror shuffles it back "
-            "into the deck), or only after it resolves (neither). The sources do not settle it.",
+            "resolves (reading: an Effect playing a Hero from the Fate discard pile can then play a Hero revealed "
+            "beside it, one shuffling the discard pile into the deck shuffles it back), or only after it resolves "
+            "(neither). The sources do not settle it.",
         ),
         RuleVariant(
             "four_actions_window",
             K.R_FOUR_ACTIONS_ONCE,
             {"every_later_action": 0, "once": 1},
-            "Conditions played after an opponent's 4th action (Beautiful as Me) are offered after the 4th and every "
-            "later action of that turn, or once a turn, after the action that brings the count to 4 or more. The "
-            "sources do not settle it.",
+            f"Conditions played after an opponent's 4th action{_eg(four)} are offered after the 4th and every later "
+            "action of that turn, or once a turn, after the action that brings the count to 4 or more. The sources "
+            "do not settle it.",
         ),
         RuleVariant(
             "zero_strength_allies_vanquish",
             K.R_ZERO_STRENGTH_NO_VANQUISH,
             {"join": 0, "cannot_join": 1},
-            "An Ally whose Strength is 0 may join a Vanquish (it counts towards Dyrnwyn's two Allies), or cannot. "
-            "The sources do not settle it. (Strategies value Vanquishes by the first reading.)",
+            "An Ally whose Strength is 0 may join a Vanquish (it counts towards the two Allies a Vanquish needs "
+            f"where a card says so{_colon(two_allies)}), or cannot. The sources do not settle it. (Strategies value "
+            "Vanquishes by the first reading.)",
         ),
-    )
-}
+    ]
 
 
-class RuleError(ValueError):
-    """An unknown rule variant or value."""
+def _names(docs: list[dict], printed) -> list[str]:
+    return [c["name"] for d in docs for c in d.get("card", []) if printed(c)]
+
+
+def _eg(names: list[str]) -> str:
+    return f" ({', '.join(dict.fromkeys(names))})" if names else ""
+
+
+def _colon(names: list[str]) -> str:
+    return f": {', '.join(dict.fromkeys(names))}" if names else ""
+
+
+RULE_FIELDS = {"name", "slot", "values", "description"}
+
+
+def villain_variants(folder: str, doc: dict) -> list[RuleVariant]:
+    """The variants of one villain's cards: the ``[[rule]]`` tables of its cards.toml, each with ``name`` (as users
+    write it), ``slot`` (its R_* slot in the kernels' rules array, lower case without ``R_``), ``values`` (value name
+    = code; the first is the default) and ``description``."""
+    out = []
+    for i, r in enumerate(doc.get("rule", [])):
+        where = f"simlab/villains/{folder}/cards.toml: rule {r.get('name', i + 1)!r}"
+        if set(r) != RULE_FIELDS:
+            raise RuleError(f"{where}: needs exactly the fields {sorted(RULE_FIELDS)}, has {sorted(r)}")
+        slot = K.RULE_SLOTS.get(r["slot"])
+        if slot is None or slot == K.R_MAX_TURNS:
+            raise RuleError(f"{where}: unknown slot {r['slot']!r}; choose from {sorted(K.RULE_SLOTS)}")
+        values = r["values"]
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+            raise RuleError(f"{where}: values must name at least one integer code")
+        out.append(RuleVariant(r["name"], slot, {str(k): v for k, v in values.items()}, r["description"]))
+    return out
+
+
+def collect_variants() -> dict[str, RuleVariant]:
+    """Every variant: the core's and those of the registered villains' cards, in slot order. Two villains may print
+    the same rule (one name, one slot, the same values); one slot holds one variant."""
+    import tomllib
+
+    from simlab import villains as V
+
+    docs = [(f, tomllib.loads(V.data_text(f))) for f in V.REGISTRY]
+    found = core_variants([d for _, d in docs]) + [v for f, d in docs for v in villain_variants(f, d)]
+    out: dict[str, RuleVariant] = {}
+    for v in found:
+        old = out.get(v.name)
+        if old is not None and (old.index, old.values) != (v.index, v.values):
+            raise RuleError(f"rule variant {v.name} is defined twice, with different slots or values")
+        out.setdefault(v.name, v)
+    slots: dict[int, str] = {}
+    for v in out.values():
+        if slots.setdefault(v.index, v.name) != v.name:
+            raise RuleError(f"rule variants {slots[v.index]} and {v.name} share slot {v.index}")
+    return {v.name: v for v in sorted(out.values(), key=lambda v: v.index)}
+
+
+RULE_VARIANTS: dict[str, RuleVariant] = collect_variants()
 
 
 def rules_array(variants: Mapping[str, str] | None = None, max_turns: int = DEFAULT_MAX_TURNS) -> np.ndarray:

@@ -998,7 +998,7 @@ def activation_value_nb(st, tb, ru, sp, s, k):
         return sp[P_OBSTACLE_VALUE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
     if ab == K.AB_DISCARD_GLASS_SLIPPER:
         return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
-    if ab == K.AB_KEY_MOVE_TRAP:
+    if ab == K.AB_MOVE_HERO_HERE_TRAP:
         return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
         return sp[P_PEEK_FATE_ACTIVATE] - cost
@@ -1067,14 +1067,14 @@ def removal_of_nb(st, tb, s, c):
     obst = obstacles_total_nb(st, s)
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_TAKE_ME_INSTEAD:
+    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REVEAL_UNTIL_HERO:
         return min(n, obst)
     if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
         most = 0
         for loc in range(K.N_LOC):
             most = max(most, st.sv[s, K.SV_OBST + loc])
         return min(n, most)
-    if ab == K.AB_SHOW_ME_THE_BEAST:
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) < 0:
             return min(1, obst)
     return 0
@@ -1094,7 +1094,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         if not can_remove_obstacle_nb(st, tb, s):
             return sp[P_DEAD_CARD]
         return ov * removes
-    if ab == K.AB_SWOON:
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
         if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
             return sp[P_DEAD_CARD]
         return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - sp[P_SWOON_COST_SHARE] * ov
@@ -1108,11 +1108,11 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
         return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
-    if ab == K.AB_TAKE_ME_INSTEAD:
+    if ab == K.AB_REVEAL_UNTIL_HERO:
         if not can_remove_obstacle_nb(st, tb, s):
             return sp[P_DEAD_CARD]
         return sp[P_TAKE_ME_SHARE] * ov * removes - sp[P_TAKE_ME_COST]
-    if ab == K.AB_SHOW_ME_THE_BEAST:
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
@@ -1133,7 +1133,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
             if h >= 0:
                 best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
         return best
-    if ab == K.AB_MIDNIGHT:
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         v = 0.0
         mh = zone_bits_nb(st, s, K.Z_REALM)
         while mh != 0:
@@ -1150,12 +1150,12 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
-    if ab == K.AB_PIG_KEEPER:
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_CAULDRON] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v
-    if ab == K.AB_BARGAIN:
+    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
         if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
@@ -1244,7 +1244,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         on_play = tb.card[c, K.CF_ON_PLAY]
         act = tb.card[c, K.CF_ACTIVATE]
         where = tb.card[c, K.CF_LOCATION]
-        if on_play == K.AB_INVITATION:
+        if on_play == K.AB_UNLOCK_PLAY_NAMED:
             if st.sv[s, K.SV_LOCK + where] != 0:
                 return sp[P_INVITATION_LOCKED] * wv + (
                     sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0
@@ -1256,7 +1256,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             return (
                 sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
             )
-        if on_play == K.AB_KEY_TRAP_NAMED:
+        if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
             h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
             if h >= 0:
                 return defeat_value_nb(st, tb, ru, sp, s, h) + sp[P_KEY_TRAP_BONUS]
@@ -1427,15 +1427,15 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     if have >= tb.card[c, K.CF_STRENGTH]:
         h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
-    if op == K.AB_FAIRY_GODMOTHER:
+    if op == K.AB_FIND_NAMED_HERO_PLAY:
         h += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
     elif op == K.AB_GATHER_ALLIES:
         h += gather_allies_harm_nb(st, tb, sp, s, loc)
-    elif op == K.AB_WITCHES:
+    elif op == K.AB_LOSE_POWER_OR_DISCARD:
         h += sp[P_WITCHES_HARM]
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
         h += sp[P_MOVE_HERO_HARM]
-    elif op == K.AB_MRS_POTTS or op == K.AB_MAY_MOVE_EACH_HERO:
+    elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS or op == K.AB_MAY_MOVE_EACH_HERO:
         h += sp[P_SMALL_HERO_HARM]
     if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
         mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -1503,11 +1503,11 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
             for x in range(K.N_LOC):
                 most = max(most, missing_at_nb(st, tb, s, x))
             return ov * most
-        if ab == K.AB_THE_ROSE:
+        if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
             return sp[P_ROSE_HARM] - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * sp[P_ROSE_REMOVAL_SHARE]
         if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
             return sp[P_REPLAY_HERO_HARM]
-        if ab == K.AB_MAGIC_MIRROR:
+        if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
             return sp[P_MAGIC_MIRROR_HARM]
         if ab == K.AB_UNTRAP_AND_MOVE:
             return sp[P_UNTRAP_MOVE_HARM]
@@ -1525,7 +1525,7 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
                 mj &= mj - 1
                 kept += _keep_value_nb(st, tb, ru, sp, s, j)
             return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
-        if ab == K.AB_GURGI_HAPPY_DAY:
+        if ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
             return sp[P_HAPPY_DAY_HARM]
         if ab == K.AB_DEPOWER_CAULDRON:
             return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
@@ -1537,7 +1537,7 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
 def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
     """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
     c = st.inst[s, k, K.I_CARD]
-    if tb.card[c, K.CF_TYPE] == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_THE_ROSE:
+    if tb.card[c, K.CF_TYPE] == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_PLAY_OTHER_REVEAL_AGAIN:
         removes = can_remove_obstacle_nb(st, tb, s)
         if (
             objective_nb(st, tb, s) == K.OBJ_OBSTACLES
@@ -1667,7 +1667,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                 if t == K.T_CONDITION or cost > budget:
                     continue
                 if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
-                    ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2
+                    ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2
                 ):
                     continue
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
@@ -1694,7 +1694,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     if ctx == K.AB_PEEK_FATE_DISCARD_ONE:
         return _fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
     if tb.card[c, K.CF_TYPE] == K.T_HERO:
-        if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_KEY_MOVE_TRAP:
+        if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_MOVE_HERO_HERE_TRAP:
             return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
         return defeat_value_nb(st, tb, ru, sp, s, j)
     if ctx == K.AB_FLIP_CAULDRON:
@@ -1818,18 +1818,22 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return st.sv[realm, K.SV_OBST + a] + 0.0
         if (
             ctx == K.AB_REMOVE_OBSTACLES
-            or ctx == K.AB_TAKE_ME_INSTEAD
-            or ctx == K.AB_SHOW_ME_THE_BEAST
-            or (ctx == K.AB_THE_ROSE)
+            or ctx == K.AB_REVEAL_UNTIL_HERO
+            or ctx == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN
+            or (ctx == K.AB_PLAY_OTHER_REVEAL_AGAIN)
         ):
             # Empty one location before the next: It Is You needs every location to miss one, and the
             # locations a Hero clears when defeated are left for that Hero.
             sc = -st.sv[realm, K.SV_OBST + a] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, realm, a)
             replacing = passive_count_nb(st, tb, realm, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
             return sc if mine != replacing else -sc
-        if ctx == K.AB_SWOON or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
+        if (
+            ctx == K.AB_REPLACE_ONE_GAIN_OR_DRAW
+            or ctx == K.AB_REPLACE_OBSTACLES
+            or ctx == K.AB_REPLACE_ALL_ONE_LOCATION
+        ):
             return missing_at_nb(st, tb, realm, a) + 0.0
-        if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_PIG_KEEPER:
+        if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_FIND_OR_DEFEAT_STRENGTH:
             # Allies pushed out / Hen Wen placed: near the owner's Allies helps the owner
             strength = 0
             m = zone_bits_nb(st, realm, K.Z_REALM) & VILLAIN_BITS

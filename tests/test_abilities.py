@@ -113,7 +113,7 @@ def test_the_coverage_check_names_what_is_missing(tmp_path):
         ("Nobody", None),
     ]
     covered, problems = covered_abilities(decls, card_abilities())
-    assert set(covered) == {"swoon", "fetch_attachment_here"}
+    assert set(covered) == {"replace_one_gain_or_draw", "fetch_attachment_here"}
     assert problems == [
         "test_x.py::test_a: Beast has abilities ['push_allies_out', 'clear_obstacles_at']; say which the test "
         "exercises (abilities=)",

@@ -1,7 +1,12 @@
 """The rule readings the sources leave open, each a named variant: both readings played out on a position."""
 
+import tomllib
+
+import pytest
 from conftest import build, entry, labels
 
+from simlab import rules
+from simlab import villains as V
 from simlab.kernels import const as K
 
 GASTON, HK = 0, 1
@@ -95,3 +100,57 @@ def test_zero_strength_ally_joins_a_vanquish_or_not():
     # The Mob is the only Ally that can join: forced, so the Vanquish resolves at once.
     assert cannot.decision.kind == "action" and cannot.decision.player == GASTON
     assert cannot.heroes(GASTON) == [] and entry(cannot, GASTON, TAVERN, "Wolves")["strength"] == 1
+
+
+# (name, default, other values, slot) of every variant users know: moving a definition must not change one
+KNOWN = {
+    "gaston_win_timing": ("immediate", ["start_of_turn"], K.R_OBSTACLE_WIN_AT_START_OF_TURN),
+    "get_out": ("up_to_three", ["exactly_three"], K.R_REMOVE_N_NEEDS_N),
+    "cauldron_born_placement": ("same_location", ["any_location"], K.R_TILE_ALLY_ANY_LOCATION),
+    "cauldron_born_play_card": ("no", ["yes"], K.R_TILE_ALLY_PLAY_CARD),
+    "glass_slippers_cover_actions": ("yes", ["no"], K.R_GLASS_SLIPPERS_COVER),
+    "obstacles_cover_actions": ("no", ["yes"], K.R_OBSTACLES_COVER),
+    "lucifer_trap": ("continuous", ["on_play"], K.R_TRAPS_HEROES_HERE_CONTINUOUS),
+    "prince_into_locked_ballroom": ("yes", ["no"], K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED),
+    "unprinted_activation_cost": ("0", ["1", "2"], K.R_UNPRINTED_ACTIVATION_COST),
+    "beast_destination": ("single", ["each"], K.R_PUSH_ALLIES_SINGLE_DESTINATION),
+    "doli_destination": ("single", ["each"], K.R_MOVE_EACH_HERO_SINGLE_DESTINATION),
+    "mrs_potts_destination": ("each", ["single"], K.R_MOVE_HEROES_SINGLE_DESTINATION),
+    "other_revealed_card": ("discarded_first", ["discarded_after"], K.R_OTHER_REVEALED_AFTER),
+    "four_actions_window": ("every_later_action", ["once"], K.R_FOUR_ACTIONS_ONCE),
+    "zero_strength_allies_vanquish": ("join", ["cannot_join"], K.R_ZERO_STRENGTH_NO_VANQUISH),
+}
+
+
+def test_the_variants_of_the_core_and_of_each_villains_cards():
+    got = {v.name: (v.default, list(v.values)[1:], v.index) for v in rules.RULE_VARIANTS.values()}
+    assert got == KNOWN
+    assert list(rules.RULE_VARIANTS) == list(KNOWN)  # in slot order, as `simlab rules` lists them
+    owned = {r["name"] for f in V.REGISTRY for r in tomllib.loads(V.data_text(f)).get("rule", [])}
+    core = {v.name for v in rules.core_variants([tomllib.loads(V.data_text(f)) for f in V.REGISTRY])}
+    assert owned | core == set(KNOWN) and not owned & core
+    assert "Beautiful as Me" in rules.RULE_VARIANTS["four_actions_window"].description  # examples from the data
+
+
+@pytest.mark.parametrize(
+    "rule, error",
+    [
+        ({"name": "x", "slot": "no_such_slot", "values": {"a": 0}, "description": "d"}, "unknown slot"),
+        ({"name": "x", "slot": "max_turns", "values": {"a": 0}, "description": "d"}, "unknown slot"),
+        ({"name": "x", "slot": "obstacles_cover", "values": {}, "description": "d"}, "at least one"),
+        ({"name": "x", "slot": "obstacles_cover", "values": {"a": 0}}, "exactly the fields"),
+    ],
+)
+def test_a_villains_rule_table_that_does_not_fit_is_an_error(rule, error):
+    with pytest.raises(rules.RuleError, match=error):
+        rules.villain_variants("somebody", {"rule": [rule]})
+
+
+def test_two_villains_may_print_the_same_rule_but_not_share_a_slot(monkeypatch):
+    same = rules.villain_variants("gaston", tomllib.loads(V.data_text("gaston")))
+    monkeypatch.setattr(rules, "villain_variants", lambda f, d: same + [same[0]] if f == "gaston" else [])
+    assert rules.collect_variants()[same[0].name] == same[0]  # listed twice, collected once
+    clash = rules.RuleVariant("other_name", same[0].index, same[0].values, "d")
+    monkeypatch.setattr(rules, "villain_variants", lambda f, d: [clash] + same if f == "gaston" else [])
+    with pytest.raises(rules.RuleError, match="share slot"):
+        rules.collect_variants()

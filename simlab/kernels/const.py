@@ -63,61 +63,61 @@ AB_NONE = 0
 # Effects (also used by Conditions and activations)
 AB_REMOVE_OBSTACLES = 1
 AB_REMOVE_OBSTACLES_ONE_LOCATION = 2
-AB_SWOON = 3
+AB_REPLACE_ONE_GAIN_OR_DRAW = 3  # replace 1 Obstacle, then gain N Power or draw N cards
 AB_EXTRA_VANQUISH = 4
 AB_EXTRA_MOVE = 5
 AB_EXTRA_MOVE_OR_ACTIVATE = 6
 AB_DEFEAT_HERO_MAX_STRENGTH = 7
 AB_REVEAL_UNTIL_ALLY = 8
-AB_TAKE_ME_INSTEAD = 9
-AB_SHOW_ME_THE_BEAST = 10
+AB_REVEAL_UNTIL_HERO = 9  # reveal Fate cards until a Hero, play it to the card's location, remove N Obstacles
+AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = 10  # by which named Heroes are in the Realm: remove 1, replace 1, or gain N
 AB_PLAY_HERO_FROM_FATE_DISCARD = 11
 AB_REPLACE_ONE_EACH_LOCATION = 12
 AB_REPLACE_OBSTACLES = 13
-AB_MAGIC_MIRROR = 14
+AB_FIND_HERO_RESHUFFLE_FATE = 14  # find the named Hero and play him; shuffle the Fate discard pile into the deck
 AB_REPLACE_ALL_ONE_LOCATION = 15
-AB_THE_ROSE = 16
+AB_PLAY_OTHER_REVEAL_AGAIN = 16  # in a Fate action: play the other card, reveal 2 more and play one; remove 1 Obstacle
 AB_RESHUFFLE_DISCARD_DRAW = 17
 AB_TRAP_HERO = 18
 AB_REFRESH_HAND = 19
 AB_RESHUFFLE_FATE_ARRANGE = 20
 AB_HIJACK_FATE = 21
 AB_DEFEAT_NAMED_HERO = 22
-AB_MIDNIGHT = 23
+AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = 23  # defeat every Hero, then find the slipper Items and play them
 AB_UNTRAP_AND_MOVE = 24
 AB_MOVE_OPPONENT_ALLY = 25
 AB_FREE_ITEM = 26
 AB_POWER_CAULDRON = 27
 AB_CLAIM_OR_GAIN = 28
 AB_POWER_PER_HERO = 29
-AB_PIG_KEEPER = 30
-AB_BARGAIN = 31
+AB_FIND_OR_DEFEAT_STRENGTH = 30  # find the named Hero and play it, or defeat a Hero of Strength N
+AB_RESHUFFLE_OR_PAY_CLAIM = 31  # reshuffle the discard pile, or pay N, discard the named card and claim the tile
 AB_DRAW = 32
 AB_DISCARD_HAND_DRAW = 33
-AB_GURGI_HAPPY_DAY = 34
+AB_RESHUFFLE_FATE_PLAY_TWO = 34  # in a Fate action: shuffle the Fate discard pile in, reveal 2 and play both
 AB_DEPOWER_CAULDRON = 35
 # Activated abilities
 AB_PEEK_FATE_DISCARD_ONE = 40
 AB_DISCARD_GLASS_SLIPPER = 41
-AB_KEY_MOVE_TRAP = 42
+AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
 AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
-AB_FLIP_CAULDRON = 44  # the Black Cauldron tile's front side
+AB_FLIP_CAULDRON = 44  # the Black Cauldron tile: flipped by an Activate; its turn rules on both sides
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
 AB_CLEAR_OBSTACLES_AT = 51
 AB_MAY_MOVE_ONE_HERO = 52
 AB_FETCH_ATTACHMENT_HERE = 53
-AB_MRS_POTTS = 54
-AB_INVITATION = 55
-AB_KEY_TRAP_NAMED = 56
+AB_MAY_MOVE_HEROES_OR_ITEMS = 54  # may move all Heroes, or all attached Fate Items, to new locations
+AB_UNLOCK_PLAY_NAMED = 55  # unlock the card's location and play the named card there
+AB_MOVE_NAMED_HERE_TRAP = 56  # move the named Hero to the card's location and trap it
 AB_FETCH_ALLY_HERE = 57
-AB_FAIRY_GODMOTHER = 58
+AB_FIND_NAMED_HERO_PLAY = 58  # find the named Hero and play it where its everyday version is, or anywhere
 AB_DISCARD_ITEM_HERE = 59
 AB_PLAY_GLASS_SLIPPERS = 60
 AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
 AB_GATHER_ALLIES = 62
 AB_CLAIM_CAULDRON = 63
-AB_WITCHES = 64
+AB_LOSE_POWER_OR_DISCARD = 64  # the villain loses N Power or discards N cards (the Fating player chooses)
 # Passive abilities
 AB_WOLF_PACK = 70
 AB_ATTACHED_STRENGTH = 71
@@ -150,43 +150,45 @@ CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.sta
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
 ACTIVATE_SLOT = frozenset(
-    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "key_move_trap", "activate_to_win"}
+    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "move_hero_here_trap", "activate_to_win"}
 )
 ON_PLAY_SLOT = frozenset(
     {
         "may_move_one_hero",
         "fetch_attachment_here",
-        "mrs_potts",
-        "invitation",
-        "key_trap_named",
-        "fairy_godmother",
+        "may_move_heroes_or_items",
+        "unlock_play_named",
+        "move_named_here_trap",
+        "find_named_hero_play",
         "may_move_each_hero",
         "gather_allies",
-        "witches",
+        "lose_power_or_discard",
     }
 )
 ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= 70)
+TILE_SLOT = frozenset({"flip_cauldron"})  # a villain's tile ([cauldron] ability)
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
-R_GASTON_WINS_AT_START_OF_TURN = 0
-R_GET_OUT_EXACTLY = 1
-R_CAULDRON_BORN_ANY_LOCATION = 2
-R_CAULDRON_BORN_PLAY_CARD = 3
+R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn
+R_REMOVE_N_NEEDS_N = 1  # a card removing N > 1 Obstacles needs N left to remove
+R_TILE_ALLY_ANY_LOCATION = 2  # the tile's swap puts its Ally at any location, not where the swapped card was
+R_TILE_ALLY_PLAY_CARD = 3  # a tile Ally may also be played with a Play a Card action while the Power side shows
 R_GLASS_SLIPPERS_COVER = 4
 R_OBSTACLES_COVER = 5
 R_TRAPS_HEROES_HERE_CONTINUOUS = 6
-R_PRINCE_INTO_LOCKED_BALLROOM = 7
+R_PLAYED_WHEN_REVEALED_INTO_LOCKED = 7  # a card played when revealed goes to its location even while it is locked
 R_UNPRINTED_ACTIVATION_COST = 8
 R_PUSH_ALLIES_SINGLE_DESTINATION = 9
 R_MOVE_EACH_HERO_SINGLE_DESTINATION = 10
-R_POTTS_SINGLE_DESTINATION = 11
+R_MOVE_HEROES_SINGLE_DESTINATION = 11  # may_move_heroes_or_items moves every Hero to one location
 R_MAX_TURNS = 12
 R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after the chosen one resolves
 R_FOUR_ACTIONS_ONCE = 14  # "after 4 actions" Conditions are offered once per turn, not after every later action
 R_ZERO_STRENGTH_NO_VANQUISH = 15  # an Ally at Strength 0 cannot join a Vanquish
 N_RULES = 16
+RULE_SLOTS = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("R_")}  # for [[rule]] tables
 
 # ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]
 SV_VILLAIN = 0  # index of the villain in the tables
@@ -247,7 +249,8 @@ VF_HAS_CAULDRON = 1
 VF_TRAPS = 2  # Trapped tokens
 VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
 VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not printed
-N_VF = 5
+VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([cauldron] ability), 0 = none
+N_VF = 6
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none

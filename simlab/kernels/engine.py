@@ -15,17 +15,12 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
-    any_move_nb,
-    any_trappable_nb,
-    any_vanquish_possible_nb,
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
     first_symbol_nb,
-    flip_cost_nb,
     granted_activates_nb,
     hero_can_move_nb,
-    hero_count_nb,
     missing_at_nb,
     missing_total_nb,
     obstacles_total_nb,
@@ -36,11 +31,9 @@ from simlab.kernels.query import (
     symbol_available_nb,
     tile_allies_everywhere_nb,
     trappable_nb,
-    trapped_move_ok_nb,
     vanquish_eligible_nb,
     vanquish_min_allies_nb,
     vanquish_possible_nb,
-    wedding_ready_nb,
     zone_bits_nb,
     zone_count_nb,
     zone_instance_nb,
@@ -302,7 +295,8 @@ def find_nb(st, s, card, search_realm):
 
 @kernel
 def trap_sweep_nb(st, tb, ru, s):
-    """Lucifer (continuous reading): every Hero sharing his location gets a Trapped token while tokens last."""
+    """Under the continuous reading, every Hero sharing a location with a card that traps Heroes there (Lucifer) gets
+    a Trapped token while tokens last."""
     if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
         return
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -341,7 +335,7 @@ def remove_obstacle_at_nb(st, tb, ru, s, loc):
     st.sv[s, K.SV_OBST + loc] -= 1
     left = obstacles_total_nb(st, s)
     log_nb(st, K.EV_OBSTACLE_REMOVE, s, loc, left, 0, 0)
-    if left == 0 and ru[K.R_GASTON_WINS_AT_START_OF_TURN] == 0:
+    if left == 0 and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
         declare_win_nb(st, s)
 
 
@@ -453,7 +447,10 @@ def hero_placements_nb(st, tb, s, k, tag):
 
 
 @kernel
-def fate_effect_doable_nb(st, tb, ru, s, c):
+def effect_doable_nb(st, tb, ru, s, c, budget):
+    """Effect or Condition ``c`` (a Villain or a Fate card) can do what it says in seat ``s``'s Realm now;
+    ``budget`` is the Power left after paying it. The villain whose cards print the ability checks it (its
+    ``check_nb``, through the check table), but for the core's own code, a Hero played from the Fate discard pile."""
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
         # Probe with the option list, then give it back as it was: the caller may be building it.
@@ -466,27 +463,7 @@ def fate_effect_doable_nb(st, tb, ru, s, c):
                     break
         st.g[K.G_NOPT] = n0
         return found
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-        for loc in range(K.N_LOC):
-            if missing_at_nb(st, tb, s, loc) == 0:
-                return False
-        return True
-    if ab == K.AB_REPLACE_OBSTACLES or ab == K.AB_REPLACE_ALL_ONE_LOCATION:
-        return missing_total_nb(st, tb, s) > 0
-    if ab == K.AB_UNTRAP_AND_MOVE:
-        for h in range(K.N_INST):
-            for dest in range(K.N_LOC):
-                if trapped_move_ok_nb(st, tb, s, h, dest):
-                    return True
-        return False
-    if ab == K.AB_MOVE_OPPONENT_ALLY:
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
-                for dest in range(K.N_LOC):
-                    if can_move_card_nb(st, tb, s, k, dest, 1):
-                        return True
-        return False
-    return True
+    return _check(ab, st, tb, ru, CHECK_EFFECT, s, c, budget) != 0  # NO_CHECK: it can
 
 
 @kernel
@@ -515,7 +492,7 @@ def fate_placements_nb(st, tb, ru, s, k):
                 n += 1
         return n
     if t == K.T_EFFECT:
-        if fate_effect_doable_nb(st, tb, ru, s, c):
+        if effect_doable_nb(st, tb, ru, s, c, 0):
             opt_add_nb(st, K.O_FATE_PLAY, k, -1, -1)
             return 1
     return 0
@@ -529,8 +506,9 @@ def discard_revealed_nb(st, s, k):
 
 
 @kernel
-def is_prince_nb(tb, c):
-    """Card ``c`` is a Prince who goes straight to The Ballroom when revealed (an ablated one is discarded)."""
+def played_when_revealed_nb(tb, c):
+    """Card ``c`` is played at once to the location it names when revealed (the Prince card type; an ablated one
+    is discarded)."""
     return tb.card[c, K.CF_TYPE] == K.T_PRINCE and tb.card[c, K.CF_BLOCKED] == 0
 
 
@@ -569,22 +547,15 @@ def add_vanquish_options_nb(st, tb, ru, s):
 
 
 @kernel
-def add_move_options_nb(st, tb, s, by_fate, allies_only):
+def add_move_options_nb(st, tb, s):
+    """Add (O_MOVE, k, dest) for every move of an Ally or Item a Move an Item or Ally action can make."""
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if allies_only and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] != K.T_ALLY:
-            continue
         for dest in range(K.N_LOC):
-            if can_move_card_nb(st, tb, s, k, dest, by_fate):
+            if can_move_card_nb(st, tb, s, k, dest, 0):
                 opt_add_nb(st, K.O_MOVE, k, dest, 0)
-
-
-@kernel
-def key_target_nb(st, tb, s, h, where):
-    """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
-    return hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h))
 
 
 @kernel
@@ -603,33 +574,19 @@ def add_activate_options_nb(st, tb, ru, s):
 
 @kernel
 def can_activate_nb(st, tb, ru, s, k, budget):
-    """Card ``k`` (-1: the Black Cauldron tile) can be activated now with ``budget`` Power."""
+    """Card ``k`` (-1: the villain's claimed tile, its villain's check) can be activated now with ``budget`` Power."""
     if k < 0:
-        return st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s)
+        tile = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE]
+        return (
+            tile != 0 and st.sv[s, K.SV_CAULDRON] != 0 and _check(tile, st, tb, ru, CHECK_ACTIVATE, s, -1, budget) == 1
+        )
     if st.inst[s, k, K.I_ZONE] != K.Z_REALM or st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
         return False
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_ACTIVATE]
     if ab == K.AB_NONE or budget < activation_cost_nb(tb, ru, c):
         return False
-    if ab == K.AB_REMOVE_OBSTACLES:
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        return st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0
-    if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        return passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0
-    if ab == K.AB_KEY_MOVE_TRAP:
-        where = tb.card[c, K.CF_LOCATION]
-        m = zone_bits_nb(st, s, K.Z_REALM)
-        while m != 0:
-            h = lowest_nb(m)
-            m &= m - 1
-            if key_target_nb(st, tb, s, h, where):
-                return True
-        return False
-    if ab == K.AB_ACTIVATE_TO_WIN:
-        return wedding_ready_nb(st, tb, s, c)
-    return False
+    return _check(ab, st, tb, ru, CHECK_ACTIVATE, s, c, budget) == 1  # NO_CHECK: it cannot
 
 
 @kernel
@@ -646,85 +603,6 @@ def any_activate_nb(st, tb, ru, s, budget):
 
 
 @kernel
-def villain_effect_doable_nb(st, tb, ru, s, c, budget):
-    """An Effect (or Condition) of seat ``s`` can do what it says; ``budget`` is the Power left after paying it."""
-    ab = tb.card[c, K.CF_EFFECT]
-    if ab == K.AB_REMOVE_OBSTACLES:
-        if ru[K.R_GET_OUT_EXACTLY] != 0 and tb.card[c, K.CF_N] > 1 and obstacles_total_nb(st, s) < tb.card[c, K.CF_N]:
-            return False
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        return can_remove_obstacle_nb(st, tb, s)
-    if ab == K.AB_SWOON:
-        return missing_total_nb(st, tb, s) > 0
-    if ab == K.AB_EXTRA_VANQUISH:
-        return any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0)
-    if ab == K.AB_EXTRA_MOVE:
-        return any_move_nb(st, tb, s, 0)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        return any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and strength_nb(st, tb, s, h) <= tb.card[c, K.CF_N]
-            ):
-                return True
-        return False
-    if ab == K.AB_SHOW_ME_THE_BEAST:
-        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
-        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        if belle and not beast:
-            return missing_total_nb(st, tb, s) > 0
-        return True
-    if ab == K.AB_TRAP_HERO:
-        return any_trappable_nb(st, tb, s)
-    if ab == K.AB_DEFEAT_NAMED_HERO:
-        return (
-            realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        )
-    if ab == K.AB_MIDNIGHT or ab == K.AB_POWER_PER_HERO:
-        return hero_count_nb(st, tb, s) > 0
-    if ab == K.AB_POWER_CAULDRON:
-        return st.sv[s, K.SV_CAULDRON] == 1
-    if ab == K.AB_PIG_KEEPER:
-        return pig_keeper_find_ok_nb(st, tb, s, c) or pig_keeper_defeat_ok_nb(st, tb, s, c)
-    if ab == K.AB_FREE_ITEM:
-        # Probe with the option list, then give it back as it was: the caller may be building it.
-        n0 = st.g[K.G_NOPT]
-        found = False
-        for k in range(K.N_VCARDS):
-            if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                if add_card_placements_nb(st, tb, ru, s, k) > 0:
-                    found = True
-                    break
-        st.g[K.G_NOPT] = n0
-        return found
-    return True
-
-
-@kernel
-def pig_keeper_find_ok_nb(st, tb, s, c):
-    hen = tb.card[c, K.CF_REF0]
-    if realm_instance_nb(st, s, hen) >= 0:
-        return False
-    return zone_instance_nb(st, s, hen, K.Z_FDECK) >= 0 or zone_instance_nb(st, s, hen, K.Z_FDISCARD) >= 0
-
-
-@kernel
-def pig_keeper_defeat_ok_nb(st, tb, s, c):
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
-        ):
-            return True
-    return False
-
-
-@kernel
 def add_card_placements_nb(st, tb, ru, s, k):
     """Add (O_PLAY, k, loc, host) for each way seat ``s`` may play Ally or Item ``k`` (cost aside)."""
     c = st.inst[s, k, K.I_CARD]
@@ -734,7 +612,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
         return 0
     if t == K.T_ALLY:
         if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            if ru[K.R_CAULDRON_BORN_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
+            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
                 return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
             base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
@@ -761,7 +639,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
             for loc in range(K.N_LOC):
                 if not can_enter_nb(st, tb, s, c, loc):
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and blocked_for_soldiers_nb(st, tb, s, loc):
+                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and granting_items_blocked_nb(st, tb, s, loc):
                     continue
                 opt_add_nb(st, K.O_PLAY, k, loc, -1)
                 n += 1
@@ -769,7 +647,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
 
 
 @kernel
-def blocked_for_soldiers_nb(st, tb, s, loc):
+def granting_items_blocked_nb(st, tb, s, loc):
     for h in range(K.N_INST):
         if (
             st.inst[s, h, K.I_ZONE] == K.Z_REALM
@@ -807,7 +685,7 @@ def add_play_options_nb(st, tb, ru, s):
         if cost > power or t == K.T_CONDITION or tb.card[c, K.CF_BLOCKED] != 0:
             continue
         if t == K.T_EFFECT:
-            if not no_effects and villain_effect_doable_nb(st, tb, ru, s, c, power - cost):
+            if not no_effects and effect_doable_nb(st, tb, ru, s, c, power - cost):
                 opt_add_nb(st, K.O_PLAY, k, -1, -1)
         else:
             add_card_placements_nb(st, tb, ru, s, k)
@@ -869,7 +747,7 @@ def add_action_options_nb(st, tb, ru, s):
     if first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or granted_activates_nb(st, tb, s) > 0:
         add_activate_options_nb(st, tb, ru, s)
     if first_symbol_nb(st, tb, ru, s, K.S_MOVE) >= 0:
-        add_move_options_nb(st, tb, s, 0, 0)
+        add_move_options_nb(st, tb, s)
     if first_symbol_nb(st, tb, ru, s, K.S_FATE) >= 0:
         P = st.g[K.G_NSEATS]
         for d in range(1, P):
@@ -951,7 +829,12 @@ RT_PLAY_ITEM = 23
 RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
-RT_TAKE_ME_INSTEAD = 27
+RT_TILE = 27  # a villain's tile (A0 seat, A1 the phase): its villain's routine, reached through the ability table
+
+# fate_action_r's resume points a card that takes the Fate action over uses (see fate_action_r)
+FA_PICK = 1  # pick one of the revealed cards A2, A3
+FA_END = 8  # the Obstacle removals owed, then done
+PC_TAKEN_OVER = 16  # from here on, the card's villain's routine resolves it on the Fate action's frame
 
 
 @helper
@@ -1045,6 +928,19 @@ ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru,
 ABILITY_TYPES = ROUTINE_TYPES
 _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
+# Whether an ability printed by one villain's cards can do what it says (before an Effect or Condition is offered,
+# before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
+# reached through a second table indexed by ability code, filled with the first. It answers 1 (it can), 0 (it
+# cannot) or NO_CHECK (its text leaves nothing to check: an Effect can be played, an Activated Ability cannot).
+CHECK_TABLE = "simlab_ability_checks"
+# (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the card
+CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
+CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
+CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
+NO_CHECK = -1
+_check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
+
 
 @helper
 def card_frame_nb(st, tb, f, col):
@@ -1060,6 +956,12 @@ def card_frame_nb(st, tb, f, col):
 def no_ability_r(st, tb, ru, f):
     """The table's entry for a code no villain's routine handles (or the core resolves elsewhere): nothing."""
     return ret_nb(st, f)
+
+
+@kernel
+def no_check_nb(st, tb, ru, slot, s, c, budget):
+    """The check table's entry for a code no villain checks: NO_CHECK."""
+    return NO_CHECK
 
 
 # ---------------------------------------------------------------------------- Obstacles
@@ -1332,13 +1234,21 @@ def play_revealed_r(st, tb, ru, f):
 def fate_action_r(st, tb, ru, f):
     """Fate action by ``actor`` against seat ``s``: reveal two, play one, discard the other.
 
-    Locals: A2 r0, A3 r1 (the revealed cards), A4 The Rose's removals owed, A5 1 until the target has had its
-    chance to take over the choice, A6 the player picking, A7 the card picked, A8 the other card, A9 the Rose
-    removals done.
+    Locals: A2 r0, A3 r1 (the revealed cards), A4 Obstacle removals owed at the end, A5 1 until the target has had
+    its chance to take over the choice, A6 the player picking, A7 the card picked, A8 the other card, A9 the
+    removals done, A10 the ability they are owed to (the decisions' context), A11 for a card that takes over.
+
+    A Fate card whose villain's check says it takes the Fate action over (CHECK_TAKES_OVER_FATE_ACTION: The Rose,
+    Gurgi's Happy Day) is, once picked, resolved by that villain's routine on this frame, from FR_PC =
+    PC_TAKEN_OVER on (as ability_r runs on the engine routines' frames): it plays or discards the other card (A8)
+    and itself (A7), and hands the Fate action back at FA_PICK (pick from A2, A3, revealed anew) or FA_END,
+    having added to A4 (with A10) any Obstacle removals owed at the end.
     """
     actor = st.fr[f, A0]
     s = st.fr[f, A1]
     pc = st.fr[f, K.FR_PC]
+    if pc >= PC_TAKEN_OVER:
+        return _ability_r(tb.card[st.inst[s, st.fr[f, A7], K.I_CARD], K.CF_EFFECT], st, tb, ru, f)
     if pc == 0:
         log_nb(st, K.EV_FATE, actor, s, 0, 0, 0)
         st.fr[f, A2] = reveal_fate_nb(st, s)
@@ -1367,46 +1277,21 @@ def fate_action_r(st, tb, ru, f):
             other = r1 if k == r0 else r0
             st.fr[f, A7] = k
             st.fr[f, A8] = other
-            ab = tb.card[st.inst[s, k, K.I_CARD], K.CF_EFFECT]
-            if ab == K.AB_THE_ROSE:
-                # Play the other card, discard The Rose, reveal two more and play one; then remove an Obstacle.
+            c = st.inst[s, k, K.I_CARD]
+            ab = tb.card[c, K.CF_EFFECT]
+            if (
+                tb.card[c, K.CF_TYPE] == K.T_EFFECT
+                and _check(ab, st, tb, ru, CHECK_TAKES_OVER_FATE_ACTION, s, c, 0) == 1
+            ):
                 st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-                if other >= 0:
-                    return call_nb(st, f, 5, RT_PLAY_REVEALED, s, other, actor, 0, 0, 0, 0)
-                pc = 5
-            elif ab == K.AB_GURGI_HAPPY_DAY:
-                st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
-                log_nb(st, K.EV_FATE_PLAY, s, k, -1, -1, actor)
-                discard_revealed_nb(st, s, other)
-                fate_discard_into_deck_nb(st, s)
-                a = reveal_fate_nb(st, s)
-                b = reveal_fate_nb(st, s)
-                st.fr[f, A8] = b
-                if a >= 0:
-                    return call_nb(st, f, 6, RT_PLAY_REVEALED, s, a, actor, 0, 0, 0, 0)
-                pc = 6
-            elif ru[K.R_OTHER_REVEALED_AFTER] == 0:
+                st.fr[f, K.FR_PC] = PC_TAKEN_OVER
+                return _ability_r(ab, st, tb, ru, f)
+            if ru[K.R_OTHER_REVEALED_AFTER] == 0:
                 discard_revealed_nb(st, s, other)
                 return call_nb(st, f, 8, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
             else:
                 return call_nb(st, f, 9, RT_PLAY_FATE_CARD, s, k, chosen_nb(st, 2), chosen_nb(st, 3), actor, 0, 0)
-    if pc == 5:
-        # The Rose: the other card was played; reveal two more and go round again
-        discard_nb(st, s, st.fr[f, A7])
-        st.fr[f, A4] += 1
-        st.fr[f, A2] = reveal_fate_nb(st, s)
-        st.fr[f, A3] = reveal_fate_nb(st, s)
-        pc = 1
-    if pc == 6:
-        # Gurgi's Happy Day: the first of the two new cards was played
-        b = st.fr[f, A8]
-        if b >= 0:
-            return call_nb(st, f, 7, RT_PLAY_REVEALED, s, b, actor, 0, 0, 0, 0)
-        pc = 7
-    if pc == 7:
-        discard_nb(st, s, st.fr[f, A7])
-        pc = 8
     if pc == 9:
         # the chosen card resolved; the other one goes to the discard pile now (other_revealed_card variant)
         discard_revealed_nb(st, s, st.fr[f, A8])
@@ -1417,21 +1302,21 @@ def fate_action_r(st, tb, ru, f):
         if (r0 < 0 and r1 < 0) or over_nb(st):
             pc = 8
         else:
-            # The Prince is played at once to The Ballroom; the other card is discarded.
-            prince = -1
-            if r0 >= 0 and is_prince_nb(tb, st.inst[s, r0, K.I_CARD]):
-                prince = r0
-            elif r1 >= 0 and is_prince_nb(tb, st.inst[s, r1, K.I_CARD]):
-                prince = r1
-            if prince >= 0:
-                where = tb.card[st.inst[s, prince, K.I_CARD], K.CF_LOCATION]
-                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PRINCE_INTO_LOCKED_BALLROOM] != 0:
-                    put_in_realm_nb(st, s, prince, where, -1)
-                    st.inst[s, prince, K.I_FLAGS] |= K.FLAG_PLAYED
-                    log_nb(st, K.EV_FATE_PLAY, s, prince, where, -1, actor)
+            # A card played when revealed (the Prince) goes at once to its location; the other card is discarded.
+            at_once = -1
+            if r0 >= 0 and played_when_revealed_nb(tb, st.inst[s, r0, K.I_CARD]):
+                at_once = r0
+            elif r1 >= 0 and played_when_revealed_nb(tb, st.inst[s, r1, K.I_CARD]):
+                at_once = r1
+            if at_once >= 0:
+                where = tb.card[st.inst[s, at_once, K.I_CARD], K.CF_LOCATION]
+                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0:
+                    put_in_realm_nb(st, s, at_once, where, -1)
+                    st.inst[s, at_once, K.I_FLAGS] |= K.FLAG_PLAYED
+                    log_nb(st, K.EV_FATE_PLAY, s, at_once, where, -1, actor)
                 else:
-                    discard_revealed_nb(st, s, prince)
-                discard_revealed_nb(st, s, r1 if prince == r0 else r0)
+                    discard_revealed_nb(st, s, at_once)
+                discard_revealed_nb(st, s, r1 if at_once == r0 else r0)
                 pc = 8
             else:
                 st.fr[f, A6] = actor
@@ -1469,10 +1354,10 @@ def fate_action_r(st, tb, ru, f):
             pc = 8
         else:
             return ask_nb(st, f, 4, s, picker, K.DK_FATE_PICK, actor)
-    # pc 8: The Rose's Obstacle removals, one at a time
+    # pc 8 (FA_END): the Obstacle removals owed, one at a time
     if st.fr[f, A9] < st.fr[f, A4]:
         st.fr[f, A9] += 1
-        return call_nb(st, f, 8, RT_REMOVE_OBSTACLES, s, 1, actor, K.AB_THE_ROSE, 0, 0, 0)
+        return call_nb(st, f, FA_END, RT_REMOVE_OBSTACLES, s, 1, actor, st.fr[f, A10], 0, 0, 0)
     return ret_nb(st, f)
 
 
@@ -1516,19 +1401,20 @@ def vanquish_r(st, tb, ru, f):
 
 @kernel
 def vanquish_done_r(st, tb, ru, f):
-    """The Allies are chosen: they leave (or go back to hand with LeFou), the Hero is defeated."""
+    """The Allies are chosen: they leave (or go back to hand where a card returns them, LeFou), the Hero is
+    defeated."""
     s = st.fr[f, A0]
     h = st.fr[f, A1]
     here = st.inst[s, h, K.I_LOC]
     log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, A5], st.fr[f, A2], 0)
-    lefou = False
+    returns_allies = False
     for k in range(K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
             and st.inst[s, k, K.I_LOC] == here
             and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
         ):
-            lefou = True
+            returns_allies = True
     mover = st.sv[s, K.SV_MOVER]
     for k in range(K.N_VCARDS):
         if st.mark[k] == 0:
@@ -1539,7 +1425,7 @@ def vanquish_done_r(st, tb, ru, f):
         if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
             if st.inst[s, k, K.I_LOC] != mover:
                 move_card_nb(st, tb, ru, s, k, mover)
-        elif lefou:
+        elif returns_allies:
             leave_realm_nb(st, s, k, K.Z_HAND)
             log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
         else:
@@ -1570,7 +1456,7 @@ def choose_move_r(st, tb, ru, f):
         move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
         return ret_nb(st, f)
     opt_clear_nb(st)
-    add_move_options_nb(st, tb, s, 0, 0)
+    add_move_options_nb(st, tb, s)
     if st.g[K.G_NOPT] > 0:
         return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
     return ret_nb(st, f)
@@ -1578,17 +1464,14 @@ def choose_move_r(st, tb, ru, f):
 
 @kernel
 def activate_r(st, tb, ru, f):
-    """Pay and resolve card ``k``'s Activated Ability (-1: flip the Black Cauldron). Locals: A2, A3 per ability."""
+    """Pay and resolve card ``k``'s Activated Ability (-1: the villain's tile, its villain's routine pays). Locals:
+    A2, A3 per ability."""
     s = st.fr[f, A0]
     k = st.fr[f, A1]
     pc = st.fr[f, K.FR_PC]
     if pc == 0:
         if k < 0:
-            cost = flip_cost_nb(st, tb, ru, s)
-            st.sv[s, K.SV_POWER] -= cost
-            log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
-            set_cauldron_nb(st, s, 2)
-            return ret_nb(st, f)
+            return _ability_r(tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)  # the tile's villain's
         cost = activation_cost_nb(tb, ru, st.inst[s, k, K.I_CARD])
         st.sv[s, K.SV_POWER] -= cost
         log_nb(st, K.EV_ACTIVATE, s, k, cost, 0, 0)
@@ -1707,38 +1590,6 @@ def resolve_effect_r(st, tb, ru, f):
 
 
 @kernel
-def take_me_instead_r(st, tb, ru, f):
-    """Reveal Fate cards until a Hero, play it to Beast's Castle, remove an Obstacle; the rest go back."""
-    s = st.fr[f, A0]
-    c = st.fr[f, A1]
-    chooser = st.fr[f, A2]
-    if st.fr[f, K.FR_PC] == 1:
-        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
-    for k in range(K.N_INST):
-        st.mark[k] = 0
-    hero = -1
-    while True:
-        k = reveal_fate_nb(st, s)
-        if k < 0:
-            break
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
-            opt_clear_nb(st)
-            hero = k
-            break
-        opt_clear_nb(st)
-        st.mark[k] = 1
-    for k in range(K.N_VCARDS, K.N_INST):
-        if st.mark[k] != 0:
-            put_on_fate_deck_nb(st, s, k)
-    shuffle_fate_deck_nb(st, s)
-    if hero >= 0:
-        loc = tb.card[c, K.CF_LOCATION]
-        log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
-        return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
-    return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], chooser, K.AB_TAKE_ME_INSTEAD, 0, 0, 0)
-
-
-@kernel
 def condition_window_r(st, tb, ru, f):
     """Each opponent of ``actor``, in turn order, may play Conditions that ``trigger`` allows.
 
@@ -1785,7 +1636,7 @@ def condition_window_r(st, tb, ru, f):
             for j in range(1, st.g[K.G_NOPT]):
                 if st.inst[o, st.opts[j, 1], K.I_CARD] == c:
                     dup = True
-            if not dup and villain_effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
+            if not dup and effect_doable_nb(st, tb, ru, o, c, st.sv[o, K.SV_POWER]):
                 opt_add_nb(st, K.O_CARD, k, o, 0)
         if st.g[K.G_NOPT] == 1:
             st.fr[f, A2] += 1
@@ -1874,70 +1725,19 @@ def step_r(st, tb, ru, f):
             v = st.sv[s, K.SV_VILLAIN]
             if (
                 tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
-                and ru[K.R_GASTON_WINS_AT_START_OF_TURN] != 0
+                and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0
                 and obstacles_total_nb(st, s) == 0
             ):
                 declare_win_nb(st, s)
                 return ret_nb(st, f)
-            if st.sv[s, K.SV_CAULDRON] == 1:
-                # The Black Cauldron's front side: discard one Cauldron Born.
-                opt_clear_nb(st)
-                for k in range(K.N_VCARDS):
-                    if (
-                        st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                    ):
-                        opt_add_nb(st, K.O_CARD, k, s, 0)
-                if st.g[K.G_NOPT] > 0:
-                    return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
-        else:
-            discard_nb(st, s, chosen_nb(st, 1))
+            if st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[v, K.VF_TILE] != 0:
+                # a claimed tile's start-of-turn rule (its villain's routine)
+                return call_nb(st, f, 1, RT_TILE, s, K.PH_START, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
     elif ph == K.PH_BEFORE_MOVE:
-        cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
-        if pc == 0:
-            if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
-                opt_clear_nb(st)
-                opt_add_nb(st, K.O_PASS, 0, 0, 0)
-                cb = -1
-                for k in range(K.N_VCARDS):
-                    if (
-                        st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                        and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
-                    ):
-                        cb = k
-                        break
-                if cb >= 0:
-                    for k in range(K.N_VCARDS):
-                        if (
-                            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-                        ):
-                            dup = False
-                            for j in range(1, st.g[K.G_NOPT]):
-                                if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
-                                    dup = True
-                            if dup:
-                                continue
-                            for dest in range(K.N_LOC):
-                                same = dest == st.inst[s, k, K.I_LOC]
-                                if (same or ru[K.R_CAULDRON_BORN_ANY_LOCATION] != 0) and can_enter_nb(
-                                    st, tb, s, st.inst[s, cb, K.I_CARD], dest
-                                ):
-                                    opt_add_nb(st, K.O_SWAP, k, cb, dest)
-                if st.g[K.G_NOPT] > 1:
-                    return ask_nb(st, f, 1, s, s, K.DK_SWAP, 0)
-        elif chosen_nb(st, 0) == K.O_SWAP:
-            soldier = chosen_nb(st, 1)
-            cb = chosen_nb(st, 2)
-            dest = chosen_nb(st, 3)
-            st.sv[s, K.SV_POWER] -= cost
-            st.sv[s, K.SV_SWAP_USED] = 1
-            log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
-            discard_nb(st, s, soldier)
-            put_in_realm_nb(st, s, cb, dest, -1)
-            st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
+        if pc == 0 and st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
+            # a claimed tile's rule before the move (its villain's routine)
+            return call_nb(st, f, 1, RT_TILE, s, K.PH_BEFORE_MOVE, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_MOVE
     elif ph == K.PH_MOVE:
         if pc == 0:
@@ -2022,7 +1822,6 @@ ROUTINES = (
     play_villain_card_r,
     discard_picks_r,
     resolve_effect_r,
-    take_me_instead_r,
 )
 _step_r = link.caller(step_r, ROUTINE_TYPES, types.int64)
 _take_action_r = link.caller(take_action_r, ROUTINE_TYPES, types.int64)
@@ -2050,7 +1849,6 @@ _play_item_r = link.caller(play_item_r, ROUTINE_TYPES, types.int64)
 _play_villain_card_r = link.caller(play_villain_card_r, ROUTINE_TYPES, types.int64)
 _discard_picks_r = link.caller(discard_picks_r, ROUTINE_TYPES, types.int64)
 _resolve_effect_r = link.caller(resolve_effect_r, ROUTINE_TYPES, types.int64)
-_take_me_instead_r = link.caller(take_me_instead_r, ROUTINE_TYPES, types.int64)
 
 
 # Inlined into advance_nb: a bound call passes State and Tables unpacked (about 150 machine words), and one hop
@@ -2111,8 +1909,8 @@ def run_routine_nb(st, tb, ru, f):
         return _discard_picks_r(st, tb, ru, f)
     if r == RT_RESOLVE_EFFECT:
         return _resolve_effect_r(st, tb, ru, f)
-    if r == RT_TAKE_ME_INSTEAD:
-        return _take_me_instead_r(st, tb, ru, f)
+    if r == RT_TILE:
+        return _ability_r(tb.vil[st.sv[st.fr[f, A0], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
     raise IndexError("unknown routine")
 
 

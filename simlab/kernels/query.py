@@ -396,6 +396,12 @@ def can_move_card_nb(st, tb, s, k, dest, by_fate):
 
 
 @kernel
+def ally_fate_move_ok_nb(st, tb, s, k, dest):
+    """Instance ``k`` of seat ``s`` is an Ally a Fate card may move to ``dest`` (Sweet Nightingale)."""
+    return tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY and can_move_card_nb(st, tb, s, k, dest, 1)
+
+
+@kernel
 def any_move_nb(st, tb, s, by_fate):
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:

@@ -1,11 +1,12 @@
 """The villains simlab plays: one folder each, listed in :data:`REGISTRY`.
 
 ``simlab/villains/<folder>/`` holds everything that is one villain's: ``cards.toml`` (the ``[villain]``
-table with its key, names and objective, its four locations, its Villain and Fate decks; see
-:mod:`simlab.cards`), ``abilities.py`` (the routine resolving the ability codes only its cards print, reached
-by the engine through a table filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the
-folder holds). The folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as
-``lady-tremaine``). Adding a villain is writing its folder and one line here (README, "Adding a villain").
+table with its key, names and objective, its four locations, its Villain and Fate decks, see :mod:`simlab.cards`;
+the rule variants of its cards, ``[[rule]]``, see :mod:`simlab.rules`), ``abilities.py`` (the routine resolving
+the ability codes only its cards print and the check of whether each can do what it says, reached by the engine
+through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the folder holds). The
+folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as ``lady-tremaine``). Adding a
+villain is writing its folder and one line here (README, "Adding a villain").
 """
 
 from __future__ import annotations
@@ -67,17 +68,23 @@ def ability_owners() -> dict[int, str]:
 
 
 def bind_abilities() -> None:
-    """Fill the engine's table of ability routines from the registry, once per process: each folder's
-    ``abilities.ability_r`` (compiled on its own, or loaded from the cache) for every code in its ``HANDLES``,
-    and the engine's ``no_ability_r`` (nothing happens, as for a code no branch handled) for every other code.
-    Must run before a game is played; the driver does it when imported."""
+    """Fill the engine's tables of ability routines and of ability checks from the registry, once per process: each
+    folder's ``abilities.ability_r`` and ``abilities.check_nb`` (compiled on their own, or loaded from the cache) for
+    every code in its ``HANDLES``, and the engine's ``no_ability_r`` (nothing happens, as for a code no branch
+    handled) and ``no_check_nb`` (nothing to check) for every other code. Must run before a game is played; the
+    driver does it when imported."""
     from simlab.kernels import engine, link
 
-    table, size, types = engine.ABILITY_TABLE, engine.N_ABILITY_CODES, engine.ABILITY_TYPES
-    if len(link.filled(table, size)) == size:
+    size = engine.N_ABILITY_CODES
+    tables = (
+        (engine.ABILITY_TABLE, engine.ABILITY_TYPES, "ability_r", engine.no_ability_r),
+        (engine.CHECK_TABLE, engine.CHECK_TYPES, "check_nb", engine.no_check_nb),
+    )
+    if all(len(link.filled(table, size)) == size for table, *_ in tables):
         return
     modules = dict(_ability_modules())
     owners = ability_owners()
-    for code in range(size):
-        routine = modules[owners[code]].ability_r if code in owners else engine.no_ability_r
-        link.fill(table, size, code, routine, types)
+    for table, types, name, default in tables:
+        for code in range(size):
+            kernel = getattr(modules[owners[code]], name) if code in owners else default
+            link.fill(table, size, code, kernel, types)

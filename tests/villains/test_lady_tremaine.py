@@ -407,7 +407,7 @@ def test_ball_gown_drizella():
     assert moves(sc, "Ball Gown Drizella") == ["move Ball Gown Drizella to The Music Room"]
 
 
-@pytest.mark.card("Invitation from the King", abilities=("invitation", "peek_fate_discard_one"))
+@pytest.mark.card("Invitation from the King", abilities=("unlock_play_named", "peek_fate_discard_one"))
 def test_invitation_from_the_king():
     # When played: unlock The Ballroom and find the Prince (here in the Fate discard pile) and play him there.
     sc = lt_turn({"power": 3, "mover": MUSIC, "hand": [INVITATION], "fate_discard": ["The Prince"]})
@@ -535,7 +535,7 @@ def test_midnight():
     assert plays(sc, "Midnight") == []
 
 
-@pytest.mark.card("The Key", abilities=("key_trap_named", "key_move_trap"))
+@pytest.mark.card("The Key", abilities=("move_named_here_trap", "move_hero_here_trap"))
 def test_the_key():
     # When played: Cinderella is moved to Cinderella's Room and Trapped.
     spec = {"mover": MUSIC, "hand": ["The Key"], "realm": {CASTLE: ["Cinderella"]}}
@@ -829,7 +829,7 @@ def test_cinderella():
     assert plays(lt_turn({**spec, "power": 1}), "Trapped") == ["play Trapped"]
 
 
-@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
+@pytest.mark.card("Fairy Godmother", abilities=("find_named_hero_play", "allies_moved_only_by_fate"))
 def test_fairy_godmother():
     # When played: find Ball Gown Cinderella and play her to any unlocked location (the Fating player chooses).
     sc = fated({"realm": {CASTLE: ["Drizella"]}}, ["Fairy Godmother", "Gus"])
@@ -1053,7 +1053,7 @@ def test_trapped_heroes_still_cover_actions():
     assert "gain 2 Power" not in opts and "fate Gaston" not in opts and "play Drizella to The Castle" in opts
 
 
-@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
+@pytest.mark.card("Fairy Godmother", abilities=("find_named_hero_play", "allies_moved_only_by_fate"))
 def test_fairy_godmother_with_cinderella_in_play_swaps_at_her_location():
     """Villain Guide: the Ball Gowns are played by discarding the everyday version and playing the Ball Gown "to the
     same location"; Fairy Godmother "can play Ball Gown Cinderella even if Cinderella is not in play. If this occurs,
@@ -1064,7 +1064,7 @@ def test_fairy_godmother_with_cinderella_in_play_swaps_at_her_location():
     assert names_at(sc, 0, CASTLE) == ["Ball Gown Cinderella"]
 
 
-@pytest.mark.card("Fairy Godmother", abilities=("fairy_godmother", "allies_moved_only_by_fate"))
+@pytest.mark.card("Fairy Godmother", abilities=("find_named_hero_play", "allies_moved_only_by_fate"))
 def test_fairy_godmother_finds_ball_gown_cinderella_in_the_realm():
     """Fairy Godmother: "find and play Ball Gown Cinderella". Rulebook, "Finding": "First, check to see if they are
     already in the Realm, and if so, remove them from their location" (DVFAQ: Realm, then discard pile, then deck).

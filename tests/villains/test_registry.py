@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from numba import types
 
 from simlab import villains as V
 from simlab.cards import compile_cards, load_cards
@@ -23,10 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Modules that still hold villain-specific code, and what is to move out of them (issue 18 part 2). The test
 # below also fails when one of them no longer names a villain, so that it leaves this list.
 NOT_YET = {
-    "simlab/kernels/const.py": "per-card ability codes (AB_*), rule-variant slots and mode names of single cards",
-    "simlab/kernels/engine.py": "card-specific rules outside the ability routines: the Fate action's (The Rose, "
-    "Gurgi's Happy Day, the Prince), Lucifer, LeFou, the Cauldron tile, playability checks, Take Me Instead",
-    "simlab/rules.py": "rule variants that concern one villain's cards",
     "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
@@ -210,18 +207,22 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
 
 ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate")  # what the engine's routines resolve
 # Codes printed in those slots that no villain's routine resolves: the core does (a Hero played from the Fate
-# discard pile, which two villains print), or the Fate action does before any routine is reached.
-CORE_RESOLVED = {"play_hero_from_fate_discard", "the_rose", "gurgi_happy_day", "hijack_fate"}
+# discard pile, which two villains print), or the Fate action does before any routine is reached (the target
+# taking over the choice).
+CORE_RESOLVED = {"play_hero_from_fate_discard", "hijack_fate"}
 
 
 def printed_codes() -> dict[str, set[str]]:
-    """Ability name -> the registered folders whose cards print it in a routine slot."""
+    """Ability name -> the registered folders whose cards print it in a routine slot (or whose tile has it)."""
     out: dict[str, set[str]] = {}
     for folder in V.REGISTRY:
-        for card in tomllib.loads(V.data_text(folder))["card"]:
+        doc = tomllib.loads(V.data_text(folder))
+        for card in doc["card"]:
             for slot in ROUTINE_SLOTS:
                 if slot in card:
                     out.setdefault(card[slot], set()).add(folder)
+        if "ability" in doc.get("cauldron", {}):  # the villain's tile
+            out.setdefault(doc["cauldron"]["ability"], set()).add(folder)
     return out
 
 
@@ -242,13 +243,21 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
     assert stray == {}
 
 
-def test_the_engine_reaches_every_villain_routine_through_its_table():
+def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables():
     import simlab.driver  # noqa: F401  (binds the routines and fills the table)
     from simlab.kernels import engine, link
 
     filled = link.filled(engine.ABILITY_TABLE, engine.N_ABILITY_CODES)
     assert filled == set(range(engine.N_ABILITY_CODES))
+    assert link.filled(engine.CHECK_TABLE, engine.N_ABILITY_CODES) == set(range(engine.N_ABILITY_CODES))
     py = link._PY_TABLES[engine.ABILITY_TABLE]
-    for code, folder in V.ability_owners().items():
+    checks = link._PY_TABLES[engine.CHECK_TABLE]
+    owners = V.ability_owners()
+    for code, folder in owners.items():
         module = importlib.import_module(f"{V.package(folder)}.abilities")
         assert py[code] is getattr(module.ability_r, "py_func", module.ability_r)
+        assert checks[code] is getattr(module.check_nb, "py_func", module.check_nb)
+        if hasattr(module.check_nb, "overloads"):  # the table's callers read an int64 answer
+            assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
+    for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
+        assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)

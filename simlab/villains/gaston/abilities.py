@@ -6,13 +6,26 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
+    A0,
+    A1,
+    A2,
     A3,
     A4,
     A5,
     A6,
     A7,
+    A8,
+    A10,
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    FA_PICK,
+    GO,
+    NO_CHECK,
+    PC_TAKEN_OVER,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
+    RT_FATE_ACTION,
     RT_MOVE_HERO,
     RT_ON_ENTER,
     RT_ON_PLAY,
@@ -20,10 +33,10 @@ from simlab.kernels.engine import (
     RT_PICK_LOCATION,
     RT_PICK_MODE,
     RT_PLAY_HERO,
+    RT_PLAY_REVEALED,
     RT_REMOVE_OBSTACLES,
     RT_REPLACE_OBSTACLES,
     RT_RESOLVE_EFFECT,
-    RT_TAKE_ME_INSTEAD,
     ask_nb,
     call_nb,
     card_frame_nb,
@@ -34,24 +47,32 @@ from simlab.kernels.engine import (
     fate_discard_into_deck_nb,
     find_nb,
     gain_power_nb,
+    hero_placements_nb,
     log_nb,
     move_card_nb,
     opt_add_nb,
     opt_clear_nb,
     over_nb,
     put_in_realm_nb,
+    put_on_fate_deck_nb,
     remove_obstacle_at_nb,
     replace_obstacle_at_nb,
     ret_nb,
+    reveal_fate_nb,
     reveal_until_ally_nb,
+    shuffle_fate_deck_nb,
     tail_nb,
 )
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
+    any_move_nb,
+    any_vanquish_possible_nb,
     can_enter_nb,
     can_remove_obstacle_nb,
     hero_count_nb,
     missing_at_nb,
+    missing_total_nb,
+    obstacles_total_nb,
     realm_instance_nb,
     strength_nb,
 )
@@ -59,22 +80,47 @@ from simlab.kernels.query import (
 HANDLES = (
     K.AB_REMOVE_OBSTACLES,
     K.AB_REMOVE_OBSTACLES_ONE_LOCATION,
-    K.AB_SWOON,
+    K.AB_REPLACE_ONE_GAIN_OR_DRAW,
     K.AB_EXTRA_VANQUISH,
     K.AB_EXTRA_MOVE,
     K.AB_DEFEAT_HERO_MAX_STRENGTH,
     K.AB_REVEAL_UNTIL_ALLY,
-    K.AB_TAKE_ME_INSTEAD,
-    K.AB_SHOW_ME_THE_BEAST,
+    K.AB_REVEAL_UNTIL_HERO,
+    K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
     K.AB_REPLACE_ONE_EACH_LOCATION,
     K.AB_REPLACE_OBSTACLES,
-    K.AB_MAGIC_MIRROR,
+    K.AB_FIND_HERO_RESHUFFLE_FATE,
     K.AB_REPLACE_ALL_ONE_LOCATION,
     K.AB_MAY_MOVE_ONE_HERO,
     K.AB_FETCH_ATTACHMENT_HERE,
-    K.AB_MRS_POTTS,
+    K.AB_MAY_MOVE_HEROES_OR_ITEMS,
     K.AB_PUSH_ALLIES_OUT,
+    K.AB_PLAY_OTHER_REVEAL_AGAIN,
 )
+
+
+@helper
+def reveal_until_hero_nb(st, tb, s):
+    """Reveal seat ``s``'s Fate cards until a Hero that can be played; the others go back and the Fate deck is
+    shuffled. The Hero (in limbo), or -1 if none is left."""
+    for k in range(K.N_INST):
+        st.mark[k] = 0
+    hero = -1
+    while True:
+        k = reveal_fate_nb(st, s)
+        if k < 0:
+            break
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO and hero_placements_nb(st, tb, s, k, k) > 0:
+            opt_clear_nb(st)
+            hero = k
+            break
+        opt_clear_nb(st)
+        st.mark[k] = 1
+    for k in range(K.N_VCARDS, K.N_INST):
+        if st.mark[k] != 0:
+            put_on_fate_deck_nb(st, s, k)
+    shuffle_fate_deck_nb(st, s)
+    return hero
 
 
 @helper
@@ -98,7 +144,7 @@ def effect_nb(st, tb, ru, f):
             if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
                 remove_obstacle_at_nb(st, tb, ru, s, loc)
         return ret_nb(st, f)
-    if ab == K.AB_SWOON:
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
         if pc == 0:
             return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
         if pc == 1:
@@ -132,9 +178,16 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
-    if ab == K.AB_TAKE_ME_INSTEAD:
-        return tail_nb(st, f, RT_TAKE_ME_INSTEAD, s, c, chooser, 0, 0, 0, 0)
-    if ab == K.AB_SHOW_ME_THE_BEAST:
+    if ab == K.AB_REVEAL_UNTIL_HERO:
+        # Take Me Instead: the Hero revealed is played to the card's location, then the Obstacles are removed.
+        if pc == 0:
+            hero = reveal_until_hero_nb(st, tb, s)
+            if hero >= 0:
+                loc = tb.card[c, K.CF_LOCATION]
+                log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
+                return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
+        return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
@@ -151,7 +204,7 @@ def effect_nb(st, tb, ru, f):
         return ret_nb(st, f)
     if ab == K.AB_REPLACE_OBSTACLES:
         return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_MAGIC_MIRROR:
+    if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
         # A3: the Beast found
         beast = tb.card[c, K.CF_REF0]
         if pc == 0:
@@ -220,7 +273,7 @@ def on_play_nb(st, tb, ru, f):
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
         log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MRS_POTTS:
+    if ab == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
         # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
         if pc == 0:
             opt_clear_nb(st)
@@ -257,7 +310,7 @@ def on_play_nb(st, tb, ru, f):
             st.fr[f, A5] += 1
             pc = 2
         if pc == 2:
-            single = ru[K.R_POTTS_SINGLE_DESTINATION] != 0
+            single = ru[K.R_MOVE_HEROES_SINGLE_DESTINATION] != 0
             for j in range(st.fr[f, A5], K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
                 if (
@@ -343,6 +396,75 @@ def activate_nb(st, tb, ru, f):
     return ret_nb(st, f)
 
 
+@helper
+def fate_action_nb(st, tb, ru, f):
+    """The Rose, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from ``PC_TAKEN_OVER``):
+    the other revealed card is played, The Rose discarded, two more revealed for the Fate action to play one
+    of, and one Obstacle removal is owed at its end."""
+    actor = st.fr[f, A0]
+    s = st.fr[f, A1]
+    if st.fr[f, K.FR_PC] == PC_TAKEN_OVER and st.fr[f, A8] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, st.fr[f, A8], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, A7])
+    st.fr[f, A4] += 1
+    st.fr[f, A10] = K.AB_PLAY_OTHER_REVEAL_AGAIN
+    st.fr[f, A2] = reveal_fate_nb(st, s)
+    st.fr[f, A3] = reveal_fate_nb(st, s)
+    st.fr[f, K.FR_PC] = FA_PICK
+    return GO
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """Gaston's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row ``c`` of
+    seat ``s``: his Item's removal when activated; The Rose takes a Fate action over; his Effects, Conditions and
+    Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat."""
+    if slot == CHECK_ACTIVATE:
+        if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+            return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+        return NO_CHECK
+    if slot == CHECK_TAKES_OVER_FATE_ACTION:
+        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_PLAY_OTHER_REVEAL_AGAIN else NO_CHECK
+    if slot != CHECK_EFFECT:
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES:
+        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
+            return 0
+        return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        return 1 if can_remove_obstacle_nb(st, tb, s) else 0
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW or ab == K.AB_REPLACE_OBSTACLES or ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+        return 1 if missing_total_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+        for loc in range(K.N_LOC):
+            if missing_at_nb(st, tb, s, loc) == 0:
+                return 0
+        return 1
+    if ab == K.AB_EXTRA_VANQUISH:
+        return 1 if any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0) else 0
+    if ab == K.AB_EXTRA_MOVE:
+        return 1 if any_move_nb(st, tb, s, 0) else 0
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        for h in range(K.N_INST):
+            if (
+                st.inst[s, h, K.I_ZONE] == K.Z_REALM
+                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+                and strength_nb(st, tb, s, h) <= n
+            ):
+                return 1
+        return 0
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+        # only the second named Hero in the Realm: it replaces an Obstacle, so one must be missing
+        first = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        second = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if second and not first:
+            return 1 if missing_total_nb(st, tb, s) > 0 else 0
+        return 1
+    return NO_CHECK
+
+
 @kernel
 def ability_r(st, tb, ru, f):
     """The routine of frame ``f`` for one of Gaston's ability codes (``HANDLES``), by the engine routine that
@@ -354,4 +476,6 @@ def ability_r(st, tb, ru, f):
         return on_play_nb(st, tb, ru, f)
     if r == RT_ON_ENTER:
         return on_enter_nb(st, tb, ru, f)
+    if r == RT_FATE_ACTION:
+        return fate_action_nb(st, tb, ru, f)
     return activate_nb(st, tb, ru, f)  # RT_ACTIVATE

@@ -6,15 +6,31 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine import (
+    A0,
+    A1,
     A3,
     A4,
     A5,
+    A7,
+    A8,
+    A11,
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    FA_END,
+    GO,
+    NO_CHECK,
+    PC_TAKEN_OVER,
+    RT_ACTIVATE,
+    RT_FATE_ACTION,
     RT_MOVE_HERO,
     RT_PICK_LOCATION,
     RT_PICK_MODE,
     RT_PLAY_HERO,
     RT_PLAY_ITEM,
+    RT_PLAY_REVEALED,
     RT_RESOLVE_EFFECT,
+    RT_TILE,
     add_card_placements_nb,
     ask_nb,
     call_nb,
@@ -23,7 +39,9 @@ from simlab.kernels.engine import (
     claim_cauldron_nb,
     defeat_hero_nb,
     discard_nb,
+    discard_revealed_nb,
     draw_n_nb,
+    fate_discard_into_deck_nb,
     find_nb,
     gain_power_nb,
     hand_size_nb,
@@ -31,30 +49,61 @@ from simlab.kernels.engine import (
     move_card_nb,
     opt_add_nb,
     opt_clear_nb,
-    pig_keeper_defeat_ok_nb,
-    pig_keeper_find_ok_nb,
+    put_in_realm_nb,
     ret_nb,
+    reveal_fate_nb,
     set_cauldron_nb,
     tail_nb,
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import can_enter_nb, hero_count_nb, realm_instance_nb, strength_nb
+from simlab.kernels.query import (
+    can_enter_nb,
+    flip_cost_nb,
+    hero_count_nb,
+    realm_instance_nb,
+    strength_nb,
+    zone_instance_nb,
+)
 
 HANDLES = (
     K.AB_FREE_ITEM,
     K.AB_POWER_CAULDRON,
     K.AB_CLAIM_OR_GAIN,
     K.AB_POWER_PER_HERO,
-    K.AB_PIG_KEEPER,
-    K.AB_BARGAIN,
+    K.AB_FIND_OR_DEFEAT_STRENGTH,
+    K.AB_RESHUFFLE_OR_PAY_CLAIM,
     K.AB_DRAW,
     K.AB_DISCARD_HAND_DRAW,
     K.AB_DEPOWER_CAULDRON,
     K.AB_MAY_MOVE_EACH_HERO,
     K.AB_GATHER_ALLIES,
-    K.AB_WITCHES,
+    K.AB_LOSE_POWER_OR_DISCARD,
+    K.AB_RESHUFFLE_FATE_PLAY_TWO,
+    K.AB_FLIP_CAULDRON,
 )
+
+
+@kernel
+def find_ok_nb(st, tb, s, c):
+    """The Hero card row ``c`` names can be found (Hen Wen: not in the Realm, in the Fate deck or discard pile)."""
+    hero = tb.card[c, K.CF_REF0]
+    if realm_instance_nb(st, s, hero) >= 0:
+        return False
+    return zone_instance_nb(st, s, hero, K.Z_FDECK) >= 0 or zone_instance_nb(st, s, hero, K.Z_FDISCARD) >= 0
+
+
+@kernel
+def defeat_strength_ok_nb(st, tb, s, c):
+    """A Hero of exactly card row ``c``'s number in Strength is in seat ``s``'s Realm."""
+    for h in range(K.N_INST):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
+            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
+        ):
+            return True
+    return False
 
 
 @helper
@@ -88,11 +137,11 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_POWER_PER_HERO:
         gain_power_nb(st, s, hero_count_nb(st, tb, s))
         return ret_nb(st, f)
-    if ab == K.AB_PIG_KEEPER:
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         # A3: Hen Wen found
         if pc == 0:
-            find_ok = 1 if pig_keeper_find_ok_nb(st, tb, s, c) else 0
-            defeat_ok = 1 if pig_keeper_defeat_ok_nb(st, tb, s, c) else 0
+            find_ok = 1 if find_ok_nb(st, tb, s, c) else 0
+            defeat_ok = 1 if defeat_strength_ok_nb(st, tb, s, c) else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_FIND, find_ok, K.M_DEFEAT, defeat_ok)
         if pc == 1:
             mode = st.g[K.G_RET0]
@@ -117,7 +166,7 @@ def effect_nb(st, tb, ru, f):
             return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_BARGAIN:
+    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
         if pc == 0:
             can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
@@ -206,7 +255,7 @@ def on_play_nb(st, tb, ru, f):
             ):
                 move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
-    if ab == K.AB_WITCHES:
+    if ab == K.AB_LOSE_POWER_OR_DISCARD:
         # A4: cards discarded so far.
         n = tb.card[c, K.CF_N]
         if pc == 0:
@@ -238,6 +287,146 @@ def on_play_nb(st, tb, ru, f):
     return ret_nb(st, f)
 
 
+@helper
+def fate_action_nb(st, tb, ru, f):
+    """Gurgi's Happy Day, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from
+    ``PC_TAKEN_OVER``): the other revealed card is discarded, the Fate discard pile shuffled into the deck, the top
+    two revealed and both played, then Gurgi's Happy Day is discarded. A11: the second card."""
+    actor = st.fr[f, A0]
+    s = st.fr[f, A1]
+    pc = st.fr[f, K.FR_PC]
+    if pc == PC_TAKEN_OVER:
+        discard_revealed_nb(st, s, st.fr[f, A8])
+        fate_discard_into_deck_nb(st, s)
+        first = reveal_fate_nb(st, s)
+        st.fr[f, A11] = reveal_fate_nb(st, s)
+        if first >= 0:
+            return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, first, actor, 0, 0, 0, 0)
+        pc = PC_TAKEN_OVER + 1
+    if pc == PC_TAKEN_OVER + 1 and st.fr[f, A11] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 2, RT_PLAY_REVEALED, s, st.fr[f, A11], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, A7])
+    st.fr[f, K.FR_PC] = FA_END
+    return GO
+
+
+@helper
+def tile_nb(st, tb, ru, f):
+    """The Black Cauldron's turn rules (on an RT_TILE frame: A0 the seat, A1 the phase), once claimed: its front side
+    discards one Cauldron Born at the start of the turn; before the move, its Power side may swap an Ancient
+    Soldiers (an Item granting Activates) for a Cauldron Born (a tile Ally) from hand, once a turn, paying its cost."""
+    s = st.fr[f, A0]
+    pc = st.fr[f, K.FR_PC]
+    if st.fr[f, A1] == K.PH_START:
+        if pc == 1:
+            discard_nb(st, s, chosen_nb(st, 1))
+            return ret_nb(st, f)
+        if st.sv[s, K.SV_CAULDRON] == 1:
+            opt_clear_nb(st)
+            for k in range(K.N_VCARDS):
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                ):
+                    opt_add_nb(st, K.O_CARD, k, s, 0)
+            if st.g[K.G_NOPT] > 0:
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
+        return ret_nb(st, f)
+    # before the move
+    cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
+    if pc == 1:
+        if chosen_nb(st, 0) == K.O_SWAP:
+            soldier = chosen_nb(st, 1)
+            cb = chosen_nb(st, 2)
+            dest = chosen_nb(st, 3)
+            st.sv[s, K.SV_POWER] -= cost
+            st.sv[s, K.SV_SWAP_USED] = 1
+            log_nb(st, K.EV_SWAP, s, soldier, cb, dest, cost)
+            discard_nb(st, s, soldier)
+            put_in_realm_nb(st, s, cb, dest, -1)
+            st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
+        return ret_nb(st, f)
+    if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
+        opt_clear_nb(st)
+        opt_add_nb(st, K.O_PASS, 0, 0, 0)
+        cb = -1
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_HAND
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
+            ):
+                cb = k
+                break
+        if cb >= 0:
+            for k in range(K.N_VCARDS):
+                if (
+                    st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                ):
+                    dup = False
+                    for j in range(1, st.g[K.G_NOPT]):
+                        if st.inst[s, st.opts[j, 1], K.I_LOC] == st.inst[s, k, K.I_LOC]:
+                            dup = True
+                    if dup:
+                        continue
+                    for dest in range(K.N_LOC):
+                        same = dest == st.inst[s, k, K.I_LOC]
+                        if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
+                            st, tb, s, st.inst[s, cb, K.I_CARD], dest
+                        ):
+                            opt_add_nb(st, K.O_SWAP, k, cb, dest)
+        if st.g[K.G_NOPT] > 1:
+            return ask_nb(st, f, 1, s, s, K.DK_SWAP, 0)
+    return ret_nb(st, f)
+
+
+@helper
+def tile_activate_nb(st, tb, ru, f):
+    """Activating the Black Cauldron (on ``activate_r``'s frame, A1 = -1): pay and flip it to its Power side."""
+    s = st.fr[f, A0]
+    cost = flip_cost_nb(st, tb, ru, s)
+    st.sv[s, K.SV_POWER] -= cost
+    log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)
+    set_cauldron_nb(st, s, 2)
+    return ret_nb(st, f)
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """The Horned King's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
+    ``c`` of seat ``s`` (-1: his tile, whose front side can be flipped for ``budget``); Gurgi's Happy Day takes a
+    Fate action over; his Effects need Heroes, the Cauldron's front side, Hen Wen to find or a Hero to defeat, an
+    Item to play."""
+    if slot == CHECK_ACTIVATE:
+        if c < 0:  # the Black Cauldron: its front side can be flipped
+            return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0
+        return NO_CHECK
+    if slot == CHECK_TAKES_OVER_FATE_ACTION:
+        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
+    if slot != CHECK_EFFECT:
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    if ab == K.AB_POWER_PER_HERO:
+        return 1 if hero_count_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_POWER_CAULDRON:
+        return 1 if st.sv[s, K.SV_CAULDRON] == 1 else 0
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+        return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0
+    if ab == K.AB_FREE_ITEM:
+        # Probe with the option list, then give it back as it was: the caller may be building it.
+        n0 = st.g[K.G_NOPT]
+        found = 0
+        for k in range(K.N_VCARDS):
+            if st.inst[s, k, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
+                if add_card_placements_nb(st, tb, ru, s, k) > 0:
+                    found = 1
+                    break
+        st.g[K.G_NOPT] = n0
+        return found
+    return NO_CHECK
+
+
 @kernel
 def ability_r(st, tb, ru, f):
     """The routine of frame ``f`` for one of the Horned King's ability codes (``HANDLES``), by the engine routine that
@@ -245,4 +434,10 @@ def ability_r(st, tb, ru, f):
     r = st.fr[f, K.FR_ROUTINE]
     if r == RT_RESOLVE_EFFECT:
         return effect_nb(st, tb, ru, f)
+    if r == RT_FATE_ACTION:
+        return fate_action_nb(st, tb, ru, f)
+    if r == RT_TILE:
+        return tile_nb(st, tb, ru, f)
+    if r == RT_ACTIVATE:
+        return tile_activate_nb(st, tb, ru, f)
     return on_play_nb(st, tb, ru, f)  # RT_ON_PLAY

@@ -9,6 +9,9 @@ from simlab.kernels.engine import (
     A2,
     A3,
     A4,
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    NO_CHECK,
     RT_CHOOSE_ACTIVATE,
     RT_CHOOSE_MOVE,
     RT_DISCARD_PICKS,
@@ -19,7 +22,6 @@ from simlab.kernels.engine import (
     RT_PICK_MODE,
     RT_PLACE_HERO,
     RT_RESOLVE_EFFECT,
-    add_move_options_nb,
     any_activate_nb,
     ask_nb,
     call_nb,
@@ -34,7 +36,6 @@ from simlab.kernels.engine import (
     fetch_slippers_nb,
     find_nb,
     hand_size_nb,
-    key_target_nb,
     log_nb,
     move_card_nb,
     opt_add_nb,
@@ -50,12 +51,18 @@ from simlab.kernels.engine import (
 )
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
+    ally_fate_move_ok_nb,
     any_move_nb,
+    any_trappable_nb,
     can_enter_nb,
     hero_can_move_nb,
+    hero_count_nb,
+    passive_count_nb,
     realm_instance_nb,
     trappable_nb,
     trapped_move_ok_nb,
+    wedding_ready_nb,
+    zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
 
@@ -66,19 +73,25 @@ HANDLES = (
     K.AB_REFRESH_HAND,
     K.AB_RESHUFFLE_FATE_ARRANGE,
     K.AB_DEFEAT_NAMED_HERO,
-    K.AB_MIDNIGHT,
+    K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
     K.AB_UNTRAP_AND_MOVE,
     K.AB_MOVE_OPPONENT_ALLY,
-    K.AB_INVITATION,
-    K.AB_KEY_TRAP_NAMED,
-    K.AB_FAIRY_GODMOTHER,
+    K.AB_UNLOCK_PLAY_NAMED,
+    K.AB_MOVE_NAMED_HERE_TRAP,
+    K.AB_FIND_NAMED_HERO_PLAY,
     K.AB_PEEK_FATE_DISCARD_ONE,
     K.AB_DISCARD_GLASS_SLIPPER,
-    K.AB_KEY_MOVE_TRAP,
+    K.AB_MOVE_HERO_HERE_TRAP,
     K.AB_ACTIVATE_TO_WIN,
     K.AB_FETCH_ALLY_HERE,
     K.AB_DISCARD_ITEM_HERE,
 )
+
+
+@kernel
+def key_target_nb(st, tb, s, h, where):
+    """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
+    return hero_can_move_nb(st, tb, s, h, where) or (st.inst[s, h, K.I_LOC] == where and trappable_nb(st, tb, s, h))
 
 
 @helper
@@ -163,7 +176,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MIDNIGHT:
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         for h in range(K.N_INST):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
@@ -186,7 +199,10 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_MOVE_OPPONENT_ALLY:
         if pc == 0:
             opt_clear_nb(st)
-            add_move_options_nb(st, tb, s, 1, 1)
+            for j in range(K.N_VCARDS):
+                for dest in range(K.N_LOC):
+                    if ally_fate_move_ok_nb(st, tb, s, j, dest):
+                        opt_add_nb(st, K.O_MOVE, j, dest, 0)
             if st.g[K.G_NOPT] > 0:
                 return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
             return ret_nb(st, f)
@@ -199,7 +215,7 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame).
     Locals: A3 ``here``, A4.. per ability."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
-    if ab == K.AB_INVITATION:
+    if ab == K.AB_UNLOCK_PLAY_NAMED:
         where = tb.card[c, K.CF_LOCATION]
         if st.sv[s, K.SV_LOCK + where] != 0:
             st.sv[s, K.SV_LOCK + where] = 0
@@ -211,7 +227,7 @@ def on_play_nb(st, tb, ru, f):
                 st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
         return ret_nb(st, f)
-    if ab == K.AB_KEY_TRAP_NAMED:
+    if ab == K.AB_MOVE_NAMED_HERE_TRAP:
         # The Key: Cinderella is moved to Cinderella's Room and Trapped.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
         where = tb.card[c, K.CF_LOCATION]
@@ -227,7 +243,7 @@ def on_play_nb(st, tb, ru, f):
         if trappable_nb(st, tb, s, k):
             trap_nb(st, s, k)
         return ret_nb(st, f)
-    if ab == K.AB_FAIRY_GODMOTHER:
+    if ab == K.AB_FIND_NAMED_HERO_PLAY:
         # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
         # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
         bgc = tb.card[c, K.CF_REF0]
@@ -327,7 +343,7 @@ def activate_nb(st, tb, ru, f):
             return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
-    if ab == K.AB_KEY_MOVE_TRAP:
+    if ab == K.AB_MOVE_HERO_HERE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         if pc == 0:
             opt_clear_nb(st)
@@ -347,6 +363,52 @@ def activate_nb(st, tb, ru, f):
     if ab == K.AB_ACTIVATE_TO_WIN:
         declare_win_nb(st, s)
     return ret_nb(st, f)
+
+
+@kernel
+def check_nb(st, tb, ru, slot, s, c, budget):
+    """Lady Tremaine's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
+    ``c`` of seat ``s``: her Items' Activates need a Fate card, a Glass Slipper, a Hero to move or trap, the wedding
+    ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
+    Effects a Hero to free or an Ally to move."""
+    if slot == CHECK_ACTIVATE:
+        ab = tb.card[c, K.CF_ACTIVATE]
+        if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+            return 1 if st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0 else 0
+        if ab == K.AB_DISCARD_GLASS_SLIPPER:
+            return 1 if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0
+        if ab == K.AB_MOVE_HERO_HERE_TRAP:
+            where = tb.card[c, K.CF_LOCATION]
+            for h in range(K.N_INST):
+                if st.inst[s, h, K.I_ZONE] == K.Z_REALM and key_target_nb(st, tb, s, h, where):
+                    return 1
+            return 0
+        if ab == K.AB_ACTIVATE_TO_WIN:
+            return 1 if wedding_ready_nb(st, tb, s, c) else 0
+        return NO_CHECK
+    if slot != CHECK_EFFECT:
+        return NO_CHECK
+    ab = tb.card[c, K.CF_EFFECT]
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        return 1 if any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget) else 0
+    if ab == K.AB_TRAP_HERO:
+        return 1 if any_trappable_nb(st, tb, s) else 0
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        named = (
+            realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        )
+        return 1 if named else 0
+    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+        return 1 if hero_count_nb(st, tb, s) > 0 else 0
+    if ab == K.AB_UNTRAP_AND_MOVE or ab == K.AB_MOVE_OPPONENT_ALLY:
+        # a Trapped Hero to free and move, or an Ally to move
+        untrap = ab == K.AB_UNTRAP_AND_MOVE
+        for k in range(K.N_INST):
+            for dest in range(K.N_LOC):
+                if trapped_move_ok_nb(st, tb, s, k, dest) if untrap else ally_fate_move_ok_nb(st, tb, s, k, dest):
+                    return 1
+        return 0
+    return NO_CHECK
 
 
 @kernel
