@@ -69,11 +69,16 @@ class Param:
     high: float
     integer: bool = False  # a count or threshold: tuned over whole numbers
     tunable: bool = True  # False for the skill switches and the novice's values (read only with plan 0)
+    slot: int | None = None  # its fixed place in State.sparams, if it has one (see strategies.plans.slots)
 
 
-def _group(group: str, *rows: tuple) -> tuple[Param, ...]:
-    """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]])."""
-    return tuple(Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:]) for r in rows)
+def group(group: str, *rows: tuple, at: int | None = None) -> tuple[Param, ...]:
+    """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]]); ``at``:
+    the slot of the first (the others follow it), for rows whose place in ``State.sparams`` is fixed."""
+    return tuple(
+        Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:], slot=None if at is None else at + i)
+        for i, r in enumerate(rows)
+    )
 
 
 # Every weight of the scoring kernel, grouped by what it values, in the order ``simlab strategies --params``
@@ -87,13 +92,13 @@ def _group(group: str, *rows: tuple) -> tuple[Param, ...]:
 # not weights: 0.5 * BIG marks a winning move, 100 + Power takes the Gain Power action first, and the
 # clamps of shares to [0, 1].
 
-PARAMS: tuple[Param, ...] = (
-    *_group(
+CORE_PARAMS: tuple[Param, ...] = (
+    *group(
         "switches",
         ("plan", 1, 0, 1, "1: value cards by the villain's plan; 0: by cost (novice)", True, False),
         ("fate_smart", 1, 0, 1, "1: choices inside Fate effects know the target; 0: random", True, False),
     ),
-    *_group(
+    *group(
         "economy",
         ("power_value", 1.0, 0.2, 3.0, "worth of 1 Power"),
         ("spend_weight", 0.6, 0.0, 1.5, "how much of a card's cost counts against playing it"),
@@ -104,7 +109,7 @@ PARAMS: tuple[Param, ...] = (
         ("surplus_scale", 8.0, 1.0, 20.0, "unspent Power surplus at which digging is at its most eager"),
         ("activation_lookahead", 3, 0, 6, "an Activate symbol is valued with the Power in hand plus this", True),
     ),
-    *_group(
+    *group(
         "cards",
         ("draw_value", 1.0, 0.0, 4.0, "worth of drawing a card"),
         ("dead_card", -1.0, -5.0, 0.0, "a card that does nothing now (below passing)"),
@@ -123,7 +128,7 @@ PARAMS: tuple[Param, ...] = (
         ("keep_removal_share", 0.6, 0.0, 1.5, "... or this share of the worst Hero's defeat worth"),
         ("keep_removal_second", 1.0, 0.0, 4.0, "... a second copy of it"),
     ),
-    *_group(
+    *group(
         "allies",
         ("ally_value", 0.5, 0.0, 3.0, "worth of 1 Strength of Allies in play"),
         ("ally_enables_defeat", 0.6, 0.0, 1.5, "an Ally completing the Strength to defeat a Hero: share of its worth"),
@@ -138,7 +143,7 @@ PARAMS: tuple[Param, ...] = (
         ("lose_overkill", 0.3, 0.0, 2.0, "... less this per Strength beyond what is needed"),
         ("lose_partial", 0.5, 0.0, 2.0, "... per Strength of an Ally that does not complete it"),
     ),
-    *_group(
+    *group(
         "heroes",
         ("vanquish_value", 1.5, 0.0, 8.0, "worth of defeating a Hero, on top of the harm it does"),
         ("threat_weight", 1.0, 0.0, 4.0, "multiplies the harm Heroes do"),
@@ -153,7 +158,7 @@ PARAMS: tuple[Param, ...] = (
         ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects (Hen Wen)"),
         ("hero_company_harm", 0.5, 0.0, 2.0, "a Hero stronger beside other Heroes, per Hero in the Realm"),
     ),
-    *_group(
+    *group(
         "effects",
         ("trap_effect_share", 0.8, 0.0, 1.5, "trapping a Hero (Trapped, Locked Up): share of its harm"),
         ("trap_activate_min", 0.5, 0.0, 3.0, "activating The Key with no Hero worth trapping"),
@@ -170,7 +175,7 @@ PARAMS: tuple[Param, ...] = (
         ("item_default", 1.0, 0.0, 4.0, "any other Item"),
         ("card_default", 0.5, 0.0, 3.0, "any other card"),
     ),
-    *_group(
+    *group(
         "choices",
         ("mode_claim", 10.0, 0.0, 20.0, "a card's mode: claim the Cauldron"),
         ("mode_find", 5.0, 0.0, 15.0, "... find (before the claim)"),
@@ -184,21 +189,7 @@ PARAMS: tuple[Param, ...] = (
         ("mode_discard", 1.0, 0.0, 4.0, "... make the Realm's owner discard"),
         ("opponent_item", 1.0, 0.0, 4.0, "an opponent's Item to discard: what it keeps, plus this"),
     ),
-    *_group(
-        "progress",
-        ("progress_soldier", 0.05, 0.0, 0.2, "Horned King: per location with Ancient Soldiers or a Cauldron Born"),
-        ("progress_born", 0.15, 0.0, 0.3, "Horned King: per location with a Cauldron Born (on top)"),
-        ("progress_claimed", 0.1, 0.0, 0.3, "Horned King: the Cauldron claimed"),
-        ("progress_powered", 0.1, 0.0, 0.3, "Horned King: the Cauldron powered (on top)"),
-        ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
-        ("progress_daughter", 0.15, 0.0, 0.4, "Lady Tremaine: an everyday daughter, while no bride is in play"),
-        ("progress_ballroom", 0.15, 0.0, 0.4, "Lady Tremaine: The Ballroom unlocked"),
-        ("progress_bride_in", 0.2, 0.0, 0.5, "Lady Tremaine: a bride in The Ballroom"),
-        ("progress_prince", 0.1, 0.0, 0.4, "Lady Tremaine: the Prince in her Realm"),
-        ("progress_bells", 0.15, 0.0, 0.4, "Lady Tremaine: Wedding Bells in her Realm"),
-        ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
-    ),
-    *_group(
+    *group(
         "fate",
         ("fate_value", 2.0, 0.0, 20.0, "worth of a Fate action against an opponent with no progress"),
         ("fate_target_progress", 4.0, 0.0, 20.0, "weight of the target's progress in a Fate action's worth"),
@@ -232,7 +223,7 @@ PARAMS: tuple[Param, ...] = (
         ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
         ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
     ),
-    *_group(
+    *group(
         "gaston",
         ("obstacle_value", 4.0, 0.5, 12.0, "worth of removing one Obstacle"),
         ("swoon_min_obstacles", 5, 0, 9, "play Swoon only while at least this many Obstacles remain", True),
@@ -244,7 +235,7 @@ PARAMS: tuple[Param, ...] = (
         ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
         ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
     ),
-    *_group(
+    *group(
         "lady-tremaine",
         ("wedding_value", 10.0, 0.0, 30.0, "each step of the wedding plan (a 'step' below)"),
         ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
@@ -270,7 +261,7 @@ PARAMS: tuple[Param, ...] = (
         ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
         ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
     ),
-    *_group(
+    *group(
         "horned-king",
         ("soldier_value", 8.0, 0.0, 25.0, "Ancient Soldiers at a location without one"),
         ("cauldron_value", 9.0, 0.0, 25.0, "claiming / powering the Cauldron, each new Cauldron Born location"),
@@ -300,7 +291,7 @@ PARAMS: tuple[Param, ...] = (
         ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
         ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
     ),
-    *_group(
+    *group(
         "novice",
         ("novice_base", 1.0, 0.0, 3.0, "(plan 0) worth of any card played", False, False),
         ("novice_strength", 0.5, 0.0, 2.0, "(plan 0) ... plus this per Strength of an Ally", False, False),
@@ -311,8 +302,22 @@ PARAMS: tuple[Param, ...] = (
         ("novice_keep_cost", 0.2, 0.0, 1.0, "(plan 0) ... plus this per Power it costs", False, False),
     ),
 )
-PARAM_NAMES = tuple(p.name for p in PARAMS)
-EXPERT = {p.name: p.expert for p in PARAMS}
+
+
+def __getattr__(name: str):
+    # The whole table (the core's rows and the plans', strategies.plans.parameter_rows), built on first use: the
+    # plans import this module, so it cannot read them while it is imported.
+    if name not in ("PARAMS", "PARAM_NAMES", "EXPERT"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from strategies.plans import parameter_rows
+
+    params = parameter_rows(CORE_PARAMS)
+    globals().update(
+        PARAMS=params, PARAM_NAMES=tuple(p.name for p in params), EXPERT={p.name: p.expert for p in params}
+    )
+    return globals()[name]
+
+
 P_PLAN = 0
 P_FATE_SMART = 1
 P_POWER_VALUE = 2
@@ -388,17 +393,6 @@ P_MODE_MOVE_HEROES = 71
 P_MODE_LOSE_POWER = 72
 P_MODE_DISCARD = 73
 P_OPPONENT_ITEM = 74
-P_PROGRESS_SOLDIER = 75
-P_PROGRESS_BORN = 76
-P_PROGRESS_CLAIMED = 77
-P_PROGRESS_POWERED = 78
-P_PROGRESS_BRIDE = 79
-P_PROGRESS_DAUGHTER = 80
-P_PROGRESS_BALLROOM = 81
-P_PROGRESS_BRIDE_IN = 82
-P_PROGRESS_PRINCE = 83
-P_PROGRESS_BELLS = 84
-P_PROGRESS_SLIPPER = 85
 P_FATE_VALUE = 86
 P_FATE_TARGET_PROGRESS = 87
 P_FATE_DEFEAT_SHARE = 88
@@ -498,6 +492,35 @@ P_NOVICE_KEEP = 181
 P_NOVICE_KEEP_COST = 182
 
 BIG = 1000.0
+
+# ============================================================================ each villain's plan
+
+# A villain's own terms of the scoring are its plan's (strategies/plans/<folder>.py: plan_nb, compiled on its own),
+# reached through a table of kernels indexed by the villain row of the seat they are about and filled from the
+# registry by bind_parts(): adding a villain adds an entry, not code here. ``what`` says what is asked, and what
+# ``a``, ``b``, ``c`` and ``x`` are; the plan answers ``x`` when it has nothing to say. A term added to a running
+# value gets that value as ``x`` and gives it back with its terms added, in the order they were always added.
+W_PROGRESS = 0  # how far seat s is towards its objective, 0 to 1 (x: 0.0)
+
+PLAN_TABLE = "simlab_strategies_plans"
+N_PLAN_ROWS = 16  # villain rows the table has room for
+_ST, _TB, _RU = link.ENGINE_REF_TYPES
+_SP = types.Array(types.float64, 1, "C")  # st.sparams[player]
+_I, _F = types.int64, types.float64
+PLAN_TYPES = (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I, _F)  # (ref(st), ref(tb), ru, sp, what, s, a, b, c, x)
+_plan = link.table_caller(PLAN_TABLE, N_PLAN_ROWS, PLAN_TYPES, _F)
+
+
+@helper
+def ask_plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
+    """Seat ``s``'s villain's plan's answer to ``what`` (see above)."""
+    return _plan(st.sv[s, K.SV_VILLAIN], st, tb, ru, sp, what, s, a, b, c, x)
+
+
+@kernel
+def no_plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
+    """The plan of a villain whose plan module has no ``plan_nb``: nothing to say."""
+    return x
 
 
 @kernel
@@ -660,46 +683,9 @@ def swap_pending_nb(st, tb, s):
 
 
 @kernel
-def progress_nb(st, tb, sp, s):
+def progress_nb(st, tb, ru, sp, s):
     """How close seat ``s`` is to its objective, 0 (start) to 1 (won), as seen with parameters ``sp``."""
-    obj = objective_nb(st, tb, s)
-    v = st.sv[s, K.SV_VILLAIN]
-    if obj == K.OBJ_OBSTACLES:
-        spots = 0
-        for loc in range(K.N_LOC):
-            spots += tb.locs[v, loc, K.LC_SPOTS]
-        return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
-    if obj == K.OBJ_CAULDRON:
-        both, born = soldier_locations_nb(st, tb, s)
-        p = sp[P_PROGRESS_SOLDIER] * count_nb(both) + sp[P_PROGRESS_BORN] * count_nb(born)
-        if st.sv[s, K.SV_CAULDRON] >= 1:
-            p += sp[P_PROGRESS_CLAIMED]
-        if st.sv[s, K.SV_CAULDRON] == 2:
-            p += sp[P_PROGRESS_POWERED]
-        return min(p, 1.0)
-    ball = admits_only_loc_nb(st, tb, s)
-    p = 0.0
-    if bride_at_nb(st, tb, s, -1):
-        p += sp[P_PROGRESS_BRIDE]
-    else:
-        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while m != 0:
-            k = lowest_nb(m)
-            m &= m - 1
-            if tb.card[st.inst[s, k, K.I_CARD], K.CF_EXCLUSIVE] >= 0:
-                p += sp[P_PROGRESS_DAUGHTER]
-                break
-    if ball >= 0:
-        if st.sv[s, K.SV_LOCK + ball] == 0:
-            p += sp[P_PROGRESS_BALLROOM]
-        if bride_at_nb(st, tb, s, ball):
-            p += sp[P_PROGRESS_BRIDE_IN]
-    if prince_in_realm_nb(st, tb, s):
-        p += sp[P_PROGRESS_PRINCE]
-    if activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0:
-        p += sp[P_PROGRESS_BELLS]
-    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
-    return min(max(p, 0.0), 1.0)
+    return ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0)
 
 
 # ============================================================================ Heroes: the harm they do
@@ -1345,21 +1331,21 @@ def keep_value_nb(st, tb, ru, sp, s, k):
 
 
 @kernel
-def discard_threshold_nb(st, tb, sp, s):
+def discard_threshold_nb(st, tb, ru, sp, s):
     """Hand cards worth less than this are discarded: more eagerly while the plan is far from done."""
     if sp[P_DISCARD_BELOW] < 0:
         return sp[P_DISCARD_BELOW]
     # Power piling up unspent means the hand holds the wrong cards.
     surplus = power_surplus_nb(st, tb, sp, s)
     return sp[P_DISCARD_BELOW] + sp[P_DIG_VALUE] * (
-        1.0 - progress_nb(st, tb, sp, s) + min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+        1.0 - progress_nb(st, tb, ru, sp, s) + min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
     )
 
 
 @kernel
 def junk_count_nb(st, tb, ru, sp, s):
     n = 0
-    limit = discard_threshold_nb(st, tb, sp, s)
+    limit = discard_threshold_nb(st, tb, ru, sp, s)
     m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
@@ -1560,8 +1546,8 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
 
 
 @kernel
-def fate_action_value_nb(sp, st, tb, target):
-    return sp[P_FATE_VALUE] + sp[P_FATE_TARGET_PROGRESS] * progress_nb(st, tb, sp, target)
+def fate_action_value_nb(st, tb, ru, sp, target):
+    return sp[P_FATE_VALUE] + sp[P_FATE_TARGET_PROGRESS] * progress_nb(st, tb, ru, sp, target)
 
 
 # ============================================================================ the Villain Mover
@@ -1742,7 +1728,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_MOVE:
             return move_value_nb(st, tb, ru, sp, me, a, b)
         if code == K.O_FATE:
-            return fate_action_value_nb(sp, st, tb, a)
+            return fate_action_value_nb(st, tb, ru, sp, a)
         if code == K.O_VANQUISH:
             return vanquish_value_nb(st, tb, ru, sp, me, a)
         if code == K.O_DISCARD:
@@ -1773,7 +1759,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     if kind == K.DK_DISCARD:
         if code == K.O_PASS:
             return 0.0
-        return discard_threshold_nb(st, tb, sp, realm) - _keep_value_nb(st, tb, ru, sp, realm, a)
+        return discard_threshold_nb(st, tb, ru, sp, realm) - _keep_value_nb(st, tb, ru, sp, realm, a)
     if kind == K.DK_CONDITION:
         if code == K.O_PASS:
             return 0.0
@@ -1892,7 +1878,7 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
         dig_worth = dig_worth_nb(st, tb, ru, sp, player)
         fate_worth = 0.0
         for d in range(1, st.g[K.G_NSEATS]):
-            fate_worth = max(fate_worth, fate_action_value_nb(sp, st, tb, (player + d) % st.g[K.G_NSEATS]))
+            fate_worth = max(fate_worth, fate_action_value_nb(st, tb, ru, sp, (player + d) % st.g[K.G_NSEATS]))
         wedding_ready = sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, player)
         for i in range(n):
             sc = _location_value_nb(
@@ -1919,9 +1905,6 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
 # fate_card_harm_nb -> basic_fate_harm_nb -> keep_value_nb -> card_value_nb -> effect_value_nb -> ...). They
 # are also parts a cold start compiles in parallel. _NAME is the symbol call of NAME; bind_parts() must run
 # before a kernel calling one is loaded from the cache (the driver does it when imported).
-_ST, _TB, _RU = link.ENGINE_REF_TYPES
-_SP = types.Array(types.float64, 1, "C")  # st.sparams[player]
-_I, _F = types.int64, types.float64
 PART_TYPES = {
     best_move_nb: (_ST, _TB, _RU, _SP, _I),
     effect_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),
@@ -1941,6 +1924,14 @@ _score_nb = link.caller(score_nb, PART_TYPES[score_nb], _F)
 
 
 def bind_parts() -> None:
-    """Compile (or load from the cache) every part and register its symbol, callees first."""
+    """Compile (or load from the cache) every part and register its symbol, callees first; then fill the table of
+    plans from the registry (each plan's ``plan_nb``, which may call the parts)."""
+    from simlab.villains import REGISTRY
+    from strategies.plans import plan_of
+
     for part, argtypes in PART_TYPES.items():
         link.bind(part, argtypes)
+    if len(REGISTRY) > N_PLAN_ROWS:
+        raise RuntimeError(f"{len(REGISTRY)} villains; the table of plans has room for {N_PLAN_ROWS}")
+    for row, folder in enumerate(REGISTRY):
+        link.fill(PLAN_TABLE, N_PLAN_ROWS, row, getattr(plan_of(folder), "plan_nb", no_plan_nb), PLAN_TYPES)

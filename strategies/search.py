@@ -48,6 +48,7 @@ from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb
 from simlab.kernels.jit import allocating_kernel, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
+from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
 from strategies.heuristic import bind_parts as bind_heuristic_parts
@@ -274,7 +275,7 @@ def rollout_nb(ws, tb, ru, horizon, policy):
 
 
 @kernel
-def value_nb(ws, tb, player, power_weight):
+def value_nb(ws, tb, ru, player, power_weight):
     """How good ``ws`` is for ``player``, 0 to 1: a finished game's result, else its progress over the best
     opponent's (the rollout policy's measure) plus ``power_weight`` per Power over that opponent's."""
     if ws.g[K.G_PHASE] == K.PH_OVER:
@@ -284,11 +285,11 @@ def value_nb(ws, tb, player, power_weight):
     rival = 0
     for d in range(1, ws.g[K.G_NSEATS]):
         q = (player + d) % ws.g[K.G_NSEATS]
-        p = progress_nb(ws, tb, ws.sparams[q], q)
+        p = progress_nb(ref(ws), ref(tb), ru, ws.sparams[q], q)
         if p > best:
             best = p
             rival = q
-    lead = progress_nb(ws, tb, ws.sparams[player], player) - best
+    lead = progress_nb(ref(ws), ref(tb), ru, ws.sparams[player], player) - best
     lead += power_weight * (ws.sv[player, K.SV_POWER] - ws.sv[rival, K.SV_POWER])
     return 0.5 + 0.5 * min(max(lead, -0.999), 0.999)
 
@@ -330,14 +331,14 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
         copy_state_nb(ws, world)
         call_apply(ws, pick)
         rollout_nb(ws, tb, ru, horizon, policy)
-        base = value_nb(ws, tb, player, sp[S_POWER_WEIGHT])
+        base = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT])
         for i in range(n):
             if i == pick or not (screen <= 0 or j < screen or stats[3, i] > 0):
                 continue
             copy_state_nb(ws, world)
             call_apply(ws, i)
             rollout_nb(ws, tb, ru, horizon, policy)
-            d = value_nb(ws, tb, player, sp[S_POWER_WEIGHT]) - base
+            d = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT]) - base
             stats[0, i] += d
             stats[1, i] += d * d
             stats[2, i] += 1.0

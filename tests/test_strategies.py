@@ -134,7 +134,8 @@ def test_every_parameter_round_trips_through_a_strategy_file(tmp_path):
     spec = load_strategy_file(path)
     assert spec.params == values
     vec = spec.vector()
-    assert [vec[getattr(heuristic, "P_" + p.name.upper())] for p in PARAMS] == [values[p.name] for p in PARAMS]
+    index = kernel_indices()
+    assert [vec[index["P_" + p.name.upper()]] for p in PARAMS] == [values[p.name] for p in PARAMS]
     assert vec[len(PARAMS) :].sum() == 0
     # and a file based on that one changes nothing else
     child = tmp_path / "child.toml"
@@ -450,12 +451,24 @@ def test_goldfish_expert_is_faster_than_novice_for_every_villain():
         assert median["expert"][2] < median["novice"][1], (villain, median)
 
 
+def kernel_indices() -> dict[str, int]:
+    """Every ``P_*`` index the kernels read: the heuristic's and each plan's (each defined in one module only)."""
+    from simlab.villains import REGISTRY
+    from strategies.plans import plan_of
+
+    out: dict[str, int] = {}
+    for module in (heuristic, *(plan_of(f) for f in REGISTRY)):
+        mine = {n: v for n, v in vars(module).items() if n.startswith("P_") and isinstance(v, int)}
+        assert not set(mine) & set(out), (module.__name__, set(mine) & set(out))
+        out |= mine
+    return out
+
+
 def test_param_table_matches_the_kernel_indices():
     from simlab.kernels.state import N_SPARAMS
     from strategies import heuristic as h
 
-    idx = {n: v for n, v in vars(h).items() if n.startswith("P_") and isinstance(v, int)}
-    assert idx == {"P_" + p.name.upper(): i for i, p in enumerate(h.PARAMS)}
+    assert kernel_indices() == {"P_" + p.name.upper(): i for i, p in enumerate(h.PARAMS)}
     assert len(set(h.PARAM_NAMES)) == len(h.PARAMS) <= N_SPARAMS
     assert len(h.PARAMS) > 150  # every weight of the scoring kernel, not only the first 22
     for p in h.PARAMS:

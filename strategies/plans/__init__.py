@@ -1,6 +1,16 @@
 """Each villain's plan as the strategies see it: ``strategies/plans/<folder>.py`` per registered folder
-(``simlab.villains.REGISTRY``), with ``PLAN``, one clause saying how an expert plays that villain (``expert``'s
-description is built from them). The heuristic's villain-specific terms are to move here too (issue 18)."""
+(``simlab.villains.REGISTRY``), holding
+
+* ``PLAN``: one clause saying how an expert plays that villain (``expert``'s description is built from them);
+* ``PARAMS``: the heuristic's parameters only that villain's plan reads (rows made by
+  :func:`strategies.heuristic.group`, in the same table as the core's: ``strategies.heuristic.PARAMS``), and
+  their indices in ``State.sparams`` (``P = slots(__name__, PARAMS)``);
+* ``plan_nb(st, tb, ru, sp, what, s, a, b, c, x)``: the villain's terms of the heuristic's scoring, asked for by
+  ``what`` (the ``W_*`` codes of :mod:`strategies.heuristic`, which say what ``a``, ``b``, ``c`` and ``x`` are)
+  about seat ``s``, a seat of that villain, with the deciding player's parameters ``sp``. It answers ``x`` when
+  it has nothing to say. The heuristic reaches it through a table of kernels indexed by the seat's villain row,
+  filled from the registry by :func:`strategies.heuristic.bind_parts`.
+"""
 
 from __future__ import annotations
 
@@ -22,3 +32,57 @@ def plans() -> list[str]:
     from simlab.villains import REGISTRY
 
     return [plan_of(folder).PLAN for folder in REGISTRY]
+
+
+def params_of(folder: str) -> tuple:
+    """The parameter rows of registered folder ``folder``'s plan (none if it declares none)."""
+    return tuple(getattr(plan_of(folder), "PARAMS", ()))
+
+
+def slots(module: str, rows) -> dict[str, int]:
+    """Parameter name -> its index in ``State.sparams``, for the rows of plan module ``module``.
+
+    A row made with ``at`` keeps that slot: the first three villains' rows keep the places they had when the
+    heuristic held them (tuned vectors and the ``P_*`` indices rely on them). The others follow every row of
+    the core and of the plans before this one in the registry, in order.
+    """
+    from simlab.villains import REGISTRY
+
+    folder = module.rsplit(".", 1)[-1]
+    out = {}
+    after = None
+    for p in rows:
+        if p.slot is not None:
+            out[p.name] = p.slot
+            continue
+        if after is None:
+            from strategies.heuristic import CORE_PARAMS
+
+            earlier = REGISTRY[: REGISTRY.index(folder)] if folder in REGISTRY else REGISTRY
+            after = len(CORE_PARAMS) + sum(len(params_of(f)) for f in earlier)
+        out[p.name] = after
+        after += 1
+    return out
+
+
+def parameter_rows(core) -> tuple:
+    """The heuristic's whole table: the plans' rows at their slots (:func:`slots`), the core's rows ``core`` in
+    the free slots, in order."""
+    from simlab.villains import REGISTRY
+
+    placed: dict[int, object] = {}
+    for folder in REGISTRY:
+        rows = params_of(folder)
+        where = slots(f"{__name__}.{folder}", rows)
+        for p in rows:
+            if where[p.name] in placed:
+                raise RuntimeError(f"{folder}: parameter {p.name} takes slot {where[p.name]}, which is taken")
+            placed[where[p.name]] = p
+    free = iter(i for i in range(len(core) + len(placed)) if i not in placed)
+    for p in core:
+        placed[next(free)] = p
+    table = tuple(placed[i] for i in range(len(placed)))  # a KeyError here: a plan's slot beyond the table
+    names = [p.name for p in table]
+    if len(set(names)) != len(names):
+        raise RuntimeError(f"parameters declared twice: {sorted({n for n in names if names.count(n) > 1})}")
+    return table

@@ -89,7 +89,11 @@ def test_a_villain_added_as_a_folder_and_a_registry_line_plays(tmp_path):
     (folder / "cards.toml").write_text(text)
     plans = tmp_path / "plans"
     plans.mkdir()
-    (plans / "gaston_two.py").write_text('"""A second Gaston\'s plan."""\n\nPLAN = "Gaston Two clears Obstacles"\n')
+    (plans / "gaston_two.py").write_text(
+        '"""A second Gaston\'s plan: Gaston\'s terms, no parameters of its own."""\n\n'
+        "from strategies.plans.gaston import plan_nb  # noqa: F401\n\n"
+        'PLAN = "Gaston Two clears Obstacles"\n'
+    )
     out = subprocess.run(
         [sys.executable, "-c", ADD_A_VILLAIN, str(folder), str(plans)],
         capture_output=True,
