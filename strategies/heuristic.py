@@ -35,7 +35,6 @@ from simlab.kernels.query import (
     can_remove_obstacle_nb,
     can_vanquish_nb,
     covered_nb,
-    first_symbol_nb,
     flip_cost_nb,
     hero_count_nb,
     missing_at_nb,
@@ -136,7 +135,6 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("ally_near_hero", 0.5, 0.0, 2.0, "... plus this"),
         ("move_cost", 0.1, 0.0, 1.0, "cost of moving an Ally or Item (ties stay put)"),
         ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
-        ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
         ("lose_free_ally", 10.0, 0.0, 20.0, "Allies given up in a Vanquish: Cauldron Born and Creeper first"),
         ("keep_activate_ally", 3.0, 0.0, 10.0, "... an Ally with an Activate ability (Monsieur D'Arque) last"),
         ("lose_exact", 5.0, 0.0, 10.0, "... an Ally whose Strength completes the Vanquish"),
@@ -350,7 +348,6 @@ P_ALLY_NEAR_HERO_SHARE = 28
 P_ALLY_NEAR_HERO = 29
 P_MOVE_COST = 30
 P_ATTACHED_HELP_SHARE = 31
-P_LUCIFER_TRAP_SHARE = 32
 P_LOSE_FREE_ALLY = 33
 P_KEEP_ACTIVATE_ALLY = 34
 P_LOSE_EXACT = 35
@@ -501,6 +498,23 @@ BIG = 1000.0
 # ``a``, ``b``, ``c`` and ``x`` are; the plan answers ``x`` when it has nothing to say. A term added to a running
 # value gets that value as ``x`` and gives it back with its terms added, in the order they were always added.
 W_PROGRESS = 0  # how far seat s is towards its objective, 0 to 1 (x: 0.0)
+W_POSITION = 1  # its Ally or Item a standing at location b: what that is worth (x: 0.0)
+W_ACTIVATION = 2  # activating its card instance a (-1: its tile), cost included (x: NaN, the core values it)
+W_ACTIVATION_IDLE = 3  # 1.0 if activating its card instance a would do nothing now (x: 0.0)
+W_MOVE = 4  # moving its Ally or Item a to location b (x: NaN, the core values it)
+W_EFFECT = 5  # resolving its Effect or Condition card row a with b Power left after paying (x: NaN)
+W_CARD = 6  # playing its Ally or Item a to location b (-1: wherever fits best) (x: NaN, the core values it)
+W_ALLY = 7  # playing its Ally a to location b: x, the Ally's worth so far, with the plan's terms added
+W_KEEPS_COPIES = 8  # 1.0 if a second copy of its Effect card row a is worth keeping like the first (x: 0.0)
+W_KEEP = 9  # keeping its hand card a (x: NaN, the core values it)
+W_KEEP_ITEM = 10  # keeping its hand Item a, worth x by what playing it is worth: x or more
+W_READY = 11  # 1.0 if a Move and an Activate at one location can win this turn (x: 0.0)
+W_READY_AT = 12  # the Villain Mover to location a when W_READY: x, the location's worth so far, plus
+W_ACTIONS_AT = 13  # the Villain Mover to location a, gaining b Power with c Play symbols: x so far, plus
+W_PLAY = 14  # playing its card a costing b Power: x, its worth so far, adjusted
+W_SWAP = 15  # the tile's decision (DK_SWAP): the option at location a (x: 0.0)
+W_LOCATION_PICK = 16  # location a picked for ability b in its Realm (c: 1 if by itself) (x: NaN, the core's)
+W_OWN_CARD = 17  # its own card instance a picked for ability b (x: 0.0)
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for
@@ -572,17 +586,6 @@ def admits_only_loc_nb(st, tb, s):
 
 
 @kernel
-def prince_in_realm_nb(st, tb, s):
-    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
-            return True
-    return False
-
-
-@kernel
 def activate_in_realm_nb(st, tb, s, ab):
     """Instance in seat ``s``'s Realm whose Activated Ability is ``ab``, or -1."""
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -592,23 +595,6 @@ def activate_in_realm_nb(st, tb, s, ab):
         if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
             return k
     return -1
-
-
-@kernel
-def wedding_after_bride_nb(st, tb, ru, s):
-    """Lady Tremaine wins as soon as a Ball Gown daughter next to The Ballroom moves in and Wedding Bells rings."""
-    ball = admits_only_loc_nb(st, tb, s)
-    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
-        return False
-    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0:
-        return False
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and can_move_card_nb(st, tb, s, k, ball, 0):
-            return True
-    return False
 
 
 @kernel
@@ -628,16 +614,6 @@ def extra_activate_in_hand_nb(st, tb, s):
 
 
 @kernel
-def clears_location_nb(st, tb, s, loc):
-    """1 if a Hero of seat ``s``'s Fate deck removes every Obstacle at ``loc`` when defeated."""
-    for j in range(K.N_VCARDS, K.N_INST):
-        c = st.inst[s, j, K.I_CARD]
-        if tb.card[c, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT and tb.card[c, K.CF_LOCATION] == loc:
-            return 1
-    return 0
-
-
-@kernel
 def soldier_locations_nb(st, tb, s):
     """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
     soldiers = 0
@@ -652,34 +628,6 @@ def soldier_locations_nb(st, tb, s):
         elif p == K.AB_TILE_ALLY:
             born |= 1 << st.inst[s, k, K.I_LOC]
     return soldiers | born, born
-
-
-@kernel
-def swap_pending_nb(st, tb, s):
-    """The Power of the Black Cauldron is showing, a Cauldron Born waits in hand and an Ancient Soldiers stands
-    where no Cauldron Born does: next turn's swap needs only its Power."""
-    if st.sv[s, K.SV_CAULDRON] != 2:
-        return False
-    in_hand = False
-    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            in_hand = True
-    if not in_hand:
-        return False
-    _, born = soldier_locations_nb(st, tb, s)
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if (
-            tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-            and (born >> st.inst[s, k, K.I_LOC]) & 1 == 0
-        ):
-            return True
-    return False
 
 
 @kernel
@@ -850,58 +798,7 @@ def best_trap_nb(st, tb, ru, sp, s):
 def position_value_nb(st, tb, ru, sp, s, k, loc):
     """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes)."""
     c = st.inst[s, k, K.I_CARD]
-    v = 0.0
-    ball = admits_only_loc_nb(st, tb, s)
-    if ball >= 0 and sp[P_PLAN] != 0:
-        if tb.card[c, K.CF_BRIDE] != 0:
-            # A bride walks towards The Ballroom one location at a time; once the Prince and Wedding Bells
-            # wait and no Slipper is left, every step is most of what remains to do.
-            step = sp[P_BRIDE_STEP]
-            if (
-                prince_in_realm_nb(st, tb, s)
-                and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0
-                and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
-            ):
-                step = sp[P_BRIDE_STEP_READY]
-            if loc == ball:
-                v += sp[P_BRIDE_IN_BALLROOM] * sp[P_WEDDING_VALUE]
-            else:
-                v += step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
-        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
-            v += sp[P_DAUGHTER_STEP] * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
-    p = tb.card[c, K.CF_PASSIVE]
-    if p == K.AB_GRANTS_ACTIVATE:
-        others = 0
-        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if (
-                j != k
-                and st.inst[s, j, K.I_LOC] == loc
-                and (
-                    tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                )
-            ):
-                others += 1
-        if others == 0:
-            v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
-    elif p == K.AB_TILE_ALLY:
-        # a Cauldron Born counts for the objective only where no other one stands
-        alone = True
-        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if (
-                j != k
-                and st.inst[s, j, K.I_LOC] == loc
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-            ):
-                alone = False
-        if alone:
-            v += sp[P_CAULDRON_VALUE]
+    v = ask_plan_nb(st, tb, ru, sp, W_POSITION, s, k, loc, 0, 0.0)
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
         mine = strength_nb(st, tb, s, k)
@@ -972,7 +869,8 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
 def activation_value_nb(st, tb, ru, sp, s, k):
     """Worth of activating card ``k`` (-1: flipping the Black Cauldron to its Power side), cost included."""
     if k < 0:
-        return sp[P_CAULDRON_VALUE] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
+        v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, -1, 0, 0, np.nan)
+        return v if not np.isnan(v) else sp[P_ACTIVATE_DEFAULT] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
     c = st.inst[s, k, K.I_CARD]
     ab = tb.card[c, K.CF_ACTIVATE]
     cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, c)
@@ -980,10 +878,9 @@ def activation_value_nb(st, tb, ru, sp, s, k):
         return BIG
     if sp[P_PLAN] == 0:
         return sp[P_NOVICE_ACTIVATE] - sp[P_NOVICE_ACTIVATE_COST] * cost
-    if ab == K.AB_REMOVE_OBSTACLES:
-        return sp[P_OBSTACLE_VALUE] * min(tb.card[c, K.CF_N], obstacles_total_nb(st, s)) - cost
-    if ab == K.AB_DISCARD_GLASS_SLIPPER:
-        return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
+    v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, k, 0, 0, np.nan)
+    if not np.isnan(v):
+        return v
     if ab == K.AB_MOVE_HERO_HERE_TRAP:
         return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
@@ -1011,9 +908,7 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
             if wedding_ready_nb(st, tb, s, c):
                 return BIG
             continue
-        if ab == K.AB_REMOVE_OBSTACLES and not can_remove_obstacle_nb(st, tb, s):
-            continue
-        if ab == K.AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0:
+        if ask_plan_nb(st, tb, ru, sp, W_ACTIVATION_IDLE, s, k, 0, 0, 0.0) != 0.0:
             continue
         best = max(best, activation_value_nb(st, tb, ru, sp, s, k))
     return best
@@ -1022,13 +917,9 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
 @kernel
 def move_value_nb(st, tb, ru, sp, s, k, dest):
     """Worth to seat ``s`` (the owner) of moving its Ally or Item ``k`` to ``dest``."""
-    if sp[P_PLAN] != 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and dest == admits_only_loc_nb(st, tb, s):
-        # Time the Ballroom: go in only when Wedding Bells can ring this turn (Sweet Nightingale waits for her).
-        if wedding_after_bride_nb(st, tb, ru, s) and (
-            first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
-        ):
-            return 0.5 * BIG
-        return sp[P_BRIDE_EARLY] * sp[P_WEDDING_VALUE]
+    v = ask_plan_nb(st, tb, ru, sp, W_MOVE, s, k, dest, 0, np.nan)
+    if not np.isnan(v):
+        return v
     here = st.inst[s, k, K.I_LOC]
     gain = position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here)
     return gain - sp[P_MOVE_COST]
@@ -1048,42 +939,13 @@ def best_move_nb(st, tb, ru, sp, s):
 
 
 @kernel
-def removal_of_nb(st, tb, s, c):
-    """Obstacles card row ``c`` (an Effect, Condition or activated Ally) removes from seat ``s`` now."""
-    obst = obstacles_total_nb(st, s)
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REVEAL_UNTIL_HERO:
-        return min(n, obst)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        most = 0
-        for loc in range(K.N_LOC):
-            most = max(most, st.sv[s, K.SV_OBST + loc])
-        return min(n, most)
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
-        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) < 0:
-            return min(1, obst)
-    return 0
-
-
-@kernel
 def effect_value_nb(st, tb, ru, sp, s, c, budget):
     """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
-    obst = obstacles_total_nb(st, s)
-    ov = sp[P_OBSTACLE_VALUE]
-    removes = removal_of_nb(st, tb, s, c)
-    if removes > 0 and removes >= obst and can_remove_obstacle_nb(st, tb, s):
-        return 0.5 * BIG  # the last Obstacles: this card wins
-    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-        if not can_remove_obstacle_nb(st, tb, s):
-            return sp[P_DEAD_CARD]
-        return ov * removes
-    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
-        if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
-            return sp[P_DEAD_CARD]
-        return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - sp[P_SWOON_COST_SHARE] * ov
+    v = ask_plan_nb(st, tb, ru, sp, W_EFFECT, s, c, budget, 0, np.nan)
+    if not np.isnan(v):
+        return v
     if ab == K.AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
     if ab == K.AB_EXTRA_MOVE:
@@ -1094,18 +956,6 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return best_defeat_nb(st, tb, ru, sp, s, n)
     if ab == K.AB_REVEAL_UNTIL_ALLY:
         return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
-    if ab == K.AB_REVEAL_UNTIL_HERO:
-        if not can_remove_obstacle_nb(st, tb, s):
-            return sp[P_DEAD_CARD]
-        return sp[P_TAKE_ME_SHARE] * ov * removes - sp[P_TAKE_ME_COST]
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
-        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
-        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
-        if beast and belle:
-            return n * sp[P_POWER_VALUE]
-        if beast:
-            return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
-        return sp[P_DEAD_CARD]
     if ab == K.AB_TRAP_HERO:
         return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
     if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
@@ -1119,32 +969,8 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
             if h >= 0:
                 best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
         return best
-    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
-        v = 0.0
-        mh = zone_bits_nb(st, s, K.Z_REALM)
-        while mh != 0:
-            h = lowest_nb(mh)
-            mh &= mh - 1
-            if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-                v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
-        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
-            v -= sp[P_MIDNIGHT_NO_CANE] * sp[P_WEDDING_VALUE]
-        return v
-    if ab == K.AB_POWER_CAULDRON:
-        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else sp[P_DEAD_CARD]
-    if ab == K.AB_CLAIM_OR_GAIN:
-        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
-        v = best_defeat_nb(st, tb, ru, sp, s, n)
-        if st.sv[s, K.SV_CAULDRON] == 0:
-            v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
-        return v
-    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
-        if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
-            return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
-        return sp[P_BARGAIN_FALLBACK]
     if ab == K.AB_FREE_ITEM:
         return sp[P_FREE_ITEM]
     if ab == K.AB_REFRESH_HAND:
@@ -1167,43 +993,15 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
     if t == K.T_EFFECT or t == K.T_CONDITION:
         return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     p = tb.card[c, K.CF_PASSIVE]
-    obj = objective_nb(st, tb, s)
-    wv = sp[P_WEDDING_VALUE]
+    if t == K.T_ALLY or t == K.T_ITEM:
+        v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, 0, np.nan)
+        if not np.isnan(v):
+            return v
     if t == K.T_ALLY:
-        if p == K.AB_TILE_ALLY:
-            _, born = soldier_locations_nb(st, tb, s)
-            if loc < 0:
-                return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
-            return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
         v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
-        if tb.card[c, K.CF_BRIDE] != 0:
-            v += wv if not bride_at_nb(st, tb, s, -1) else sp[P_SECOND_BRIDE]
-        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
-            # an everyday daughter: the first step towards her Ball Gown
-            daughters = 0
-            mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-            while mj != 0:
-                j = lowest_nb(mj)
-                mj &= mj - 1
-                cj = st.inst[s, j, K.I_CARD]
-                if tb.card[cj, K.CF_BRIDE] != 0 or (
-                    tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0
-                ):
-                    daughters += 1
-            v += sp[P_FIRST_DAUGHTER] * wv if daughters == 0 else sp[P_MORE_DAUGHTERS]
-            ball = admits_only_loc_nb(st, tb, s)
-            if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
-                v += sp[P_DAUGHTER_BY_BALLROOM]
-        if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
-            v += (
-                sp[P_REMOVER_ALLY] * sp[P_OBSTACLE_VALUE]
-                if obstacles_total_nb(st, s) >= sp[P_REMOVER_ALLY_MIN]
-                else 0.0
-            )
+        v = ask_plan_nb(st, tb, ru, sp, W_ALLY, s, k, loc, 0, v)
         if p == K.AB_WOLF_PACK:
             v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
-        if p == K.AB_TRAPS_HEROES_HERE:
-            v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
         else:
@@ -1214,13 +1012,6 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
             v += best
         return v
     if t == K.T_ITEM:
-        if p == K.AB_GRANTS_ACTIVATE:
-            if obj != K.OBJ_CAULDRON:
-                return sp[P_SPARE_SOLDIER]
-            both, _ = soldier_locations_nb(st, tb, s)
-            if loc < 0:
-                return sp[P_SOLDIER_VALUE] if count_nb(both) < K.N_LOC else sp[P_SPARE_SOLDIER]
-            return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else sp[P_SPARE_SOLDIER]
         if p == K.AB_ATTACHED_STRENGTH:
             v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
             if host >= 0:
@@ -1228,20 +1019,6 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
                 v += help_host * sp[P_ATTACHED_HELP_SHARE]
             return v
         on_play = tb.card[c, K.CF_ON_PLAY]
-        act = tb.card[c, K.CF_ACTIVATE]
-        where = tb.card[c, K.CF_LOCATION]
-        if on_play == K.AB_UNLOCK_PLAY_NAMED:
-            if st.sv[s, K.SV_LOCK + where] != 0:
-                return sp[P_INVITATION_LOCKED] * wv + (
-                    sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0
-                )
-            return sp[P_INVITATION_OPEN]
-        if act == K.AB_ACTIVATE_TO_WIN:
-            return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
-        if act == K.AB_DISCARD_GLASS_SLIPPER:
-            return (
-                sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
-            )
         if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
             h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
             if h >= 0:
@@ -1258,39 +1035,16 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     if sp[P_PLAN] == 0:
         return sp[P_NOVICE_KEEP] + sp[P_NOVICE_KEEP_COST] * tb.card[c, K.CF_COST]
     t = tb.card[c, K.CF_TYPE]
-    if t == K.T_EFFECT and removal_of_nb(st, tb, s, c) == 0 and tb.card[c, K.CF_EFFECT] != K.AB_POWER_CAULDRON:
+    if (
+        t == K.T_EFFECT
+        and earlier_copy_in_hand_nb(st, s, k)
+        and ask_plan_nb(st, tb, ru, sp, W_KEEPS_COPIES, s, c, 0, 0, 0.0) == 0.0
+    ):
         # a second copy of a utility Effect rarely earns its place in a 4-card hand
-        if earlier_copy_in_hand_nb(st, s, k):
-            return sp[P_SECOND_COPY_KEEP]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-        # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
-        earlier = 0
-        for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
-                earlier += 1
-        if st.sv[s, K.SV_CAULDRON] == 0:
-            return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
-        if earlier == 0:
-            return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE]
-        # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
-        _, born = soldier_locations_nb(st, tb, s)
-        return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
-    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
-        # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
-        if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
-            both, _ = soldier_locations_nb(st, tb, s)
-            if count_nb(both) < K.N_LOC:
-                return sp[P_SOLDIER_VALUE]
-        if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
-            if (
-                st.g[K.G_NSEATS] > 1
-                and passive_count_nb(st, tb, s, K.AB_GRANTS_ACTIVATE) == 0
-                and not earlier_copy_in_hand_nb(st, s, k)
-            ):
-                # the only answer left to Gurgi's Sacrifice: no Ancient Soldiers' Activate could power it again
-                return max(sp[P_KEEP_OUR_HOUR_POWERED], sp[P_KEEP_OUR_HOUR_HEDGE])
-            return sp[P_KEEP_OUR_HOUR_POWERED]
-        return sp[P_KEEP_POWERED_OTHER]
+        return sp[P_SECOND_COPY_KEEP]
+    v = ask_plan_nb(st, tb, ru, sp, W_KEEP, s, k, 0, 0, np.nan)
+    if not np.isnan(v):
+        return v
     if t == K.T_CONDITION:
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
@@ -1299,12 +1053,6 @@ def keep_value_nb(st, tb, ru, sp, s, k):
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
-        # Effects that are dead now may come alive; value those by their best case.
-        if ab == K.AB_POWER_CAULDRON:
-            side = st.sv[s, K.SV_CAULDRON]
-            if side == 0:
-                return sp[P_KEEP_OUR_HOUR_UNCLAIMED]
-            return sp[P_KEEP_OUR_HOUR_SHARE] * sp[P_CAULDRON_VALUE] if side == 1 else sp[P_KEEP_OUR_HOUR_POWERED]
         if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
             # worth what the worst Hero in play costs us (it may be the one to remove next turn)
             if earlier_copy_in_hand_nb(st, s, k):
@@ -1319,14 +1067,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
             return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
     worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
-    if (
-        t == K.T_ITEM
-        and tb.card[c, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN
-        and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0
-        and not earlier_copy_in_hand_nb(st, s, k)
-    ):
-        # the only Wedding Bells in reach: the plan cannot finish without it, whatever The Ballroom's lock
-        return max(worth, sp[P_BELLS_KEEP] * sp[P_WEDDING_VALUE])
+    if t == K.T_ITEM:
+        return ask_plan_nb(st, tb, ru, sp, W_KEEP_ITEM, s, k, 0, 0, worth)
     return worth
 
 
@@ -1554,41 +1296,11 @@ def fate_action_value_nb(st, tb, ru, sp, target):
 
 
 @kernel
-def can_finish_here_nb(st, tb, s, plays, budget):
-    """Removal cards in hand, at most ``plays`` of them within ``budget`` Power, clear every Obstacle left."""
-    if not can_remove_obstacle_nb(st, tb, s):
-        return False
-    need = obstacles_total_nb(st, s)
-    used = 0
-    for _ in range(plays):
-        best = 0
-        bk = -1
-        m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
-        while m != 0:
-            k = lowest_nb(m)
-            m &= m - 1
-            if (used >> k) & 1:
-                continue
-            c = st.inst[s, k, K.I_CARD]
-            if tb.card[c, K.CF_TYPE] != K.T_EFFECT or play_cost_nb(st, tb, s, c) > budget:
-                continue
-            r = removal_of_nb(st, tb, s, c)
-            if r > best:
-                best = r
-                bk = k
-        if bk < 0:
-            break
-        used |= 1 << bk
-        budget -= play_cost_nb(st, tb, s, st.inst[s, bk, K.I_CARD])
-        need -= best
-    return need <= 0
-
-
-@kernel
-def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_worth, dig_worth, wedding_ready):
+def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_worth, dig_worth, ready):
     """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there.
 
-    The worths that do not depend on the location are computed once per decision by the caller.
+    The worths that do not depend on the location are computed once per decision by the caller, and so is
+    ``ready``: the plan's ``W_READY``.
     """
     v = st.sv[s, K.SV_VILLAIN]
     gains = 0
@@ -1615,25 +1327,11 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
             total += sp[P_DISCARD_SYMBOL_SHARE] * dig_worth
     if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
         total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
-    if wedding_ready:
-        # here the bride can walk in and Wedding Bells ring in the same turn
-        moves = 0
-        acts = 0
-        for j in range(tb.locs[v, loc, K.LC_NSYM]):
-            if symbol_available_nb(st, tb, ru, s, loc, j):
-                moves += tb.syms[v, loc, j, K.SY_KIND] == K.S_MOVE
-                acts += tb.syms[v, loc, j, K.SY_KIND] == K.S_ACTIVATE
-        if moves > 0 and (acts > 0 or extra_activate_in_hand_nb(st, tb, s)):
-            total += 0.5 * BIG
+    if ready:
+        total = ask_plan_nb(st, tb, ru, sp, W_READY_AT, s, loc, 0, 0, total)
     total += power_worth_nb(st, tb, sp, s, gains)
-    if gains > 0 and sp[P_PLAN] != 0 and swap_pending_nb(st, tb, s):
-        # Power the next swap still lacks: without it the Cauldron Born waits another turn
-        short = tb.vil[v, K.VF_SWAP_COST] - st.sv[s, K.SV_POWER]
-        if short > 0:
-            total += sp[P_SWAP_POWER] * min(gains, short)
-    if plays > 0 and sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
-        if can_finish_here_nb(st, tb, s, plays, st.sv[s, K.SV_POWER] + gains):
-            total += 0.5 * BIG
+    if sp[P_PLAN] != 0 and (gains > 0 or plays > 0):
+        total = ask_plan_nb(st, tb, ru, sp, W_ACTIONS_AT, s, loc, gains, plays, total)
     if plays > 0:
         # the best cards the Power here pays for, one per Play symbol
         budget = st.sv[s, K.SV_POWER] + gains
@@ -1683,11 +1381,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
         if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_MOVE_HERO_HERE_TRAP:
             return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
         return defeat_value_nb(st, tb, ru, sp, s, j)
-    if ctx == K.AB_FLIP_CAULDRON:
-        # losing a Cauldron Born: keep one at every location if possible
-        here = st.inst[s, j, K.I_LOC]
-        return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0
-    return 0.0
+    return ask_plan_nb(st, tb, ru, sp, W_OWN_CARD, s, j, ctx, 0, 0.0)
 
 
 @kernel
@@ -1708,20 +1402,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_PLAY:
             cost = play_cost_nb(st, tb, me, st.inst[me, a, K.I_CARD])
             v = _card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
-            if sp[P_PLAN] != 0 and st.sv[me, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
-                # keep the Power for next turn's swap when a Cauldron Born is waiting in hand
-                swap_cost = tb.vil[st.sv[me, K.SV_VILLAIN], K.VF_SWAP_COST]
-                if (
-                    st.sv[me, K.SV_POWER] - cost < swap_cost
-                    and realm_passive_at_nb(st, tb, me, K.AB_GRANTS_ACTIVATE, -1) > 0
-                ):
-                    mj = zone_bits_nb(st, me, K.Z_HAND) & VILLAIN_BITS
-                    while mj != 0:
-                        j = lowest_nb(mj)
-                        mj &= mj - 1
-                        if tb.card[st.inst[me, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
-                            v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
-                            break
+            if sp[P_PLAN] != 0:
+                v = ask_plan_nb(st, tb, ru, sp, W_PLAY, me, a, cost, 0, v)
             return v
         if code == K.O_ACTIVATE:
             return activation_value_nb(st, tb, ru, sp, me, a)
@@ -1737,8 +1419,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     if kind == K.DK_SWAP:
         if code == K.O_PASS:
             return 0.0
-        _, born = soldier_locations_nb(st, tb, me)
-        return sp[P_CAULDRON_VALUE] if (born >> c3) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
+        return ask_plan_nb(st, tb, ru, sp, W_SWAP, me, c3, 0, 0, 0.0)
     if kind == K.DK_VANQUISH_ALLY:
         if code == K.O_PASS:
             return BIG
@@ -1800,25 +1481,9 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return sp[P_MODE_DISCARD] * -sign
         return 0.0
     if kind == K.DK_LOCATION:
-        if ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
-            return st.sv[realm, K.SV_OBST + a] + 0.0
-        if (
-            ctx == K.AB_REMOVE_OBSTACLES
-            or ctx == K.AB_REVEAL_UNTIL_HERO
-            or ctx == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN
-            or (ctx == K.AB_PLAY_OTHER_REVEAL_AGAIN)
-        ):
-            # Empty one location before the next: It Is You needs every location to miss one, and the
-            # locations a Hero clears when defeated are left for that Hero.
-            sc = -st.sv[realm, K.SV_OBST + a] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, realm, a)
-            replacing = passive_count_nb(st, tb, realm, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
-            return sc if mine != replacing else -sc
-        if (
-            ctx == K.AB_REPLACE_ONE_GAIN_OR_DRAW
-            or ctx == K.AB_REPLACE_OBSTACLES
-            or ctx == K.AB_REPLACE_ALL_ONE_LOCATION
-        ):
-            return missing_at_nb(st, tb, realm, a) + 0.0
+        v = ask_plan_nb(st, tb, ru, sp, W_LOCATION_PICK, realm, a, ctx, 1 if mine else 0, np.nan)
+        if not np.isnan(v):
+            return v
         if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_FIND_OR_DEFEAT_STRENGTH:
             # Allies pushed out / Hen Wen placed: near the owner's Allies helps the owner
             strength = 0
@@ -1879,10 +1544,10 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
         fate_worth = 0.0
         for d in range(1, st.g[K.G_NSEATS]):
             fate_worth = max(fate_worth, fate_action_value_nb(st, tb, ru, sp, (player + d) % st.g[K.G_NSEATS]))
-        wedding_ready = sp[P_PLAN] != 0 and wedding_after_bride_nb(st, tb, ru, player)
+        ready = sp[P_PLAN] != 0 and ask_plan_nb(st, tb, ru, sp, W_READY, player, 0, 0, 0, 0.0) != 0.0
         for i in range(n):
             sc = _location_value_nb(
-                st, tb, ru, sp, player, st.opts[i, 1], move_worth, fate_worth, vanquish_worth, dig_worth, wedding_ready
+                st, tb, ru, sp, player, st.opts[i, 1], move_worth, fate_worth, vanquish_worth, dig_worth, ready
             )
             sc += sp[P_NOISE] * uniform_nb(st.rng)
             if sc > best:

@@ -1,11 +1,160 @@
 """Gaston's plan: remove all of his Obstacles."""
 
+import numpy as np
+
 from simlab.kernels import const as K
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import obstacles_total_nb
-from strategies.heuristic import W_PROGRESS
+from simlab.kernels.query import (
+    activation_cost_nb,
+    can_remove_obstacle_nb,
+    missing_at_nb,
+    missing_total_nb,
+    obstacles_total_nb,
+    passive_count_nb,
+    play_cost_nb,
+    realm_instance_nb,
+    zone_bits_nb,
+)
+from strategies.heuristic import (
+    BIG,
+    P_CLEARED_BY_HERO,
+    P_DEAD_CARD,
+    P_DRAW_VALUE,
+    P_OBSTACLE_VALUE,
+    P_POWER_VALUE,
+    P_REMOVER_ALLY,
+    P_REMOVER_ALLY_MIN,
+    P_SWOON_COST_SHARE,
+    P_SWOON_MIN_OBSTACLES,
+    P_TAKE_ME_COST,
+    P_TAKE_ME_SHARE,
+    W_ACTIONS_AT,
+    W_ACTIVATION,
+    W_ACTIVATION_IDLE,
+    W_ALLY,
+    W_EFFECT,
+    W_KEEPS_COPIES,
+    W_LOCATION_PICK,
+    W_PROGRESS,
+    objective_nb,
+)
 
 PLAN = "Gaston clears Belle and values removal per Power"
+
+
+@kernel
+def removal_of_nb(st, tb, s, c):
+    """Obstacles card row ``c`` (an Effect, Condition or activated Ally) removes from seat ``s`` now."""
+    obst = obstacles_total_nb(st, s)
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REVEAL_UNTIL_HERO:
+        return min(n, obst)
+    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        most = 0
+        for loc in range(K.N_LOC):
+            most = max(most, st.sv[s, K.SV_OBST + loc])
+        return min(n, most)
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+        if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) < 0:
+            return min(1, obst)
+    return 0
+
+
+@kernel
+def clears_location_nb(st, tb, s, loc):
+    """1 if a Hero of seat ``s``'s Fate deck removes every Obstacle at ``loc`` when defeated."""
+    for j in range(K.N_VCARDS, K.N_INST):
+        c = st.inst[s, j, K.I_CARD]
+        if tb.card[c, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT and tb.card[c, K.CF_LOCATION] == loc:
+            return 1
+    return 0
+
+
+@kernel
+def can_finish_here_nb(st, tb, s, plays, budget):
+    """Removal cards in hand, at most ``plays`` of them within ``budget`` Power, clear every Obstacle left."""
+    if not can_remove_obstacle_nb(st, tb, s):
+        return False
+    need = obstacles_total_nb(st, s)
+    used = 0
+    for _ in range(plays):
+        best = 0
+        bk = -1
+        m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if (used >> k) & 1:
+                continue
+            c = st.inst[s, k, K.I_CARD]
+            if tb.card[c, K.CF_TYPE] != K.T_EFFECT or play_cost_nb(st, tb, s, c) > budget:
+                continue
+            r = removal_of_nb(st, tb, s, c)
+            if r > best:
+                best = r
+                bk = k
+        if bk < 0:
+            break
+        used |= 1 << bk
+        budget -= play_cost_nb(st, tb, s, st.inst[s, bk, K.I_CARD])
+        need -= best
+    return need <= 0
+
+
+@kernel
+def effect_value_nb(st, tb, sp, s, c):
+    """Worth of resolving Gaston's Effect card row ``c`` if it removes or replaces his Obstacles, else NaN."""
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    obst = obstacles_total_nb(st, s)
+    ov = sp[P_OBSTACLE_VALUE]
+    removes = removal_of_nb(st, tb, s, c)
+    if removes > 0 and removes >= obst and can_remove_obstacle_nb(st, tb, s):
+        return 0.5 * BIG  # the last Obstacles: this card wins
+    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        if not can_remove_obstacle_nb(st, tb, s):
+            return sp[P_DEAD_CARD]
+        return ov * removes
+    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
+        if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
+            return sp[P_DEAD_CARD]
+        return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - sp[P_SWOON_COST_SHARE] * ov
+    if ab == K.AB_REVEAL_UNTIL_HERO:
+        if not can_remove_obstacle_nb(st, tb, s):
+            return sp[P_DEAD_CARD]
+        return sp[P_TAKE_ME_SHARE] * ov * removes - sp[P_TAKE_ME_COST]
+    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+        beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
+        belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
+        if beast and belle:
+            return n * sp[P_POWER_VALUE]
+        if beast:
+            return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
+        return sp[P_DEAD_CARD]
+    return np.nan
+
+
+@kernel
+def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
+    """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
+    if ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+        return st.sv[s, K.SV_OBST + loc] + 0.0
+    if (
+        ctx == K.AB_REMOVE_OBSTACLES
+        or ctx == K.AB_REVEAL_UNTIL_HERO
+        or ctx == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN
+        or (ctx == K.AB_PLAY_OTHER_REVEAL_AGAIN)
+    ):
+        # Empty one location before the next: It Is You needs every location to miss one, and the
+        # locations a Hero clears when defeated are left for that Hero.
+        sc = -st.sv[s, K.SV_OBST + loc] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, s, loc)
+        replacing = passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
+        return sc if mine != replacing else -sc
+    if ctx == K.AB_REPLACE_ONE_GAIN_OR_DRAW or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
+        return missing_at_nb(st, tb, s, loc) + 0.0
+    return np.nan
 
 
 @kernel
@@ -18,4 +167,36 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         for loc in range(K.N_LOC):
             spots += tb.locs[v, loc, K.LC_SPOTS]
         return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
+    if what == W_EFFECT:
+        return effect_value_nb(st, tb, sp, s, a)
+    if what == W_ALLY:
+        # an Ally that activates to remove Obstacles
+        if tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+            x += (
+                sp[P_REMOVER_ALLY] * sp[P_OBSTACLE_VALUE]
+                if obstacles_total_nb(st, s) >= sp[P_REMOVER_ALLY_MIN]
+                else 0.0
+            )
+        return x
+    if what == W_ACTIVATION:
+        if a >= 0:
+            card = st.inst[s, a, K.I_CARD]
+            if tb.card[card, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+                cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
+                return sp[P_OBSTACLE_VALUE] * min(tb.card[card, K.CF_N], obstacles_total_nb(st, s)) - cost
+        return x
+    if what == W_ACTIVATION_IDLE:
+        ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
+        return 1.0 if ab == K.AB_REMOVE_OBSTACLES and not can_remove_obstacle_nb(st, tb, s) else x
+    if what == W_KEEPS_COPIES:
+        # a second removal card is worth keeping
+        return 1.0 if removal_of_nb(st, tb, s, a) != 0 else x
+    if what == W_ACTIONS_AT:
+        # Play symbols enough to clear every Obstacle left: the game is won here
+        if c > 0 and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
+            if can_finish_here_nb(st, tb, s, c, st.sv[s, K.SV_POWER] + b):
+                x += 0.5 * BIG
+        return x
+    if what == W_LOCATION_PICK:
+        return location_pick_nb(st, tb, sp, s, a, b, c != 0)
     return x

@@ -1,9 +1,56 @@
 """The Horned King's plan: a Cauldron Born at every location."""
 
+import numpy as np
+
 from simlab.kernels import const as K
-from simlab.kernels.bits import count_nb
+from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
-from strategies.heuristic import W_PROGRESS, group, soldier_locations_nb
+from simlab.kernels.query import flip_cost_nb, passive_count_nb, zone_bits_nb
+from strategies.heuristic import (
+    P_BARGAIN_FALLBACK,
+    P_CAULDRON_VALUE,
+    P_DEAD_CARD,
+    P_KEEP_BORN_EXTRA,
+    P_KEEP_BORN_EXTRA_UNCLAIMED,
+    P_KEEP_BORN_NEEDED,
+    P_KEEP_BORN_SHARE,
+    P_KEEP_BORN_UNCLAIMED,
+    P_KEEP_OUR_HOUR_HEDGE,
+    P_KEEP_OUR_HOUR_POWERED,
+    P_KEEP_OUR_HOUR_SHARE,
+    P_KEEP_OUR_HOUR_UNCLAIMED,
+    P_KEEP_POWERED_OTHER,
+    P_NEW_BORN_BONUS,
+    P_PIG_KEEPER_SHARE,
+    P_PLAN,
+    P_POWER_VALUE,
+    P_SOLDIER_ALONE_SHARE,
+    P_SOLDIER_VALUE,
+    P_SPARE_BORN,
+    P_SPARE_BORN_LOST,
+    P_SPARE_SOLDIER,
+    P_SWAP_ONTO_BORN,
+    P_SWAP_POWER,
+    P_SWAP_RESERVE,
+    P_SWAP_RESERVE_SHARE,
+    W_ACTIONS_AT,
+    W_ACTIVATION,
+    W_CARD,
+    W_EFFECT,
+    W_KEEP,
+    W_KEEPS_COPIES,
+    W_OWN_CARD,
+    W_PLAY,
+    W_POSITION,
+    W_PROGRESS,
+    W_SWAP,
+    best_defeat_nb,
+    earlier_copy_in_hand_nb,
+    group,
+    objective_nb,
+    realm_passive_at_nb,
+    soldier_locations_nb,
+)
 from strategies.plans import slots
 
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
@@ -26,6 +73,177 @@ P_PROGRESS_POWERED = P["progress_powered"]
 
 
 @kernel
+def swap_pending_nb(st, tb, s):
+    """The Power of the Black Cauldron is showing, a Cauldron Born waits in hand and an Ancient Soldiers stands
+    where no Cauldron Born does: next turn's swap needs only its Power."""
+    if st.sv[s, K.SV_CAULDRON] != 2:
+        return False
+    in_hand = False
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+            in_hand = True
+    if not in_hand:
+        return False
+    _, born = soldier_locations_nb(st, tb, s)
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if (
+            tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+            and (born >> st.inst[s, k, K.I_LOC]) & 1 == 0
+        ):
+            return True
+    return False
+
+
+@kernel
+def position_value_nb(st, tb, sp, s, k, loc, v):
+    """``v`` plus the worth of Ancient Soldiers or a Cauldron Born ``k`` standing at ``loc``."""
+    c = st.inst[s, k, K.I_CARD]
+    p = tb.card[c, K.CF_PASSIVE]
+    if p == K.AB_GRANTS_ACTIVATE:
+        others = 0
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            if (
+                j != k
+                and st.inst[s, j, K.I_LOC] == loc
+                and (
+                    tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                )
+            ):
+                others += 1
+        if others == 0:
+            v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
+    elif p == K.AB_TILE_ALLY:
+        # a Cauldron Born counts for the objective only where no other one stands
+        alone = True
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            if (
+                j != k
+                and st.inst[s, j, K.I_LOC] == loc
+                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+            ):
+                alone = False
+        if alone:
+            v += sp[P_CAULDRON_VALUE]
+    return v
+
+
+@kernel
+def effect_value_nb(st, tb, ru, sp, s, c, budget):
+    """Worth of resolving the Horned King's Effect card row ``c`` if it claims or powers the Cauldron, else NaN."""
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == K.AB_POWER_CAULDRON:
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else sp[P_DEAD_CARD]
+    if ab == K.AB_CLAIM_OR_GAIN:
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
+    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+        v = best_defeat_nb(st, tb, ru, sp, s, n)
+        if st.sv[s, K.SV_CAULDRON] == 0:
+            v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
+        return v
+    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
+        if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
+            return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
+        return sp[P_BARGAIN_FALLBACK]
+    return np.nan
+
+
+@kernel
+def card_value_nb(st, tb, sp, s, k, loc):
+    """Worth of playing a Cauldron Born or Ancient Soldiers ``k`` to ``loc`` (-1: wherever fits best), else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    p = tb.card[c, K.CF_PASSIVE]
+    if t == K.T_ALLY and p == K.AB_TILE_ALLY:
+        _, born = soldier_locations_nb(st, tb, s)
+        if loc < 0:
+            return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
+        return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
+    if t == K.T_ITEM and p == K.AB_GRANTS_ACTIVATE:
+        if objective_nb(st, tb, s) != K.OBJ_CAULDRON:
+            return sp[P_SPARE_SOLDIER]
+        both, _ = soldier_locations_nb(st, tb, s)
+        if loc < 0:
+            return sp[P_SOLDIER_VALUE] if count_nb(both) < K.N_LOC else sp[P_SPARE_SOLDIER]
+        return sp[P_SOLDIER_VALUE] if (both >> loc) & 1 == 0 else sp[P_SPARE_SOLDIER]
+    return np.nan
+
+
+@kernel
+def keep_value_nb(st, tb, sp, s, k):
+    """Worth of keeping hand card ``k`` if it is a Cauldron Born or Our Hour Has Arrived, or once the Cauldron is
+    powered; else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
+        # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
+        earlier = 0
+        for j in range(k):
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+                earlier += 1
+        if st.sv[s, K.SV_CAULDRON] == 0:
+            return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
+        if earlier == 0:
+            return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE]
+        # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
+        _, born = soldier_locations_nb(st, tb, s)
+        return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
+    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
+        # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
+        if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
+            both, _ = soldier_locations_nb(st, tb, s)
+            if count_nb(both) < K.N_LOC:
+                return sp[P_SOLDIER_VALUE]
+        if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+            if (
+                st.g[K.G_NSEATS] > 1
+                and passive_count_nb(st, tb, s, K.AB_GRANTS_ACTIVATE) == 0
+                and not earlier_copy_in_hand_nb(st, s, k)
+            ):
+                # the only answer left to Gurgi's Sacrifice: no Ancient Soldiers' Activate could power it again
+                return max(sp[P_KEEP_OUR_HOUR_POWERED], sp[P_KEEP_OUR_HOUR_HEDGE])
+            return sp[P_KEEP_OUR_HOUR_POWERED]
+        return sp[P_KEEP_POWERED_OTHER]
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+        # dead now, it may come alive: valued by its best case
+        side = st.sv[s, K.SV_CAULDRON]
+        if side == 0:
+            return sp[P_KEEP_OUR_HOUR_UNCLAIMED]
+        return sp[P_KEEP_OUR_HOUR_SHARE] * sp[P_CAULDRON_VALUE] if side == 1 else sp[P_KEEP_OUR_HOUR_POWERED]
+    return np.nan
+
+
+@kernel
+def play_value_nb(st, tb, sp, s, cost, v):
+    """``v``, the worth of a card costing ``cost`` Power, less the swap it would delay: keep the Power for next
+    turn's swap when a Cauldron Born is waiting in hand."""
+    if st.sv[s, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
+        swap_cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
+        if st.sv[s, K.SV_POWER] - cost < swap_cost and realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, -1) > 0:
+            mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+            while mj != 0:
+                j = lowest_nb(mj)
+                mj &= mj - 1
+                if tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+                    v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
+                    break
+    return v
+
+
+@kernel
 def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """The Horned King's terms of the heuristic's scoring (``what``: the ``W_*`` codes of
     :mod:`strategies.heuristic`)."""
@@ -37,4 +255,38 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         if st.sv[s, K.SV_CAULDRON] == 2:
             p += sp[P_PROGRESS_POWERED]
         return min(p, 1.0)
+    if what == W_POSITION:
+        return position_value_nb(st, tb, sp, s, a, b, x)
+    if what == W_CARD:
+        return card_value_nb(st, tb, sp, s, a, b)
+    if what == W_EFFECT:
+        return effect_value_nb(st, tb, ru, sp, s, a, b)
+    if what == W_KEEP:
+        return keep_value_nb(st, tb, sp, s, a)
+    if what == W_KEEPS_COPIES:
+        # a second Our Hour Has Arrived is worth keeping
+        return 1.0 if tb.card[a, K.CF_EFFECT] == K.AB_POWER_CAULDRON else x
+    if what == W_ACTIVATION:
+        if a < 0:  # flipping the Black Cauldron to its Power side
+            return sp[P_CAULDRON_VALUE] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
+        return x
+    if what == W_ACTIONS_AT:
+        if b > 0 and swap_pending_nb(st, tb, s):
+            # Power the next swap still lacks: without it the Cauldron Born waits another turn
+            short = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST] - st.sv[s, K.SV_POWER]
+            if short > 0:
+                x += sp[P_SWAP_POWER] * min(b, short)
+        return x
+    if what == W_PLAY:
+        return play_value_nb(st, tb, sp, s, b, x)
+    if what == W_SWAP:
+        # a Cauldron Born swapped in where none stands yet
+        _, born = soldier_locations_nb(st, tb, s)
+        return sp[P_CAULDRON_VALUE] if (born >> a) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
+    if what == W_OWN_CARD:
+        if b == K.AB_FLIP_CAULDRON:
+            # losing a Cauldron Born: keep one at every location if possible
+            here = st.inst[s, a, K.I_LOC]
+            return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0
+        return x
     return x

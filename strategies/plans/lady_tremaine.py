@@ -1,22 +1,71 @@
 """Lady Tremaine's plan: Wedding Bells with the Prince and a Ball Gown daughter in The Ballroom."""
 
+import numpy as np
+
 from simlab.kernels import const as K
-from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import passive_count_nb, zone_bits_nb
+from simlab.kernels.query import (
+    activation_cost_nb,
+    can_move_card_nb,
+    first_symbol_nb,
+    passive_count_nb,
+    symbol_available_nb,
+    zone_bits_nb,
+)
 from strategies.heuristic import (
+    BIG,
+    P_BELLS_KEEP,
+    P_BELLS_LOCKED,
+    P_BELLS_OPEN,
+    P_BRIDE_EARLY,
+    P_BRIDE_IN_BALLROOM,
+    P_BRIDE_STEP,
+    P_BRIDE_STEP_READY,
+    P_CANE_IDLE,
+    P_CANE_SLIPPER,
+    P_DAUGHTER_BY_BALLROOM,
+    P_DAUGHTER_STEP,
+    P_FIRST_DAUGHTER,
+    P_INVITATION_BRIDE,
+    P_INVITATION_LOCKED,
+    P_INVITATION_OPEN,
+    P_MIDNIGHT_NO_CANE,
+    P_MORE_DAUGHTERS,
+    P_PLAN,
+    P_POWER_VALUE,
+    P_SECOND_BRIDE,
+    P_WEDDING_VALUE,
+    W_ACTIVATION,
+    W_ACTIVATION_IDLE,
+    W_ALLY,
+    W_CARD,
+    W_EFFECT,
+    W_KEEP_ITEM,
+    W_MOVE,
+    W_POSITION,
     W_PROGRESS,
+    W_READY,
+    W_READY_AT,
     activate_in_realm_nb,
     admits_only_loc_nb,
+    best_trap_nb,
     bride_at_nb,
+    earlier_copy_in_hand_nb,
+    extra_activate_in_hand_nb,
     group,
-    prince_in_realm_nb,
+    hero_threat_nb,
 )
 from strategies.plans import slots
 
 PLAN = "Lady Tremaine builds the wedding step by step"
 
 PARAMS = (
+    *group(
+        "allies",
+        ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
+        at=32,
+    ),
     *group(
         "progress",
         ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
@@ -30,6 +79,7 @@ PARAMS = (
     ),
 )
 P = slots(__name__, PARAMS)
+P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
 P_PROGRESS_BRIDE = P["progress_bride"]
 P_PROGRESS_DAUGHTER = P["progress_daughter"]
 P_PROGRESS_BALLROOM = P["progress_ballroom"]
@@ -37,6 +87,34 @@ P_PROGRESS_BRIDE_IN = P["progress_bride_in"]
 P_PROGRESS_PRINCE = P["progress_prince"]
 P_PROGRESS_BELLS = P["progress_bells"]
 P_PROGRESS_SLIPPER = P["progress_slipper"]
+
+
+@kernel
+def prince_in_realm_nb(st, tb, s):
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+            return True
+    return False
+
+
+@kernel
+def wedding_after_bride_nb(st, tb, ru, s):
+    """Lady Tremaine wins as soon as a Ball Gown daughter next to The Ballroom moves in and Wedding Bells rings."""
+    ball = admits_only_loc_nb(st, tb, s)
+    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
+        return False
+    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0:
+        return False
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and can_move_card_nb(st, tb, s, k, ball, 0):
+            return True
+    return False
 
 
 @kernel
@@ -69,9 +147,164 @@ def wedding_progress_nb(st, tb, sp, s):
 
 
 @kernel
+def position_value_nb(st, tb, sp, s, k, loc, v):
+    """``v`` plus the worth of a bride or an everyday daughter ``k`` standing at ``loc``: nearer The Ballroom."""
+    c = st.inst[s, k, K.I_CARD]
+    ball = admits_only_loc_nb(st, tb, s)
+    if ball >= 0 and sp[P_PLAN] != 0:
+        if tb.card[c, K.CF_BRIDE] != 0:
+            # A bride walks towards The Ballroom one location at a time; once the Prince and Wedding Bells
+            # wait and no Slipper is left, every step is most of what remains to do.
+            step = sp[P_BRIDE_STEP]
+            if (
+                prince_in_realm_nb(st, tb, s)
+                and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0
+                and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
+            ):
+                step = sp[P_BRIDE_STEP_READY]
+            if loc == ball:
+                v += sp[P_BRIDE_IN_BALLROOM] * sp[P_WEDDING_VALUE]
+            else:
+                v += step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
+        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+            v += sp[P_DAUGHTER_STEP] * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
+    return v
+
+
+@kernel
+def move_value_nb(st, tb, ru, sp, s, k, dest):
+    """Worth of moving a bride ``k`` into The Ballroom ``dest``, else NaN: go in only when Wedding Bells can ring
+    this turn (Sweet Nightingale waits for her)."""
+    if sp[P_PLAN] != 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and dest == admits_only_loc_nb(st, tb, s):
+        if wedding_after_bride_nb(st, tb, ru, s) and (
+            first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
+        ):
+            return 0.5 * BIG
+        return sp[P_BRIDE_EARLY] * sp[P_WEDDING_VALUE]
+    return np.nan
+
+
+@kernel
+def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
+    """``v`` plus the worth of playing a daughter (the first steps of the wedding) or an Ally that traps Heroes."""
+    c = st.inst[s, k, K.I_CARD]
+    wv = sp[P_WEDDING_VALUE]
+    if tb.card[c, K.CF_BRIDE] != 0:
+        v += wv if not bride_at_nb(st, tb, s, -1) else sp[P_SECOND_BRIDE]
+    elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+        # an everyday daughter: the first step towards her Ball Gown
+        daughters = 0
+        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            cj = st.inst[s, j, K.I_CARD]
+            if tb.card[cj, K.CF_BRIDE] != 0 or (
+                tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0
+            ):
+                daughters += 1
+        v += sp[P_FIRST_DAUGHTER] * wv if daughters == 0 else sp[P_MORE_DAUGHTERS]
+        ball = admits_only_loc_nb(st, tb, s)
+        if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
+            v += sp[P_DAUGHTER_BY_BALLROOM]
+    if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+        v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
+    return v
+
+
+@kernel
+def item_value_nb(st, tb, sp, s, k):
+    """Worth of playing the Invitation, Wedding Bells or the Cane ``k``, else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] != K.T_ITEM:
+        return np.nan
+    wv = sp[P_WEDDING_VALUE]
+    on_play = tb.card[c, K.CF_ON_PLAY]
+    act = tb.card[c, K.CF_ACTIVATE]
+    where = tb.card[c, K.CF_LOCATION]
+    if on_play == K.AB_UNLOCK_PLAY_NAMED:
+        if st.sv[s, K.SV_LOCK + where] != 0:
+            return sp[P_INVITATION_LOCKED] * wv + (sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0)
+        return sp[P_INVITATION_OPEN]
+    if act == K.AB_ACTIVATE_TO_WIN:
+        return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
+    if act == K.AB_DISCARD_GLASS_SLIPPER:
+        return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
+    return np.nan
+
+
+@kernel
+def midnight_value_nb(st, tb, ru, sp, s):
+    """Worth of defeating every Hero in the Realm and playing the Glass Slippers: the Heroes' harm, less the
+    Slippers' if the Cane is not there to discard them."""
+    v = 0.0
+    mh = zone_bits_nb(st, s, K.Z_REALM)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
+    if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
+        v -= sp[P_MIDNIGHT_NO_CANE] * sp[P_WEDDING_VALUE]
+    return v
+
+
+@kernel
+def ready_at_nb(st, tb, ru, s, loc, total):
+    """``total`` plus a win if the bride can walk in at ``loc`` and Wedding Bells ring in the same turn."""
+    v = st.sv[s, K.SV_VILLAIN]
+    moves = 0
+    acts = 0
+    for j in range(tb.locs[v, loc, K.LC_NSYM]):
+        if symbol_available_nb(st, tb, ru, s, loc, j):
+            moves += tb.syms[v, loc, j, K.SY_KIND] == K.S_MOVE
+            acts += tb.syms[v, loc, j, K.SY_KIND] == K.S_ACTIVATE
+    if moves > 0 and (acts > 0 or extra_activate_in_hand_nb(st, tb, s)):
+        total += 0.5 * BIG
+    return total
+
+
+@kernel
 def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """Lady Tremaine's terms of the heuristic's scoring (``what``: the ``W_*`` codes of
     :mod:`strategies.heuristic`)."""
     if what == W_PROGRESS:
         return wedding_progress_nb(st, tb, sp, s)
+    if what == W_POSITION:
+        return position_value_nb(st, tb, sp, s, a, b, x)
+    if what == W_MOVE:
+        return move_value_nb(st, tb, ru, sp, s, a, b)
+    if what == W_CARD:
+        return item_value_nb(st, tb, sp, s, a)
+    if what == W_ALLY:
+        return ally_value_nb(st, tb, ru, sp, s, a, b, x)
+    if what == W_EFFECT:
+        if tb.card[a, K.CF_EFFECT] == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+            return midnight_value_nb(st, tb, ru, sp, s)
+        return x
+    if what == W_ACTIVATION:
+        if a >= 0:
+            card = st.inst[s, a, K.I_CARD]
+            if tb.card[card, K.CF_ACTIVATE] == K.AB_DISCARD_GLASS_SLIPPER:
+                cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
+                return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
+        return x
+    if what == W_ACTIVATION_IDLE:
+        # the Cane with no Glass Slipper to discard
+        ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
+        return 1.0 if ab == K.AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0 else x
+    if what == W_KEEP_ITEM:
+        card = st.inst[s, a, K.I_CARD]
+        if (
+            tb.card[card, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN
+            and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0
+            and not earlier_copy_in_hand_nb(st, s, a)
+        ):
+            # the only Wedding Bells in reach: the plan cannot finish without it, whatever The Ballroom's lock
+            return max(x, sp[P_BELLS_KEEP] * sp[P_WEDDING_VALUE])
+        return x
+    if what == W_READY:
+        return 1.0 if wedding_after_bride_nb(st, tb, ru, s) else x
+    if what == W_READY_AT:
+        return ready_at_nb(st, tb, ru, s, a, x)
     return x
