@@ -26,20 +26,16 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     can_enter_nb,
     can_move_card_nb,
-    can_remove_obstacle_nb,
     can_vanquish_nb,
     covered_nb,
     flip_cost_nb,
     hero_count_nb,
-    missing_at_nb,
-    missing_total_nb,
-    obstacles_total_nb,
     passive_count_nb,
     play_cost_nb,
     realm_instance_nb,
@@ -194,32 +190,18 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("fate_defeat_share", 0.6, 0.0, 1.5, "a Hero the target will defeat at once: share of its defeat gain off"),
         ("fate_outmatched_share", 0.5, 0.0, 1.0, "a Hero the target's Allies already match: share of its harm off"),
         ("gather_ally_harm", 0.5, 0.0, 3.0, "Fflewddur Fflam: per Ally of the target he moves to his location"),
-        ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
         ("witches_harm", 2.0, 0.0, 6.0, "The Witches of Morva (the target loses 2 Power or discards 2 cards)"),
         ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment (Lumiere, Maurice)"),
         ("small_hero_harm", 0.5, 0.0, 3.0, "the extra of Mrs. Potts and Chip, Doli"),
         ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters (Jaq)"),
         ("replay_hero_harm", 3.0, 0.0, 8.0, "a Hero played again from the Fate discard (Be Our Guest, Reunited)"),
-        ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"),
         ("untrap_move_harm", 2.0, 0.0, 6.0, "Bibbidi-Bobbidi-Boo"),
         ("move_ally_harm", 1.0, 0.0, 4.0, "Sweet Nightingale with no bride in The Ballroom"),
         ("discard_hand_share", 0.5, 0.0, 2.0, "I Believe in You: share of what the target's hand is worth keeping"),
         ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
-        ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"),
         ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies (Maurice's Invention)"),
         ("fate_item_harm", 1.0, 0.0, 4.0, "any other Fate Item"),
         ("fate_effect_harm", 1.0, 0.0, 4.0, "any other Fate Effect"),
-        ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
-        ("rose_harm", 3.0, 0.0, 8.0, "Fating Gaston: The Rose's harm besides the cards it plays"),
-        ("rose_removal_share", 0.5, 0.0, 1.5, "... less this share of obstacle_value when it removes one"),
-        ("rose_other_harm", 1.5, 0.0, 5.0, "... the card it plays, with no other card revealed"),
-        ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
-        ("fairy_godmother_harm", 0.3, 0.0, 1.5, "Fating Lady Tremaine: the Fairy Godmother's extra, in steps"),
-        ("fate_slipper", 0.6, 0.0, 1.5, "Fating Lady Tremaine: a Glass Slipper, in steps"),
-        ("fate_slipper_cane", 0.2, 0.0, 1.0, "... with her Cane in play, in steps"),
-        ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
-        ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
-        ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
     ),
     *group(
         "gaston",
@@ -395,32 +377,18 @@ P_FATE_TARGET_PROGRESS = 87
 P_FATE_DEFEAT_SHARE = 88
 P_FATE_OUTMATCHED_SHARE = 89
 P_GATHER_ALLY_HARM = 90
-P_GATHER_BORN_SHARE = 91
 P_WITCHES_HARM = 92
 P_MOVE_HERO_HARM = 93
 P_SMALL_HERO_HARM = 94
 P_DISCARD_ITEM_HARM = 95
 P_REPLAY_HERO_HARM = 96
-P_MAGIC_MIRROR_HARM = 97
 P_UNTRAP_MOVE_HARM = 98
 P_MOVE_ALLY_HARM = 99
 P_DISCARD_HAND_SHARE = 100
 P_FRESH_CARD_KEEP = 101
-P_DYRNWYN_HARM = 102
 P_ALLIES_MINUS_HARM = 103
 P_FATE_ITEM_HARM = 104
 P_FATE_EFFECT_HARM = 105
-P_ROSE_MIN_OBSTACLES = 106
-P_ROSE_HARM = 107
-P_ROSE_REMOVAL_SHARE = 108
-P_ROSE_OTHER_HARM = 109
-P_REPLACE_EACH_HARM = 110
-P_FAIRY_GODMOTHER_HARM = 111
-P_FATE_SLIPPER = 112
-P_FATE_SLIPPER_CANE = 113
-P_NIGHTINGALE_BRIDE = 114
-P_HAPPY_DAY_HARM = 115
-P_DEPOWER_SHARE = 116
 P_OBSTACLE_VALUE = 117
 P_SWOON_MIN_OBSTACLES = 118
 P_SWOON_COST_SHARE = 119
@@ -515,6 +483,10 @@ W_PLAY = 14  # playing its card a costing b Power: x, its worth so far, adjusted
 W_SWAP = 15  # the tile's decision (DK_SWAP): the option at location a (x: 0.0)
 W_LOCATION_PICK = 16  # location a picked for ability b in its Realm (c: 1 if by itself) (x: NaN, the core's)
 W_OWN_CARD = 17  # its own card instance a picked for ability b (x: 0.0)
+W_HERO_ON_PLAY = 18  # its Fate Hero card row a played to location b: x, its harm so far, plus its on-play's
+W_ALLIES_GATHERED = 19  # every Ally of its Realm moved to location a: the harm besides the Allies moved (x: 0.0)
+W_FATE_CARD = 20  # its revealed Fate Item or Effect a played to location b / host c: its harm (x: NaN, the core's)
+W_REVEALED = 21  # its revealed Fate card a, b / c as above, knowing the other cards revealed (x: NaN: as W_FATE_CARD)
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for
@@ -1155,16 +1127,16 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     if have >= tb.card[c, K.CF_STRENGTH]:
         h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
-    if op == K.AB_FIND_NAMED_HERO_PLAY:
-        h += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
-    elif op == K.AB_GATHER_ALLIES:
-        h += gather_allies_harm_nb(st, tb, sp, s, loc)
+    if op == K.AB_GATHER_ALLIES:
+        h += gather_allies_harm_nb(st, tb, ru, sp, s, loc)
     elif op == K.AB_LOSE_POWER_OR_DISCARD:
         h += sp[P_WITCHES_HARM]
     elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
         h += sp[P_MOVE_HERO_HARM]
     elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS or op == K.AB_MAY_MOVE_EACH_HERO:
         h += sp[P_SMALL_HERO_HARM]
+    elif op != K.AB_NONE:
+        h = ask_plan_nb(st, tb, ru, sp, W_HERO_ON_PLAY, s, c, loc, 0, h)
     if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
         mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
         while mj != 0:
@@ -1177,9 +1149,9 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
 
 
 @kernel
-def gather_allies_harm_nb(st, tb, sp, s, loc):
-    """Harm to seat ``s`` of every Ally of its Realm moved to ``loc`` (Fflewddur Fflam): the Allies moved and the
-    Cauldron Born locations emptied; nothing if it has no Allies."""
+def gather_allies_harm_nb(st, tb, ru, sp, s, loc):
+    """Harm to seat ``s`` of every Ally of its Realm moved to ``loc``: the Allies moved, and what its plan loses
+    besides (``W_ALLIES_GATHERED``)."""
     moved = 0
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
@@ -1187,16 +1159,15 @@ def gather_allies_harm_nb(st, tb, sp, s, loc):
         m &= m - 1
         if st.inst[s, k, K.I_LOC] != loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
             moved += 1
-    _, born = soldier_locations_nb(st, tb, s)
-    emptied = count_nb(born) - 1 if born != 0 else 0
-    return sp[P_GATHER_ALLY_HARM] * moved + sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
+    return sp[P_GATHER_ALLY_HARM] * moved + ask_plan_nb(st, tb, ru, sp, W_ALLIES_GATHERED, s, loc, 0, 0, 0.0)
 
 
 @kernel
 def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
     """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot).
 
-    The Rose is valued as if the other revealed card were average; :func:`fate_card_harm_nb` knows better.
+    A card whose harm depends on the other cards revealed is valued as if they were average;
+    :func:`fate_card_harm_nb` knows better.
     """
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
@@ -1208,41 +1179,22 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
             if can_enter_nb(st, tb, s, c, x):
                 best = max(best, hero_fate_harm_nb(st, tb, ru, sp, s, c, x))
         return best if best > -BIG else 0.0
+    if t == K.T_ITEM or t == K.T_EFFECT:
+        v = ask_plan_nb(st, tb, ru, sp, W_FATE_CARD, s, k, loc, host, np.nan)
+        if not np.isnan(v):
+            return v
     if t == K.T_ITEM:
         p = tb.card[c, K.CF_PASSIVE]
-        if p == K.AB_GLASS_SLIPPER:
-            if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
-                return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
-            return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
-        if p == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
-            return sp[P_DYRNWYN_HARM]
         if p == K.AB_ALLIES_HERE_MINUS:
             return sp[P_ALLIES_MINUS_HARM]
         return sp[P_FATE_ITEM_HARM]
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
-        ov = sp[P_OBSTACLE_VALUE]
-        if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
-            return sp[P_REPLACE_EACH_HARM] * ov
-        if ab == K.AB_REPLACE_OBSTACLES:
-            return ov * min(tb.card[c, K.CF_N], missing_total_nb(st, tb, s))
-        if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
-            most = 0
-            for x in range(K.N_LOC):
-                most = max(most, missing_at_nb(st, tb, s, x))
-            return ov * most
-        if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
-            return sp[P_ROSE_HARM] - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * sp[P_ROSE_REMOVAL_SHARE]
         if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
             return sp[P_REPLAY_HERO_HARM]
-        if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
-            return sp[P_MAGIC_MIRROR_HARM]
         if ab == K.AB_UNTRAP_AND_MOVE:
             return sp[P_UNTRAP_MOVE_HARM]
         if ab == K.AB_MOVE_OPPONENT_ALLY:
-            ball = admits_only_loc_nb(st, tb, s)
-            if ball >= 0 and bride_at_nb(st, tb, s, ball):
-                return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
             return sp[P_MOVE_ALLY_HARM]
         if ab == K.AB_DISCARD_HAND_DRAW:
             # what the hand is worth keeping, against the cards drawn instead
@@ -1253,10 +1205,6 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
                 mj &= mj - 1
                 kept += _keep_value_nb(st, tb, ru, sp, s, j)
             return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
-        if ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
-            return sp[P_HAPPY_DAY_HARM]
-        if ab == K.AB_DEPOWER_CAULDRON:
-            return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
         return sp[P_FATE_EFFECT_HARM]
     return 0.0
 
@@ -1264,27 +1212,10 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
 @kernel
 def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
     """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
-    c = st.inst[s, k, K.I_CARD]
-    if tb.card[c, K.CF_TYPE] == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_PLAY_OTHER_REVEAL_AGAIN:
-        removes = can_remove_obstacle_nb(st, tb, s)
-        if (
-            objective_nb(st, tb, s) == K.OBJ_OBSTACLES
-            and removes
-            and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]
-        ):
-            return -BIG  # it could hand Gaston the win
-        # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
-        # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
-        other = sp[P_ROSE_OTHER_HARM]
-        mj = zone_bits_nb(st, s, K.Z_LIMBO) & FATE_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if j != k:
-                other = basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
-                break
-        return other + sp[P_ROSE_HARM] - (sp[P_ROSE_REMOVAL_SHARE] * sp[P_OBSTACLE_VALUE] if removes else 0.0)
-    return basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
+    v = ask_plan_nb(st, tb, ru, sp, W_REVEALED, s, k, loc, host, np.nan)
+    if not np.isnan(v):
+        return v
+    return _basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
 
 
 @kernel
@@ -1575,6 +1506,7 @@ PART_TYPES = {
     effect_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),
     card_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
     keep_value_nb: (_ST, _TB, _RU, _SP, _I, _I),
+    basic_fate_harm_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
     fate_card_harm_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
     location_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _F, _F, _F, _F, types.boolean),
     score_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I),
@@ -1583,6 +1515,7 @@ _best_move_nb = link.caller(best_move_nb, PART_TYPES[best_move_nb], _F)
 _effect_value_nb = link.caller(effect_value_nb, PART_TYPES[effect_value_nb], _F)
 _card_value_nb = link.caller(card_value_nb, PART_TYPES[card_value_nb], _F)
 _keep_value_nb = link.caller(keep_value_nb, PART_TYPES[keep_value_nb], _F)
+_basic_fate_harm_nb = link.caller(basic_fate_harm_nb, PART_TYPES[basic_fate_harm_nb], _F)
 _fate_card_harm_nb = link.caller(fate_card_harm_nb, PART_TYPES[fate_card_harm_nb], _F)
 _location_value_nb = link.caller(location_value_nb, PART_TYPES[location_value_nb], _F)
 _score_nb = link.caller(score_nb, PART_TYPES[score_nb], _F)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -34,13 +34,38 @@ from strategies.heuristic import (
     W_ACTIVATION_IDLE,
     W_ALLY,
     W_EFFECT,
+    W_FATE_CARD,
     W_KEEPS_COPIES,
     W_LOCATION_PICK,
     W_PROGRESS,
+    W_REVEALED,
+    _basic_fate_harm_nb,
+    group,
     objective_nb,
 )
+from strategies.plans import slots
 
 PLAN = "Gaston clears Belle and values removal per Power"
+
+PARAMS = (
+    *group("fate", ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"), at=97),
+    *group(
+        "fate",
+        ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
+        ("rose_harm", 3.0, 0.0, 8.0, "Fating Gaston: The Rose's harm besides the cards it plays"),
+        ("rose_removal_share", 0.5, 0.0, 1.5, "... less this share of obstacle_value when it removes one"),
+        ("rose_other_harm", 1.5, 0.0, 5.0, "... the card it plays, with no other card revealed"),
+        ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
+        at=106,
+    ),
+)
+P = slots(__name__, PARAMS)
+P_MAGIC_MIRROR_HARM = P["magic_mirror_harm"]
+P_ROSE_MIN_OBSTACLES = P["rose_min_obstacles"]
+P_ROSE_HARM = P["rose_harm"]
+P_ROSE_REMOVAL_SHARE = P["rose_removal_share"]
+P_ROSE_OTHER_HARM = P["rose_other_harm"]
+P_REPLACE_EACH_HARM = P["replace_each_harm"]
 
 
 @kernel
@@ -158,6 +183,54 @@ def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
 
 
 @kernel
+def fate_card_harm_nb(st, tb, sp, s, k):
+    """Harm to Gaston of his revealed Fate card ``k`` if it puts Obstacles back, plays another card (The Rose,
+    valued as if the other were average) or brings Beast, else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] != K.T_EFFECT:
+        return np.nan
+    ab = tb.card[c, K.CF_EFFECT]
+    ov = sp[P_OBSTACLE_VALUE]
+    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+        return sp[P_REPLACE_EACH_HARM] * ov
+    if ab == K.AB_REPLACE_OBSTACLES:
+        return ov * min(tb.card[c, K.CF_N], missing_total_nb(st, tb, s))
+    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+        most = 0
+        for x in range(K.N_LOC):
+            most = max(most, missing_at_nb(st, tb, s, x))
+        return ov * most
+    if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
+        return sp[P_ROSE_HARM] - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * sp[P_ROSE_REMOVAL_SHARE]
+    if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
+        return sp[P_MAGIC_MIRROR_HARM]
+    return np.nan
+
+
+@kernel
+def rose_harm_nb(st, tb, ru, sp, s, k):
+    """Harm to Gaston of his revealed Fate card ``k`` if it is The Rose, knowing the other card revealed, else
+    NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != K.AB_PLAY_OTHER_REVEAL_AGAIN:
+        return np.nan
+    removes = can_remove_obstacle_nb(st, tb, s)
+    if objective_nb(st, tb, s) == K.OBJ_OBSTACLES and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]:
+        return -BIG  # it could hand Gaston the win
+    # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
+    # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
+    other = sp[P_ROSE_OTHER_HARM]
+    mj = zone_bits_nb(st, s, K.Z_LIMBO) & FATE_BITS
+    while mj != 0:
+        j = lowest_nb(mj)
+        mj &= mj - 1
+        if j != k:
+            other = _basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
+            break
+    return other + sp[P_ROSE_HARM] - (sp[P_ROSE_REMOVAL_SHARE] * sp[P_OBSTACLE_VALUE] if removes else 0.0)
+
+
+@kernel
 def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """Gaston's terms of the heuristic's scoring (``what``: the ``W_*`` codes of :mod:`strategies.heuristic`)."""
     if what == W_PROGRESS:
@@ -199,4 +272,8 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_LOCATION_PICK:
         return location_pick_nb(st, tb, sp, s, a, b, c != 0)
+    if what == W_FATE_CARD:
+        return fate_card_harm_nb(st, tb, sp, s, a)
+    if what == W_REVEALED:
+        return rose_harm_nb(st, tb, ru, sp, s, a)
     return x

@@ -35,8 +35,10 @@ from strategies.heuristic import (
     P_SWAP_RESERVE_SHARE,
     W_ACTIONS_AT,
     W_ACTIVATION,
+    W_ALLIES_GATHERED,
     W_CARD,
     W_EFFECT,
+    W_FATE_CARD,
     W_KEEP,
     W_KEEPS_COPIES,
     W_OWN_CARD,
@@ -64,12 +66,28 @@ PARAMS = (
         ("progress_powered", 0.1, 0.0, 0.3, "Horned King: the Cauldron powered (on top)"),
         at=75,
     ),
+    *group(
+        "fate",
+        ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
+        at=91,
+    ),
+    *group("fate", ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"), at=102),
+    *group(
+        "fate",
+        ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
+        ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
+        at=115,
+    ),
 )
 P = slots(__name__, PARAMS)
 P_PROGRESS_SOLDIER = P["progress_soldier"]
 P_PROGRESS_BORN = P["progress_born"]
 P_PROGRESS_CLAIMED = P["progress_claimed"]
 P_PROGRESS_POWERED = P["progress_powered"]
+P_GATHER_BORN_SHARE = P["gather_born_share"]
+P_DYRNWYN_HARM = P["dyrnwyn_harm"]
+P_HAPPY_DAY_HARM = P["happy_day_harm"]
+P_DEPOWER_SHARE = P["depower_share"]
 
 
 @kernel
@@ -244,6 +262,23 @@ def play_value_nb(st, tb, sp, s, cost, v):
 
 
 @kernel
+def fate_card_harm_nb(st, tb, sp, s, k):
+    """Harm to the Horned King of his revealed Fate card ``k`` if it is Dyrnwyn, Gurgi's Happy Day or Gurgi's
+    Sacrifice, else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
+        return sp[P_DYRNWYN_HARM]
+    if t == K.T_EFFECT:
+        ab = tb.card[c, K.CF_EFFECT]
+        if ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
+            return sp[P_HAPPY_DAY_HARM]
+        if ab == K.AB_DEPOWER_CAULDRON:
+            return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
+    return np.nan
+
+
+@kernel
 def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """The Horned King's terms of the heuristic's scoring (``what``: the ``W_*`` codes of
     :mod:`strategies.heuristic`)."""
@@ -289,4 +324,11 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             here = st.inst[s, a, K.I_LOC]
             return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0
         return x
+    if what == W_ALLIES_GATHERED:
+        # the Cauldron Born locations emptied
+        _, born = soldier_locations_nb(st, tb, s)
+        emptied = count_nb(born) - 1 if born != 0 else 0
+        return sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
+    if what == W_FATE_CARD:
+        return fate_card_harm_nb(st, tb, sp, s, a)
     return x

@@ -41,6 +41,8 @@ from strategies.heuristic import (
     W_ALLY,
     W_CARD,
     W_EFFECT,
+    W_FATE_CARD,
+    W_HERO_ON_PLAY,
     W_KEEP_ITEM,
     W_MOVE,
     W_POSITION,
@@ -77,6 +79,14 @@ PARAMS = (
         ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
         at=79,
     ),
+    *group(
+        "fate",
+        ("fairy_godmother_harm", 0.3, 0.0, 1.5, "Fating Lady Tremaine: the Fairy Godmother's extra, in steps"),
+        ("fate_slipper", 0.6, 0.0, 1.5, "Fating Lady Tremaine: a Glass Slipper, in steps"),
+        ("fate_slipper_cane", 0.2, 0.0, 1.0, "... with her Cane in play, in steps"),
+        ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
+        at=111,
+    ),
 )
 P = slots(__name__, PARAMS)
 P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
@@ -87,6 +97,10 @@ P_PROGRESS_BRIDE_IN = P["progress_bride_in"]
 P_PROGRESS_PRINCE = P["progress_prince"]
 P_PROGRESS_BELLS = P["progress_bells"]
 P_PROGRESS_SLIPPER = P["progress_slipper"]
+P_FAIRY_GODMOTHER_HARM = P["fairy_godmother_harm"]
+P_FATE_SLIPPER = P["fate_slipper"]
+P_FATE_SLIPPER_CANE = P["fate_slipper_cane"]
+P_NIGHTINGALE_BRIDE = P["nightingale_bride"]
 
 
 @kernel
@@ -265,6 +279,23 @@ def ready_at_nb(st, tb, ru, s, loc, total):
 
 
 @kernel
+def fate_card_harm_nb(st, tb, sp, s, k):
+    """Harm to Lady Tremaine of her revealed Fate card ``k`` if it is a Glass Slipper or moves her bride out of The
+    Ballroom, else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+            return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
+        return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_MOVE_OPPONENT_ALLY:
+        ball = admits_only_loc_nb(st, tb, s)
+        if ball >= 0 and bride_at_nb(st, tb, s, ball):
+            return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
+    return np.nan
+
+
+@kernel
 def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """Lady Tremaine's terms of the heuristic's scoring (``what``: the ``W_*`` codes of
     :mod:`strategies.heuristic`)."""
@@ -307,4 +338,11 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return 1.0 if wedding_after_bride_nb(st, tb, ru, s) else x
     if what == W_READY_AT:
         return ready_at_nb(st, tb, ru, s, a, x)
+    if what == W_FATE_CARD:
+        return fate_card_harm_nb(st, tb, sp, s, a)
+    if what == W_HERO_ON_PLAY:
+        # the Fairy Godmother brings Ball Gown Cinderella with her
+        if tb.card[a, K.CF_ON_PLAY] == K.AB_FIND_NAMED_HERO_PLAY:
+            x += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
+        return x
     return x
