@@ -9,14 +9,15 @@ named parameter (:data:`PARAMS`: expert value, group, description, tuning range)
 
 Two switches select the skill level:
 
-* ``plan`` (0 or 1): value cards by the villain's own plan (Gaston's Obstacles, Lady Tremaine's wedding
-  steps, the Horned King's Soldiers and Cauldron). With 0 every card is worth about its cost: the
-  novice plays what it can afford.
+* ``plan`` (0 or 1): value cards by the villain's own plan (its plan's terms, ``strategies/plans/<folder>.py``,
+  asked through :func:`ask_plan_nb`). With 0 every card is worth about its cost: the novice plays what it can
+  afford.
 * ``fate_smart`` (0 or 1): make every choice inside a Fate effect knowing the target villain's plan
   (which Hero hurts most, where it covers most, what never to give). With 0 those choices are random.
 
 All values are read from the card tables by ability code, never by card name, so edited cards keep
-working.
+working. This module holds the terms any villain's cards could have, named by what they do; what is one villain's
+(its objective's progress, its cards' and its Fate cards' worth, its Heroes' harm) is that villain's plan's.
 """
 
 from dataclasses import dataclass
@@ -76,16 +77,17 @@ def group(group: str, *rows: tuple, at: int | None = None) -> tuple[Param, ...]:
     )
 
 
-# Every weight of the scoring kernel, grouped by what it values, in the order ``simlab strategies --params``
-# lists them. The kernel reads parameter ``x`` as ``sp[P_X]`` (the ``P_*`` indices below follow this table;
-# a test checks they match). Groups: switches (skill level); economy (Power); cards (hand, drawing,
-# discarding); allies; heroes (the harm a Hero does, what defeating it is worth); effects (other cards);
-# choices (modes and picks inside card effects); progress (how far a plan is: what Fating it is worth);
-# fate (Fating an opponent: the harm of each Fate card); gaston, lady-tremaine, horned-king (a villain's
-# own plan, read when it decides for its own Realm); novice (read only with plan 0). Values written "in
-# steps" are multiples of wedding_value, "in Obstacles" of obstacle_value. Numbers left in the code are
-# not weights: 0.5 * BIG marks a winning move, 100 + Power takes the Gain Power action first, and the
-# clamps of shares to [0, 1].
+# The core's weights of the scoring kernel, grouped by what they value. The whole table (PARAMS, below) also
+# holds each villain's plan's rows (strategies/plans/<folder>.py: PARAMS, in groups of their own or in the core's
+# progress, fate and allies groups), at the slots they always had: the core's rows fill the others, in this order,
+# which is the order ``simlab strategies --params`` lists them. The kernel reads parameter ``x`` as ``sp[P_X]``
+# (the ``P_*`` indices below, and each plan's; a test checks they match the table). Groups: switches (skill
+# level); economy (Power); cards (hand, drawing, discarding); allies; heroes (the harm a Hero does, what defeating
+# it is worth); effects (other cards); choices (modes and picks inside card effects); fate (Fating an opponent:
+# the harm of each Fate card); novice (read only with plan 0); the plans add progress (how far a plan is: what
+# Fating it is worth) and one group a villain (its own plan). Numbers left in the code are not weights:
+# 0.5 * BIG marks a winning move, 100 + Power takes the Gain Power action first, and the clamps of shares to
+# [0, 1].
 
 CORE_PARAMS: tuple[Param, ...] = (
     *group(
@@ -131,8 +133,8 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("ally_near_hero", 0.5, 0.0, 2.0, "... plus this"),
         ("move_cost", 0.1, 0.0, 1.0, "cost of moving an Ally or Item (ties stay put)"),
         ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
-        ("lose_free_ally", 10.0, 0.0, 20.0, "Allies given up in a Vanquish: Cauldron Born and Creeper first"),
-        ("keep_activate_ally", 3.0, 0.0, 10.0, "... an Ally with an Activate ability (Monsieur D'Arque) last"),
+        ("lose_free_ally", 10.0, 0.0, 20.0, "Allies given up in a Vanquish: those that come back first"),
+        ("keep_activate_ally", 3.0, 0.0, 10.0, "... an Ally with an Activate ability last"),
         ("lose_exact", 5.0, 0.0, 10.0, "... an Ally whose Strength completes the Vanquish"),
         ("lose_overkill", 0.3, 0.0, 2.0, "... less this per Strength beyond what is needed"),
         ("lose_partial", 0.5, 0.0, 2.0, "... per Strength of an Ally that does not complete it"),
@@ -148,23 +150,23 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("cover_fate", 0.8, 0.0, 3.0, "covered Fate symbol (at cover_value 1.5)"),
         ("cover_other", 0.4, 0.0, 2.0, "covered Discard Cards symbol (at cover_value 1.5)"),
         ("hero_strength_harm", 0.3, 0.0, 1.5, "harm per Strength of a Hero (the Allies it ties up)"),
-        ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of cards, per +1 (Cinderella, Gus)"),
-        ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects (Hen Wen)"),
+        ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of Effects or Items, per +1"),
+        ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects"),
         ("hero_company_harm", 0.5, 0.0, 2.0, "a Hero stronger beside other Heroes, per Hero in the Realm"),
     ),
     *group(
         "effects",
-        ("trap_effect_share", 0.8, 0.0, 1.5, "trapping a Hero (Trapped, Locked Up): share of its harm"),
-        ("trap_activate_min", 0.5, 0.0, 3.0, "activating The Key with no Hero worth trapping"),
-        ("key_trap_bonus", 1.0, 0.0, 4.0, "The Key trapping its named Hero: on top of that Hero's defeat worth"),
-        ("key_trap_absent", 1.5, 0.0, 5.0, "The Key with its Hero not in the Realm"),
-        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating the Invitation (look at Fate, discard one)"),
+        ("trap_effect_share", 0.8, 0.0, 1.5, "an Effect trapping a Hero: share of its harm"),
+        ("trap_activate_min", 0.5, 0.0, 3.0, "activating a move-and-trap ability with no Hero worth trapping"),
+        ("key_trap_bonus", 1.0, 0.0, 4.0, "an Item trapping the Hero it names: on top of that Hero's defeat worth"),
+        ("key_trap_absent", 1.5, 0.0, 5.0, "... with that Hero not in the Realm"),
+        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating an ability that looks at the Fate deck and discards one"),
         ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
-        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally (Intimidating), in draws"),
-        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck (I Never Go Back on My Word)"),
-        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free (Only Moments Away From Victory)"),
-        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh (And One More Thing)"),
-        ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action (Vicious Practical Jokes)"),
+        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
+        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
+        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"),
+        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"),
+        ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action"),
         ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
         ("item_default", 1.0, 0.0, 4.0, "any other Item"),
         ("card_default", 0.5, 0.0, 3.0, "any other card"),
@@ -189,87 +191,19 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("fate_target_progress", 4.0, 0.0, 20.0, "weight of the target's progress in a Fate action's worth"),
         ("fate_defeat_share", 0.6, 0.0, 1.5, "a Hero the target will defeat at once: share of its defeat gain off"),
         ("fate_outmatched_share", 0.5, 0.0, 1.0, "a Hero the target's Allies already match: share of its harm off"),
-        ("gather_ally_harm", 0.5, 0.0, 3.0, "Fflewddur Fflam: per Ally of the target he moves to his location"),
-        ("witches_harm", 2.0, 0.0, 6.0, "The Witches of Morva (the target loses 2 Power or discards 2 cards)"),
-        ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment (Lumiere, Maurice)"),
-        ("small_hero_harm", 0.5, 0.0, 3.0, "the extra of Mrs. Potts and Chip, Doli"),
-        ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters (Jaq)"),
-        ("replay_hero_harm", 3.0, 0.0, 8.0, "a Hero played again from the Fate discard (Be Our Guest, Reunited)"),
-        ("untrap_move_harm", 2.0, 0.0, 6.0, "Bibbidi-Bobbidi-Boo"),
-        ("move_ally_harm", 1.0, 0.0, 4.0, "Sweet Nightingale with no bride in The Ballroom"),
-        ("discard_hand_share", 0.5, 0.0, 2.0, "I Believe in You: share of what the target's hand is worth keeping"),
+        ("gather_ally_harm", 0.5, 0.0, 3.0, "a Hero gathering the target's Allies at its location: per Ally moved"),
+        ("witches_harm", 2.0, 0.0, 6.0, "a Hero making the target lose Power or discard cards"),
+        ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment"),
+        ("small_hero_harm", 0.5, 0.0, 3.0, "a Hero moving Heroes or Items: its extra"),
+        ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters"),
+        ("replay_hero_harm", 3.0, 0.0, 8.0, "a Hero played again from the Fate discard"),
+        ("untrap_move_harm", 2.0, 0.0, 6.0, "a Fate Effect freeing a trapped Hero and moving it"),
+        ("move_ally_harm", 1.0, 0.0, 4.0, "a Fate Effect moving the target's Ally"),
+        ("discard_hand_share", 0.5, 0.0, 2.0, "a Fate Effect discarding the target's hand: share of its keep worth"),
         ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
-        ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies (Maurice's Invention)"),
+        ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies"),
         ("fate_item_harm", 1.0, 0.0, 4.0, "any other Fate Item"),
         ("fate_effect_harm", 1.0, 0.0, 4.0, "any other Fate Effect"),
-    ),
-    *group(
-        "gaston",
-        ("obstacle_value", 4.0, 0.5, 12.0, "worth of removing one Obstacle"),
-        ("swoon_min_obstacles", 5, 0, 9, "play Swoon only while at least this many Obstacles remain", True),
-        ("swoon_cost_share", 0.5, 0.0, 2.0, "Swoon: share of obstacle_value it costs (Obstacles come back)"),
-        ("take_me_share", 0.8, 0.0, 1.5, "Take Me Instead: share of obstacle_value per Obstacle removed"),
-        ("take_me_cost", 2.0, 0.0, 6.0, "Take Me Instead: its cost beyond Power"),
-        ("remover_ally", 1.2, 0.0, 3.0, "an Ally that activates to remove Obstacles (Monsieur D'Arque), Obstacles"),
-        ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
-        ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
-        ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
-    ),
-    *group(
-        "lady-tremaine",
-        ("wedding_value", 10.0, 0.0, 30.0, "each step of the wedding plan (a 'step' below)"),
-        ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
-        ("more_daughters", 0.3, 0.0, 3.0, "playing a later everyday daughter"),
-        ("daughter_by_ballroom", 0.5, 0.0, 3.0, "an everyday daughter played next to The Ballroom"),
-        ("second_bride", 1.0, 0.0, 5.0, "playing a second Ball Gown daughter"),
-        ("daughter_step", 0.05, 0.0, 0.3, "an everyday daughter per location nearer The Ballroom, in steps"),
-        ("bride_step", 0.1, 0.0, 0.5, "a bride per location nearer The Ballroom, in steps"),
-        ("bride_step_ready", 0.5, 0.0, 1.5, "... once the Prince and Wedding Bells wait and no Slipper is left"),
-        ("bride_in_ballroom", 1.2, 0.0, 3.0, "a bride in The Ballroom, in steps"),
-        ("bride_early", 0.2, 0.0, 1.0, "moving a bride into The Ballroom before the Bells can ring, in steps"),
-        ("invitation_locked", 0.8, 0.0, 2.0, "Invitation from the King while The Ballroom is locked, in steps"),
-        ("invitation_bride", 0.3, 0.0, 1.0, "... plus this with a bride in play, in steps"),
-        ("invitation_open", 0.5, 0.0, 3.0, "Invitation from the King once The Ballroom is open"),
-        ("bells_open", 0.7, 0.0, 2.0, "Wedding Bells with The Ballroom open, in steps"),
-        ("bells_locked", 0.3, 0.0, 1.5, "Wedding Bells with The Ballroom locked, in steps"),
-        ("cane_slipper", 0.6, 0.0, 1.5, "the Cane (or its activation) with a Glass Slipper to discard, in steps"),
-        ("cane_idle", 0.2, 0.0, 1.0, "the Cane with no Glass Slipper in play, in steps"),
-        ("bells_keep", 1.0, 0.0, 2.0, "keeping the only Wedding Bells in reach (none in play), at least, in steps"),
-        ("midnight_no_cane", 0.8, 0.0, 2.0, "Midnight without the Cane: cost in steps (it plays the Slippers)"),
-        ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
-        ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
-        ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
-        ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
-    ),
-    *group(
-        "horned-king",
-        ("soldier_value", 8.0, 0.0, 25.0, "Ancient Soldiers at a location without one"),
-        ("cauldron_value", 9.0, 0.0, 25.0, "claiming / powering the Cauldron, each new Cauldron Born location"),
-        ("swap_reserve", 1.0, 0.0, 2.0, "keep Power for next turn's swap when a swap is pending"),
-        ("swap_reserve_share", 0.5, 0.0, 1.5, "... spending it costs this share of swap_reserve * cauldron_value"),
-        ("swap_power", 2.0, 0.0, 8.0, "each Power a location gives that next turn's swap still lacks"),
-        ("swap_onto_born", -1.0, -5.0, 0.0, "swapping where a Cauldron Born stands already"),
-        ("soldier_alone_share", 0.5, 0.0, 1.5, "Soldiers where no other Soldier stands: share of soldier_value"),
-        ("spare_soldier", 1.0, 0.0, 5.0, "Ancient Soldiers for a location that has them already"),
-        ("spare_born", 1.0, 0.0, 5.0, "a Cauldron Born for a location that has one already"),
-        ("new_born_bonus", 1.0, 0.0, 5.0, "a Cauldron Born played to a new location: on top of cauldron_value"),
-        ("spare_born_lost", 1.0, 0.0, 5.0, "losing a Cauldron Born that shares its location (keep one everywhere)"),
-        ("pig_keeper_share", 0.4, 0.0, 1.0, "We Got You Now, Pig Keeper before the claim: share of cauldron_value"),
-        ("bargain_fallback", 0.2, 0.0, 2.0, "We Have Made a Bargain when it cannot claim"),
-        ("keep_born_unclaimed", 5.0, 0.0, 15.0, "keeping the first Cauldron Born in hand before the claim"),
-        ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "... a further one before the claim"),
-        ("keep_born_share", 0.7, 0.0, 1.5, "... the first after the claim: share of cauldron_value"),
-        ("keep_born_needed", 6.0, 0.0, 15.0, "... a further one after the claim, while locations still lack one"),
-        ("keep_born_extra", 2.0, 0.0, 8.0, "... a spare one after the claim (those before it cover every empty place)"),
-        ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
-        ("keep_our_hour_share", 0.8, 0.0, 1.5, "... once claimed: share of cauldron_value"),
-        ("keep_our_hour_powered", 2.0, 0.0, 8.0, "... once the Cauldron is powered"),
-        ("keep_our_hour_hedge", 4.0, 0.0, 10.0, "... powered, opponents, no Ancient Soldiers to re-power it: one copy"),
-        ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
-        ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
-        ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
-        ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
-        ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
     ),
     *group(
         "novice",
@@ -389,65 +323,6 @@ P_FRESH_CARD_KEEP = 101
 P_ALLIES_MINUS_HARM = 103
 P_FATE_ITEM_HARM = 104
 P_FATE_EFFECT_HARM = 105
-P_OBSTACLE_VALUE = 117
-P_SWOON_MIN_OBSTACLES = 118
-P_SWOON_COST_SHARE = 119
-P_TAKE_ME_SHARE = 120
-P_TAKE_ME_COST = 121
-P_REMOVER_ALLY = 122
-P_REMOVER_ALLY_MIN = 123
-P_BLOCKS_REMOVAL_HARM = 124
-P_CLEARED_BY_HERO = 125
-P_WEDDING_VALUE = 126
-P_FIRST_DAUGHTER = 127
-P_MORE_DAUGHTERS = 128
-P_DAUGHTER_BY_BALLROOM = 129
-P_SECOND_BRIDE = 130
-P_DAUGHTER_STEP = 131
-P_BRIDE_STEP = 132
-P_BRIDE_STEP_READY = 133
-P_BRIDE_IN_BALLROOM = 134
-P_BRIDE_EARLY = 135
-P_INVITATION_LOCKED = 136
-P_INVITATION_BRIDE = 137
-P_INVITATION_OPEN = 138
-P_BELLS_OPEN = 139
-P_BELLS_LOCKED = 140
-P_CANE_SLIPPER = 141
-P_CANE_IDLE = 142
-P_BELLS_KEEP = 143
-P_MIDNIGHT_NO_CANE = 144
-P_FATE_MOVES_ALLIES_HARM = 145
-P_BALLROOM_CLOSED_HARM = 146
-P_SLIPPERS_DEFEAT = 147
-P_SLIPPERS_DEFEAT_CANE = 148
-P_SOLDIER_VALUE = 149
-P_CAULDRON_VALUE = 150
-P_SWAP_RESERVE = 151
-P_SWAP_RESERVE_SHARE = 152
-P_SWAP_POWER = 153
-P_SWAP_ONTO_BORN = 154
-P_SOLDIER_ALONE_SHARE = 155
-P_SPARE_SOLDIER = 156
-P_SPARE_BORN = 157
-P_NEW_BORN_BONUS = 158
-P_SPARE_BORN_LOST = 159
-P_PIG_KEEPER_SHARE = 160
-P_BARGAIN_FALLBACK = 161
-P_KEEP_BORN_UNCLAIMED = 162
-P_KEEP_BORN_EXTRA_UNCLAIMED = 163
-P_KEEP_BORN_SHARE = 164
-P_KEEP_BORN_NEEDED = 165
-P_KEEP_BORN_EXTRA = 166
-P_KEEP_OUR_HOUR_UNCLAIMED = 167
-P_KEEP_OUR_HOUR_SHARE = 168
-P_KEEP_OUR_HOUR_POWERED = 169
-P_KEEP_OUR_HOUR_HEDGE = 170
-P_KEEP_POWERED_OTHER = 171
-P_BLOCKS_SOLDIERS_HARM = 172
-P_BLOCKS_SOLDIERS_SHARE = 173
-P_GURGI_HARM_DISCOUNT = 174
-P_GURGI_DEFEAT_DISCOUNT = 175
 P_NOVICE_BASE = 176
 P_NOVICE_STRENGTH = 177
 P_NOVICE_COST = 178
@@ -487,6 +362,9 @@ W_HERO_ON_PLAY = 18  # its Fate Hero card row a played to location b: x, its har
 W_ALLIES_GATHERED = 19  # every Ally of its Realm moved to location a: the harm besides the Allies moved (x: 0.0)
 W_FATE_CARD = 20  # its revealed Fate Item or Effect a played to location b / host c: its harm (x: NaN, the core's)
 W_REVEALED = 21  # its revealed Fate card a, b / c as above, knowing the other cards revealed (x: NaN: as W_FATE_CARD)
+W_HERO_HARM = 22  # its Hero card row a at location b (c: its instance, -1 if not in play): x, its harm so far, plus
+W_DEFEAT_GAIN = 23  # what it gains from its Hero card row a's "when defeated" ability (x: 0.0)
+W_DEFEAT_VALUE = 24  # defeating its Hero instance a: x, the worth so far, adjusted
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for
@@ -536,28 +414,6 @@ def realm_passive_at_nb(st, tb, s, passive, loc):
 
 
 @kernel
-def bride_at_nb(st, tb, s, loc):
-    """A Ball Gown daughter (bride) in seat ``s``'s Realm, at ``loc`` (anywhere if loc < 0)."""
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and (loc < 0 or st.inst[s, k, K.I_LOC] == loc):
-            return True
-    return False
-
-
-@kernel
-def admits_only_loc_nb(st, tb, s):
-    """The location only admitted cards may enter (Lady Tremaine's Ballroom), or -1."""
-    v = st.sv[s, K.SV_VILLAIN]
-    for loc in range(K.N_LOC):
-        if tb.locs[v, loc, K.LC_ADMITS_ONLY] != 0:
-            return loc
-    return -1
-
-
-@kernel
 def activate_in_realm_nb(st, tb, s, ab):
     """Instance in seat ``s``'s Realm whose Activated Ability is ``ab``, or -1."""
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -583,23 +439,6 @@ def extra_activate_in_hand_nb(st, tb, s):
         ):
             return True
     return False
-
-
-@kernel
-def soldier_locations_nb(st, tb, s):
-    """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
-    soldiers = 0
-    born = 0
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-        if p == K.AB_GRANTS_ACTIVATE:
-            soldiers |= 1 << st.inst[s, k, K.I_LOC]
-        elif p == K.AB_TILE_ALLY:
-            born |= 1 << st.inst[s, k, K.I_LOC]
-    return soldiers | born, born
 
 
 @kernel
@@ -636,7 +475,6 @@ def top_row_value_nb(st, tb, sp, s, loc):
 @kernel
 def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
     """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
-    obj = objective_nb(st, tb, s)
     other_cover = False
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
@@ -652,58 +490,32 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
         return h * sp[P_THREAT_WEIGHT]
     p = tb.card[c, K.CF_PASSIVE]
     n = tb.card[c, K.CF_N]
-    if p == K.AB_BLOCKS_OBSTACLE_REMOVAL:
-        if obj == K.OBJ_OBSTACLES:
-            h += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
-    elif p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
-        ball = admits_only_loc_nb(st, tb, s)
-        if ball >= 0 and not bride_at_nb(st, tb, s, ball):
-            h += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
-    elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
-        ball = admits_only_loc_nb(st, tb, s)
-        if ball >= 0 and not bride_at_nb(st, tb, s, ball):
-            h += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
-    elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
+    if p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
         h += sp[P_COST_PLUS_HARM] * n
-    elif p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:
-        if obj == K.OBJ_CAULDRON:
-            soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc)
-            h += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
-
     elif p == K.AB_NO_EFFECTS:
         h += sp[P_NO_EFFECTS_HARM]
     elif p == K.AB_OTHER_HEROES_HERE_PLUS or p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
         h += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
-    elif p == K.AB_RETURNS_TO_FATE_DECK:
-        h -= sp[P_GURGI_HARM_DISCOUNT]
+    elif p != K.AB_NONE:
+        h = ask_plan_nb(st, tb, ru, sp, W_HERO_HARM, s, c, loc, self_k, h)
     return h * sp[P_THREAT_WEIGHT]
 
 
 @kernel
-def defeat_gain_nb(st, tb, sp, s, c):
+def defeat_gain_nb(st, tb, ru, sp, s, c):
     """What seat ``s`` gains from Hero card ``c``'s "when defeated" ability (negative: it hurts)."""
-    ab = tb.card[c, K.CF_ON_DEFEAT]
-    if ab == K.AB_CLEAR_OBSTACLES_AT:
-        if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[c, K.CF_PASSIVE] == 0:
-            return 0.0
-        return sp[P_OBSTACLE_VALUE] * st.sv[s, K.SV_OBST + tb.card[c, K.CF_LOCATION]]
-    if ab == K.AB_PLAY_GLASS_SLIPPERS:
-        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
-            return -sp[P_SLIPPERS_DEFEAT_CANE] * sp[P_WEDDING_VALUE]
-        return -sp[P_SLIPPERS_DEFEAT] * sp[P_WEDDING_VALUE]
-    if ab == K.AB_CLAIM_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 0:
-            return sp[P_CAULDRON_VALUE]
-    return 0.0
+    if tb.card[c, K.CF_ON_DEFEAT] == K.AB_NONE:
+        return 0.0
+    return ask_plan_nb(st, tb, ru, sp, W_DEFEAT_GAIN, s, c, 0, 0, 0.0)
 
 
 @kernel
 def defeat_value_nb(st, tb, ru, sp, s, h):
     """Worth to seat ``s`` of defeating its Hero instance ``h``."""
     c = st.inst[s, h, K.I_CARD]
-    v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, sp, s, c)
-    if tb.card[c, K.CF_PASSIVE] == K.AB_RETURNS_TO_FATE_DECK and st.inst[s, h, K.I_TRAPPED] == 0:
-        v -= sp[P_GURGI_DEFEAT_DISCOUNT]
+    v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, ru, sp, s, c)
+    if tb.card[c, K.CF_PASSIVE] != K.AB_NONE:
+        v = ask_plan_nb(st, tb, ru, sp, W_DEFEAT_VALUE, s, h, 0, 0, v)
     return v
 
 
@@ -1116,7 +928,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
         loc = 0
     h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
     # a Hero the villain will defeat at once gives it the defeat bonus instead
-    h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, sp, s, c)
+    h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, ru, sp, s, c)
     have = 0
     mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while mj != 0:

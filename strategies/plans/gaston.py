@@ -18,23 +18,17 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic import (
     BIG,
-    P_CLEARED_BY_HERO,
     P_DEAD_CARD,
     P_DRAW_VALUE,
-    P_OBSTACLE_VALUE,
     P_POWER_VALUE,
-    P_REMOVER_ALLY,
-    P_REMOVER_ALLY_MIN,
-    P_SWOON_COST_SHARE,
-    P_SWOON_MIN_OBSTACLES,
-    P_TAKE_ME_COST,
-    P_TAKE_ME_SHARE,
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
     W_ALLY,
+    W_DEFEAT_GAIN,
     W_EFFECT,
     W_FATE_CARD,
+    W_HERO_HARM,
     W_KEEPS_COPIES,
     W_LOCATION_PICK,
     W_PROGRESS,
@@ -58,6 +52,19 @@ PARAMS = (
         ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
         at=106,
     ),
+    *group(
+        "gaston",
+        ("obstacle_value", 4.0, 0.5, 12.0, "worth of removing one Obstacle"),
+        ("swoon_min_obstacles", 5, 0, 9, "play Swoon only while at least this many Obstacles remain", True),
+        ("swoon_cost_share", 0.5, 0.0, 2.0, "Swoon: share of obstacle_value it costs (Obstacles come back)"),
+        ("take_me_share", 0.8, 0.0, 1.5, "Take Me Instead: share of obstacle_value per Obstacle removed"),
+        ("take_me_cost", 2.0, 0.0, 6.0, "Take Me Instead: its cost beyond Power"),
+        ("remover_ally", 1.2, 0.0, 3.0, "an Ally that activates to remove Obstacles (Monsieur D'Arque), Obstacles"),
+        ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
+        ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
+        ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
+        at=117,
+    ),
 )
 P = slots(__name__, PARAMS)
 P_MAGIC_MIRROR_HARM = P["magic_mirror_harm"]
@@ -66,6 +73,15 @@ P_ROSE_HARM = P["rose_harm"]
 P_ROSE_REMOVAL_SHARE = P["rose_removal_share"]
 P_ROSE_OTHER_HARM = P["rose_other_harm"]
 P_REPLACE_EACH_HARM = P["replace_each_harm"]
+P_OBSTACLE_VALUE = P["obstacle_value"]
+P_SWOON_MIN_OBSTACLES = P["swoon_min_obstacles"]
+P_SWOON_COST_SHARE = P["swoon_cost_share"]
+P_TAKE_ME_SHARE = P["take_me_share"]
+P_TAKE_ME_COST = P["take_me_cost"]
+P_REMOVER_ALLY = P["remover_ally"]
+P_REMOVER_ALLY_MIN = P["remover_ally_min"]
+P_BLOCKS_REMOVAL_HARM = P["blocks_removal_harm"]
+P_CLEARED_BY_HERO = P["cleared_by_hero"]
 
 
 @kernel
@@ -276,4 +292,16 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return fate_card_harm_nb(st, tb, sp, s, a)
     if what == W_REVEALED:
         return rose_harm_nb(st, tb, ru, sp, s, a)
+    if what == W_HERO_HARM:
+        # a Hero blocking Obstacle removal
+        if tb.card[a, K.CF_PASSIVE] == K.AB_BLOCKS_OBSTACLE_REMOVAL and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
+            x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
+        return x
+    if what == W_DEFEAT_GAIN:
+        # a Hero who, defeated, removes the Obstacles at his location
+        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT:
+            if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[a, K.CF_PASSIVE] == 0:
+                return 0.0
+            return sp[P_OBSTACLE_VALUE] * st.sv[s, K.SV_OBST + tb.card[a, K.CF_LOCATION]]
+        return x
     return x

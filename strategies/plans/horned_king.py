@@ -7,38 +7,18 @@ from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import flip_cost_nb, passive_count_nb, zone_bits_nb
 from strategies.heuristic import (
-    P_BARGAIN_FALLBACK,
-    P_CAULDRON_VALUE,
     P_DEAD_CARD,
-    P_KEEP_BORN_EXTRA,
-    P_KEEP_BORN_EXTRA_UNCLAIMED,
-    P_KEEP_BORN_NEEDED,
-    P_KEEP_BORN_SHARE,
-    P_KEEP_BORN_UNCLAIMED,
-    P_KEEP_OUR_HOUR_HEDGE,
-    P_KEEP_OUR_HOUR_POWERED,
-    P_KEEP_OUR_HOUR_SHARE,
-    P_KEEP_OUR_HOUR_UNCLAIMED,
-    P_KEEP_POWERED_OTHER,
-    P_NEW_BORN_BONUS,
-    P_PIG_KEEPER_SHARE,
     P_PLAN,
     P_POWER_VALUE,
-    P_SOLDIER_ALONE_SHARE,
-    P_SOLDIER_VALUE,
-    P_SPARE_BORN,
-    P_SPARE_BORN_LOST,
-    P_SPARE_SOLDIER,
-    P_SWAP_ONTO_BORN,
-    P_SWAP_POWER,
-    P_SWAP_RESERVE,
-    P_SWAP_RESERVE_SHARE,
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ALLIES_GATHERED,
     W_CARD,
+    W_DEFEAT_GAIN,
+    W_DEFEAT_VALUE,
     W_EFFECT,
     W_FATE_CARD,
+    W_HERO_HARM,
     W_KEEP,
     W_KEEPS_COPIES,
     W_OWN_CARD,
@@ -51,7 +31,6 @@ from strategies.heuristic import (
     group,
     objective_nb,
     realm_passive_at_nb,
-    soldier_locations_nb,
 )
 from strategies.plans import slots
 
@@ -78,6 +57,37 @@ PARAMS = (
         ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
         at=115,
     ),
+    *group(
+        "horned-king",
+        ("soldier_value", 8.0, 0.0, 25.0, "Ancient Soldiers at a location without one"),
+        ("cauldron_value", 9.0, 0.0, 25.0, "claiming / powering the Cauldron, each new Cauldron Born location"),
+        ("swap_reserve", 1.0, 0.0, 2.0, "keep Power for next turn's swap when a swap is pending"),
+        ("swap_reserve_share", 0.5, 0.0, 1.5, "... spending it costs this share of swap_reserve * cauldron_value"),
+        ("swap_power", 2.0, 0.0, 8.0, "each Power a location gives that next turn's swap still lacks"),
+        ("swap_onto_born", -1.0, -5.0, 0.0, "swapping where a Cauldron Born stands already"),
+        ("soldier_alone_share", 0.5, 0.0, 1.5, "Soldiers where no other Soldier stands: share of soldier_value"),
+        ("spare_soldier", 1.0, 0.0, 5.0, "Ancient Soldiers for a location that has them already"),
+        ("spare_born", 1.0, 0.0, 5.0, "a Cauldron Born for a location that has one already"),
+        ("new_born_bonus", 1.0, 0.0, 5.0, "a Cauldron Born played to a new location: on top of cauldron_value"),
+        ("spare_born_lost", 1.0, 0.0, 5.0, "losing a Cauldron Born that shares its location (keep one everywhere)"),
+        ("pig_keeper_share", 0.4, 0.0, 1.0, "We Got You Now, Pig Keeper before the claim: share of cauldron_value"),
+        ("bargain_fallback", 0.2, 0.0, 2.0, "We Have Made a Bargain when it cannot claim"),
+        ("keep_born_unclaimed", 5.0, 0.0, 15.0, "keeping the first Cauldron Born in hand before the claim"),
+        ("keep_born_extra_unclaimed", 1.0, 0.0, 5.0, "... a further one before the claim"),
+        ("keep_born_share", 0.7, 0.0, 1.5, "... the first after the claim: share of cauldron_value"),
+        ("keep_born_needed", 6.0, 0.0, 15.0, "... a further one after the claim, while locations still lack one"),
+        ("keep_born_extra", 2.0, 0.0, 8.0, "... a spare one after the claim (those before it cover every empty place)"),
+        ("keep_our_hour_unclaimed", 3.0, 0.0, 8.0, "keeping Our Hour Has Arrived before the claim"),
+        ("keep_our_hour_share", 0.8, 0.0, 1.5, "... once claimed: share of cauldron_value"),
+        ("keep_our_hour_powered", 2.0, 0.0, 8.0, "... once the Cauldron is powered"),
+        ("keep_our_hour_hedge", 4.0, 0.0, 10.0, "... powered, opponents, no Ancient Soldiers to re-power it: one copy"),
+        ("keep_powered_other", 0.5, 0.0, 3.0, "keeping any other card once the Cauldron is powered"),
+        ("blocks_soldiers_harm", 2.0, 0.0, 6.0, "a Hero blocking Ancient Soldiers (Fair Folk): base harm"),
+        ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
+        ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
+        ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
+        at=149,
+    ),
 )
 P = slots(__name__, PARAMS)
 P_PROGRESS_SOLDIER = P["progress_soldier"]
@@ -88,6 +98,50 @@ P_GATHER_BORN_SHARE = P["gather_born_share"]
 P_DYRNWYN_HARM = P["dyrnwyn_harm"]
 P_HAPPY_DAY_HARM = P["happy_day_harm"]
 P_DEPOWER_SHARE = P["depower_share"]
+P_SOLDIER_VALUE = P["soldier_value"]
+P_CAULDRON_VALUE = P["cauldron_value"]
+P_SWAP_RESERVE = P["swap_reserve"]
+P_SWAP_RESERVE_SHARE = P["swap_reserve_share"]
+P_SWAP_POWER = P["swap_power"]
+P_SWAP_ONTO_BORN = P["swap_onto_born"]
+P_SOLDIER_ALONE_SHARE = P["soldier_alone_share"]
+P_SPARE_SOLDIER = P["spare_soldier"]
+P_SPARE_BORN = P["spare_born"]
+P_NEW_BORN_BONUS = P["new_born_bonus"]
+P_SPARE_BORN_LOST = P["spare_born_lost"]
+P_PIG_KEEPER_SHARE = P["pig_keeper_share"]
+P_BARGAIN_FALLBACK = P["bargain_fallback"]
+P_KEEP_BORN_UNCLAIMED = P["keep_born_unclaimed"]
+P_KEEP_BORN_EXTRA_UNCLAIMED = P["keep_born_extra_unclaimed"]
+P_KEEP_BORN_SHARE = P["keep_born_share"]
+P_KEEP_BORN_NEEDED = P["keep_born_needed"]
+P_KEEP_BORN_EXTRA = P["keep_born_extra"]
+P_KEEP_OUR_HOUR_UNCLAIMED = P["keep_our_hour_unclaimed"]
+P_KEEP_OUR_HOUR_SHARE = P["keep_our_hour_share"]
+P_KEEP_OUR_HOUR_POWERED = P["keep_our_hour_powered"]
+P_KEEP_OUR_HOUR_HEDGE = P["keep_our_hour_hedge"]
+P_KEEP_POWERED_OTHER = P["keep_powered_other"]
+P_BLOCKS_SOLDIERS_HARM = P["blocks_soldiers_harm"]
+P_BLOCKS_SOLDIERS_SHARE = P["blocks_soldiers_share"]
+P_GURGI_HARM_DISCOUNT = P["gurgi_harm_discount"]
+P_GURGI_DEFEAT_DISCOUNT = P["gurgi_defeat_discount"]
+
+
+@kernel
+def soldier_locations_nb(st, tb, s):
+    """Locations holding an Ancient Soldiers or a Cauldron Born (bitmask), and those with a Cauldron Born."""
+    soldiers = 0
+    born = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
+        if p == K.AB_GRANTS_ACTIVATE:
+            soldiers |= 1 << st.inst[s, k, K.I_LOC]
+        elif p == K.AB_TILE_ALLY:
+            born |= 1 << st.inst[s, k, K.I_LOC]
+    return soldiers | born, born
 
 
 @kernel
@@ -331,4 +385,27 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
     if what == W_FATE_CARD:
         return fate_card_harm_nb(st, tb, sp, s, a)
+    if what == W_HERO_HARM:
+        p = tb.card[a, K.CF_PASSIVE]
+        if p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:
+            # a Hero blocking the Ancient Soldiers at its location
+            if objective_nb(st, tb, s) == K.OBJ_CAULDRON:
+                soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, b)
+                x += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
+        elif p == K.AB_RETURNS_TO_FATE_DECK:
+            # Gurgi comes back when defeated
+            x -= sp[P_GURGI_HARM_DISCOUNT]
+        return x
+    if what == W_DEFEAT_GAIN:
+        # a Hero who, defeated, lets the Horned King claim the Cauldron
+        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_CLAIM_CAULDRON:
+            if st.sv[s, K.SV_CAULDRON] == 0:
+                return sp[P_CAULDRON_VALUE]
+            return 0.0
+        return x
+    if what == W_DEFEAT_VALUE:
+        card = st.inst[s, a, K.I_CARD]
+        if tb.card[card, K.CF_PASSIVE] == K.AB_RETURNS_TO_FATE_DECK and st.inst[s, a, K.I_TRAPPED] == 0:
+            x -= sp[P_GURGI_DEFEAT_DISCOUNT]
+        return x
     return x

@@ -15,33 +15,16 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic import (
     BIG,
-    P_BELLS_KEEP,
-    P_BELLS_LOCKED,
-    P_BELLS_OPEN,
-    P_BRIDE_EARLY,
-    P_BRIDE_IN_BALLROOM,
-    P_BRIDE_STEP,
-    P_BRIDE_STEP_READY,
-    P_CANE_IDLE,
-    P_CANE_SLIPPER,
-    P_DAUGHTER_BY_BALLROOM,
-    P_DAUGHTER_STEP,
-    P_FIRST_DAUGHTER,
-    P_INVITATION_BRIDE,
-    P_INVITATION_LOCKED,
-    P_INVITATION_OPEN,
-    P_MIDNIGHT_NO_CANE,
-    P_MORE_DAUGHTERS,
     P_PLAN,
     P_POWER_VALUE,
-    P_SECOND_BRIDE,
-    P_WEDDING_VALUE,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
     W_ALLY,
     W_CARD,
+    W_DEFEAT_GAIN,
     W_EFFECT,
     W_FATE_CARD,
+    W_HERO_HARM,
     W_HERO_ON_PLAY,
     W_KEEP_ITEM,
     W_MOVE,
@@ -50,9 +33,7 @@ from strategies.heuristic import (
     W_READY,
     W_READY_AT,
     activate_in_realm_nb,
-    admits_only_loc_nb,
     best_trap_nb,
-    bride_at_nb,
     earlier_copy_in_hand_nb,
     extra_activate_in_hand_nb,
     group,
@@ -87,6 +68,33 @@ PARAMS = (
         ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
         at=111,
     ),
+    *group(
+        "lady-tremaine",
+        ("wedding_value", 10.0, 0.0, 30.0, "each step of the wedding plan (a 'step' below)"),
+        ("first_daughter", 0.6, 0.0, 1.5, "playing the first everyday daughter, in steps"),
+        ("more_daughters", 0.3, 0.0, 3.0, "playing a later everyday daughter"),
+        ("daughter_by_ballroom", 0.5, 0.0, 3.0, "an everyday daughter played next to The Ballroom"),
+        ("second_bride", 1.0, 0.0, 5.0, "playing a second Ball Gown daughter"),
+        ("daughter_step", 0.05, 0.0, 0.3, "an everyday daughter per location nearer The Ballroom, in steps"),
+        ("bride_step", 0.1, 0.0, 0.5, "a bride per location nearer The Ballroom, in steps"),
+        ("bride_step_ready", 0.5, 0.0, 1.5, "... once the Prince and Wedding Bells wait and no Slipper is left"),
+        ("bride_in_ballroom", 1.2, 0.0, 3.0, "a bride in The Ballroom, in steps"),
+        ("bride_early", 0.2, 0.0, 1.0, "moving a bride into The Ballroom before the Bells can ring, in steps"),
+        ("invitation_locked", 0.8, 0.0, 2.0, "Invitation from the King while The Ballroom is locked, in steps"),
+        ("invitation_bride", 0.3, 0.0, 1.0, "... plus this with a bride in play, in steps"),
+        ("invitation_open", 0.5, 0.0, 3.0, "Invitation from the King once The Ballroom is open"),
+        ("bells_open", 0.7, 0.0, 2.0, "Wedding Bells with The Ballroom open, in steps"),
+        ("bells_locked", 0.3, 0.0, 1.5, "Wedding Bells with The Ballroom locked, in steps"),
+        ("cane_slipper", 0.6, 0.0, 1.5, "the Cane (or its activation) with a Glass Slipper to discard, in steps"),
+        ("cane_idle", 0.2, 0.0, 1.0, "the Cane with no Glass Slipper in play, in steps"),
+        ("bells_keep", 1.0, 0.0, 2.0, "keeping the only Wedding Bells in reach (none in play), at least, in steps"),
+        ("midnight_no_cane", 0.8, 0.0, 2.0, "Midnight without the Cane: cost in steps (it plays the Slippers)"),
+        ("fate_moves_allies_harm", 0.8, 0.0, 2.0, "a Hero letting only Fate move Allies, bride not in, in steps"),
+        ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
+        ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
+        ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
+        at=126,
+    ),
 )
 P = slots(__name__, PARAMS)
 P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
@@ -101,6 +109,51 @@ P_FAIRY_GODMOTHER_HARM = P["fairy_godmother_harm"]
 P_FATE_SLIPPER = P["fate_slipper"]
 P_FATE_SLIPPER_CANE = P["fate_slipper_cane"]
 P_NIGHTINGALE_BRIDE = P["nightingale_bride"]
+P_WEDDING_VALUE = P["wedding_value"]
+P_FIRST_DAUGHTER = P["first_daughter"]
+P_MORE_DAUGHTERS = P["more_daughters"]
+P_DAUGHTER_BY_BALLROOM = P["daughter_by_ballroom"]
+P_SECOND_BRIDE = P["second_bride"]
+P_DAUGHTER_STEP = P["daughter_step"]
+P_BRIDE_STEP = P["bride_step"]
+P_BRIDE_STEP_READY = P["bride_step_ready"]
+P_BRIDE_IN_BALLROOM = P["bride_in_ballroom"]
+P_BRIDE_EARLY = P["bride_early"]
+P_INVITATION_LOCKED = P["invitation_locked"]
+P_INVITATION_BRIDE = P["invitation_bride"]
+P_INVITATION_OPEN = P["invitation_open"]
+P_BELLS_OPEN = P["bells_open"]
+P_BELLS_LOCKED = P["bells_locked"]
+P_CANE_SLIPPER = P["cane_slipper"]
+P_CANE_IDLE = P["cane_idle"]
+P_BELLS_KEEP = P["bells_keep"]
+P_MIDNIGHT_NO_CANE = P["midnight_no_cane"]
+P_FATE_MOVES_ALLIES_HARM = P["fate_moves_allies_harm"]
+P_BALLROOM_CLOSED_HARM = P["ballroom_closed_harm"]
+P_SLIPPERS_DEFEAT = P["slippers_defeat"]
+P_SLIPPERS_DEFEAT_CANE = P["slippers_defeat_cane"]
+
+
+@kernel
+def bride_at_nb(st, tb, s, loc):
+    """A Ball Gown daughter (bride) in seat ``s``'s Realm, at ``loc`` (anywhere if loc < 0)."""
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and (loc < 0 or st.inst[s, k, K.I_LOC] == loc):
+            return True
+    return False
+
+
+@kernel
+def admits_only_loc_nb(st, tb, s):
+    """The location only admitted cards may enter (Lady Tremaine's Ballroom), or -1."""
+    v = st.sv[s, K.SV_VILLAIN]
+    for loc in range(K.N_LOC):
+        if tb.locs[v, loc, K.LC_ADMITS_ONLY] != 0:
+            return loc
+    return -1
 
 
 @kernel
@@ -344,5 +397,24 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # the Fairy Godmother brings Ball Gown Cinderella with her
         if tb.card[a, K.CF_ON_PLAY] == K.AB_FIND_NAMED_HERO_PLAY:
             x += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
+        return x
+    if what == W_HERO_HARM:
+        # a Hero keeping the bride's Allies from The Ballroom, while she is not in
+        p = tb.card[a, K.CF_PASSIVE]
+        if p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
+            ball = admits_only_loc_nb(st, tb, s)
+            if ball >= 0 and not bride_at_nb(st, tb, s, ball):
+                x += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
+        elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
+            ball = admits_only_loc_nb(st, tb, s)
+            if ball >= 0 and not bride_at_nb(st, tb, s, ball):
+                x += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
+        return x
+    if what == W_DEFEAT_GAIN:
+        # a Hero who, defeated, plays the Glass Slippers
+        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_PLAY_GLASS_SLIPPERS:
+            if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+                return -sp[P_SLIPPERS_DEFEAT_CANE] * sp[P_WEDDING_VALUE]
+            return -sp[P_SLIPPERS_DEFEAT] * sp[P_WEDDING_VALUE]
         return x
     return x

@@ -21,11 +21,9 @@ from simlab.cards import compile_cards, load_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Modules that still hold villain-specific code, and what is to move out of them (issue 18 part 2). The test
+# Modules that still hold villain-specific code, and what is to move out of them (issue 18; none left). The test
 # below also fails when one of them no longer names a villain, so that it leaves this list.
-NOT_YET = {
-    "strategies/heuristic.py": "the villains' heuristic terms (to strategies/plans/<villain>.py)",
-}
+NOT_YET: dict[str, str] = {}
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
 
