@@ -277,7 +277,8 @@ def _ensure(force: bool) -> dict[str, float]:
 
     _play_one_batch()
     _play_one_game()
-    times[_STAGES[1] if _STAGES[0] in times else _STAGES[0]] = time.perf_counter() - t
+    if cold:  # compiled in processes, then loaded here; or compiled here
+        times[_STAGES[1] if _STAGES[0] in times else _STAGES[0]] = time.perf_counter() - t
     if cold:
         total = time.perf_counter() - t_all
         try:
