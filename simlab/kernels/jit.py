@@ -2,9 +2,9 @@
 
 numba links the compiled code of every callee into each caller and optimises the result again, so a
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
-The engine's routines are therefore ``helper``s, inlined into their one dispatcher at numba-IR level, and
-the heuristic strategy is not linked into the driver at all: the driver calls it through a symbol
-(``simlab/driver.py``), so it compiles once, on its own.
+The large kernels (the engine's routines, the villains' routines, the heuristic's largest scoring kernels)
+are therefore compiled once each and called through symbols or tables (:mod:`simlab.kernels.link`), and a
+cold start compiles them in parallel processes (:mod:`simlab.warmup`).
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
