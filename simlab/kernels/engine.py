@@ -837,7 +837,7 @@ FA_END = 8  # the Obstacle removals owed, then done
 PC_TAKEN_OVER = 16  # from here on, the card's villain's routine resolves it on the Fate action's frame
 
 
-@helper
+@kernel
 def push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6):
     d = st.g[K.G_SP]
     if d >= K.MAX_DEPTH:
@@ -856,7 +856,7 @@ def push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6):
     st.g[K.G_SP] = d + 1
 
 
-@helper
+@kernel
 def call_nb(st, f, pc, routine, a0, a1, a2, a3, a4, a5, a6):
     """Run ``routine`` now; the routine of frame ``f`` resumes at ``pc`` when it is done."""
     st.fr[f, K.FR_PC] = pc
@@ -864,7 +864,7 @@ def call_nb(st, f, pc, routine, a0, a1, a2, a3, a4, a5, a6):
     return GO
 
 
-@helper
+@kernel
 def tail_nb(st, f, routine, a0, a1, a2, a3, a4, a5, a6):
     """Finish the routine of frame ``f`` by running ``routine`` in its place."""
     st.g[K.G_SP] = f
@@ -872,14 +872,14 @@ def tail_nb(st, f, routine, a0, a1, a2, a3, a4, a5, a6):
     return GO
 
 
-@helper
+@kernel
 def ret_nb(st, f):
     """Finish the routine of frame ``f``."""
     st.g[K.G_SP] = f
     return GO
 
 
-@helper
+@kernel
 def ask_nb(st, f, pc, realm, player, kind, ctx):
     """``player`` picks one of ``st.opts`` (about seat ``realm``'s Realm); frame ``f`` resumes at ``pc``.
 
@@ -908,7 +908,7 @@ def apply_nb(st, i):
     log_nb(st, K.EV_CHOICE, st.g[K.G_PEND_PLAYER], st.g[K.G_PEND_KIND], i, st.g[K.G_PEND_N], st.g[K.G_PEND_CTX])
 
 
-@helper
+@kernel
 def chosen_nb(st, col):
     """Column ``col`` of the option chosen for the last decision."""
     return st.opts[st.g[K.G_CHOICE], col]
@@ -942,7 +942,7 @@ NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 
 
-@helper
+@kernel
 def card_frame_nb(st, tb, f, col):
     """What a routine resolving card instance A1 of seat A0 (choices by A2) reads first: (seat, instance,
     chooser, resume point, card row, the card's code in column ``col``, the card's number)."""

@@ -2,9 +2,9 @@
 
 numba links the compiled code of every callee into each caller and optimises the result again, so a
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
-The engine's routines are therefore ``helper``s, inlined into their one dispatcher at numba-IR level, and
-the heuristic strategy is not linked into the driver at all: the driver calls it through a symbol
-(``simlab/driver.py``), so it compiles once, on its own.
+The large kernels (the engine's routines, the villains' routines, the heuristic's largest scoring kernels)
+are therefore compiled once each and called through symbols or tables (:mod:`simlab.kernels.link`), and a
+cold start compiles them in parallel processes (:mod:`simlab.warmup`).
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
@@ -222,7 +222,11 @@ def kernel(fn):
 
 
 def helper(fn):
-    """A kernel inlined into its callers (no allocation)."""
+    """A kernel inlined into its callers at numba-IR level (no allocation): for a large body called from one place
+    (a villain's ``effect_nb`` inside its ``ability_r``, the routine dispatcher inside ``advance_nb``). A small
+    function called from many places is a plain :func:`kernel`: LLVM inlines it just the same, and numba types
+    and lowers it once instead of at every call site (the engine's frame helpers and ``zone_bits_nb`` as
+    helpers cost a cold start about 15% more compiling)."""
     return _decorate(fn, inline="always", _nrt=False)
 
 

@@ -7,10 +7,10 @@ Strategies may import these; the engine's mutating kernels live in ``engine.py``
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.jit import kernel
 
 
-@helper
+@kernel
 def zone_bits_nb(st, s, zone):
     """Bitmask of seat ``s``'s instances in ``zone`` (walk it with lowest_nb; see simlab/kernels/bits.py)."""
     return st.sv[s, K.SV_ZONE + zone]

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import allocating_kernel, entry_kernel, helper, kernel
+from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
 
 State = namedtuple(
     "State",
@@ -110,7 +110,7 @@ def copy_state(st: State) -> State:
     return State(*(a.copy() for a in st))
 
 
-@helper
+@kernel
 def set_zone_nb(st, s, k, zone):
     """Put instance ``k`` of seat ``s`` in ``zone``, keeping the seat's zone masks (``SV_ZONE + zone``) true."""
     old = st.inst[s, k, K.I_ZONE]
