@@ -48,3 +48,31 @@ def test_a_state_from_python_is_the_state_a_kernel_allocates():
         for field, a, b in zip(mine._fields, mine, theirs, strict=True):
             assert (a.shape, a.dtype) == (b.shape, b.dtype), field
             assert not a.any() and not b.any(), field
+
+
+_REF_IN_A_COUNTING_FUNCTION = """
+import collections, numba, numpy as np
+from simlab.kernels.ref import ref
+Pair = collections.namedtuple("Pair", "a b")
+
+@numba.njit(cache=False)  # reference counting on, as in a test's own wrapper or an allocating kernel
+def total(p):
+    r = ref(p)
+    t = 0
+    for i in range(100):
+        t += r.a[i % 3] + r.b[0]
+    return t
+
+p = Pair(np.arange(3), np.ones(1, np.int64))
+print(sum(total(p) for _ in range(200)), np.zeros(10**4).sum())
+"""
+
+
+def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
+    # numba releases what a getattr returns: without an incref the reference's arrays were freed (heap corruption)
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _REF_IN_A_COUNTING_FUNCTION], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == [str(200 * (33 * 1 + 33 * 2 + 100)), "0.0"]

@@ -13,6 +13,7 @@ return or store it. Measured on a toy (40 calls of small kernels in a loop, a 12
 import numba
 from numba import types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.core.typing.templates import AttributeTemplate, infer_getattr
 from numba.extending import intrinsic, lower_getattr_generic, models, register_model
 
@@ -43,7 +44,10 @@ class _RefAttributes(AttributeTemplate):
 
 @lower_getattr_generic(RefType)
 def _ref_getattr(context, builder, typ, value, attr):
-    return builder.extract_value(builder.load(value), typ.target.fields.index(attr))
+    # numba's lowering owns what a getattr returns and releases it when the variable dies: a kernel with
+    # reference counting would free the caller's array without this incref (a no-op in kernels without it)
+    i = typ.target.fields.index(attr)
+    return impl_ret_borrowed(context, builder, typ.target.types[i], builder.extract_value(builder.load(value), i))
 
 
 @intrinsic
