@@ -73,6 +73,8 @@ def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", _REF_IN_A_COUNTING_FUNCTION], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", _REF_IN_A_COUNTING_FUNCTION], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == [str(200 * (33 * 1 + 33 * 2 + 100)), "0.0"]
