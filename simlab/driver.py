@@ -32,6 +32,7 @@ from simlab.villains import bind_abilities
 from strategies import search
 from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_nb as heuristic_choose_nb
+from strategies.plans import bind_plans
 from strategies.random import choose_nb as random_choose_nb
 
 GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of play_batch's out_games
@@ -44,6 +45,7 @@ bind_routines()
 bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
 bind(advance_nb, ADVANCE_ARG_TYPES)
 bind_heuristic_parts()  # the heuristic's largest scoring kernels, which its choose_nb calls through symbols
+bind_plans()  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
 bind(heuristic_choose_nb, ARG_TYPES)
 advance = caller(advance_nb, ADVANCE_ARG_TYPES, types.boolean)
 call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)

@@ -1,7 +1,7 @@
 """Tuned strategies: noisy black-box optimisation of a villain's heuristic parameters, validated on fresh
 games, and iterated best response between the villains (the ``tuned`` level).
 
-:func:`tune` searches the parameters of one villain's strategy (those of ``strategies.heuristic.PARAMS``
+:func:`tune` searches the parameters of one villain's strategy (those of ``strategies.plans.PARAMS``
 marked tunable, read at run time, less the ones only another villain reads) for the highest score on an
 :class:`Objective`: a weighted mix of parts, each the villain's win rate in 2- or 3-player games against
 the other villains played by one field (``current``: the opponents' current strategies; or a level such as
@@ -60,7 +60,7 @@ DECIMALS = 3  # tuned values are rounded to this many decimals before they are p
 def tunable_params(villain: str) -> tuple:
     """The parameters tuning searches for ``villain``: every tunable one of the heuristic's table except
     those of another villain's group (only that villain reads them). Read from the table at run time."""
-    from strategies.heuristic import PARAMS
+    from strategies.plans import PARAMS
 
     check_villain(villain)
     others = set(VILLAIN_KEYS) - {villain}

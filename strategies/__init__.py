@@ -20,7 +20,7 @@ A variant is a TOML file::
 
 usable wherever a strategy name is accepted, by path or by name when it sits in ``configs/strategies/``.
 Every parameter of the heuristic (name, expert value, group, description, tuning range) is listed in
-``strategies.heuristic.PARAMS``; :func:`parameter_table` gives them as a frame, with a strategy's values.
+``strategies.plans.PARAMS``; :func:`parameter_table` gives them as a frame, with a strategy's values.
 """
 
 from __future__ import annotations
@@ -36,17 +36,17 @@ import polars as pl
 from simlab.kernels.state import N_SPARAMS
 from strategies import expert as _expert
 from strategies import fate_heavy as _fate_heavy
-from strategies import heuristic as _heuristic
 from strategies import novice as _novice
+from strategies import plans as _plans
 from strategies import random as _random
 from strategies import search as _search
 
 KERNELS = {"random": 0, "heuristic": 1, "search": 2}
 """Kernel ids known to the dispatcher."""
 
-_KERNEL_PARAMS = {0: (), 1: _heuristic.PARAM_NAMES, 2: _search.PARAM_NAMES}
-if len(_heuristic.PARAM_NAMES) > N_SPARAMS:
-    raise RuntimeError(f"{len(_heuristic.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
+_KERNEL_PARAMS = {0: (), 1: _plans.PARAM_NAMES, 2: _search.PARAM_NAMES}
+if len(_plans.PARAM_NAMES) > N_SPARAMS:
+    raise RuntimeError(f"{len(_plans.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
 
 CONFIG_DIRS = (Path.cwd() / "configs" / "strategies", Path(__file__).resolve().parents[1] / "configs" / "strategies")
 
@@ -192,7 +192,7 @@ def parameter_table(strategy: str | None = None) -> pl.DataFrame:
                 ]
             )
     rows = []
-    for p in _heuristic.PARAMS:
+    for p in _plans.PARAMS:
         row = {"group": p.group, "name": p.name}
         if spec is not None:
             row["value"] = spec.params[p.name]

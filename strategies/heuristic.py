@@ -1,10 +1,11 @@
 """The scripted heuristic every non-random strategy runs: score each legal option, take the best.
 
 Scores are in Power-equivalents ("what is this option worth to the player deciding"); an option scoring
-below zero is worse than passing. A strategy is this kernel plus a parameter vector (``PARAM_NAMES``),
+below zero is worse than passing. A strategy is this kernel plus a parameter vector (``strategies.plans.PARAM_NAMES``),
 stored per seat in ``State.sparams``: ``novice``, ``expert`` and ``fate-heavy`` differ only in parameters,
 so users can make variants from TOML files without touching code. Every weight the scoring uses is a
-named parameter (:data:`PARAMS`: expert value, group, description, tuning range).
+named parameter (``strategies.plans.PARAMS``: expert value, group, description, tuning range; this
+module's own rows are :data:`CORE_PARAMS`).
 
 
 Two switches select the skill level:
@@ -59,7 +60,7 @@ class Param:
 
     name: str
     expert: float  # the value ``expert`` plays with
-    group: str  # what it values (see PARAMS)
+    group: str  # what it values (see CORE_PARAMS)
     doc: str
     low: float  # the range ``simlab tune`` searches (inclusive)
     high: float
@@ -77,8 +78,8 @@ def group(group: str, *rows: tuple, at: int | None = None) -> tuple[Param, ...]:
     )
 
 
-# The core's weights of the scoring kernel, grouped by what they value. The whole table (PARAMS, below) also
-# holds each villain's plan's rows (strategies/plans/<folder>.py: PARAMS, in groups of their own or in the core's
+# The core's weights of the scoring kernel, grouped by what they value. The whole table (strategies.plans.PARAMS)
+# also holds each villain's plan's rows (strategies/plans/<folder>.py: PARAMS, in groups of their own or in the core's
 # progress, fate and allies groups), at the slots they always had: the core's rows fill the others, in this order,
 # which is the order ``simlab strategies --params`` lists them. The kernel reads parameter ``x`` as ``sp[P_X]``
 # (the ``P_*`` indices below, and each plan's; a test checks they match the table). Groups: switches (skill
@@ -218,20 +219,6 @@ CORE_PARAMS: tuple[Param, ...] = (
 )
 
 
-def __getattr__(name: str):
-    # The whole table (the core's rows and the plans', strategies.plans.parameter_rows), built on first use: the
-    # plans import this module, so it cannot read them while it is imported.
-    if name not in ("PARAMS", "PARAM_NAMES", "EXPERT"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from strategies.plans import parameter_rows
-
-    params = parameter_rows(CORE_PARAMS)
-    globals().update(
-        PARAMS=params, PARAM_NAMES=tuple(p.name for p in params), EXPERT={p.name: p.expert for p in params}
-    )
-    return globals()[name]
-
-
 P_PLAN = 0
 P_FATE_SMART = 1
 P_POWER_VALUE = 2
@@ -337,9 +324,10 @@ BIG = 1000.0
 
 # A villain's own terms of the scoring are its plan's (strategies/plans/<folder>.py: plan_nb, compiled on its own),
 # reached through a table of kernels indexed by the villain row of the seat they are about and filled from the
-# registry by bind_parts(): adding a villain adds an entry, not code here. ``what`` says what is asked, and what
-# ``a``, ``b``, ``c`` and ``x`` are; the plan answers ``x`` when it has nothing to say. A term added to a running
-# value gets that value as ``x`` and gives it back with its terms added, in the order they were always added.
+# registry by strategies.plans.bind_plans(): adding a villain adds an entry, not code here. ``what`` says what is
+# asked, and what ``a``, ``b``, ``c`` and ``x`` are; the plan answers ``x`` when it has nothing to say. A term added
+# to a running value gets that value as ``x`` and gives it back with its terms added, in the order they were always
+# added.
 W_PROGRESS = 0  # how far seat s is towards its objective, 0 to 1 (x: 0.0)
 W_POSITION = 1  # its Ally or Item a standing at location b: what that is worth (x: 0.0)
 W_ACTIVATION = 2  # activating its card instance a (-1: its tile), cost included (x: NaN, the core values it)
@@ -1334,14 +1322,7 @@ _score_nb = link.caller(score_nb, PART_TYPES[score_nb], _F)
 
 
 def bind_parts() -> None:
-    """Compile (or load from the cache) every part and register its symbol, callees first; then fill the table of
-    plans from the registry (each plan's ``plan_nb``, which may call the parts)."""
-    from simlab.villains import REGISTRY
-    from strategies.plans import plan_of
-
+    """Compile (or load from the cache) every part and register its symbol, callees first (the table of plans is
+    filled by :func:`strategies.plans.bind_plans`)."""
     for part, argtypes in PART_TYPES.items():
         link.bind(part, argtypes)
-    if len(REGISTRY) > N_PLAN_ROWS:
-        raise RuntimeError(f"{len(REGISTRY)} villains; the table of plans has room for {N_PLAN_ROWS}")
-    for row, folder in enumerate(REGISTRY):
-        link.fill(PLAN_TABLE, N_PLAN_ROWS, row, getattr(plan_of(folder), "plan_nb", no_plan_nb), PLAN_TYPES)

@@ -1,7 +1,7 @@
 """``novice``: a sensible beginner with no villain-specific plan."""
 
-from strategies.heuristic import EXPERT
 from strategies.heuristic import choose_nb as choose_nb
+from strategies.plans import EXPERT
 
 NAME = "novice"
 DESCRIPTION = (

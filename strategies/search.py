@@ -54,6 +54,7 @@ from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
 from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_nb as heuristic_choose_nb
 from strategies.heuristic import progress_nb
+from strategies.plans import bind_plans
 
 NAME = "search"
 DESCRIPTION = (
@@ -113,6 +114,7 @@ def bind_callees() -> None:
     bind(advance_nb, _ADVANCE_TYPES)
     bind(apply_nb, _APPLY_TYPES)
     bind_heuristic_parts()
+    bind_plans()
     bind(heuristic_choose_nb, STRATEGY_ARG_TYPES)
 
 

@@ -16,7 +16,7 @@ from simlab.game import InputError
 from simlab.ladder import pairings, skill_ladder
 from simlab.sim import simulate
 from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
-from strategies.heuristic import PARAM_NAMES, PARAMS
+from strategies.plans import PARAM_NAMES, PARAMS
 
 runner = CliRunner()
 
@@ -466,7 +466,7 @@ def kernel_indices() -> dict[str, int]:
 
 def test_param_table_matches_the_kernel_indices():
     from simlab.kernels.state import N_SPARAMS
-    from strategies import heuristic as h
+    from strategies import plans as h
 
     assert kernel_indices() == {"P_" + p.name.upper(): i for i, p in enumerate(h.PARAMS)}
     assert len(set(h.PARAM_NAMES)) == len(h.PARAMS) <= N_SPARAMS

@@ -41,7 +41,7 @@ def bad_gaston(tmp_path):
 
 
 def test_tunable_parameters_come_from_the_table():
-    from strategies.heuristic import PARAMS
+    from strategies.plans import PARAMS
 
     names = {p.name for p in tunable_params("gaston")}
     assert "plan" not in names and "fate_smart" not in names  # the skill switches are not tuned

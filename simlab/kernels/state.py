@@ -43,7 +43,7 @@ Tables = namedtuple(
     ],
 )
 
-N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.heuristic.PARAMS), and for the search
+N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.plans.PARAMS), and for the search
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 

@@ -3,13 +3,18 @@
 
 * ``PLAN``: one clause saying how an expert plays that villain (``expert``'s description is built from them);
 * ``PARAMS``: the heuristic's parameters only that villain's plan reads (rows made by
-  :func:`strategies.heuristic.group`, in the same table as the core's: ``strategies.heuristic.PARAMS``), and
-  their indices in ``State.sparams`` (``P = slots(__name__, PARAMS)``);
+  :func:`strategies.heuristic.group`, in the same table as the core's: :data:`PARAMS` here), and their indices
+  in ``State.sparams`` (``P = slots(__name__, PARAMS)``);
 * ``plan_nb(st, tb, ru, sp, what, s, a, b, c, x)``: the villain's terms of the heuristic's scoring, asked for by
   ``what`` (the ``W_*`` codes of :mod:`strategies.heuristic`, which say what ``a``, ``b``, ``c`` and ``x`` are)
   about seat ``s``, a seat of that villain, with the deciding player's parameters ``sp``. It answers ``x`` when
   it has nothing to say. The heuristic reaches it through a table of kernels indexed by the seat's villain row,
-  filled from the registry by :func:`strategies.heuristic.bind_parts`.
+  filled from the registry by :func:`bind_plans`.
+
+This package also holds the heuristic's whole parameter table, ``PARAMS`` (the core's rows,
+``strategies.heuristic.CORE_PARAMS``, and every plan's, at their slots: :func:`parameter_rows`), with
+``PARAM_NAMES`` (the order of ``State.sparams``) and ``EXPERT`` (name -> the expert's value). The plans import
+the heuristic, never the reverse: the heuristic's kernels reach the plans through the table only.
 """
 
 from __future__ import annotations
@@ -86,3 +91,30 @@ def parameter_rows(core) -> tuple:
     if len(set(names)) != len(names):
         raise RuntimeError(f"parameters declared twice: {sorted({n for n in names if names.count(n) > 1})}")
     return table
+
+
+def __getattr__(name: str):
+    # The whole table, built on first use: the plan modules import this package while they are imported.
+    if name not in ("PARAMS", "PARAM_NAMES", "EXPERT"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from strategies.heuristic import CORE_PARAMS
+
+    params = parameter_rows(CORE_PARAMS)
+    globals().update(
+        PARAMS=params, PARAM_NAMES=tuple(p.name for p in params), EXPERT={p.name: p.expert for p in params}
+    )
+    return globals()[name]
+
+
+def bind_plans() -> None:
+    """Fill the heuristic's table of plans from the registry: row ``i``, registered villain ``i``'s ``plan_nb``
+    (compiled or loaded from the cache; the heuristic's parts must be bound first, see
+    :func:`strategies.heuristic.bind_parts`, since a plan may call them)."""
+    from simlab.kernels import link
+    from simlab.villains import REGISTRY
+    from strategies import heuristic as H
+
+    if len(REGISTRY) > H.N_PLAN_ROWS:
+        raise RuntimeError(f"{len(REGISTRY)} villains; the table of plans has room for {H.N_PLAN_ROWS}")
+    for row, folder in enumerate(REGISTRY):
+        link.fill(H.PLAN_TABLE, H.N_PLAN_ROWS, row, getattr(plan_of(folder), "plan_nb", H.no_plan_nb), H.PLAN_TYPES)
