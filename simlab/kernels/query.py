@@ -46,15 +46,7 @@ def passive_sum_nb(st, tb, s, passive):
 @kernel
 def realm_instance_nb(st, s, card):
     """Instance of card row ``card`` in the Realm, or -1."""
-    if card < 0:
-        return -1
-    m = zone_bits_nb(st, s, K.Z_REALM)
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if st.inst[s, k, K.I_CARD] == card:
-            return k
-    return -1
+    return zone_instance_nb(st, s, card, K.Z_REALM)
 
 
 @kernel

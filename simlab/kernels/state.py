@@ -47,25 +47,6 @@ N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.plan
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 
-def new_state(n_seats: int, log_cap: int) -> State:
-    """An empty state for ``n_seats`` players, allocated by numpy (Python's side of :func:`new_state_nb`)."""
-    P = n_seats
-    return State(
-        np.zeros((P, K.N_INST, K.N_I), np.int64),
-        np.zeros((P, K.N_VCARDS), np.int64),
-        np.zeros((P, K.N_FCARDS), np.int64),
-        np.zeros((P, K.N_SV), np.int64),
-        np.zeros(K.N_G, np.int64),
-        np.zeros(1, np.uint64),
-        np.zeros((K.MAX_OPTS, 4), np.int64),
-        np.zeros((K.MAX_DEPTH, K.N_FR), np.int64),
-        np.zeros((log_cap, 6), np.int64),
-        np.zeros(K.N_INST, np.int64),
-        np.zeros(K.N_INST, np.int64),
-        np.zeros((P, N_SPARAMS), np.float64),
-    )
-
-
 @allocating_kernel
 def new_state_nb(n_seats, log_cap):
     """:func:`new_state` inside a kernel (the search player's worlds). The kernels that play games take a state
@@ -86,6 +67,11 @@ def new_state_nb(n_seats, log_cap):
         np.zeros(K.N_INST, np.int64),
         np.zeros((P, N_SPARAMS), np.float64),
     )
+
+
+def new_state(n_seats: int, log_cap: int) -> State:
+    """An empty state for ``n_seats`` players, allocated by numpy (:func:`new_state_nb` run as Python)."""
+    return getattr(new_state_nb, "py_func", new_state_nb)(n_seats, log_cap)
 
 
 @kernel
