@@ -1027,6 +1027,20 @@ def fate_action_value_nb(st, tb, ru, sp, target):
 
 
 @kernel
+def symbols_offered_nb(st, tb, ru, s, n):
+    """Bit ``kind`` set if a board symbol of that kind is available at the location of one of the ``n`` options of
+    a DK_MOVE decision of seat ``s``."""
+    v = st.sv[s, K.SV_VILLAIN]
+    offered = 0
+    for i in range(n):
+        loc = st.opts[i, 1]
+        for j in range(tb.locs[v, loc, K.LC_NSYM]):
+            if symbol_available_nb(st, tb, ru, s, loc, j):
+                offered |= 1 << tb.syms[v, loc, j, K.SY_KIND]
+    return offered
+
+
+@kernel
 def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_worth, dig_worth, ready):
     """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there.
 
@@ -1269,12 +1283,18 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
     best = -np.inf
     best_i = 0
     if kind == K.DK_MOVE:
-        move_worth = max(_best_move_nb(st, tb, ru, sp, player), 0.0)
-        vanquish_worth = max(best_vanquish_nb(st, tb, ru, sp, player), 0.0)
-        dig_worth = dig_worth_nb(st, tb, ru, sp, player)
+        # the worths that do not depend on the location, each only if some option's location offers its symbol
+        # (they are pure: skipping an unused one changes nothing)
+        offered = symbols_offered_nb(st, tb, ru, player, n)
+        move_worth = max(_best_move_nb(st, tb, ru, sp, player), 0.0) if (offered >> K.S_MOVE) & 1 else 0.0
+        vanquish_worth = 0.0
+        if (offered >> K.S_VANQUISH) & 1:
+            vanquish_worth = max(best_vanquish_nb(st, tb, ru, sp, player), 0.0)
+        dig_worth = dig_worth_nb(st, tb, ru, sp, player) if (offered >> K.S_DISCARD) & 1 else 0.0
         fate_worth = 0.0
-        for d in range(1, st.g[K.G_NSEATS]):
-            fate_worth = max(fate_worth, fate_action_value_nb(st, tb, ru, sp, (player + d) % st.g[K.G_NSEATS]))
+        if (offered >> K.S_FATE) & 1:
+            for d in range(1, st.g[K.G_NSEATS]):
+                fate_worth = max(fate_worth, fate_action_value_nb(st, tb, ru, sp, (player + d) % st.g[K.G_NSEATS]))
         ready = sp[P_PLAN] != 0 and ask_plan_nb(st, tb, ru, sp, W_READY, player, 0, 0, 0, 0.0) != 0.0
         for i in range(n):
             sc = _location_value_nb(
