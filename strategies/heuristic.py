@@ -361,12 +361,20 @@ _SP = types.Array(types.float64, 1, "C")  # st.sparams[player]
 _I, _F = types.int64, types.float64
 PLAN_TYPES = (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I, _F)  # (ref(st), ref(tb), ru, sp, what, s, a, b, c, x)
 _plan = link.table_caller(PLAN_TABLE, N_PLAN_ROWS, PLAN_TYPES, _F)
+# Bit ``what`` of entry ``v``: villain row v's plan answers ``what`` (strategies.plans.bind_plans reads which from
+# its plan_nb). The others are not asked: the plan would give x back, and a call through the table costs about as
+# much as a small term (about 5,000 questions a game, a third of them to a plan with nothing to say).
+PLAN_ANSWERS_TABLE = "simlab_strategies_plan_answers"
+_plan_answers = link.table_reader(PLAN_ANSWERS_TABLE, N_PLAN_ROWS)
 
 
 @helper
 def ask_plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     """Seat ``s``'s villain's plan's answer to ``what`` (see above)."""
-    return _plan(st.sv[s, K.SV_VILLAIN], st, tb, ru, sp, what, s, a, b, c, x)
+    v = st.sv[s, K.SV_VILLAIN]
+    if (_plan_answers(v) >> what) & 1 == 0:
+        return x
+    return _plan(v, st, tb, ru, sp, what, s, a, b, c, x)
 
 
 @kernel

@@ -227,3 +227,35 @@ def test_gurgi_harms_the_horned_king_less_and_is_worth_less_to_defeat():
 def test_what_defeating_a_hero_gives_its_villain(villains, hero, expect):
     sc = build({"obstacles": {"Beast's Castle": 2}} if villains[0] == "gaston" else {}, {}, villains=villains)
     assert ask(sc, H.W_DEFEAT_GAIN, row(sc, hero), x=0.0) == expect
+
+
+# ------------------------------------------------------------------------------------------ what a plan is asked
+
+
+def test_a_plan_is_asked_only_what_its_source_compares_what_with():
+    from strategies.plans import answers, plan_of
+
+    gaston = answers(plan_of("gaston").plan_nb)
+    assert H.W_PROGRESS in gaston and H.W_EFFECT in gaston
+    assert H.W_MOVE not in gaston and H.W_KEEP not in gaston  # Gaston's plan says nothing about these
+    assert answers(H.no_plan_nb) == set()
+    table = link._TABLES[H.PLAN_ANSWERS_TABLE]
+    for row, folder in enumerate(REGISTRY):
+        assert table[row] == sum(1 << w for w in answers(plan_of(folder).plan_nb)), folder
+
+
+def _hands_what_on(st, tb, ru, sp, what, s, a, b, c, x):
+    if what == H.W_PROGRESS:
+        return 0.5
+    return _other(what, x)
+
+
+def _other(what, x):
+    return x
+
+
+def test_a_plan_that_hands_what_on_is_asked_everything():
+    from strategies.plans import answers
+
+    everything = {v for n, v in vars(H).items() if n.startswith("W_") and isinstance(v, int)}
+    assert answers(_hands_what_on) == everything

@@ -193,6 +193,40 @@ def fill(name: str, size: int, index: int, dispatcher, argtypes: tuple) -> None:
     array[index] = address
 
 
+def table_reader(name: str, size: int):
+    """A function for kernels to call as ``f(i)``: the int64 value entry ``i`` of table ``name`` holds (set by
+    :func:`set_value`; 0 until then). A table of values, not of kernels: what a kernel may skip asking for."""
+    array = _table(name, size)
+    if numba.config.DISABLE_JIT:
+        return lambda i: array[i]
+
+    def typing(typingctx, index):
+        if not isinstance(index, types.Integer):
+            raise TypingError(f"{name} is read at an integer index, not {index}")
+
+        def codegen(context, builder, signature, values):
+            from llvmlite import ir
+
+            i = context.cast(builder, values[0], signature.args[0], types.int64)
+            gv = builder.module.globals.get(name)
+            if gv is None:
+                gv = ir.GlobalVariable(builder.module, ir.ArrayType(ir.IntType(64), size), name)
+                gv.linkage = "external"
+            return builder.load(builder.gep(gv, [ir.Constant(ir.IntType(32), 0), i]))
+
+        return types.int64(index), codegen
+
+    typing.__name__ = typing.__qualname__ = f"read_{name}"
+    return intrinsic(typing)
+
+
+def set_value(name: str, size: int, index: int, value: int) -> None:
+    """Entry ``index`` of table ``name`` (see :func:`table_reader`) holds ``value``."""
+    if not 0 <= index < size:
+        raise IndexError(f"{name} has {size} entries, not {index}")
+    _table(name, size)[index] = value
+
+
 def filled(name: str, size: int) -> set[int]:
     """The entries of table ``name`` that are filled."""
     _table(name, size)

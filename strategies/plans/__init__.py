@@ -117,4 +117,39 @@ def bind_plans() -> None:
     if len(REGISTRY) > H.N_PLAN_ROWS:
         raise RuntimeError(f"{len(REGISTRY)} villains; the table of plans has room for {H.N_PLAN_ROWS}")
     for row, folder in enumerate(REGISTRY):
-        link.fill(H.PLAN_TABLE, H.N_PLAN_ROWS, row, getattr(plan_of(folder), "plan_nb", H.no_plan_nb), H.PLAN_TYPES)
+        plan = getattr(plan_of(folder), "plan_nb", H.no_plan_nb)
+        link.fill(H.PLAN_TABLE, H.N_PLAN_ROWS, row, plan, H.PLAN_TYPES)
+        mask = sum(1 << code for code in answers(plan))
+        link.set_value(H.PLAN_ANSWERS_TABLE, H.N_PLAN_ROWS, row, mask)
+
+
+def answers(plan) -> set[int]:
+    """The ``W_*`` codes kernel ``plan`` (a ``plan_nb``) answers: those its source compares ``what`` with
+    (``what == W_NAME``); the heuristic does not ask it the others. Every code if its source cannot be read."""
+    import ast
+    import inspect
+    import textwrap
+
+    from strategies import heuristic as H
+
+    codes = {name: value for name, value in vars(H).items() if name.startswith("W_") and isinstance(value, int)}
+    fn = getattr(plan, "py_func", plan)
+    if fn is H.no_plan_nb or fn is getattr(H.no_plan_nb, "py_func", None):
+        return set()
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError):
+        return set(codes.values())
+    found = set()
+    compared = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "what":
+            compared.add(id(node.left))
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if not isinstance(op, ast.Eq) or not isinstance(right, ast.Name) or right.id not in codes:
+                    return set(codes.values())  # a test of ``what`` this cannot read: ask it everything
+                found.add(codes[right.id])
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "what"]
+    if any(id(n) not in compared for n in uses):  # ``what`` handed on or rebound: ask it everything
+        return set(codes.values())
+    return found
