@@ -1313,6 +1313,16 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
                 best = sc
                 best_i = i
         return best_i
+    if kind == K.DK_DISCARD:
+        # score_nb's discard scores, with the threshold (the same for every option) computed once
+        limit = discard_threshold_nb(st, tb, ru, sp, realm)
+        for i in range(n):
+            sc = 0.0 if st.opts[i, 0] == K.O_PASS else limit - _keep_value_nb(st, tb, ru, sp, realm, st.opts[i, 1])
+            sc += sp[P_NOISE] * uniform_nb(st.rng)
+            if sc > best:
+                best = sc
+                best_i = i
+        return best_i
     for i in range(n):
         sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
         if sc > best:
