@@ -8,8 +8,9 @@
 * ``plan_nb(st, tb, ru, sp, what, s, a, b, c, x)``: the villain's terms of the heuristic's scoring, asked for by
   ``what`` (the ``W_*`` codes of :mod:`strategies.heuristic`, which say what ``a``, ``b``, ``c`` and ``x`` are)
   about seat ``s``, a seat of that villain, with the deciding player's parameters ``sp``. It answers ``x`` when
-  it has nothing to say. The heuristic reaches it through a table of kernels indexed by the seat's villain row,
-  filled from the registry by :func:`bind_plans`.
+  it has nothing to say, and is asked only the codes its source compares ``what`` with (:func:`answers`). The
+  heuristic reaches it through a table of kernels indexed by the seat's villain row, filled from the registry by
+  :func:`bind_plans`.
 
 This package also holds the heuristic's whole parameter table, ``PARAMS`` (the core's rows,
 ``strategies.heuristic.CORE_PARAMS``, and every plan's, at their slots: :func:`parameter_rows`), with
@@ -133,6 +134,8 @@ def answers(plan) -> set[int]:
     from strategies import heuristic as H
 
     codes = {name: value for name, value in vars(H).items() if name.startswith("W_") and isinstance(value, int)}
+    if max(codes.values()) >= 63:
+        raise RuntimeError(f"{max(codes.values()) + 1} W_* codes; the table of answers holds 63 bits a villain")
     fn = getattr(plan, "py_func", plan)
     if fn is H.no_plan_nb or fn is getattr(H.no_plan_nb, "py_func", None):
         return set()
