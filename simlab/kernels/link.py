@@ -205,14 +205,9 @@ def table_reader(name: str, size: int):
             raise TypingError(f"{name} is read at an integer index, not {index}")
 
         def codegen(context, builder, signature, values):
-            from llvmlite import ir
 
             i = context.cast(builder, values[0], signature.args[0], types.int64)
-            gv = builder.module.globals.get(name)
-            if gv is None:
-                gv = ir.GlobalVariable(builder.module, ir.ArrayType(ir.IntType(64), size), name)
-                gv.linkage = "external"
-            return builder.load(builder.gep(gv, [ir.Constant(ir.IntType(32), 0), i]))
+            return _load_entry(builder, name, size, i)
 
         return types.int64(index), codegen
 
@@ -231,6 +226,18 @@ def filled(name: str, size: int) -> set[int]:
     """The entries of table ``name`` that are filled."""
     _table(name, size)
     return set(_PY_TABLES[name])
+
+
+def _load_entry(builder, name: str, size: int, i):
+    """LLVM IR loading entry ``i`` (an int64 value) of table ``name``, declared in the caller's module as an
+    external global the process resolves to the table's array."""
+    from llvmlite import ir
+
+    gv = builder.module.globals.get(name)
+    if gv is None:
+        gv = ir.GlobalVariable(builder.module, ir.ArrayType(ir.IntType(64), size), name)
+        gv.linkage = "external"
+    return builder.load(builder.gep(gv, [ir.Constant(ir.IntType(32), 0), i]))
 
 
 def table_caller(name: str, size: int, argtypes: tuple, restype):
@@ -255,18 +262,13 @@ def table_caller(name: str, size: int, argtypes: tuple, restype):
         sig = restype(index, *args)
 
         def codegen(context, builder, signature, values):
-            from llvmlite import ir
 
             i = context.cast(builder, values[0], signature.args[0], types.int64)
             values = [
                 context.cast(builder, v, a, t) for v, a, t in zip(values[1:], signature.args[1:], argtypes, strict=True)
             ]
             fnty = context.call_conv.get_function_type(restype, argtypes)
-            gv = builder.module.globals.get(name)
-            if gv is None:
-                gv = ir.GlobalVariable(builder.module, ir.ArrayType(ir.IntType(64), size), name)
-                gv.linkage = "external"
-            address = builder.load(builder.gep(gv, [ir.Constant(ir.IntType(32), 0), i]))
+            address = _load_entry(builder, name, size, i)
             fn = builder.inttoptr(address, fnty.as_pointer())
             status, res = context.call_conv.call_function(builder, fn, restype, argtypes, values)
             with builder.if_then(status.is_error, likely=False):
