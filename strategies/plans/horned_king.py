@@ -173,41 +173,30 @@ def swap_pending_nb(st, tb, s):
 
 
 @kernel
+def others_at_nb(st, tb, s, k, loc, pa, pb):
+    """Villain cards of seat ``s``'s Realm at ``loc``, other than instance ``k``, whose ongoing ability is ``pa`` or
+    ``pb``."""
+    n = 0
+    mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while mj != 0:
+        j = lowest_nb(mj)
+        mj &= mj - 1
+        p = tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE]
+        if j != k and st.inst[s, j, K.I_LOC] == loc and (p == pa or p == pb):
+            n += 1
+    return n
+
+
+@kernel
 def position_value_nb(st, tb, sp, s, k, loc, v):
     """``v`` plus the worth of Ancient Soldiers or a Cauldron Born ``k`` standing at ``loc``."""
-    c = st.inst[s, k, K.I_CARD]
-    p = tb.card[c, K.CF_PASSIVE]
+    p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
     if p == K.AB_GRANTS_ACTIVATE:
-        others = 0
-        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if (
-                j != k
-                and st.inst[s, j, K.I_LOC] == loc
-                and (
-                    tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
-                    or tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-                )
-            ):
-                others += 1
-        if others == 0:
+        if others_at_nb(st, tb, s, k, loc, K.AB_GRANTS_ACTIVATE, K.AB_TILE_ALLY) == 0:
             v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
     elif p == K.AB_TILE_ALLY:
         # a Cauldron Born counts for the objective only where no other one stands
-        alone = True
-        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if (
-                j != k
-                and st.inst[s, j, K.I_LOC] == loc
-                and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
-            ):
-                alone = False
-        if alone:
+        if others_at_nb(st, tb, s, k, loc, K.AB_TILE_ALLY, K.AB_TILE_ALLY) == 0:
             v += sp[P_CAULDRON_VALUE]
     return v
 
