@@ -278,6 +278,9 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
             # empty slots keep a real card row (never read while out of the game)
             out[v.row] = rows + [rows[0]] * (size - len(rows))
             v_out[v.row, first + len(rows) : first + size] = 1
+            for row in rows:
+                if card[row, K.CF_PASSIVE] != K.AB_NONE:
+                    vil[v.row, K.VF_PASSIVES] |= 1 << (card[row, K.CF_PASSIVE] - K.FIRST_PASSIVE)
         if meta.get("objective") not in K.OBJECTIVES:
             raise CardDataError(f"{v.name}: objective must be one of {sorted(K.OBJECTIVES)}")
         vil[v.row, K.VF_OBJECTIVE] = K.OBJECTIVES[meta["objective"]]

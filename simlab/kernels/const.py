@@ -118,7 +118,8 @@ AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another locatio
 AB_GATHER_ALLIES = 62
 AB_CLAIM_CAULDRON = 63
 AB_LOSE_POWER_OR_DISCARD = 64  # the villain loses N Power or discards N cards (the Fating player chooses)
-# Passive abilities
+# Passive abilities (FIRST_PASSIVE and up; bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES)
+FIRST_PASSIVE = 70
 AB_WOLF_PACK = 70
 AB_ATTACHED_STRENGTH = 71
 AB_VANQUISH_HERE_RETURNS_ALLIES = 72  # Allies used in a Vanquish at its location go back to hand
@@ -167,7 +168,8 @@ ON_PLAY_SLOT = frozenset(
 )
 ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
-PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= 70)
+PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
+assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"
 TILE_SLOT = frozenset({"flip_cauldron"})  # a villain's tile ([cauldron] ability)
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
@@ -250,7 +252,17 @@ VF_TRAPS = 2  # Trapped tokens
 VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
 VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not printed
 VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([cauldron] ability), 0 = none
-N_VF = 6
+VF_PASSIVES = 6  # bit p - FIRST_PASSIVE set: some card of the villain's two decks has ongoing ability p. A seat's
+# Realm holds only its own decks' cards, so a clear bit answers "none in play" without walking the Realm
+N_VF = 7
+# VF_PASSIVES bits of the other cards' abilities that can change an Ally's / a Hero's Strength (strength_nb)
+ALLY_STRENGTH_PASSIVES = (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE)) | (1 << (AB_ALLIES_HERE_MINUS - FIRST_PASSIVE))
+HERO_STRENGTH_PASSIVES = (
+    (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE))
+    | (1 << (AB_ATTACHED_NEEDS_TWO_ALLIES - FIRST_PASSIVE))
+    | (1 << (AB_OTHER_HEROES_HERE_PLUS - FIRST_PASSIVE))
+    | (1 << (AB_OTHER_HEROES_PLUS - FIRST_PASSIVE))
+)
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none

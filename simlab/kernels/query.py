@@ -17,8 +17,16 @@ def zone_bits_nb(st, s, zone):
 
 
 @kernel
+def may_have_passive_nb(st, tb, s, passive):
+    """Some card of seat ``s``'s decks has ongoing ability ``passive`` (if not, none is in its Realm)."""
+    return (tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_PASSIVES] >> (passive - K.FIRST_PASSIVE)) & 1 != 0
+
+
+@kernel
 def passive_count_nb(st, tb, s, passive):
     """Cards in seat ``s``'s Realm whose ongoing ability ``passive`` applies."""
+    if not may_have_passive_nb(st, tb, s, passive):
+        return 0
     n = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
@@ -32,6 +40,8 @@ def passive_count_nb(st, tb, s, passive):
 @kernel
 def passive_sum_nb(st, tb, s, passive):
     """Sum of the numbers on cards whose ability ``passive`` applies in seat ``s``'s Realm."""
+    if not may_have_passive_nb(st, tb, s, passive):
+        return 0
     n = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
@@ -87,9 +97,12 @@ def strength_nb(st, tb, s, k):
     t = tb.card[c, K.CF_TYPE]
     here = st.inst[s, k, K.I_LOC]
     v = tb.card[c, K.CF_STRENGTH]
+    present = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_PASSIVES]
     if t == K.T_ALLY:
         p = tb.card[c, K.CF_PASSIVE]
         m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+        if p != K.AB_WOLF_PACK and p != K.AB_PLUS_WITH_ALLY_HERE and present & K.ALLY_STRENGTH_PASSIVES == 0:
+            m = 0  # nothing in this seat's decks changes this Ally's Strength
         while m != 0:
             j = lowest_nb(m)
             m &= m - 1
@@ -107,6 +120,8 @@ def strength_nb(st, tb, s, k):
     elif t == K.T_HERO:
         own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
         m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+        if own != K.AB_PLUS_PER_OTHER_HERO_HERE and present & K.HERO_STRENGTH_PASSIVES == 0:
+            m = 0  # nothing in this seat's decks changes this Hero's Strength
         while m != 0:
             j = lowest_nb(m)
             m &= m - 1
@@ -302,7 +317,7 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
 @kernel
 def vanquish_min_allies_nb(st, tb, s, h):
     """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) if may_have_passive_nb(st, tb, s, K.AB_ATTACHED_NEEDS_TWO_ALLIES) else 0
     while m != 0:
         j = lowest_nb(m)
         m &= m - 1
