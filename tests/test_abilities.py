@@ -121,3 +121,23 @@ def test_the_coverage_check_names_what_is_missing(tmp_path):
         "(it has ['fetch_attachment_here', 'clear_obstacles_at'])",
         "test_x.py::test_a: no card or component named 'Nobody'",
     ]
+
+
+def test_the_villain_table_names_exactly_the_ongoing_abilities_of_its_decks():
+    """VF_PASSIVES lets the Realm walks (play costs, Strength) stop early: a clear bit must mean no such card."""
+    cards = load_cards()
+    tb = cards.tables
+    for v in cards.villains:
+        printed = {
+            K.ABILITY_CODES[c.raw["passive"]] for c in cards.cards if c.villain == v.key and c.raw.get("passive")
+        }
+        rows = [*tb.v_deck[v.row], *tb.v_fate[v.row]]
+        assert printed == {int(tb.card[r, K.CF_PASSIVE]) for r in rows} - {K.AB_NONE}, v.name
+        bits = {
+            p
+            for p in range(K.FIRST_PASSIVE, K.FIRST_PASSIVE + 63)
+            if tb.vil[v.row, K.VF_PASSIVES] >> (p - K.FIRST_PASSIVE) & 1
+        }
+        assert bits == printed, v.name
+    # the shipped decks differ, so the early stop is taken for some villain and not for another
+    assert len({int(tb.vil[v.row, K.VF_PASSIVES]) for v in cards.villains}) == len(cards.villains)
