@@ -32,17 +32,19 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
+    available_symbols_nb,
     can_enter_nb,
     can_move_card_nb,
     can_vanquish_nb,
     covered_nb,
+    dearest_in_hand_nb,
     flip_cost_nb,
     hero_count_nb,
     passive_count_nb,
     play_cost_nb,
     realm_instance_nb,
     strength_nb,
-    symbol_available_nb,
+    symbol_kinds_nb,
     trappable_nb,
     vanquish_eligible_nb,
     wedding_ready_nb,
@@ -880,13 +882,7 @@ def junk_count_nb(st, tb, ru, sp, s):
 @kernel
 def power_surplus_nb(st, tb, sp, s):
     """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
-    dearest = 0
-    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        dearest = max(dearest, play_cost_nb(st, tb, s, st.inst[s, k, K.I_CARD]))
-    return st.sv[s, K.SV_POWER] - (dearest + sp[P_POWER_TARGET])
+    return st.sv[s, K.SV_POWER] - (dearest_in_hand_nb(st, tb, s) + sp[P_POWER_TARGET])
 
 
 @kernel
@@ -1042,9 +1038,7 @@ def symbols_offered_nb(st, tb, ru, s, n):
     offered = 0
     for i in range(n):
         loc = st.opts[i, 1]
-        for j in range(tb.locs[v, loc, K.LC_NSYM]):
-            if symbol_available_nb(st, tb, ru, s, loc, j):
-                offered |= 1 << tb.syms[v, loc, j, K.SY_KIND]
+        offered |= symbol_kinds_nb(tb, v, loc, available_symbols_nb(st, tb, ru, s, loc))
     return offered
 
 
@@ -1059,9 +1053,10 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
     gains = 0
     plays = 0
     total = 0.0
-    for j in range(tb.locs[v, loc, K.LC_NSYM]):
-        if not symbol_available_nb(st, tb, ru, s, loc, j):
-            continue
+    available = available_symbols_nb(st, tb, ru, s, loc)
+    while available != 0:
+        j = lowest_nb(available)
+        available &= available - 1
         kind = tb.syms[v, loc, j, K.SY_KIND]
         if kind == K.S_GAIN:
             gains += tb.syms[v, loc, j, K.SY_VAL]

@@ -15,6 +15,7 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
+    available_symbols_nb,
     can_enter_nb,
     can_move_card_nb,
     can_remove_obstacle_nb,
@@ -28,7 +29,7 @@ from simlab.kernels.query import (
     play_cost_nb,
     realm_instance_nb,
     strength_nb,
-    symbol_available_nb,
+    symbol_kinds_nb,
     tile_allies_everywhere_nb,
     trappable_nb,
     vanquish_eligible_nb,
@@ -739,22 +740,28 @@ def add_action_options_nb(st, tb, ru, s):
     opt_add_nb(st, K.O_PASS, 0, 0, 0)
     loc = st.sv[s, K.SV_MOVER]
     v = st.sv[s, K.SV_VILLAIN]
-    for j in range(tb.locs[v, loc, K.LC_NSYM]):
-        if tb.syms[v, loc, j, K.SY_KIND] == K.S_GAIN and symbol_available_nb(st, tb, ru, s, loc, j):
+    # adding options changes nothing these read: the available symbols are looked up once
+    available = available_symbols_nb(st, tb, ru, s, loc)
+    m = available
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if tb.syms[v, loc, j, K.SY_KIND] == K.S_GAIN:
             opt_add_nb(st, K.O_GAIN, j, tb.syms[v, loc, j, K.SY_VAL], 0)
-    if first_symbol_nb(st, tb, ru, s, K.S_PLAY) >= 0:
+    kinds = symbol_kinds_nb(tb, v, loc, available)
+    if (kinds >> K.S_PLAY) & 1:
         add_play_options_nb(st, tb, ru, s)
-    if first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or granted_activates_nb(st, tb, s) > 0:
+    if (kinds >> K.S_ACTIVATE) & 1 or granted_activates_nb(st, tb, s) > 0:
         add_activate_options_nb(st, tb, ru, s)
-    if first_symbol_nb(st, tb, ru, s, K.S_MOVE) >= 0:
+    if (kinds >> K.S_MOVE) & 1:
         add_move_options_nb(st, tb, s)
-    if first_symbol_nb(st, tb, ru, s, K.S_FATE) >= 0:
+    if (kinds >> K.S_FATE) & 1:
         P = st.g[K.G_NSEATS]
         for d in range(1, P):
             opt_add_nb(st, K.O_FATE, (s + d) % P, 0, 0)
-    if first_symbol_nb(st, tb, ru, s, K.S_VANQUISH) >= 0:
+    if (kinds >> K.S_VANQUISH) & 1:
         add_vanquish_options_nb(st, tb, ru, s)
-    if first_symbol_nb(st, tb, ru, s, K.S_DISCARD) >= 0 and hand_size_nb(st, s) > 0:
+    if (kinds >> K.S_DISCARD) & 1 and hand_size_nb(st, s) > 0:
         opt_add_nb(st, K.O_DISCARD, 0, 0, 0)
 
 

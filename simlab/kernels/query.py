@@ -172,12 +172,45 @@ def symbol_available_nb(st, tb, ru, s, loc, j):
 
 
 @kernel
+def available_symbols_nb(st, tb, ru, s, loc):
+    """Bit ``j`` set: board symbol ``j`` of ``loc`` can be used now (:func:`symbol_available_nb` for every ``j``,
+    with the top row's cover looked up once)."""
+    v = st.sv[s, K.SV_VILLAIN]
+    out = 0
+    cover = -1  # not looked up yet
+    for j in range(tb.locs[v, loc, K.LC_NSYM]):
+        if (st.g[K.G_USED] >> j) & 1:
+            continue
+        if tb.syms[v, loc, j, K.SY_TOP]:
+            if cover < 0:
+                cover = 1 if covered_nb(st, tb, ru, s, loc) else 0
+            if cover != 0 or (ru[K.R_OBSTACLES_COVER] != 0 and j < st.sv[s, K.SV_OBST + loc]):
+                continue
+        out |= 1 << j
+    return out
+
+
+@kernel
+def symbol_kinds_nb(tb, v, loc, symbols):
+    """Bit ``kind`` set for the kind of each board symbol of ``loc`` in the bitmask ``symbols``."""
+    kinds = 0
+    while symbols != 0:
+        j = lowest_nb(symbols)
+        symbols &= symbols - 1
+        kinds |= 1 << tb.syms[v, loc, j, K.SY_KIND]
+    return kinds
+
+
+@kernel
 def first_symbol_nb(st, tb, ru, s, kind):
     """Index of the first available board symbol of ``kind`` at the mover's location, or -1."""
     loc = st.sv[s, K.SV_MOVER]
     v = st.sv[s, K.SV_VILLAIN]
-    for j in range(tb.locs[v, loc, K.LC_NSYM]):
-        if tb.syms[v, loc, j, K.SY_KIND] == kind and symbol_available_nb(st, tb, ru, s, loc, j):
+    m = available_symbols_nb(st, tb, ru, s, loc)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if tb.syms[v, loc, j, K.SY_KIND] == kind:
             return j
     return -1
 
@@ -219,6 +252,28 @@ def play_cost_nb(st, tb, s, c):
     elif t == K.T_ITEM:
         cost += passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS)
     return cost
+
+
+@kernel
+def dearest_in_hand_nb(st, tb, s):
+    """The highest play cost of a Villain card in seat ``s``'s hand (0 if none): :func:`play_cost_nb` of each,
+    with the Realm's cost changes summed once."""
+    effect_plus = passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS)
+    item_plus = passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS)
+    dearest = 0
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        c = st.inst[s, k, K.I_CARD]
+        t = tb.card[c, K.CF_TYPE]
+        cost = tb.card[c, K.CF_COST]
+        if t == K.T_EFFECT:
+            cost += effect_plus
+        elif t == K.T_ITEM:
+            cost += item_plus
+        dearest = max(dearest, cost)
+    return dearest
 
 
 @kernel
@@ -317,6 +372,12 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
 @kernel
 def vanquish_min_allies_nb(st, tb, s, h):
     """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
+    return min_allies_at_strength_nb(st, tb, s, h, strength_nb(st, tb, s, h))
+
+
+@kernel
+def min_allies_at_strength_nb(st, tb, s, h, hero_strength):
+    """:func:`vanquish_min_allies_nb` for Hero ``h`` whose Strength the caller knows."""
     m = zone_bits_nb(st, s, K.Z_REALM) if may_have_passive_nb(st, tb, s, K.AB_ATTACHED_NEEDS_TWO_ALLIES) else 0
     while m != 0:
         j = lowest_nb(m)
@@ -326,7 +387,7 @@ def vanquish_min_allies_nb(st, tb, s, h):
             and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES
         ):
             return 2
-    return 1 if strength_nb(st, tb, s, h) > 0 else 0
+    return 1 if hero_strength > 0 else 0
 
 
 @kernel
@@ -347,7 +408,8 @@ def vanquish_possible_nb(st, tb, s, h, zero_joins):
             if v > 0 or zero_joins:
                 total += v
                 count += 1
-    return count >= vanquish_min_allies_nb(st, tb, s, h) and total >= strength_nb(st, tb, s, h)
+    hero_strength = strength_nb(st, tb, s, h)
+    return count >= min_allies_at_strength_nb(st, tb, s, h, hero_strength) and total >= hero_strength
 
 
 @kernel
