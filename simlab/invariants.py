@@ -16,7 +16,17 @@ from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
 from simlab.kernels.engine import finished_nb
 from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
-from simlab.kernels.query import objective_met_nb
+from simlab.kernels.query import (
+    available_symbols_nb,
+    dearest_in_hand_nb,
+    objective_met_nb,
+    passive_count_nb,
+    passive_sum_nb,
+    play_cost_nb,
+    strength_nb,
+    symbol_available_nb,
+    vanquish_min_allies_nb,
+)
 from simlab.kernels.state import new_state_nb
 
 INVARIANTS = (
@@ -28,8 +38,9 @@ INVARIANTS = (
     "termination",  # 6: the round never passes the turn cap; a game ends within its step budget
     "a legal winner",  # 7: a winner whose objective holds, or none and the turn cap reached
     "between steps",  # 8: no routine under way and no decision waiting after a whole step
+    "queries agree with their definitions",  # 9: the engine's shortcuts (VF_PASSIVES, symbol bitmasks) change no answer
 )
-CARDS, POWER, OBSTACLES, VERSIONS, TRAPS, TERMINATION, WINNER, BETWEEN = range(1, 9)
+CARDS, POWER, OBSTACLES, VERSIONS, TRAPS, TERMINATION, WINNER, BETWEEN, QUERIES = range(1, 10)
 CHECKED_FIELDS = ("steps", "broken", "round", "winner", "end")  # columns of play_checked_batch_nb's out
 
 
@@ -132,6 +143,98 @@ def traps_conserved_nb(st, tb, s):
     return supply >= 0 and on_heroes + supply == tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TRAPS]
 
 
+LAST_PASSIVE = max(K.ABILITY_CODES.values())
+
+
+@kernel
+def walked_strength_nb(st, tb, s, k):
+    """Strength of instance ``k`` by its definition: every modifier of every card in the Realm, found by walking
+    all 45 instances (what :func:`~simlab.kernels.query.strength_nb` answers with its shortcuts)."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    here = st.inst[s, k, K.I_LOC]
+    v = tb.card[c, K.CF_STRENGTH]
+    own = tb.card[c, K.CF_PASSIVE]
+    if t == K.T_HERO and st.inst[s, k, K.I_TRAPPED] != 0:
+        own = K.AB_NONE
+    with_ally = False
+    for j in range(K.N_INST):
+        if j == k or st.inst[s, j, K.I_ZONE] != K.Z_REALM:
+            continue
+        cj = st.inst[s, j, K.I_CARD]
+        pj = tb.card[cj, K.CF_PASSIVE]
+        tj = tb.card[cj, K.CF_TYPE]
+        at = st.inst[s, j, K.I_LOC] == here
+        attached = st.inst[s, j, K.I_HOST] == k
+        if t == K.T_ALLY:
+            v += 1 if own == K.AB_WOLF_PACK and cj == c else 0
+            with_ally = with_ally or (own == K.AB_PLUS_WITH_ALLY_HERE and at and tj == K.T_ALLY)
+            v += tb.card[cj, K.CF_N] if attached and pj == K.AB_ATTACHED_STRENGTH else 0
+            v -= tb.card[cj, K.CF_N] if pj == K.AB_ALLIES_HERE_MINUS and at else 0
+        elif t == K.T_HERO:
+            if attached and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_ATTACHED_NEEDS_TWO_ALLIES):
+                v += tb.card[cj, K.CF_N]
+            if tj == K.T_HERO:
+                v += tb.card[c, K.CF_N] if own == K.AB_PLUS_PER_OTHER_HERO_HERE and at else 0
+                if st.inst[s, j, K.I_TRAPPED] == 0 and (
+                    (pj == K.AB_OTHER_HEROES_HERE_PLUS and at) or pj == K.AB_OTHER_HEROES_PLUS
+                ):
+                    v += tb.card[cj, K.CF_N]
+    if with_ally:
+        v += tb.card[c, K.CF_N]  # once, however many Allies are there
+    return max(v, 0)
+
+
+@kernel
+def queries_agree_nb(st, tb, ru, s):
+    """The queries with shortcuts answer as their definitions do for seat ``s``: passive counts and sums, every
+    Ally's and Hero's Strength, the Allies a Vanquish needs, each location's available symbols, the dearest card
+    in hand."""
+    for p in range(K.FIRST_PASSIVE, LAST_PASSIVE + 1):
+        n = 0
+        total = 0
+        for k in range(K.N_INST):
+            c = st.inst[s, k, K.I_CARD]
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_TRAPPED] == 0
+                and tb.card[c, K.CF_PASSIVE] == p
+            ):
+                n += 1
+                total += tb.card[c, K.CF_N]
+        if passive_count_nb(st, tb, s, p) != n or passive_sum_nb(st, tb, s, p) != total:
+            return False
+    dearest = 0
+    for k in range(K.N_INST):
+        zone = st.inst[s, k, K.I_ZONE]
+        c = st.inst[s, k, K.I_CARD]
+        if zone == K.Z_HAND and k < K.N_VCARDS:
+            dearest = max(dearest, play_cost_nb(st, tb, s, c))
+        if zone != K.Z_REALM or (tb.card[c, K.CF_TYPE] != K.T_ALLY and tb.card[c, K.CF_TYPE] != K.T_HERO):
+            continue
+        if strength_nb(st, tb, s, k) != walked_strength_nb(st, tb, s, k):
+            return False
+        if tb.card[c, K.CF_TYPE] == K.T_HERO:
+            need = 1 if walked_strength_nb(st, tb, s, k) > 0 else 0
+            for j in range(K.N_INST):
+                if (
+                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
+                    and st.inst[s, j, K.I_HOST] == k
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES
+                ):
+                    need = 2
+            if vanquish_min_allies_nb(st, tb, s, k) != need:
+                return False
+    if dearest_in_hand_nb(st, tb, s) != dearest:
+        return False
+    for loc in range(K.N_LOC):
+        available = available_symbols_nb(st, tb, ru, s, loc)
+        for j in range(K.MAX_SYMBOLS):
+            if ((available >> j) & 1 != 0) != symbol_available_nb(st, tb, ru, s, loc, j):
+                return False
+    return True
+
+
 @entry_kernel
 def check_nb(st, tb, ru):
     """0 if every invariant holds between steps, else the code (1-based index into INVARIANTS) of the first
@@ -152,6 +255,8 @@ def check_nb(st, tb, ru):
             return VERSIONS
         if not traps_conserved_nb(st, tb, s):
             return TRAPS
+        if not queries_agree_nb(st, tb, ru, s):
+            return QUERIES
     cap = ru[K.R_MAX_TURNS]
     if st.g[K.G_ROUND] < 1 or st.g[K.G_ROUND] > cap + 1:
         return TERMINATION

@@ -19,6 +19,7 @@ from simlab.invariants import (
     INVARIANTS,
     OBSTACLES,
     POWER,
+    QUERIES,
     TERMINATION,
     TRAPS,
     VERSIONS,
@@ -160,6 +161,24 @@ def test_each_invariant_catches_a_state_broken_its_way():
         breaker(st)
         got = int(check_nb(st, game.cards.tables, game.rules))
         assert got == code, (breaker, INVARIANTS[got - 1] if got else "nothing")
+
+
+def test_the_query_check_catches_a_shortcut_that_changes_an_answer():
+    """Invariant 9 compares the queries' shortcuts with their definitions: tables whose VF_PASSIVES forget
+    Cinderella's "Effects cost 2 more" make the shortcut answer 0 with her in the Realm, and the check says so."""
+    game = Game.new("lady-tremaine-vs-gaston", 3, 0, strategies=("expert", "expert"), max_turns=30).play(60)
+    tb = game.cards.tables
+    st = copy_state(game.state)
+    cinderella = game.cards.card("Cinderella").row
+    k = int(np.flatnonzero(st.inst[0, :, K.I_CARD] == cinderella)[0])
+    if st.inst[0, k, K.I_ZONE] != K.Z_REALM:
+        _to_realm(st, 0, k, 1)
+    assert st.inst[0, k, K.I_TRAPPED] == 0
+    assert int(check_nb(st, tb, game.rules)) == 0
+    vil = tb.vil.copy()
+    vil[st.sv[0, K.SV_VILLAIN], K.VF_PASSIVES] = 0
+    got = int(check_nb(st, tb._replace(vil=vil), game.rules))
+    assert got == QUERIES, INVARIANTS[got - 1] if got else "nothing"
 
 
 def test_every_villain_wins_somewhere_so_the_winner_check_bites():
