@@ -607,7 +607,6 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
 @kernel
 def ally_help_nb(st, tb, ru, sp, s, c, loc):
     """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
-    strength = tb.card[c, K.CF_STRENGTH]
     adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
     best = 0.0
     mh = zone_bits_nb(st, s, K.Z_REALM)
@@ -616,35 +615,67 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
         mh &= mh - 1
         if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
             continue
-        hl = st.inst[s, h, K.I_LOC]
-        d = hl - loc
+        d = st.inst[s, h, K.I_LOC] - loc
         if not (d == 0 or (adjacent and (d == 1 or d == -1))):
             continue
         if can_vanquish_nb(st, tb, s, h):
             continue
-        have = 0
+        best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
+    return best
+
+
+@kernel
+def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
+    """The best :func:`ally_help_nb` over the locations an Ally of card ``c`` may enter, 0 if none: each Hero's
+    worth found once, where the Hero is within reach of one of those locations (its worth does not depend on
+    which)."""
+    enter = 0
+    for x in range(K.N_LOC):
+        if can_enter_nb(st, tb, s, c, x):
+            enter |= 1 << x
+    adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
+    best = 0.0
+    mh = zone_bits_nb(st, s, K.Z_REALM) if enter != 0 else 0
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
+            continue
+        hl = st.inst[s, h, K.I_LOC]
+        reach = 1 << hl
+        if adjacent:
+            reach |= (1 << (hl + 1)) | ((1 << hl) >> 1)  # the neighbours; bits past the last location are not in enter
+        if reach & enter == 0 or can_vanquish_nb(st, tb, s, h):
+            continue
+        best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
+    return best
+
+
+@kernel
+def hero_help_nb(st, tb, ru, sp, s, c, h):
+    """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
+    hl = st.inst[s, h, K.I_LOC]
+    have = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if vanquish_eligible_nb(st, tb, s, k, hl):
+            have += strength_nb(st, tb, s, k)
+    need = strength_nb(st, tb, s, h) - have
+    add = tb.card[c, K.CF_STRENGTH]
+    if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
+        # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
         m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
         while m != 0:
             k = lowest_nb(m)
             m &= m - 1
-            if vanquish_eligible_nb(st, tb, s, k, hl):
-                have += strength_nb(st, tb, s, k)
-        need = strength_nb(st, tb, s, h) - have
-        add = strength
-        if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
-            # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
-            m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-            while m != 0:
-                k = lowest_nb(m)
-                m &= m - 1
-                if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
-                    add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
-        if need <= add:
-            best = max(best, sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h))
-        else:
-            # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
-            best = max(best, sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1))
-    return best
+            if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
+                add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
+    if need <= add:
+        return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h)
+    # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
+    return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1)
 
 
 @kernel
@@ -787,11 +818,7 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
         else:
-            best = 0.0
-            for x in range(K.N_LOC):
-                if can_enter_nb(st, tb, s, c, x):
-                    best = max(best, ally_help_nb(st, tb, ru, sp, s, c, x))
-            v += best
+            v += ally_help_anywhere_nb(st, tb, ru, sp, s, c)
         return v
     if t == K.T_ITEM:
         if p == K.AB_ATTACHED_STRENGTH:
