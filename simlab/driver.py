@@ -24,31 +24,34 @@ import numpy as np
 from numba import types
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.jit import entry_kernel, kernel
+from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb, bind_routines, setup_nb
+from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
+from simlab.kernels.ref import ref
 from simlab.kernels.state import clear_state_nb, new_state
 from simlab.villains import bind_abilities
 from strategies import search
+from strategies.heuristic import CHOOSE_REF_TYPES
 from strategies.heuristic import bind_parts as bind_heuristic_parts
-from strategies.heuristic import choose_nb as heuristic_choose_nb
+from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.plans import bind_plans
 from strategies.random import choose_nb as random_choose_nb
 
 GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of play_batch's out_games
 ALL_STEPS = 1 << 62
 ARG_TYPES = STRATEGY_ARG_TYPES
+ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps): play_nb's
 
-ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps)
 # The big kernels, each compiled once and called through a symbol (see simlab.kernels.link); callees first.
 bind_routines()
 bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
-bind(advance_nb, ADVANCE_ARG_TYPES)
+bind(advance_by_ref_nb, ADVANCE_REF_TYPES)
 bind_heuristic_parts()  # the heuristic's largest scoring kernels, which its choose_nb calls through symbols
 bind_plans()  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
-bind(heuristic_choose_nb, ARG_TYPES)
-advance = caller(advance_nb, ADVANCE_ARG_TYPES, types.boolean)
-call_heuristic = caller(heuristic_choose_nb, ARG_TYPES, types.int64)
+bind(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES)
+# State and Tables cross these calls as references (one pointer each, simlab/kernels/ref.py), not unpacked
+advance = caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
+call_heuristic = caller(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES, types.int64)
 # Entry 0: the search player once bound (bind_search), else search_not_bound_nb.
 PLAYER_TABLE = "simlab_driver_players"
 call_player = table_caller(PLAYER_TABLE, 1, ARG_TYPES, types.int64)
@@ -84,6 +87,13 @@ def bind_search() -> bool:
 def choose_nb(st, tb, ru):
     """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (kernel id in
     ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search)."""
+    return decide_nb(st, tb, ru, ref(st), ref(tb))
+
+
+@helper
+def decide_nb(st, tb, ru, rst, rtb):
+    """:func:`choose_nb`, given also references to ``st`` and ``tb`` (made by the caller, valid in its frame);
+    inlined where it is called, so that no call passes the tuples unpacked."""
     player = st.g[K.G_PEND_PLAYER]
     realm = st.g[K.G_PEND_REALM]
     kind = st.g[K.G_PEND_KIND]
@@ -91,18 +101,20 @@ def choose_nb(st, tb, ru):
     n = st.g[K.G_PEND_N]
     strategy = st.sv[player, K.SV_STRATEGY]
     if strategy == 1:
-        return call_heuristic(st, tb, ru, realm, player, kind, ctx, n)
+        return call_heuristic(rst, rtb, ru, realm, player, kind, ctx, n)
     if strategy == 2:
         return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
-    return random_choose_nb(st, tb, ru, realm, player, kind, ctx, n)
+    return random_choose_nb(rst, rtb, ru, realm, player, kind, ctx, n)
 
 
 @entry_kernel
 def play_nb(st, tb, ru, max_steps):
     """Play ``max_steps`` more steps (or to the end), each seat's strategy answering its decisions."""
     end = st.g[K.G_STEPS] + max_steps
-    while advance(st, tb, ru, end - st.g[K.G_STEPS]):
-        apply_nb(st, choose_nb(st, tb, ru))
+    rst = ref(st)
+    rtb = ref(tb)
+    while advance(rst, rtb, ru, end - st.g[K.G_STEPS]):
+        apply_nb(rst, decide_nb(st, tb, ru, rst, rtb))
 
 
 @kernel

@@ -32,7 +32,7 @@ PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
 # order that keeps the processes busy to the end. Only the order depends on them.
 _PART_SECONDS = {
     "simlab_simlab_villains_gaston_abilities_ability_r": 11.5,
-    "simlab_strategies_heuristic_choose_nb": 9.9,
+    "simlab_strategies_heuristic_choose_by_ref_nb": 9.9,
     "simlab_simlab_villains_lady_tremaine_abilities_ability_r": 6.1,
     "simlab_simlab_villains_horned_king_abilities_ability_r": 5.9,
     "simlab_simlab_kernels_engine_step_r": 5.1,

@@ -1304,7 +1304,14 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """Index of the best-scoring option (ties and near-ties broken by the ``noise`` term)."""
     # every scoring kernel below gets the state and the tables as one pointer each (simlab/kernels/ref.py)
-    return choose_ref_nb(ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+    return _choose_by_ref_nb(ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+
+
+@kernel
+def choose_by_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
+    """:func:`choose_nb` for the state and the tables passed as references: what the driver calls (a bound call
+    passes a tuple's every array field, about 185 machine words; a reference is one)."""
+    return choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n)
 
 
 @helper
@@ -1379,6 +1386,8 @@ _basic_fate_harm_nb = link.caller(basic_fate_harm_nb, PART_TYPES[basic_fate_harm
 _fate_card_harm_nb = link.caller(fate_card_harm_nb, PART_TYPES[fate_card_harm_nb], _F)
 _location_value_nb = link.caller(location_value_nb, PART_TYPES[location_value_nb], _F)
 _score_nb = link.caller(score_nb, PART_TYPES[score_nb], _F)
+CHOOSE_REF_TYPES = (_ST, _TB, _RU) + (_I,) * 5  # (ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+_choose_by_ref_nb = link.caller(choose_by_ref_nb, CHOOSE_REF_TYPES, _I)
 
 
 def bind_parts() -> None:

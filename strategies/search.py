@@ -45,15 +45,15 @@ import numpy as np
 from numba import types
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, apply_nb
+from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
 from simlab.kernels.jit import allocating_kernel, kernel
-from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller
+from simlab.kernels.link import ENGINE_REF_TYPES, bind, caller
 from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
+from strategies.heuristic import CHOOSE_REF_TYPES, progress_nb
 from strategies.heuristic import bind_parts as bind_heuristic_parts
-from strategies.heuristic import choose_nb as heuristic_choose_nb
-from strategies.heuristic import progress_nb
+from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.plans import bind_plans
 
 NAME = "search"
@@ -101,21 +101,21 @@ N_VILLAIN_ROWS = 3
 STRIDE = (N_SPARAMS - HEADER) // N_VILLAIN_ROWS  # sparams[player, HEADER + row * STRIDE:]: rollout parameters
 ALL_STEPS = 1 << 62
 
-# kernels called through their symbols (bound by bind_callees before this module's kernels are compiled)
-_ADVANCE_TYPES = ENGINE_TYPES + (types.int64,)
-_APPLY_TYPES = ENGINE_TYPES[:1] + (types.int64,)
-call_advance = caller(advance_nb, _ADVANCE_TYPES, types.boolean)
+# kernels called through their symbols (bound by bind_callees before this module's kernels are compiled), the
+# state and the tables passed as references (one pointer each, simlab/kernels/ref.py)
+_APPLY_TYPES = ENGINE_REF_TYPES[:1] + (types.int64,)
+call_advance = caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
 call_apply = caller(apply_nb, _APPLY_TYPES, types.none)
-call_heuristic = caller(heuristic_choose_nb, STRATEGY_ARG_TYPES, types.int64)
+call_heuristic = caller(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES, types.int64)
 
 
 def bind_callees() -> None:
     """Bind the kernels this module calls through symbols (the driver does it when imported)."""
-    bind(advance_nb, _ADVANCE_TYPES)
+    bind(advance_by_ref_nb, ADVANCE_REF_TYPES)
     bind(apply_nb, _APPLY_TYPES)
     bind_heuristic_parts()
     bind_plans()
-    bind(heuristic_choose_nb, STRATEGY_ARG_TYPES)
+    bind(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES)
 
 
 def check_params(params: dict[str, float]) -> str | None:
@@ -255,7 +255,7 @@ def policy_nb(ws, tb, ru, policy):
     if policy == 0:
         return randint_nb(ws.rng, n)
     return call_heuristic(
-        ws, tb, ru, ws.g[K.G_PEND_REALM], ws.g[K.G_PEND_PLAYER], ws.g[K.G_PEND_KIND], ws.g[K.G_PEND_CTX], n
+        ref(ws), ref(tb), ru, ws.g[K.G_PEND_REALM], ws.g[K.G_PEND_PLAYER], ws.g[K.G_PEND_KIND], ws.g[K.G_PEND_CTX], n
     )
 
 
@@ -265,9 +265,11 @@ def rollout_nb(ws, tb, ru, horizon, policy):
     turns (to the end of the game if ``horizon`` < 0)."""
     ends = 0
     steps = 1 if horizon >= 0 else ALL_STEPS
+    rws = ref(ws)
+    rtb = ref(tb)
     while True:
-        if call_advance(ws, tb, ru, steps):
-            call_apply(ws, policy_nb(ws, tb, ru, policy))
+        if call_advance(rws, rtb, ru, steps):
+            call_apply(rws, policy_nb(ws, tb, ru, policy))
         elif ws.g[K.G_PHASE] == K.PH_OVER:
             return
         elif ws.g[K.G_PHASE] == K.PH_START:
@@ -331,14 +333,14 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
         if alive == 0:
             break
         copy_state_nb(ws, world)
-        call_apply(ws, pick)
+        call_apply(ref(ws), pick)
         rollout_nb(ws, tb, ru, horizon, policy)
         base = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT])
         for i in range(n):
             if i == pick or not (screen <= 0 or j < screen or stats[3, i] > 0):
                 continue
             copy_state_nb(ws, world)
-            call_apply(ws, i)
+            call_apply(ref(ws), i)
             rollout_nb(ws, tb, ru, horizon, policy)
             d = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT]) - base
             stats[0, i] += d

@@ -932,6 +932,7 @@ def chosen_nb(st, col):
 ABILITY_TABLE = "simlab_ability_routines"
 N_ABILITY_CODES = 128  # ability codes are below this
 ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
+ADVANCE_REF_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, steps): advance_by_ref_nb
 ABILITY_TYPES = ROUTINE_TYPES
 _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
@@ -1934,7 +1935,14 @@ def advance_nb(st, tb, ru, steps):
     deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
     done, or the game is over (False)."""
     # the routines get State and Tables as one pointer each (simlab/kernels/ref.py), valid in this frame
-    return advance_ref_nb(ref(st), ref(tb), ru, steps)
+    return _advance_by_ref(ref(st), ref(tb), ru, steps)
+
+
+@kernel
+def advance_by_ref_nb(st, tb, ru, steps):
+    """:func:`advance_nb` for the state and the tables passed as references: what the drivers call (a bound
+    call passes a tuple's every array field, about 185 machine words; a reference is one)."""
+    return advance_ref_nb(st, tb, ru, steps)
 
 
 @helper
@@ -1949,6 +1957,9 @@ def advance_ref_nb(st, tb, ru, steps):
             continue
         run_routine_nb(st, tb, ru, f)
     return True
+
+
+_advance_by_ref = link.caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
 
 
 @entry_kernel
