@@ -50,8 +50,9 @@ def cards_in_place_nb(st, tb, s):
     whose zone is that deck, each once; Villain cards never reach a Fate pile and Fate cards never a Villain
     deck or a hand; an instance has a location exactly when it is in the Realm and is attached only to a card
     at that location; nothing is in limbo between steps; a slot is out of the game exactly where a card edit
-    left it empty; an instance keeps the card it was dealt; and the zone masks the engine keeps (``SV_ZONE``)
-    hold each instance in its zone's mask and nowhere else."""
+    left it empty; an instance keeps the card it was dealt (and that card's ongoing ability in ``I_PASSIVE``); the
+    zone masks the engine keeps (``SV_ZONE``) hold each instance in its zone's mask and nowhere else; and
+    ``SV_REALM_PASSIVES`` holds the ongoing abilities of the cards in the Realm, no more."""
     v = st.sv[s, K.SV_VILLAIN]
     nv = st.sv[s, K.SV_VDECK_N]
     nf = st.sv[s, K.SV_FDECK_N]
@@ -80,6 +81,15 @@ def cards_in_place_nb(st, tb, s):
     for z in range(K.N_ZONES):
         masked += count_nb(st.sv[s, K.SV_ZONE + z])
     if masked != K.N_INST:  # with each instance in its own zone's mask (below): in no other mask, no stray bits
+        return False
+    realm_passives = 0
+    for k in range(K.N_INST):
+        c = st.inst[s, k, K.I_CARD]
+        if st.inst[s, k, K.I_PASSIVE] != tb.card[c, K.CF_PASSIVE]:
+            return False
+        if st.inst[s, k, K.I_ZONE] == K.Z_REALM and tb.card[c, K.CF_PASSIVE] != K.AB_NONE:
+            realm_passives |= 1 << (tb.card[c, K.CF_PASSIVE] - K.FIRST_PASSIVE)
+    if st.sv[s, K.SV_REALM_PASSIVES] != realm_passives:
         return False
     for k in range(K.N_INST):
         zone = st.inst[s, k, K.I_ZONE]

@@ -105,6 +105,8 @@ def _to_realm(st, s: int, k: int, loc: int) -> None:
     st.inst[s, k, K.I_ZONE] = K.Z_REALM
     st.inst[s, k, K.I_LOC] = loc
     st.inst[s, k, K.I_HOST] = -1
+    if st.inst[s, k, K.I_PASSIVE] != K.AB_NONE:
+        st.sv[s, K.SV_REALM_PASSIVES] |= 1 << (st.inst[s, k, K.I_PASSIVE] - K.FIRST_PASSIVE)
 
 
 def test_each_invariant_catches_a_state_broken_its_way():
@@ -127,6 +129,17 @@ def test_each_invariant_catches_a_state_broken_its_way():
         k = instance(0, "Wedding Bells")
         st.sv[0, K.SV_ZONE + st.inst[0, k, K.I_ZONE]] ^= 1 << k
 
+    def stale_realm_passives(st):  # a card with an ongoing ability reached the Realm behind set_zone_nb's back
+        k = instance(1, "Wolves")
+        if st.inst[1, k, K.I_ZONE] == K.Z_REALM:
+            k = next(
+                j
+                for j in range(K.N_VCARDS)
+                if st.inst[1, j, K.I_PASSIVE] != K.AB_NONE and st.inst[1, j, K.I_ZONE] != K.Z_REALM
+            )
+        _to_realm(st, 1, k, 0)
+        st.sv[1, K.SV_REALM_PASSIVES] = 0
+
     def two_versions(st):
         _to_realm(st, 0, instance(0, "Anastasia"), 0)
         _to_realm(st, 0, instance(0, "Ball Gown Anastasia"), 1)
@@ -147,6 +160,7 @@ def test_each_invariant_catches_a_state_broken_its_way():
         (CARDS, dup_deck),
         (CARDS, fate_card_in_hand),
         (CARDS, stale_zone_mask),
+        (CARDS, stale_realm_passives),
         (POWER, lambda st: st.sv[0].__setitem__(K.SV_POWER, -1)),
         (OBSTACLES, lambda st: st.sv[1].__setitem__(K.SV_OBST, 9)),
         (VERSIONS, two_versions),

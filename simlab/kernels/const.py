@@ -207,7 +207,9 @@ SV_SEAT_ORDER = 10  # 0 = first player
 SV_OBST = 11  # SV_OBST + loc: Obstacles on that location
 SV_LOCK = 15  # SV_LOCK + loc: 1 while that location is locked
 SV_ZONE = 19  # SV_ZONE + zone: bitmask of the seat's instances in that zone (bit k = instance k), kept by set_zone_nb
-N_SV = 27
+SV_REALM_PASSIVES = 27  # bit p - FIRST_PASSIVE: a card in the seat's Realm (trapped or not) has ongoing ability p,
+# kept by set_zone_nb from I_PASSIVE; a clear bit lets strength_nb skip its walk of the Realm
+N_SV = 28
 
 # ----------------------------------------------------------------------------- card instances: State.inst[seat, k, I_*]
 I_CARD = 0  # card-table row
@@ -216,7 +218,8 @@ I_LOC = 2  # location 0-3 while in the Realm, else -1
 I_HOST = 3  # instance this card is attached to, else -1
 I_TRAPPED = 4  # 1 if a Trapped token is on this Hero
 I_FLAGS = 5  # FLAG_DRAWN | FLAG_PLAYED seen this game
-N_I = 6
+I_PASSIVE = 6  # the card's ongoing ability (its CF_PASSIVE), copied when the game is set up, for set_zone_nb
+N_I = 7
 
 # ----------------------------------------------------------------------------- card table: Tables.card[row, CF_*]
 CF_TYPE = 0  # T_*

@@ -2001,6 +2001,7 @@ def setup_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, game_
             st.inst[s, k, K.I_HOST] = -1
             st.inst[s, k, K.I_TRAPPED] = 0
             st.inst[s, k, K.I_FLAGS] = 0
+            st.inst[s, k, K.I_PASSIVE] = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
         # A deck shortened by a card edit leaves its last slots out of the game.
         nv = 0
         for k in range(K.N_VCARDS):

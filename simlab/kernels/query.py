@@ -97,12 +97,12 @@ def strength_nb(st, tb, s, k):
     t = tb.card[c, K.CF_TYPE]
     here = st.inst[s, k, K.I_LOC]
     v = tb.card[c, K.CF_STRENGTH]
-    present = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_PASSIVES]
+    present = st.sv[s, K.SV_REALM_PASSIVES]
     if t == K.T_ALLY:
         p = tb.card[c, K.CF_PASSIVE]
         m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
         if p != K.AB_WOLF_PACK and p != K.AB_PLUS_WITH_ALLY_HERE and present & K.ALLY_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's decks changes this Ally's Strength
+            m = 0  # nothing in this seat's Realm changes this Ally's Strength
         while m != 0:
             j = lowest_nb(m)
             m &= m - 1
@@ -121,7 +121,7 @@ def strength_nb(st, tb, s, k):
         own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
         m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
         if own != K.AB_PLUS_PER_OTHER_HERO_HERE and present & K.HERO_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's decks changes this Hero's Strength
+            m = 0  # nothing in this seat's Realm changes this Hero's Strength
         while m != 0:
             j = lowest_nb(m)
             m &= m - 1

@@ -10,12 +10,14 @@ from collections import namedtuple
 import numpy as np
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import lowest_nb
 from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
 
 State = namedtuple(
     "State",
     [
-        "inst",  # int64 (P, 45, N_I): per card instance: card row, zone, location, host, trapped, flags (I_*)
+        "inst",  # int64 (P, 45, N_I): per card instance: card row, zone, location, host, trapped, flags, ongoing
+        # ability (I_*)
         "vdeck",  # int64 (P, 30): Villain deck, bottom first; top = vdeck[s, sv[s, SV_VDECK_N] - 1]
         "fdeck",  # int64 (P, 15): Fate deck, bottom first
         "sv",  # int64 (P, N_SV): per-seat scalars SV_* (Power, mover, Cauldron, Obstacles, locks, ...)
@@ -98,11 +100,32 @@ def copy_state(st: State) -> State:
 
 @kernel
 def set_zone_nb(st, s, k, zone):
-    """Put instance ``k`` of seat ``s`` in ``zone``, keeping the seat's zone masks (``SV_ZONE + zone``) true."""
+    """Put instance ``k`` of seat ``s`` in ``zone``, keeping the seat's zone masks (``SV_ZONE + zone``) and the
+    mask of the ongoing abilities in its Realm (``SV_REALM_PASSIVES``) true."""
     old = st.inst[s, k, K.I_ZONE]
     st.sv[s, K.SV_ZONE + old] &= ~(1 << k)
     st.sv[s, K.SV_ZONE + zone] |= 1 << k
     st.inst[s, k, K.I_ZONE] = zone
+    if (old == K.Z_REALM or zone == K.Z_REALM) and st.inst[s, k, K.I_PASSIVE] != K.AB_NONE:
+        index_realm_passives_nb(st, s)
+
+
+@kernel
+def realm_passives_nb(st, s):
+    """Bit ``p - FIRST_PASSIVE`` for the ongoing ability ``p`` of each card in seat ``s``'s Realm."""
+    bits = 0
+    m = st.sv[s, K.SV_ZONE + K.Z_REALM]
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_PASSIVE] != K.AB_NONE:
+            bits |= 1 << (st.inst[s, j, K.I_PASSIVE] - K.FIRST_PASSIVE)
+    return bits
+
+
+@kernel
+def index_realm_passives_nb(st, s):
+    st.sv[s, K.SV_REALM_PASSIVES] = realm_passives_nb(st, s)
 
 
 @entry_kernel
@@ -113,3 +136,4 @@ def index_zones_nb(st):
             st.sv[s, K.SV_ZONE + z] = 0
         for k in range(K.N_INST):
             st.sv[s, K.SV_ZONE + st.inst[s, k, K.I_ZONE]] |= 1 << k
+        index_realm_passives_nb(st, s)
