@@ -32,6 +32,7 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
+    allies_strength_at_nb,
     available_symbols_nb,
     can_enter_nb,
     can_move_card_nb,
@@ -589,13 +590,7 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
             h = lowest_nb(mh)
             mh &= mh - 1
             if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_LOC] == loc:
-                others = 0
-                mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-                while mj != 0:
-                    j = lowest_nb(mj)
-                    mj &= mj - 1
-                    if j != k and vanquish_eligible_nb(st, tb, s, j, loc):
-                        others += strength_nb(st, tb, s, j)
+                others = allies_strength_at_nb(st, tb, s, loc, k)
                 need = strength_nb(st, tb, s, h)
                 if others < need <= others + mine:
                     v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
@@ -655,14 +650,7 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
 def hero_help_nb(st, tb, ru, sp, s, c, h):
     """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
     hl = st.inst[s, h, K.I_LOC]
-    have = 0
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if vanquish_eligible_nb(st, tb, s, k, hl):
-            have += strength_nb(st, tb, s, k)
-    need = strength_nb(st, tb, s, h) - have
+    need = strength_nb(st, tb, s, h) - allies_strength_at_nb(st, tb, s, hl, -1)
     add = tb.card[c, K.CF_STRENGTH]
     if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
         # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
@@ -948,14 +936,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
     # a Hero the villain will defeat at once gives it the defeat bonus instead
     h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, ru, sp, s, c)
-    have = 0
-    mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while mj != 0:
-        j = lowest_nb(mj)
-        mj &= mj - 1
-        if vanquish_eligible_nb(st, tb, s, j, loc):
-            have += strength_nb(st, tb, s, j)
-    if have >= tb.card[c, K.CF_STRENGTH]:
+    if allies_strength_at_nb(st, tb, s, loc, -1) >= tb.card[c, K.CF_STRENGTH]:
         h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
     if op == K.AB_GATHER_ALLIES:

@@ -43,7 +43,7 @@ def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkey
     parts = set(warmup.LAST_PART_SECONDS)
     assert {link.symbol_name(r) for r in engine.ROUTINES} <= parts
     assert {link.symbol_name(m.ability_r) for _, m in villains._ability_modules()} <= parts
-    assert {link.symbol_name(heuristic.choose_nb), link.symbol_name(engine.advance_nb)} <= parts
+    assert {link.symbol_name(heuristic.choose_by_ref_nb), link.symbol_name(engine.advance_by_ref_nb)} <= parts
     assert {"play_range_nb", "play_nb", "setup_nb"} <= parts
     # warm, in this process and in a new one (the marker found): nothing more is said or timed
     said.clear()

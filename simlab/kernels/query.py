@@ -370,6 +370,20 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
 
 
 @kernel
+def allies_strength_at_nb(st, tb, s, loc, skip):
+    """Total Strength of seat ``s``'s Villain-deck Allies that can take part in a Vanquish at ``loc``, ``skip``
+    (an instance, or -1) left out."""
+    total = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if k != skip and vanquish_eligible_nb(st, tb, s, k, loc):
+            total += strength_nb(st, tb, s, k)
+    return total
+
+
+@kernel
 def vanquish_min_allies_nb(st, tb, s, h):
     """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
     return min_allies_at_strength_nb(st, tb, s, h, strength_nb(st, tb, s, h))
