@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from numba import types
 
 from simlab.kernels import jit
@@ -28,7 +33,8 @@ def _has_python_wrapper(dispatcher, argtypes) -> bool:
     return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
 
 
-def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel():
+def check_twins() -> None:
+    """The checks of the test below, in a process whose numba cache is empty."""
     assert twice_plus_two_nb(20) == 42  # an entry kernel: Python calls it, it calls the kernel
     assert _has_python_wrapper(twice_plus_two_nb, (types.int64,))
     assert not _has_python_wrapper(twice_nb, (types.int64,))
@@ -37,6 +43,22 @@ def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel():
     assert jit.PYTHON_TWINS.count(f"{__name__}.twice_nb") == 1
     assert twice_plus_one_nb(20) == 41
     assert list(twice_nb.overloads) == [(types.int64,)]  # twice_nb(0) did not compile a Literal[int](0) version
+    print("checked")
+
+
+def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel(tmp_path):
+    # a kernel loaded from numba's cache (its entries are keyed by the source's content, so another checkout or run
+    # finds them) compiles none of its callees, and the checks would see no overloads: they run with an empty cache
+    out = subprocess.run(
+        [sys.executable, "-c", "import test_jit; test_jit.check_twins()"],
+        cwd=Path(__file__).parent,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-1:] == ["checked"]
 
 
 def test_a_state_from_python_is_the_state_a_kernel_allocates():
@@ -70,9 +92,6 @@ print(sum(total(p) for _ in range(200)), np.zeros(10**4).sum())
 
 def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
     # numba releases what a getattr returns: without an incref the reference's arrays were freed (heap corruption)
-    import subprocess
-    import sys
-
     out = subprocess.run(
         [sys.executable, "-c", _REF_IN_A_COUNTING_FUNCTION], capture_output=True, text=True, timeout=300
     )
