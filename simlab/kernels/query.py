@@ -245,13 +245,21 @@ def can_enter_nb(st, tb, s, c, loc):
 
 @kernel
 def play_cost_nb(st, tb, s, c):
-    cost = tb.card[c, K.CF_COST]
+    t = tb.card[c, K.CF_TYPE]
+    effect_plus = passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS) if t == K.T_EFFECT else 0
+    item_plus = passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS) if t == K.T_ITEM else 0
+    return cost_with_nb(tb, c, effect_plus, item_plus)
+
+
+@kernel
+def cost_with_nb(tb, c, effect_plus, item_plus):
+    """Card row ``c``'s play cost while the Realm makes Effects cost ``effect_plus`` more and Items ``item_plus``."""
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_EFFECT:
-        cost += passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS)
-    elif t == K.T_ITEM:
-        cost += passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS)
-    return cost
+        return tb.card[c, K.CF_COST] + effect_plus
+    if t == K.T_ITEM:
+        return tb.card[c, K.CF_COST] + item_plus
+    return tb.card[c, K.CF_COST]
 
 
 @kernel
@@ -265,14 +273,7 @@ def dearest_in_hand_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        c = st.inst[s, k, K.I_CARD]
-        t = tb.card[c, K.CF_TYPE]
-        cost = tb.card[c, K.CF_COST]
-        if t == K.T_EFFECT:
-            cost += effect_plus
-        elif t == K.T_ITEM:
-            cost += item_plus
-        dearest = max(dearest, cost)
+        dearest = max(dearest, cost_with_nb(tb, st.inst[s, k, K.I_CARD], effect_plus, item_plus))
     return dearest
 
 
