@@ -249,13 +249,14 @@ def determinise_nb(st, observer, rng, scratch):
 
 
 @kernel
-def policy_nb(ws, tb, ru, policy):
-    """The rollout policy's answer to the decision waiting in ``ws`` (1 heuristic, 0 random)."""
-    n = ws.g[K.G_PEND_N]
+def policy_nb(rws, rtb, ru, policy):
+    """The rollout policy's answer to the decision waiting in the world ``rws`` refers to (1 heuristic, 0 random);
+    ``rws``, ``rtb``: references to the world and the tables (simlab/kernels/ref.py)."""
+    n = rws.g[K.G_PEND_N]
     if policy == 0:
-        return randint_nb(ws.rng, n)
+        return randint_nb(rws.rng, n)
     return call_heuristic(
-        ref(ws), ref(tb), ru, ws.g[K.G_PEND_REALM], ws.g[K.G_PEND_PLAYER], ws.g[K.G_PEND_KIND], ws.g[K.G_PEND_CTX], n
+        rws, rtb, ru, rws.g[K.G_PEND_REALM], rws.g[K.G_PEND_PLAYER], rws.g[K.G_PEND_KIND], rws.g[K.G_PEND_CTX], n
     )
 
 
@@ -269,7 +270,7 @@ def rollout_nb(ws, tb, ru, horizon, policy):
     rtb = ref(tb)
     while True:
         if call_advance(rws, rtb, ru, steps):
-            call_apply(rws, policy_nb(ws, tb, ru, policy))
+            call_apply(rws, policy_nb(rws, rtb, ru, policy))
         elif ws.g[K.G_PHASE] == K.PH_OVER:
             return
         elif ws.g[K.G_PHASE] == K.PH_START:
@@ -322,7 +323,7 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
         world.rng[0] = next_u64_nb(local)
         if j == 0:
             copy_state_nb(ws, world)
-            pick = policy_nb(ws, tb, ru, policy)
+            pick = policy_nb(ref(ws), ref(tb), ru, policy)
             if not searched:  # a kind left to the rollout policy: its answer in this world
                 return pick
         # screening: from world ``screen`` on, only the options that scored better than the policy's somewhere
