@@ -72,7 +72,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
     ap.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
-    ap.add_argument("--nojit-games", type=int, default=20)
+    ap.add_argument("--nojit-games", type=int, default=20, help="0: skip the NUMBA_DISABLE_JIT=1 run")
     ap.add_argument("--repeats", type=int, default=1, help="measure 1 and 2 threads this many times, alternately")
     ap.add_argument("--skip-cold", action="store_true")
     ap.add_argument("--memory-games", default="", help="comma-separated N: peak memory of an N-game run (2 threads)")
@@ -121,6 +121,8 @@ def main() -> None:
             f"{n:,} expert games (max {cap} rounds), no --out: peak memory {mem['peak_rss_mb']:.0f} MB, "
             f"{rate:,.0f} games/s"
         )
+    if args.nojit_games <= 0:
+        return
     nojit = child(args.matchup, args.nojit_games, "1", args.max_turns, dict(env, NUMBA_DISABLE_JIT="1"))
     print(
         f"NUMBA_DISABLE_JIT=1, {args.nojit_games} games: {nojit['games_per_s_1t'][0]:.2f} games/s "

@@ -440,10 +440,99 @@ def extra_activate_in_hand_nb(st, tb, s):
     return False
 
 
+# ============================================================================ what one decision works out once
+
+# Rows of State.memo (and columns of State.memo_ok): values that scoring one decision asks for again and again
+# (a Hero's defeat worth, for every Ally that could help beat it and every card that could remove it). They depend
+# only on the position and on the deciding player's parameters, neither of which changes while a decision is
+# scored (only the random stream does, and none of them reads it); choose_ref_nb clears them when it starts and
+# keeps none once it ends (G_SCORING). Outside a decision these kernels work them out afresh every time.
+M_DEFEAT = 0  # by Hero instance: defeat_value_nb
+M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
+M_ALLIES_AT = 2  # by location: allies_at_nb
+M_CARD = 3  # by hand instance: card_value_nb wherever it fits best (loc and host -1)
+M_KEEP = 4  # by hand instance: keep_value_nb
+M_STAYING = 5  # by Ally or Item instance: position_value_nb where it stands
+M_SEAT = 6  # [0]: progress_nb; [1]: the dearest card in hand (dearest_in_hand_nb)
+M_SYMBOLS = 7  # by location: the board symbols available there (available_symbols_nb)
+
+
+@kernel
+def open_memo_nb(st):
+    """Start scoring a decision: nothing kept yet."""
+    for s in range(st.g[K.G_NSEATS]):
+        for m in range(K.N_MEMO):
+            st.memo_ok[s, m] = 0
+    st.g[K.G_SCORING] = 1
+
+
+@kernel
+def close_memo_nb(st):
+    st.g[K.G_SCORING] = 0
+
+
+@kernel
+def memo_has_nb(st, s, m, k):
+    """``State.memo[s, m, k]`` holds this decision's value."""
+    return st.g[K.G_SCORING] != 0 and (st.memo_ok[s, m] >> k) & 1 != 0
+
+
+@kernel
+def memo_put_nb(st, s, m, k, v):
+    """``v``, kept as ``State.memo[s, m, k]`` while a decision is scored."""
+    if st.g[K.G_SCORING] != 0:
+        st.memo_ok[s, m] |= 1 << k
+        st.memo[s, m, k] = v
+    return v
+
+
+@kernel
+def vanquishable_nb(st, tb, s, h):
+    """:func:`~simlab.kernels.query.can_vanquish_nb`, found once per decision."""
+    if memo_has_nb(st, s, M_VANQUISHABLE, h):
+        return st.memo[s, M_VANQUISHABLE, h] != 0.0
+    yes = can_vanquish_nb(st, tb, s, h)
+    memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0)
+    return yes
+
+
+@kernel
+def allies_at_nb(st, tb, s, loc):
+    """:func:`~simlab.kernels.query.allies_strength_at_nb` with none left out, found once per decision."""
+    if memo_has_nb(st, s, M_ALLIES_AT, loc):
+        return int(st.memo[s, M_ALLIES_AT, loc])
+    total = allies_strength_at_nb(st, tb, s, loc, -1)
+    memo_put_nb(st, s, M_ALLIES_AT, loc, float(total))
+    return total
+
+
+@kernel
+def dearest_nb(st, tb, s):
+    """:func:`~simlab.kernels.query.dearest_in_hand_nb`, found once per decision."""
+    if memo_has_nb(st, s, M_SEAT, 1):
+        return int(st.memo[s, M_SEAT, 1])
+    dearest = dearest_in_hand_nb(st, tb, s)
+    memo_put_nb(st, s, M_SEAT, 1, float(dearest))
+    return dearest
+
+
+@kernel
+def symbols_at_nb(st, tb, ru, s, loc):
+    """:func:`~simlab.kernels.query.available_symbols_nb`, found once per decision."""
+    if memo_has_nb(st, s, M_SYMBOLS, loc):
+        return int(st.memo[s, M_SYMBOLS, loc])
+    available = available_symbols_nb(st, tb, ru, s, loc)
+    memo_put_nb(st, s, M_SYMBOLS, loc, float(available))
+    return available
+
+
 @kernel
 def progress_nb(st, tb, ru, sp, s):
-    """How close seat ``s`` is to its objective, 0 (start) to 1 (won), as seen with parameters ``sp``."""
-    return ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0)
+    """How close seat ``s`` is to its objective, 0 (start) to 1 (won), as seen with parameters ``sp`` (found once
+    per decision)."""
+    if memo_has_nb(st, s, M_SEAT, 0):
+        return st.memo[s, M_SEAT, 0]
+    return memo_put_nb(st, s, M_SEAT, 0, ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0))
 
 
 # ============================================================================ Heroes: the harm they do
@@ -510,7 +599,15 @@ def defeat_gain_nb(st, tb, ru, sp, s, c):
 
 @kernel
 def defeat_value_nb(st, tb, ru, sp, s, h):
-    """Worth to seat ``s`` of defeating its Hero instance ``h``."""
+    """Worth to seat ``s`` of defeating its Hero instance ``h`` (found once per decision)."""
+    if memo_has_nb(st, s, M_DEFEAT, h):
+        return st.memo[s, M_DEFEAT, h]
+    return memo_put_nb(st, s, M_DEFEAT, h, defeat_worth_nb(st, tb, ru, sp, s, h))
+
+
+@kernel
+def defeat_worth_nb(st, tb, ru, sp, s, h):
+    """:func:`defeat_value_nb` worked out."""
     c = st.inst[s, h, K.I_CARD]
     v = hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h) + defeat_gain_nb(st, tb, ru, sp, s, c)
     if tb.card[c, K.CF_PASSIVE] != K.AB_NONE:
@@ -543,7 +640,7 @@ def best_vanquish_nb(st, tb, ru, sp, s):
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
-        if can_vanquish_nb(st, tb, s, h):
+        if vanquishable_nb(st, tb, s, h):
             best = max(best, vanquish_value_nb(st, tb, ru, sp, s, h))
     return best
 
@@ -579,18 +676,31 @@ def best_trap_nb(st, tb, ru, sp, s):
 
 @kernel
 def position_value_nb(st, tb, ru, sp, s, k, loc):
-    """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes)."""
+    """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes; where it stands:
+    found once per decision)."""
+    if loc != st.inst[s, k, K.I_LOC]:
+        return position_worth_nb(st, tb, ru, sp, s, k, loc)
+    if memo_has_nb(st, s, M_STAYING, k):
+        return st.memo[s, M_STAYING, k]
+    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc))
+
+
+@kernel
+def position_worth_nb(st, tb, ru, sp, s, k, loc):
+    """:func:`position_value_nb` worked out."""
     c = st.inst[s, k, K.I_CARD]
     v = ask_plan_nb(st, tb, ru, sp, W_POSITION, s, k, loc, 0, 0.0)
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
         mine = strength_nb(st, tb, s, k)
+        # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
+        among = (VILLAIN_BITS >> k) & 1 != 0 and vanquish_eligible_nb(st, tb, s, k, loc)
         mh = zone_bits_nb(st, s, K.Z_REALM)
         while mh != 0:
             h = lowest_nb(mh)
             mh &= mh - 1
             if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_LOC] == loc:
-                others = allies_strength_at_nb(st, tb, s, loc, k)
+                others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
                 need = strength_nb(st, tb, s, h)
                 if others < need <= others + mine:
                     v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
@@ -613,7 +723,7 @@ def ally_help_nb(st, tb, ru, sp, s, c, loc):
         d = st.inst[s, h, K.I_LOC] - loc
         if not (d == 0 or (adjacent and (d == 1 or d == -1))):
             continue
-        if can_vanquish_nb(st, tb, s, h):
+        if vanquishable_nb(st, tb, s, h):
             continue
         best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
     return best
@@ -640,7 +750,7 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
         reach = 1 << hl
         if adjacent:
             reach |= (1 << (hl + 1)) | ((1 << hl) >> 1)  # the neighbours; bits past the last location are not in enter
-        if reach & enter == 0 or can_vanquish_nb(st, tb, s, h):
+        if reach & enter == 0 or vanquishable_nb(st, tb, s, h):
             continue
         best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
     return best
@@ -650,7 +760,7 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
 def hero_help_nb(st, tb, ru, sp, s, c, h):
     """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
     hl = st.inst[s, h, K.I_LOC]
-    need = strength_nb(st, tb, s, h) - allies_strength_at_nb(st, tb, s, hl, -1)
+    need = strength_nb(st, tb, s, h) - allies_at_nb(st, tb, s, hl)
     add = tb.card[c, K.CF_STRENGTH]
     if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
         # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
@@ -783,7 +893,18 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
 
 @kernel
 def card_value_nb(st, tb, ru, sp, s, k, loc, host):
-    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best)."""
+    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best, found
+    once per decision)."""
+    if loc >= 0 or host >= 0:
+        return card_worth_nb(st, tb, ru, sp, s, k, loc, host)
+    if memo_has_nb(st, s, M_CARD, k):
+        return st.memo[s, M_CARD, k]
+    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host))
+
+
+@kernel
+def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
+    """:func:`card_value_nb` worked out."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     cost = play_cost_nb(st, tb, s, c)
@@ -827,7 +948,15 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
 
 @kernel
 def keep_value_nb(st, tb, ru, sp, s, k):
-    """Worth of keeping hand card ``k`` (what a discard gives up)."""
+    """Worth of keeping hand card ``k`` (what a discard gives up; found once per decision)."""
+    if memo_has_nb(st, s, M_KEEP, k):
+        return st.memo[s, M_KEEP, k]
+    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k))
+
+
+@kernel
+def keep_worth_nb(st, tb, ru, sp, s, k):
+    """:func:`keep_value_nb` worked out."""
     c = st.inst[s, k, K.I_CARD]
     if sp[P_PLAN] == 0:
         return sp[P_NOVICE_KEEP] + sp[P_NOVICE_KEEP_COST] * tb.card[c, K.CF_COST]
@@ -897,14 +1026,17 @@ def junk_count_nb(st, tb, ru, sp, s):
 @kernel
 def power_surplus_nb(st, tb, sp, s):
     """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
-    return st.sv[s, K.SV_POWER] - (dearest_in_hand_nb(st, tb, s) + sp[P_POWER_TARGET])
+    return st.sv[s, K.SV_POWER] - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
 
 
 @kernel
 def earlier_copy_in_hand_nb(st, s, k):
     """Another copy of hand card ``k``'s card sits in hand at a lower instance (``k`` is a second copy)."""
-    for j in range(k):
-        if st.inst[s, j, K.I_ZONE] == K.Z_HAND and st.inst[s, j, K.I_CARD] == st.inst[s, k, K.I_CARD]:
+    m = zone_bits_nb(st, s, K.Z_HAND) & ((1 << k) - 1)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_CARD] == st.inst[s, k, K.I_CARD]:
             return True
     return False
 
@@ -936,7 +1068,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     h = hero_threat_nb(st, tb, ru, sp, s, c, loc, -1)
     # a Hero the villain will defeat at once gives it the defeat bonus instead
     h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, ru, sp, s, c)
-    if allies_strength_at_nb(st, tb, s, loc, -1) >= tb.card[c, K.CF_STRENGTH]:
+    if allies_at_nb(st, tb, s, loc) >= tb.card[c, K.CF_STRENGTH]:
         h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
     op = tb.card[c, K.CF_ON_PLAY]
     if op == K.AB_GATHER_ALLIES:
@@ -1046,7 +1178,7 @@ def symbols_offered_nb(st, tb, ru, s, n):
     offered = 0
     for i in range(n):
         loc = st.opts[i, 1]
-        offered |= symbol_kinds_nb(tb, v, loc, available_symbols_nb(st, tb, ru, s, loc))
+        offered |= symbol_kinds_nb(tb, v, loc, symbols_at_nb(st, tb, ru, s, loc))
     return offered
 
 
@@ -1061,7 +1193,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
     gains = 0
     plays = 0
     total = 0.0
-    available = available_symbols_nb(st, tb, ru, s, loc)
+    available = symbols_at_nb(st, tb, ru, s, loc)
     while available != 0:
         j = lowest_nb(available)
         available &= available - 1
@@ -1297,6 +1429,14 @@ def choose_by_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
 
 @helper
 def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
+    open_memo_nb(st)
+    i = choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n)
+    close_memo_nb(st)
+    return i
+
+
+@helper
+def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
     sp = st.sparams[player]
     best = -np.inf
     best_i = 0

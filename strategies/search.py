@@ -174,7 +174,8 @@ def vector(params: dict[str, float], resolve) -> np.ndarray:
 
 @kernel
 def copy_state_nb(dst, src):
-    """``dst`` becomes ``src`` (both of the same seat count) except ``log`` and ``sparams``: the same game."""
+    """``dst`` becomes ``src`` (both of the same seat count) except ``log``, ``sparams`` and the scoring memo (``memo``,
+    ``memo_ok``: cleared whenever a decision is scored): the same game."""
     P = src.g[K.G_NSEATS]
     for s in range(P):
         for k in range(K.N_INST):

@@ -12,7 +12,8 @@ from conftest import build
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.game import InputError
+from simlab.game import Game, InputError
+from simlab.kernels import const as K
 from simlab.ladder import pairings, skill_ladder
 from simlab.sim import simulate
 from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
@@ -321,6 +322,35 @@ def test_expert_horned_king_moves_where_it_gains_the_power_its_next_swap_lacks()
 
     assert move(0) == "location Dungeons"  # +2 Power pays the swap; Morva's +1 (and a discard) does not
     assert move(1) == "location Morva"  # 1 short: Morva's +1 is enough
+
+
+def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
+    # What scoring a decision works out once (State.memo, strategies.heuristic M_*) is cleared when the strategy
+    # starts scoring, and kept only while it scores: a memo left full of another position's values (here: no
+    # symbol available anywhere, every card and Hero worth 0) must not change the choice.
+    def position():
+        return build(
+            {
+                "mover": "Fair Folk Kingdom",
+                "power": 0,
+                "cauldron": "power",
+                "hand": ["Cauldron Born", "Visions", "Creeper", "Horned King's Henchmen"],
+                "realm": {"Fair Folk Kingdom": ["Cauldron Born"], "Dungeons": ["Ancient Soldiers"]},
+            },
+            {"mover": "The Tavern"},
+            villains=HK_VS_GASTON,
+            phase="move",
+        )
+
+    sc = position()
+    assert sc.suggest("expert").label == "location Dungeons"
+    stale = position()
+    stale.game.state.memo[:] = 0.0
+    stale.game.state.memo_ok[:] = -1  # every entry "known"
+    stale.game.state.g[K.G_SCORING] = 1  # as if a decision were being scored
+    assert stale.suggest("expert").label == "location Dungeons"
+    game = Game.new(HK_VS_GASTON, seed=3).play(400)
+    assert game.state.g[K.G_SCORING] == 0  # no memo is read between decisions
 
 
 def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_power_the_cauldron_again():

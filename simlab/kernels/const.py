@@ -307,7 +307,8 @@ G_PEND_REALM = 22  # seat whose Realm the waiting decision concerns
 G_RET0 = 23  # values returned by the routine that finished last
 G_RET1 = 24
 G_FOUR_OPENED = 25  # the "after 4 actions" Condition window has opened this turn
-N_G = 26
+G_SCORING = 26  # 1 while a strategy scores a decision: State.memo then keeps what it has worked out (else 0)
+N_G = 27
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2
@@ -455,6 +456,7 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
+N_MEMO = 8  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
 
 # ----------------------------------------------------------------------------- routine frames: State.fr[depth, FR_*]
 FR_ROUTINE = 0  # RT_* of the routine

@@ -29,6 +29,11 @@ State = namedtuple(
         "tmp",  # int64 (45,): scratch (strength snapshots)
         "mark",  # int64 (45,): scratch (selections)
         "sparams",  # float64 (P, N_SPARAMS): strategy parameters per seat
+        "memo",  # float64 (P, N_MEMO, 45): values a strategy worked out while scoring the decision under way
+        # (rows M_* of strategies.heuristic; by instance, or by location)
+        "memo_ok",  # int64 (P, N_MEMO): bit k of [s, m]: memo[s, m, k] is this decision's; read only while
+        # G_SCORING is 1 (the strategy clears it when it starts scoring, so states copied or edited meanwhile
+        # keep nothing stale)
     ],
 )
 
@@ -68,6 +73,8 @@ def new_state_nb(n_seats, log_cap):
         np.zeros(K.N_INST, np.int64),
         np.zeros(K.N_INST, np.int64),
         np.zeros((P, N_SPARAMS), np.float64),
+        np.zeros((P, K.N_MEMO, K.N_INST), np.float64),
+        np.zeros((P, K.N_MEMO), np.int64),
     )
 
 
@@ -91,6 +98,8 @@ def clear_state_nb(st):
     st.tmp[:] = 0
     st.mark[:] = 0
     st.sparams[:] = 0.0
+    st.memo[:] = 0.0
+    st.memo_ok[:] = 0
 
 
 def copy_state(st: State) -> State:
