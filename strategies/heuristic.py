@@ -455,6 +455,8 @@ M_KEEP = 4  # by hand instance: keep_value_nb
 M_STAYING = 5  # by Ally or Item instance: position_value_nb where it stands
 M_SEAT = 6  # [0]: progress_nb; [1]: the dearest card in hand (dearest_in_hand_nb)
 M_SYMBOLS = 7  # by location: the board symbols available there (available_symbols_nb)
+M_TOP_ROW = 8  # by location: top_row_value_nb
+M_HEROES_AT = 9  # by location: heroes_at_nb
 
 
 @kernel
@@ -540,7 +542,15 @@ def progress_nb(st, tb, ru, sp, s):
 
 @kernel
 def top_row_value_nb(st, tb, sp, s, loc):
-    """Worth to seat ``s`` of the top-row actions of ``loc`` (what a Hero there covers)."""
+    """Worth to seat ``s`` of the top-row actions of ``loc`` (what a Hero there covers; found once per decision)."""
+    if memo_has_nb(st, s, M_TOP_ROW, loc):
+        return st.memo[s, M_TOP_ROW, loc]
+    return memo_put_nb(st, s, M_TOP_ROW, loc, top_row_worth_nb(st, tb, sp, s, loc))
+
+
+@kernel
+def top_row_worth_nb(st, tb, sp, s, loc):
+    """:func:`top_row_value_nb` worked out."""
     v = st.sv[s, K.SV_VILLAIN]
     total = 0.0
     for j in range(tb.locs[v, loc, K.LC_NSYM]):
@@ -561,15 +571,28 @@ def top_row_value_nb(st, tb, sp, s, loc):
 
 
 @kernel
-def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
-    """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
-    other_cover = False
+def heroes_at_nb(st, tb, s, loc):
+    """Bitmask of the Heroes in seat ``s``'s Realm at ``loc`` (found once per decision)."""
+    if memo_has_nb(st, s, M_HEROES_AT, loc):
+        return int(st.memo[s, M_HEROES_AT, loc])
+    heroes = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if k != self_k and st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-            other_cover = True
+        if st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            heroes |= 1 << k
+    memo_put_nb(st, s, M_HEROES_AT, loc, float(heroes))
+    return heroes
+
+
+@kernel
+def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
+    """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
+    others = heroes_at_nb(st, tb, s, loc)
+    if self_k >= 0:
+        others &= ~(1 << self_k)
+    other_cover = others != 0
     h = 0.0
     if not other_cover:
         h += top_row_value_nb(st, tb, sp, s, loc)
