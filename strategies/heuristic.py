@@ -718,34 +718,32 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
         mine = strength_nb(st, tb, s, k)
         # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
         among = (VILLAIN_BITS >> k) & 1 != 0 and vanquish_eligible_nb(st, tb, s, k, loc)
-        mh = zone_bits_nb(st, s, K.Z_REALM)
+        mh = heroes_at_nb(st, tb, s, loc)
         while mh != 0:
             h = lowest_nb(mh)
             mh &= mh - 1
-            if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and st.inst[s, h, K.I_LOC] == loc:
-                others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
-                need = strength_nb(st, tb, s, h)
-                if others < need <= others + mine:
-                    v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
-                else:
-                    v += sp[P_ALLY_NEAR_HERO_SHARE] * sp[P_ALLY_VALUE] * mine + sp[P_ALLY_NEAR_HERO]
+            others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
+            need = strength_nb(st, tb, s, h)
+            if others < need <= others + mine:
+                v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
+            else:
+                v += sp[P_ALLY_NEAR_HERO_SHARE] * sp[P_ALLY_VALUE] * mine + sp[P_ALLY_NEAR_HERO]
     return v
 
 
 @kernel
 def ally_help_nb(st, tb, ru, sp, s, c, loc):
     """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
-    adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
+    mh = heroes_at_nb(st, tb, s, loc)
+    if tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT:
+        if loc > 0:
+            mh |= heroes_at_nb(st, tb, s, loc - 1)
+        if loc < K.N_LOC - 1:
+            mh |= heroes_at_nb(st, tb, s, loc + 1)
     best = 0.0
-    mh = zone_bits_nb(st, s, K.Z_REALM)
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
-        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
-            continue
-        d = st.inst[s, h, K.I_LOC] - loc
-        if not (d == 0 or (adjacent and (d == 1 or d == -1))):
-            continue
         if vanquishable_nb(st, tb, s, h):
             continue
         best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
