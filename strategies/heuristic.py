@@ -453,7 +453,7 @@ M_ALLIES_AT = 2  # by location: allies_at_nb
 M_CARD = 3  # by hand instance: card_value_nb wherever it fits best (loc and host -1)
 M_KEEP = 4  # by hand instance: keep_value_nb
 M_STAYING = 5  # by Ally or Item instance: position_value_nb where it stands
-M_SEAT = 6  # [0]: progress_nb; [1]: the dearest card in hand (dearest_in_hand_nb)
+M_SEAT = 6  # [0]: progress_nb; [1]: the dearest card in hand (dearest_in_hand_nb); [2]: heroes_nb
 M_SYMBOLS = 7  # by location: the board symbols available there (available_symbols_nb)
 M_TOP_ROW = 8  # by location: top_row_value_nb
 M_HEROES_AT = 9  # by location: heroes_at_nb
@@ -587,6 +587,22 @@ def heroes_at_nb(st, tb, s, loc):
 
 
 @kernel
+def heroes_nb(st, tb, s):
+    """Bitmask of the Heroes in seat ``s``'s Realm (found once per decision)."""
+    if memo_has_nb(st, s, M_SEAT, 2):
+        return int(st.memo[s, M_SEAT, 2])
+    heroes = 0
+    m = zone_bits_nb(st, s, K.Z_REALM)
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            heroes |= 1 << k
+    memo_put_nb(st, s, M_SEAT, 2, float(heroes))
+    return heroes
+
+
+@kernel
 def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
     """Harm Hero card ``c`` at ``loc`` does seat ``s`` (``self_k``: its instance if already in play, else -1)."""
     others = heroes_at_nb(st, tb, s, loc)
@@ -659,7 +675,7 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
 @kernel
 def best_vanquish_nb(st, tb, ru, sp, s):
     best = -BIG
-    mh = zone_bits_nb(st, s, K.Z_REALM)
+    mh = heroes_nb(st, tb, s)
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
@@ -672,11 +688,11 @@ def best_vanquish_nb(st, tb, ru, sp, s):
 def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     """Best worth of defeating one Hero of Strength <= max_strength (no Allies needed)."""
     best = -BIG
-    mh = zone_bits_nb(st, s, K.Z_REALM)
+    mh = heroes_nb(st, tb, s)
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
-        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO and strength_nb(st, tb, s, h) <= max_strength:
+        if strength_nb(st, tb, s, h) <= max_strength:
             best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
     return best
 
@@ -684,7 +700,7 @@ def best_defeat_nb(st, tb, ru, sp, s, max_strength):
 @kernel
 def best_trap_nb(st, tb, ru, sp, s):
     best = -BIG
-    mh = zone_bits_nb(st, s, K.Z_REALM)
+    mh = heroes_nb(st, tb, s)
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
@@ -761,12 +777,10 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
             enter |= 1 << x
     adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
     best = 0.0
-    mh = zone_bits_nb(st, s, K.Z_REALM) if enter != 0 else 0
+    mh = heroes_nb(st, tb, s) if enter != 0 else 0
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
-        if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] != K.T_HERO:
-            continue
         hl = st.inst[s, h, K.I_LOC]
         reach = 1 << hl
         if adjacent:
@@ -1005,12 +1019,11 @@ def keep_worth_nb(st, tb, ru, sp, s, k):
             if earlier_copy_in_hand_nb(st, s, k):
                 return sp[P_KEEP_REMOVAL_SECOND]
             worst = 0.0
-            mh = zone_bits_nb(st, s, K.Z_REALM)
+            mh = heroes_nb(st, tb, s)
             while mh != 0:
                 h = lowest_nb(mh)
                 mh &= mh - 1
-                if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-                    worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
+                worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
             return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
     worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
