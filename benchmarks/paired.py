@@ -11,8 +11,9 @@ below 1, B is faster). This machine's speed drifts within minutes, which pairing
 placement can also make it a few percent faster or slower than another process of the same build (two processes
 of one build differed by 3-7% here), so a single pair measures the processes as much as the builds. Hence several
 pairs, each with fresh processes, the tree started first alternating; the result is the median of the pairs'
-medians, and the ratio of the total times. Each tree's kernels compile on its first start (a few minutes for two
-fresh trees). Not a test: a measurement.
+medians, and the ratio of the total times. Each tree's kernels compile on its first start: the installed tree's
+in parallel processes as usual, the other's in its worker alone (those processes import the installed simlab), a
+few minutes. Not a test: a measurement.
 """
 
 from __future__ import annotations
