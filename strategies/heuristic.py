@@ -43,6 +43,7 @@ from simlab.kernels.query import (
     hero_count_nb,
     passive_count_nb,
     play_cost_nb,
+    realm_heroes_nb,
     realm_instance_nb,
     strength_nb,
     symbol_kinds_nb,
@@ -591,13 +592,7 @@ def heroes_nb(st, tb, s):
     """Bitmask of the Heroes in seat ``s``'s Realm (found once per decision)."""
     if memo_has_nb(st, s, M_SEAT, 2):
         return int(st.memo[s, M_SEAT, 2])
-    heroes = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-            heroes |= 1 << k
+    heroes = realm_heroes_nb(st, tb, s)
     memo_put_nb(st, s, M_SEAT, 2, float(heroes))
     return heroes
 

@@ -79,15 +79,21 @@ def zone_count_nb(st, s, zone):
 
 
 @kernel
-def hero_count_nb(st, tb, s):
-    n = 0
+def realm_heroes_nb(st, tb, s):
+    """Bitmask of the Heroes in seat ``s``'s Realm."""
+    heroes = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
         if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-            n += 1
-    return n
+            heroes |= 1 << k
+    return heroes
+
+
+@kernel
+def hero_count_nb(st, tb, s):
+    return count_nb(realm_heroes_nb(st, tb, s))
 
 
 @kernel
