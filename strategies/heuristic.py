@@ -504,9 +504,7 @@ def allies_at_nb(st, tb, s, loc):
     """:func:`~simlab.kernels.query.allies_strength_at_nb` with none left out, found once per decision."""
     if memo_has_nb(st, s, M_ALLIES_AT, loc):
         return int(st.memo[s, M_ALLIES_AT, loc])
-    total = allies_strength_at_nb(st, tb, s, loc, -1)
-    memo_put_nb(st, s, M_ALLIES_AT, loc, float(total))
-    return total
+    return int(memo_put_nb(st, s, M_ALLIES_AT, loc, float(allies_strength_at_nb(st, tb, s, loc, -1))))
 
 
 @kernel
@@ -514,9 +512,7 @@ def dearest_nb(st, tb, s):
     """:func:`~simlab.kernels.query.dearest_in_hand_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SEAT, 1):
         return int(st.memo[s, M_SEAT, 1])
-    dearest = dearest_in_hand_nb(st, tb, s)
-    memo_put_nb(st, s, M_SEAT, 1, float(dearest))
-    return dearest
+    return int(memo_put_nb(st, s, M_SEAT, 1, float(dearest_in_hand_nb(st, tb, s))))
 
 
 @kernel
@@ -524,9 +520,7 @@ def symbols_at_nb(st, tb, ru, s, loc):
     """:func:`~simlab.kernels.query.available_symbols_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SYMBOLS, loc):
         return int(st.memo[s, M_SYMBOLS, loc])
-    available = available_symbols_nb(st, tb, ru, s, loc)
-    memo_put_nb(st, s, M_SYMBOLS, loc, float(available))
-    return available
+    return int(memo_put_nb(st, s, M_SYMBOLS, loc, float(available_symbols_nb(st, tb, ru, s, loc))))
 
 
 @kernel
@@ -576,15 +570,14 @@ def heroes_at_nb(st, tb, s, loc):
     """Bitmask of the Heroes in seat ``s``'s Realm at ``loc`` (found once per decision)."""
     if memo_has_nb(st, s, M_HEROES_AT, loc):
         return int(st.memo[s, M_HEROES_AT, loc])
-    heroes = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    here = 0
+    m = heroes_nb(st, tb, s)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
-            heroes |= 1 << k
-    memo_put_nb(st, s, M_HEROES_AT, loc, float(heroes))
-    return heroes
+        if st.inst[s, k, K.I_LOC] == loc:
+            here |= 1 << k
+    return int(memo_put_nb(st, s, M_HEROES_AT, loc, float(here)))
 
 
 @kernel
@@ -592,9 +585,7 @@ def heroes_nb(st, tb, s):
     """Bitmask of the Heroes in seat ``s``'s Realm (found once per decision)."""
     if memo_has_nb(st, s, M_SEAT, 2):
         return int(st.memo[s, M_SEAT, 2])
-    heroes = realm_heroes_nb(st, tb, s)
-    memo_put_nb(st, s, M_SEAT, 2, float(heroes))
-    return heroes
+    return int(memo_put_nb(st, s, M_SEAT, 2, float(realm_heroes_nb(st, tb, s))))
 
 
 @kernel
@@ -727,13 +718,14 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
         mine = strength_nb(st, tb, s, k)
-        # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
-        among = (VILLAIN_BITS >> k) & 1 != 0 and vanquish_eligible_nb(st, tb, s, k, loc)
         mh = heroes_at_nb(st, tb, s, loc)
+        others = 0  # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
+        if mh != 0:
+            among = (VILLAIN_BITS >> k) & 1 != 0 and vanquish_eligible_nb(st, tb, s, k, loc)
+            others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
         while mh != 0:
             h = lowest_nb(mh)
             mh &= mh - 1
-            others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
             need = strength_nb(st, tb, s, h)
             if others < need <= others + mine:
                 v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
