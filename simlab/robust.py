@@ -275,10 +275,16 @@ def label_verdicts(by_setting: pl.DataFrame, table: pl.DataFrame, villains, refe
                     "b_more": _where(settings, -1),
                     "not_significant": _where(settings, 0),
                     "levels": ", ".join(dict.fromkeys(s["level"] for s in settings)),
-                    "min_abs_z": float(np.nanmin(np.abs(sub["z"].to_numpy()))),
+                    "min_abs_z": _min_abs(sub["z"].to_numpy()),
                 }
             )
     return pl.DataFrame(rows)
+
+
+def _min_abs(z: np.ndarray) -> float:
+    """The smallest |z| over the settings; NaN when no setting has one (each entry's rate had no spread)."""
+    z = np.abs(z[~np.isnan(z)])
+    return float(z.min()) if z.size else float("nan")
 
 
 def _where(settings, direction) -> str:

@@ -250,3 +250,16 @@ def test_readings_are_the_largest_significant_effects_of_the_screen():
     picked, frame, _ = choose_readings(5, screen)
     assert len(picked) == 2  # a reading whose effect is not significant is not used
     assert choose_readings(0, screen)[0] == []
+
+
+def test_the_smallest_z_of_settings_without_any_is_nan_and_warns_nothing():
+    import warnings
+
+    import numpy as np
+
+    from simlab.robust import _min_abs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(_min_abs(np.array([np.nan, np.nan])))
+        assert _min_abs(np.array([np.nan, -1.5, 2.0, np.inf])) == 1.5
