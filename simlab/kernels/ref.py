@@ -48,24 +48,12 @@ def _ref_getattr(context, builder, typ, value, attr):
     # numba's lowering owns what a getattr returns and releases it when the variable dies: a kernel with
     # reference counting would free the caller's array without this incref (a no-op in kernels without it)
     i = typ.target.fields.index(attr)
-    field = _load_invariant(builder, cgutils.gep_inbounds(builder, value, 0, i))
-    return impl_ret_borrowed(context, builder, typ.target.types[i], field)
-
-
-def _load_invariant(builder, ptr):
-    # The tuple a reference points to is never written once made (only its arrays' data are), so each of its
-    # words can be read once and kept across stores and calls: LLVM's ``invariant.load``, which it keeps only on
-    # loads of single values (an aggregate load is split without it), hence one load per scalar.
-    ty = ptr.type.pointee
-    if isinstance(ty, (ir.LiteralStructType, ir.ArrayType)):
-        n = len(ty.elements) if isinstance(ty, ir.LiteralStructType) else ty.count
-        out = ir.Constant(ty, ir.Undefined)
-        for j in range(n):
-            out = builder.insert_value(out, _load_invariant(builder, cgutils.gep_inbounds(builder, ptr, 0, j)), j)
-        return out
-    load = builder.load(ptr)
-    load.set_metadata("invariant.load", builder.module.add_metadata([]))
-    return load
+    # The tuple a reference points to is never written once made (only its arrays' data are), so its words (each
+    # array's data pointer, shape, strides) can be read once and kept across stores and calls: LLVM's
+    # invariant.load, which it keeps on the words it splits this load into.
+    whole = builder.load(value)
+    whole.set_metadata("invariant.load", builder.module.add_metadata([]))
+    return impl_ret_borrowed(context, builder, typ.target.types[i], builder.extract_value(whole, i))
 
 
 @intrinsic
@@ -76,7 +64,7 @@ def _ref(typingctx, tup):
     def codegen(context, builder, signature, args):
         ptr = cgutils.alloca_once(builder, context.get_value_type(signature.args[0]))
         builder.store(args[0], ptr)
-        # The fields are read as invariant (_load_invariant), which the memory is only once this store is done:
+        # The fields are read as invariant (_ref_getattr), which the memory is only once this store is done:
         # an empty asm statement hands the pointer on as one LLVM cannot trace back to the store, so no read is
         # moved before it or answered from the uninitialised slot.
         return builder.asm(ir.FunctionType(ptr.type, [ptr.type]), "", "=r,0,~{memory}", [ptr], True)
