@@ -9,6 +9,11 @@ numba's compiled code has no symbols perf can see, so once the kernels are loade
 ``/tmp/perf-<pid>.map`` (perf's map format for JIT code): every function symbol of the cached object code,
 at the address the process loaded it. Functions LLVM inlined into their callers count towards the caller.
 It also prints steps and decisions per game and the time each takes.
+
+``--split N`` instead measures how a game's time divides between the engine and the strategies: N games are
+played once step by step, recording each decision's choice and the random stream after it, then played again in
+full and replayed through the engine alone (each recorded choice applied, the stream restored, so every game
+ends as it did), alternately, three times each.
 """
 
 from __future__ import annotations
@@ -91,14 +96,81 @@ def write_perf_map(cache_dirs) -> int:
     return len(rows)
 
 
+def split(matchup: str, strategy: str, n_games: int) -> None:
+    """Print the time a game takes played in full and replayed through the engine alone (see the docstring)."""
+    import numpy as np
+    from numba import njit
+
+    import simlab.driver as D
+    from simlab import warmup
+    from simlab.game import Game
+    from simlab.kernels import const as K
+    from simlab.kernels.engine import advance_nb, apply_nb
+    from simlab.kernels.ref import ref
+    from simlab.kernels.state import copy_state
+
+    @njit(nogil=True, _nrt=False)
+    def full_nb(st, tb, ru):
+        rst, rtb = ref(st), ref(tb)
+        while D.advance(rst, rtb, ru, 1 << 62):
+            D.apply_nb(rst, D.decide_nb(st, tb, ru, rst, rtb))
+
+    @njit(nogil=True, _nrt=False)
+    def replay_nb(st, tb, ru, choices, streams):
+        rst, rtb = ref(st), ref(tb)
+        i = 0
+        while D.advance(rst, rtb, ru, 1 << 62):
+            D.apply_nb(rst, choices[i])
+            st.rng[0] = streams[i]
+            i += 1
+
+    warmup.ensure()  # binds the routines and the strategies' parts (and compiles them on a cold cache)
+    villains = tuple(matchup.split("-vs-"))
+    games = []
+    for index in range(n_games):
+        g = Game.new(villains, seed=1, game_index=index, strategies=(strategy,) * len(villains))
+        st, tb, ru = g.state, g.cards.tables, g.rules
+        start, choices, streams = copy_state(st), [], []
+        while advance_nb(st, tb, ru, 1 << 62):
+            choices.append(D.choose_nb(st, tb, ru))
+            streams.append(st.rng[0])
+            apply_nb(st, choices[-1])
+        games.append((start, np.array(choices, np.int64), np.array(streams, np.uint64), int(st.g[K.G_WINNER])))
+    t = time.perf_counter()
+    full_nb(copy_state(games[0][0]), tb, ru)
+    replay_nb(copy_state(games[0][0]), tb, ru, games[0][1], games[0][2])
+    print(f"compiled the two drivers in {time.perf_counter() - t:.1f} s (not counted)", file=sys.stderr)
+    times = {"full": [], "engine": []}
+    for _ in range(3):
+        for kind in times:
+            states = [copy_state(start) for start, *_ in games]
+            t = time.perf_counter()
+            for st, (_, choices, streams, _) in zip(states, games, strict=True):
+                if kind == "full":
+                    full_nb(st, tb, ru)
+                else:
+                    replay_nb(st, tb, ru, choices, streams)
+            times[kind].append((time.perf_counter() - t) / n_games)
+            assert [int(st.g[K.G_WINNER]) for st in states] == [w for *_, w in games], "a replay ended differently"
+    full, engine = min(times["full"]), min(times["engine"])
+    print(
+        f"{matchup}, {strategy}, 1 thread, {n_games:,} games (best of 3): {full * 1e3:.3f} ms a game played, "
+        f"{engine * 1e3:.3f} ms through the engine alone: the strategies take {1 - engine / full:.0%}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
     ap.add_argument("--strategy", default="expert")
     ap.add_argument("--no-map", action="store_true", help="only time the games")
+    ap.add_argument("--split", type=int, default=0, metavar="N", help="engine against strategies, over N games")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
+    if args.split:
+        numba.set_num_threads(1)
+        return split(args.matchup, args.strategy, args.split)
 
     from simlab.backend import play_games
     from simlab.kernels import jit
