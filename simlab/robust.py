@@ -282,7 +282,7 @@ def label_verdicts(by_setting: pl.DataFrame, table: pl.DataFrame, villains, refe
 
 
 def _min_abs(z: np.ndarray) -> float:
-    """The smallest |z| over the settings; NaN when no setting has one (each entry's rate had no spread)."""
+    """The smallest |z| over the settings; NaN when no setting has one."""
     z = np.abs(z[~np.isnan(z)])
     return float(z.min()) if z.size else float("nan")
 
