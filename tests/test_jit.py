@@ -97,3 +97,39 @@ def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == [str(200 * (33 * 1 + 33 * 2 + 100)), "0.0"]
+
+
+_CALL_SLOTS = """
+import re, numba
+import simlab.kernels.jit  # its patches apply when it is imported
+
+@numba.njit(cache=False)
+def one_more(x):
+    return x + 1
+
+@numba.njit(cache=False)
+def twice_one_more(x):
+    return one_more(x) * 2 + one_more(x + 1)
+
+assert twice_one_more(3) == 13
+ir = twice_one_more.inspect_llvm(twice_one_more.signatures[0])
+name = [n for n in re.findall(r"define i32 @(\\S+)\\(", ir) if "twice_one_more" in n][0]
+body = ir[ir.index("define i32 @" + name):]
+entry = body[: body.index(" br ")]  # the entry block: numba's allocas, then a jump to the function's code
+slots = re.findall(r"(%excinfo\\.\\d+) = alloca", entry)
+print(len(slots), sum(f"ptr {s}," in entry for s in slots), sum(f"store ptr null, ptr {s}," in body for s in slots))
+"""
+
+
+def test_a_call_zeroes_its_slots_at_the_call_not_on_entry():
+    # unoptimised (NUMBA_OPT=0), so that LLVM neither inlines the callee nor moves the stores
+    out = subprocess.run(
+        [sys.executable, "-c", _CALL_SLOTS],
+        env=dict(os.environ, NUMBA_OPT="0"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    # two calls: two exception slots allocated on entry, none written there, each zeroed at its call
+    assert out.stdout.split() == ["2", "0", "2"]
