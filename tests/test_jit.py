@@ -133,3 +133,34 @@ def test_a_call_zeroes_its_slots_at_the_call_not_on_entry():
     assert out.returncode == 0, out.stderr[-2000:]
     # two calls: two exception slots allocated on entry, none written there, each zeroed at its call
     assert out.stdout.split() == ["2", "0", "2"]
+
+
+_INDEX_AS_GIVEN = """
+import numba, numpy as np
+from simlab.kernels.query import zone_bits_nb
+from simlab.kernels.state import new_state
+
+@numba.njit(cache=False)
+def last(a, i):
+    return a[i]
+
+print(last(np.arange(5), -1))  # outside simlab's modules a negative index still counts from the end
+try:
+    zone_bits_nb(new_state(2, 0), -1, 0)  # in them it is taken as given: out of bounds
+    print("wrapped")
+except IndexError:
+    print("IndexError")
+"""
+
+
+def test_simlab_kernels_take_a_negative_index_as_given_and_other_code_wraps(tmp_path):
+    # numba's bounds checks on: an index below zero raises where it is not wrapped first
+    out = subprocess.run(
+        [sys.executable, "-c", _INDEX_AS_GIVEN],
+        env=dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["4", "IndexError"]

@@ -5,6 +5,11 @@ winner, end reason, rounds, turns and a digest of the cards each seat drew and p
 and level. A change that means to alter play regenerates it in its own commit, saying why.
 """
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import polars as pl
 import pytest
 import regression_fixture as rf
@@ -51,3 +56,38 @@ def test_fixture_check_notices_a_changed_decision(fixture):
     nudged = dict(config, strategies=("gaston-rush", "expert"))
     expected = fixture.filter(pl.col("config") == config["name"])
     assert differences(expected, rf.play(nudged).with_columns(pl.lit(config["name"]).alias("config"))).height > 0
+
+
+BOUNDSCHECK_GAMES = 100  # of each run: the compile with bounds checks is most of the test's time
+
+_BOUNDSCHECKED = f"""
+import polars as pl
+import regression_fixture as rf
+from test_regression import differences
+
+fixture = pl.read_parquet(rf.FIXTURE)
+runs = differ = 0
+for config in rf.configs():
+    config = dict(config, games=min(config["games"], {BOUNDSCHECK_GAMES}))
+    expected = fixture.filter((pl.col("config") == config["name"]) & (pl.col("game") < config["games"]))
+    differ += differences(expected, rf.play(config)).height
+    runs += 1
+print(runs, differ)
+"""
+
+
+def test_fixture_games_never_index_below_zero(tmp_path):
+    """simlab's kernels take a negative array index as given (simlab/kernels/jit.py: no wraparound), which is only
+    sound if no kernel ever indexes with one: with numba's bounds checks on, such an index raises IndexError. The
+    first games of every fixture run play with them on (a fresh cache, so every kernel compiles with them) and
+    end as the fixture says."""
+    out = subprocess.run(
+        [sys.executable, "-c", _BOUNDSCHECKED],
+        cwd=Path(__file__).parent,
+        env=dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == [str(len(rf.configs())), "0"]

@@ -167,6 +167,46 @@ def _fill_call_slots_at_the_call() -> bool:
 
 _fill_call_slots_at_the_call()
 
+# LLVM names of the functions compiled from simlab's and the strategies' modules (Itanium-mangled module paths)
+OWN_CODE = ("_ZN6simlab", "_ZN10strategies")
+
+
+def _index_as_given() -> bool:
+    """Make simlab's kernels take a signed array index as it is, without numba's Python wraparound.
+
+    numba reads ``a[i]`` with a signed ``i`` as ``a[i + n if i < 0 else i]`` (``arrayobj.fix_integer_index``): three
+    instructions an index, about 7% of the kernels' machine code. simlab's kernels never mean a negative index (none
+    is written as a literal), and none reaches an index by mistake as far as play shows: with numba's bounds checks
+    on (``NUMBA_BOUNDSCHECK=1``), where a negative index raises, the regression fixture's games and the whole test
+    suite pass, and
+    ``tests/test_regression.py`` keeps checking the first games of every fixture run that way. So in functions
+    compiled from simlab's and the strategies' modules (LLVM names starting with :data:`OWN_CODE`) a signed index is
+    only cast; everywhere else (numba's own code, tests', benchmarks' and users' functions) it wraps as before. Where
+    numba's code does not look as expected nothing is patched: the code is only slower.
+    """
+    import inspect
+
+    from numba.core import types
+    from numba.np import arrayobj
+
+    wrapping = getattr(arrayobj, "fix_integer_index", None)
+    if wrapping is None or getattr(wrapping, "simlab_index_as_given", False):
+        return wrapping is not None
+    if list(inspect.signature(wrapping).parameters) != ["context", "builder", "idxty", "idx", "size"]:
+        return False
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        if idxty.signed and builder.function.name.startswith(OWN_CODE):
+            return context.cast(builder, idx, idxty, types.intp)
+        return wrapping(context, builder, idxty, idx, size)
+
+    fix_integer_index.simlab_index_as_given = True
+    arrayobj.fix_integer_index = fix_integer_index
+    return True
+
+
+_index_as_given()
+
 
 def _cache_dir_for(fn) -> str:
     # numba picks the cache directory when the dispatcher is created.
