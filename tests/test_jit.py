@@ -7,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from numba import types
+import numpy as np
+import pytest
+from numba import njit, types
 
 from simlab.kernels import jit
 from simlab.kernels.jit import entry_kernel, kernel
+from simlab.kernels.ref import ref
 
 
 @kernel
@@ -164,3 +167,23 @@ def test_simlab_kernels_take_a_negative_index_as_given_and_other_code_wraps(tmp_
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["4", "IndexError"]
+
+
+@njit(cache=False)
+def _read_through_a_reference(st):
+    r = ref(st)
+    return r.inst[1, 44, 6] + r.memo_ok[1, 9] + r.sparams.shape[1]
+
+
+def test_a_reference_reads_fixed_axes_as_constants_and_refuses_other_sizes():
+    from simlab.kernels.state import State, new_state
+
+    st = new_state(2, 0)
+    st.inst[1, 44, 6] = 5
+    st.memo_ok[1, 9] = 7
+    assert _read_through_a_reference(st) == 5 + 7 + st.sparams.shape[1]
+    for field, shape in (("inst", (2, 45, 8)), ("memo", (2, 11, 45)), ("sparams", (2, 10))):
+        wrong = st._replace(**{field: np.zeros(shape, getattr(st, field).dtype)})
+        with pytest.raises(ValueError, match=rf"State\.{field}: axis \d must be \d+ long"):
+            _read_through_a_reference(wrong)
+    assert set(State.AXES) <= set(State._fields)

@@ -53,6 +53,31 @@ Tables = namedtuple(
 N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.plans.PARAMS), and for the search
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
+# The sizes of every axis but the first, which every state and every card table has (new_state_nb, cards.py): a
+# kernel reading an array through a reference (simlab/kernels/ref.py) knows them as constants, so LLVM turns the
+# multiplications of an index by them into shifts and adds. ref() checks them each time it is made.
+State.AXES = {
+    "inst": (K.N_INST, K.N_I),
+    "vdeck": (K.N_VCARDS,),
+    "fdeck": (K.N_FCARDS,),
+    "sv": (K.N_SV,),
+    "opts": (4,),
+    "fr": (K.N_FR,),
+    "log": (6,),
+    "sparams": (N_SPARAMS,),
+    "memo": (K.N_MEMO, K.N_INST),
+    "memo_ok": (K.N_MEMO,),
+}
+Tables.AXES = {
+    "card": (K.N_CF,),
+    "vil": (K.N_VF,),
+    "v_deck": (K.N_VCARDS,),
+    "v_fate": (K.N_FCARDS,),
+    "syms": (K.N_LOC, K.MAX_SYMBOLS, K.N_SY),
+    "locs": (K.N_LOC, K.N_LC),
+    "v_out": (K.N_INST,),
+}
+
 
 @allocating_kernel
 def new_state_nb(n_seats, log_cap):
