@@ -64,6 +64,21 @@ CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS
 numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
 
+def _run_with_global(module, name: str, make, method):
+    """``method`` (a numba method) made to run with ``module.<name>`` set to ``make()``, and put back after (numba
+    compiles under its global lock: one compilation at a time)."""
+    original = getattr(module, name)
+
+    def run(self, *args, **kwargs):
+        setattr(module, name, make())
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            setattr(module, name, original)
+
+    return run
+
+
 def _copy_inlined_ir_once() -> bool:
     """Make numba copy a ``helper``'s IR in one pass when it inlines it (compile time only; the same code).
 
@@ -85,20 +100,16 @@ def _copy_inlined_ir_once() -> bool:
         return False
     if getattr(worker.inline_ir, "simlab_copies_once", False):
         return True
-    inline_ir = worker.inline_ir
 
-    def inline_ir_copying_once(self, *args, **kwargs):
+    def copying_once():  # a fresh memo for each inlining
         memo: dict = {}
 
         def deepcopy(x, m=None):
             return copy.deepcopy(x, memo if m is None else m)
 
-        inline_closurecall.copy = types.SimpleNamespace(deepcopy=deepcopy, copy=copy.copy)
-        try:
-            return inline_ir(self, *args, **kwargs)
-        finally:
-            inline_closurecall.copy = copy
+        return types.SimpleNamespace(deepcopy=deepcopy, copy=copy.copy)
 
+    inline_ir_copying_once = _run_with_global(inline_closurecall, "copy", copying_once, worker.inline_ir)
     inline_ir_copying_once.simlab_copies_once = True
     worker.inline_ir = inline_ir_copying_once
     fields = {"filename", "line", "col", "maybe_decorator", "lines"}
@@ -151,15 +162,9 @@ def _fill_call_slots_at_the_call() -> bool:
 
     slots_at_the_call = types.SimpleNamespace(**vars(cgutils))
     slots_at_the_call.alloca_once = alloca_filled_at_the_call
-    call_function = conv.call_function
-
-    def call_function_filling_at_the_call(self, *args, **kwargs):
-        callconv.cgutils = slots_at_the_call  # numba compiles under its global lock: one compilation at a time
-        try:
-            return call_function(self, *args, **kwargs)
-        finally:
-            callconv.cgutils = cgutils
-
+    call_function_filling_at_the_call = _run_with_global(
+        callconv, "cgutils", lambda: slots_at_the_call, conv.call_function
+    )
     call_function_filling_at_the_call.simlab_fills_at_the_call = True
     conv.call_function = call_function_filling_at_the_call
     return True
