@@ -183,11 +183,10 @@ def _index_as_given() -> bool:
     instructions an index, about 7% of the kernels' machine code. simlab's kernels never mean a negative index (none
     is written as a literal), and none reaches an index by mistake as far as play shows: with numba's bounds checks
     on (``NUMBA_BOUNDSCHECK=1``), where a negative index raises, the regression fixture's games and the whole test
-    suite pass, and
-    ``tests/test_regression.py`` keeps checking the first games of every fixture run that way. So in functions
-    compiled from simlab's and the strategies' modules (LLVM names starting with :data:`OWN_CODE`) a signed index is
-    only cast; everywhere else (numba's own code, tests', benchmarks' and users' functions) it wraps as before. Where
-    numba's code does not look as expected nothing is patched: the code is only slower.
+    suite pass, and ``tests/test_regression.py`` keeps checking the first games of every fixture run that way. So
+    in functions compiled from simlab's and the strategies' modules (LLVM names starting with :data:`OWN_CODE`) a
+    signed index is only cast; everywhere else (numba's own code, tests', benchmarks' and users' functions) it wraps
+    as before. Where numba's code does not look as expected nothing is patched: the code is only slower.
     """
     import inspect
 
