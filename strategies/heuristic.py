@@ -446,8 +446,9 @@ def extra_activate_in_hand_nb(st, tb, s):
 # Rows of State.memo (and columns of State.memo_ok): values that scoring one decision asks for again and again
 # (a Hero's defeat worth, for every Ally that could help beat it and every card that could remove it). They depend
 # only on the position and on the deciding player's parameters, neither of which changes while a decision is
-# scored (only the random stream does, and none of them reads it); choose_ref_nb clears them when it starts and
-# keeps none once it ends (G_SCORING). Outside a decision these kernels work them out afresh every time.
+# scored (only the random stream does, and none of them reads it); choose_ref_nb clears them when it starts
+# (except at the Action decision right after the move: open_memo_nb) and reads none between decisions
+# (G_SCORING). Outside a decision these kernels work them out afresh every time.
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb
 M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
 M_ALLIES_AT = 2  # by location: allies_at_nb
@@ -461,17 +462,26 @@ M_HEROES_AT = 9  # by location: heroes_at_nb
 
 
 @kernel
-def open_memo_nb(st):
-    """Start scoring a decision: nothing kept yet."""
+def open_memo_nb(st, kind):
+    """Start scoring a decision of ``kind``: nothing kept yet, unless it is the Action decision right after a Villain
+    Mover decision scored without reading the mover's location (G_MEMO_KEPT, set by :func:`close_memo_nb`). Between
+    those two, one step of the engine moves the mover and changes nothing else that a memo row reads (the symbols
+    used, G_USED, are still none), and the same seat decides, with the same parameters."""
+    keep = kind == K.DK_ACTION and st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1
+    st.g[K.G_MEMO_KEPT] = 0
+    st.g[K.G_SCORING] = 1
+    if keep:
+        return
     for s in range(st.g[K.G_NSEATS]):
         for m in range(K.N_MEMO):
             st.memo_ok[s, m] = 0
-    st.g[K.G_SCORING] = 1
 
 
 @kernel
-def close_memo_nb(st):
+def close_memo_nb(st, kind):
     st.g[K.G_SCORING] = 0
+    if kind == K.DK_MOVE and st.g[K.G_MEMO_KEPT] == 0:
+        st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
 
 
 @kernel
@@ -1450,9 +1460,9 @@ def choose_by_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
 
 @helper
 def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
-    open_memo_nb(st)
+    open_memo_nb(st, kind)
     i = choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n)
-    close_memo_nb(st)
+    close_memo_nb(st, kind)
     return i
 
 

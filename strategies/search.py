@@ -189,6 +189,7 @@ def copy_state_nb(dst, src):
             dst.sv[s, j] = src.sv[s, j]
     for j in range(K.N_G):
         dst.g[j] = src.g[j]
+    dst.g[K.G_MEMO_KEPT] = 0  # dst's memo is not src's
     dst.rng[0] = src.rng[0]
     for i in range(src.g[K.G_NOPT]):
         for j in range(4):
@@ -247,6 +248,7 @@ def determinise_nb(st, observer, rng, scratch):
     for s in range(st.g[K.G_NSEATS]):
         redeal_nb(st, s, observer, True, rng, scratch)
         redeal_nb(st, s, observer, False, rng, scratch)
+    st.g[K.G_MEMO_KEPT] = 0  # a memo kept was worked out with the cards as they were
 
 
 @kernel

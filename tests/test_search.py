@@ -87,6 +87,7 @@ def visible(st, observer: int) -> dict:
     # the seat values but the zone masks (instances per zone: they say which unseen instance is where; the
     # zones of the cards seen are compared below, and consistent() checks the masks agree with the zones)
     out = {"g": st.g.copy(), "sv": st.sv[:, : K.SV_ZONE].copy(), "opts": st.opts[: st.g[K.G_NOPT]].copy()}
+    out["g"][K.G_MEMO_KEPT] = 0  # a strategy's bookkeeping (whether its memo may be kept), not the position
     out["fr"] = st.fr[: st.g[K.G_SP]].copy()
     for s in range(P):
         for k in range(K.N_INST):

@@ -6,6 +6,7 @@ ladder beats the one below it by a significant margin, a mirror match is even, e
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from conftest import build
@@ -14,6 +15,8 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.game import Game, InputError
 from simlab.kernels import const as K
+from simlab.kernels.ref import ref
+from simlab.kernels.state import copy_state
 from simlab.ladder import pairings, skill_ladder
 from simlab.sim import simulate
 from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
@@ -262,6 +265,7 @@ def discards(sc, strategy: str) -> list[str]:
 
 
 HK_VS_GASTON = ("horned-king", "gaston")
+HK_VS_LT = ("horned-king", "lady-tremaine")
 
 
 def test_expert_lady_tremaine_never_discards_her_only_wedding_bells():
@@ -351,6 +355,73 @@ def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
     assert stale.suggest("expert").label == "location Dungeons"
     game = Game.new(HK_VS_GASTON, seed=3).play(400)
     assert game.state.g[K.G_SCORING] == 0  # no memo is read between decisions
+
+
+@numba.njit(cache=False)
+def _option_scores(st, tb, ru, out):
+    """The heuristic's score of each option of the waiting decision, as choose_ref_nb works them out (its memo
+    opened and closed as there; no noise)."""
+    rst, rtb = ref(st), ref(tb)
+    player, realm, kind = st.g[K.G_PEND_PLAYER], st.g[K.G_PEND_REALM], st.g[K.G_PEND_KIND]
+    heuristic.open_memo_nb(rst, kind)
+    for i in range(st.g[K.G_PEND_N]):
+        out[i] = heuristic._score_nb(rst, rtb, ru, st.sparams[player], realm, player, kind, st.g[K.G_PEND_CTX], i)
+    heuristic.close_memo_nb(rst, kind)
+
+
+@pytest.mark.parametrize("villains", [("gaston", "horned-king"), ("lady-tremaine", "gaston"), HK_VS_LT])
+@pytest.mark.parametrize("strategy", ["expert", "novice", "fate-heavy"])
+def test_the_memo_kept_from_the_move_scores_the_next_action_decision_as_a_fresh_one(villains, strategy):
+    # The Action decision right after the Villain Mover's (G_MEMO_KEPT one step later) keeps what scoring the move
+    # worked out: every option must score exactly as with nothing kept, in real games of every villain.
+    from simlab.driver import choose_nb
+    from simlab.kernels.engine import advance_nb, apply_nb
+
+    kept = 0
+    for index in range(12):
+        g = Game.new(villains, seed=5, game_index=index, strategies=(strategy,) * 2)
+        st, tb, ru = g.state, g.cards.tables, g.rules
+        while advance_nb(st, tb, ru, 1 << 62):
+            if st.g[K.G_PEND_KIND] == K.DK_ACTION and st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1:
+                kept += 1
+                with_memo, fresh = copy_state(st), copy_state(st)
+                fresh.g[K.G_MEMO_KEPT] = 0
+                a, b = np.full(K.MAX_OPTS, np.nan), np.full(K.MAX_OPTS, np.nan)
+                _option_scores(with_memo, tb, ru, a)
+                _option_scores(fresh, tb, ru, b)
+                np.testing.assert_array_equal(a, b)
+            apply_nb(st, choose_nb(st, tb, ru))
+    assert kept > 12 * 10  # about one an Action phase
+
+
+def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_action_decision():
+    # Lady Tremaine's plan times the bride's walk into The Ballroom by an Activate at the mover's location: read
+    # while the move is scored (best_move_nb -> W_MOVE), that value is the old location's, so the memo is not kept.
+    from simlab.driver import choose_nb
+
+    def move_decision(bells: bool):
+        castle = ["Ball Gown Drizella", "Wedding Bells"] if bells else ["Ball Gown Drizella"]
+        sc = build(
+            {
+                "mover": "The Castle",
+                "unlocked": ["The Ballroom"],
+                "hand": [],
+                "realm": {"The Ballroom": ["The Prince"], "The Castle": castle},
+            },
+            {},
+            villains=("lady-tremaine", "gaston"),
+            phase="move",
+        )
+        st = copy_state(sc.game.state)
+        st.sv[0, K.SV_STRATEGY] = STRATEGIES["expert"].kernel
+        st.sparams[0] = STRATEGIES["expert"].vector()
+        choose_nb(st, sc.game.cards.tables, sc.game.rules)
+        return st.g[K.G_MEMO_KEPT], st.g[K.G_STEPS]
+
+    kept, steps = move_decision(bells=True)
+    assert kept == -1
+    kept, steps = move_decision(bells=False)  # no wedding this turn: the plan does not look at the mover
+    assert kept == steps + 2
 
 
 def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_power_the_cauldron_again():

@@ -308,7 +308,10 @@ G_RET0 = 23  # values returned by the routine that finished last
 G_RET1 = 24
 G_FOUR_OPENED = 25  # the "after 4 actions" Condition window has opened this turn
 G_SCORING = 26  # 1 while a strategy scores a decision: State.memo then keeps what it has worked out (else 0)
-N_G = 27
+G_MEMO_KEPT = 27  # G_STEPS + 2 after a strategy scored a Villain Mover decision without reading the mover's
+# location (mover_location_nb): the Action decision that follows the move, one step later, may keep that decision's
+# memo (strategies.heuristic); 0 otherwise, -1 once the location was read while scoring
+N_G = 28
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2

@@ -208,9 +208,19 @@ def symbol_kinds_nb(tb, v, loc, symbols):
 
 
 @kernel
+def mover_location_nb(st, s):
+    """Where seat ``s``'s Villain Mover stands. A strategy reads it only through this: read while a Villain Mover
+    decision is scored, it stops that decision's memo being kept for the Action decision after the move
+    (``G_MEMO_KEPT``; the move is the only change between the two)."""
+    if st.g[K.G_SCORING] != 0:
+        st.g[K.G_MEMO_KEPT] = -1
+    return st.sv[s, K.SV_MOVER]
+
+
+@kernel
 def first_symbol_nb(st, tb, ru, s, kind):
     """Index of the first available board symbol of ``kind`` at the mover's location, or -1."""
-    loc = st.sv[s, K.SV_MOVER]
+    loc = mover_location_nb(st, s)
     v = st.sv[s, K.SV_VILLAIN]
     m = available_symbols_nb(st, tb, ru, s, loc)
     while m != 0:
@@ -224,7 +234,7 @@ def first_symbol_nb(st, tb, ru, s, kind):
 @kernel
 def granted_activates_nb(st, tb, s):
     """Activate actions granted by Ancient Soldiers at the mover's location and not yet used."""
-    loc = st.sv[s, K.SV_MOVER]
+    loc = mover_location_nb(st, s)
     n = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:

@@ -33,7 +33,7 @@ State = namedtuple(
         # (rows M_* of strategies.heuristic; by instance, or by location)
         "memo_ok",  # int64 (P, N_MEMO): bit k of [s, m]: memo[s, m, k] is this decision's; read only while
         # G_SCORING is 1 (the strategy clears it when it starts scoring, so states copied or edited meanwhile
-        # keep nothing stale)
+        # keep nothing stale; it keeps it only for the Action decision right after the move: G_MEMO_KEPT)
     ],
 )
 
@@ -171,3 +171,4 @@ def index_zones_nb(st):
         for k in range(K.N_INST):
             st.sv[s, K.SV_ZONE + st.inst[s, k, K.I_ZONE]] |= 1 << k
         index_realm_passives_nb(st, s)
+    st.g[K.G_MEMO_KEPT] = 0  # a state written by hand keeps no strategy's memo
