@@ -28,7 +28,7 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     activation_cost_nb,
@@ -1075,9 +1075,34 @@ def earlier_copy_in_hand_nb(st, s, k):
 @kernel
 def dig_worth_nb(st, tb, ru, sp, s):
     """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
+    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * dig_boost_nb(st, tb, sp, s)
+
+
+@kernel
+def dig_boost_nb(st, tb, sp, s):
     surplus = power_surplus_nb(st, tb, sp, s)
-    boost = 1.0 + sp[P_DIG_SURPLUS_BOOST] * min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
-    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * boost
+    return 1.0 + sp[P_DIG_SURPLUS_BOOST] * min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+
+
+@kernel
+def discard_action_value_nb(sp, dig):
+    """Score of taking the Discard action, whose draw is worth ``dig`` (dig_worth_nb)."""
+    return sp[P_DISCARD_ACTION_SHARE] * dig - sp[P_DISCARD_ACTION_COST]
+
+
+@kernel
+def discard_action_ceiling_nb(st, tb, sp, s):
+    """The most :func:`discard_action_value_nb` of :func:`dig_worth_nb` can be, whatever the cards in hand are
+    worth: with none of them junk or every one (the worth is monotone in the count, and so is each rounding),
+    without working out a keep value. NaN if that is not a number (then nothing is ruled out)."""
+    boost = dig_boost_nb(st, tb, sp, s)
+    none = discard_action_value_nb(sp, sp[P_DRAW_VALUE] * 0 * boost)
+    every = discard_action_value_nb(
+        sp, sp[P_DRAW_VALUE] * count_nb(zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS) * boost
+    )
+    if np.isnan(none) or np.isnan(every):
+        return np.nan
+    return max(none, every)
 
 
 @kernel
@@ -1333,7 +1358,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_VANQUISH:
             return vanquish_value_nb(st, tb, ru, sp, me, a)
         if code == K.O_DISCARD:
-            return sp[P_DISCARD_ACTION_SHARE] * dig_worth_nb(st, tb, ru, sp, me) - sp[P_DISCARD_ACTION_COST]
+            return discard_action_value_nb(sp, dig_worth_nb(st, tb, ru, sp, me))
         return 0.0
     if kind == K.DK_SWAP:
         if code == K.O_PASS:
@@ -1503,6 +1528,27 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
             if sc > best:
                 best = sc
                 best_i = i
+        return best_i
+    if kind == K.DK_ACTION:
+        # The Discard action is the dearest option to score (the keep value of every card in hand) and seldom the
+        # best: it is scored last, and only if its ceiling could beat the best of the others. Scoring draws
+        # nothing from the random stream, so each option's noise is drawn in order as before, and a tie still
+        # goes to the first option: the choice is the same.
+        late = -1
+        late_noise = 0.0
+        for i in range(n):
+            if late < 0 and st.opts[i, 0] == K.O_DISCARD:
+                late = i
+                late_noise = sp[P_NOISE] * uniform_nb(st.rng)
+                continue
+            sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
+            if sc > best:
+                best = sc
+                best_i = i
+        if late >= 0 and not discard_action_ceiling_nb(st, tb, sp, player) + late_noise < best:
+            sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, late) + late_noise
+            if sc > best or (sc == best and late < best_i):
+                best_i = late
         return best_i
     for i in range(n):
         sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)

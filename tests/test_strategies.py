@@ -394,6 +394,39 @@ def test_the_memo_kept_from_the_move_scores_the_next_action_decision_as_a_fresh_
     assert kept > 12 * 10  # about one an Action phase
 
 
+@numba.njit(cache=False)
+def _discard_action_ceiling(st, tb, player):
+    return heuristic.discard_action_ceiling_nb(ref(st), ref(tb), st.sparams[player], player)
+
+
+@pytest.mark.parametrize("strategy", ["expert", "novice", "fate-heavy", "gaston-rush"])
+def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
+    # choose_scored_nb scores the Discard action last, and only if this ceiling could beat the best of the others:
+    # a ceiling below the score would drop a Discard action that should have been taken.
+    from simlab.driver import choose_nb
+    from simlab.kernels.engine import advance_nb, apply_nb
+
+    seen = below = 0
+    for villains in (("gaston", "horned-king"), ("lady-tremaine", "gaston"), HK_VS_LT):
+        for index in range(6):
+            g = Game.new(villains, seed=9, game_index=index, strategies=(strategy,) * 2)
+            st, tb, ru = g.state, g.cards.tables, g.rules
+            while advance_nb(st, tb, ru, 1 << 62):
+                n = int(st.g[K.G_PEND_N])
+                if st.g[K.G_PEND_KIND] == K.DK_ACTION and K.O_DISCARD in st.opts[:n, 0]:
+                    scores = np.full(K.MAX_OPTS, np.nan)
+                    _option_scores(copy_state(st), tb, ru, scores)
+                    player = int(st.g[K.G_PEND_PLAYER])
+                    ceiling = _discard_action_ceiling(copy_state(st), tb, player)
+                    for i in np.flatnonzero(st.opts[:n, 0] == K.O_DISCARD):
+                        assert scores[i] <= ceiling
+                        seen += 1
+                    below += ceiling < np.nanmax(np.delete(scores[:n], np.flatnonzero(st.opts[:n, 0] == K.O_DISCARD)))
+                apply_nb(st, choose_nb(st, tb, ru))
+    assert seen > 50
+    assert below > seen // 10  # the ceiling rules the action out often enough to matter
+
+
 def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_action_decision():
     # Lady Tremaine's plan times the bride's walk into The Ballroom by an Activate at the mover's location: read
     # while the move is scored (best_move_nb -> W_MOVE), that value is the old location's, so the memo is not kept.
