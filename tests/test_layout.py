@@ -93,3 +93,22 @@ def test_the_check_sees_a_circle_through_an_import_inside_a_function(tmp_path):
     graph = import_graph(tmp_path, ("simlab",))
     assert graph["simlab.a"] == {"simlab.kernels.const", "simlab.b"}
     assert cycles(graph) == [["simlab.a", "simlab.b", "simlab.c"]]
+
+
+def test_the_heuristic_reads_the_movers_location_only_through_its_accessor():
+    # strategies.heuristic keeps a move decision's memo for the next Action decision unless the mover's location
+    # was read while scoring (query.mover_location_nb marks it): a direct read of SV_MOVER, in the heuristic, a
+    # plan or a query they call, would go unnoticed, and neither may call the engine's kernels (which read it).
+    files = [ROOT / "strategies" / "heuristic.py", ROOT / "simlab" / "kernels" / "query.py"]
+    files += sorted((ROOT / "strategies" / "plans").glob("*.py"))
+    known = {module_name(p) for pkg in ("simlab", "strategies") for p in (ROOT / pkg).rglob("*.py")}
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        kernels_read = {
+            m for m in imports(path, known) if m == "simlab.kernels.engine" or m.startswith("simlab.villains.")
+        }
+        assert not kernels_read, f"{path.name} imports {kernels_read}"
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name != "mover_location_nb":
+                reads = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == "SV_MOVER"]
+                assert not reads, f"{path.name}:{reads} reads SV_MOVER in {fn.name}"
