@@ -447,8 +447,9 @@ def extra_activate_in_hand_nb(st, tb, s):
 # (a Hero's defeat worth, for every Ally that could help beat it and every card that could remove it). They depend
 # only on the position and on the deciding player's parameters, neither of which changes while a decision is
 # scored (only the random stream does, and none of them reads it); choose_ref_nb clears them when it starts
-# (except at the Action decision right after the move: open_memo_nb) and reads none between decisions
-# (G_SCORING). Outside a decision these kernels work them out afresh every time.
+# (except where the step after the decision before changes one known thing its values did not read:
+# close_memo_nb) and reads none between decisions (G_SCORING). Outside a decision these kernels work them out
+# afresh every time.
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb
 M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
 M_ALLIES_AT = 2  # by location: allies_at_nb
@@ -463,25 +464,36 @@ M_HEROES_AT = 9  # by location: heroes_at_nb
 
 @kernel
 def open_memo_nb(st, kind):
-    """Start scoring a decision of ``kind``: nothing kept yet, unless it is the Action decision right after a Villain
-    Mover decision scored without reading the mover's location (G_MEMO_KEPT, set by :func:`close_memo_nb`). Between
-    those two, one step of the engine moves the mover and changes nothing else that a memo row reads (the symbols
-    used, G_USED, are still none), and the same seat decides, with the same parameters."""
-    keep = kind == K.DK_ACTION and st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1
+    """Start scoring a decision of ``kind``: nothing kept yet, unless the last decision scored left its memo for
+    this one (:func:`close_memo_nb`)."""
+    keep = st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == kind
     st.g[K.G_MEMO_KEPT] = 0
     st.g[K.G_SCORING] = 1
     if keep:
         return
+    st.g[K.G_MEMO_READS] = 0
     for s in range(st.g[K.G_NSEATS]):
         for m in range(K.N_MEMO):
             st.memo_ok[s, m] = 0
 
 
 @kernel
-def close_memo_nb(st, kind):
+def close_memo_nb(st, kind, code):
+    """End scoring a decision of ``kind`` (``code``: the option chosen). Two decisions follow with only one thing
+    changed between them, the same seat deciding with the same parameters, and keep the memo unless its values
+    read that thing (``G_MEMO_READS``, marked by the queries that read it):
+    - the Villain Mover decision, and the Action decision one step later: the mover has moved (no symbol is used
+      yet this turn);
+    - an Action decision that takes the Discard action, and the first discard it asks in the same step: the
+      Discard symbol is used (nothing has left the hand yet)."""
     st.g[K.G_SCORING] = 0
-    if kind == K.DK_MOVE and st.g[K.G_MEMO_KEPT] == 0:
+    reads = st.g[K.G_MEMO_READS]
+    if kind == K.DK_MOVE and reads & K.READ_MOVER == 0:
         st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
+        st.g[K.G_MEMO_FOR] = K.DK_ACTION
+    elif kind == K.DK_ACTION and code == K.O_DISCARD and reads & K.READ_USED == 0:
+        st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 1
+        st.g[K.G_MEMO_FOR] = K.DK_DISCARD
 
 
 @kernel
@@ -1487,7 +1499,7 @@ def choose_by_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
 def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
     open_memo_nb(st, kind)
     i = choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n)
-    close_memo_nb(st, kind)
+    close_memo_nb(st, kind, st.opts[i, 0])
     return i
 
 

@@ -95,10 +95,12 @@ def test_the_check_sees_a_circle_through_an_import_inside_a_function(tmp_path):
     assert cycles(graph) == [["simlab.a", "simlab.b", "simlab.c"]]
 
 
-def test_the_heuristic_reads_the_movers_location_only_through_its_accessor():
-    # strategies.heuristic keeps a move decision's memo for the next Action decision unless the mover's location
-    # was read while scoring (query.mover_location_nb marks it): a direct read of SV_MOVER, in the heuristic, a
-    # plan or a query they call, would go unnoticed, and neither may call the engine's kernels (which read it).
+def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_accessors():
+    # strategies.heuristic keeps a decision's memo for the next one only if its values did not read what the step
+    # between changes: the mover's location (query.mover_location_nb marks a read) or the symbols used this turn
+    # (query.used_symbols_nb). A direct read of SV_MOVER or G_USED, in the heuristic, a plan or a query they call,
+    # would go unnoticed, and neither may call the engine's kernels (which read them).
+    accessors = {"SV_MOVER": "mover_location_nb", "G_USED": "used_symbols_nb"}
     files = [ROOT / "strategies" / "heuristic.py", ROOT / "simlab" / "kernels" / "query.py"]
     files += sorted((ROOT / "strategies" / "plans").glob("*.py"))
     known = {module_name(p) for pkg in ("simlab", "strategies") for p in (ROOT / pkg).rglob("*.py")}
@@ -109,6 +111,9 @@ def test_the_heuristic_reads_the_movers_location_only_through_its_accessor():
         }
         assert not kernels_read, f"{path.name} imports {kernels_read}"
         for fn in ast.walk(tree):
-            if isinstance(fn, ast.FunctionDef) and fn.name != "mover_location_nb":
-                reads = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == "SV_MOVER"]
-                assert not reads, f"{path.name}:{reads} reads SV_MOVER in {fn.name}"
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for attr, accessor in accessors.items():
+                if fn.name != accessor:
+                    reads = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == attr]
+                    assert not reads, f"{path.name}:{reads} reads {attr} in {fn.name}"

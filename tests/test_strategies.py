@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.game import Game, InputError
 from simlab.kernels import const as K
+from simlab.kernels.query import available_symbols_nb
 from simlab.kernels.ref import ref
 from simlab.kernels.state import copy_state
 from simlab.ladder import pairings, skill_ladder
@@ -366,24 +367,25 @@ def _option_scores(st, tb, ru, out):
     heuristic.open_memo_nb(rst, kind)
     for i in range(st.g[K.G_PEND_N]):
         out[i] = heuristic._score_nb(rst, rtb, ru, st.sparams[player], realm, player, kind, st.g[K.G_PEND_CTX], i)
-    heuristic.close_memo_nb(rst, kind)
+    heuristic.close_memo_nb(rst, kind, -1)
 
 
 @pytest.mark.parametrize("villains", [("gaston", "horned-king"), ("lady-tremaine", "gaston"), HK_VS_LT])
 @pytest.mark.parametrize("strategy", ["expert", "novice", "fate-heavy"])
-def test_the_memo_kept_from_the_move_scores_the_next_action_decision_as_a_fresh_one(villains, strategy):
-    # The Action decision right after the Villain Mover's (G_MEMO_KEPT one step later) keeps what scoring the move
-    # worked out: every option must score exactly as with nothing kept, in real games of every villain.
+def test_a_memo_kept_from_the_last_decision_scores_every_option_as_a_fresh_one(villains, strategy):
+    # The Action decision right after the Villain Mover's, and the first discard of a Discard action, keep what
+    # scoring the decision before worked out (G_MEMO_KEPT, G_MEMO_FOR): every option must score exactly as with
+    # nothing kept, in real games of every villain.
     from simlab.driver import choose_nb
     from simlab.kernels.engine import advance_nb, apply_nb
 
-    kept = 0
+    kept = {K.DK_ACTION: 0, K.DK_DISCARD: 0}
     for index in range(12):
         g = Game.new(villains, seed=5, game_index=index, strategies=(strategy,) * 2)
         st, tb, ru = g.state, g.cards.tables, g.rules
         while advance_nb(st, tb, ru, 1 << 62):
-            if st.g[K.G_PEND_KIND] == K.DK_ACTION and st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1:
-                kept += 1
+            if st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == st.g[K.G_PEND_KIND]:
+                kept[int(st.g[K.G_PEND_KIND])] += 1
                 with_memo, fresh = copy_state(st), copy_state(st)
                 fresh.g[K.G_MEMO_KEPT] = 0
                 a, b = np.full(K.MAX_OPTS, np.nan), np.full(K.MAX_OPTS, np.nan)
@@ -391,7 +393,8 @@ def test_the_memo_kept_from_the_move_scores_the_next_action_decision_as_a_fresh_
                 _option_scores(fresh, tb, ru, b)
                 np.testing.assert_array_equal(a, b)
             apply_nb(st, choose_nb(st, tb, ru))
-    assert kept > 12 * 10  # about one an Action phase
+    assert kept[K.DK_ACTION] > 12 * 10  # about one an Action phase
+    assert kept[K.DK_DISCARD] > 12  # most Discard actions
 
 
 @numba.njit(cache=False)
@@ -449,12 +452,37 @@ def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_ac
         st.sv[0, K.SV_STRATEGY] = STRATEGIES["expert"].kernel
         st.sparams[0] = STRATEGIES["expert"].vector()
         choose_nb(st, sc.game.cards.tables, sc.game.rules)
-        return st.g[K.G_MEMO_KEPT], st.g[K.G_STEPS]
+        return st.g[K.G_MEMO_KEPT], st.g[K.G_STEPS], st.g[K.G_MEMO_READS]
 
-    kept, steps = move_decision(bells=True)
-    assert kept == -1
-    kept, steps = move_decision(bells=False)  # no wedding this turn: the plan does not look at the mover
-    assert kept == steps + 2
+    kept, steps, reads = move_decision(bells=True)
+    assert kept == 0 and reads & K.READ_MOVER
+    kept, steps, reads = move_decision(bells=False)  # no wedding this turn: the plan does not look at the mover
+    assert kept == steps + 2 and not reads & K.READ_MOVER
+
+
+@numba.njit(cache=False)
+def _close_after_reading_symbols(st, tb, ru, kind, code, read):
+    """Score nothing but, if ``read``, the symbols available at the mover's location; close as ``kind`` choosing
+    ``code``."""
+    rst, rtb = ref(st), ref(tb)
+    heuristic.open_memo_nb(rst, kind)
+    if read:
+        available_symbols_nb(rst, rtb, ru, 0, st.sv[0, K.SV_MOVER])
+    heuristic.close_memo_nb(rst, kind, code)
+
+
+def test_a_discard_action_keeps_its_memo_for_the_first_discard_unless_the_symbols_used_were_read():
+    # the Discard action marks its symbol used before the first discard is asked: a memo whose values read the
+    # symbols used (query.used_symbols_nb, under available_symbols_nb) is not kept for it
+    sc = build({}, {})
+    for read, kept in ((False, True), (True, False)):
+        st = copy_state(sc.game.state)
+        _close_after_reading_symbols(st, sc.game.cards.tables, sc.game.rules, K.DK_ACTION, K.O_DISCARD, read)
+        assert bool(st.g[K.G_MEMO_READS] & K.READ_USED) == read
+        assert (st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == K.DK_DISCARD) == kept
+    st = copy_state(sc.game.state)  # any other action: nothing kept
+    _close_after_reading_symbols(st, sc.game.cards.tables, sc.game.rules, K.DK_ACTION, K.O_PLAY, False)
+    assert st.g[K.G_MEMO_KEPT] == 0
 
 
 def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_power_the_cauldron_again():

@@ -308,10 +308,13 @@ G_RET0 = 23  # values returned by the routine that finished last
 G_RET1 = 24
 G_FOUR_OPENED = 25  # the "after 4 actions" Condition window has opened this turn
 G_SCORING = 26  # 1 while a strategy scores a decision: State.memo then keeps what it has worked out (else 0)
-G_MEMO_KEPT = 27  # G_STEPS + 2 after a strategy scored a Villain Mover decision without reading the mover's
-# location (mover_location_nb): the Action decision that follows the move, one step later, may keep that decision's
-# memo (strategies.heuristic); 0 otherwise, -1 once the location was read while scoring
-N_G = 28
+G_MEMO_KEPT = 27  # G_STEPS + 1 at the decision (of kind G_MEMO_FOR) that may keep the memo the strategy's last
+# decision worked out (strategies.heuristic: the step between changes nothing its values read); 0: none may
+G_MEMO_FOR = 28
+G_MEMO_READS = 29  # READ_* bits: what the values in the memo read that some steps change (query.py's accessors)
+N_G = 30
+READ_MOVER = 1  # the Villain Mover's location (mover_location_nb)
+READ_USED = 2  # the board symbols used this turn (used_symbols_nb)
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2

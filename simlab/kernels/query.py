@@ -167,7 +167,7 @@ def covered_nb(st, tb, ru, s, loc):
 def symbol_available_nb(st, tb, ru, s, loc, j):
     """Board symbol ``j`` of ``loc`` can be used now by the seat whose mover is there."""
     v = st.sv[s, K.SV_VILLAIN]
-    if j >= tb.locs[v, loc, K.LC_NSYM] or (st.g[K.G_USED] >> j) & 1:
+    if j >= tb.locs[v, loc, K.LC_NSYM] or (used_symbols_nb(st) >> j) & 1:
         return False
     if tb.syms[v, loc, j, K.SY_TOP]:
         if covered_nb(st, tb, ru, s, loc):
@@ -184,8 +184,9 @@ def available_symbols_nb(st, tb, ru, s, loc):
     v = st.sv[s, K.SV_VILLAIN]
     out = 0
     cover = -1  # not looked up yet
+    used = used_symbols_nb(st)
     for j in range(tb.locs[v, loc, K.LC_NSYM]):
-        if (st.g[K.G_USED] >> j) & 1:
+        if (used >> j) & 1:
             continue
         if tb.syms[v, loc, j, K.SY_TOP]:
             if cover < 0:
@@ -209,12 +210,20 @@ def symbol_kinds_nb(tb, v, loc, symbols):
 
 @kernel
 def mover_location_nb(st, s):
-    """Where seat ``s``'s Villain Mover stands. A strategy reads it only through this: read while a Villain Mover
-    decision is scored, it stops that decision's memo being kept for the Action decision after the move
-    (``G_MEMO_KEPT``; the move is the only change between the two)."""
+    """Where seat ``s``'s Villain Mover stands. A strategy reads it only through this: read while a decision is
+    scored, it marks the memo's values as depending on it (``G_MEMO_READS``), so they are not kept across the move."""
     if st.g[K.G_SCORING] != 0:
-        st.g[K.G_MEMO_KEPT] = -1
+        st.g[K.G_MEMO_READS] |= K.READ_MOVER
     return st.sv[s, K.SV_MOVER]
+
+
+@kernel
+def used_symbols_nb(st):
+    """Bit ``j``: board symbol ``j`` at the mover's location is used this turn (``G_USED``). Read only through this,
+    as :func:`mover_location_nb`, so a memo whose values read it is not kept across an action."""
+    if st.g[K.G_SCORING] != 0:
+        st.g[K.G_MEMO_READS] |= K.READ_USED
+    return st.g[K.G_USED]
 
 
 @kernel

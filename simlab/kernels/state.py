@@ -33,7 +33,8 @@ State = namedtuple(
         # (rows M_* of strategies.heuristic; by instance, or by location)
         "memo_ok",  # int64 (P, N_MEMO): bit k of [s, m]: memo[s, m, k] is this decision's; read only while
         # G_SCORING is 1 (the strategy clears it when it starts scoring, so states copied or edited meanwhile
-        # keep nothing stale; it keeps it only for the Action decision right after the move: G_MEMO_KEPT)
+        # keep nothing stale; it keeps it for the next decision only where one known thing changes between them:
+        # G_MEMO_KEPT)
     ],
 )
 
