@@ -1541,32 +1541,25 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
                 best = sc
                 best_i = i
         return best_i
-    if kind == K.DK_ACTION:
-        # The Discard action is the dearest option to score (the keep value of every card in hand) and seldom the
-        # best: it is scored last, and only if its ceiling could beat the best of the others. Scoring draws
-        # nothing from the random stream, so each option's noise is drawn in order as before, and a tie still
-        # goes to the first option: the choice is the same.
-        late = -1
-        late_noise = 0.0
-        for i in range(n):
-            if late < 0 and st.opts[i, 0] == K.O_DISCARD:
-                late = i
-                late_noise = sp[P_NOISE] * uniform_nb(st.rng)
-                continue
-            sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
-            if sc > best:
-                best = sc
-                best_i = i
-        if late >= 0 and not discard_action_ceiling_nb(st, tb, sp, player) + late_noise < best:
-            sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, late) + late_noise
-            if sc > best or (sc == best and late < best_i):
-                best_i = late
-        return best_i
+    # An Action decision's Discard action is the dearest option to score (the keep value of every card in hand)
+    # and seldom the best: it is scored last, and only if its ceiling could beat the best of the others. Scoring
+    # draws nothing from the random stream, so each option's noise is drawn in order as before, and a tie still
+    # goes to the first option: the choice is the same.
+    late = -1
+    late_noise = 0.0
     for i in range(n):
+        if late < 0 and kind == K.DK_ACTION and st.opts[i, 0] == K.O_DISCARD:
+            late = i
+            late_noise = sp[P_NOISE] * uniform_nb(st.rng)
+            continue
         sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
         if sc > best:
             best = sc
             best_i = i
+    if late >= 0 and not discard_action_ceiling_nb(st, tb, sp, player) + late_noise < best:
+        sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, late) + late_noise
+        if sc > best or (sc == best and late < best_i):
+            best_i = late
     return best_i
 
 

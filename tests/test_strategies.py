@@ -358,6 +358,20 @@ def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
     assert game.state.g[K.G_SCORING] == 0  # no memo is read between decisions
 
 
+def waiting_decisions(villains, strategy: str, seed: int, games: int):
+    """Each decision waiting in ``games`` games of ``strategy`` on every seat, as (state, tables, rules) before the
+    strategy answers it (the state is the game's own: copy it to change it)."""
+    from simlab.driver import choose_nb
+    from simlab.kernels.engine import advance_nb, apply_nb
+
+    for index in range(games):
+        g = Game.new(villains, seed=seed, game_index=index, strategies=(strategy,) * len(villains))
+        st, tb, ru = g.state, g.cards.tables, g.rules
+        while advance_nb(st, tb, ru, 1 << 62):
+            yield st, tb, ru
+            apply_nb(st, choose_nb(st, tb, ru))
+
+
 @numba.njit(cache=False)
 def _option_scores(st, tb, ru, out):
     """The heuristic's score of each option of the waiting decision, as choose_ref_nb works them out (its memo
@@ -376,23 +390,16 @@ def test_a_memo_kept_from_the_last_decision_scores_every_option_as_a_fresh_one(v
     # The Action decision right after the Villain Mover's, and the first discard of a Discard action, keep what
     # scoring the decision before worked out (G_MEMO_KEPT, G_MEMO_FOR): every option must score exactly as with
     # nothing kept, in real games of every villain.
-    from simlab.driver import choose_nb
-    from simlab.kernels.engine import advance_nb, apply_nb
-
     kept = {K.DK_ACTION: 0, K.DK_DISCARD: 0}
-    for index in range(12):
-        g = Game.new(villains, seed=5, game_index=index, strategies=(strategy,) * 2)
-        st, tb, ru = g.state, g.cards.tables, g.rules
-        while advance_nb(st, tb, ru, 1 << 62):
-            if st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == st.g[K.G_PEND_KIND]:
-                kept[int(st.g[K.G_PEND_KIND])] += 1
-                with_memo, fresh = copy_state(st), copy_state(st)
-                fresh.g[K.G_MEMO_KEPT] = 0
-                a, b = np.full(K.MAX_OPTS, np.nan), np.full(K.MAX_OPTS, np.nan)
-                _option_scores(with_memo, tb, ru, a)
-                _option_scores(fresh, tb, ru, b)
-                np.testing.assert_array_equal(a, b)
-            apply_nb(st, choose_nb(st, tb, ru))
+    for st, tb, ru in waiting_decisions(villains, strategy, seed=5, games=12):
+        if st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == st.g[K.G_PEND_KIND]:
+            kept[int(st.g[K.G_PEND_KIND])] += 1
+            with_memo, fresh = copy_state(st), copy_state(st)
+            fresh.g[K.G_MEMO_KEPT] = 0
+            a, b = np.full(K.MAX_OPTS, np.nan), np.full(K.MAX_OPTS, np.nan)
+            _option_scores(with_memo, tb, ru, a)
+            _option_scores(fresh, tb, ru, b)
+            np.testing.assert_array_equal(a, b)
     assert kept[K.DK_ACTION] > 12 * 10  # about one an Action phase
     assert kept[K.DK_DISCARD] > 12  # most Discard actions
 
@@ -406,26 +413,19 @@ def _discard_action_ceiling(st, tb, player):
 def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
     # choose_scored_nb scores the Discard action last, and only if this ceiling could beat the best of the others:
     # a ceiling below the score would drop a Discard action that should have been taken.
-    from simlab.driver import choose_nb
-    from simlab.kernels.engine import advance_nb, apply_nb
-
     seen = below = 0
     for villains in (("gaston", "horned-king"), ("lady-tremaine", "gaston"), HK_VS_LT):
-        for index in range(6):
-            g = Game.new(villains, seed=9, game_index=index, strategies=(strategy,) * 2)
-            st, tb, ru = g.state, g.cards.tables, g.rules
-            while advance_nb(st, tb, ru, 1 << 62):
-                n = int(st.g[K.G_PEND_N])
-                if st.g[K.G_PEND_KIND] == K.DK_ACTION and K.O_DISCARD in st.opts[:n, 0]:
-                    scores = np.full(K.MAX_OPTS, np.nan)
-                    _option_scores(copy_state(st), tb, ru, scores)
-                    player = int(st.g[K.G_PEND_PLAYER])
-                    ceiling = _discard_action_ceiling(copy_state(st), tb, player)
-                    for i in np.flatnonzero(st.opts[:n, 0] == K.O_DISCARD):
-                        assert scores[i] <= ceiling
-                        seen += 1
-                    below += ceiling < np.nanmax(np.delete(scores[:n], np.flatnonzero(st.opts[:n, 0] == K.O_DISCARD)))
-                apply_nb(st, choose_nb(st, tb, ru))
+        for st, tb, ru in waiting_decisions(villains, strategy, seed=9, games=6):
+            n = int(st.g[K.G_PEND_N])
+            discard = np.flatnonzero(st.opts[:n, 0] == K.O_DISCARD)
+            if st.g[K.G_PEND_KIND] == K.DK_ACTION and discard.size:
+                scores = np.full(K.MAX_OPTS, np.nan)
+                _option_scores(copy_state(st), tb, ru, scores)
+                ceiling = _discard_action_ceiling(copy_state(st), tb, int(st.g[K.G_PEND_PLAYER]))
+                for i in discard:
+                    assert scores[i] <= ceiling
+                    seen += 1
+                below += ceiling < np.nanmax(np.delete(scores[:n], discard))
     assert seen > 50
     assert below > seen // 10  # the ceiling rules the action out often enough to matter
 
