@@ -460,6 +460,7 @@ M_SEAT = 6  # [0]: progress_nb; [1]: the dearest card in hand (dearest_in_hand_n
 M_SYMBOLS = 7  # by location: the board symbols available there (available_symbols_nb)
 M_TOP_ROW = 8  # by location: top_row_value_nb
 M_HEROES_AT = 9  # by location: heroes_at_nb
+M_STRENGTH = 10  # by Ally or Hero instance: strength_nb
 
 
 @kernel
@@ -519,6 +520,14 @@ def vanquishable_nb(st, tb, s, h):
     yes = can_vanquish_nb(st, tb, s, h)
     memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0)
     return yes
+
+
+@kernel
+def instance_strength_nb(st, tb, s, k):
+    """:func:`~simlab.kernels.query.strength_nb` of seat ``s``'s Ally or Hero ``k``, found once per decision."""
+    if memo_has_nb(st, s, M_STRENGTH, k):
+        return int(st.memo[s, M_STRENGTH, k])
+    return int(memo_put_nb(st, s, M_STRENGTH, k, float(strength_nb(st, tb, s, k))))
 
 
 @kernel
@@ -666,7 +675,7 @@ def defeat_worth_nb(st, tb, ru, sp, s, h):
 def vanquish_value_nb(st, tb, ru, sp, s, h):
     """Worth of a Vanquish of ``h``: the Hero's harm and defeat gain, less the Allies it costs."""
     here = st.inst[s, h, K.I_LOC]
-    need = strength_nb(st, tb, s, h)
+    need = instance_strength_nb(st, tb, s, h)
     free = 0
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
@@ -675,7 +684,7 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
         if vanquish_eligible_nb(st, tb, s, k, here):
             p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
             if p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
-                free += strength_nb(st, tb, s, k)
+                free += instance_strength_nb(st, tb, s, k)
     lost = max(need - free, 0)
     return sp[P_VANQUISH_VALUE] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY_VALUE] * lost
 
@@ -700,7 +709,7 @@ def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     while mh != 0:
         h = lowest_nb(mh)
         mh &= mh - 1
-        if strength_nb(st, tb, s, h) <= max_strength:
+        if instance_strength_nb(st, tb, s, h) <= max_strength:
             best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
     return best
 
@@ -739,7 +748,7 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
     v = ask_plan_nb(st, tb, ru, sp, W_POSITION, s, k, loc, 0, 0.0)
     if tb.card[c, K.CF_TYPE] == K.T_ALLY:
         # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
-        mine = strength_nb(st, tb, s, k)
+        mine = instance_strength_nb(st, tb, s, k)
         mh = heroes_at_nb(st, tb, s, loc)
         others = 0  # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
         if mh != 0:
@@ -748,7 +757,7 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
         while mh != 0:
             h = lowest_nb(mh)
             mh &= mh - 1
-            need = strength_nb(st, tb, s, h)
+            need = instance_strength_nb(st, tb, s, h)
             if others < need <= others + mine:
                 v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
             else:
@@ -804,7 +813,7 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
 def hero_help_nb(st, tb, ru, sp, s, c, h):
     """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
     hl = st.inst[s, h, K.I_LOC]
-    need = strength_nb(st, tb, s, h) - allies_at_nb(st, tb, s, hl)
+    need = instance_strength_nb(st, tb, s, h) - allies_at_nb(st, tb, s, hl)
     add = tb.card[c, K.CF_STRENGTH]
     if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
         # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
@@ -1379,7 +1388,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     if kind == K.DK_VANQUISH_ALLY:
         if code == K.O_PASS:
             return BIG
-        need = strength_nb(st, tb, realm, ctx)
+        need = instance_strength_nb(st, tb, realm, ctx)
         total = 0
         for k in range(K.N_INST):
             if st.mark[k] != 0 and st.tmp[k] > 0:
@@ -1448,7 +1457,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 k = lowest_nb(m)
                 m &= m - 1
                 if vanquish_eligible_nb(st, tb, realm, k, a):
-                    strength += strength_nb(st, tb, realm, k)
+                    strength += instance_strength_nb(st, tb, realm, k)
             return sign * strength
         # a Hero being placed or moved: harm is where it covers most
         v = top_row_value_nb(st, tb, sp, realm, a) if not covered_nb(st, tb, ru, realm, a) else 0.0
@@ -1476,7 +1485,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             if tb.card[c, K.CF_TYPE] == K.T_ITEM:
                 return _keep_value_nb(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
 
-            return strength_nb(st, tb, realm, a) + 0.0
+            return instance_strength_nb(st, tb, realm, a) + 0.0
         return 0.0
     return 0.0
 

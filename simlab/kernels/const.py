@@ -462,7 +462,7 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
-N_MEMO = 10  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
+N_MEMO = 11  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
 
 # ----------------------------------------------------------------------------- routine frames: State.fr[depth, FR_*]
 FR_ROUTINE = 0  # RT_* of the routine
