@@ -182,7 +182,7 @@ def test_a_reference_reads_fixed_axes_as_constants_and_refuses_other_sizes():
     st.inst[1, 44, 6] = 5
     st.memo_ok[1, 9] = 7
     assert _read_through_a_reference(st) == 5 + 7 + st.sparams.shape[1]
-    for field, shape in (("inst", (2, 45, 8)), ("memo", (2, 11, 45)), ("sparams", (2, 10))):
+    for field, shape in (("inst", (2, 45, 8)), ("memo", (2, st.memo.shape[1] + 1, 45)), ("sparams", (2, 10))):
         wrong = st._replace(**{field: np.zeros(shape, getattr(st, field).dtype)})
         with pytest.raises(ValueError, match=rf"State\.{field}: axis \d must be \d+ long"):
             _read_through_a_reference(wrong)
