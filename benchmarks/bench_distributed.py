@@ -26,8 +26,8 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=None, help="turn cap of both runs (default: the rules' cap)")
     args = ap.parse_args()
 
-    from simlab.backend import ChunkJob, DaskBackend, fingerprint, play_chunk, use
-    from simlab.sim import GamePlan, run
+    from simlab.runs.backend import ChunkJob, DaskBackend, fingerprint, play_chunk, use
+    from simlab.runs.sim import GamePlan, run
 
     run(args.matchup, 4, seed=0)  # compile or load the kernels here first
     out = {"games": args.games, "matchup": args.matchup, "chunk": args.chunk, "cores": os.cpu_count()}

@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
-from simlab.ladder import two_proportion_z
-from simlab.stats import wilson
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.runs.stats import wilson
+from simlab.studies.ladder import two_proportion_z
 
 
 def strategy_file(directory: Path, samples: int, horizon: int, screen: int | None, rollout: int | None = None) -> str:
@@ -46,7 +46,7 @@ def strategy_file(directory: Path, samples: int, horizon: int, screen: int | Non
 
 
 def opponents_levels(given: str | None = None) -> list[str]:
-    from simlab.levels import available_levels
+    from simlab.runs.levels import available_levels
 
     if given:
         return [lv.strip() for lv in given.split(",") if lv.strip()]
@@ -55,11 +55,11 @@ def opponents_levels(given: str | None = None) -> list[str]:
 
 def decision_cost(strategy: str, games: int, seed: int) -> dict:
     """Time every decision of the search seat (seat 0) in ``games`` games per ordered pairing, one thread."""
-    from simlab import warmup
+    from simlab.engine import warmup
 
     warmup.ensure(search=True)
-    import simlab.driver as driver
-    from simlab.game import Game
+    import simlab.engine.driver as driver
+    from simlab.engine.game import Game
     from simlab.kernels import const as K
     from simlab.kernels.engine import advance_nb, apply_nb
 
@@ -98,8 +98,8 @@ def decision_cost(strategy: str, games: int, seed: int) -> dict:
 def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed: int, threads: int):
     """Wins of ``villain`` played by ``strategy`` against each other villain at ``opponent_level``; seconds of
     wall time and of CPU time."""
-    from simlab.levels import strategy_at
-    from simlab.sim import simulate
+    from simlab.runs.levels import strategy_at
+    from simlab.runs.sim import simulate
 
     wins = played = 0
     t, c = time.perf_counter(), time.process_time()

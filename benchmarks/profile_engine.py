@@ -101,9 +101,9 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     import numpy as np
     from numba import njit
 
-    import simlab.driver as D
-    from simlab import warmup
-    from simlab.game import Game
+    import simlab.engine.driver as D
+    from simlab.engine import warmup
+    from simlab.engine.game import Game
     from simlab.kernels import const as K
     from simlab.kernels.engine import advance_nb, apply_nb
     from simlab.kernels.ref import ref
@@ -172,9 +172,9 @@ def main() -> None:
         numba.set_num_threads(1)
         return split(args.matchup, args.strategy, args.split)
 
-    from simlab.backend import play_games
     from simlab.kernels import jit
-    from simlab.sim import GamePlan
+    from simlab.runs.backend import play_games
+    from simlab.runs.sim import GamePlan
 
     numba.set_num_threads(1)
     villains = tuple(args.matchup.split("-vs-"))

@@ -67,9 +67,9 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # the random stream's uint64 arithmetic wraps on purpose
     np.seterr(all="ignore")
 
-    import simlab.driver as D
+    import simlab.engine.driver as D
     import strategies.heuristic as H
-    from simlab.game import Game
+    from simlab.engine.game import Game
     from simlab.kernels import const as K
     from simlab.kernels.engine import advance_nb, apply_nb
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simlab.cards import VILLAIN_KEYS
+from simlab.data.cards import VILLAIN_KEYS
 
 
 def strategy_file(directory: Path, name: str, params: dict[str, float]) -> str:
@@ -46,8 +46,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, float]]:
 
 def play(villain: str, strategy: str, opponent: str, games: int, seed: int, threads: int, max_turns: int):
     """One row per game of ``villain`` (``strategy``) against each other villain at ``opponent``."""
-    from simlab.levels import strategy_at
-    from simlab.sim import simulate
+    from simlab.runs.levels import strategy_at
+    from simlab.runs.sim import simulate
 
     rows = []
     for o in VILLAIN_KEYS:
@@ -76,7 +76,7 @@ def play(villain: str, strategy: str, opponent: str, games: int, seed: int, thre
 
 
 def compare(path: Path, a: str, b: str) -> None:
-    from simlab.stats import paired_difference, wilson
+    from simlab.runs.stats import paired_difference, wilson
 
     df = pl.read_csv(path)
     for v in [*VILLAIN_KEYS, None]:

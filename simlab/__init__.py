@@ -9,15 +9,16 @@ __all__ = ["run", "matrix", "goldfish", "calibrate"]
 
 def __getattr__(name):
     if name in ("run", "goldfish"):
-        from simlab import sim
+        from simlab.runs import sim
 
         return getattr(sim, name)
     if name == "matrix":
-        from simlab.matchups import matrix
+        from simlab.studies.matchups import matrix
 
         return matrix
-    if name == "calibrate":  # the function; its module is simlab.calibration, so importing it cannot shadow this
-        from simlab.calibration import calibrate
+    # the function; its module is simlab.studies.calibration, so importing it cannot shadow this
+    if name == "calibrate":
+        from simlab.studies.calibration import calibrate
 
         return calibrate
     raise AttributeError(name)

@@ -7,7 +7,7 @@ Every strategy module exports ``NAME``, ``DESCRIPTION``, ``PARAMS`` (name -> def
 ``st.sparams[player]`` (in the order of its kernel's ``PARAM_NAMES``).
 
 Strategies sharing a kernel differ only in parameters; the engine's dispatcher
-(``simlab/driver.py``) maps a kernel id (:data:`KERNELS`) to its code.
+(``simlab/engine/driver.py``) maps a kernel id (:data:`KERNELS`) to its code.
 
 A variant is a TOML file::
 
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from simlab.errors import StrategyError
 from simlab.kernels.state import N_SPARAMS
 from strategies import expert as _expert
 from strategies import fate_heavy as _fate_heavy
@@ -49,10 +50,6 @@ if len(_plans.PARAM_NAMES) > N_SPARAMS:
     raise RuntimeError(f"{len(_plans.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
 
 CONFIG_DIRS = (Path.cwd() / "configs" / "strategies", Path(__file__).resolve().parents[1] / "configs" / "strategies")
-
-
-class StrategyError(ValueError):
-    """An unknown strategy, or a strategy file with unknown keys or bad values."""
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ def rollout_strategy(rollout: float, villain: str, resolve) -> str:
 def vector(params: dict[str, float], resolve) -> np.ndarray:
     """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters
     (``resolve``: the strategy registry's resolver)."""
-    from simlab.cards import VILLAIN_KEYS, load_cards
+    from simlab.data.cards import VILLAIN_KEYS, load_cards
 
     out = np.zeros(N_SPARAMS, np.float64)
     for i, name in enumerate(PARAM_NAMES):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simlab.scenario import Scenario
+from simlab.engine.scenario import Scenario
 
 # Components that are not cards but carry an ability code of their own (see tests/test_abilities.py).
 COMPONENTS = {"The Black Cauldron": ("flip_cauldron",)}

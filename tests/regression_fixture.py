@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab.backend import play_games
-from simlab.rules import RULE_VARIANTS
-from simlab.seating import mix64
-from simlab.sim import GamePlan
+from simlab.data.rules import RULE_VARIANTS
+from simlab.runs.backend import play_games
+from simlab.runs.seating import mix64
+from simlab.runs.sim import GamePlan
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "regression.parquet"
 SEED = 20261130

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conftest import COMPONENTS
 
-from simlab.cards import SLOTS, load_cards
+from simlab.data.cards import SLOTS, load_cards
 from simlab.kernels import const as K
 
 TESTS = Path(__file__).parent

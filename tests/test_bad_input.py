@@ -13,8 +13,9 @@ import typer
 from typer.testing import CliRunner
 
 from simlab.cli import OneLineErrors, app
-from simlab.game import InputError, parse_matchup
-from simlab.sim import run
+from simlab.engine.game import parse_matchup
+from simlab.errors import InputError
+from simlab.runs.sim import run
 
 runner = CliRunner()
 M = "-m gaston-vs-horned-king"

@@ -7,20 +7,20 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simlab.cards import load_cards
 from simlab.cli import app
-from simlab.edits import (
+from simlab.data.cards import load_cards
+from simlab.data.edits import (
     BoardEdit,
     CardEdit,
-    EditError,
     edited_cards,
     normalise,
     parse_edit,
     plausible_board_errors,
     shipped_layout,
 )
-from simlab.experiment import ConfigError, load_experiment
+from simlab.errors import ConfigError, EditError
 from simlab.kernels import const as K
+from simlab.runs.experiment import load_experiment
 
 runner = CliRunner()
 GASTON, TREMAINE, HORNED = 0, 1, 2  # villain rows of the shipped data
@@ -167,7 +167,7 @@ def test_board_edits_in_experiment_files(tmp_path):
 
 
 def test_a_board_edit_changes_that_villains_games_and_no_others():
-    from simlab.whatif import winner_indices
+    from simlab.studies.whatif import winner_indices
 
     edit = ["board:Belle's House:flip", "board:The Tavern:flip", "board:The Woods:flip", "board:Beast's Castle:flip"]
     base = winner_indices("gaston-vs-horned-king", 150, 3, max_turns=40)

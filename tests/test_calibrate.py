@@ -16,7 +16,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simlab.calibration import (
+from simlab.cli import app
+from simlab.errors import InputError
+from simlab.studies.calibration import (
     DECISIVE_RATIO,
     POWER,
     Predictions,
@@ -26,8 +28,6 @@ from simlab.calibration import (
     read_log,
     rule_settings,
 )
-from simlab.cli import app
-from simlab.game import InputError
 
 runner = CliRunner()
 N_SIM = 200  # simulated games per seat order and model in the module's truth
@@ -196,9 +196,9 @@ def test_a_log_with_no_usable_game_is_refused_in_one_line(tmp_path):
 
 def test_simlab_calibrate_is_the_function_even_after_its_module_is_imported():
     import simlab
-    import simlab.calibration
+    import simlab.studies.calibration
 
-    assert simlab.calibrate is simlab.calibration.calibrate
+    assert simlab.calibrate is simlab.studies.calibration.calibrate
 
 
 def test_rule_settings_compare_listed_values_and_fix_single_ones():
@@ -458,7 +458,7 @@ def test_cli_passes_options_to_the_library(monkeypatch, tmp_path):
         seen.update(games=games, levels=levels, rules=rules, n=n, seed=seed, max_turns=max_turns)
         return evaluate(read_log(log_frame([("gaston;horned-king", "gaston")] * 3)), pred)
 
-    monkeypatch.setattr("simlab.calibration.calibrate", fake)
+    monkeypatch.setattr("simlab.studies.calibration.calibrate", fake)
     res = runner.invoke(
         app,
         [

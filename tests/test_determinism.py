@@ -6,14 +6,14 @@ import os
 import subprocess
 import sys
 
-from simlab.replay import replay
-from simlab.sim import simulate
+from simlab.engine.replay import replay
+from simlab.runs.sim import simulate
 
 SNIPPET = """
 import warnings, numpy as np
 warnings.filterwarnings("ignore")
 np.seterr(all="ignore")
-from simlab.replay import replay
+from simlab.engine.replay import replay
 print(replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=12).text)
 """
 
@@ -72,7 +72,7 @@ SEARCH_SNIPPET = """
 import sys, warnings, numpy as np
 warnings.filterwarnings("ignore")
 np.seterr(all="ignore")
-from simlab.replay import replay
+from simlab.engine.replay import replay
 print(replay(("gaston", "horned-king"), seed=4, game_index=1, max_turns=6, strategies=(sys.argv[1], "search")).text)
 """
 

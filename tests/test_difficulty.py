@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.difficulty import MEASURES, derived_seed, difficulty, median_interval
+from simlab.studies.difficulty import MEASURES, derived_seed, difficulty, median_interval
 
 PAIR = ("gaston", "lady-tremaine")
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simlab.backend import BackendError, DaskBackend, use
 from simlab.cli import app
-from simlab.game import InputError
-from simlab.sim import resume, run, simulate
-from simlab.whatif import winner_indices
+from simlab.errors import BackendError, InputError
+from simlab.runs.backend import DaskBackend, use
+from simlab.runs.sim import resume, run, simulate
+from simlab.studies.whatif import winner_indices
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHUP = "gaston-vs-horned-king"
@@ -135,7 +135,7 @@ def test_cli_on_the_cluster_matches_local(cluster):
 
 
 def test_tuning_on_the_cluster_equals_tuning_here(cluster):
-    from simlab.tune import tune
+    from simlab.studies.tune import tune
 
     address, _ = cluster
     kw = {"budget": 60 * 9, "seed": 4, "candidate_games": 60, "validation_games": 60, "popsize": 4}
@@ -317,7 +317,7 @@ def _rewrite_chunk(path, **changes):
 def test_chunk_files_carry_their_identity_and_a_checksum_checked_on_resume(tmp_path):
     import numpy as np
 
-    from simlab.sim import chunk_checksum
+    from simlab.runs.sim import chunk_checksum
 
     whole = run(MATCHUP, 40, seed=3, chunk=10, max_turns=8)
     ckpt = tmp_path / "ckpt"

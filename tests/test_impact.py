@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simlab.impact import newcombe, observational
+from simlab.studies.impact import newcombe, observational
 
 
 def test_newcombe_interval_known_value():
@@ -26,7 +26,7 @@ def test_observational_table_covers_the_villain_deck_and_is_reproducible():
 
 
 def test_unknown_villain_is_refused():
-    from simlab.game import InputError
+    from simlab.errors import InputError
 
     with pytest.raises(InputError, match="choose from gaston, lady-tremaine, horned-king"):
         observational("jafar", 10)

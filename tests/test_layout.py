@@ -1,4 +1,5 @@
-"""The layers: no import circle under simlab/ (imports inside functions count), kernels import only kernels."""
+"""The layers: each package of simlab/ (and strategies/) sits on a floor, and no module imports from a floor above
+its own (imports inside functions count); no import circle; kernels import only kernels."""
 
 from __future__ import annotations
 
@@ -71,6 +72,74 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_import_circle_under_simlab():
     graph = import_graph()
     assert cycles(graph) == [], "modules that import each other (directly or through others)"
+
+
+# The floors, lowest first: a module may import from its own floor and the floors below it. ``simlab`` itself (the
+# notebook façade, whose names import their modules on first use) stands above them all.
+FLOORS = (
+    "simlab.errors",  # every user-facing error type
+    "simlab.kernels",  # numba kernels: state layout, the rules engine, queries, RNG
+    "simlab.villains",  # one folder a villain: its card data and ability routines
+    "simlab.data",  # card and board tables, rule variants, edits
+    "strategies",  # the players (heuristic, plans, search), above the kernels and villains, below the engine
+    "simlab.engine",  # one game: driver, warmup, matchup tables, scenarios, replays, invariant checks
+    "simlab.runs",  # many games: settings, plan, seats, backends, checkpoints, tallies, levels, experiment files
+    "simlab.studies",  # questions answered by runs: matrix, ladder, impact, what-ifs, difficulty, tuning, ...
+    "simlab.report",  # the report's sections, its rendering and every plot
+    "simlab.cli",  # the commands
+)
+FACADE = "simlab"
+
+
+def floor_of(module: str) -> int | None:
+    for i, f in enumerate(FLOORS):
+        if module == f or module.startswith(f + "."):
+            return i
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Each module (but the façade) with the modules it imports from a floor above its own or from no floor."""
+    out = {}
+    for module, deps in graph.items():
+        if module == FACADE:
+            continue
+        own = floor_of(module)
+        bad = sorted(d for d in deps if own is None or floor_of(d) is None or floor_of(d) > own)
+        if own is None or bad:
+            out[module] = bad if own is not None else ["(module on no floor)"]
+    return out
+
+
+def test_every_module_sits_on_a_floor_and_imports_only_from_its_floor_or_below():
+    assert upward_imports(import_graph()) == {}
+
+
+def test_the_floor_check_fails_when_a_study_imports_the_cli_or_the_report(tmp_path):
+    pkg = tmp_path / "simlab"
+    for sub in ("studies", "report", "cli", "runs"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("from simlab.cli import main\n")  # the façade may
+    (pkg / "cli" / "run.py").write_text("from simlab.studies import ladder\n")
+    (pkg / "report" / "plots.py").write_text("")
+    (pkg / "runs" / "sim.py").write_text("")
+    (pkg / "studies" / "ladder.py").write_text("from simlab.runs import sim\n\ndef f():\n    import simlab.cli.run\n")
+    (pkg / "studies" / "tune.py").write_text("from simlab.report.plots import *\n")
+    (pkg / "stray.py").write_text("")
+    graph = import_graph(tmp_path, ("simlab",))
+    assert upward_imports(graph) == {
+        "simlab.studies.ladder": ["simlab.cli.run"],
+        "simlab.studies.tune": ["simlab.report.plots"],
+        "simlab.stray": ["(module on no floor)"],
+    }
+
+
+def test_ls_simlab_shows_the_floors():
+    # a newcomer names each layer from ``ls simlab``: one entry a floor, and nothing else but the façade
+    entries = {p.stem for p in (ROOT / "simlab").iterdir() if not p.name.startswith(("_", "."))}
+    floors = {f.split(".")[1] for f in FLOORS if f.startswith("simlab.")}
+    assert entries == floors
 
 
 def test_kernels_import_only_kernels():

@@ -205,12 +205,12 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from simlab.impact import plot_impact
-    from simlab.leverage import plot_leverage
-    from simlab.matchups import plot_matrix
-    from simlab.report import level_comparison, plot_ladder, plot_level_comparison, plot_turns, plot_win_rates
-    from simlab.stats import paired_difference, wilson
-    from simlab.whatif import plot_sweep
+    from simlab.report.build import level_comparison, plot_ladder, plot_level_comparison, plot_turns, plot_win_rates
+    from simlab.runs.stats import paired_difference, wilson
+    from simlab.studies.impact import plot_impact
+    from simlab.studies.leverage import plot_leverage
+    from simlab.studies.matchups import plot_matrix
+    from simlab.studies.whatif import plot_sweep
 
     def rate_rows(counts, n):
         lo, hi = wilson(np.array(counts), n)

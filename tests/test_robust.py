@@ -8,17 +8,17 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simlab import rules
 from simlab.cli import app
-from simlab.game import InputError
-from simlab.leverage import (
+from simlab.data import rules
+from simlab.errors import InputError
+from simlab.studies.leverage import (
     leverage,
     leverage_summary,
     parse_perturbation,
     rule_perturbations,
     top_settings,
 )
-from simlab.robust import label, label_verdicts, measures_at, robust_difficulty, setting_label
+from simlab.studies.robust import label, label_verdicts, measures_at, robust_difficulty, setting_label
 
 runner = CliRunner()
 
@@ -223,8 +223,8 @@ def test_cli_difficulty_prints_labelled_verdicts():
 
 
 def test_readings_are_the_largest_significant_effects_of_the_screen():
-    from simlab.leverage import _sorted
-    from simlab.robust import choose_readings
+    from simlab.studies.leverage import _sorted
+    from simlab.studies.robust import choose_readings
 
     def row(setting, matchup, villain, change, significant):
         return (
@@ -257,7 +257,7 @@ def test_the_smallest_z_of_settings_without_any_is_nan_and_warns_nothing():
 
     import numpy as np
 
-    from simlab.robust import _min_abs
+    from simlab.studies.robust import _min_abs
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -5,8 +5,9 @@ import tomllib
 import pytest
 from conftest import build, entry, labels
 
-from simlab import rules
 from simlab import villains as V
+from simlab.data import rules
+from simlab.errors import RuleError
 from simlab.kernels import const as K
 
 GASTON, HK = 0, 1
@@ -142,7 +143,7 @@ def test_the_variants_of_the_core_and_of_each_villains_cards():
     ],
 )
 def test_a_villains_rule_table_that_does_not_fit_is_an_error(rule, error):
-    with pytest.raises(rules.RuleError, match=error):
+    with pytest.raises(RuleError, match=error):
         rules.villain_variants("somebody", {"rule": [rule]})
 
 
@@ -152,5 +153,5 @@ def test_two_villains_may_print_the_same_rule_but_not_share_a_slot(monkeypatch):
     assert rules.collect_variants()[same[0].name] == same[0]  # listed twice, collected once
     clash = rules.RuleVariant("other_name", same[0].index, same[0].values, "d")
     monkeypatch.setattr(rules, "villain_variants", lambda f, d: [clash] + same if f == "gaston" else [])
-    with pytest.raises(rules.RuleError, match="share slot"):
+    with pytest.raises(RuleError, match="share slot"):
         rules.collect_variants()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from conftest import build, entry, labels, names_at
 
-from simlab.cards import VILLAIN_FOLDERS, CardSet, _read, compile_cards
+from simlab.data.cards import VILLAIN_FOLDERS, CardSet, _read, compile_cards
+from simlab.engine.scenario import Scenario
 from simlab.kernels import const as K
 from simlab.kernels.engine import find_nb
-from simlab.scenario import Scenario
 
 
 def test_draw_only_at_end_of_turn():

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 import simlab
 from simlab.cli import app
-from simlab.sim import card_flags, run, seat_table
-from simlab.stats import wilson
+from simlab.runs.sim import card_flags, run, seat_table
+from simlab.runs.stats import wilson
 
 matplotlib.use("Agg")
 runner = CliRunner()

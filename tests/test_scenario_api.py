@@ -1,7 +1,7 @@
 import pytest
 from conftest import build, labels, names_at
 
-from simlab.game import InputError
+from simlab.errors import InputError
 
 
 def test_options_list_the_legal_actions():

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import simlab.driver as driver
-from simlab.game import Game
+import simlab.engine.driver as driver
+from simlab.engine.game import Game
+from simlab.engine.scenario import Scenario
+from simlab.errors import StrategyError
 from simlab.kernels import const as K
 from simlab.kernels.engine import advance_nb, apply_nb
 from simlab.kernels.state import copy_state, index_zones_nb
-from simlab.scenario import Scenario
-from strategies import StrategyError, StrategySpec, load_strategy_file, resolve, search
+from strategies import StrategySpec, load_strategy_file, resolve, search
 
 ALL = 1 << 62
 
@@ -22,7 +23,7 @@ ALL = 1 << 62
 @pytest.fixture(autouse=True, scope="module")
 def _search_compiled():
     """The search player compiles on first use; these tests call the driver's kernels directly."""
-    from simlab import warmup
+    from simlab.engine import warmup
 
     warmup.ensure(search=True)
 
@@ -34,8 +35,8 @@ def test_search_fails_clearly_until_compiled():
     import sys
 
     code = (
-        "import numpy as np; from simlab import warmup; warmup.ensure(); import simlab.driver as d; "
-        "from simlab.game import Game; from simlab.kernels import const as K; "
+        "import numpy as np; from simlab.engine import warmup; warmup.ensure(); import simlab.engine.driver as d; "
+        "from simlab.engine.game import Game; from simlab.kernels import const as K; "
         "g = Game.new('gaston-vs-horned-king', seed=0, strategies=('expert', 'expert')); "
         "g.state.sv[:, K.SV_STRATEGY] = 2; "
         "from simlab.kernels.engine import advance_nb; advance_nb(g.state, g.cards.tables, g.rules, 1 << 62); "
@@ -281,7 +282,7 @@ def test_search_plays_whole_games_of_two_and_three():
 
 
 def test_rollout_parameters_are_each_villains_rollout_strategy():
-    from simlab.cards import VILLAIN_KEYS, load_cards
+    from simlab.data.cards import VILLAIN_KEYS, load_cards
 
     vec = resolve("search").vector()
     cards = load_cards()
@@ -314,9 +315,9 @@ def test_bad_search_parameters_are_refused(tmp_path, key, value, message):
 def test_search_level_plays_fewer_games_in_ladder_and_difficulty():
     import polars as pl
 
-    from simlab.ladder import skill_ladder
-    from simlab.levels import available_levels, default_games, is_search, scripted_levels, strongest_level
-    from simlab.robust import default_levels, robust_difficulty
+    from simlab.runs.levels import available_levels, default_games, is_search, scripted_levels, strongest_level
+    from simlab.studies.ladder import skill_ladder
+    from simlab.studies.robust import default_levels, robust_difficulty
 
     assert available_levels()[-1] == "search" and "search" not in scripted_levels()
     assert strongest_level() != "search" and "search" not in default_levels()
@@ -341,7 +342,7 @@ def test_search_level_plays_fewer_games_in_ladder_and_difficulty():
 
 
 def test_ladder_z_against_every_rung_below():
-    from simlab.ladder import skill_ladder, two_proportion_z
+    from simlab.studies.ladder import skill_ladder, two_proportion_z
 
     lad = skill_ladder(["gaston"], ["novice", "random", "expert"], "novice", n_games=60, seed=3, threads=1)
     k, n = lad["wins"].to_list(), lad["games"].to_list()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import simlab.settings as settings_module
-from simlab.game import InputError
-from simlab.matchups import matrix
-from simlab.rules import RuleError
-from simlab.settings import RunSettings
-from simlab.sim import run
+import simlab.runs.settings as settings_module
+from simlab.errors import InputError, RuleError
+from simlab.runs.settings import RunSettings
+from simlab.runs.sim import run
+from simlab.studies.matchups import matrix
 
 
 @pytest.mark.parametrize(

@@ -13,14 +13,15 @@ from conftest import build
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.game import Game, InputError
+from simlab.engine.game import Game
+from simlab.errors import InputError, StrategyError
 from simlab.kernels import const as K
 from simlab.kernels.query import available_symbols_nb
 from simlab.kernels.ref import ref
 from simlab.kernels.state import copy_state
-from simlab.ladder import pairings, skill_ladder
-from simlab.sim import simulate
-from strategies import STRATEGIES, StrategyError, heuristic, load_strategy_file, parameter_table, resolve
+from simlab.runs.sim import simulate
+from simlab.studies.ladder import pairings, skill_ladder
+from strategies import STRATEGIES, heuristic, load_strategy_file, parameter_table, resolve
 from strategies.plans import PARAM_NAMES, PARAMS
 
 runner = CliRunner()
@@ -361,7 +362,7 @@ def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
 def waiting_decisions(villains, strategy: str, seed: int, games: int):
     """Each decision waiting in ``games`` games of ``strategy`` on every seat, as (state, tables, rules) before the
     strategy answers it (the state is the game's own: copy it to change it)."""
-    from simlab.driver import choose_nb
+    from simlab.engine.driver import choose_nb
     from simlab.kernels.engine import advance_nb, apply_nb
 
     for index in range(games):
@@ -433,7 +434,7 @@ def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
 def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_action_decision():
     # Lady Tremaine's plan times the bride's walk into The Ballroom by an Activate at the mover's location: read
     # while the move is scored (best_move_nb -> W_MOVE), that value is the old location's, so the memo is not kept.
-    from simlab.driver import choose_nb
+    from simlab.engine.driver import choose_nb
 
     def move_decision(bells: bool):
         castle = ["Ball Gown Drizella", "Wedding Bells"] if bells else ["Ball Gown Drizella"]
@@ -597,9 +598,9 @@ def test_goldfish_expert_is_faster_than_novice_for_every_villain():
     old check let a villain pass whenever novice failed to win every game). Measured at seed 2, 300 games each:
     Gaston 9 [8, 9] vs 21.5 [20, 22], Lady Tremaine 10.5 [10, 11] vs never (novice won 84), the Horned King
     14 [14, 14] vs 48 [44, 51]."""
-    from simlab.cards import VILLAIN_KEYS
-    from simlab.difficulty import median_interval
-    from simlab.sim import goldfish
+    from simlab.data.cards import VILLAIN_KEYS
+    from simlab.runs.sim import goldfish
+    from simlab.studies.difficulty import median_interval
 
     for villain in VILLAIN_KEYS:
         median = {}
@@ -643,8 +644,8 @@ def test_param_table_matches_the_kernel_indices():
 def test_levels_name_their_strategies():
     import pytest
 
-    from simlab.game import InputError
-    from simlab.levels import available_levels, level_strategies
+    from simlab.errors import InputError
+    from simlab.runs.levels import available_levels, level_strategies
 
     assert level_strategies("expert", ["gaston"]) == {"gaston": "expert"}
     assert {"random", "novice", "expert"} <= set(available_levels())

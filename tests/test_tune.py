@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 import strategies
 from simlab.cli import app
-from simlab.game import InputError
-from simlab.tune import equilibrium, read_provenance, tunable_params, tune, validate, write_strategy
+from simlab.errors import InputError
+from simlab.studies.tune import equilibrium, read_provenance, tunable_params, tune, validate, write_strategy
 from strategies import resolve
 
 runner = CliRunner()
@@ -144,8 +144,8 @@ def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
 
 
 def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
-    from simlab.ladder import skill_ladder
-    from simlab.levels import available_levels, level_strategies, strongest_level
+    from simlab.runs.levels import available_levels, level_strategies, strongest_level
+    from simlab.studies.ladder import skill_ladder
 
     monkeypatch.setattr(strategies, "CONFIG_DIRS", (tmp_path,))
     assert "tuned" not in available_levels() and strongest_level() == "expert"
@@ -261,9 +261,9 @@ def test_the_objective_counts_what_it_says():
     names (the 3-player game in both seat orders, against the current field and against novices), on the
     seeds it names, and the objective is the weighted mean of the parts; the search's score takes the drop
     penalty off for each part below the start."""
-    from simlab.difficulty import derived_seed
-    from simlab.sim import simulate
-    from simlab.tune import games_per_pairing, parse_objective, part_seed
+    from simlab.runs.sim import simulate
+    from simlab.studies.difficulty import derived_seed
+    from simlab.studies.tune import games_per_pairing, parse_objective, part_seed
 
     obj = parse_objective("2p:current=2,3p:novice=1,2p:novice=1")
     assert [(p.name, p.weight) for p in obj.parts] == [("2p:current", 0.5), ("3p:novice", 0.25), ("2p:novice", 0.25)]
@@ -348,7 +348,7 @@ def test_the_objective_counts_what_it_says():
 def test_a_significantly_worse_part_blocks_adoption():
     """A tune whose objective improves but one part is significantly worse is not `improved` (the
     equilibrium does not adopt it)."""
-    from simlab.tune import TuneResult
+    from simlab.studies.tune import TuneResult
 
     def row(part, opponent, lo, hi):
         return {"part": part, "opponent": opponent, "change": (lo + hi) / 2, "change_low": lo, "change_high": hi}

@@ -9,9 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-from simlab import villains, warmup
+from simlab import villains
+from simlab.engine import warmup
 from simlab.kernels import engine, link
-from simlab.sim import simulate
+from simlab.runs.sim import simulate
 from strategies import heuristic
 
 
@@ -70,7 +71,7 @@ def test_one_core_or_processes_that_fail_compile_here(tmp_path, monkeypatch):
 
 def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_path):
     code = (
-        "from simlab.kernels import link; link.defer_compiling(); import simlab.driver; "
+        "from simlab.kernels import link; link.defer_compiling(); import simlab.engine.driver; "
         "from simlab.kernels import engine; "
         "print(all(link.symbol_name(r) in link.DEFERRED for r in engine.ROUTINES), len(link.DEFERRED))"
     )

@@ -8,14 +8,15 @@ from conftest import build, labels
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.edits import CardEdit, EditError, edited_cards, parse_edit
-from simlab.experiment import ConfigError, load_experiment
-from simlab.game import Game
-from simlab.impact import ablation
+from simlab.data.edits import CardEdit, edited_cards, parse_edit
+from simlab.engine.game import Game
+from simlab.errors import ConfigError, EditError
 from simlab.kernels import const as K
-from simlab.sim import play_games, simulate
-from simlab.stats import paired_difference
-from simlab.whatif import paired_effect, sweep, winner_indices
+from simlab.runs.experiment import load_experiment
+from simlab.runs.sim import play_games, simulate
+from simlab.runs.stats import paired_difference
+from simlab.studies.impact import ablation
+from simlab.studies.whatif import paired_effect, sweep, winner_indices
 
 runner = CliRunner()
 
@@ -79,7 +80,7 @@ def test_removed_copies_are_out_of_the_game():
 def test_an_ablated_card_cannot_be_played():
     hand = {"mover": "The Tavern", "power": 6, "hand": ["Get Out!", "Temper"]}
     assert "play Get Out!" in labels(build(dict(hand), {}))
-    from simlab.scenario import Scenario
+    from simlab.engine.scenario import Scenario
 
     desc = {"villains": ["gaston", "horned-king"], "active": 0, "phase": "actions", "seats": [dict(hand), {}]}
     ablated = Scenario.build(desc, cards=edited_cards(["Get Out!:ablate"]))
@@ -88,7 +89,7 @@ def test_an_ablated_card_cannot_be_played():
 
 def test_edited_cost_is_what_the_villain_pays():
     hand = {"mover": "The Tavern", "power": 4, "hand": ["Get Out!"]}
-    from simlab.scenario import Scenario
+    from simlab.engine.scenario import Scenario
 
     desc = {"villains": ["gaston", "horned-king"], "active": 0, "phase": "actions", "seats": [hand, {}]}
     assert "play Get Out!" not in labels(Scenario.build(desc))  # costs 5
@@ -125,7 +126,7 @@ def test_ablation_is_reproducible_and_pairs_the_same_games():
 
 
 def test_an_ablated_prince_revealed_by_fate_is_discarded():
-    from simlab.scenario import Scenario
+    from simlab.engine.scenario import Scenario
 
     desc = {
         "villains": ["lady-tremaine", "gaston"],
@@ -184,7 +185,7 @@ def test_edits_reach_runs_and_replays():
     run = simulate("gaston-vs-horned-king", 60, seed=4, edits=["Get Out!:cost=4"])
     assert [str(e) for e in run.edits] == ["Get Out!:cost=4"]
     assert '"Get Out!:cost=4"' in run.to_json()
-    from simlab.replay import replay
+    from simlab.engine.replay import replay
 
     rep = replay(("gaston", "horned-king"), seed=4, game_index=0, edits=["Get Out!:cost=4"])
     assert rep.records[-1] is not None

@@ -4,7 +4,7 @@ numba links the compiled code of every callee into each caller and optimises the
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
 The large kernels (the engine's routines, the villains' routines, the heuristic's largest scoring kernels)
 are therefore compiled once each and called through symbols or tables (:mod:`simlab.kernels.link`), and a
-cold start compiles them in parallel processes (:mod:`simlab.warmup`).
+cold start compiles them in parallel processes (:mod:`simlab.engine.warmup`).
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
@@ -24,14 +24,26 @@ from numba import njit
 JIT_FLAGS = {"cache": True, "nogil": True}
 
 _ROOT = Path(__file__).resolve().parents[2]
-# the invariant checks (tests and benchmarks only) are cached apart: editing them recompiles nothing else
-_CHECKS = _ROOT / "simlab" / "invariants.py"
-_KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").glob("*.py") if p != _CHECKS)
-# strategies/plans/<villain>.py are strategy code too (each villain's plan)
-_STRATEGIES = sorted((_ROOT / "strategies").glob("*.py")) + sorted((_ROOT / "strategies" / "plans").glob("*.py"))
-_DRIVER = _ROOT / "simlab" / "driver.py"
+
+
+def _module_file(name: str) -> Path:
+    """The source file of module ``name`` (dotted), found from the tree without importing it."""
+    path = _ROOT.joinpath(*name.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+# The modules whose kernels are cached apart from the engine's, by the dotted name numba sees (fn.__module__).
+# the invariant checks (tests and benchmarks only): editing them recompiles nothing else
+_CHECKS_MODULE = "simlab.engine.invariants"
+_DRIVER_MODULE = "simlab.engine.driver"
 _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
 _PLAYERS = ("strategies.search",)  # strategy modules that play other strategies (cached apart: see below)
+
+_CHECKS = _module_file(_CHECKS_MODULE)
+_KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").rglob("*.py") if p != _CHECKS)
+# strategies/plans/<villain>.py are strategy code too (each villain's plan), as is every sub-package
+_STRATEGIES = sorted((_ROOT / "strategies").rglob("*.py"))
+_DRIVER = _module_file(_DRIVER_MODULE)
 
 
 def _source_hash(paths) -> str:
@@ -48,17 +60,15 @@ def _cache_base() -> str:
     )
 
 
-ENGINE_CACHE_DIR = os.path.join(
-    _cache_base(), "engine-" + _source_hash(_KERNELS + [_DRIVER] + [p for p in _STRATEGIES if p.stem == "random"])
-)
+_RANDOM = [_module_file(m) for m in _ENGINE_LINKED]
+ENGINE_CACHE_DIR = os.path.join(_cache_base(), "engine-" + _source_hash(_KERNELS + [_DRIVER] + _RANDOM))
 STRATEGY_CACHE_DIR = os.path.join(
     _cache_base(),
-    "strategies-" + _source_hash(_KERNELS + [p for p in _STRATEGIES if f"strategies.{p.stem}" not in _PLAYERS]),
+    "strategies-" + _source_hash(_KERNELS + [p for p in _STRATEGIES if p not in map(_module_file, _PLAYERS)]),
 )
 # A player (the search strategy) links parts of the other strategies, which never read it: editing it
 # recompiles only itself.
 PLAYER_CACHE_DIR = os.path.join(_cache_base(), "players-" + _source_hash(_KERNELS + _STRATEGIES))
-_RANDOM = [p for p in _STRATEGIES if p.stem == "random"]
 CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS + [_DRIVER, _CHECKS] + _RANDOM))
 
 numba.config.CACHE_DIR = ENGINE_CACHE_DIR
@@ -218,7 +228,7 @@ def _cache_dir_for(fn) -> str:
         return PLAYER_CACHE_DIR
     if fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED:
         return STRATEGY_CACHE_DIR
-    return CHECKS_CACHE_DIR if fn.__module__ == "simlab.invariants" else ENGINE_CACHE_DIR
+    return CHECKS_CACHE_DIR if fn.__module__ == _CHECKS_MODULE else ENGINE_CACHE_DIR
 
 
 def _njit(fn, flags):

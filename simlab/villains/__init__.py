@@ -1,8 +1,8 @@
 """The villains simlab plays: one folder each, listed in :data:`REGISTRY`.
 
 ``simlab/villains/<folder>/`` holds everything that is one villain's: ``cards.toml`` (the ``[villain]``
-table with its key, names and objective, its four locations, its Villain and Fate decks, see :mod:`simlab.cards`;
-the rule variants of its cards, ``[[rule]]``, see :mod:`simlab.rules`), ``abilities.py`` (the routine resolving
+table with its key, names and objective, its four locations, its Villain and Fate decks, see :mod:`simlab.data.cards`;
+the rule variants of its cards, ``[[rule]]``, see :mod:`simlab.data.rules`), ``abilities.py`` (the routine resolving
 the ability codes only its cards print and the check of whether each can do what it says, reached by the engine
 through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the folder holds). The
 folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as ``lady-tremaine``). Adding a

@@ -17,7 +17,7 @@ import pytest
 from numba import types
 
 from simlab import villains as V
-from simlab.cards import compile_cards, load_cards
+from simlab.data.cards import compile_cards, load_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # below also fails when one of them no longer names a villain, so that it leaves this list.
 NOT_YET: dict[str, str] = {}
 # Modules that name a villain because a study asks about it by name (not villain code).
-ASKED = {"simlab/report.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
+ASKED = {"simlab/report/build.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
 
 
 def test_every_registered_folder_provides_what_the_registry_needs():
@@ -47,7 +47,7 @@ def test_every_registered_folder_provides_what_the_registry_needs():
 def test_the_tables_come_from_the_registry_alone(monkeypatch):
     # Without one registered folder, the tables hold the others only, in registry order.
     monkeypatch.setattr(V, "REGISTRY", V.REGISTRY[1:])
-    import simlab.cards as cards
+    import simlab.data.cards as cards
 
     monkeypatch.setattr(cards, "VILLAIN_FOLDERS", V.REGISTRY)
     cs = compile_cards()
@@ -65,7 +65,7 @@ import strategies.plans as P
 P.__path__.append(sys.argv[2])  # its plan, as if written under strategies/plans
 V.REGISTRY = V.REGISTRY + (folder.name,)  # the one registry line
 V.KEYS = tuple(V.key_of(f) for f in V.REGISTRY)
-from simlab.sim import run
+from simlab.runs.sim import run
 r = run("gaston-vs-" + V.key_of(folder.name), 40, seed=0, threads=1, max_turns=30, strategies={"gaston": "expert"})
 print(json.dumps({"games": int(r.summary["games"].sum()) if "games" in r.summary.columns else 40,
                   "outcomes": r.summary.select("outcome", "rate").rows()}))
@@ -246,7 +246,7 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
 
 
 def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables():
-    import simlab.driver  # noqa: F401  (binds the routines and fills the table)
+    import simlab.engine.driver  # noqa: F401  (binds the routines and fills the table)
     from simlab.kernels import engine, link
 
     filled = link.filled(engine.ABILITY_TABLE, engine.N_ABILITY_CODES)

@@ -1,0 +1,595 @@
+"""Rendering: a study's result frames as rich tables on the console (the CLI prints them; a notebook can too)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import polars as pl
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+# Piped output (a file, CI log) gets wide tables instead of rich's 80-column default that cuts names.
+console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160)
+
+
+def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[str, str, str]:
+    """A rate and its interval as percentages, with as many decimals (1 to 3) as it takes for the
+    interval's two ends to differ: 77.9% [77.9%, 77.9%] at ten million games says less than it knows."""
+    width = (high - low) * 100
+    digits = 1 if width >= 0.2 or width <= 0 else 2 if width >= 0.02 else 3
+    spec = f"{sign}.{digits}%"
+    return f"{rate:{spec}}", f"{low:{spec}}", f"{high:{spec}}"
+
+
+def _table(title: str, columns, rows=(), **options) -> Table:
+    """A rich Table titled ``title`` with ``columns`` (names) and ``rows`` (each an iterable of cell strings)."""
+    table = Table(title=title, **options)
+    for col in columns:
+        table.add_column(col)
+    for cells in rows:
+        table.add_row(*cells)
+    return table
+
+
+def print_run(res) -> None:
+    """The tables of a run, with rich."""
+    from simlab.runs.sim import entry_names
+
+    title = f"{res.matchup}: {res.n_games:,} games, seed {res.seed}"
+    if res.edits:
+        title += "; edits: " + ", ".join(str(e) for e in res.edits)
+    if res.interrupted:
+        title += " (interrupted: summary of the finished games)"
+    if res.stopped_at_target:
+        title += " (stopped: every interval narrower than the target)"
+    strategies = dict(zip(entry_names(res.villains), res.strategies, strict=True))
+    rows = (
+        (
+            row["outcome"],
+            strategies.get(row["outcome"], ""),
+            f"{row['count']:,}",
+            f"{row['rate']:.2%}",
+            f"{row['low']:.2%} - {row['high']:.2%}",
+        )
+        for row in res.summary.iter_rows(named=True)
+    )
+    console.print(_table(title, ("outcome", "strategy", "wins", "rate", "95% interval"), rows))
+    seats = Table(title="win rate by seat (seat 0 plays first)")
+    P = len(res.villains)
+    seats.add_column("entry")
+    for s in range(P):
+        seats.add_column(f"seat {s}")
+    by = res.by_seat
+    for name in entry_names(res.villains):
+        cells = []
+        for r in by.filter(pl.col("entry") == name).sort("seat").iter_rows(named=True):
+            rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+            cells.append(f"{rate} [{low}, {high}]" if r["games"] else "-")
+        seats.add_row(name, *cells)
+    console.print(seats)
+    first = Table(title="seats (whoever sits there)")
+    for col in ("seat", "win rate", "95% interval"):
+        first.add_column(col)
+    for r in res.first_seat.iter_rows(named=True):
+        sign = "+" if r["seat"] == "first-seat advantage" else ""
+        first.add_row(r["seat"], f"{r['rate']:{sign}.2%}", f"{r['low']:{sign}.2%} .. {r['high']:{sign}.2%}")
+    console.print(first)
+    lengths = Table(title="game length")
+    for col in ("games won by", "counted in", "games", "mean", "median", "10th pct", "90th pct"):
+        lengths.add_column(col)
+    for r in res.lengths.iter_rows(named=True):
+        if r["games"] == 0:
+            continue
+        lengths.add_row(
+            r["winner"],
+            r["measure"],
+            f"{r['games']:,}",
+            f"{r['mean']:.1f}",
+            f"{r['median']:g}",
+            f"{r['p10']:g}",
+            f"{r['p90']:g}",
+        )
+    console.print(lengths)
+    console.print(
+        f"{res.n_games:,} games in {res.seconds:.2f} s ({res.games_per_second:,.0f} games/s), seed {res.seed}"
+        + (f"; per-game rows in {res.out}" if res.out else "")
+        + (f"; {res.resumed_games:,} of them read back from the checkpoint" if res.resumed_games else "")
+    )
+
+
+def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] | None = None) -> Table:
+    """Rows of ``frame`` as a rich table: labels, games, rate, 95% interval, then ``extra`` float columns."""
+    extra = extra or {}
+    table = Table(title=title)
+    for col in (*label_cols, "games", "rate", "95% interval", *extra):
+        table.add_column(col)
+    for row in frame.iter_rows(named=True):
+        rate, low, high = pct_interval(row["rate"], row["low"], row["high"])
+        table.add_row(
+            *(str(row[c]) for c in label_cols),
+            f"{row['games']:,}",
+            rate,
+            f"{low} - {high}",
+            *("" if row[c] is None or row[c] != row[c] else f"{row[c]:+.1f}" for c in extra.values()),
+        )
+    return table
+
+
+def _parameter_rich_table(frame: pl.DataFrame, title: str) -> Table:
+    """Rows of :func:`strategies.parameter_table`, a rule between groups; values differing from expert marked *."""
+    table = Table(title=title)
+    has_value = "value" in frame.columns
+    cols = ["group", "name"] + (["value"] if has_value else []) + ["expert", "range", "description"]
+    for col in cols:
+        table.add_column(col, justify="right" if col in ("value", "expert") else "left")
+    rows = frame.to_dicts()
+    for i, r in enumerate(rows):
+        first = i == 0 or rows[i - 1]["group"] != r["group"]
+        last = i == len(rows) - 1 or rows[i + 1]["group"] != r["group"]
+        fmt = "{:g}"
+        rng = (
+            f"{r['low']:g} to {r['high']:g}"
+            + (" (whole)" if r["integer"] else "")
+            + ("" if r["tunable"] else ", fixed")
+        )
+        cells = [r["group"] if first else "", r["name"]]
+        if has_value:
+            cells.append(fmt.format(r["value"]) + ("*" if r["value"] != r["expert"] else ""))
+        cells += [fmt.format(r["expert"]), rng, r["description"]]
+        table.add_row(*(escape(c) for c in cells), end_section=last)
+    return table
+
+
+def print_difficulty(res, villain: str | None, chosen) -> None:
+    """The measures per villain and setting, the readings measured, and the verdicts with their labels."""
+    from simlab.studies.robust import setting_label
+
+    s = res.settings
+    table = Table(
+        title=f"difficulty ({s['games']:,} games per pairing and setting"
+        + (f", {s['search_games']:,} at search level" if s.get("search_games") else "")
+        + f", seed {s['seed']}); "
+        f"levels {', '.join(s['levels'])}; readings: {', '.join(s['readings'])}"
+    )
+    for col in (
+        "villain",
+        "setting",
+        "strength: win vs field",
+        "skill gap: level - novice",
+        "goldfish: median turns",
+        "Fate sensitivity: drop vs fate-heavy",
+    ):
+        table.add_column(col)
+    est = {(r["level"], r["reading"], r["villain"], r["measure"]): r for r in res.table.iter_rows(named=True)}
+
+    def cell(key, m):
+        r = est.get((*key, m))
+        if r is None:
+            return "-"
+        if m == "goldfish_turns":
+            return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]"
+        sign = "" if m == "strength" else "+"
+        return f"{r['estimate']:{sign}.1%} [{r['low']:{sign}.1%}, {r['high']:{sign}.1%}]"
+
+    settings = list(res.table.select("level", "reading").unique(maintain_order=True).iter_rows())
+    for v in chosen:
+        for lev, rd in settings:
+            table.add_row(
+                v,
+                escape(setting_label(lev, rd)),
+                *(cell((lev, rd, v), m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")),
+            )
+    console.print(table)
+    if res.readings.height > 1:
+        console.print("[bold]readings[/bold] besides the default:")
+        for r in res.readings.iter_rows(named=True):
+            if r["kind"] != "default":
+                console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)
+    verdicts = res.verdicts
+    if villain is not None:
+        verdicts = verdicts.filter((pl.col("villain_a") == villain) | (pl.col("villain_b") == villain))
+    console.print(
+        "[bold]verdicts[/bold] (two-sided tests at 5% at each setting; holds: significant the same way at every "
+        "setting, reverses: significant both ways, not significant: otherwise):"
+    )
+    for r in verdicts.iter_rows(named=True):
+        console.print(f"  - {escape(r['question'])} {escape(r['verdict'])}", highlight=False)
+
+
+def _pct_change(r: dict) -> str:
+    change, low, high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+    return f"{change} [{low}, {high}]"
+
+
+def print_tune(res) -> None:
+    """The tables of a tune: parameters (start and tuned), validation, and the one-line verdict."""
+    prov = res.provenance
+    table = Table(title=f"{res.villain}: tuned parameters ({prov['search_games']:,} search games, seed {prov['seed']})")
+    for col in ("parameter", "group", res.start.name, "tuned", "range"):
+        table.add_column(col)
+    for r in res.params.iter_rows(named=True):
+        table.add_row(r["param"], r["group"], f"{r['start']:g}", f"{r['tuned']:g}", f"{r['low']:g} .. {r['high']:g}")
+    console.print(table)
+    table = Table(
+        title=f"validation: {res.start.name} and tuned on the same {prov['validation_games']:,} fresh games "
+        f"(seed {prov['validation_seed']}, never played while tuning)"
+    )
+    for col in ("part", "weight", "opponents", "plays", res.start.name, "tuned", "change [95% paired]"):
+        table.add_column(col)
+    for r in res.validation.iter_rows(named=True):
+        weight = "" if r["weight"] is None else f"{r['weight']:.2f}"
+        table.add_row(
+            r["part"],
+            weight,
+            r["opponent"],
+            r["opponent_strategy"],
+            f"{r['start_rate']:.1%}",
+            f"{r['rate']:.1%}",
+            _pct_change(r),
+        )
+    console.print(table)
+    imp = res.improvement
+    verdict = "not significantly different"
+    if imp["change_low"] > 0 or imp["change_high"] < 0:
+        verdict = "better" if imp["change_low"] > 0 else "worse"
+    if res.worse_parts:
+        verdict += f", but significantly worse in {', '.join(res.worse_parts)}"
+    console.print(
+        f"{res.villain}: validated objective (weighted win rate) {imp['rate']:.1%} vs {imp['start_rate']:.1%} for "
+        f"{res.start.name}, change {_pct_change(imp)} ({verdict}); {prov['candidates']:,} candidates in "
+        f"{prov['generations']} generations, {res.seconds:,.0f} s"
+        + (" (interrupted: the best candidate found so far)" if res.interrupted else "")
+        + (f"; written to {res.path}" if res.path else ""),
+        highlight=False,
+    )
+
+
+def print_equilibrium(res, report_dir: str) -> None:
+    """Each round's tunes (validated change, adopted or not), the matrix before and after, the files."""
+    rows = (
+        (
+            str(r["round"]),
+            r["villain"],
+            r["start"],
+            f"{r['start_rate']:.1%}",
+            f"{r['rate']:.1%}",
+            _pct_change(r),
+            "yes" if r["adopted"] else ("no" + (f" (worse in {r['worse_parts']})" if r.get("worse_parts") else "")),
+        )
+        for r in res.improvements.iter_rows(named=True)
+    )
+    columns = ("round", "villain", "start", "start objective", "tuned objective", "change [95%]", "adopted")
+    title = "iterated best response: each villain re-tuned against the others' current strategies"
+    console.print(_table(title, columns, rows))
+    first, last = res.grid(0), res.grid()
+    table = Table(title=f"2-player win rate (row vs column): round 0 -> round {res.rounds}")
+    table.add_column("villain")
+    for v in first["villain"]:
+        table.add_column(v)
+    for a, b in zip(first.iter_rows(named=True), last.iter_rows(named=True), strict=True):
+        table.add_row(a["villain"], *(f"{a[v]:.1%} -> {b[v]:.1%}" for v in first["villain"]))
+    console.print(table)
+    if res.interrupted:
+        state = "interrupted"
+    elif res.converged:
+        state = f"converged: round {res.rounds} changed no villain's strategy"
+    else:
+        state = f"did not converge in {res.rounds} rounds: the last round still changed a strategy"
+    files = ", ".join(str(p) for p in res.paths.values())
+    console.print(f"{state}; strategies: {files}; trajectory: {report_dir}/trajectory.png", highlight=False)
+
+
+def print_calibration(res) -> None:
+    """The tables of a calibration, with rich."""
+    from simlab.studies.calibration import DECISIVE_RATIO, ratio_text
+
+    console.print(escape(res.log.describe()), highlight=False)
+    pred = res.predictions
+    console.print(f"simulated: {pred.n_games:,} games per seat order and model, seed {pred.seed}", highlight=False)
+    fit = Table(title="fit: each model's log-likelihood and Brier score against a coin flip (best first)")
+    for col in (
+        "model",
+        "games",
+        "log-lik",
+        "coin flip",
+        "gain",
+        "Brier",
+        "coin flip",
+        "Brier skill",
+        "LR best:this",
+        "weight",
+        "games to tell from best",
+    ):
+        fit.add_column(col)
+    for r in res.fit.iter_rows(named=True):
+        lr = r["log_lr_best"]
+        fit.add_row(
+            r["model"],
+            f"{r['games']:,}",
+            f"{r['log_lik']:.2f}",
+            f"{r['coin_flip_log_lik']:.2f}",
+            f"{r['log_lik_gain']:+.2f}",
+            f"{r['brier']:.3f}",
+            f"{r['coin_flip_brier']:.3f}",
+            f"{r['brier_skill']:+.1%}",
+            "-" if lr == 0 else ratio_text(lr),
+            f"{r['weight']:.3f}",
+            "-" if r["games_needed"] is None else f"{r['games_needed']:,}",
+        )
+    console.print(fit)
+    if res.verdicts.height == 0:
+        console.print("one model only: nothing to compare it with (its fit against a coin flip is above)")
+    for v in res.verdicts["verdict"]:
+        console.print(f"  - {escape(v)}", highlight=False)
+    console.print(
+        f"  A likelihood ratio compares the models with each other, not with the truth: below {DECISIVE_RATIO:g} "
+        "a log decides little, and a small log rarely reaches it; both models can be wrong (see the p-values).",
+        highlight=False,
+    )
+    models = list(res.fit["model"])
+    table = Table(title="observed wins vs predicted, per seat order and seat (seat 0 plays first); exact binomial p")
+    for col in ("seat order", "seat", "villain", "games", "won"):
+        table.add_column(col)
+    for m in models:
+        table.add_column(f"{m}: predicted (p)")
+    cells = {(r["model"], r["seating"], r["seat"], r["villain"]): r for r in res.matchups.iter_rows(named=True)}
+    first = res.matchups.filter(pl.col("model") == models[0]).sort("matchup", "seating", "seat", nulls_last=True)
+    for r in first.iter_rows(named=True):
+        row = [
+            r["seating"],
+            "-" if r["seat"] is None else str(r["seat"]),
+            r["villain"],
+            f"{r['games']:,}",
+            f"{r['wins']:,} ({r['observed']:.0%})",
+        ]
+        for m in models:
+            c = cells[(m, r["seating"], r["seat"], r["villain"])]
+            row.append(f"{c['predicted']:.1%} (p {c['p_value']:.2g})")
+        table.add_row(*(escape(x) for x in row))
+    console.print(table)
+    fp = Table(title="first player: win share and advantage (share minus the others' mean), observed vs predicted")
+    for col in (
+        "model",
+        "players",
+        "games",
+        "first won",
+        "observed [95%]",
+        "predicted",
+        "advantage obs. [95%]",
+        "adv. predicted",
+        "p",
+    ):
+        fp.add_column(col)
+    for r in res.first_player.iter_rows(named=True):
+        fp.add_row(
+            r["model"],
+            r["players"],
+            f"{r['games']:,}",
+            f"{r['first_wins']:,}",
+            f"{r['observed']:.1%} [{r['observed_low']:.1%}, {r['observed_high']:.1%}]",
+            f"{r['predicted']:.1%}",
+            f"{r['advantage_observed']:+.1%} [{r['advantage_low']:+.1%}, {r['advantage_high']:+.1%}]",
+            f"{r['advantage_predicted']:+.1%}",
+            f"{r['p_value']:.2g}",
+        )
+    console.print(fp)
+    if res.lengths.height:
+        ln = Table(title="game length in rounds: logged games vs the simulated distribution for the same seat orders")
+        for col in (
+            "model",
+            "matchup",
+            "games",
+            "observed mean / median",
+            "simulated mean / median",
+            "simulated 10th-90th",
+            "mean PIT",
+            "z",
+            "p",
+        ):
+            ln.add_column(col)
+        for r in res.lengths.iter_rows(named=True):
+            ln.add_row(
+                r["model"],
+                r["matchup"],
+                f"{r['games']:,}",
+                f"{r['observed_mean']:.1f} / {r['observed_median']:g}",
+                f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}",
+                f"{r['simulated_p10']:g}-{r['simulated_p90']:g}",
+                f"{r['mean_pit']:.2f}",
+                f"{r['z']:+.2f}",
+                f"{r['p_value']:.2g}",
+            )
+        console.print(ln)
+        console.print(
+            "  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer"
+        )
+    if res.groups.height:
+        rows = (
+            (
+                escape(r["group"]),
+                r["model"],
+                f"{r['games']:,}",
+                f"{r['log_lik']:.2f}",
+                f"{r['coin_flip_log_lik']:.2f}",
+                f"{r['brier']:.3f}",
+                "yes" if r["best_in_group"] else "",
+            )
+            for r in res.groups.iter_rows(named=True)
+        )
+        columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
+        gr = _table("fit per group label", columns, rows)
+        console.print(gr)
+
+
+def matrix_table(table: pl.DataFrame, settings) -> Table:
+    """The matchup matrix (:func:`simlab.studies.matchups.matrix`'s table) played with ``settings`` (a RunSettings)."""
+    out = Table(
+        title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.level or 'expert'} play"
+    )
+    for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
+        out.add_column(col)
+    for r in table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+        out.add_row(
+            r["matchup"],
+            r["outcome"],
+            rate,
+            f"{low} - {high}",
+            f"{r['median_rounds']:g}",
+            f"{r['first_seat_advantage']:+.1%}",
+        )
+    return out
+
+
+def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
+    """Turns to win alone per villain and strategy (:func:`simlab.studies.ladder.goldfish_table`)."""
+    rows = (
+        (
+            r["villain"],
+            r["strategy"],
+            f"{r['won'] / r['games']:.1%}",
+            f"{r['median_turns']:g}",
+            f"{r['p10_turns']:g}",
+            f"{r['p90_turns']:g}",
+            f"{r['mean_turns']:.1f}",
+        )
+        for r in frame.iter_rows(named=True)
+    )
+    columns = ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean")
+    return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})", columns, rows)
+
+
+def strategies_view(specs, expert: dict) -> Table:
+    """Each strategy with its description and the parameters where it differs from ``expert``'s values."""
+    table = Table(title="strategies", show_lines=True)
+    for col in ("name", "description", "parameters (as expert unless listed)"):
+        table.add_column(col)
+    for spec in specs:
+        if not spec.params:
+            changed = "none (plays at random)"
+        elif set(spec.params) != set(expert):  # the search player: its own settings
+            changed = "search settings: " + ", ".join(f"{k}={v:g}" for k, v in spec.params.items())
+        else:
+            changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
+        desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
+        table.add_row(escape(spec.name), escape(desc), escape(changed))
+    return table
+
+
+def _pct(x, sign=""):
+    return "-" if x is None else f"{x:{sign}.1%}"
+
+
+def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int) -> Table:
+    """Card impact, observational (:func:`simlab.studies.impact.observational`)."""
+    table = Table(
+        title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
+        f"{n:,} games vs each other villain, seed {seed}"
+    )
+    for col in (
+        "card",
+        "drawn",
+        "played",
+        "win if played / not",
+        "played diff [95%]",
+        "win if drawn / not",
+        "drawn diff [95%]",
+    ):
+        table.add_column(col)
+    for r in frame.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            _pct(r["drawn_share"]),
+            _pct(r["played_share"]),
+            f"{_pct(r['win_if_played'])} / {_pct(r['win_if_not_played'])}",
+            f"{_pct(r['played_diff'], '+')} [{_pct(r['played_diff_low'], '+')}, {_pct(r['played_diff_high'], '+')}]",
+            f"{_pct(r['win_if_drawn'])} / {_pct(r['win_if_not_drawn'])}",
+            f"{_pct(r['drawn_diff'], '+')} [{_pct(r['drawn_diff_low'], '+')}, {_pct(r['drawn_diff_high'], '+')}]",
+        )
+    return table
+
+
+def ablation_view(effects: pl.DataFrame, villain: str) -> Table:
+    """Card impact, causal (:func:`simlab.studies.impact.ablation`)."""
+    table = Table(
+        title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
+        "with the card never played); impact = win rate with the card - without"
+    )
+    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
+        table.add_column(col)
+    for r in effects.iter_rows(named=True):
+        table.add_row(
+            escape(r["card"]),
+            r["deck"],
+            str(r["copies"]),
+            _pct(r["rate_with"]),
+            _pct(r["rate_without"]),
+            f"{_pct(r['impact'], '+')} [{_pct(r['impact_low'], '+')}, {_pct(r['impact_high'], '+')}]",
+            f"{r['changed_games']:,}",
+        )
+    return table
+
+
+def sweep_view(res, games: int) -> Table:
+    """A sweep's win rates and paired changes per value (:func:`simlab.studies.whatif.sweep`)."""
+    table = Table(
+        title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
+        f"{games:,} games per value, paired seeds (seed {res.seed})"
+    )
+    for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
+        table.add_column(col)
+    for r in res.table.iter_rows(named=True):
+        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
+        change, change_low, change_high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+        table.add_row(
+            escape(r["value"]),
+            r["entry"],
+            rate,
+            f"{low} - {high}",
+            f"{change} [{change_low}, {change_high}]",
+            f"{r['unfinished']:.1%}",
+        )
+    return table
+
+
+def rules_view(rows) -> Table:
+    """The rule variants (:func:`simlab.data.rules.variants_table`)."""
+    return _table("rule variants", ("variant", "default", "alternatives", "meaning"), rows)
+
+
+def _rate_change(r: dict) -> tuple[str, str]:
+    """A leverage row's win rate (default reading -> this one) and its change with the 95% paired interval."""
+    change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
+    return f"{r['base_rate']:.1%} -> {r['rate']:.1%}", f"{change} [{lo}, {hi}]"
+
+
+def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
+    """The leverage table (:func:`simlab.studies.leverage.leverage`): each reading's largest effect, and the largest
+    (reading, matchup, villain) rows."""
+    st = _table(
+        f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
+        "each reading's largest effect",
+        ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"),
+        (
+            (
+                escape(r["setting"]),
+                r["kind"],
+                r["largest_in"],
+                r["villain"],
+                *_rate_change(r),
+                f"{r['significant_rows']} of {r['rows']}",
+            )
+            for r in summary.head(top).iter_rows(named=True)
+        ),
+    )
+    et = _table(
+        f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)",
+        ("reading", "matchup", "villain", "win rate", "change [95% paired]"),
+        (
+            (escape(r["setting"]), r["matchup"], r["villain"], *_rate_change(r))
+            for r in t.head(top).iter_rows(named=True)
+        ),
+    )
+    return st, et

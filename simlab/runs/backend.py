@@ -1,0 +1,292 @@
+"""Where chunks of games are played: in this process (local) or on a Dask cluster.
+
+A run is split into chunks of consecutive game indices; a chunk is described by a :class:`ChunkJob` (plain
+data: villains, strategy vectors, seed, index range, rules, card edits) and played by :func:`play_chunk`,
+which any process with simlab installed can run. Game i's randomness comes from (seed, i) alone, so the
+results do not depend on which process played which chunk, nor on the order they finish in.
+
+Select a backend for a block of code with :func:`use`; the library's runs (``run``, ``matrix``, ``sweep``,
+``ablation``, ``difficulty``, ``report``) play their chunks on the current one::
+
+    with simlab.runs.backend.use(simlab.runs.backend.DaskBackend("tcp://10.0.0.5:8786")):
+        simlab.run("gaston-vs-horned-king", 10_000_000)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simlab.errors import BackendError
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+# ============================================================================ identity of a simlab install
+
+
+@functools.cache
+def fingerprint() -> dict:
+    """simlab's version and a hash of everything that decides a game: card data, kernels, strategies."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ver = version("simlab")
+    except PackageNotFoundError:
+        ver = "source tree"
+    h = hashlib.sha256()
+    villains = _ROOT / "simlab" / "villains"  # the registry, each villain's card data (and its routines)
+    files = sorted(villains.rglob("*.toml")) + sorted(villains.rglob("*.py"))
+    files += sorted((_ROOT / "simlab" / "kernels").rglob("*.py")) + sorted((_ROOT / "strategies").rglob("*.py"))
+    for path in files:
+        h.update(path.relative_to(_ROOT).as_posix().encode())
+        h.update(path.read_bytes())
+    return {"version": ver, "rules_hash": h.hexdigest()[:16]}
+
+
+def _fingerprint_now() -> dict:
+    return fingerprint.__wrapped__()
+
+
+# ============================================================================ one chunk of games
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    villains: tuple[str, ...]
+    slot_kernels: tuple[int, ...]  # strategy kernel id per matchup entry
+    slot_params: tuple[tuple[float, ...], ...]  # strategy parameters per entry
+    seed: int
+    first: int  # first game index
+    n: int
+    variants: tuple[tuple[str, str], ...]
+    max_turns: int
+    order: str  # seat order: rotate, random or a villain
+    edits: tuple = ()
+    mode: str = "games"  # games: per-game columns; tally: only the run's counts; flags: games + card flags
+    expect: tuple = ()  # the fingerprint (version, rules hash) of the process that made the job
+
+    def seats(self) -> np.ndarray:
+        """int64 (n, P): the matchup entry in each seat of each of the chunk's games."""
+        from simlab.runs.seating import seat_table
+
+        return seat_table(self.villains, self.n, self.first, self.order, self.seed)
+
+
+def play_games(job: ChunkJob):
+    """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch driver
+    fills (:func:`simlab.engine.driver.play_batch`; flags only in ``flags`` mode), with the seat table."""
+    from simlab.data.edits import edited_cards
+    from simlab.data.rules import rules_array
+    from simlab.engine import warmup
+    from simlab.kernels import const as K
+    from strategies import KERNELS
+
+    warmup.ensure(search=KERNELS["search"] in job.slot_kernels)
+    from simlab.engine.driver import play_batch
+
+    cards = edited_cards(job.edits)
+    ru = rules_array(dict(job.variants), job.max_turns)
+    vrows = np.array([cards.villain(v).row for v in job.villains], np.int64)
+    seats = job.seats()
+    P = len(job.villains)
+    out_games = np.zeros((job.n, 5), np.int64)
+    out_turns = np.zeros((job.n, P), np.int64)
+    out_flags = np.zeros((job.n if job.mode == "flags" else 0, P, K.N_INST), np.int8)
+    play_batch(
+        cards.tables,
+        ru,
+        vrows[seats],
+        seats,
+        np.array(job.slot_kernels, np.int64),
+        np.array(job.slot_params, np.float64),
+        np.uint64(job.seed),
+        np.uint64(job.first),
+        out_games,
+        out_turns,
+        out_flags,
+    )
+    return seats, out_games, out_turns, out_flags
+
+
+def play_chunk(job: ChunkJob):
+    """Play games job.first .. job.first + job.n - 1 and return what ``job.mode`` asks for.
+
+    games: dict of int arrays winner_seat (n,), end (n,), rounds (n,), turns (n, P); flags adds flags
+    (n, P, 45) int8; tally: a :class:`simlab.runs.sim.Tally` of the chunk (a few KB, whatever n).
+    """
+    mine = fingerprint()
+    if job.expect and job.expect != (mine["version"], mine["rules_hash"]):
+        raise BackendError(
+            f"a worker runs simlab {mine['version']} with rules {mine['rules_hash']}, the client simlab "
+            f"{job.expect[0]} with rules {job.expect[1]}: start the workers from the same install"
+        )
+    from simlab.runs.tally import Tally
+
+    seats, out_games, out_turns, out_flags = play_games(job)
+    if job.mode == "tally":
+        tally = Tally(job.villains, job.max_turns)
+        tally.add(seats, out_games[:, 0], out_games[:, 2], out_turns)
+        return tally
+    res = {
+        "winner_seat": out_games[:, 0].astype(np.int8),
+        "end": out_games[:, 1].astype(np.int8),
+        "rounds": out_games[:, 2].astype(np.int16),
+        "turns": out_turns.astype(np.int16),
+    }
+    if job.mode == "flags":
+        res["flags"] = out_flags
+    return res
+
+
+# ============================================================================ backends
+
+
+class LocalBackend:
+    """Play every chunk here, in order; numba spreads each chunk over this machine's cores."""
+
+    name = "local"
+
+    def map(self, fn: Callable, jobs: Iterable) -> Iterator:
+        for job in jobs:
+            yield fn(job)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskBackend:
+    """Play chunks on a Dask cluster: the one at ``scheduler`` (``tcp://HOST:PORT``) or, without one, a local
+    cluster started here of ``n_workers`` single-threaded worker processes (default: one per core), each
+    playing its chunk on one numba thread so the cores are not oversubscribed. Workers must run the same
+    simlab (version, card data, kernels and strategies) as this process; others are refused."""
+
+    name = "dask"
+
+    def __init__(
+        self, scheduler: str | None = None, n_workers: int | None = None, timeout: float = 8.0, max_pending: int = 64
+    ):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - a dependency
+            raise BackendError(
+                "--backend dask needs the distributed package (pip install 'dask[distributed]')"
+            ) from None
+        self.max_pending = max_pending
+        self._cluster = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler, timeout=timeout)
+            else:
+                self._cluster = LocalCluster(
+                    n_workers=n_workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    env={"NUMBA_NUM_THREADS": "1"},
+                )
+                self.client = Client(self._cluster, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise BackendError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+        self.scheduler = scheduler or self.client.scheduler.address
+        try:
+            self.client.wait_for_workers(1, timeout=max(timeout, 60))
+        except (OSError, TimeoutError):
+            self.close()
+            raise BackendError(f"the Dask scheduler at {self.scheduler} has no workers") from None
+        self.check_workers()
+
+    def check_workers(self) -> None:
+        mine = fingerprint()
+        theirs = self.client.run(_fingerprint_now)
+        for address, fp in theirs.items():
+            if fp != mine:
+                self.close()
+                raise BackendError(
+                    f"Dask worker {address} runs simlab {fp['version']} with rules {fp['rules_hash']}, this process "
+                    f"simlab {mine['version']} with rules {mine['rules_hash']}: start the workers from the same install"
+                )
+
+    def map(self, fn: Callable, jobs: Iterable) -> Iterator:
+        """Results in job order. At most ``max_pending`` chunks are queued at once, so a 10M-game run does not
+        hold thousands of futures; a chunk whose worker dies is run again elsewhere by the scheduler."""
+        from collections import deque
+
+        pending = deque()
+        it = iter(jobs)
+        for job in it:
+            pending.append(self.client.submit(fn, job, pure=False, retries=3))
+            if len(pending) >= self.max_pending:
+                break
+        try:
+            while pending:
+                fut = pending.popleft()
+                result = fut.result()
+                fut.release()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(self.client.submit(fn, nxt, pure=False, retries=3))
+                yield result
+        finally:  # the caller stopped early (Ctrl-C, --target-ci): drop the queued chunks
+            if pending:
+                self.client.cancel(list(pending))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close()
+
+
+_current: contextvars.ContextVar = contextvars.ContextVar("simlab_backend", default=None)
+
+
+def current():
+    """The backend runs use now (local unless :func:`use` says otherwise)."""
+    return _current.get() or LocalBackend()
+
+
+@contextlib.contextmanager
+def use(backend):
+    """Play the runs inside the block on ``backend``."""
+    token = _current.set(backend)
+    try:
+        yield backend
+    finally:
+        _current.reset(token)
+
+
+BACKENDS = ("local", "dask")
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
+
+
+def check_backend(name, scheduler=None, where: tuple[str, str] = ("--backend", "--scheduler")) -> None:
+    """Refuse an unknown backend name, or a scheduler address that is not [PROTOCOL://]HOST:PORT, before any
+    connection is tried; ``where`` names the two settings in messages (options, or a file's keys)."""
+    if name not in BACKENDS:
+        raise BackendError(f"{where[0]}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    if scheduler is None:
+        return
+    m = _ADDRESS.fullmatch(str(scheduler))
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise BackendError(f"{where[1]}: {scheduler!r} is not a scheduler address; give tcp://HOST:PORT")
+    if name != "dask":
+        raise BackendError(f"{where[1]} needs {where[0]} dask")
+
+
+def make(name: str = "local", scheduler: str | None = None):
+    """A backend by name (``local`` or ``dask``); errors name the valid choices."""
+    check_backend(name, scheduler)
+    if name == "local":
+        return LocalBackend()
+    return DaskBackend(scheduler)

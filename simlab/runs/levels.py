@@ -1,0 +1,106 @@
+"""Strategy levels: the player strength a study is measured at, named once for every command.
+
+A level maps each villain to the strategy that plays it. ``random``, ``novice`` and ``expert`` are the
+built-in strategies on every seat; ``tuned`` plays each villain's tuned strategy file
+(``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``); ``search`` is the search player
+(:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy
+(each villain's tuned strategy where its file exists, else expert). Levels are listed weakest first.
+
+A search game costs hundreds of scripted games, so commands give the search level fewer games by default
+(:func:`default_games`), and studies that play thousands of games per setting stay at the strongest
+scripted level (:func:`strongest_level`) unless the search level is asked for.
+"""
+
+from __future__ import annotations
+
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.engine.game import check_villain
+from simlab.errors import InputError, StrategyError
+from strategies import resolve
+
+LEVELS = ("random", "novice", "expert", "tuned", "search")
+DEFAULT_LEVEL = "expert"
+SEARCH_LEVELS = ("search",)  # levels that decide by simulation
+SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise InputError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    return level
+
+
+def level_strategy(level: str, villain: str) -> str:
+    """The strategy (a name ``strategies.resolve`` accepts) that plays ``villain`` at ``level``."""
+    check_level(level)
+    check_villain(villain)
+    if level != "tuned":
+        return level
+    name = f"tuned-{villain}"
+    try:
+        resolve(name)
+    except StrategyError:
+        raise InputError(
+            f"level 'tuned' needs configs/strategies/{name}.toml, which does not exist; "
+            f"make it with: simlab tune --villain {villain}"
+        ) from None
+    return name
+
+
+def level_strategies(level: str, villains=VILLAIN_KEYS) -> dict[str, str]:
+    """villain -> strategy at ``level`` for each of ``villains``."""
+    return {v: level_strategy(level, v) for v in villains}
+
+
+def available_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
+    """The levels every one of ``villains`` can be played at here (``tuned`` only once its files exist)."""
+    out = []
+    for level in LEVELS:
+        try:
+            level_strategies(level, villains)
+        except InputError:
+            continue
+        out.append(level)
+    return tuple(out)
+
+
+def strongest_level(villains=VILLAIN_KEYS) -> str:
+    """The strongest scripted level every one of ``villains`` can be played at here (``tuned`` once its files
+    exist): the level studies are measured at by default (the search level is measured apart, on fewer games)."""
+    return scripted_levels(villains)[-1]
+
+
+def scripted_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
+    """The available levels that play by a scripted strategy (every one but the search levels)."""
+    return tuple(lv for lv in available_levels(villains) if lv not in SEARCH_LEVELS)
+
+
+def is_search(level_or_strategy: str | None) -> bool:
+    """A search level, or a strategy that decides by simulation (``search`` or a file based on it)."""
+    if level_or_strategy is None:
+        return False
+    if level_or_strategy in LEVELS:
+        return level_or_strategy in SEARCH_LEVELS
+    from strategies import KERNELS
+
+    try:
+        return resolve(level_or_strategy).kernel == KERNELS["search"]
+    except StrategyError:
+        return False
+
+
+def default_games(level: str | None, games: int) -> int:
+    """Games a command plays by default at ``level`` (a level or strategy): ``games``, or at most
+    :data:`SEARCH_GAMES` at a search level."""
+    return min(games, SEARCH_GAMES) if is_search(level) else games
+
+
+def strategies_at(level: str | None, villains, given: dict | None = None) -> dict:
+    """villain -> strategy: ``level``'s for each of ``villains`` (none without a level), then ``given``."""
+    base = level_strategies(level, tuple(dict.fromkeys(villains))) if level is not None else {}
+    return {**base, **dict(given or {})}
+
+
+def strategy_at(name: str, villain: str) -> str:
+    """``name`` as a level (the strategy playing ``villain`` at it) or, if it is no level, as a strategy."""
+    return level_strategy(name, villain) if name in LEVELS else name

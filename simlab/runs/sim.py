@@ -1,0 +1,350 @@
+"""Run many games in parallel, chunk by chunk, and summarise them with 95% intervals.
+
+Game *i* of a run draws its randomness from (seed, *i*) alone, so the results do not depend on threads or
+chunking. Each chunk is played by the parallel kernel and folded into running counts (:class:`Tally`), so
+memory stays flat in the number of games; the per-game table is kept only when asked (or for runs of at
+most ``KEEP_GAMES_UP_TO`` games) and can be streamed to parquet instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from simlab.data.edits import describe, edited_cards
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.engine.game import DEFAULT_STRATEGY, check_villain, parse_matchup, strategy_spec
+from simlab.errors import InputError
+from simlab.runs.checkpoint import (  # noqa: F401
+    CHUNK_ARRAYS,
+    Checkpoint,
+    _write_durably,
+    checkpoint_settings,
+    chunk_checksum,
+    settings_hash,
+)
+from simlab.runs.output import _frame, _ParquetOut, card_flags  # noqa: F401
+from simlab.runs.plan import DEFAULT_CHUNK, MAX_GAMES, GamePlan, _chunks, _set_threads, check_games, check_strategies  # noqa: F401
+from simlab.runs.seating import check_first, seat_table  # noqa: F401
+from simlab.runs.settings import RunSettings
+from simlab.runs.tally import Tally, entry_names, hist_stats  # noqa: F401
+
+KEEP_GAMES_UP_TO = 1_000_000
+MIN_GAMES_FOR_TARGET = 1000  # --target-ci never stops before this many games
+
+
+# ============================================================================ results
+
+
+@dataclass
+class RunResult:
+    """A run: its summaries (polars frames) and, when kept, one row per game."""
+
+    matchup: str
+    villains: tuple[str, ...]
+    strategies: tuple[str, ...]
+    seed: int
+    seconds: float
+    tally: Tally
+    games: pl.DataFrame | None  # one row per game (None when not kept)
+    interrupted: bool = False  # stopped by Ctrl-C: the summaries cover the games finished
+    stopped_at_target: bool = False  # --target-ci reached before n_games
+    out: str | None = None
+    edits: tuple = ()  # card edits the games were played with (simlab.data.edits.CardEdit)
+    resumed_games: int = 0  # games read back from a checkpoint (not played in ``seconds``)
+
+    @property
+    def n_games(self) -> int:
+        return self.tally.games
+
+    # the summaries, read from the running counts (see Tally)
+    summary = property(lambda self: self.tally.summary(), doc="Each entry's wins and the unfinished games.")
+    by_seat = property(lambda self: self.tally.by_seat(), doc="Each entry's win rate in each seat.")
+    first_seat = property(lambda self: self.tally.first_seat(), doc="Each seat's win rate; the first seat's advantage.")
+    lengths = property(lambda self: self.tally.lengths(), doc="Game length, overall and by winner.")
+
+    @property
+    def games_per_second(self) -> float:
+        played = self.n_games - self.resumed_games
+        return played / self.seconds if self.seconds > 0 and played > 0 else float("nan")
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        out = {"summary": self.summary, "by_seat": self.by_seat, "first_seat": self.first_seat, "lengths": self.lengths}
+        if self.games is not None:
+            out["games"] = self.games
+        return out
+
+    def to_pandas(self) -> dict:
+        """The same frames as pandas DataFrames."""
+        return {k: v.to_pandas() for k, v in self.frames().items()}
+
+    def to_json(self) -> str:
+        doc = {
+            "matchup": self.matchup,
+            "strategies": dict(zip(entry_names(self.villains), self.strategies, strict=True)),
+            "seed": self.seed,
+            "games": self.n_games,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 1),
+            "interrupted": self.interrupted,
+            "stopped_at_target": self.stopped_at_target,
+            "out": self.out,
+            "edits": describe(self.edits),
+        }
+        for k, v in self.frames().items():
+            if k != "games":
+                doc[k] = v.to_dicts()
+        return json.dumps(doc, indent=2, default=float)
+
+
+# ============================================================================ running
+
+
+class _StopFlag:
+    """Ctrl-C sets a flag (checked between chunks) instead of raising inside a chunk."""
+
+    def __init__(self):
+        self.stop = False
+        self._old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.stop:  # a second Ctrl-C stops at once
+            raise KeyboardInterrupt
+        self.stop = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+
+def run(
+    matchup: str,
+    n_games: int | None = None,
+    seed: int = 0,
+    strategies: dict[str, str] | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    first: str = "rotate",
+    out: str | Path | None = None,
+    target_ci: float | None = None,
+    keep_games: bool | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Callable[[int, int], None] | None = None,
+    edits=None,
+    checkpoint: str | Path | None = None,
+    level: str | None = None,
+    settings: RunSettings | None = None,
+) -> RunResult:
+    """Play up to ``n_games`` of ``matchup`` and summarise them.
+
+    strategies: villain -> strategy name or TOML path (default ``expert``, or ``level``'s).
+    level: a level of :mod:`simlab.runs.levels` (random, novice, expert, tuned) playing every villain that
+        ``strategies`` does not name.
+    first: ``"rotate"`` (default), ``"random"`` or a villain of the matchup who always plays first.
+    out: a parquet file to stream one row per game to (valid even if the run is interrupted).
+    target_ci: stop after the first chunk (at least 1,000 games in) at which every entry's 95% win-rate
+        interval is narrower than this.
+    keep_games: keep the per-game table in memory (default: for runs of at most 1,000,000 games).
+    progress: called with (games done, games planned) after each chunk.
+    edits: card edits (``simlab.data.edits``: CardEdit objects or ``"CARD:ATTRIBUTE=VALUE"`` strings).
+    checkpoint: a directory that records each finished chunk; run again with the same settings (or
+        :func:`resume`) to finish an interrupted run. Other settings are refused, naming what differs.
+    settings: a :class:`simlab.runs.settings.RunSettings` (checked once) in place of n_games, seed, variants,
+        max_turns, threads, progress, edits and level; ``strategies`` then overrides its strategies for this
+        matchup, and its strategies for villains not in the matchup are not used.
+    Chunks are played on the current backend (:mod:`simlab.runs.backend`).
+    """
+    villains = parse_matchup(matchup)
+    first = check_first(villains, first)
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
+    check_strategies(strategies, villains, f"the matchup {matchup!r}")
+    if settings is None:
+        settings = RunSettings(n_games, seed, level, strategies, variants, max_turns, threads, edits, progress)
+    n_games, seed, edits, progress = settings.games, settings.seed, settings.edits, settings.progress
+    keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
+    if checkpoint is not None and out is not None:
+        raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
+    _set_threads(settings.threads)
+    plan = settings.plan(villains, strategies=strategies, order=first, chunk=chunk)
+    names = plan.strategies
+    store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
+    writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
+    mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
+    tally = Tally(villains, settings.max_turns)
+    parts = {}
+    done = {}
+    if store is not None:
+        done = store.load(plan)  # first game index -> (job, result) of the chunks already played
+        for job, res in done.values():
+            seats = job.seats()
+            tally.add_raw(seats, res)
+            if keep:
+                parts[job.first] = _frame(villains, job, res, seats)
+    from simlab.runs.backend import current, play_chunk
+
+    jobs = plan.jobs(mode, skip=set(done))
+    from simlab.engine import warmup
+
+    warmup.ensure(search=plan.needs_search)  # compiling, if the cache is cold, is not play: games/s starts after it
+    t0 = time.perf_counter()
+    interrupted = at_target = False
+    if progress is not None:
+        progress(tally.games, n_games)
+    try:
+        with _StopFlag() as flag:
+            # the chunks are made as the backend asks for them (a run of 10**18 games starts at once); ``tee``
+            # keeps each job until its result comes back, at most as many as the backend has queued
+            todo, sent = itertools.tee(jobs)
+            for job, res in zip(todo, current().map(play_chunk, sent), strict=False):
+                if mode == "tally":
+                    tally.merge(res)
+                else:
+                    seats = job.seats()
+                    tally.add_raw(seats, res)
+                    frame = _frame(villains, job, res, seats) if keep or writer is not None else None
+                    if keep:
+                        parts[job.first] = frame
+                    if writer is not None:
+                        writer.write(frame, res["flags"])
+                    if store is not None:
+                        store.save(job, res)
+                if progress is not None:
+                    progress(tally.games, n_games)
+                if flag.stop:
+                    interrupted = True
+                    break
+                if target_ci is not None and tally.games >= MIN_GAMES_FOR_TARGET:
+                    if tally.widest_interval() < target_ci:
+                        at_target = tally.games < n_games
+                        break
+    finally:
+        if writer is not None:
+            writer.close()
+    seconds = time.perf_counter() - t0
+    if tally.games == 0:
+        raise KeyboardInterrupt
+    games = pl.concat([parts[k] for k in sorted(parts)]) if keep and parts else None
+    return RunResult(
+        matchup,
+        villains,
+        tuple(strategy_spec(s).name for s in names),
+        seed,
+        seconds,
+        tally,
+        games,
+        interrupted,
+        at_target,
+        str(out) if out is not None else None,
+        edits,
+        sum(job.n for job, _ in done.values()),
+    )
+
+
+def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:
+    """Finish the checkpointed run in ``path`` (its settings come from the checkpoint)."""
+    s = checkpoint_settings(path)
+    villains = parse_matchup(s["matchup"])
+    return run(
+        s["matchup"],
+        s["n_games"],
+        s["seed"],
+        dict(zip(villains, s["strategies"], strict=True)),
+        s["variants"],
+        s["max_turns"],
+        threads,
+        first=s["first"],
+        keep_games=keep_games,
+        chunk=s["chunk"],
+        progress=progress,
+        edits=s["edits"],
+        checkpoint=path,
+    )
+
+
+# ============================================================================ older entry points
+
+
+def simulate(matchup: str, n_games: int | None = None, **kw) -> RunResult:
+    """:func:`run` (the same keywords) with the per-game table kept (for tests and small studies)."""
+    return run(matchup, n_games, keep_games=True, **kw)
+
+
+def play_games(
+    villains: tuple[str, ...],
+    strategies: list,
+    n_games: int | None = None,
+    seed: int | None = None,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    edits=None,
+    settings: RunSettings | None = None,
+) -> pl.DataFrame:
+    """One row per game of ``villains`` (entry i plays ``strategies[i]``), seats rotated; one villain alone
+    is a goldfish game (nobody Fates it). ``settings``: a :class:`simlab.runs.settings.RunSettings` in place of
+    variants, max_turns, threads and edits, and of n_games and seed where they are not given."""
+    if settings is None:
+        settings = RunSettings(n_games, seed or 0, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
+        n_games = seed = None
+    plan = settings.plan(tuple(villains), n_games, seed, list(strategies), chunk=chunk)
+    return pl.concat([p for p, _, _ in _chunks(plan, settings.threads)])
+
+
+@dataclass
+class GoldfishResult:
+    games: pl.DataFrame
+    summary: pl.DataFrame  # one row: villain, strategy, games, wins, median / p10 / p90 turns to win
+
+
+def goldfish(
+    villain: str,
+    n_games: int | None = None,
+    seed: int = 0,
+    strategy: str = DEFAULT_STRATEGY,
+    variants: dict[str, str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    threads: int | None = None,
+    edits=None,
+    settings: RunSettings | None = None,
+) -> GoldfishResult:
+    """``villain`` alone (no opponent, so nobody Fates it): how many turns it needs to reach its objective.
+    ``settings``: a :class:`simlab.runs.settings.RunSettings` in place of n_games, seed, variants, max_turns,
+    threads and edits."""
+    check_villain(villain)
+    if settings is None:
+        settings = RunSettings(n_games, seed, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
+    games = play_games((villain,), [strategy], settings=settings)
+    won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
+    q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))
+    summary = pl.DataFrame(
+        [
+            {
+                "villain": villain,
+                "strategy": strategy_spec(strategy).name,
+                "games": games.height,
+                "won": won.len(),
+                "median_turns": q(0.5),
+                "p10_turns": q(0.1),
+                "p90_turns": q(0.9),
+                "mean_turns": float(won.mean()) if won.len() else float("nan"),
+            }
+        ]
+    )
+    return GoldfishResult(games, summary)

@@ -1,0 +1,95 @@
+"""The matchup matrix: every 2-player pairing (mirrors included) and the 3-player game, seats rotated."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import polars as pl
+
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.sim import RunResult, run
+
+
+def matchups() -> list[str]:
+    pairs = [f"{a}-vs-{b}" for a, b in itertools.combinations_with_replacement(VILLAIN_KEYS, 2)]
+    return pairs + ["-vs-".join(VILLAIN_KEYS)]
+
+
+@dataclass
+class MatrixResult:
+    table: pl.DataFrame  # one row per (matchup, outcome): rate and 95% interval, plus the matchup's length
+    runs: dict[str, RunResult]
+
+    def to_pandas(self):
+        return self.table.to_pandas()
+
+    def grid(self) -> pl.DataFrame:
+        """2-player win rates as a villain x opponent grid (row villain's win rate against the column)."""
+        two = self.table.filter(pl.col("players") == 2)
+        rows = []
+        for a in VILLAIN_KEYS:
+            row = {"villain": a}
+            for b in VILLAIN_KEYS:
+                if a == b:
+                    hit = two.filter((pl.col("matchup") == f"{a}-vs-{a}") & (pl.col("outcome") == f"{a} #1"))
+                else:
+                    m = f"{a}-vs-{b}" if f"{a}-vs-{b}" in self.runs else f"{b}-vs-{a}"
+                    hit = two.filter((pl.col("matchup") == m) & (pl.col("outcome") == a))
+                row[b] = float(hit["rate"][0])
+            rows.append(row)
+        return pl.DataFrame(rows)
+
+
+def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, **given) -> MatrixResult:
+    """Play ``n_games`` of every matchup and tabulate the outcomes. ``settings`` (a
+    :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords: seed, strategies by villain,
+    level for every villain ``strategies`` does not name, variants, max_turns, threads, edits, progress) say
+    how; default expert play."""
+    settings = settings_from(settings, where="the matrix", n_games=n_games, **given)
+    runs, frames = {}, []
+    for m in matchups():
+        vs = m.split("-vs-")
+        res = run(m, keep_games=False, settings=settings)
+        runs[m] = res
+        rounds = res.lengths.filter(pl.col("winner") == "all games")
+        frames.append(
+            res.summary.with_columns(
+                pl.lit(m).alias("matchup"),
+                pl.lit(len(vs)).alias("players"),
+                pl.lit(float(rounds["median"][0])).alias("median_rounds"),
+                pl.lit(float(res.first_seat.filter(pl.col("seat") == "first-seat advantage")["rate"][0])).alias(
+                    "first_seat_advantage"
+                ),
+            )
+        )
+    table = pl.concat(frames).select(
+        "matchup",
+        "players",
+        "outcome",
+        "games",
+        "count",
+        "rate",
+        "low",
+        "high",
+        "median_rounds",
+        "first_seat_advantage",
+    )
+    return MatrixResult(table, runs)
+
+
+def plot_matrix(grid: pl.DataFrame, ax) -> None:
+    """Heatmap of a :meth:`MatrixResult.grid`: the row villain's win rate against the column villain."""
+    names = list(grid["villain"])
+    values = grid.select(names).to_numpy()
+    im = ax.imshow(values, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("villain")
+    for i in range(len(names)):
+        for j in range(len(names)):
+            ax.text(j, i, f"{values[i, j]:.1%}", ha="center", va="center", color="black")
+    ax.set_title("2-player win rate (row vs column, seats rotated)")
+    ax.figure.colorbar(im, ax=ax, fraction=0.046)

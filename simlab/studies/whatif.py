@@ -1,0 +1,201 @@
+"""What-if studies on paired seeds: sweep one card attribute or rule variant over a range of values.
+
+Every value plays the same games (same seed, so game i draws the same random stream and seats), which makes
+the change from the baseline (the shipped card value, or the variant's default) a paired comparison: its
+interval is much narrower than comparing two independent runs would give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from simlab.data.edits import ATTRIBUTES, FLAGS, check_edit
+from simlab.data.rules import RULE_VARIANTS, rules_array
+from simlab.engine.game import parse_matchup
+from simlab.errors import InputError
+from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.sim import _chunks, entry_names
+from simlab.runs.stats import error_bars, paired_difference, wilson
+
+
+def winner_indices(
+    matchup: str,
+    n_games: int | None = None,
+    seed: int | None = None,
+    strategies=None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> np.ndarray:
+    """int8 (n_games,): position in the matchup of game i's winner (seats rotated), -1 if unfinished.
+    ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords) say how;
+    ``strategies`` (villain -> strategy) overrides theirs for this matchup."""
+    villains = parse_matchup(matchup)
+    if settings is None:
+        settings, n_games, seed = settings_from(None, n_games=n_games, seed=seed, **given), None, None
+    else:  # n_games and seed given with settings are this plan's: the settings are not checked again
+        settings = settings_from(settings, **given)
+    plan = settings.plan(villains, n_games, seed, strategies)
+    out = np.full(plan.n_games, -1, np.int8)
+    for part, _, _ in _chunks(plan, settings.threads):
+        out[part["game"].to_numpy()] = part["winner_index"].to_numpy()
+    return out
+
+
+def paired_effect(base: np.ndarray, other: np.ndarray) -> dict:
+    """Change in a 0/1 outcome from ``base`` to ``other`` (the same games) with Newcombe's paired interval."""
+    both = int(np.sum((base == 1) & (other == 1)))
+    only_other = int(np.sum((base == 0) & (other == 1)))
+    only_base = int(np.sum((base == 1) & (other == 0)))
+    neither = base.size - both - only_other - only_base
+    diff, low, high = paired_difference(both, only_other, only_base, neither)
+    return {
+        "games": int(base.size),
+        "base_rate": float(base.mean()),
+        "rate": float(other.mean()),
+        "change": diff,
+        "change_low": low,
+        "change_high": high,
+        "changed_games": only_other + only_base,
+    }
+
+
+@dataclass
+class SweepResult:
+    matchup: str
+    what: str  # 'Get Out! cost' or 'rule get_out'
+    baseline: str  # the shipped value / the variant default
+    table: pl.DataFrame  # one row per (value, entry)
+    seed: int
+    settings: dict = field(default_factory=dict)
+
+    def to_pandas(self):
+        return self.table.to_pandas()
+
+
+def sweep(
+    matchup: str,
+    n_games: int | None,
+    values: list,
+    card: str | None = None,
+    attribute: str | None = None,
+    rule: str | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> SweepResult:
+    """Play ``n_games`` of ``matchup`` at each value of a card attribute (``card`` + ``attribute``) or of a
+    rule variant (``rule``), on the same seeds; per value and entry: win rate [Wilson 95%] and the paired
+    change from the baseline [Newcombe 95%]. ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and
+    ``given`` (its fields as keywords) say how; their edits and variants hold for every value."""
+    villains = parse_matchup(matchup)
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, progress, max_turns = settings.games, settings.seed, settings.progress, settings.max_turns
+    if (card is None) == (rule is None):
+        raise InputError("a sweep varies either a card attribute (--card and --attribute) or a rule (--rule)")
+    if not values:
+        raise InputError("a sweep needs at least one value (--values)")
+    base_edits, variants = settings.edits, settings.variant_dict
+    if card is not None:
+        if attribute not in ATTRIBUTES or attribute in FLAGS:
+            raise InputError(
+                f"--attribute must be one of {', '.join(a for a in ATTRIBUTES if a not in FLAGS)}, got {attribute!r}"
+            )
+        from simlab.data.cards import load_cards
+
+        check_edit(card, attribute, 0, "--card")
+        shipped = getattr(load_cards().card(card), attribute)
+        points = [check_edit(card, attribute, v, "--values") for v in values]
+        baseline = str(shipped)
+        what = f"{card} {attribute}"
+        steps = [(str(p.value), base_edits + (p,), variants) for p in points]
+        base_step = (baseline, base_edits, variants)
+    else:
+        if rule not in RULE_VARIANTS:
+            raise InputError(f"unknown rule variant {rule!r}; choose from {', '.join(RULE_VARIANTS)}")
+        for v in values:
+            rules_array({**variants, rule: str(v)}, max_turns)
+        baseline = variants.get(rule, RULE_VARIANTS[rule].default)
+        what = f"rule {rule}"
+        steps = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
+        base_step = (baseline, base_edits, {**variants, rule: baseline})
+    total = len(steps) + (0 if any(s[0] == baseline for s in steps) else 1)
+    done = 0
+
+    def play(step):
+        nonlocal done
+        w = winner_indices(matchup, settings=settings.replace(edits=step[1], variants=step[2]))
+        done += 1
+        if progress is not None:
+            progress(done * n_games, total * n_games)
+        return w
+
+    results = {}
+    base = play(base_step)
+    results[baseline] = base
+    rows = []
+    names = entry_names(villains)
+    for label, edits_v, variants_v in steps:
+        w = results.get(label)
+        if w is None:
+            w = results[label] = play((label, edits_v, variants_v))
+        for e, name in enumerate(names):
+            won = (w == e).astype(np.int8)
+            low, high = (float(x) for x in wilson(int(won.sum()), won.size))
+            eff = paired_effect((base == e).astype(np.int8), won)
+            rows.append(
+                {
+                    "value": label,
+                    "entry": name,
+                    "games": won.size,
+                    "rate": float(won.mean()),
+                    "low": low,
+                    "high": high,
+                    "change": eff["change"],
+                    "change_low": eff["change_low"],
+                    "change_high": eff["change_high"],
+                    "changed_games": eff["changed_games"],
+                    "unfinished": float(np.mean(w < 0)),
+                }
+            )
+    table = pl.DataFrame(rows)
+    return SweepResult(
+        matchup,
+        what,
+        baseline,
+        table,
+        seed,
+        {"games": n_games, "strategies": dict(settings.strategies), "variants": variants, "max_turns": max_turns},
+    )
+
+
+def plot_sweep(frame: pl.DataFrame, ax, title: str = "", baseline: str | None = None):
+    """Win rate (with 95% intervals) against the swept value, one line per entry."""
+    values = list(dict.fromkeys(frame["value"].to_list()))
+    numeric = all(v.lstrip("-").isdigit() for v in values)
+    xs = {v: (int(v) if numeric else i) for i, v in enumerate(values)}
+    for name in dict.fromkeys(frame["entry"].to_list()):
+        sub = frame.filter(pl.col("entry") == name)
+        x = [xs[v] for v in sub["value"]]
+        y = sub["rate"].to_numpy()
+        err = error_bars(y, sub["low"], sub["high"])
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
+    if baseline is not None and baseline in xs:
+        ax.axvline(xs[baseline], color="grey", linestyle=":", label=f"shipped ({baseline})")
+    if numeric:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.set_xticks(list(xs.values()), values)
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    return ax
