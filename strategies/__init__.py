@@ -104,11 +104,19 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
         raise StrategyError(f"strategy file {where} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"strategy file {where} is not valid TOML: {exc}") from None
-    unknown = sorted(set(doc) - {"name", "description", "base", "params", "provenance"})
+    return strategy_from_table(doc, where, path.parent, path.stem, _depth)
+
+
+def strategy_from_table(
+    doc: dict, where: str, base_dir: Path | None = None, default_name: str = "strategy", _depth: int = 0, extra=()
+) -> StrategySpec:
+    """A strategy variant from a TOML table (a strategy file's, or one entry of a mixture file's): ``base``, and
+    optionally ``name``, ``description``, ``params``, ``provenance``; ``extra`` names more keys the caller reads.
+    ``where`` names the table in errors; a relative ``base`` path is relative to ``base_dir``."""
+    keys = ("name", "description", "base", "params", "provenance", *extra)
+    unknown = sorted(set(doc) - set(keys))
     if unknown:
-        raise StrategyError(
-            f"{where}: unknown key {unknown[0]!r}; valid keys: name, description, base, params, provenance"
-        )
+        raise StrategyError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(keys)}")
     if not isinstance(doc.get("provenance", {}), dict):
         raise StrategyError(f"{where}: 'provenance' must be a table (how the file was made; not read for play)")
     if "base" not in doc:
@@ -118,8 +126,8 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
     base_name = doc["base"]
     if not isinstance(base_name, str):
         raise StrategyError(f"{where}: base must be a strategy name or a path, got {base_name!r}")
-    if _is_path(base_name) and not Path(base_name).is_absolute():
-        base_name = str(path.parent / base_name)  # a relative path is relative to this file, not to the cwd
+    if _is_path(base_name) and not Path(base_name).is_absolute() and base_dir is not None:
+        base_name = str(base_dir / base_name)  # a relative path is relative to this file, not to the cwd
     try:
         base = resolve(base_name, _depth + 1)
     except StrategyError as exc:
@@ -143,7 +151,7 @@ def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
     for key in ("name", "description"):
         if key in doc and not isinstance(doc[key], str):
             raise StrategyError(f"{where}: {key} must be a string")
-    name = doc.get("name", path.stem)
+    name = doc.get("name", default_name)
     desc = doc.get("description", f"{base.name} with {', '.join(f'{k}={v}' for k, v in given.items()) or 'no changes'}")
     return StrategySpec(name, desc, base.kernel, params, source=where)
 

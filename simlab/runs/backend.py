@@ -63,8 +63,8 @@ def _fingerprint_now() -> dict:
 @dataclass(frozen=True)
 class ChunkJob:
     villains: tuple[str, ...]
-    slot_kernels: tuple[int, ...]  # strategy kernel id per matchup entry
-    slot_params: tuple[tuple[float, ...], ...]  # strategy parameters per entry
+    slot_kernels: tuple[int, ...]  # strategy kernel id per slot (slot e is entry e unless a mixture plays)
+    slot_params: tuple[tuple[float, ...], ...]  # strategy parameters per slot
     seed: int
     first: int  # first game index
     n: int
@@ -74,12 +74,19 @@ class ChunkJob:
     edits: tuple = ()
     mode: str = "games"  # games: per-game columns; tally: only the run's counts; flags: games + card flags
     expect: tuple = ()  # the fingerprint (version, rules hash) of the process that made the job
+    draws: tuple = ()  # per entry, (slot, cumulative weight) pairs when a mixture plays (simlab.engine.mixture)
 
     def seats(self) -> np.ndarray:
         """int64 (n, P): the matchup entry in each seat of each of the chunk's games."""
         from simlab.runs.seating import seat_table
 
         return seat_table(self.villains, self.n, self.first, self.order, self.seed)
+
+    def slots(self, seats: np.ndarray) -> np.ndarray:
+        """int64 (n, P): the strategy slot at each seat of each game (the entry itself unless a mixture plays)."""
+        from simlab.engine.mixture import seat_slots
+
+        return seat_slots(seats, self.draws, self.seed, self.first)
 
 
 def play_games(job: ChunkJob):
@@ -106,7 +113,7 @@ def play_games(job: ChunkJob):
         cards.tables,
         ru,
         vrows[seats],
-        seats,
+        job.slots(seats),
         np.array(job.slot_kernels, np.int64),
         np.array(job.slot_params, np.float64),
         np.uint64(job.seed),

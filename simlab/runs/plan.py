@@ -11,7 +11,7 @@ import numpy as np
 
 from simlab.data.edits import normalise
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.engine.game import strategy_spec
+from simlab.engine.mixture import play_spec, slot_table
 from simlab.errors import InputError
 from simlab.kernels import const as K
 from simlab.runs.output import _frame
@@ -36,7 +36,7 @@ def check_strategies(strategies, villains, where: str = "") -> dict[str, str]:
                 f"--strategy names villain {villain!r}, which is not in {where or 'the game'}; "
                 f"choose from {', '.join(dict.fromkeys(villains))}"
             )
-        strategy_spec(name)
+        play_spec(name)
     return strategies
 
 
@@ -66,10 +66,13 @@ class GamePlan:
         set_(self, "edits", normalise(self.edits))
 
     @functools.cached_property
-    def _slots(self) -> tuple[tuple[int, ...], tuple[tuple[float, ...], ...]]:
-        """Strategy kernel ids and parameter vectors per matchup entry (resolved once, not per chunk)."""
-        specs = [strategy_spec(s) for s in self.strategies]
-        return tuple(int(s.kernel) for s in specs), tuple(tuple(float(x) for x in s.vector()) for s in specs)
+    def _slots(self) -> tuple[tuple[int, ...], tuple[tuple[float, ...], ...], tuple]:
+        """Kernel ids and parameter vectors per strategy slot, and each entry's draw over the slots when a mixture
+        plays (:func:`simlab.engine.mixture.slot_table`; without one, slot e is entry e). Resolved once, not per
+        chunk."""
+        specs, draws = slot_table([play_spec(s) for s in self.strategies])
+        kernels = tuple(int(s.kernel) for s in specs)
+        return kernels, tuple(tuple(float(x) for x in s.vector()) for s in specs), draws
 
     @property
     def needs_search(self) -> bool:
@@ -88,7 +91,7 @@ class GamePlan:
         from simlab.runs.backend import ChunkJob, fingerprint
 
         fp = fingerprint()
-        kernels, params = self._slots
+        kernels, params, draws = self._slots
         return ChunkJob(
             self.villains,
             kernels,
@@ -102,6 +105,7 @@ class GamePlan:
             self.edits,
             mode,
             (fp["version"], fp["rules_hash"]),
+            draws,
         )
 
     def settings(self, matchup: str) -> dict:
@@ -113,7 +117,8 @@ class GamePlan:
             "n_games": self.n_games,
             "seed": self.seed,
             "strategies": [str(s) for s in self.strategies],
-            "strategy_vectors": [[k, *v] for k, v in zip(*self._slots, strict=True)],
+            "strategy_vectors": [[k, *v] for k, v in zip(*self._slots[:2], strict=True)],
+            **({"strategy_draws": [[list(p) for p in d] for d in self._slots[2]]} if self._slots[2] else {}),
             "variants": dict(self.variants),
             "max_turns": self.max_turns,
             "first": self.order,

@@ -22,6 +22,7 @@ import polars as pl
 from simlab.data.edits import describe, edited_cards
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.engine.game import DEFAULT_STRATEGY, check_villain, parse_matchup, strategy_spec
+from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
 from simlab.runs.checkpoint import (  # noqa: F401
     CHUNK_ARRAYS,
@@ -243,7 +244,7 @@ def run(
     return RunResult(
         matchup,
         villains,
-        tuple(strategy_spec(s).name for s in names),
+        tuple(play_spec(s).name for s in names),
         seed,
         seconds,
         tally,
