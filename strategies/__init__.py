@@ -59,11 +59,13 @@ class StrategySpec:
     kernel: int
     params: dict[str, float] = field(default_factory=dict)
     source: str = "built-in"
+    # a search player's rollout models: (villain, heuristic strategy) pairs in place of its ``rollout`` setting's
+    rollouts: tuple = ()
 
     def vector(self) -> np.ndarray:
         """The parameters as the kernel reads them (``State.sparams`` row)."""
         if self.kernel == KERNELS["search"]:
-            return _search.vector(self.params, resolve)
+            return _search.vector(self.params, resolve, dict(self.rollouts))
         out = np.zeros(N_SPARAMS, np.float64)
         for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
             out[i] = self.params[name]

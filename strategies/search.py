@@ -148,9 +148,10 @@ def rollout_strategy(rollout: float, villain: str, resolve) -> str:
     return "expert"
 
 
-def vector(params: dict[str, float], resolve) -> np.ndarray:
+def vector(params: dict[str, float], resolve, rollouts: dict | None = None) -> np.ndarray:
     """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters
-    (``resolve``: the strategy registry's resolver)."""
+    (``resolve``: the strategy registry's resolver; ``rollouts``: villain -> the heuristic strategy its rollouts
+    play instead of the ``rollout`` setting's, e.g. an opponent's model)."""
     from simlab.data.cards import VILLAIN_KEYS, load_cards
 
     out = np.zeros(N_SPARAMS, np.float64)
@@ -161,7 +162,7 @@ def vector(params: dict[str, float], resolve) -> np.ndarray:
         raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
-        spec = resolve(rollout_strategy(params["rollout"], v, resolve))
+        spec = (rollouts or {}).get(v) or resolve(rollout_strategy(params["rollout"], v, resolve))
         rollout = spec.vector()
         if np.any(rollout[STRIDE:]):
             raise RuntimeError(f"strategy {spec.name} has more parameters than the search holds ({STRIDE})")

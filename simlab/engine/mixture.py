@@ -18,6 +18,11 @@ A mixture file (``configs/equilibrium/<matchup>.toml``, written by ``simlab equi
     [provenance]                   # how the file was made; not read for play
 
 and ``FILE#VILLAIN`` (a path, or a name under ``configs/equilibrium/``) names one villain's mixture.
+
+``strong#VILLAIN`` is the ``strong`` level: in a 2-player game of two different villains whose equilibrium is
+shipped, that equilibrium's mixture; elsewhere (a 3-player or mirror game, which have no equilibrium of this kind,
+or a pairing not yet solved) the villain's most-weighted strategy across the equilibria it plays in, said so in
+its description. Which one plays is decided where the matchup is known (:func:`play_spec`).
 """
 
 from __future__ import annotations
@@ -134,11 +139,65 @@ def load_mixture(ref: str) -> MixedSpec:
         raise InputError(str(exc)) from None
 
 
-def play_spec(strategy) -> StrategySpec | MixedSpec:
-    """What plays an entry: a strategy (name, path or spec) or a mixture (``FILE#VILLAIN`` or a spec)."""
+STRONG = "strong"
+
+
+def mixture_files() -> list[Path]:
+    """Every mixture file here, by name (a file under the working directory's ``configs/equilibrium/`` first)."""
+    seen: dict[str, Path] = {}
+    for d in MIXTURE_DIRS:
+        if d.is_dir():
+            for p in sorted(d.glob("*.toml")):
+                seen.setdefault(p.stem, p)
+    return [seen[k] for k in sorted(seen)]
+
+
+def strong_files(villain: str) -> list[Path]:
+    """The mixture files with a mixture for ``villain``."""
+    return [p for p in mixture_files() if any(t.get("villain") == villain for t in read_mixture_file(p)["strategy"])]
+
+
+def strong_spec(villain: str, matchup: tuple[str, ...] | None = None) -> MixedSpec:
+    """The strategy of the ``strong`` level for ``villain`` in ``matchup`` (see the module's docstring)."""
+    files = strong_files(villain)
+    if not files:
+        raise InputError(
+            f"level 'strong' needs an equilibrium with {villain} in configs/equilibrium/, which has none; "
+            "make them with: simlab equilibrium --all"
+        )
+    if matchup is not None and len(matchup) == 2 and matchup[0] != matchup[1]:
+        for name in ("-vs-".join(matchup), "-vs-".join(matchup[::-1])):
+            path = next((p for p in files if p.stem == name), None)
+            if path is not None:
+                mix = load_mixture(f"{path}#{villain}")
+                return MixedSpec(
+                    f"{STRONG} ({name} equilibrium)", f"{villain} at strong play: {mix.describe()}", mix.components
+                )
+    best, best_w, where = None, -1.0, []
+    for path in files:
+        mix = load_mixture(f"{path}#{villain}")
+        where.append(path.stem)
+        for spec, w in mix.components:
+            if w > best_w:
+                best, best_w = spec, w
+    why = "a 3-player game" if matchup is not None and len(matchup) == 3 else "a game with no equilibrium of its own"
+    return MixedSpec(
+        f"{STRONG} ({best.name})",
+        f"{villain}'s most-weighted strategy ({best.name}, {best_w:.0%}) across the equilibria of "
+        f"{', '.join(where)}: {why}",
+        ((best, 1.0),),
+    )
+
+
+def play_spec(strategy, matchup: tuple[str, ...] | None = None) -> StrategySpec | MixedSpec:
+    """What plays an entry: a strategy (name, path or spec) or a mixture (``FILE#VILLAIN``, ``strong#VILLAIN`` in
+    ``matchup``, or a spec)."""
     if isinstance(strategy, StrategySpec | MixedSpec):
         return strategy
     if is_mixture_name(strategy):
+        name, _, villain = strategy.partition("#")
+        if name == STRONG:
+            return strong_spec(villain, matchup)
         return load_mixture(strategy)
     try:
         return resolve(str(strategy))

@@ -4,7 +4,9 @@ A level maps each villain to the strategy that plays it. ``random``, ``novice`` 
 built-in strategies on every seat; ``tuned`` plays each villain's tuned strategy file
 (``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``); ``search`` is the search player
 (:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy
-(each villain's tuned strategy where its file exists, else expert). Levels are listed weakest first.
+(each villain's tuned strategy where its file exists, else expert); ``strong`` plays the equilibrium mixtures of
+``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`simlab.engine.mixture` for the 3-player and mirror
+games). Levels are listed weakest first.
 
 A search game costs hundreds of scripted games, so commands give the search level fewer games by default
 (:func:`default_games`), and studies that play thousands of games per setting stay at the strongest
@@ -18,7 +20,7 @@ from simlab.engine.game import check_villain
 from simlab.errors import InputError, StrategyError
 from strategies import resolve
 
-LEVELS = ("random", "novice", "expert", "tuned", "search")
+LEVELS = ("random", "novice", "expert", "tuned", "strong", "search")
 DEFAULT_LEVEL = "expert"
 SEARCH_LEVELS = ("search",)  # levels that decide by simulation
 SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
@@ -34,6 +36,15 @@ def level_strategy(level: str, villain: str) -> str:
     """The strategy (a name ``strategies.resolve`` accepts) that plays ``villain`` at ``level``."""
     check_level(level)
     check_villain(villain)
+    if level == "strong":
+        from simlab.engine.mixture import STRONG, strong_files
+
+        if not strong_files(villain):
+            raise InputError(
+                f"level 'strong' needs an equilibrium with {villain} in configs/equilibrium/, which has none; "
+                "make them with: simlab equilibrium --all"
+            )
+        return f"{STRONG}#{villain}"  # which mixture plays is decided with the matchup (simlab.engine.mixture)
     if level != "tuned":
         return level
     name = f"tuned-{villain}"

@@ -70,7 +70,7 @@ class GamePlan:
         """Kernel ids and parameter vectors per strategy slot, and each entry's draw over the slots when a mixture
         plays (:func:`simlab.engine.mixture.slot_table`; without one, slot e is entry e). Resolved once, not per
         chunk."""
-        specs, draws = slot_table([play_spec(s) for s in self.strategies])
+        specs, draws = slot_table([play_spec(s, self.villains) for s in self.strategies])
         kernels = tuple(int(s.kernel) for s in specs)
         return kernels, tuple(tuple(float(x) for x in s.vector()) for s in specs), draws
 

@@ -244,7 +244,7 @@ def run(
     return RunResult(
         matchup,
         villains,
-        tuple(play_spec(s).name for s in names),
+        tuple(play_spec(s, villains).name for s in names),
         seed,
         seconds,
         tally,

@@ -41,6 +41,7 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.engine.game import check_villain, strategy_spec
+from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import wilson
@@ -185,13 +186,16 @@ class Pairing:
         return ", ".join(self.villains[1:])
 
 
-def pairings(villain: str, objective: Objective, current: dict) -> list[Pairing]:
-    """Every pairing of ``objective`` for ``villain``: a 2-player part meets each other villain; a 3-player
-    part plays both seat orders of the other two (with seats rotated within each, every seat of both orders
-    equally). ``current``: villain -> strategy spec of the ``current`` field."""
+def pairings(villain: str, objective: Objective, current: dict, versus: str | None = None) -> list[Pairing]:
+    """Every pairing of ``objective`` for ``villain``: a 2-player part meets each other villain (only ``versus``
+    when given: one matchup's best response); a 3-player part plays both seat orders of the other two (with seats
+    rotated within each, every seat of both orders equally). ``current``: villain -> strategy spec (or mixture) of
+    the ``current`` field."""
     from simlab.runs.levels import strategy_at
 
     others = [v for v in VILLAIN_KEYS if v != villain]
+    if versus is not None and any(part.players != 2 for part in objective.parts):
+        raise InputError("a tune against one opponent villain has 2-player parts only")
     out = []
     for k, part in enumerate(objective.parts):
 
@@ -199,7 +203,7 @@ def pairings(villain: str, objective: Objective, current: dict) -> list[Pairing]
             return current[o] if part.field == CURRENT else strategy_spec(strategy_at(part.field, o))
 
         if part.players == 2:
-            out += [Pairing(k, (villain, o), (at(o),)) for o in others]
+            out += [Pairing(k, (villain, o), (at(o),)) for o in others if versus in (None, o)]
         else:
             a, b = others
             out += [Pairing(k, (villain, a, b), (at(a), at(b))), Pairing(k, (villain, b, a), (at(b), at(a)))]
@@ -325,6 +329,7 @@ def tune(
     objective: str | Objective | None = None,
     drop_penalty: float | None = None,
     *,
+    versus: str | None = None,
     settings: RunSettings | None = None,
     **given,
 ) -> TuneResult:
@@ -339,7 +344,8 @@ def tune(
     objective: the parts of the field and their weights (:func:`parse_objective`; default
         :data:`DEFAULT_OBJECTIVE`: 2-player against the current opponents and against novices, and the
         3-player game against the current opponents); drop_penalty: its search penalty for a part falling
-        below the start (default :data:`DEFAULT_DROP_PENALTY`).
+        below the start (default :data:`DEFAULT_DROP_PENALTY`). versus: the 2-player parts meet only this
+        villain (a best response in one matchup; its opponent may be a mixture).
     params: parameter names to search (default :func:`tunable_params`).
     out: write the tuned strategy file here (``configs/strategies/tuned-<villain>.toml`` from the CLI).
     progress: called with (games played, games planned, best score so far, the start's) as chunks finish.
@@ -368,8 +374,8 @@ def tune(
     for o in opponents:
         if o not in others:
             raise InputError(f"opponent {o!r} is not another villain; choose from {', '.join(others)}")
-    opp_specs = {o: strategy_spec(opponents.get(o, "expert")) for o in others}
-    plays_of = pairings(villain, objective, opp_specs)
+    opp_specs = {o: play_spec(opponents.get(o, "expert")) for o in others}
+    plays_of = pairings(villain, objective, opp_specs, versus)
     per_part = games_per_pairing(objective, candidate_games)
     plays = [(pr, per_part[pr.part]) for pr in plays_of]
     searchable = tunable_params(villain)
@@ -522,6 +528,7 @@ def tune(
             max_turns,
             on_chunk,
             objective=objective,
+            versus=versus,
         )
     seconds = time.perf_counter() - t0
     fp = fingerprint()
@@ -622,6 +629,7 @@ def validate(
     max_turns: int = DEFAULT_MAX_TURNS,
     on_chunk=None,
     objective: str | Objective | None = "2p:current=1",
+    versus: str | None = None,
 ) -> pl.DataFrame:
     """``start`` and ``tuned`` play the same ``n_games`` in every pairing of ``objective`` (``opponents``,
     villain -> strategy, is its ``current`` field; the default objective is the 2-player game against them).
@@ -631,9 +639,9 @@ def validate(
     interval, and its change with a normal 95% interval from the per-game paired differences (variance: the
     sum over parts of weight squared times the variance of the part's mean difference)."""
     objective = parse_objective(objective)
-    specs = [strategy_spec(start), strategy_spec(tuned)]
-    opp_specs = {o: strategy_spec(s) for o, s in opponents.items()}
-    plays = [(pr, n_games) for pr in pairings(villain, objective, opp_specs)]
+    specs = [play_spec(start), play_spec(tuned)]
+    opp_specs = {o: play_spec(s) for o, s in opponents.items()}
+    plays = [(pr, n_games) for pr in pairings(villain, objective, opp_specs, versus)]
     won = _play_field(villain, specs, plays, seed, variants, max_turns, on_chunk=on_chunk, objective=objective)
     rows = []
     mean_a = mean_b = var = var_b = 0.0

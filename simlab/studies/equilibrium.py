@@ -1,0 +1,715 @@
+"""A matchup's value at strong play: the Nash equilibrium of a population of strategies, grown by best responses.
+
+Re-tuning each villain against the others' current strategies can cycle (it does in rock-paper-scissors), so the
+answer depends on who was tuned last. The double-oracle method (McMahan, Gordon and Blum 2003; PSRO, Lanctot et al.
+2017) gives one answer instead: keep a population of strategies for each side, play every pair of them on common
+seeds (the payoff table), solve the table's constant-sum game by linear programming (each side's equilibrium
+mixture and the value), then let each side's best response to the other's mixture (the tuner, CMA-ES, playing
+against the mixture) join its population if it beats its side's mixture beyond its validation interval on fresh
+games. It stops when neither best response gains more than epsilon: the mixtures are then at most epsilon (per
+side, as far as the tuner can find) from an equilibrium of the whole game, and the gains are its exploitability.
+
+Scores count a win 1 and an unfinished game (the turn cap; about 1 game in 2,000) a half to each side, so the table
+is constant-sum. The value is measured again on fresh games, mixture against mixture, with its 95% interval.
+
+Every game is fixed by (seed, purpose): the table's entries share one seed (common random numbers), each best
+response searches and is validated on seeds of its own iteration and side. A checkpoint directory keeps every
+finished step (table entries, best responses, validations, the value); the same command with the same directory
+skips them, so an interrupted run resumes where it stopped and ends with the same result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.engine.game import parse_matchup
+from simlab.engine.mixture import MixedSpec, mixture
+from simlab.errors import InputError
+from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.stats import Z95
+from simlab.studies.difficulty import derived_seed
+from strategies import StrategySpec
+
+SEED_LEVELS = ("novice", "expert", "tuned")  # each side's population starts with these (those available here)
+DEFAULT_TABLE_GAMES = 1_200  # per entry of the payoff table: a standard error of at most 1.44 points
+DEFAULT_EPSILON = 0.02
+DEFAULT_ITERATIONS = 8
+DEFAULT_BUDGET = 150_000  # search games of one best response
+DEFAULT_CANDIDATE_GAMES = 1_000
+DEFAULT_VALIDATION_GAMES = 4_000  # fresh games of a best response and of its side's mixture, paired
+DEFAULT_VALUE_GAMES = 10_000  # fresh games of mixture against mixture for the value's interval
+TIE = 1e-9  # payoffs within this of the optimum count as optimal when a tie between mixtures is broken
+NEGLIGIBLE = 1e-6  # a weight below this is the linear program's rounding, not a strategy played
+
+
+# ============================================================================ the meta-solver
+
+
+@dataclass(frozen=True)
+class MatrixGameSolution:
+    """The equilibrium of a constant-sum table: the row player's value and both mixtures."""
+
+    value: float  # what the row player's mixture guarantees (the column player's holds the row player to it)
+    rows: np.ndarray  # the row player's mixture
+    cols: np.ndarray  # the column player's mixture
+
+
+def _maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
+    """The row player's maximin mixture of ``payoff`` (rows maximise) and its value, by linear programming; among
+    the optimal mixtures the one that puts its weight on the earliest rows (a second program), so a tie is always
+    broken the same way, towards the population's first strategies."""
+    from scipy.optimize import linprog
+
+    m, n = payoff.shape
+    # variables: x_1..x_m, v; maximise v subject to (payoff^T x)_j >= v for every column, sum x = 1
+    c = np.zeros(m + 1)
+    c[-1] = -1.0
+    a_ub = np.hstack([-payoff.T, np.ones((n, 1))])
+    a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
+    bounds = [(0.0, 1.0)] * m + [(None, None)]
+    first = linprog(c, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    if first.status != 0:
+        raise RuntimeError(f"the equilibrium's linear program failed: {first.message}")
+    value = float(first.x[-1])
+    # among mixtures guaranteeing the value, the one with its weight earliest: minimise sum_i i * x_i
+    second = linprog(
+        np.arange(m, dtype=float),
+        A_ub=-payoff.T,
+        b_ub=-(value - TIE) * np.ones(n),
+        A_eq=np.ones((1, m)),
+        b_eq=[1.0],
+        bounds=[(0.0, 1.0)] * m,
+        method="highs",
+    )
+    x = second.x if second.status == 0 else first.x[:m]
+    x = np.where(x > NEGLIGIBLE, x, 0.0)
+    return value, x / x.sum()
+
+
+def solve_matrix_game(payoff) -> MatrixGameSolution:
+    """The Nash equilibrium of the constant-sum game ``payoff`` (m x n: the row player's score, the column player's
+    is a constant minus it): the value, the row player's maximin mixture and the column player's minimax one."""
+    payoff = np.asarray(payoff, np.float64)
+    if payoff.ndim != 2 or payoff.size == 0 or not np.isfinite(payoff).all():
+        raise ValueError(f"a payoff table must be a finite, non-empty 2-d array, got shape {payoff.shape}")
+    value, rows = _maximin(payoff)
+    _, cols = _maximin(-payoff.T)
+    return MatrixGameSolution(value, rows, cols)
+
+
+# ============================================================================ settings and the checkpoint
+
+
+@dataclass(frozen=True)
+class EquilibriumSettings:
+    """What decides an equilibrium run besides the run settings (seed, rules, turn cap)."""
+
+    table_games: int = DEFAULT_TABLE_GAMES
+    epsilon: float = DEFAULT_EPSILON
+    iterations: int = DEFAULT_ITERATIONS
+    budget: int = DEFAULT_BUDGET
+    candidate_games: int = DEFAULT_CANDIDATE_GAMES
+    validation_games: int = DEFAULT_VALIDATION_GAMES
+    value_games: int = DEFAULT_VALUE_GAMES
+    popsize: int | None = None
+
+    def __post_init__(self):
+        for name in ("table_games", "iterations", "budget", "candidate_games", "validation_games", "value_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InputError(f"--{name.replace('_', '-')} must be a whole number of at least 1, got {value!r}")
+        if self.table_games % 2:
+            raise InputError(f"--table-games must be even (seats rotate), got {self.table_games}")
+        if not (isinstance(self.epsilon, int | float) and 0 < self.epsilon < 1):
+            raise InputError(f"--epsilon must be a win-rate gain between 0 and 1, got {self.epsilon!r}")
+
+
+def spec_key(spec: StrategySpec) -> str:
+    """A short hash of what a strategy plays (its kernel and parameters, not its name)."""
+    blob = json.dumps([int(spec.kernel), sorted((k, float(v)) for k, v in spec.params.items())])
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def mixture_key(mix: MixedSpec) -> str:
+    return hashlib.sha256(json.dumps([[spec_key(s), round(w, 12)] for s, w in mix.components]).encode()).hexdigest()[
+        :16
+    ]
+
+
+class StepStore:
+    """The finished steps of an equilibrium run: ``settings.json`` and one JSON file per step, each written whole
+    (a temporary file renamed into place) as soon as its step finishes. Without a directory, steps live in
+    memory only."""
+
+    def __init__(self, path: str | Path | None, settings: dict):
+        from simlab.runs.checkpoint import _write_durably
+
+        self._write = _write_durably
+        self.path = Path(path) if path is not None else None
+        self.memory: dict[str, dict] = {}
+        if self.path is None:
+            return
+        meta = self.path / "settings.json"
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            if meta.exists():
+                try:
+                    old = json.loads(meta.read_text())
+                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                    raise InputError(f"cannot read the checkpoint settings {str(meta)!r}: {exc}") from None
+                diffs = [
+                    f"{k}: {old.get(k)!r} there, {settings.get(k)!r} here"
+                    for k in settings
+                    if old.get(k) != settings.get(k)
+                ]
+                if diffs:
+                    raise InputError(f"checkpoint {str(self.path)!r} was made with other settings: " + "; ".join(diffs))
+            else:
+                self._write(meta, json.dumps(settings, indent=2, sort_keys=True).encode())
+            for stale in self.path.glob(".step-*.tmp.json"):
+                stale.unlink()
+        except OSError as exc:
+            raise InputError(f"cannot use --checkpoint {str(self.path)!r}: {exc.strerror or exc}") from None
+
+    def _file(self, key: str) -> Path:
+        return self.path / f"step-{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+
+    def get(self, key: str) -> dict | None:
+        if key in self.memory:
+            return self.memory[key]
+        if self.path is None or not self._file(key).exists():
+            return None
+        try:
+            doc = json.loads(self._file(key).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"checkpoint step {str(self._file(key))!r} cannot be read ({exc}); delete it") from None
+        if doc.get("key") != key:
+            raise InputError(f"checkpoint step {str(self._file(key))!r} belongs to another step; delete it")
+        self.memory[key] = doc["data"]
+        return doc["data"]
+
+    def put(self, key: str, data: dict) -> dict:
+        self.memory[key] = data
+        if self.path is not None:
+            self._write(self._file(key), json.dumps({"key": key, "data": data}).encode())
+        return data
+
+    @property
+    def steps(self) -> int:
+        return len(self.memory)
+
+
+# ============================================================================ playing
+
+
+class Interrupted(Exception):
+    """Ctrl-C during an equilibrium: what finished is in the checkpoint."""
+
+
+def _scores(villains, strategies, n, seed, settings: RunSettings, stop) -> np.ndarray:
+    """Entry 0's score in each of games 0..n-1 (1 win, 0.5 unfinished, 0 loss), seats rotated."""
+    from simlab.runs.backend import current, play_chunk
+    from simlab.runs.plan import GamePlan
+
+    plan = GamePlan(villains, tuple(strategies), n, seed, settings.variant_dict, settings.max_turns)
+    out = np.zeros(n, np.float64)
+    jobs = list(plan.jobs("games"))
+    for job, res in zip(jobs, current().map(play_chunk, jobs), strict=True):
+        seats = job.seats()
+        ws = res["winner_seat"].astype(np.int64)
+        entry = np.where(ws >= 0, seats[np.arange(job.n), np.maximum(ws, 0)], -1)
+        out[job.first : job.first + job.n] = np.where(entry == 0, 1.0, np.where(entry < 0, 0.5, 0.0))
+        if stop():
+            raise Interrupted
+    return out
+
+
+def _mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    m = float(x.mean())
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else float("nan")
+    return m, m - half, m + half
+
+
+# ============================================================================ the result
+
+
+@dataclass
+class EquilibriumResult:
+    """One matchup's equilibrium: the value at strong play, both mixtures, and how the search got there."""
+
+    matchup: str
+    villains: tuple[str, str]
+    value: float  # villains[0]'s score (win rate, unfinished games counting a half) at the equilibrium
+    value_low: float
+    value_high: float
+    value_games: int
+    mixtures: pl.DataFrame  # villain, strategy, weight (every population member; weight 0 outside the support)
+    iterations: pl.DataFrame  # one row per iteration: table value, each side's best-response gain [95%], joined
+    table: pl.DataFrame  # one row per entry: row strategy, column strategy, score, games, standard error
+    converged: bool
+    stopped_by: str
+    populations: dict[str, list[StrategySpec]]
+    weights: dict[str, np.ndarray]
+    provenance: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    games: int = 0  # games played by this run (checkpointed steps not counted)
+    checkpoint: Path | None = None
+
+    def mixture(self, villain: str) -> MixedSpec:
+        pop, w = self.populations[villain], self.weights[villain]
+        return mixture(f"strong-{self.matchup}#{villain}", list(zip(pop, w, strict=True)))
+
+    @property
+    def exploitability(self) -> float:
+        """The last iteration's sum of both sides' best-response gains (each at least 0): NashConv."""
+        last = self.iterations.row(-1, named=True)
+        return max(last["gain_a"], 0.0) + max(last["gain_b"], 0.0)
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        value = pl.DataFrame(
+            [
+                {
+                    "matchup": self.matchup,
+                    "villain": self.villains[0],
+                    "value": self.value,
+                    "value_low": self.value_low,
+                    "value_high": self.value_high,
+                    "games": self.value_games,
+                    "exploitability": self.exploitability,
+                    "converged": self.converged,
+                    "stopped_by": self.stopped_by,
+                }
+            ]
+        )
+        return {"value": value, "mixtures": self.mixtures, "iterations": self.iterations, "table": self.table}
+
+
+# ============================================================================ the double oracle
+
+
+def seed_population(villain: str, levels=SEED_LEVELS, extra=()) -> list[StrategySpec]:
+    """A side's first strategies: each of ``levels`` available here (``tuned`` once its file exists), then
+    ``extra`` (strategy names or specs), without repeats of what plays the same."""
+    from simlab.engine.game import strategy_spec
+    from simlab.runs.levels import available_levels, level_strategy
+
+    have = available_levels((villain,))
+    out, seen = [], set()
+    for s in [level_strategy(lv, villain) for lv in levels if lv in have] + list(extra):
+        spec = strategy_spec(s)
+        if spec.kernel != 1:
+            raise InputError(f"--seed-strategy {spec.name!r} is not a heuristic strategy (the tuner starts from one)")
+        if spec_key(spec) not in seen:
+            seen.add(spec_key(spec))
+            out.append(spec)
+    if not out:
+        raise InputError(f"no seed strategy for {villain}: give a level or --seed-strategy")
+    return out
+
+
+def equilibrium(
+    matchup: str,
+    seed_strategies: dict[str, list] | None = None,
+    seed_levels=SEED_LEVELS,
+    options: EquilibriumSettings | None = None,
+    checkpoint: str | Path | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> EquilibriumResult:
+    """The equilibrium of ``matchup`` (two different villains) over populations grown by best responses.
+
+    seed_strategies: villain -> more strategies to start its population with (names, paths or specs), after
+        ``seed_levels`` (default novice, expert, tuned: those available here; give ``()`` to start from the extra
+        strategies alone).
+    options: games per table entry, epsilon, iterations, the tuner's budget and games (:class:`EquilibriumSettings`).
+    checkpoint: a directory keeping every finished step (resume by running the same call again).
+    progress: called with (what is being played, games done, games planned in this step).
+    settings and ``given`` (:class:`simlab.runs.settings.RunSettings` fields): the seed, rule variants, turn cap,
+        threads; games, level and strategies are not used.
+    """
+    from simlab.runs.backend import fingerprint
+    from simlab.runs.sim import _set_threads, _StopFlag
+
+    villains = parse_matchup(matchup)
+    if len(villains) != 2 or villains[0] == villains[1]:
+        raise InputError(f"an equilibrium is of a 2-player matchup of two different villains, got {matchup!r}")
+    a, b = villains
+    matchup = f"{a}-vs-{b}"
+    opts = options or EquilibriumSettings()
+    settings = settings_from(settings, "the equilibrium", **given)
+    _set_threads(settings.threads)
+    seed = settings.seed
+    extra = dict(seed_strategies or {})
+    for v in extra:
+        if v not in villains:
+            raise InputError(f"--seed-strategy names {v!r}, which is not in {matchup}; choose from {a}, {b}")
+    pops = {v: seed_population(v, seed_levels, extra.get(v, ())) for v in villains}
+    fp = fingerprint()
+    run_settings = {
+        "matchup": matchup,
+        "seed": seed,
+        "variants": settings.variant_dict,
+        "max_turns": settings.max_turns,
+        "seed_strategies": {v: [spec_key(s) for s in pops[v]] for v in villains},
+        "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
+        "simlab": fp,
+    }
+    store = StepStore(checkpoint, run_settings)
+    table_seed = derived_seed(seed, f"equilibrium:{matchup}:table")
+    played = 0
+    t0 = time.perf_counter()
+
+    with _StopFlag() as flag:
+
+        def stop():
+            return flag.stop
+
+        def say(what, done, total):
+            if progress is not None:
+                progress(what, done, total)
+
+        def entry(i: int, j: int) -> dict:
+            nonlocal played
+            ra, cb = pops[a][i], pops[b][j]
+            key = f"entry:{spec_key(ra)}:{spec_key(cb)}"
+            got = store.get(key)
+            if got is None:
+                say(f"table {ra.name} vs {cb.name}", 0, opts.table_games)
+                s = _scores((a, b), (ra, cb), opts.table_games, table_seed, settings, stop)
+                played += s.size
+                got = store.put(key, {"score": float(s.mean()), "var": float(s.var(ddof=1)), "games": int(s.size)})
+            return got
+
+        def table() -> np.ndarray:
+            return np.array([[entry(i, j)["score"] for j in range(len(pops[b]))] for i in range(len(pops[a]))])
+
+        def side_mixture(v: str, w: np.ndarray) -> MixedSpec:
+            return mixture(f"{matchup}#{v}", list(zip(pops[v], w, strict=True)))
+
+        def best_response(it: int, v: str, opp: str, payoff_v: np.ndarray, own: MixedSpec, theirs: MixedSpec) -> dict:
+            """``v``'s best response to ``theirs`` (tuned from its best pure strategy against it), validated
+            against ``own`` on fresh games."""
+            nonlocal played
+            from simlab.studies.tune import tune, validate
+
+            start = pops[v][int(np.argmax(payoff_v))]
+            key = f"br:{it}:{v}:{spec_key(start)}:{mixture_key(theirs)}"
+            got = store.get(key)
+            if got is None:
+                say(f"iteration {it}: {v}'s best response", 0, opts.budget)
+                res = tune(
+                    v,
+                    opts.budget,
+                    start,
+                    {opp: theirs},
+                    opts.candidate_games,
+                    2,  # the tune's own validation (against its start) is not used: see below
+                    opts.popsize,
+                    purpose=f"equilibrium:{matchup}:{it}",
+                    objective="2p:current=1",
+                    drop_penalty=0.0,
+                    versus=opp,
+                    settings=settings,
+                    progress=lambda done, total, best, first: say(f"iteration {it}: {v}'s best response", done, total),
+                )
+                if res.interrupted:
+                    raise Interrupted
+                played += int(res.provenance["search_games"])
+                got = store.put(key, {"params": res.best.params, "kernel": int(res.best.kernel), "start": start.name})
+            spec = StrategySpec(
+                f"br-{v}-{it}",
+                f"{v}'s best response in {matchup}, iteration {it}",
+                got["kernel"],
+                got["params"],
+                "simlab equilibrium",
+            )
+            vkey = f"validate:{it}:{v}:{spec_key(spec)}:{mixture_key(own)}:{mixture_key(theirs)}"
+            val = store.get(vkey)
+            if val is None:
+                say(f"iteration {it}: validating {v}'s best response", 0, 2 * opts.validation_games)
+                frame = validate(
+                    v,
+                    own,
+                    spec,
+                    {opp: theirs},
+                    opts.validation_games,
+                    derived_seed(seed, f"equilibrium:{matchup}:{it}:{v}:validate"),
+                    settings.variant_dict,
+                    settings.max_turns,
+                    objective="2p:current=1",
+                    versus=opp,
+                )
+                row = frame.filter(pl.col("part") == "objective").row(0, named=True)
+                played += 2 * opts.validation_games
+                val = store.put(
+                    vkey,
+                    {k: float(row[k]) for k in ("start_rate", "rate", "change", "change_low", "change_high")}
+                    | {"games": int(row["games"])},
+                )
+            return {"spec": spec, "start": got["start"], **val}
+
+        rows, stopped_by, converged = [], f"the iteration cap ({opts.iterations})", False
+        solution = None
+        try:
+            for it in range(1, opts.iterations + 1):
+                payoff = table()
+                solution = solve_matrix_game(payoff)
+                mix_a, mix_b = side_mixture(a, solution.rows), side_mixture(b, solution.cols)
+                br_a = best_response(it, a, b, payoff @ solution.cols, mix_a, mix_b)
+                br_b = best_response(it, b, a, -(solution.rows @ payoff), mix_b, mix_a)
+                row = {
+                    "iteration": it,
+                    "population_a": len(pops[a]),
+                    "population_b": len(pops[b]),
+                    "table_value": solution.value,
+                    "support_a": int((solution.rows > 0).sum()),
+                    "support_b": int((solution.cols > 0).sum()),
+                }
+                for side, br in (("a", br_a), ("b", br_b)):
+                    row |= {
+                        f"mixture_rate_{side}": br["start_rate"],
+                        f"best_response_rate_{side}": br["rate"],
+                        f"gain_{side}": br["change"],
+                        f"gain_{side}_low": br["change_low"],
+                        f"gain_{side}_high": br["change_high"],
+                        f"best_response_{side}": br["spec"].name,
+                        f"started_from_{side}": br["start"],
+                    }
+                row["exploitability"] = max(br_a["change"], 0.0) + max(br_b["change"], 0.0)
+                done = br_a["change"] <= opts.epsilon and br_b["change"] <= opts.epsilon
+                joined = []
+                if not done and it < opts.iterations:
+                    for v, br in ((a, br_a), (b, br_b)):
+                        if br["change_low"] > 0 and spec_key(br["spec"]) not in {spec_key(s) for s in pops[v]}:
+                            pops[v].append(br["spec"])
+                            joined.append(v)
+                row["joined"] = ", ".join(joined)
+                rows.append(row)
+                if done:
+                    converged, stopped_by = True, f"no best response gains more than epsilon ({opts.epsilon:.0%})"
+                    break
+                if not joined and it < opts.iterations:
+                    stopped_by = "no best response beat its side's mixture beyond its validation interval"
+                    break
+            # the value: the last mixtures against each other on fresh games
+            mix_a, mix_b = side_mixture(a, solution.rows), side_mixture(b, solution.cols)
+            vkey = f"value:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
+            got = store.get(vkey)
+            if got is None:
+                say("the value: mixture against mixture", 0, opts.value_games)
+                vseed = derived_seed(seed, f"equilibrium:{matchup}:value")
+                s = _scores((a, b), (mix_a, mix_b), opts.value_games, vseed, settings, stop)
+                played += s.size
+                got = store.put(vkey, dict(zip(("value", "low", "high"), _mean_interval(s), strict=True)))
+        except Interrupted:
+            raise KeyboardInterrupt from None
+
+    last_payoff = np.array([[entry(i, j)["score"] for j in range(len(pops[b]))] for i in range(len(pops[a]))])
+    # the table behind the final mixtures (members that joined at the cap are not in it)
+    m, n = solution.rows.size, solution.cols.size
+    table_rows = []
+    for i in range(m):
+        for j in range(n):
+            e = entry(i, j)
+            table_rows.append(
+                {
+                    f"{a}_strategy": pops[a][i].name,
+                    f"{b}_strategy": pops[b][j].name,
+                    "score": float(last_payoff[i, j]),
+                    "games": e["games"],
+                    "standard_error": math.sqrt(e["var"] / e["games"]),
+                }
+            )
+    pops = {a: pops[a][:m], b: pops[b][:n]}
+    weights = {a: solution.rows, b: solution.cols}
+    mixtures = pl.DataFrame(
+        [
+            {"villain": v, "strategy": s.name, "weight": float(w)}
+            for v in villains
+            for s, w in zip(pops[v], weights[v], strict=True)
+        ]
+    )
+    seconds = time.perf_counter() - t0
+    provenance = {
+        "matchup": matchup,
+        "seed": seed,
+        "variants": settings.variant_dict,
+        "max_turns": settings.max_turns,
+        "options": run_settings["options"],
+        "seed_population": {v: [s.name for s in seed_population(v, seed_levels, extra.get(v, ()))] for v in villains},
+        "iterations": len(rows),
+        "converged": converged,
+        "stopped_by": stopped_by,
+        "games_this_run": played,
+        "seconds_this_run": round(seconds, 1),
+        "simlab_version": fp["version"],
+        "rules_hash": fp["rules_hash"],
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    return EquilibriumResult(
+        matchup,
+        (a, b),
+        got["value"],
+        got["low"],
+        got["high"],
+        opts.value_games,
+        mixtures,
+        pl.DataFrame(rows),
+        pl.DataFrame(table_rows),
+        converged,
+        stopped_by,
+        pops,
+        weights,
+        provenance,
+        seconds,
+        played,
+        store.path,
+    )
+
+
+def pairings(villains=VILLAIN_KEYS) -> list[str]:
+    """Every 2-player matchup of two different villains, in registry order."""
+    return [f"{x}-vs-{y}" for i, x in enumerate(villains) for y in villains[i + 1 :]]
+
+
+# ============================================================================ the mixture file
+
+
+def write_mixture_file(result: EquilibriumResult, path: str | Path, command: str = "") -> Path:
+    """Write both sides' mixtures (their support) as a mixture file (:mod:`simlab.engine.mixture`), with the value,
+    the exploitability and how it was made as ``[provenance]``."""
+    import tomli_w
+
+    from strategies import STRATEGIES
+
+    expert = STRATEGIES["expert"].params
+    strategies = []
+    for v in result.villains:
+        for spec, w in zip(result.populations[v], result.weights[v], strict=True):
+            if w <= 0:
+                continue
+            params = {k: float(x) for k, x in spec.params.items() if x != expert.get(k)}
+            strategies.append(
+                {"villain": v, "weight": round(float(w), 6), "name": spec.name, "description": spec.description}
+                | {"base": "expert", "params": params}
+            )
+    last = result.iterations.row(-1, named=True)
+    provenance = result.provenance | {
+        "value": round(result.value, 5),
+        "value_low": round(result.value_low, 5),
+        "value_high": round(result.value_high, 5),
+        "value_games": result.value_games,
+        "exploitability": round(result.exploitability, 5),
+        "gain": {result.villains[0]: round(last["gain_a"], 5), result.villains[1]: round(last["gain_b"], 5)},
+        "population": {v: [s.name for s in result.populations[v]] for v in result.villains},
+        "command": command,
+    }
+    doc = {"matchup": result.matchup, "strategy": strategies, "provenance": provenance}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = (
+        f"# {result.matchup} at strong play: written by simlab equilibrium; regenerate with\n"
+        f"# `{command or 'simlab equilibrium --matchup ' + result.matchup}`.\n"
+        "# [provenance] records how it was made; the mixture loader ignores it.\n"
+    )
+    path.write_text(head + tomli_w.dumps(doc), encoding="utf-8")
+    return path
+
+
+# ============================================================================ an independent probe: the search player
+
+
+def search_probe(
+    result: EquilibriumResult,
+    games: int = 100,
+    epsilon: float = DEFAULT_EPSILON,
+    search: str = "search",
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> pl.DataFrame:
+    """Each side's search player (``search``: a search strategy; its rollouts model each villain by that villain's
+    most-weighted equilibrium strategy) against the other side's mixture, on fresh games, paired with the side's own
+    mixture on the same games: one row per side with both scores, the gain [95%] and a verdict, "not converged at
+    search level" when the gain's interval lies above ``epsilon``."""
+    from dataclasses import replace
+
+    from simlab.engine import warmup
+    from simlab.engine.game import strategy_spec
+
+    settings = settings_from(settings, "the search probe", **given)
+    a, b = result.villains
+    base = strategy_spec(search)
+    if base.kernel != 2:
+        raise InputError(f"--probe-strategy {search!r} is not a search strategy")
+    models = tuple((v, result.mixture(v).most_weighted()) for v in result.villains)
+    warmup.ensure(search=True)
+    rows = []
+    for v, opp in ((a, b), (b, a)):
+        probe = replace(base, name=f"search ({base.name}) for {v}", rollouts=models)
+        pseed = derived_seed(settings.seed, f"equilibrium:{result.matchup}:probe:{v}")
+        own = _scores((v, opp), (result.mixture(v), result.mixture(opp)), games, pseed, settings, lambda: False)
+        found = _scores((v, opp), (probe, result.mixture(opp)), games, pseed, settings, lambda: False)
+        gain, low, high = _mean_interval(found - own)
+        rows.append(
+            {
+                "matchup": result.matchup,
+                "villain": v,
+                "games": games,
+                "mixture_score": float(own.mean()),
+                "search_score": float(found.mean()),
+                "gain": gain,
+                "gain_low": low,
+                "gain_high": high,
+                "verdict": "not converged at search level" if low > epsilon else "holds at search level",
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+# ============================================================================ where the search starts
+
+
+def start_robustness(results: dict[str, tuple[EquilibriumResult, EquilibriumResult]], epsilon: float) -> pl.DataFrame:
+    """Per matchup, two equilibria from different seed populations: both values [95%], their difference and whether
+    they agree, i.e. differ by less than epsilon plus the half-widths of both intervals (each value may be off by its
+    interval, and each equilibrium is an epsilon-equilibrium as far as its best responses find)."""
+    rows = []
+    for matchup, (r1, r2) in results.items():
+        diff = r1.value - r2.value
+        slack = epsilon + (r1.value_high - r1.value_low) / 2 + (r2.value_high - r2.value_low) / 2
+        rows.append(
+            {
+                "matchup": matchup,
+                "villain": r1.villains[0],
+                "start_1": ", ".join(r1.provenance["seed_population"][r1.villains[0]])
+                + " / "
+                + ", ".join(r1.provenance["seed_population"][r1.villains[1]]),
+                "value_1": r1.value,
+                "value_1_low": r1.value_low,
+                "value_1_high": r1.value_high,
+                "start_2": ", ".join(r2.provenance["seed_population"][r2.villains[0]])
+                + " / "
+                + ", ".join(r2.provenance["seed_population"][r2.villains[1]]),
+                "value_2": r2.value,
+                "value_2_low": r2.value_low,
+                "value_2_high": r2.value_high,
+                "difference": diff,
+                "allowed": slack,
+                "agree": abs(diff) <= slack,
+            }
+        )
+    return pl.DataFrame(rows)

@@ -1,0 +1,132 @@
+"""simlab equilibrium: the meta-solver on textbook games, and a small double-oracle run end to end."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simlab.studies.equilibrium import solve_matrix_game
+
+
+def test_rock_paper_scissors_has_value_one_half_and_the_uniform_mixture():
+    # scores in [0, 1]: a win 1, a tie 1/2, a loss 0 (constant sum 1)
+    rps = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])
+    sol = solve_matrix_game(rps)
+    assert sol.value == pytest.approx(0.5, abs=1e-6)
+    assert np.allclose(sol.rows, 1 / 3, atol=1e-6) and np.allclose(sol.cols, 1 / 3, atol=1e-9)
+
+
+def test_a_dominated_strategy_gets_weight_zero():
+    # row 2 is worse than row 0 against every column; column 1 worse for the column player than column 0
+    payoff = np.array([[0.6, 0.7, 0.3], [0.4, 0.8, 0.6], [0.5, 0.6, 0.2]])
+    sol = solve_matrix_game(payoff)
+    assert sol.rows[2] == 0.0
+    assert sol.cols[1] == 0.0
+    assert sol.rows.sum() == pytest.approx(1) and sol.cols.sum() == pytest.approx(1)
+
+
+def test_a_two_by_two_game_with_a_known_mixed_solution():
+    # matching pennies skewed: the row player mixes p = (d - c) / (a - b - c + d) on row 0
+    a, b, c, d = 0.9, 0.2, 0.3, 0.6
+    sol = solve_matrix_game(np.array([[a, b], [c, d]]))
+    p = (d - c) / (a - b - c + d)
+    q = (d - b) / (a - b - c + d)
+    assert sol.rows == pytest.approx([p, 1 - p], abs=1e-6)
+    assert sol.cols == pytest.approx([q, 1 - q], abs=1e-6)
+    assert sol.value == pytest.approx((a * d - b * c) / (a - b - c + d), abs=1e-6)
+
+
+def test_the_value_is_what_each_mixture_guarantees():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        payoff = rng.random((rng.integers(1, 6), rng.integers(1, 6)))
+        sol = solve_matrix_game(payoff)
+        assert (sol.rows @ payoff).min() == pytest.approx(sol.value, abs=1e-7)  # the row mixture guarantees it
+        assert (payoff @ sol.cols).max() == pytest.approx(sol.value, abs=1e-7)  # the column mixture holds it
+
+
+def test_ties_are_broken_towards_the_first_strategies():
+    # two identical rows and two identical columns: every split is optimal; the first gets all the weight
+    payoff = np.array([[0.5, 0.5], [0.5, 0.5]])
+    sol = solve_matrix_game(payoff)
+    assert list(sol.rows) == [1.0, 0.0] and list(sol.cols) == [1.0, 0.0]
+    again = solve_matrix_game(payoff.copy())
+    assert np.array_equal(sol.rows, again.rows) and np.array_equal(sol.cols, again.cols)
+
+
+def test_a_bad_table_is_refused():
+    with pytest.raises(ValueError, match="finite, non-empty"):
+        solve_matrix_game(np.array([[0.5, np.nan]]))
+    with pytest.raises(ValueError, match="finite, non-empty"):
+        solve_matrix_game(np.zeros((0, 2)))
+
+
+# ---------------------------------------------------------------------------- the double oracle, small
+
+SMALL = {
+    "table_games": 200,
+    "iterations": 2,
+    "budget": 4000,
+    "candidate_games": 100,
+    "validation_games": 600,
+    "value_games": 600,
+    "popsize": 8,
+}
+
+
+def small_run(tmp_path=None, seed_levels=("novice",), **kw):
+    from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
+
+    checkpoint = None if tmp_path is None else tmp_path / "eq"
+    return equilibrium(
+        "gaston-vs-horned-king",
+        seed_levels=seed_levels,
+        options=EquilibriumSettings(**SMALL),
+        checkpoint=checkpoint,
+        seed=1,
+        **kw,
+    )
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    return small_run(tmp_path_factory.mktemp("eq"))
+
+
+def test_best_responses_grow_the_populations_and_move_the_value(small):
+    it = small.iterations
+    first = it.row(0, named=True)
+    # novice against novice is far from strong play: each side's best response beats its mixture significantly
+    assert first["gain_a_low"] > 0 and first["gain_b_low"] > 0
+    assert first["exploitability"] > 0.05
+    assert first["joined"] == "gaston, horned-king"
+    assert {len(p) for p in small.populations.values()} == {2}
+    assert set(small.mixtures["strategy"]) == {"novice", "br-gaston-1", "br-horned-king-1"}
+    # the value is the final mixtures' score on fresh games, not the seed table's novice-vs-novice entry
+    novice_entry = small.table.filter(
+        (pl.col("gaston_strategy") == "novice") & (pl.col("horned-king_strategy") == "novice")
+    )["score"][0]
+    assert abs(small.value - novice_entry) > 0.05
+    assert small.value_low <= small.value <= small.value_high
+    assert small.stopped_by and small.games > 0
+
+
+def test_the_weights_are_the_tables_equilibrium(small):
+    from simlab.studies.equilibrium import solve_matrix_game
+
+    m = small.table.pivot(on="horned-king_strategy", index="gaston_strategy", values="score")
+    names_a = [s.name for s in small.populations["gaston"]]
+    names_b = [s.name for s in small.populations["horned-king"]]
+    payoff = np.array([[m.filter(pl.col("gaston_strategy") == r)[c][0] for c in names_b] for r in names_a])
+    sol = solve_matrix_game(payoff)
+    assert np.allclose(sol.rows, small.weights["gaston"]) and np.allclose(sol.cols, small.weights["horned-king"])
+
+
+def test_a_resumed_run_plays_nothing_and_ends_the_same(small):
+    # the fixture's checkpoint directory holds every step: running again reads them all
+    again = small_run(small.checkpoint.parent)
+    assert again.games == 0
+    assert again.value == small.value
+    assert again.iterations.equals(small.iterations)
+    assert again.mixtures.equals(small.mixtures)
