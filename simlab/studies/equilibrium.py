@@ -149,8 +149,10 @@ def mixture_key(mix: MixedSpec) -> str:
 
 class StepStore:
     """The finished steps of an equilibrium run: ``settings.json`` and one JSON file per step, each written whole
-    (a temporary file renamed into place) as soon as its step finishes. Without a directory, steps live in
-    memory only."""
+    (a temporary file renamed into place) as soon as its step finishes. A step's key holds everything its result
+    depends on beyond the settings (the strategies, the mixtures, its games), so a run with more iterations or other
+    games per step reuses what still applies. The settings (matchup, seed, rules, the install's rules hash) must
+    match. Without a directory, steps live in memory only."""
 
     def __init__(self, path: str | Path | None, settings: dict):
         from simlab.runs.checkpoint import _write_durably
@@ -174,7 +176,10 @@ class StepStore:
                     if old.get(k) != settings.get(k)
                 ]
                 if diffs:
-                    raise InputError(f"checkpoint {str(self.path)!r} was made with other settings: " + "; ".join(diffs))
+                    raise InputError(
+                        f"checkpoint {str(self.path)!r} was made with other settings: " + "; ".join(diffs) + " (give "
+                        "another --checkpoint, or delete that directory to start again)"
+                    )
             else:
                 self._write(meta, json.dumps(settings, indent=2, sort_keys=True).encode())
             for stale in self.path.glob(".step-*.tmp.json"):
@@ -217,19 +222,24 @@ class Interrupted(Exception):
     """Ctrl-C during an equilibrium: what finished is in the checkpoint."""
 
 
-def _scores(villains, strategies, n, seed, settings: RunSettings, stop) -> np.ndarray:
-    """Entry 0's score in each of games 0..n-1 (1 win, 0.5 unfinished, 0 loss), seats rotated."""
+def _scores(villains, strategies, n, seed, settings: RunSettings, stop, on_chunk=None) -> np.ndarray:
+    """Entry 0's score in each of games 0..n-1 (1 win, 0.5 unfinished, 0 loss), seats rotated; ``on_chunk`` is
+    called with the games done after each chunk."""
     from simlab.runs.backend import current, play_chunk
     from simlab.runs.plan import GamePlan
 
     plan = GamePlan(villains, tuple(strategies), n, seed, settings.variant_dict, settings.max_turns)
     out = np.zeros(n, np.float64)
     jobs = list(plan.jobs("games"))
+    done = 0
     for job, res in zip(jobs, current().map(play_chunk, jobs), strict=True):
         seats = job.seats()
         ws = res["winner_seat"].astype(np.int64)
         entry = np.where(ws >= 0, seats[np.arange(job.n), np.maximum(ws, 0)], -1)
         out[job.first : job.first + job.n] = np.where(entry == 0, 1.0, np.where(entry < 0, 0.5, 0.0))
+        done += job.n
+        if on_chunk is not None:
+            on_chunk(done)
         if stop():
             raise Interrupted
     return out
@@ -363,8 +373,6 @@ def equilibrium(
         "seed": seed,
         "variants": settings.variant_dict,
         "max_turns": settings.max_turns,
-        "seed_strategies": {v: [spec_key(s) for s in pops[v]] for v in villains},
-        "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
         "simlab": fp,
     }
     store = StepStore(checkpoint, run_settings)
@@ -384,11 +392,20 @@ def equilibrium(
         def entry(i: int, j: int) -> dict:
             nonlocal played
             ra, cb = pops[a][i], pops[b][j]
-            key = f"entry:{spec_key(ra)}:{spec_key(cb)}"
+            key = f"entry:{opts.table_games}:{spec_key(ra)}:{spec_key(cb)}"
             got = store.get(key)
             if got is None:
-                say(f"table {ra.name} vs {cb.name}", 0, opts.table_games)
-                s = _scores((a, b), (ra, cb), opts.table_games, table_seed, settings, stop)
+                what = f"table: {ra.name} against {cb.name}"
+                say(what, 0, opts.table_games)
+                s = _scores(
+                    (a, b),
+                    (ra, cb),
+                    opts.table_games,
+                    table_seed,
+                    settings,
+                    stop,
+                    lambda d: say(what, d, opts.table_games),
+                )
                 played += s.size
                 got = store.put(key, {"score": float(s.mean()), "var": float(s.var(ddof=1)), "games": int(s.size)})
             return got
@@ -406,7 +423,8 @@ def equilibrium(
             from simlab.studies.tune import tune, validate
 
             start = pops[v][int(np.argmax(payoff_v))]
-            key = f"br:{it}:{v}:{spec_key(start)}:{mixture_key(theirs)}"
+            search = f"{opts.budget}:{opts.candidate_games}:{opts.popsize}"
+            key = f"br:{it}:{v}:{search}:{spec_key(start)}:{mixture_key(theirs)}"
             got = store.get(key)
             if got is None:
                 say(f"iteration {it}: {v}'s best response", 0, opts.budget)
@@ -436,7 +454,9 @@ def equilibrium(
                 got["params"],
                 "simlab equilibrium",
             )
-            vkey = f"validate:{it}:{v}:{spec_key(spec)}:{mixture_key(own)}:{mixture_key(theirs)}"
+            vkey = (
+                f"validate:{it}:{v}:{opts.validation_games}:{spec_key(spec)}:{mixture_key(own)}:{mixture_key(theirs)}"
+            )
             val = store.get(vkey)
             if val is None:
                 say(f"iteration {it}: validating {v}'s best response", 0, 2 * opts.validation_games)
@@ -506,12 +526,21 @@ def equilibrium(
                     break
             # the value: the last mixtures against each other on fresh games
             mix_a, mix_b = side_mixture(a, solution.rows), side_mixture(b, solution.cols)
-            vkey = f"value:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
+            vkey = f"value:{opts.value_games}:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
             got = store.get(vkey)
             if got is None:
-                say("the value: mixture against mixture", 0, opts.value_games)
+                what = "the value: mixture against mixture"
+                say(what, 0, opts.value_games)
                 vseed = derived_seed(seed, f"equilibrium:{matchup}:value")
-                s = _scores((a, b), (mix_a, mix_b), opts.value_games, vseed, settings, stop)
+                s = _scores(
+                    (a, b),
+                    (mix_a, mix_b),
+                    opts.value_games,
+                    vseed,
+                    settings,
+                    stop,
+                    lambda d: say(what, d, opts.value_games),
+                )
                 played += s.size
                 got = store.put(vkey, dict(zip(("value", "low", "high"), _mean_interval(s), strict=True)))
         except Interrupted:
@@ -548,7 +577,7 @@ def equilibrium(
         "seed": seed,
         "variants": settings.variant_dict,
         "max_turns": settings.max_turns,
-        "options": run_settings["options"],
+        "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
         "seed_population": {v: [s.name for s in seed_population(v, seed_levels, extra.get(v, ()))] for v in villains},
         "iterations": len(rows),
         "converged": converged,
@@ -713,3 +742,22 @@ def start_robustness(results: dict[str, tuple[EquilibriumResult, EquilibriumResu
             }
         )
     return pl.DataFrame(rows)
+
+
+def write_outputs(
+    result: EquilibriumResult, probe: pl.DataFrame | None, out_dir, report_dir, command: str = ""
+) -> dict[str, Path]:
+    """The mixture file (``out_dir/<matchup>.toml``: the strong level) and, under ``report_dir``, every table as
+    parquet and CSV and ``provenance.json``. Returns what was written, by name."""
+    report_dir = Path(report_dir)
+    report_dir.mkdir(parents=True, exist_ok=True)
+    files = {"mixtures": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command)}
+    frames = result.frames() | ({"search_probe": probe} if probe is not None else {})
+    for name, frame in frames.items():
+        frame.write_parquet(report_dir / f"{name}.parquet")
+        frame.write_csv(report_dir / f"{name}.csv")
+        files[name] = report_dir / f"{name}.csv"
+    provenance = result.provenance | {"command": command}
+    (report_dir / "provenance.json").write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n")
+    files["provenance"] = report_dir / "provenance.json"
+    return files
