@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from simlab.engine.replay import replay
 from simlab.runs.sim import simulate
 
@@ -26,6 +28,7 @@ def test_same_seed_same_log():
     assert a != c
 
 
+@pytest.mark.slow
 def test_log_identical_with_jit_disabled():
     jit = replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=12).text
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -77,6 +80,7 @@ print(replay(("gaston", "horned-king"), seed=4, game_index=1, max_turns=6, strat
 """
 
 
+@pytest.mark.slow
 def test_search_game_is_the_same_in_another_process(tmp_path):
     """Run to run: a fresh process (its own compiled-code cache load, its own stream state) replays a game of
     two search players (one screening and searching only some kinds, one the built-in) to the same log."""

@@ -96,6 +96,7 @@ def same_summaries(a, b):
         assert getattr(a, frame).equals(getattr(b, frame)), frame
 
 
+@pytest.mark.slow
 def test_distributed_results_equal_local(cluster):
     address, _ = cluster
     local = run(MATCHUP, 300, seed=5, chunk=50, keep_games=True)
@@ -111,6 +112,7 @@ def test_distributed_results_equal_local(cluster):
     assert (local_w == remote_w).all()
 
 
+@pytest.mark.slow
 def test_search_games_on_the_cluster_equal_local(cluster, tmp_path):
     address, _ = cluster
     small = tmp_path / "search-small.toml"
@@ -123,6 +125,7 @@ def test_search_games_on_the_cluster_equal_local(cluster, tmp_path):
     assert local.games.equals(remote.games)
 
 
+@pytest.mark.slow
 def test_cli_on_the_cluster_matches_local(cluster):
     address, _ = cluster
     args = ["run", "-m", MATCHUP, "-n", "200", "--seed", "3", "--json"]
@@ -134,6 +137,7 @@ def test_cli_on_the_cluster_matches_local(cluster):
         assert local[key] == remote[key], key
 
 
+@pytest.mark.slow
 def test_tuning_on_the_cluster_equals_tuning_here(cluster):
     from simlab.studies.tune import tune
 
@@ -158,6 +162,7 @@ def _lost_chunks(client) -> int:
     return client.run_on_scheduler(count)
 
 
+@pytest.mark.slow
 def test_a_worker_dying_mid_run_loses_a_chunk_which_is_played_again(cluster):
     """A worker is killed while it is playing a chunk (checked on the scheduler first): the scheduler counts the
     chunk lost, plays it elsewhere, and the run equals the local one."""
@@ -188,16 +193,22 @@ def test_a_worker_dying_mid_run_loses_a_chunk_which_is_played_again(cluster):
     same_summaries(local, remote)
 
 
+@pytest.mark.slow  # waits out the backend's connect timeout (8 s)
 def test_unreachable_scheduler_is_one_line():
     res = runner.invoke(
         app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{free_port()}"]
     )
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+def test_unknown_backend_is_one_line():
     res = runner.invoke(app, ["run", "-m", MATCHUP, "-n", "10", "--backend", "spark"])
     assert res.exit_code == 2 and "unknown backend 'spark'; choose from local, dask" in res.output
+    assert len(res.output.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("differs", ["rules", "version"])
 def test_a_worker_with_other_rule_data_or_version_is_refused(tmp_path, differs):
     # a copy of simlab on the worker's path, either with Gaston's data differing by one comment line, or

@@ -49,6 +49,7 @@ def check_twins() -> None:
     print("checked")
 
 
+@pytest.mark.slow
 def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel(tmp_path):
     # a kernel loaded from numba's cache (its entries are keyed by the source's content, so another checkout or run
     # finds them) compiles none of its callees, and the checks would see no overloads: they run with an empty cache
@@ -93,6 +94,7 @@ print(sum(total(p) for _ in range(200)), np.zeros(10**4).sum())
 """
 
 
+@pytest.mark.slow
 def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
     # numba releases what a getattr returns: without an incref the reference's arrays were freed (heap corruption)
     out = subprocess.run(
@@ -124,6 +126,7 @@ print(len(slots), sum(f"ptr {s}," in entry for s in slots), sum(f"store ptr null
 """
 
 
+@pytest.mark.slow
 def test_a_call_zeroes_its_slots_at_the_call_not_on_entry():
     # unoptimised (NUMBA_OPT=0), so that LLVM neither inlines the callee nor moves the stores
     out = subprocess.run(
@@ -156,6 +159,7 @@ except IndexError:
 """
 
 
+@pytest.mark.slow
 def test_simlab_kernels_take_a_negative_index_as_given_and_other_code_wraps(tmp_path):
     # numba's bounds checks on: an index below zero raises where it is not wrapped first
     out = subprocess.run(

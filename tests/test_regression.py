@@ -76,6 +76,7 @@ print(runs, differ)
 """
 
 
+@pytest.mark.slow
 def test_fixture_games_never_index_below_zero(tmp_path):
     """simlab's kernels take a negative array index as given (simlab/kernels/jit.py: no wraparound), which is only
     sound if no kernel ever indexes with one: with numba's bounds checks on, such an index raises IndexError. The

@@ -50,6 +50,7 @@ def report_dir(tmp_path_factory):
     return tmp / "out" / "tiny"
 
 
+@pytest.mark.slow
 def test_report_files_and_settings(report_dir):
     names = {p.name for p in report_dir.iterdir()}
     for plot in (
@@ -149,6 +150,7 @@ def run_browser(browser: str, flags: list[str], args: list[str], profile) -> sub
         return run(1)
 
 
+@pytest.mark.slow
 def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     browser = chromium()
     if browser is None:

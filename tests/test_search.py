@@ -28,6 +28,7 @@ def _search_compiled():
     warmup.ensure(search=True)
 
 
+@pytest.mark.slow
 def test_search_fails_clearly_until_compiled():
     """Before ``bind_search`` the driver's search entry raises (here: after it, it plays; see the other tests)."""
     assert driver.search_bound()
@@ -212,6 +213,7 @@ def _homogeneity_p(pairs) -> float:
     return float(stats.chi2.sf(chi2, dof)) if dof else 1.0
 
 
+@pytest.mark.slow
 def test_search_choices_do_not_depend_on_hidden_cards():
     """Same visible position, hidden cards placed otherwise: the search's choices have the same distribution
     (and with the same stream they are identical); a search that reads the true hidden cards fails both."""

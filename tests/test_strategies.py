@@ -565,6 +565,7 @@ def ladder():
     return skill_ladder(n_games=N_LADDER, seed=11, max_turns=60, threads=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("villain", ["gaston", "lady-tremaine", "horned-king"])
 def test_each_step_of_the_ladder_is_significantly_better(ladder, villain):
     rows = {r["level"]: r for r in ladder.filter(ladder["villain"] == villain).iter_rows(named=True)}
@@ -575,6 +576,7 @@ def test_each_step_of_the_ladder_is_significantly_better(ladder, villain):
     assert rows["expert"]["step_z"] > 3, rows
 
 
+@pytest.mark.slow
 def test_experts_finish_their_games():
     table = pairings("expert", n_games=300, seed=5, threads=2)
     finished = table.unique("matchup").select("matchup", "finished")

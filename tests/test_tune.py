@@ -50,6 +50,7 @@ def test_tunable_parameters_come_from_the_table():
     assert names == expected
 
 
+@pytest.mark.slow
 def test_tuning_improves_a_deliberately_bad_strategy(bad_gaston, tmp_path):
     out = tmp_path / "tuned-gaston.toml"
     res = tune(
@@ -114,6 +115,7 @@ def test_ctrl_c_keeps_the_best_so_far(bad_gaston, tmp_path):
     assert resolve(str(out)).params == res.best.params
 
 
+@pytest.mark.slow
 def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
     out, rep = tmp_path / "strategies", tmp_path / "reports"
     res = equilibrium(
@@ -143,6 +145,7 @@ def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
     assert grid.height == 3 and np.all(grid.drop("villain").to_numpy() >= 0)
 
 
+@pytest.mark.slow
 def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
     from simlab.runs.levels import available_levels, level_strategies, strongest_level
     from simlab.studies.ladder import skill_ladder

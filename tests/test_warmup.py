@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from simlab import villains
 from simlab.engine import warmup
 from simlab.kernels import engine, link
@@ -31,6 +33,7 @@ def _cold_start(tmp_path, monkeypatch) -> tuple[list[str], dict[str, float]]:
     return said, times
 
 
+@pytest.mark.slow
 def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(warmup, "_process_count", lambda: 2)
     said, times = _cold_start(tmp_path, monkeypatch)
@@ -69,6 +72,7 @@ def test_one_core_or_processes_that_fail_compile_here(tmp_path, monkeypatch):
     assert list(times) == ["compiling"] and said[-1].startswith("compiled in ")
 
 
+@pytest.mark.slow
 def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_path):
     code = (
         "from simlab.kernels import link; link.defer_compiling(); import simlab.engine.driver; "
@@ -101,6 +105,7 @@ def test_games_per_second_never_counts_compiling(monkeypatch):
     assert res.seconds < slow  # the clock of the games starts after the kernels are ready
 
 
+@pytest.mark.slow
 def test_help_rules_strategies_and_bad_input_compile_nothing(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     simlab = [sys.executable, "-m", "simlab.cli"]

@@ -143,6 +143,7 @@ def test_an_ablated_prince_revealed_by_fate_is_discarded():
     assert ablated.heroes(0) == ["Jaq"]
 
 
+@pytest.mark.slow
 def test_raising_a_key_cards_cost_lowers_its_villains_win_rate():
     # 1,000 games: the change at cost 9 is -7.2 points [-10.8, -3.6] at the expert of ae9e1a6; 400 no longer resolve it
     res = sweep("gaston-vs-horned-king", 1000, ["3", "9"], card="Come Into the Light", attribute="cost", seed=0)

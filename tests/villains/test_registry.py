@@ -72,6 +72,7 @@ print(json.dumps({"games": int(r.summary["games"].sum()) if "games" in r.summary
 """
 
 
+@pytest.mark.slow
 def test_a_villain_added_as_a_folder_and_a_registry_line_plays(tmp_path):
     # A copy of Gaston under a new key and new card and location names: nothing else is touched.
     text = V.data_text("gaston")
