@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 
 from simlab.engine.scenario import Scenario
 
 # Components that are not cards but carry an ability code of their own (see tests/test_abilities.py).
 COMPONENTS = {"The Black Cauldron": ("flip_cauldron",)}
+
+# Every collected test -> its markers of the two tiers ("slow", "card"), before -m or -k deselect any
+# (tests/test_tiers.py reads it); with SIMLAB_TIERS_OUT set, also written there as JSON.
+COLLECTED = pytest.StashKey[dict[str, list[str]]]()
+TIERS_OUT = "SIMLAB_TIERS_OUT"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    collected = {item.nodeid: [m for m in ("slow", "card") if item.get_closest_marker(m)] for item in items}
+    config.stash[COLLECTED] = collected
+    if os.environ.get(TIERS_OUT):
+        Path(os.environ[TIERS_OUT]).write_text(json.dumps(collected))
+
 
 _placed: list[set[str]] | None = None  # card names the positions built during the current test put in place
 
