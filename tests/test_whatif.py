@@ -183,17 +183,21 @@ def test_paired_difference_identities_and_coverage():
 
 
 def test_edits_reach_runs_and_replays():
-    run = simulate("gaston-vs-horned-king", 60, seed=4, edits=["Get Out!:cost=4"])
-    assert [str(e) for e in run.edits] == ["Get Out!:cost=4"]
+    edit = ["Get Out!:cost=4"]
+    run = simulate("gaston-vs-horned-king", 60, seed=4, edits=edit)
+    assert [str(e) for e in run.edits] == edit
     assert '"Get Out!:cost=4"' in run.to_json()
+    assert not run.games.equals(simulate("gaston-vs-horned-king", 60, seed=4).games)  # the cost changes games
     from simlab.engine.replay import replay
 
-    rep = replay(("gaston", "horned-king"), seed=4, game_index=0, edits=["Get Out!:cost=4"])
-    assert rep.records[-1] is not None
     row = run.games.row(0, named=True)
-    assert row["seat0"] == "gaston"
-    if "plays Get Out!" in rep.text:
-        assert "plays Get Out! (cost 4)" in rep.text
+    assert (row["seat0"], row["seat1"]) == ("gaston", "horned-king")
+    rep = replay(("gaston", "horned-king"), seed=4, game_index=0, edits=edit)
+    assert (rep.game.villains[rep.game.winner], rep.game.rounds) == (row["winner"], row["rounds"])  # run's game 0
+    # Gaston plays Get Out! in that game: at the edited cost, and at another without the edit
+    assert "plays Get Out! (cost 4)" in rep.text
+    shipped = replay(("gaston", "horned-king"), seed=4, game_index=0).text
+    assert "plays Get Out! (cost" in shipped and "plays Get Out! (cost 4)" not in shipped
 
 
 # ----------------------------------------------------------------------------------- experiment files
