@@ -15,12 +15,18 @@ def run(*args):
 
 
 def test_replay_prints_a_readable_game():
-    res = run("replay", "--matchup", "gaston-vs-lady-tremaine", "--seed", "7", "--game", "3", "--max-turns", "15")
+    res = run("replay", "--matchup", "gaston-vs-lady-tremaine", "--seed", "7", "--game", "3")
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "== Round 1:" in out and "moves to" in out
-    assert "Winner:" in out or "No winner" in out
-    assert "[Gaston: Power" in out and "Obstacles" in out
+    assert "moves to" in out and "[Gaston: Power" in out and "Obstacles" in out
+    # the game the run of seed 7 played as its game 3: who sat first, who won, after how many rounds
+    from simlab.runs.sim import run as play
+
+    game = play("gaston-vs-lady-tremaine", 4, seed=7, threads=1, keep_games=True).games.row(3, named=True)
+    name = {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine"}
+    assert out.split("== Round 1: ")[1].startswith(f"{name[game['seat0']]} (")
+    assert out.rstrip().splitlines()[-1].startswith(f"Winner: {name[game['winner']]} (")
+    assert out.rstrip().endswith(f" after {game['rounds']} rounds")
 
 
 @pytest.mark.parametrize(
