@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from scipy import stats
 from typer.testing import CliRunner
 
 import simlab
@@ -67,8 +68,13 @@ def test_run_result_frames_and_first_seat_advantage():
     assert by.group_by("entry").agg(pl.col("games").sum())["games"].to_list() == [300, 300]
     fs = res.first_seat
     p0, p1, adv = fs["rate"].to_list()
-    assert adv == pytest.approx(p0 - p1)
-    assert fs["low"][2] < adv < fs["high"][2]
+    # worked out again from the seat of each game's winner: the seats' rates, and the advantage as the mean of
+    # X = [seat 0 won] - [seat 1 won] with the normal 95% interval mean +- z sd(X) / sqrt(n)
+    seat = res.games["winner_seat"].to_numpy()
+    x = (seat == 0).astype(float) - (seat == 1)
+    assert (p0, p1, adv) == pytest.approx((np.mean(seat == 0), np.mean(seat == 1), x.mean()))
+    half = stats.norm.ppf(0.975) * x.std() / np.sqrt(len(x))
+    assert (fs["low"][2], fs["high"][2]) == pytest.approx((x.mean() - half, x.mean() + half))
     lengths = res.lengths
     allg = lengths.filter((pl.col("winner") == "all games") & (pl.col("measure") == "rounds")).row(0, named=True)
     assert allg["games"] == 300 and allg["p10"] <= allg["median"] <= allg["p90"]
