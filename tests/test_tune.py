@@ -130,19 +130,42 @@ def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
         out_dir=out,
         report_dir=rep,
     )
-    assert res.rounds == 1
-    assert res.improvements.height == 3
-    assert set(res.trajectory["round"].unique()) == {0, 1}
-    assert res.converged == (not res.improvements["adopted"].any())
-    for v in ("gaston", "lady-tremaine", "horned-king"):
+    from simlab.studies.difficulty import derived_seed
+    from simlab.studies.matchups import matrix
+
+    villains = ("gaston", "lady-tremaine", "horned-king")
+    assert res.rounds == 1 and [t.villain for t in res.tunes] == list(villains)
+    imp = res.improvements
+    assert imp["villain"].to_list() == list(villains)
+    assert imp["adopted"].to_list() == [t.improved for t in res.tunes]
+    assert imp["change"].to_list() == [t.improvement["change"] for t in res.tunes]
+    assert res.converged == (not imp["adopted"].any())  # one round that changed nobody has converged
+    expert = resolve("expert").params
+    assert any(t.best.params != expert for t in res.tunes)  # so a round file holding the start would show
+    for v, t in zip(villains, res.tunes, strict=True):
+        # each villain ends with its tuned strategy if adopted, else its start; the file holds what it ends with
+        assert res.strategies[v].params == (t.best.params if t.improved else expert)
         doc = tomllib.loads((out / f"tuned-{v}.toml").read_text())
         assert doc["provenance"]["equilibrium_rounds"] == 1
         assert resolve(str(out / f"tuned-{v}.toml")).params == res.strategies[v].params
-        assert (rep / "round-1" / f"{v}.toml").is_file()
-    assert (rep / "trajectory.png").stat().st_size > 0
-    assert pl.read_csv(rep / "trajectory.csv").height == res.trajectory.height
-    grid = res.grid(0)
-    assert grid.height == 3 and np.all(grid.drop("villain").to_numpy() >= 0)
+        # the round's file holds the round's tuned strategy, adopted or not, and says which
+        round_file = rep / "round-1" / f"{v}.toml"
+        assert resolve(str(round_file)).params == t.best.params
+        assert tomllib.loads(round_file.read_text())["provenance"]["adopted"] == t.improved
+    # the trajectory: the matrix of the starting strategies and of those after round 1, on the same games
+    seed = derived_seed(1, "equilibrium:matrix")
+    played = [
+        matrix(60, seed=seed, threads=2, strategies=dict.fromkeys(villains, "expert")),
+        matrix(60, seed=seed, threads=2, strategies=res.strategies),
+    ]
+    assert res.trajectory["round"].unique().sort().to_list() == [0, 1]
+    for r, m in enumerate(played):
+        assert res.trajectory.filter(pl.col("round") == r).drop("round").equals(m.table), r
+    assert res.grid(0).equals(played[0].grid()) and res.grid().equals(played[1].grid())
+    for name, frame in (("trajectory", res.trajectory), ("improvements", imp)):
+        assert pl.read_parquet(rep / f"{name}.parquet").equals(frame)
+        assert pl.read_csv(rep / f"{name}.csv", schema=frame.schema).equals(frame), name
+    assert (rep / "trajectory.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.slow
