@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 from simlab.studies.impact import newcombe, observational
@@ -21,8 +22,15 @@ def test_observational_table_covers_the_villain_deck_and_is_reproducible():
     assert (a["games"] == 300).all()  # 150 games against each of the two others
     for r in a.iter_rows(named=True):
         assert 0 <= r["played_share"] <= r["drawn_share"] <= 1
-        if r["played_diff"] is not None and r["played_diff_low"] is not None:
-            assert r["played_diff_low"] <= r["played_diff"] <= r["played_diff_high"]
+    # a card played in some games and not in others: its difference and interval are those of its counts
+    some = a.filter(pl.col("played_diff").is_not_null())
+    assert some.height >= 10
+    for r in some.iter_rows(named=True):
+        n1 = round(r["played_share"] * r["games"])
+        n2 = r["games"] - n1
+        k1, k2 = round(r["win_if_played"] * n1), round(r["win_if_not_played"] * n2)
+        assert r["played_diff"] == pytest.approx(k1 / n1 - k2 / n2), r
+        assert (r["played_diff_low"], r["played_diff_high"]) == pytest.approx(newcombe(k1, n1, k2, n2)), r
 
 
 def test_unknown_villain_is_refused():
