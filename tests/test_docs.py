@@ -45,6 +45,7 @@ def site(tmp_path_factory):
     return out, cache
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly_without_compiling_a_kernel(site):
     out, cache = site
     assert (out / "index.html").is_file()
@@ -52,6 +53,7 @@ def test_the_site_builds_strictly_without_compiling_a_kernel(site):
     assert compiled == [], f"building the docs compiled kernels: {compiled[:5]}"
 
 
+@pytest.mark.slow
 def test_every_command_is_in_the_built_cli_reference(site):
     from typer.main import get_command
 

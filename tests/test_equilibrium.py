@@ -94,6 +94,7 @@ def small(tmp_path_factory):
     return small_run(tmp_path_factory.mktemp("eq"))
 
 
+@pytest.mark.slow
 def test_best_responses_grow_the_populations_and_move_the_value(small):
     it = small.iterations
     first = it.row(0, named=True)
@@ -112,6 +113,7 @@ def test_best_responses_grow_the_populations_and_move_the_value(small):
     assert small.stopped_by and small.games > 0
 
 
+@pytest.mark.slow
 def test_the_weights_are_the_tables_equilibrium(small):
     from simlab.studies.equilibrium import solve_matrix_game
 
@@ -123,6 +125,7 @@ def test_the_weights_are_the_tables_equilibrium(small):
     assert np.allclose(sol.rows, small.weights["gaston"]) and np.allclose(sol.cols, small.weights["horned-king"])
 
 
+@pytest.mark.slow
 def test_a_resumed_run_plays_nothing_and_ends_the_same(small):
     # the fixture's checkpoint directory holds every step: running again reads them all
     again = small_run(small.checkpoint.parent)

@@ -30,6 +30,7 @@ SLOW = (
     "tests/test_regression.py::test_fixture_games_never_index_below_zero",
     "tests/test_report.py::test_report_files_and_settings",
     "tests/test_search.py::test_search_choices_do_not_depend_on_hidden_cards",
+    "tests/test_equilibrium.py::test_best_responses_grow_the_populations_and_move_the_value",
     "tests/test_distributed.py::test_a_worker_with_other_rule_data_or_version_is_refused[rules]",
     "tests/test_distributed.py::test_unreachable_scheduler_is_one_line",
     "tests/test_warmup.py::test_help_rules_strategies_and_bad_input_compile_nothing",
