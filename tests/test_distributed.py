@@ -275,9 +275,9 @@ def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
 
 
 def test_progress_bar_counts_chunks_done_of_all():
-    from simlab.cli import _progress_bar
+    from simlab.cli.common import progress_bar
 
-    bar, update = _progress_bar(4096)
+    bar, update = progress_bar(4096)
     update(0, 10_000)
     assert bar.tasks[0].fields["chunks"] == "0/3 chunks"
     update(8192, 10_000)

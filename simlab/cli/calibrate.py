@@ -1,0 +1,93 @@
+"""``calibrate``: simulated predictions against a log of real games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    MaxTurns,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    check_file_option,
+    check_games,
+    fail,
+    no_bar,
+    progress_bar,
+    save_plot,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.errors import USER_ERRORS
+from simlab.report.render import print_calibration
+from simlab.runs.settings import RunSettings
+
+
+def calibrate(
+    games: Annotated[str, typer.Option("--games", help="log of real games: a .csv or .parquet file (see README)")],
+    n: Annotated[int, typer.Option("-n", help="simulated games per seat order and model")] = 2000,
+    seed: Seed = 0,
+    levels: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--levels", help="levels to compare, comma-separated or repeated [default: every available but search]"
+        ),
+    ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option("--rules", help="VARIANT=VALUE, or VARIANT=A,B or VARIANT=all to compare readings (repeatable)"),
+    ] = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    png: Annotated[
+        str | None, typer.Option(help="calibration plot [default: reports/calibration.png; none with --json]")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON instead")] = False,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Compare simulated predictions with a log of real games: per level and rule reading, observed wins vs
+    predicted per matchup and seat (exact binomial p), the first player's advantage, log-likelihood and Brier
+    score against a coin flip, which level and readings fit best (likelihood ratio), a calibration plot, and
+    game length when rounds are logged."""
+    from simlab.studies.calibration import calibrate as run_calibrate
+
+    check_games(n)
+    check_file_option(png, "--png", ".png")
+    wanted = [lv.strip() for item in levels or [] for lv in item.split(",") if lv.strip()] or None
+    variants: dict[str, list[str]] = {}
+    for item in rules or []:
+        if "=" not in item:
+            fail(f"--rules {item!r} must look like VARIANT=VALUE[,VALUE...]")
+        k, v = item.split("=", 1)
+        variants.setdefault(k.strip(), []).extend(x.strip() for x in v.split(","))
+    bar, update = progress_bar()
+    try:
+        with backend_for(backend, scheduler), bar if not json_out else no_bar():
+            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
+            res = run_calibrate(games, wanted, variants, settings=settings)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    if json_out:
+        typer.echo(res.to_json())
+    else:
+        print_calibration(res)
+    png = png or (None if json_out else "reports/calibration.png")
+    if png:
+        from simlab.studies.calibration import plot_calibration, plot_lengths
+
+        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), quiet=json_out)
+        if res.length_distribution.height:
+            path = Path(png)
+            save_plot(
+                str(path.with_name(f"{path.stem}-lengths{path.suffix}")),
+                lambda ax: plot_lengths(res.length_distribution, ax),
+                quiet=json_out,
+            )
+
+
+COMMANDS = {"calibrate": calibrate}

@@ -1,0 +1,171 @@
+"""Cards and what-ifs: ``cards`` (each card's impact, observed and causal) and ``sweep`` (one card attribute or
+rule variant over values, on paired seeds)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    BackendOrConfig,
+    Config,
+    Edits,
+    MaxTurns,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    VillainStrategies,
+    backend_for,
+    check_file_option,
+    experiment_settings,
+    fail,
+    parse_edits,
+    parse_pairs,
+    progress_bar,
+    run_settings,
+    save_plot,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.errors import USER_ERRORS
+from simlab.report.render import ablation_view, console, observational_view, sweep_view
+from simlab.runs.settings import RunSettings
+
+
+def cards(
+    villain: Annotated[str, typer.Option(help="whose cards")],
+    n: Annotated[int, typer.Option("-n", help="games against each other villain (per card, for the ablations)")] = 2000,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    edit: Edits = None,
+    causal: Annotated[
+        bool, typer.Option("--causal/--no-causal", help="also ablate each card on paired seeds (the causal number)")
+    ] = True,
+    card: Annotated[list[str] | None, typer.Option("--card", help="ablate only these cards (repeatable)")] = None,
+    png: Annotated[str | None, typer.Option(help="write the ranked causal-impact chart here")] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
+    (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
+    played), and the paired change in win rate."""
+    from simlab.studies.impact import ablation, deck_cards, observational, plot_impact
+
+    check_file_option(png, "--png", ".png")
+    bar, update = progress_bar()
+    try:
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, None)
+        if causal:
+            deck_cards(villain, card)  # a bad --card is refused before the observational games are played
+        with backend_for(backend, scheduler):
+            frame = observational(villain, settings=settings)
+            if causal:
+                with bar:
+                    effects = ablation(villain, cards=card, settings=settings.replace(progress=update))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+
+    table = observational_view(frame, villain, n, seed)
+    console.print(table)
+    if not causal:
+        return
+    table = ablation_view(effects, villain)
+    console.print(table)
+    if png:
+        save_plot(
+            png, lambda ax: plot_impact(effects, ax, f"{villain}: causal card impact"), height=0.3 * effects.height + 1
+        )
+
+
+def sweep(
+    matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")] = None,
+    card: Annotated[str | None, typer.Option(help="card whose attribute to vary")] = None,
+    attribute: Annotated[str | None, typer.Option(help="cost, strength or copies")] = None,
+    rule: Annotated[str | None, typer.Option(help="rule variant to vary instead of a card")] = None,
+    values: Annotated[str | None, typer.Option(help="comma-separated values, e.g. 3,4,5,6 (or 3..7)")] = None,
+    n: Annotated[int | None, typer.Option("-n", help="games per value [default: 2000]")] = None,
+    seed: Annotated[int | None, typer.Option(help="run seed, the same for every value [default: 0]")] = None,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help="turn cap in rounds")] = None,
+    threads: Threads = None,
+    edit: Edits = None,
+    config: Config = None,
+    png: Annotated[str | None, typer.Option(help="where to write the plot [default: reports/sweep-<name>.png]")] = None,
+    backend: BackendOrConfig = None,
+    scheduler: Scheduler = None,
+) -> None:
+    """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
+    and each value's change from the shipped one with a paired 95% interval."""
+    from simlab.studies.whatif import plot_sweep
+    from simlab.studies.whatif import sweep as run_sweep
+
+    check_file_option(png, "--png", ".png")
+    bar, update = progress_bar()
+    try:
+        cfg = experiment_settings(
+            config,
+            matchup=(matchup, None),
+            games=(n, 2000),
+            seed=(seed, 0),
+            max_turns=(max_turns, DEFAULT_MAX_TURNS),
+            threads=(threads, None),
+            strategies=(parse_pairs(strategy, "--strategy"), {}),
+            rules=(parse_pairs(rules, "--rules"), {}),
+            edits=(parse_edits(edit), ()),
+            backend=(backend, "local"),
+            scheduler=(scheduler, None),
+        )
+        spec = cfg["experiment"].sweep
+        card = card if card is not None else spec.get("card")
+        attribute = attribute if attribute is not None else spec.get("attribute")
+        rule = rule if rule is not None else spec.get("rule")
+        vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
+        with backend_for(cfg["backend"], cfg["scheduler"]), bar:
+            settings = RunSettings(
+                cfg["games"],
+                cfg["seed"],
+                None,
+                cfg["strategies"],
+                cfg["rules"],
+                cfg["max_turns"],
+                cfg["threads"],
+                cfg["edits"],
+                update,
+            )
+            res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    table = sweep_view(res, cfg["games"])
+    console.print(table)
+    slug = "".join(ch if ch.isalnum() else "-" for ch in res.what.lower()).strip("-")
+    save_plot(
+        png or f"reports/sweep-{slug}.png",
+        lambda ax: plot_sweep(res.table, ax, f"{res.matchup}: {res.what}", res.baseline),
+    )
+
+
+def parse_values(text: str) -> list[str]:
+    """``"3,4,5"`` or ``"3..7"`` -> list of value strings."""
+    text = text.strip()
+    if ".." in text:
+        lo, _, hi = text.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            fail(f"--values {text!r}: a range must look like 3..7")
+        if b < a:
+            fail(f"--values {text!r}: the range is empty")
+        return [str(v) for v in range(a, b + 1)]
+    vals = [v.strip() for v in text.split(",") if v.strip()]
+    if not vals:
+        fail("--values needs at least one value, e.g. 3,4,5")
+    return vals
+
+
+COMMANDS = {"cards": cards, "sweep": sweep}

@@ -1,0 +1,334 @@
+"""What every command shares: one-line errors (the command group), the options, their checks, progress bars,
+the backend a block plays on, and writing a plot. The commands live in the modules beside this one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import typer.core
+from rich.console import Console
+from rich.progress import Progress
+
+from simlab.errors import USER_ERRORS
+from simlab.report.render import console
+from simlab.runs.settings import RunSettings
+
+
+def fail(message: str) -> None:
+    """One line on stderr, exit code 2."""
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    raise typer.Exit(2)
+
+
+try:  # typer 0.2x carries its own copy of click, whose exceptions its commands raise
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click import exceptions as click_errors
+
+
+def _given(argv: list[str], opts) -> str | None:
+    """The text given on the command line for an option (``-n 5`` or ``--seed=5``), if any."""
+    for i, token in enumerate(argv):
+        for opt in opts:
+            if token == opt and i + 1 < len(argv):
+                return argv[i + 1]
+            if token.startswith(opt + "="):
+                return token[len(opt) + 1 :]
+    return None
+
+
+def usage_message(exc, argv: list[str] = ()) -> str:
+    """A usage error (unknown option or command, bad or missing value, extra argument) as one line that names
+    the bad value and the valid choices, instead of click's usage box. ``argv``: the command line."""
+    ctx = exc.ctx
+    cmd = ctx.command if ctx is not None else None
+    sub = cmd is not None and ctx.parent is not None
+    where = f"simlab {cmd.name}: " if sub else ""
+    msg = exc.format_message().rstrip(".")
+    param = getattr(exc, "param", None)
+    if isinstance(exc, click_errors.MissingParameter):
+        if getattr(param, "help", None):
+            msg += f" ({param.help})"
+    elif isinstance(exc, click_errors.BadParameter) and param is not None:
+        raw = _given(list(argv), param.opts)
+        if raw is not None:
+            msg = f"{'/'.join(param.opts)} {raw!r} is not valid: {exc.message.rstrip('.')}"
+    elif msg.startswith("No such command") and cmd is not None and hasattr(cmd, "list_commands"):
+        msg += f"; commands: {', '.join(cmd.list_commands(ctx))}"
+    elif isinstance(exc, click_errors.NoSuchOption) and cmd is not None:
+        names = [o for p in cmd.params if p.param_type_name == "option" and p.name != "help" for o in p.opts]
+        msg += f"; options: {', '.join(names)}" if names else f"; simlab {cmd.name} takes no options"
+    elif "unexpected extra argument" in msg and sub:
+        msg += f"; simlab {cmd.name} takes options only (simlab {cmd.name} --help lists them)"
+    return where + msg
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """simlab's command group: every command's bad input ends here. A usage error (unknown option or command,
+    a value of the wrong type, a missing or extra argument) or a library error meaning bad input
+    (:data:`USER_ERRORS`, raised from any command body) is printed as one line on stderr with exit code 2, so
+    a new command gets that behaviour without handling errors itself; anything else is a bug and keeps its
+    traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        argv = list(args) if args is not None else sys.argv[1:]
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_errors.NoArgsIsHelpError as exc:  # `simlab` alone: the help
+            typer.echo(exc.format_message(), err=True)
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            typer.echo(f"error: {' '.join(usage_message(exc, argv).split())}", err=True)
+            sys.exit(2)
+        except USER_ERRORS as exc:
+            typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            sys.exit(2)
+        except click_errors.ClickException as exc:
+            typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code or 0)
+
+
+# Options shared by the commands that play games.
+Seed = Annotated[int, typer.Option(help="run seed: game i uses the stream of (seed, i)")]
+VillainStrategies = Annotated[
+    list[str] | None, typer.Option("--strategy", help="VILLAIN=NAME|PATH (repeatable; default expert)")
+]
+Rules = Annotated[list[str] | None, typer.Option("--rules", help="VARIANT=VALUE (repeatable)")]
+VillainsOrAll = Annotated[list[str] | None, typer.Option(help="villain (repeatable; default: every villain)")]
+MaxTurns = Annotated[int, typer.Option("--max-turns", help="rounds after which a game ends unfinished")]
+Threads = Annotated[int | None, typer.Option("--threads", help="worker threads")]
+Edits = Annotated[
+    list[str] | None,
+    typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "CARD:cost=4", "CARD:remove" (repeatable)'),
+]
+Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
+BackendName = Annotated[str, typer.Option("--backend", help="where games are played: local or dask")]
+# commands that read experiment files: None means the file's backend, else local
+BackendOrConfig = Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")]
+Scheduler = Annotated[
+    str | None, typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT (without it: a local Dask cluster)")
+]
+Level = Annotated[
+    str | None,
+    typer.Option(
+        "--level",
+        help="strength every villain plays at: random, novice, expert, tuned, search (--strategy overrides)",
+    ),
+]
+
+
+class backend_for:
+    """``with backend_for(name, scheduler):`` plays the block's runs there, and closes it afterwards."""
+
+    def __init__(self, name: str, scheduler: str | None):
+        self.name, self.scheduler = name, scheduler
+
+    def __enter__(self):
+        from simlab.runs import backend
+
+        self.backend = backend.make(self.name, self.scheduler)
+        self._use = backend.use(self.backend)
+        self._use.__enter__()
+        return self.backend
+
+    def __exit__(self, *exc):
+        self._use.__exit__(*exc)
+        self.backend.close()
+        return False
+
+
+def check_games(n: int) -> None:
+    from simlab.runs.sim import MAX_GAMES
+
+    if not 1 <= n <= MAX_GAMES:
+        fail(f"-n must be a positive number of games of at most 2**63 - 1, got {n}")
+
+
+def default_games(n: int | None, default: int, level: str | None, strategies=()) -> int:
+    """``n`` if given, else ``default``, or at most :data:`simlab.runs.levels.SEARCH_GAMES` when the level or one of
+    ``strategies`` is the search player (a search game costs hundreds of scripted ones)."""
+    from simlab.runs.levels import default_games as for_level
+    from simlab.runs.levels import is_search
+
+    if n is not None:
+        return n
+    search = is_search(level) or any(is_search(str(s)) for s in strategies)
+    return for_level("search" if search else level, default)
+
+
+def check_search_games(search_games: int | None) -> None:
+    if search_games is not None and search_games < 1:
+        fail(f"--search-games must be a positive number of games, got {search_games}")
+
+
+def parse_edits(items: list[str] | None) -> tuple:
+    from simlab.data.edits import normalise
+
+    return normalise(items or [])
+
+
+def experiment_settings(config: str | None, **given) -> dict:
+    """Settings of a command: each option given on the command line, else the experiment file's value, else
+    the default. ``given`` maps name -> (value given or None, default); strategies/rules/edits merge. A
+    matchup and a valid number of games are required."""
+    from simlab.runs.experiment import Experiment, load_experiment
+
+    exp = load_experiment(config) if config else Experiment(name="command line")
+    out = {"experiment": exp}
+    for name, (value, default) in given.items():
+        if name in ("strategies", "rules"):
+            out[name] = {**getattr(exp, name), **(value or {})}
+        elif name == "edits":
+            from simlab.data.edits import normalise
+
+            out[name] = normalise(list(exp.edits) + list(value or ()))
+        else:
+            from_file = getattr(exp, name, None)
+            out[name] = value if value is not None else (from_file if from_file is not None else default)
+    if out.get("matchup") is None:
+        fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
+    check_games(out["games"])
+    return out
+
+
+def run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, progress=None, where="the games"):
+    """The options every study takes, checked once (:class:`simlab.runs.settings.RunSettings`); ``where`` names what
+    the study plays in the message about a --strategy for a villain not in it."""
+    check_games(n)
+    return RunSettings(
+        n,
+        seed,
+        level,
+        parse_pairs(strategy, "--strategy"),
+        parse_pairs(rules, "--rules"),
+        max_turns,
+        threads,
+        parse_edits(edit),
+        progress,
+        where=where,
+    )
+
+
+def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            fail(f"{what} {item!r} must look like NAME=VALUE")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+class LazyProgress(Progress):
+    """A rich progress bar (a context manager) shown from its first update on, which comes once the input is
+    checked, before any game is played: bad input leaves its one line on a terminal that no bar touched."""
+
+    entered = False
+
+    def __enter__(self):
+        self.entered = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.live.is_started:
+            self.stop()
+
+    def update(self, *args, **kwargs) -> None:
+        if self.entered and not self.live.is_started:
+            self.start()
+        super().update(*args, **kwargs)
+
+
+def progress_bar(chunk: int | None = None):
+    """A rich progress bar with ETA, shown on stderr; returns (context manager, callback). With ``chunk``
+    (the run's chunk size) it also counts chunks: all are full but the last, so ceil(games / chunk) of them
+    are done whichever ones finished (a resumed run's chunks need not be consecutive)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = LazyProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[chunks]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = {}
+
+    def update(done: int, total: int, label: str = "games") -> None:
+        chunks = f"{-(-done // chunk):,}/{-(-total // chunk):,} chunks" if chunk else ""
+        if label not in task:
+            # the first call comes before any game is played (a resumed run's games are already done), so
+            # the ETA is estimated from the games played here only
+            task[label] = bar.add_task(label, total=total, completed=done, chunks=chunks)
+        bar.update(task[label], completed=done, total=total, chunks=chunks)
+
+    return bar, update
+
+
+class no_bar:
+    """``with bar if shown else no_bar():``: the block without a progress bar (a command printing JSON)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, **keywords):
+    """``study(villains, *args, settings=..., **keywords)`` for the villains asked (default: every registered
+    one), with the run settings of the shared options; a bad input fails with one line."""
+    from simlab.data.cards import VILLAIN_KEYS
+
+    try:
+        settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
+        return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+
+
+def check_file_option(path: str | None, option: str, suffix: str) -> None:
+    """A file option (``--png``, ``--out``) must name a file with ``suffix``, not a directory; checked before
+    any game is played, so a typo costs nothing and writes nothing."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.suffix.lower() != suffix:
+        fail(f"{option} {path!r} must be a file name ending in {suffix}")
+    if p.is_dir():
+        fail(f"{option} {path!r} is a directory; give a file name ending in {suffix}")
+
+
+def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False) -> None:
+    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error; say where (unless
+    ``quiet``: a command printing JSON)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(width, height))
+    draw(ax)
+    fig.tight_layout()
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        fail(f"cannot write {path!r}: {exc.strerror or exc}")
+    finally:
+        plt.close(fig)
+    if not quiet:
+        console.print(f"plot: {path}")

@@ -1,0 +1,282 @@
+"""Playing games: ``run`` (one matchup), ``matrix`` (every matchup), ``replay`` (one game's log) and ``goldfish``
+(each villain alone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    BackendOrConfig,
+    Config,
+    Edits,
+    Level,
+    MaxTurns,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    VillainsOrAll,
+    VillainStrategies,
+    backend_for,
+    check_file_option,
+    default_games,
+    each_villain,
+    experiment_settings,
+    fail,
+    no_bar,
+    parse_edits,
+    parse_pairs,
+    progress_bar,
+    run_settings,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.engine.game import DEFAULT_STRATEGY
+from simlab.errors import USER_ERRORS, InputError
+from simlab.report.render import console, goldfish_view, matrix_table, print_run
+
+
+def run(
+    matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")] = None,
+    n: Annotated[
+        int | None,
+        typer.Option("-n", help="games to play (the most, with --target-ci) [default: 10000; 100 at search level]"),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="run seed: game i uses the stream of (seed, i) [default: 0]")] = None,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: Annotated[
+        int | None,
+        typer.Option("--max-turns", help=f"rounds after which a game ends unfinished [default: {DEFAULT_MAX_TURNS}]"),
+    ] = None,
+    threads: Threads = None,
+    first: Annotated[
+        str | None, typer.Option(help="who plays first: rotate, random, or a villain [default: rotate]")
+    ] = None,
+    edit: Edits = None,
+    level: Level = None,
+    config: Config = None,
+    backend: BackendOrConfig = None,
+    scheduler: Scheduler = None,
+    checkpoint: Annotated[
+        str | None, typer.Option(help="record each finished chunk in this directory (resume with --resume)")
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option(help="finish the checkpointed run in this directory (its own settings)")
+    ] = None,
+    out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
+    target_ci: Annotated[
+        float | None, typer.Option(help="stop once every win-rate 95% interval is narrower than this")
+    ] = None,
+) -> None:
+    """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
+    length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
+    current chunk and prints the finished games."""
+    from simlab.runs.sim import DEFAULT_CHUNK, checkpoint_settings
+    from simlab.runs.sim import resume as resume_run
+    from simlab.runs.sim import run as run_games
+
+    try:
+        bar, update = progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
+        if resume is not None:
+            check_resume_options(
+                resume,
+                {"--matchup": matchup, "-n": n, "--seed": seed, "--max-turns": max_turns, "--first": first},
+                {
+                    "--strategy": strategy,
+                    "--rules": rules,
+                    "--edit": edit,
+                    "--config": config,
+                    "--out": out,
+                    "--target-ci": target_ci,
+                    "--checkpoint": checkpoint if checkpoint is None or not same_dir(checkpoint, resume) else None,
+                },
+            )
+            with backend_for(backend or "local", scheduler), bar if not json_out else no_bar():
+                res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
+            print_or_json(res, json_out)
+            return
+        check_file_option(out, "--out", ".parquet")
+        cfg = experiment_settings(
+            config,
+            matchup=(matchup, None),
+            games=(n, 10000),
+            seed=(seed, 0),
+            max_turns=(max_turns, DEFAULT_MAX_TURNS),
+            threads=(threads, None),
+            first=(first, "rotate"),
+            strategies=(parse_pairs(strategy, "--strategy"), {}),
+            rules=(parse_pairs(rules, "--rules"), {}),
+            edits=(parse_edits(edit), ()),
+            backend=(backend, "local"),
+            scheduler=(scheduler, None),
+            level=(level, None),
+        )
+        if n is None and cfg["experiment"].games is None:
+            cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
+        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
+            res = run_games(
+                cfg["matchup"],
+                cfg["games"],
+                cfg["seed"],
+                cfg["strategies"],
+                cfg["rules"],
+                cfg["max_turns"],
+                cfg["threads"],
+                first=cfg["first"],
+                out=out,
+                target_ci=target_ci,
+                keep_games=False,
+                progress=None if json_out else update,
+                edits=cfg["edits"],
+                checkpoint=checkpoint,
+                level=cfg["level"],
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    print_or_json(res, json_out)
+
+
+def same_dir(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def check_resume_options(path: str, settings: dict, others: dict) -> None:
+    """``--resume DIR`` plays the checkpoint's own run: a setting given with it must equal the checkpoint's
+    (``settings``: option -> value given or None), and ``others`` (options a resumed run cannot take) must not
+    be given at all; either is refused with one line rather than silently ignored."""
+    from simlab.engine.game import parse_matchup
+    from simlab.runs.sim import checkpoint_settings
+
+    saved = checkpoint_settings(path)
+    theirs = {
+        "--matchup": parse_matchup(saved["matchup"]),
+        "-n": saved["n_games"],
+        "--seed": saved["seed"],
+        "--max-turns": saved.get("max_turns"),
+        "--first": saved.get("first"),
+    }
+    for option, value in settings.items():
+        if value is None:
+            continue
+        mine = parse_matchup(value) if option == "--matchup" else value
+        if mine != theirs[option]:
+            shown = saved["matchup"] if option == "--matchup" else theirs[option]
+            raise InputError(
+                f"--resume {path!r} finishes the checkpoint's own run: {option} {value} differs from its {shown} "
+                f"(drop {option})"
+            )
+    for option, value in others.items():
+        if value:
+            raise InputError(
+                f"--resume {path!r} finishes the checkpoint's own run with its own settings: drop {option}"
+            )
+
+
+def print_or_json(res, json_out: bool) -> None:
+    if json_out:
+        typer.echo(res.to_json())
+    else:
+        print_run(res)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+def matrix(
+    n: Annotated[int | None, typer.Option("-n", help="games per matchup [default: 10000; 100 at search level]")] = None,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
+    edit: Edits = None,
+    level: Level = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simlab.studies.matchups import matrix as run_matrix
+    from simlab.studies.matchups import plot_matrix
+
+    check_file_option(png, "--png", ".png")
+    bar, update = progress_bar()
+    try:
+        n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
+        with backend_for(backend, scheduler), bar:
+            res = run_matrix(settings=settings)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    console.print(matrix_table(res.table, settings))
+    fig, ax = plt.subplots(figsize=(6, 5))
+    plot_matrix(res.grid(), ax)
+    fig.tight_layout()
+    try:
+        Path(png).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(png, dpi=120)
+    except OSError as exc:
+        fail(f"cannot write --png {png!r}: {exc.strerror or exc}")
+    console.print(f"heatmap: {png}")
+
+
+def replay(
+    matchup: Annotated[str, typer.Option("--matchup", "-m", help="VILLAIN-vs-VILLAIN[-vs-VILLAIN]")],
+    seed: Seed = 0,
+    game: Annotated[int, typer.Option(help="index of the game in the run")] = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+) -> None:
+    """Print one game of a run as a readable log."""
+    from simlab.engine.game import parse_matchup
+    from simlab.engine.replay import replay as replay_game
+    from simlab.runs.sim import seat_table
+
+    try:
+        villains = parse_matchup(matchup)
+        if not 0 <= game < 2**63:
+            raise InputError(f"--game must be a game index from 0 to 2**63 - 1, got {game}")
+        seats = seat_table(villains, 1, game)[0]
+        order = tuple(villains[i] for i in seats)
+        strategies = parse_pairs(strategy, "--strategy")
+        res = replay_game(
+            order,
+            seed,
+            game,
+            tuple(strategies.get(v, DEFAULT_STRATEGY) for v in order),
+            parse_pairs(rules, "--rules"),
+            max_turns,
+        )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    console.print(res.text, highlight=False, markup=False)
+
+
+def goldfish(
+    villain: VillainsOrAll = None,
+    n: Annotated[int, typer.Option("-n", help="games per villain and strategy")] = 2000,
+    seed: Seed = 0,
+    strategy: Annotated[list[str] | None, typer.Option(help="strategy name or TOML path (repeatable)")] = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+) -> None:
+    """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile)."""
+    from simlab.studies.ladder import goldfish_table
+
+    frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, strategy or ("novice", "expert"))
+    table = goldfish_view(frame, n, seed)
+    console.print(table)
+
+
+COMMANDS = {"run": run, "matrix": matrix, "replay": replay, "goldfish": goldfish}

@@ -1,0 +1,43 @@
+"""``report``: every study of a balance report, written to one directory."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import BackendOrConfig, Config, Scheduler, Threads, backend_for, fail
+from simlab.errors import USER_ERRORS
+from simlab.report.render import console
+
+
+def report(
+    config: Config = None,
+    out: Annotated[str, typer.Option(help="directory that receives <name>/")] = "reports",
+    threads: Threads = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level", help="strength every villain plays at [default: the config's, else the strongest available]"
+        ),
+    ] = None,
+    backend: BackendOrConfig = None,
+    scheduler: Scheduler = None,
+) -> None:
+    """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
+    as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it."""
+    from simlab.report.build import build_report
+    from simlab.runs.experiment import load_experiment
+
+    try:
+        exp = load_experiment(config) if config else None
+        backend = backend or (exp.backend if exp else None) or "local"
+        scheduler = scheduler or (exp.scheduler if exp else None)
+        with backend_for(backend, scheduler), console.status("report") as status:
+            rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"), level=level)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    console.print(f"report: {rep.index}")
+
+
+COMMANDS = {"report": report}

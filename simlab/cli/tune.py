@@ -1,0 +1,185 @@
+"""Tuned strategies: ``tune`` (one villain's parameters by CMA-ES, validated on fresh games) and ``tune-all``
+(iterated best response between every villain)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from simlab.cli.common import (
+    BackendName,
+    LazyProgress,
+    MaxTurns,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    check_file_option,
+    fail,
+    parse_pairs,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.errors import USER_ERRORS, InputError
+from simlab.report.render import print_equilibrium, print_tune
+from simlab.runs.settings import RunSettings
+from simlab.studies import tune as tune_defaults
+
+
+def tune_bar():
+    """A rich progress bar for tuning, with the best win rate so far; returns (bar, callback)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    bar = LazyProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  {task.fields[best]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks = {}
+
+    def update(label: str, done: int, total: int, best: float, start: float) -> None:
+        text = "" if best != best else f"best so far {best:.1%} (start {start:.1%}) on the search games"
+        if label not in tasks:
+            tasks[label] = bar.add_task(label, total=total, best=text)
+        bar.update(tasks[label], completed=done, total=total, best=text)
+
+    return bar, update
+
+
+def tune(
+    villain: Annotated[str | None, typer.Option(help="the villain to tune (or --all)")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="every villain: iterated best response, round by round")] = False,
+    rounds: Annotated[int, typer.Option(help="with --all: rounds of best response at most")] = (
+        tune_defaults.DEFAULT_ROUNDS
+    ),
+    budget: Annotated[
+        int, typer.Option(help="search games per tune (validation comes on top)")
+    ] = tune_defaults.DEFAULT_BUDGET,
+    candidate_games: Annotated[
+        int, typer.Option("--candidate-games", help="games each candidate plays, split over the objective's parts")
+    ] = tune_defaults.DEFAULT_CANDIDATE_GAMES,
+    validation_games: Annotated[
+        int,
+        typer.Option(
+            "--validation-games", help="fresh games per opponent (3-player: per seat order) of each part to validate on"
+        ),
+    ] = tune_defaults.DEFAULT_VALIDATION_GAMES,
+    seed: Seed = 0,
+    start: Annotated[
+        str, typer.Option(help="the strategy (or, with --all, the level) the search starts from")
+    ] = "expert",
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option("--opponent", help="VILLAIN=LEVEL|STRATEGY each opponent plays (repeatable; default expert)"),
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", help="search only these parameters (repeatable)")
+    ] = None,
+    popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
+    objective: Annotated[
+        str,
+        typer.Option(
+            help="what the search maximises: PLAYERSp:FIELD=WEIGHT parts, comma-separated; FIELD is current (the "
+            "opponents' current strategies) or a level or strategy every opponent plays"
+        ),
+    ] = tune_defaults.DEFAULT_OBJECTIVE,
+    drop_penalty: Annotated[
+        float,
+        typer.Option(
+            "--drop-penalty", help="search penalty per point a part falls below the start (on top of the point lost)"
+        ),
+    ] = tune_defaults.DEFAULT_DROP_PENALTY,
+    matrix_games: Annotated[
+        int, typer.Option("--matrix-games", help="with --all: games per matchup of each round's matrix")
+    ] = tune_defaults.DEFAULT_MATRIX_GAMES,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            help="the tuned strategy file [default: configs/strategies/tuned-VILLAIN.toml]; with --all a directory "
+            "[default: configs/strategies]"
+        ),
+    ] = None,
+    report_dir: Annotated[
+        str, typer.Option("--report-dir", help="with --all: where the trajectory and each round's strategies go")
+    ] = "reports/tune",
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
+    3-player parts against the current opponents and other levels), every candidate on the same games, then
+    validate on fresh games: the improvement over the start with a paired 95% interval, part by part.
+    --all: iterated best response, each villain re-tuned against the others' current strategies, round after
+    round, until no villain improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
+    from simlab.studies import tune as tuning
+
+    try:
+        if all_ == (villain is not None):
+            raise InputError("give --villain VILLAIN to tune one villain, or --all for every villain")
+        if not all_ and rounds != tune_defaults.DEFAULT_ROUNDS:
+            raise InputError("--rounds goes with --all")
+        if not all_:
+            check_file_option(out, "--out", ".toml")
+        goal = tuning.parse_objective(objective, drop_penalty)
+        bar, update = tune_bar()
+        settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
+        with backend_for(backend, scheduler), bar:
+            if all_:
+                from simlab.runs.levels import check_level
+
+                check_level(start)
+                if opponent or param:
+                    raise InputError("--opponent and --param go with --villain (--all plays the others' strategies)")
+                res = tuning.equilibrium(
+                    rounds,
+                    budget,
+                    start,
+                    candidate_games=candidate_games,
+                    validation_games=validation_games,
+                    matrix_games=matrix_games,
+                    popsize=popsize,
+                    out_dir=out or "configs/strategies",
+                    report_dir=report_dir,
+                    progress=update,
+                    objective=goal,
+                    settings=settings,
+                )
+            else:
+                from simlab.engine.game import check_villain
+                from simlab.runs.levels import strategy_at
+
+                check_villain(villain)
+                opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+                res = tuning.tune(
+                    villain,
+                    budget,
+                    strategy_at(start, villain),
+                    opponents,
+                    candidate_games,
+                    validation_games,
+                    popsize,
+                    param,
+                    out or f"configs/strategies/tuned-{villain}.toml",
+                    progress=lambda *a: update(f"tune {villain}", *a),
+                    objective=goal,
+                    settings=settings,
+                )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    if not all_:
+        print_tune(res)
+    else:
+        print_equilibrium(res, report_dir)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+COMMANDS = {"tune": tune}
