@@ -40,6 +40,10 @@ def _given(argv: list[str], opts) -> str | None:
     return None
 
 
+# (command, option) -> the command that option became
+MOVED_OPTIONS = {("tune", "--all"): "tune-all"}
+
+
 def usage_message(exc, argv: list[str] = ()) -> str:
     """A usage error (unknown option or command, bad or missing value, extra argument) as one line that names
     the bad value and the valid choices, instead of click's usage box. ``argv``: the command line."""
@@ -59,11 +63,24 @@ def usage_message(exc, argv: list[str] = ()) -> str:
     elif msg.startswith("No such command") and cmd is not None and hasattr(cmd, "list_commands"):
         msg += f"; commands: {', '.join(cmd.list_commands(ctx))}"
     elif isinstance(exc, click_errors.NoSuchOption) and cmd is not None:
+        bad = exc.option_name
+        if (cmd.name, bad) in MOVED_OPTIONS:
+            now = MOVED_OPTIONS[cmd.name, bad]
+            return f"simlab {cmd.name} {bad} is now a command of its own: simlab {now} (the same options)"
+        if sub:  # an option of another command of the same group (module): say which
+            siblings = [c for c in ctx.parent.command.commands.values() if c is not cmd]
+            owners = [c.name for c in siblings if _group(c) == _group(cmd) and any(bad in p.opts for p in c.params)]
+            msg += f"; {bad} is an option of {', '.join(f'simlab {c}' for c in owners)}" if owners else ""
         names = [o for p in cmd.params if p.param_type_name == "option" and p.name != "help" for o in p.opts]
         msg += f"; options: {', '.join(names)}" if names else f"; simlab {cmd.name} takes no options"
     elif "unexpected extra argument" in msg and sub:
         msg += f"; simlab {cmd.name} takes options only (simlab {cmd.name} --help lists them)"
     return where + msg
+
+
+def _group(command) -> str | None:
+    """The module (``simlab.cli.tune``, ...) a command is defined in."""
+    return getattr(command.callback, "__module__", None)
 
 
 class OneLineErrors(typer.core.TyperGroup):

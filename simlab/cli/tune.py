@@ -22,7 +22,7 @@ from simlab.cli.common import (
     parse_pairs,
 )
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.errors import USER_ERRORS, InputError
+from simlab.errors import USER_ERRORS
 from simlab.report.render import print_equilibrium, print_tune
 from simlab.runs.settings import RunSettings
 from simlab.studies import tune as tune_defaults
@@ -52,28 +52,40 @@ def tune_bar():
     return bar, update
 
 
-def tune(
-    villain: Annotated[str | None, typer.Option(help="the villain to tune (or --all)")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="every villain: iterated best response, round by round")] = False,
-    rounds: Annotated[int, typer.Option(help="with --all: rounds of best response at most")] = (
-        tune_defaults.DEFAULT_ROUNDS
+# Options of both commands.
+Budget = Annotated[int, typer.Option(help="search games per tune (validation comes on top)")]
+CandidateGames = Annotated[
+    int, typer.Option("--candidate-games", help="games each candidate plays, split over the objective's parts")
+]
+ValidationGames = Annotated[
+    int,
+    typer.Option(
+        "--validation-games", help="fresh games per opponent (3-player: per seat order) of each part to validate on"
     ),
-    budget: Annotated[
-        int, typer.Option(help="search games per tune (validation comes on top)")
-    ] = tune_defaults.DEFAULT_BUDGET,
-    candidate_games: Annotated[
-        int, typer.Option("--candidate-games", help="games each candidate plays, split over the objective's parts")
-    ] = tune_defaults.DEFAULT_CANDIDATE_GAMES,
-    validation_games: Annotated[
-        int,
-        typer.Option(
-            "--validation-games", help="fresh games per opponent (3-player: per seat order) of each part to validate on"
-        ),
-    ] = tune_defaults.DEFAULT_VALIDATION_GAMES,
+]
+Popsize = Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")]
+Goal = Annotated[
+    str,
+    typer.Option(
+        help="what the search maximises: PLAYERSp:FIELD=WEIGHT parts, comma-separated; FIELD is current (the "
+        "opponents' current strategies) or a level or strategy every opponent plays"
+    ),
+]
+DropPenalty = Annotated[
+    float,
+    typer.Option(
+        "--drop-penalty", help="search penalty per point a part falls below the start (on top of the point lost)"
+    ),
+]
+
+
+def tune(
+    villain: Annotated[str, typer.Option(help="the villain to tune; simlab tune-all tunes every villain")],
+    budget: Budget = tune_defaults.DEFAULT_BUDGET,
+    candidate_games: CandidateGames = tune_defaults.DEFAULT_CANDIDATE_GAMES,
+    validation_games: ValidationGames = tune_defaults.DEFAULT_VALIDATION_GAMES,
     seed: Seed = 0,
-    start: Annotated[
-        str, typer.Option(help="the strategy (or, with --all, the level) the search starts from")
-    ] = "expert",
+    start: Annotated[str, typer.Option(help="the strategy the search starts from")] = "expert",
     opponent: Annotated[
         list[str] | None,
         typer.Option("--opponent", help="VILLAIN=LEVEL|STRATEGY each opponent plays (repeatable; default expert)"),
@@ -81,105 +93,109 @@ def tune(
     param: Annotated[
         list[str] | None, typer.Option("--param", help="search only these parameters (repeatable)")
     ] = None,
-    popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
-    objective: Annotated[
-        str,
-        typer.Option(
-            help="what the search maximises: PLAYERSp:FIELD=WEIGHT parts, comma-separated; FIELD is current (the "
-            "opponents' current strategies) or a level or strategy every opponent plays"
-        ),
-    ] = tune_defaults.DEFAULT_OBJECTIVE,
-    drop_penalty: Annotated[
-        float,
-        typer.Option(
-            "--drop-penalty", help="search penalty per point a part falls below the start (on top of the point lost)"
-        ),
-    ] = tune_defaults.DEFAULT_DROP_PENALTY,
-    matrix_games: Annotated[
-        int, typer.Option("--matrix-games", help="with --all: games per matchup of each round's matrix")
-    ] = tune_defaults.DEFAULT_MATRIX_GAMES,
+    popsize: Popsize = None,
+    objective: Goal = tune_defaults.DEFAULT_OBJECTIVE,
+    drop_penalty: DropPenalty = tune_defaults.DEFAULT_DROP_PENALTY,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
     out: Annotated[
-        str | None,
-        typer.Option(
-            help="the tuned strategy file [default: configs/strategies/tuned-VILLAIN.toml]; with --all a directory "
-            "[default: configs/strategies]"
-        ),
+        str | None, typer.Option(help="the tuned strategy file [default: configs/strategies/tuned-VILLAIN.toml]")
     ] = None,
-    report_dir: Annotated[
-        str, typer.Option("--report-dir", help="with --all: where the trajectory and each round's strategies go")
-    ] = "reports/tune",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
     """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
     3-player parts against the current opponents and other levels), every candidate on the same games, then
     validate on fresh games: the improvement over the start with a paired 95% interval, part by part.
-    --all: iterated best response, each villain re-tuned against the others' current strategies, round after
-    round, until no villain improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
+    Ctrl-C stops the search and keeps the best so far."""
+    from simlab.engine.game import check_villain
+    from simlab.runs.levels import strategy_at
     from simlab.studies import tune as tuning
 
     try:
-        if all_ == (villain is not None):
-            raise InputError("give --villain VILLAIN to tune one villain, or --all for every villain")
-        if not all_ and rounds != tune_defaults.DEFAULT_ROUNDS:
-            raise InputError("--rounds goes with --all")
-        if not all_:
-            check_file_option(out, "--out", ".toml")
+        check_file_option(out, "--out", ".toml")
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
-            if all_:
-                from simlab.runs.levels import check_level
-
-                check_level(start)
-                if opponent or param:
-                    raise InputError("--opponent and --param go with --villain (--all plays the others' strategies)")
-                res = tuning.equilibrium(
-                    rounds,
-                    budget,
-                    start,
-                    candidate_games=candidate_games,
-                    validation_games=validation_games,
-                    matrix_games=matrix_games,
-                    popsize=popsize,
-                    out_dir=out or "configs/strategies",
-                    report_dir=report_dir,
-                    progress=update,
-                    objective=goal,
-                    settings=settings,
-                )
-            else:
-                from simlab.engine.game import check_villain
-                from simlab.runs.levels import strategy_at
-
-                check_villain(villain)
-                opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
-                res = tuning.tune(
-                    villain,
-                    budget,
-                    strategy_at(start, villain),
-                    opponents,
-                    candidate_games,
-                    validation_games,
-                    popsize,
-                    param,
-                    out or f"configs/strategies/tuned-{villain}.toml",
-                    progress=lambda *a: update(f"tune {villain}", *a),
-                    objective=goal,
-                    settings=settings,
-                )
+            check_villain(villain)
+            opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+            res = tuning.tune(
+                villain,
+                budget,
+                strategy_at(start, villain),
+                opponents,
+                candidate_games,
+                validation_games,
+                popsize,
+                param,
+                out or f"configs/strategies/tuned-{villain}.toml",
+                progress=lambda *a: update(f"tune {villain}", *a),
+                objective=goal,
+                settings=settings,
+            )
     except USER_ERRORS as exc:
         fail(str(exc))
-    if not all_:
-        print_tune(res)
-    else:
-        print_equilibrium(res, report_dir)
+    print_tune(res)
     if res.interrupted:
         raise typer.Exit(130)
 
 
-COMMANDS = {"tune": tune}
+def tune_all(
+    rounds: Annotated[int, typer.Option(help="rounds of best response at most")] = tune_defaults.DEFAULT_ROUNDS,
+    budget: Budget = tune_defaults.DEFAULT_BUDGET,
+    candidate_games: CandidateGames = tune_defaults.DEFAULT_CANDIDATE_GAMES,
+    validation_games: ValidationGames = tune_defaults.DEFAULT_VALIDATION_GAMES,
+    seed: Seed = 0,
+    start: Annotated[str, typer.Option(help="the level every villain starts from")] = "expert",
+    popsize: Popsize = None,
+    objective: Goal = tune_defaults.DEFAULT_OBJECTIVE,
+    drop_penalty: DropPenalty = tune_defaults.DEFAULT_DROP_PENALTY,
+    matrix_games: Annotated[
+        int, typer.Option("--matrix-games", help="games per matchup of each round's matrix")
+    ] = tune_defaults.DEFAULT_MATRIX_GAMES,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    out: Annotated[str, typer.Option(help="the directory of the tuned strategy files")] = "configs/strategies",
+    report_dir: Annotated[
+        str, typer.Option("--report-dir", help="where the trajectory and each round's strategies go")
+    ] = "reports/tune",
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Tune every villain by iterated best response: each villain re-tuned (as simlab tune, the same
+    --objective, its current field the others' current strategies) round after round, until no villain
+    improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
+    from simlab.runs.levels import check_level
+    from simlab.studies import tune as tuning
+
+    try:
+        goal = tuning.parse_objective(objective, drop_penalty)
+        bar, update = tune_bar()
+        settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
+        with backend_for(backend, scheduler), bar:
+            check_level(start)
+            res = tuning.equilibrium(
+                rounds,
+                budget,
+                start,
+                candidate_games=candidate_games,
+                validation_games=validation_games,
+                matrix_games=matrix_games,
+                popsize=popsize,
+                out_dir=out,
+                report_dir=report_dir,
+                progress=update,
+                objective=goal,
+                settings=settings,
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    print_equilibrium(res, report_dir)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+COMMANDS = {"tune": tune, "tune-all": tune_all}

@@ -87,7 +87,7 @@ def _check_count(value, what: str, least: int = 1) -> int:
 
 DEFAULT_OBJECTIVE = "2p:current=0.5,2p:novice=0.2,3p:current=0.3"
 DEFAULT_DROP_PENALTY = 3.0  # a point a part loses below the start counts this much more than a point gained
-CURRENT = "current"  # the field of the opponents' current strategies (--opponent; with --all the round's)
+CURRENT = "current"  # the field of the opponents' current strategies (--opponent; in simlab tune-all the round's)
 
 
 @dataclass(frozen=True)
