@@ -186,3 +186,47 @@ def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_a
                 if fn.name != accessor:
                     reads = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.Attribute) and n.attr == attr]
                     assert not reads, f"{path.name}:{reads} reads {attr} in {fn.name}"
+
+
+def drawing(root: Path = ROOT, packages=("simlab", "strategies")) -> dict[str, list[str]]:
+    """Each module but simlab.report.plots that draws: imports matplotlib or defines a ``plot_*`` function
+    (imports inside functions count). Studies return frames; every plot is in one module."""
+    out = {}
+    for pkg in packages:
+        for path in sorted((root / pkg).rglob("*.py")):
+            name = module_name(path, root)
+            if name == "simlab.report.plots":
+                continue
+            found = []
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    found += [a.name for a in node.names if a.name.split(".")[0] == "matplotlib"]
+                elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "matplotlib":
+                    found.append(node.module)
+                elif isinstance(node, ast.FunctionDef) and node.name.startswith("plot_"):
+                    found.append(f"def {node.name}")
+            if found:
+                out[name] = found
+    return out
+
+
+def test_only_the_plots_module_draws():
+    # the report and the commands call simlab.report.plots with a frame and an Axes; nothing else imports
+    # matplotlib (the report's and the commands' figures go through plots.write_plot)
+    assert drawing() == {}
+
+
+def test_the_drawing_check_sees_matplotlib_and_plot_functions(tmp_path):
+    pkg = tmp_path / "simlab"
+    for sub in ("studies", "report"):
+        (pkg / sub).mkdir(parents=True)
+    (pkg / "report" / "plots.py").write_text("import matplotlib\n\ndef plot_x(frame, ax):\n    pass\n")
+    (pkg / "studies" / "tune.py").write_text("def save():\n    import matplotlib.pyplot as plt\n")
+    (pkg / "studies" / "leverage.py").write_text("from matplotlib.ticker import MaxNLocator\n")
+    (pkg / "report" / "build.py").write_text("def plot_win_rates(table, ax):\n    pass\n")
+    (pkg / "studies" / "ladder.py").write_text("import numpy\n")
+    assert drawing(tmp_path, ("simlab",)) == {
+        "simlab.report.build": ["def plot_win_rates"],
+        "simlab.studies.leverage": ["matplotlib.ticker"],
+        "simlab.studies.tune": ["matplotlib.pyplot"],
+    }

@@ -207,12 +207,18 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from simlab.report.build import level_comparison, plot_ladder, plot_level_comparison, plot_turns, plot_win_rates
+    from simlab.report.build import level_comparison
+    from simlab.report.plots import (
+        plot_impact,
+        plot_ladder,
+        plot_level_comparison,
+        plot_leverage,
+        plot_matrix,
+        plot_sweep,
+        plot_turns,
+        plot_win_rates,
+    )
     from simlab.runs.stats import paired_difference, wilson
-    from simlab.studies.impact import plot_impact
-    from simlab.studies.leverage import plot_leverage
-    from simlab.studies.matchups import plot_matrix
-    from simlab.studies.whatif import plot_sweep
 
     def rate_rows(counts, n):
         lo, hi = wilson(np.array(counts), n)

@@ -78,7 +78,7 @@ def calibrate(
         print_calibration(res)
     png = png or (None if json_out else "reports/calibration.png")
     if png:
-        from simlab.studies.calibration import plot_calibration, plot_lengths
+        from simlab.report.plots import plot_calibration, plot_lengths
 
         save_plot(png, lambda ax: plot_calibration(res.calibration, ax), quiet=json_out)
         if res.length_distribution.height:

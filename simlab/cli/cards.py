@@ -54,7 +54,8 @@ def cards(
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
     played), and the paired change in win rate."""
-    from simlab.studies.impact import ablation, deck_cards, observational, plot_impact
+    from simlab.report.plots import plot_impact
+    from simlab.studies.impact import ablation, deck_cards, observational
 
     check_file_option(png, "--png", ".png")
     bar, update = progress_bar()
@@ -102,7 +103,7 @@ def sweep(
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
-    from simlab.studies.whatif import plot_sweep
+    from simlab.report.plots import plot_sweep
     from simlab.studies.whatif import sweep as run_sweep
 
     check_file_option(png, "--png", ".png")

@@ -12,7 +12,7 @@ import typer.core
 from rich.console import Console
 from rich.progress import Progress
 
-from simlab.errors import USER_ERRORS
+from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import console
 from simlab.runs.settings import RunSettings
 
@@ -329,23 +329,14 @@ def check_file_option(path: str | None, option: str, suffix: str) -> None:
         fail(f"{option} {path!r} is a directory; give a file name ending in {suffix}")
 
 
-def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False) -> None:
-    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error; say where (unless
-    ``quiet``: a command printing JSON)."""
-    import matplotlib
+def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False, what: str = "") -> None:
+    """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error naming ``what`` (default
+    the path); say where (unless ``quiet``: a command printing JSON)."""
+    from simlab.report.plots import write_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(width, height))
-    draw(ax)
-    fig.tight_layout()
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=120)
-    except OSError as exc:
-        fail(f"cannot write {path!r}: {exc.strerror or exc}")
-    finally:
-        plt.close(fig)
+        write_plot(path, draw, (width, height), what=what)
+    except InputError as exc:
+        fail(str(exc))
     if not quiet:
         console.print(f"plot: {path}")

@@ -32,6 +32,7 @@ from simlab.cli.common import (
     parse_pairs,
     progress_bar,
     run_settings,
+    save_plot,
 )
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.engine.game import DEFAULT_STRATEGY
@@ -200,13 +201,8 @@ def matrix(
     scheduler: Scheduler = None,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    from simlab.report.plots import plot_matrix
     from simlab.studies.matchups import matrix as run_matrix
-    from simlab.studies.matchups import plot_matrix
 
     check_file_option(png, "--png", ".png")
     bar, update = progress_bar()
@@ -218,14 +214,7 @@ def matrix(
     except USER_ERRORS as exc:
         fail(str(exc))
     console.print(matrix_table(res.table, settings))
-    fig, ax = plt.subplots(figsize=(6, 5))
-    plot_matrix(res.grid(), ax)
-    fig.tight_layout()
-    try:
-        Path(png).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(png, dpi=120)
-    except OSError as exc:
-        fail(f"cannot write --png {png!r}: {exc.strerror or exc}")
+    save_plot(png, lambda ax: plot_matrix(res.grid(), ax), 6, 5, quiet=True, what=f"--png {png!r}")
     console.print(f"heatmap: {png}")
 
 

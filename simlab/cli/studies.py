@@ -148,7 +148,8 @@ def leverage(
     """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
     win-rate change with a paired 95% interval, largest first."""
-    from simlab.studies.leverage import BOARD_CHOICES, leverage_summary, plot_leverage
+    from simlab.report.plots import plot_leverage
+    from simlab.studies.leverage import BOARD_CHOICES, leverage_summary
     from simlab.studies.leverage import leverage as run_leverage
 
     if top < 0:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,6 +21,7 @@ from simlab.cli.common import (
     check_file_option,
     fail,
     parse_pairs,
+    save_plot,
 )
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -168,6 +170,7 @@ def tune_all(
     """Tune every villain by iterated best response: each villain re-tuned (as simlab tune, the same
     --objective, its current field the others' current strategies) round after round, until no villain
     improves (or --rounds). Ctrl-C stops the search and keeps the best so far."""
+    from simlab.report.plots import plot_trajectory
     from simlab.runs.levels import check_level
     from simlab.studies import tune as tuning
 
@@ -193,6 +196,8 @@ def tune_all(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
+    trajectory = str(Path(report_dir) / "trajectory.png")
+    save_plot(trajectory, lambda ax: plot_trajectory(res.trajectory, ax), 8, 5, quiet=True)
     print_equilibrium(res, report_dir)
     if res.interrupted:
         raise typer.Exit(130)

@@ -20,17 +20,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
 from simlab.engine.game import check_villain
 from simlab.errors import InputError
+from simlab.report.plots import (
+    plot_calibration,
+    plot_impact,
+    plot_ladder,
+    plot_lengths,
+    plot_level_comparison,
+    plot_leverage,
+    plot_matrix,
+    plot_turns,
+    plot_win_rates,
+    write_plot,
+)
 from simlab.runs.experiment import Experiment
 from simlab.runs.settings import RunSettings
-from simlab.runs.stats import error_bars
-from simlab.studies.calibration import calibration_log, calibration_section
+from simlab.studies.calibration import calibration_log
 
 DEFAULTS = {
     "games": 2000,  # per matchup of the matrix
@@ -80,80 +90,6 @@ class Report:
 
 
 # ============================================================================ plots (frame in, Axes out)
-
-
-def plot_win_rates(table: pl.DataFrame, ax, level: str = "expert"):
-    """Each entry's win rate with its 95% interval, grouped by matchup (from the matrix table)."""
-    rows = table.filter(pl.col("outcome") != "unfinished")
-    labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
-    y = np.arange(rows.height)
-    x = rows["rate"].to_numpy()
-    err = error_bars(x, rows["low"], rows["high"])
-    ax.barh(y, x, xerr=err, capsize=2, color="tab:blue")
-    _rate_axis(ax, y, labels)
-    ax.set_title(f"win rates by matchup, {level} play")
-    return ax
-
-
-def _rate_axis(ax, y, labels) -> None:
-    """Horizontal win-rate bars: one labelled row per entry, top down, 0 to 100% with the even line."""
-    ax.set_yticks(y, labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax.axvline(0.5, color="grey", linestyle=":")
-    ax.set_xlabel("win rate (95% Wilson interval)")
-
-
-def plot_turns(games: pl.DataFrame, ax, level: str = "expert"):
-    """Distribution of turns to win alone, one step histogram per villain (``villain``, ``turns`` columns)."""
-    top = int(games["turns"].max() or 1)
-    bins = np.arange(0.5, top + 1.5)
-    for v in games["villain"].unique(maintain_order=True):
-        t = games.filter(pl.col("villain") == v)["turns"].drop_nulls().to_numpy()
-        ax.hist(t, bins=bins, histtype="step", linewidth=1.5, label=f"{v} (median {np.median(t):g})", density=True)
-    ax.set_xlabel("own turns to reach the objective, alone (goldfish)")
-    ax.set_ylabel("share of games")
-    ax.legend()
-    ax.set_title(f"turns to win unopposed, {level} play")
-    return ax
-
-
-def plot_ladder(ladder: pl.DataFrame, ax):
-    """Win rate of each skill level per villain, with 95% intervals."""
-    villains = list(ladder["villain"].unique(maintain_order=True))
-    levels = list(ladder["level"].unique(maintain_order=True))
-    width = 0.8 / len(levels)
-    for i, lev in enumerate(levels):
-        sub = ladder.filter(pl.col("level") == lev)
-        x = np.arange(len(villains)) + i * width
-        y = sub["rate"].to_numpy()
-        err = error_bars(y, sub["low"], sub["high"])
-        ax.bar(x, y, width, yerr=err, capsize=2, label=lev)
-    ax.set_xticks(np.arange(len(villains)) + width * (len(levels) - 1) / 2, villains)
-    ax.set_ylim(0, 1)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax.set_ylabel(f"win rate vs {ladder['opponent'][0]} opponents")
-    ax.legend()
-    ax.set_title("skill ladder")
-    return ax
-
-
-def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
-    """Each entry's win rate at ``level`` (bars, 95% intervals) beside the base level's (ticks), from
-    :func:`level_comparison`."""
-    rows = table.filter(pl.col("outcome") != "unfinished")
-    labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
-    y = np.arange(rows.height)
-    x = rows["rate"].to_numpy()
-    err = error_bars(x, rows["low"], rows["high"])
-    ax.barh(y, x, xerr=err, capsize=2, color="tab:orange", label=f"{level} play")
-    base = rows["base_level"][0] if rows.height else "base"
-    ax.plot(rows["base_rate"].to_numpy(), y, "k|", markersize=12, markeredgewidth=2, label=f"{base} play")
-    _rate_axis(ax, y, labels)
-    ax.legend(fontsize=8)
-    ax.set_title(f"win rates at {level} level and at {base} level")
-    return ax
 
 
 def level_comparison(table: pl.DataFrame, base: pl.DataFrame, base_level: str) -> pl.DataFrame:
@@ -216,14 +152,11 @@ def build_report(
     With ``level="search"`` the headline is measured there, and the studies that play thousands of games per
     setting (matrix, difficulty and robustness, turns to win, card impact, leverage) at the strongest
     scripted level, each section naming it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     from simlab.runs.sim import goldfish
-    from simlab.studies.impact import ablation, plot_impact
+    from simlab.studies.impact import ablation
     from simlab.studies.ladder import skill_ladder
-    from simlab.studies.leverage import leverage, plot_leverage
-    from simlab.studies.matchups import matrix, plot_matrix
+    from simlab.studies.leverage import leverage
+    from simlab.studies.matchups import matrix
     from simlab.studies.robust import answer, robust_difficulty
 
     exp = exp or Experiment(name="balance")
@@ -552,6 +485,50 @@ def build_report(
     return report
 
 
+def calibration_section(log, exp, directory: Path, seed: int, max_turns: int, threads, plot):
+    """The report's section on ``log``: the fields of a :class:`simlab.report.build.Section` (title, text, tables,
+    plots) as a dict; ``plot(directory, name, draw, size)`` writes a PNG. Sizes, levels and readings come from
+    the experiment's ``[report]`` table."""
+    from simlab.studies.calibration import DECISIVE_RATIO, DEFAULT_GAMES, evaluate, predict
+
+    rep = exp.report
+    n_games = rep.get("calibration_games", exp.games or DEFAULT_GAMES)
+    rules = {**exp.rules, **rep.get("calibration_rules", {})}
+    levels = rep.get("calibration_levels") or None
+    pred = predict(log.orders(), levels, rules, n_games, seed=seed, max_turns=max_turns, threads=threads)
+    res = evaluate(log, pred)
+    text = (
+        f"The log {log.describe()}. Each model (a level playing every seat, at a rule setting) played "
+        f"{n_games:,} games of every seat order in the log (seed {seed}); real games use the printed cards, so "
+        "the settings' card edits and strategies are not applied here. Predicted probability = (wins + 1/2) / "
+        "(finished games + P/2). Verdicts: "
+        + " ".join(f"{v}." for v in res.verdicts["verdict"])
+        + (" (One model only: nothing to compare.)" if res.verdicts.height == 0 else "")
+        + f" A likelihood ratio below {DECISIVE_RATIO:g} decides little, and it compares the models with each "
+        "other, not with the truth (see the exact p-values per seat order and seat)."
+    )
+    tables = {
+        "calibration_fit": res.fit,
+        "calibration_verdicts": res.verdicts.select(
+            "question", "best", "runner_up", "log_lr", "decided", "games_needed"
+        ),
+        "calibration_matchups": res.matchups,
+        "calibration_first_player": res.first_player,
+        "calibration_bins": res.calibration,
+    }
+    plots = {"calibration": plot(directory, "calibration", lambda ax: plot_calibration(res.calibration, ax), (7, 5.5))}
+    if res.lengths.height:
+        tables["calibration_lengths"] = res.lengths
+        plots["calibration_lengths"] = plot(
+            directory, "calibration_lengths", lambda ax: plot_lengths(res.length_distribution, ax), (8, 4.5)
+        )
+    if res.groups.height:
+        tables["calibration_groups"] = res.groups
+    if log.skipped.height:
+        tables["calibration_skipped"] = log.skipped
+    return {"title": "Calibration against real play", "text": text, "tables": tables, "plots": plots}
+
+
 def _perturbations(rep: dict, key: str, source: str) -> list[str]:
     """A ``[report]`` list of readings (``"VARIANT=VALUE"``, board edits), checked; errors name the file and key."""
     from simlab.studies.leverage import parse_perturbation
@@ -574,15 +551,7 @@ def _config_name(source: str) -> str:
 
 
 def _plot(directory: Path, name: str, draw, size) -> Path:
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=size)
-    draw(ax)
-    fig.tight_layout()
-    path = directory / f"{name}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return write_plot(directory / f"{name}.png", draw, size, dpi=110)
 
 
 # ============================================================================ writing

@@ -22,7 +22,7 @@ from simlab.engine.game import check_villain
 from simlab.errors import InputError
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import card_flags, run
-from simlab.runs.stats import error_bars, wilson
+from simlab.runs.stats import wilson
 from simlab.studies.whatif import paired_effect, winner_indices
 
 
@@ -144,31 +144,3 @@ def ablation(
         rows.append(row | paired_effect(ablated, base))
     out = pl.DataFrame(rows).rename({"base_rate": "rate_without", "rate": "rate_with", "change": "impact"})
     return out.rename({"change_low": "impact_low", "change_high": "impact_high"}).sort("impact", descending=True)
-
-
-def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
-    """Ranked horizontal bars of causal impact with their paired 95% intervals (from :func:`ablation`)."""
-    f = frame.sort("impact")
-    y = np.arange(f.height)
-    x = f["impact"].to_numpy()
-    err = error_bars(x, f["impact_low"], f["impact_high"])
-    colours = ["tab:blue" if d == "villain" else "tab:orange" for d in f["deck"]]
-    ax.barh(y, x, xerr=err, color=colours, capsize=2)
-    ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(f["card"], f["deck"], strict=True)])
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
-    ax.set_xlabel("win rate with the card - without it (paired 95% interval)")
-    from matplotlib.patches import Patch
-
-    ax.legend(
-        handles=[
-            Patch(color="tab:blue", label="Villain deck"),
-            Patch(color="tab:orange", label="Fate deck (played by opponents)"),
-        ],
-        loc="lower right",
-        fontsize=8,
-    )
-    ax.grid(axis="x", alpha=0.3)
-    if title:
-        ax.set_title(title)
-    return ax

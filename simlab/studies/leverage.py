@@ -26,7 +26,6 @@ from simlab.data.rules import RULE_VARIANTS, rules_array
 from simlab.engine.game import parse_matchup
 from simlab.errors import InputError, RuleError
 from simlab.runs.settings import RunSettings, settings_from
-from simlab.runs.stats import error_bars
 
 BOARD_CHOICES = ("catalogue", "none")
 DEFAULT_GAMES = 1000  # per matchup and reading
@@ -287,24 +286,3 @@ def top_settings(table: pl.DataFrame, k: int, kinds=("rule", "board", "edit")) -
     """The ``k`` settings with the largest significant effect on any (matchup, villain), largest first."""
     sig = table.filter(pl.col("significant") & pl.col("kind").is_in(list(kinds)))
     return list(leverage_summary(sig)["setting"][:k])
-
-
-def plot_leverage(table: pl.DataFrame, ax, top: int = 20, title: str = "leverage"):
-    """The ``top`` largest effects (one bar per perturbation, at its largest (matchup, villain)), with their
-    paired 95% intervals."""
-    rows = leverage_summary(table).head(top)
-    y = np.arange(rows.height)
-    x = rows["change"].to_numpy()
-    colours = ["tab:orange" if k == "board" else "tab:blue" for k in rows["kind"]]
-    ax.barh(y, x, xerr=error_bars(x, rows["change_low"], rows["change_high"]), capsize=2, color=colours)
-    labels = [
-        f"{s}\n{v} in {m.replace('-vs-', ' v ')}"
-        for s, v, m in zip(rows["setting"], rows["villain"], rows["largest_in"], strict=True)
-    ]
-    ax.set_yticks(y, labels, fontsize=6)
-    ax.invert_yaxis()
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
-    ax.set_xlabel("change in win rate from the shipped reading (paired 95% interval); blue: rule, orange: board")
-    ax.set_title(title)
-    return ax

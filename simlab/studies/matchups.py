@@ -77,19 +77,3 @@ def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, *
         "first_seat_advantage",
     )
     return MatrixResult(table, runs)
-
-
-def plot_matrix(grid: pl.DataFrame, ax) -> None:
-    """Heatmap of a :meth:`MatrixResult.grid`: the row villain's win rate against the column villain."""
-    names = list(grid["villain"])
-    values = grid.select(names).to_numpy()
-    im = ax.imshow(values, vmin=0, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("villain")
-    for i in range(len(names)):
-        for j in range(len(names)):
-            ax.text(j, i, f"{values[i, j]:.1%}", ha="center", va="center", color="black")
-    ax.set_title("2-player win rate (row vs column, seats rotated)")
-    ax.figure.colorbar(im, ax=ax, fraction=0.046)

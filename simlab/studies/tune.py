@@ -778,7 +778,8 @@ def equilibrium(
 
     out_dir: write ``tuned-<villain>.toml`` for every villain there (with provenance: the tune that made it
         and the equilibrium's rounds and convergence). report_dir: write each round's strategies
-        (``round-<r>/<villain>.toml``), the trajectory and improvements (parquet, CSV) and the trajectory plot.
+        (``round-<r>/<villain>.toml``), the trajectory and improvements (parquet, CSV; ``simlab tune-all`` adds
+        the trajectory's plot).
     progress: called with (label, games played, games planned, best so far, start) during each tune.
     objective, drop_penalty: as for :func:`tune`, for every tune.
     settings and ``given``: as for :func:`tune` (the seed, rule variants, turn cap and threads).
@@ -902,7 +903,8 @@ def equilibrium(
 
 
 def save_trajectory(result: EquilibriumResult, directory: str | Path) -> Path:
-    """trajectory.{parquet,csv}, improvements.{parquet,csv} and trajectory.png under ``directory``."""
+    """trajectory.{parquet,csv} and improvements.{parquet,csv} under ``directory`` (the trajectory's plot is
+    :func:`simlab.report.plots.plot_trajectory`, drawn by ``simlab tune-all``); returns the directory."""
     d = Path(directory)
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -911,44 +913,4 @@ def save_trajectory(result: EquilibriumResult, directory: str | Path) -> Path:
             frame.write_csv(d / f"{name}.csv")
     except OSError as exc:
         raise InputError(f"cannot write the trajectory to {str(d)!r}: {exc.strerror or exc}") from None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 5))
-    plot_trajectory(result.trajectory, ax)
-    fig.tight_layout()
-    path = d / "trajectory.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
-
-
-def plot_trajectory(trajectory: pl.DataFrame, ax):
-    """Win rate of each 2-player pairing's first villain, and of each villain of the 3-player game, round by
-    round, with 95% intervals (a frame of :attr:`EquilibriumResult.trajectory`)."""
-    from matplotlib.ticker import MaxNLocator
-
-    lines = trajectory.filter(
-        ((pl.col("players") == 2) & (pl.col("matchup").str.split("-vs-").list.first() == pl.col("outcome")))
-        | ((pl.col("players") == 3) & (pl.col("outcome") != "unfinished"))
-    )
-    for (m, o), sub in lines.group_by(["matchup", "outcome"], maintain_order=True):
-        sub = sub.sort("round")
-        x = sub["round"].to_numpy()
-        y = sub["rate"].to_numpy()
-        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
-        three = m.count("-vs-") == 2
-        label = f"{o} (3-player)" if three else f"{o} vs {m.split('-vs-')[1]}"
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, linestyle="--" if three else "-", label=label)
-    ax.set_xlabel("round of best response (0: the starting strategies)")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax.axhline(0.5, color="grey", linestyle=":")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title("tuning trajectory: the matrix after each round")
-    return ax
+    return d

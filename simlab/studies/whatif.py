@@ -18,7 +18,7 @@ from simlab.engine.game import parse_matchup
 from simlab.errors import InputError
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import _chunks, entry_names
-from simlab.runs.stats import error_bars, paired_difference, wilson
+from simlab.runs.stats import paired_difference, wilson
 
 
 def winner_indices(
@@ -170,32 +170,3 @@ def sweep(
         seed,
         {"games": n_games, "strategies": dict(settings.strategies), "variants": variants, "max_turns": max_turns},
     )
-
-
-def plot_sweep(frame: pl.DataFrame, ax, title: str = "", baseline: str | None = None):
-    """Win rate (with 95% intervals) against the swept value, one line per entry."""
-    values = list(dict.fromkeys(frame["value"].to_list()))
-    numeric = all(v.lstrip("-").isdigit() for v in values)
-    xs = {v: (int(v) if numeric else i) for i, v in enumerate(values)}
-    for name in dict.fromkeys(frame["entry"].to_list()):
-        sub = frame.filter(pl.col("entry") == name)
-        x = [xs[v] for v in sub["value"]]
-        y = sub["rate"].to_numpy()
-        err = error_bars(y, sub["low"], sub["high"])
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
-    if baseline is not None and baseline in xs:
-        ax.axvline(xs[baseline], color="grey", linestyle=":", label=f"shipped ({baseline})")
-    if numeric:
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    else:
-        ax.set_xticks(list(xs.values()), values)
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    if title:
-        ax.set_title(title)
-    return ax

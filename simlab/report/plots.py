@@ -1,0 +1,273 @@
+"""Every plot: a function of a study's frame that draws on a matplotlib Axes and returns it (the figure, its
+size and its file are the caller's: :func:`write_plot`, the report, the commands). Studies return frames and
+never draw; matplotlib is imported only by the functions that need it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.errors import InputError
+from simlab.runs.stats import error_bars
+
+
+def write_plot(path: str | Path, draw: Callable, size=(7, 5), dpi: int = 120, what: str = "") -> Path:
+    """Draw on a fresh Axes of ``size`` inches and save it as a PNG to ``path`` (its directory made if need be);
+    :class:`InputError` naming ``what`` (default: the path) if it cannot be written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=size)
+    try:
+        draw(ax)
+        fig.tight_layout()
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(path, dpi=dpi)
+        except OSError as exc:
+            raise InputError(f"cannot write {what or repr(str(path))}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+    return Path(path)
+
+
+def plot_matrix(grid: pl.DataFrame, ax) -> None:
+    """Heatmap of a :meth:`MatrixResult.grid`: the row villain's win rate against the column villain."""
+    names = list(grid["villain"])
+    values = grid.select(names).to_numpy()
+    im = ax.imshow(values, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("villain")
+    for i in range(len(names)):
+        for j in range(len(names)):
+            ax.text(j, i, f"{values[i, j]:.1%}", ha="center", va="center", color="black")
+    ax.set_title("2-player win rate (row vs column, seats rotated)")
+    ax.figure.colorbar(im, ax=ax, fraction=0.046)
+
+
+def plot_win_rates(table: pl.DataFrame, ax, level: str = "expert"):
+    """Each entry's win rate with its 95% interval, grouped by matchup (from the matrix table)."""
+    rows = table.filter(pl.col("outcome") != "unfinished")
+    labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
+    y = np.arange(rows.height)
+    x = rows["rate"].to_numpy()
+    err = error_bars(x, rows["low"], rows["high"])
+    ax.barh(y, x, xerr=err, capsize=2, color="tab:blue")
+    _rate_axis(ax, y, labels)
+    ax.set_title(f"win rates by matchup, {level} play")
+    return ax
+
+
+def _rate_axis(ax, y, labels) -> None:
+    """Horizontal win-rate bars: one labelled row per entry, top down, 0 to 100% with the even line."""
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.axvline(0.5, color="grey", linestyle=":")
+    ax.set_xlabel("win rate (95% Wilson interval)")
+
+
+def plot_turns(games: pl.DataFrame, ax, level: str = "expert"):
+    """Distribution of turns to win alone, one step histogram per villain (``villain``, ``turns`` columns)."""
+    top = int(games["turns"].max() or 1)
+    bins = np.arange(0.5, top + 1.5)
+    for v in games["villain"].unique(maintain_order=True):
+        t = games.filter(pl.col("villain") == v)["turns"].drop_nulls().to_numpy()
+        ax.hist(t, bins=bins, histtype="step", linewidth=1.5, label=f"{v} (median {np.median(t):g})", density=True)
+    ax.set_xlabel("own turns to reach the objective, alone (goldfish)")
+    ax.set_ylabel("share of games")
+    ax.legend()
+    ax.set_title(f"turns to win unopposed, {level} play")
+    return ax
+
+
+def plot_ladder(ladder: pl.DataFrame, ax):
+    """Win rate of each skill level per villain, with 95% intervals."""
+    villains = list(ladder["villain"].unique(maintain_order=True))
+    levels = list(ladder["level"].unique(maintain_order=True))
+    width = 0.8 / len(levels)
+    for i, lev in enumerate(levels):
+        sub = ladder.filter(pl.col("level") == lev)
+        x = np.arange(len(villains)) + i * width
+        y = sub["rate"].to_numpy()
+        err = error_bars(y, sub["low"], sub["high"])
+        ax.bar(x, y, width, yerr=err, capsize=2, label=lev)
+    ax.set_xticks(np.arange(len(villains)) + width * (len(levels) - 1) / 2, villains)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_ylabel(f"win rate vs {ladder['opponent'][0]} opponents")
+    ax.legend()
+    ax.set_title("skill ladder")
+    return ax
+
+
+def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
+    """Each entry's win rate at ``level`` (bars, 95% intervals) beside the base level's (ticks), from
+    :func:`level_comparison`."""
+    rows = table.filter(pl.col("outcome") != "unfinished")
+    labels = [f"{o}\n({m.replace('-vs-', ' v ')})" for m, o in zip(rows["matchup"], rows["outcome"], strict=True)]
+    y = np.arange(rows.height)
+    x = rows["rate"].to_numpy()
+    err = error_bars(x, rows["low"], rows["high"])
+    ax.barh(y, x, xerr=err, capsize=2, color="tab:orange", label=f"{level} play")
+    base = rows["base_level"][0] if rows.height else "base"
+    ax.plot(rows["base_rate"].to_numpy(), y, "k|", markersize=12, markeredgewidth=2, label=f"{base} play")
+    _rate_axis(ax, y, labels)
+    ax.legend(fontsize=8)
+    ax.set_title(f"win rates at {level} level and at {base} level")
+    return ax
+
+
+def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
+    """Ranked horizontal bars of causal impact with their paired 95% intervals (from :func:`ablation`)."""
+    f = frame.sort("impact")
+    y = np.arange(f.height)
+    x = f["impact"].to_numpy()
+    err = error_bars(x, f["impact_low"], f["impact_high"])
+    colours = ["tab:blue" if d == "villain" else "tab:orange" for d in f["deck"]]
+    ax.barh(y, x, xerr=err, color=colours, capsize=2)
+    ax.set_yticks(y, [f"{c} ({d})" for c, d in zip(f["card"], f["deck"], strict=True)])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
+    ax.set_xlabel("win rate with the card - without it (paired 95% interval)")
+    from matplotlib.patches import Patch
+
+    ax.legend(
+        handles=[
+            Patch(color="tab:blue", label="Villain deck"),
+            Patch(color="tab:orange", label="Fate deck (played by opponents)"),
+        ],
+        loc="lower right",
+        fontsize=8,
+    )
+    ax.grid(axis="x", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_sweep(frame: pl.DataFrame, ax, title: str = "", baseline: str | None = None):
+    """Win rate (with 95% intervals) against the swept value, one line per entry."""
+    values = list(dict.fromkeys(frame["value"].to_list()))
+    numeric = all(v.lstrip("-").isdigit() for v in values)
+    xs = {v: (int(v) if numeric else i) for i, v in enumerate(values)}
+    for name in dict.fromkeys(frame["entry"].to_list()):
+        sub = frame.filter(pl.col("entry") == name)
+        x = [xs[v] for v in sub["value"]]
+        y = sub["rate"].to_numpy()
+        err = error_bars(y, sub["low"], sub["high"])
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
+    if baseline is not None and baseline in xs:
+        ax.axvline(xs[baseline], color="grey", linestyle=":", label=f"shipped ({baseline})")
+    if numeric:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.set_xticks(list(xs.values()), values)
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_leverage(table: pl.DataFrame, ax, top: int = 20, title: str = "leverage"):
+    """The ``top`` largest effects (one bar per perturbation, at its largest (matchup, villain)), with their
+    paired 95% intervals."""
+    from simlab.studies.leverage import leverage_summary
+
+    rows = leverage_summary(table).head(top)
+    y = np.arange(rows.height)
+    x = rows["change"].to_numpy()
+    colours = ["tab:orange" if k == "board" else "tab:blue" for k in rows["kind"]]
+    ax.barh(y, x, xerr=error_bars(x, rows["change_low"], rows["change_high"]), capsize=2, color=colours)
+    labels = [
+        f"{s}\n{v} in {m.replace('-vs-', ' v ')}"
+        for s, v, m in zip(rows["setting"], rows["villain"], rows["largest_in"], strict=True)
+    ]
+    ax.set_yticks(y, labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
+    ax.set_xlabel("change in win rate from the shipped reading (paired 95% interval); blue: rule, orange: board")
+    ax.set_title(title)
+    return ax
+
+
+def plot_calibration(calibration: pl.DataFrame, ax, title: str = "calibration against real play"):
+    """Observed frequency against predicted probability per bin, with Wilson 95% intervals, one series per
+    model (each seated villain of each logged game is one entry)."""
+    models = list(calibration["model"].unique(maintain_order=True))
+    offsets = np.linspace(-0.012, 0.012, len(models)) if len(models) > 1 else [0.0]
+    for model, dx in zip(models, offsets, strict=True):
+        sub = calibration.filter(pl.col("model") == model)
+        x = sub["predicted"].to_numpy() + dx
+        y = sub["observed"].to_numpy()
+        err = np.clip(np.vstack([y - sub["observed_low"].to_numpy(), sub["observed_high"].to_numpy() - y]), 0, None)
+        ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3, markersize=4, label=model)
+    ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect calibration")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_xlabel("predicted probability of winning (bin mean)")
+    ax.set_ylabel("observed share of wins (95% Wilson interval)")
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    return ax
+
+
+def plot_lengths(distribution: pl.DataFrame, ax, title: str = "game length: real vs simulated"):
+    """Share of logged games by rounds (bars) against each model's simulated distribution (lines)."""
+    models = list(distribution["model"].unique(maintain_order=True))
+    first = distribution.filter(pl.col("model") == models[0])
+    ax.bar(first["rounds"].to_numpy(), first["observed"].to_numpy(), color="lightgrey", label="logged games")
+    for model in models:
+        sub = distribution.filter(pl.col("model") == model)
+        ax.plot(sub["rounds"].to_numpy(), sub["simulated"].to_numpy(), marker=".", label=f"simulated: {model}")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("share of games")
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    return ax
+
+
+def plot_trajectory(trajectory: pl.DataFrame, ax):
+    """Win rate of each 2-player pairing's first villain, and of each villain of the 3-player game, round by
+    round, with 95% intervals (a frame of :attr:`EquilibriumResult.trajectory`)."""
+    from matplotlib.ticker import MaxNLocator
+
+    lines = trajectory.filter(
+        ((pl.col("players") == 2) & (pl.col("matchup").str.split("-vs-").list.first() == pl.col("outcome")))
+        | ((pl.col("players") == 3) & (pl.col("outcome") != "unfinished"))
+    )
+    for (m, o), sub in lines.group_by(["matchup", "outcome"], maintain_order=True):
+        sub = sub.sort("round")
+        x = sub["round"].to_numpy()
+        y = sub["rate"].to_numpy()
+        err = np.vstack([y - sub["low"].to_numpy(), sub["high"].to_numpy() - y])
+        three = m.count("-vs-") == 2
+        label = f"{o} (3-player)" if three else f"{o} vs {m.split('-vs-')[1]}"
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, linestyle="--" if three else "-", label=label)
+    ax.set_xlabel("round of best response (0: the starting strategies)")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.axhline(0.5, color="grey", linestyle=":")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("tuning trajectory: the matrix after each round")
+    return ax
