@@ -207,7 +207,6 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from simlab.report.build import level_comparison
     from simlab.report.plots import (
         plot_impact,
         plot_ladder,
@@ -218,6 +217,7 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         plot_turns,
         plot_win_rates,
     )
+    from simlab.report.sections import level_comparison
     from simlab.runs.stats import paired_difference, wilson
 
     def rate_rows(counts, n):
