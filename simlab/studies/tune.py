@@ -33,6 +33,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -356,28 +357,126 @@ def tune(
     Ctrl-C stops the search (after the current chunk) and keeps the best candidate so far, which is then
     validated and written; a second Ctrl-C stops at once.
     """
-    import cma
-
-    from simlab.runs.backend import fingerprint
     from simlab.runs.sim import _set_threads, _StopFlag
 
+    plan = _tune_plan(
+        villain,
+        budget,
+        start,
+        opponents,
+        candidate_games,
+        validation_games,
+        popsize,
+        params,
+        purpose,
+        (objective, drop_penalty),
+        (settings, given),
+        versus,
+    )
+    _set_threads(plan.settings.threads)
+    tally = _Tally(progress, plan.search_planned + plan.validation_total)
+    t0 = time.perf_counter()
+    with _StopFlag() as flag:
+        found = _search(plan, tally, lambda: flag.stop)
+        tally.played = found.search_games  # the validation's games come on top of the search's
+        tally.total = found.search_games + plan.validation_total
+        provenance = _search_provenance(plan, found)
+        if out is not None:  # kept even if a second Ctrl-C stops the validation
+            write_strategy(
+                replace(found.best, description=f"{plan.villain} tuned by simlab tune (not validated)"),
+                out,
+                {**provenance, "validation": "not done"},
+            )
+        validation = validate(
+            plan.villain,
+            plan.start,
+            found.best,
+            plan.opponents,
+            plan.validation_games,
+            plan.valid_seed,
+            plan.settings.variant_dict,
+            plan.settings.max_turns,
+            tally.chunk,
+            objective=plan.objective,
+            versus=plan.versus,
+        )
+    result = _tune_result(plan, found, validation, provenance, time.perf_counter() - t0)
+    if out is not None:
+        result.path = write_strategy(result.best, out, result.provenance)
+    return result
+
+
+@dataclass(frozen=True)
+class _TunePlan:
+    """A tune's settings, checked: the villain, where the search starts, what it searches, the games each
+    candidate plays (``plays``: (pairing, games) pairs) and the seeds of the search and the validation."""
+
+    villain: str
+    start: StrategySpec
+    objective: Objective
+    opponents: dict[str, StrategySpec]  # the current field: each other villain's strategy
+    plays: list[tuple[Pairing, int]]
+    per_part: list[int]  # games of each pairing of each part
+    params: tuple  # the parameters searched (strategies.plans.PARAMS rows)
+    popsize: int
+    budget: int
+    validation_games: int
+    settings: RunSettings
+    train_seed: int
+    valid_seed: int
+    cma_seed: int
+    versus: str | None = None  # the 2-player parts meet only this villain
+
+    @property
+    def per_candidate(self) -> int:
+        return sum(n for _, n in self.plays)
+
+    @property
+    def search_planned(self) -> int:
+        """The search games the budget allows: the start and as many whole generations as fit."""
+        generations = (self.budget - self.per_candidate) // (self.popsize * self.per_candidate)
+        return self.per_candidate * (1 + self.popsize * generations)
+
+    @property
+    def validation_total(self) -> int:
+        return 2 * self.validation_games * len(self.plays)
+
+    def play(self, specs, stop=None, on_chunk=None):
+        """The villain's wins per strategy and pairing on the search games (None if ``stop()`` said to stop)."""
+        s = self.settings
+        return _play_field(
+            self.villain,
+            specs,
+            self.plays,
+            self.train_seed,
+            s.variant_dict,
+            s.max_turns,
+            stop,
+            on_chunk,
+            self.objective,
+        )
+
+
+def _tune_plan(
+    villain, budget, start, opponents, candidate_games, validation_games, popsize, params, purpose, goal, run, versus
+) -> _TunePlan:
+    """The settings of :func:`tune`, each checked (bad input: an InputError naming it) before any game.
+    ``goal``: (objective, drop_penalty); ``run``: (settings, given)."""
     villain = check_villain(villain)
-    settings = settings_from(settings, **given)
-    seed, variants, max_turns, threads = settings.seed, settings.variant_dict, settings.max_turns, settings.threads
+    settings = settings_from(run[0], **run[1])
     budget = _check_count(budget, "the budget")
     candidate_games = _check_count(candidate_games, "games per candidate", 2)
     validation_games = _check_count(validation_games, "validation games")
     start_spec = _heuristic(start, "the start strategy")
-    objective = parse_objective(objective, drop_penalty)
+    objective = parse_objective(*goal)
     others = [v for v in VILLAIN_KEYS if v != villain]
     opponents = dict(opponents or {})
     for o in opponents:
         if o not in others:
             raise InputError(f"opponent {o!r} is not another villain; choose from {', '.join(others)}")
     opp_specs = {o: play_spec(opponents.get(o, "expert")) for o in others}
-    plays_of = pairings(villain, objective, opp_specs, versus)
     per_part = games_per_pairing(objective, candidate_games)
-    plays = [(pr, per_part[pr.part]) for pr in plays_of]
+    plays = [(pr, per_part[pr.part]) for pr in pairings(villain, objective, opp_specs, versus)]
     searchable = tunable_params(villain)
     if params:
         by_name = {p.name: p for p in searchable}
@@ -394,13 +493,66 @@ def tune(
             f"a budget of {budget:,} games cannot play the start and one generation of {lam} candidates at "
             f"{per_candidate:,} games each; give at least {per_candidate * (1 + lam):,} (or fewer games per candidate)"
         )
-    _set_threads(threads)
-    train_seed = derived_seed(seed, f"{purpose}:{villain}:search")
-    valid_seed = derived_seed(seed, f"{purpose}:{villain}:validate")
-    name = f"tuned-{villain}"
-    decode = _decoder(searchable, start_spec, name, f"{villain} tuned by simlab tune")
-    x0 = [min(max(start_spec.params[p.name], p.low), p.high) for p in searchable]
-    rng = np.random.default_rng(derived_seed(seed, f"{purpose}:{villain}:cma"))
+    seed = settings.seed
+    return _TunePlan(
+        villain,
+        start_spec,
+        objective,
+        opp_specs,
+        plays,
+        per_part,
+        searchable,
+        lam,
+        budget,
+        validation_games,
+        settings,
+        derived_seed(seed, f"{purpose}:{villain}:search"),
+        derived_seed(seed, f"{purpose}:{villain}:validate"),
+        derived_seed(seed, f"{purpose}:{villain}:cma"),
+        versus,
+    )
+
+
+class _Tally:
+    """The games a tune has played and planned, and the scores ``progress`` is told with each chunk."""
+
+    def __init__(self, progress, total: int):
+        self.progress, self.total, self.played = progress, total, 0
+        self.best = self.start = float("nan")
+
+    def report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.played, self.total, self.best, self.start)
+
+    def chunk(self, n: int) -> None:
+        self.played += n
+        self.report()
+
+
+@dataclass
+class _Found:
+    """What the search found: the best candidate, its and the start's part rates and score on the search
+    games, and the search's history and counts."""
+
+    best: StrategySpec
+    best_rate: float
+    best_parts: list[float]
+    start_rate: float
+    start_parts: list[float]
+    history: list[dict]
+    candidates: int = 1
+    search_games: int = 0
+    generations: int = 0
+    stopped_by: str = "budget"
+    interrupted: bool = False
+
+
+def _optimizer(plan: _TunePlan):
+    """CMA-ES (pycma) over the searched parameters, from the start's values, drawing from the tune's seed."""
+    import cma
+
+    searchable = plan.params
+    rng = np.random.default_rng(plan.cma_seed)
     opts = {
         "bounds": [[p.low for p in searchable], [p.high for p in searchable]],
         "CMA_stds": [SIGMA_SHARE * (p.high - p.low) for p in searchable],
@@ -408,133 +560,103 @@ def tune(
         "randn": lambda *shape: rng.standard_normal(shape),
         "seed": np.nan,  # pycma leaves numpy's global generator alone; it draws from ``randn``
         "verbose": -9,
-        "popsize": lam,
+        "popsize": plan.popsize,
         # many parameters: learn only per-parameter scales (sep-CMA), which adapt in tens of generations where
         # a full covariance matrix would need thousands
         "CMA_diagonal": len(searchable) > DIAGONAL_ABOVE,
     }
-    es = cma.CMAEvolutionStrategy(x0, 1.0, opts)
-    generations_planned = (budget - per_candidate) // (lam * per_candidate)
-    validation_total = 2 * validation_games * len(plays)
-    total = per_candidate * (1 + lam * generations_planned) + validation_total
-    played = 0
-    best_rate = start_rate = float("nan")
-    t0 = time.perf_counter()
+    x0 = [min(max(plan.start.params[p.name], p.low), p.high) for p in searchable]
+    return cma.CMAEvolutionStrategy(x0, 1.0, opts)
 
-    def on_chunk(n):
-        nonlocal played
-        played += n
-        if progress is not None:
-            progress(played, total, best_rate, start_rate)
 
-    def play(specs):
-        return _play_field(villain, specs, plays, train_seed, variants, max_turns, stop, on_chunk, objective)
-
-    history = []
-    interrupted = False
-    stop_reason = "budget"
-    with _StopFlag() as flag:
-
-        def stop():
-            return flag.stop
-
-        won = play([start_spec])
+def _search(plan: _TunePlan, tally: _Tally, stop) -> _Found:
+    """The start, then generations of CMA-ES candidates while the budget lasts (or until the optimiser stops,
+    or ``stop()`` says Ctrl-C was pressed), every candidate on the same search games."""
+    es = _optimizer(plan)
+    decode = _decoder(plan.params, plan.start, f"tuned-{plan.villain}", f"{plan.villain} tuned by simlab tune")
+    objective, per_candidate = plan.objective, plan.per_candidate
+    won = plan.play([plan.start], stop, tally.chunk)
+    if won is None:
+        raise KeyboardInterrupt  # nothing to keep yet
+    start_parts = _part_rates(won, 0, plan.plays, objective)
+    tally.best = tally.start = start_rate = objective.value(start_parts, start_parts)
+    found = _Found(plan.start, start_rate, start_parts, start_rate, start_parts, [], 1, per_candidate)
+    found.history.append(_history_row(found, 0, start_rate, start_rate, es.sigma, objective))
+    while found.search_games + plan.popsize * per_candidate <= plan.budget:
+        xs = es.ask()
+        specs = [decode(x) for x in xs]
+        won = plan.play(specs, stop, tally.chunk)
         if won is None:
-            raise KeyboardInterrupt  # nothing to keep yet
-        best = start_spec
-        start_parts = best_parts = _part_rates(won, 0, plays, objective)
-        best_rate = start_rate = objective.value(start_parts, start_parts)
-        candidates, search_games, generation = 1, per_candidate, 0
-        history.append(
-            {
-                "generation": 0,
-                "games": search_games,
-                "best_rate": best_rate,
-                "generation_best": start_rate,
-                "generation_mean": start_rate,
-                "sigma": float(es.sigma),
-                **{f"best_{p.name}": r for p, r in zip(objective.parts, best_parts, strict=True)},
-            }
+            found.interrupted, found.stopped_by = True, "interrupted"
+            break
+        part_rates = [_part_rates(won, i, plan.plays, objective) for i in range(len(specs))]
+        rates = np.array([objective.value(r, start_parts) for r in part_rates])
+        es.tell(xs, list(-rates))
+        found.generations += 1
+        found.candidates += len(specs)
+        found.search_games += len(specs) * per_candidate
+        top = int(np.argmax(rates))
+        if rates[top] > found.best_rate:
+            found.best, found.best_rate, found.best_parts = specs[top], float(rates[top]), part_rates[top]
+            tally.best = found.best_rate
+        found.history.append(
+            _history_row(found, found.generations, float(rates[top]), float(rates.mean()), es.sigma, objective)
         )
-        while search_games + lam * per_candidate <= budget:
-            xs = es.ask()
-            specs = [decode(x) for x in xs]
-            won = play(specs)
-            if won is None:
-                interrupted, stop_reason = True, "interrupted"
-                break
-            part_rates = [_part_rates(won, i, plays, objective) for i in range(len(specs))]
-            rates = np.array([objective.value(r, start_parts) for r in part_rates])
-            es.tell(xs, list(-rates))
-            generation += 1
-            candidates += len(specs)
-            search_games += len(specs) * per_candidate
-            top = int(np.argmax(rates))
-            if rates[top] > best_rate:
-                best, best_rate, best_parts = specs[top], float(rates[top]), part_rates[top]
-            history.append(
-                {
-                    "generation": generation,
-                    "games": search_games,
-                    "best_rate": best_rate,
-                    "generation_best": float(rates[top]),
-                    "generation_mean": float(rates.mean()),
-                    "sigma": float(es.sigma),
-                    **{f"best_{p.name}": r for p, r in zip(objective.parts, best_parts, strict=True)},
-                }
-            )
-            if progress is not None:
-                progress(played, total, best_rate, start_rate)
-            if es.stop():
-                stop_reason = "optimizer: " + ", ".join(sorted(es.stop()))
-                break
-        played = search_games  # the validation's games come on top of the search's
-        total = search_games + validation_total
-        provenance = {
-            "villain": villain,
-            "start": start_spec.name,
-            "opponents": {o: s.name for o, s in opp_specs.items()},
-            "objective": objective.text,
-            "drop_penalty": objective.drop_penalty,
-            "seed": seed,
-            "budget": budget,
-            "search_games": search_games,
-            "games_per_candidate": per_candidate,
-            "games_per_pairing": {p.name: n for p, n in zip(objective.parts, per_part, strict=True)},
-            "candidates": candidates,
-            "generations": generation,
-            "stopped_by": stop_reason,
-            "search_seed": train_seed,
-            "search_start_score": round(start_rate, 5),
-            "search_best_score": round(best_rate, 5),
-            "search_start_rates": {p.name: round(r, 5) for p, r in zip(objective.parts, start_parts, strict=True)},
-            "search_best_rates": {p.name: round(r, 5) for p, r in zip(objective.parts, best_parts, strict=True)},
-            "validation_seed": valid_seed,
-        }
-        if out is not None:  # kept even if a second Ctrl-C stops the validation
-            write_strategy(
-                replace(best, description=f"{villain} tuned by simlab tune (not validated)"),
-                out,
-                {**provenance, "validation": "not done"},
-            )
-        validation = validate(
-            villain,
-            start_spec,
-            best,
-            opp_specs,
-            validation_games,
-            valid_seed,
-            variants,
-            max_turns,
-            on_chunk,
-            objective=objective,
-            versus=versus,
-        )
-    seconds = time.perf_counter() - t0
+        tally.report()
+        if es.stop():
+            found.stopped_by = "optimizer: " + ", ".join(sorted(es.stop()))
+            break
+    return found
+
+
+def _history_row(found: _Found, generation: int, generation_best: float, generation_mean: float, sigma, objective):
+    return {
+        "generation": generation,
+        "games": found.search_games,
+        "best_rate": found.best_rate,
+        "generation_best": generation_best,
+        "generation_mean": generation_mean,
+        "sigma": float(sigma),
+        **{f"best_{p.name}": r for p, r in zip(objective.parts, found.best_parts, strict=True)},
+    }
+
+
+def _search_provenance(plan: _TunePlan, found: _Found) -> dict:
+    """The ``[provenance]`` of the strategy file as far as the search: how it was made and what it found."""
+    parts = plan.objective.parts
+    return {
+        "villain": plan.villain,
+        "start": plan.start.name,
+        "opponents": {o: s.name for o, s in plan.opponents.items()},
+        "objective": plan.objective.text,
+        "drop_penalty": plan.objective.drop_penalty,
+        "seed": plan.settings.seed,
+        "budget": plan.budget,
+        "search_games": found.search_games,
+        "games_per_candidate": plan.per_candidate,
+        "games_per_pairing": {p.name: n for p, n in zip(parts, plan.per_part, strict=True)},
+        "candidates": found.candidates,
+        "generations": found.generations,
+        "stopped_by": found.stopped_by,
+        "search_seed": plan.train_seed,
+        "search_start_score": round(found.start_rate, 5),
+        "search_best_score": round(found.best_rate, 5),
+        "search_start_rates": {p.name: round(r, 5) for p, r in zip(parts, found.start_parts, strict=True)},
+        "search_best_rates": {p.name: round(r, 5) for p, r in zip(parts, found.best_parts, strict=True)},
+        "validation_seed": plan.valid_seed,
+    }
+
+
+def _tune_result(plan: _TunePlan, found: _Found, validation: pl.DataFrame, provenance: dict, seconds: float):
+    """The :class:`TuneResult`: the best candidate described by its validation, the full provenance."""
+    import cma
+
+    from simlab.runs.backend import fingerprint
+
     fp = fingerprint()
     field_row = validation.filter(pl.col("opponent") == "field").row(0, named=True)
     part_rows = validation.filter(pl.col("opponent") == "all")
-    provenance |= {
+    provenance = provenance | {
         "validation_games": int(field_row["games"]),
         "validation_start_rate": round(field_row["start_rate"], 5),
         "validation_rate": round(field_row["rate"], 5),
@@ -548,11 +670,11 @@ def tune(
             }
             for r in part_rows.iter_rows(named=True)
         },
-        "optimizer": f"{'sep-' if len(searchable) > DIAGONAL_ABOVE else ''}CMA-ES (cma {cma.__version__}), "
-        f"population {lam}",
-        "params_searched": [p.name for p in searchable],
-        "variants": dict(sorted((variants or {}).items())),
-        "max_turns": max_turns,
+        "optimizer": f"{'sep-' if len(plan.params) > DIAGONAL_ABOVE else ''}CMA-ES (cma {cma.__version__}), "
+        f"population {plan.popsize}",
+        "params_searched": [p.name for p in plan.params],
+        "variants": dict(sorted((plan.settings.variant_dict or {}).items())),
+        "max_turns": plan.settings.max_turns,
         "simlab_version": fp["version"],
         "rules_hash": fp["rules_hash"],
         "seconds": round(seconds, 1),
@@ -560,42 +682,32 @@ def tune(
     }
     imp = (
         f"{field_row['change']:+.1%} [{field_row['change_low']:+.1%}, {field_row['change_high']:+.1%}] over "
-        f"{start_spec.name} on {int(field_row['games']):,} fresh games"
+        f"{plan.start.name} on {int(field_row['games']):,} fresh games"
     )
     best = replace(
-        best,
-        description=f"{villain} tuned for {objective.text} (current: "
-        f"{', '.join(f'{o} {s.name}' for o, s in opp_specs.items())}) by simlab tune (seed {seed}, "
-        f"{search_games:,} games); validated objective {imp}",
+        found.best,
+        description=f"{plan.villain} tuned for {plan.objective.text} (current: "
+        f"{', '.join(f'{o} {s.name}' for o, s in plan.opponents.items())}) by simlab tune (seed {plan.settings.seed}, "
+        f"{found.search_games:,} games); validated objective {imp}",
     )
     params_frame = pl.DataFrame(
         [
             {
                 "param": p.name,
                 "group": p.group,
-                "start": start_spec.params[p.name],
+                "start": plan.start.params[p.name],
                 "tuned": best.params[p.name],
                 "low": float(p.low),
                 "high": float(p.high),
                 "integer": p.integer,
             }
-            for p in searchable
+            for p in plan.params
         ]
     )
-    result = TuneResult(
-        villain,
-        start_spec,
-        best,
-        params_frame,
-        pl.DataFrame(history),
-        validation,
-        provenance,
-        seconds,
-        interrupted,
+    history = pl.DataFrame(found.history)
+    return TuneResult(
+        plan.villain, plan.start, best, params_frame, history, validation, provenance, seconds, found.interrupted
     )
-    if out is not None:
-        result.path = write_strategy(best, out, provenance)
-    return result
 
 
 def _row(part, opponent, strategies, a, b, weight=None):
@@ -803,16 +915,10 @@ def equilibrium(
     frames = [play_matrix(0)]
     improvements, tunes, adopted_in = [], [], {}
     converged = interrupted = False
-    played = 0
     for r in range(1, rounds + 1):
         changed = False
         for v in villains:
-            label = f"round {r}/{rounds}: {v}"
-
-            def report(done, total, best, start, label=label):
-                if progress is not None:
-                    progress(label, done, total, best, start)
-
+            report = None if progress is None else partial(progress, f"round {r}/{rounds}: {v}")
             res = tune(
                 v,
                 budget,
@@ -827,29 +933,8 @@ def equilibrium(
                 settings=settings,
             )
             tunes.append(res)
-            imp = res.improvement
             adopt = res.improved
-            improvements.append(
-                {
-                    "round": r,
-                    "villain": v,
-                    "start": current[v].name,
-                    "start_rate": imp["start_rate"],
-                    "rate": imp["rate"],
-                    "change": imp["change"],
-                    "change_low": imp["change_low"],
-                    "change_high": imp["change_high"],
-                    "worse_parts": ", ".join(res.worse_parts),
-                    "adopted": adopt,
-                    "search_games": res.provenance["search_games"],
-                    "seconds": res.seconds,
-                    **{
-                        f"{r_['part']} {k}": r_[k]
-                        for r_ in res.validation.filter(pl.col("opponent") == "all").iter_rows(named=True)
-                        for k in ("start_rate", "rate", "change", "change_low", "change_high")
-                    },
-                }
-            )
+            improvements.append(_improvement_row(r, v, current[v].name, res))
             if adopt:
                 changed = True
                 current[v] = replace(res.best, name=f"tuned-{v}")
@@ -859,7 +944,6 @@ def equilibrium(
                 write_strategy(
                     replace(res.best, name=f"tuned-{v}"), Path(report_dir) / f"round-{r}" / f"{v}.toml", prov
                 )
-            played += 1
             if res.interrupted:
                 interrupted = True
                 break
@@ -890,16 +974,45 @@ def equilibrium(
     }
     if out_dir is not None:
         for v in villains:
-            if v in adopted_in:
-                r, res = adopted_in[v]
-                prov = {**res.provenance, "equilibrium_round": r, **summary}
-            else:
-                prov = {"villain": v, "start": current[v].name, "note": "no tune improved on the start", **summary}
-            spec = replace(current[v], name=f"tuned-{v}")
-            result.paths[v] = write_strategy(spec, Path(out_dir) / f"tuned-{v}.toml", prov)
+            result.paths[v] = _write_tuned(v, current[v], adopted_in.get(v), summary, out_dir)
     if report_dir is not None:
         save_trajectory(result, report_dir)
     return result
+
+
+def _improvement_row(round_: int, villain: str, start: str, res: TuneResult) -> dict:
+    """One row of :attr:`EquilibriumResult.improvements`: a villain's tune in a round, validated part by part."""
+    imp = res.improvement
+    return {
+        "round": round_,
+        "villain": villain,
+        "start": start,
+        "start_rate": imp["start_rate"],
+        "rate": imp["rate"],
+        "change": imp["change"],
+        "change_low": imp["change_low"],
+        "change_high": imp["change_high"],
+        "worse_parts": ", ".join(res.worse_parts),
+        "adopted": res.improved,
+        "search_games": res.provenance["search_games"],
+        "seconds": res.seconds,
+        **{
+            f"{r_['part']} {k}": r_[k]
+            for r_ in res.validation.filter(pl.col("opponent") == "all").iter_rows(named=True)
+            for k in ("start_rate", "rate", "change", "change_low", "change_high")
+        },
+    }
+
+
+def _write_tuned(villain: str, spec: StrategySpec, adopted, summary: dict, out_dir) -> Path:
+    """``tuned-<villain>.toml`` of an equilibrium: the strategy it ended with, with the provenance of the tune
+    that made it (``adopted``: (round, TuneResult), or None when no tune improved on the start)."""
+    if adopted is not None:
+        r, res = adopted
+        prov = {**res.provenance, "equilibrium_round": r, **summary}
+    else:
+        prov = {"villain": villain, "start": spec.name, "note": "no tune improved on the start", **summary}
+    return write_strategy(replace(spec, name=f"tuned-{villain}"), Path(out_dir) / f"tuned-{villain}.toml", prov)
 
 
 def save_trajectory(result: EquilibriumResult, directory: str | Path) -> Path:
