@@ -188,6 +188,27 @@ def _read_rows(source) -> tuple[list[tuple[int, dict]], str, str]:
     return rows, name, "line"
 
 
+GAME_SCHEMA = {
+    "line": pl.Int64,
+    "players": pl.Int64,
+    "villains": pl.List(pl.String),
+    "ordered": pl.Boolean,
+    "seating": pl.String,
+    "matchup": pl.String,
+    "winner": pl.String,
+    "winner_pos": pl.Int64,
+    "rounds": pl.Int64,
+    "group": pl.String,
+}
+SKIP_SCHEMA = {
+    "line": pl.Int64,
+    "kind": pl.String,
+    "reason": pl.String,
+    "villains": pl.String,
+    "unknown": pl.String,
+}
+
+
 def read_log(source) -> GameLog:
     """Read a log of real games (a ``.csv`` or ``.parquet`` path, or a polars or pandas frame).
 
@@ -232,113 +253,95 @@ def read_log(source) -> GameLog:
             raise InputError(f"{name}: no {col!r} column; the log needs columns {LOG_COLUMNS}")
     label_col = "group" if "group" in columns else "event" if "event" in columns else None
     games, skipped = [], []
-
-    def skip(line, kind, reason, villains="", unknown=""):
-        skipped.append({"line": line, "kind": kind, "reason": reason, "villains": villains, "unknown": unknown})
-
     for line, r in rows:
-        raw = r.get("villains")
-        items = raw if isinstance(raw, list) else _SPLIT.split(raw or "")
-        names = [normalise_name(v) for v in items if v is not None and str(v).strip()]
-        listed = ", ".join(names)
-        if len(names) < 2:
-            skip(line, "malformed", f"needs at least 2 villains, got {raw!r}", listed)
-            continue
-        unknown = sorted({v for v in names if v not in VILLAIN_KEYS})
-        if unknown:
-            skip(
-                line, "outside the box", f"villains outside this box: {', '.join(unknown)}", listed, ", ".join(unknown)
-            )
-            continue
-        if len(names) > 3 or (len(names) == 3 and len(set(names)) < 3):
-            skip(line, "unplayable", "simlab plays 2 villains, or 3 different ones", listed)
-            continue
-        mirror = len(set(names)) < len(names)
-        first = normalise_name(r.get("first") or "") if r.get("first") else ""
-        if first and first not in names:
-            skip(line, "malformed", f"first player {r['first']!r} is not in the game ({listed})", listed)
-            continue
-        if first and mirror:
-            skip(
-                line,
-                "malformed",
-                "a mirror game needs its villains in seat order (no first), winner as #1 or #2",
-                listed,
-            )
-            continue
-        ordered = not first or len(names) == 2
-        if first:
-            rest = list(names)
-            rest.remove(first)
-            villains = [first, *sorted(rest)]
-        else:
-            villains = names
-        winner_raw = r.get("winner") or ""
-        if not winner_raw:
-            skip(line, "malformed", "no winner recorded", listed)
-            continue
-        m = re.fullmatch(r"(.+?)\s*#\s*([0-9]+)", winner_raw.strip())
-        winner = normalise_name(m.group(1) if m else winner_raw)
-        if winner not in villains:
-            skip(line, "malformed", f"winner {winner_raw!r} is not in the game ({listed})", listed)
-            continue
-        if mirror:
-            k = int(m.group(2)) if m else 0
-            if not 1 <= k <= 2:
-                skip(
-                    line,
-                    "malformed",
-                    f"winner {winner_raw!r} is ambiguous in a mirror: write {winner} #1 or #2 (#1 plays first)",
-                    listed,
-                )
-                continue
-            pos, winner = k - 1, f"{winner} #{k}"
-        else:
-            pos = villains.index(winner)
-        rounds = None
-        if r.get("rounds"):
-            text = r["rounds"]
-            if not re.fullmatch(r"[0-9]+", text) or int(text) < 1:
-                skip(line, "malformed", f"rounds must be a positive whole number, got {text!r}", listed)
-                continue
-            rounds = int(text)
-        games.append(
-            {
-                "line": line,
-                "players": len(villains),
-                "villains": villains,
-                "ordered": ordered,
-                "seating": seating_key(villains, ordered),
-                "matchup": "-vs-".join(sorted(villains)),
-                "winner": winner,
-                "winner_pos": pos,
-                "rounds": rounds,
-                "group": (r.get(label_col) or None) if label_col else None,
-            }
-        )
-    schema = {
-        "line": pl.Int64,
-        "players": pl.Int64,
-        "villains": pl.List(pl.String),
-        "ordered": pl.Boolean,
-        "seating": pl.String,
-        "matchup": pl.String,
-        "winner": pl.String,
-        "winner_pos": pl.Int64,
-        "rounds": pl.Int64,
-        "group": pl.String,
-    }
-    skip_schema = {
-        "line": pl.Int64,
-        "kind": pl.String,
-        "reason": pl.String,
-        "villains": pl.String,
-        "unknown": pl.String,
-    }
-    log = GameLog(pl.DataFrame(games, schema=schema), pl.DataFrame(skipped, schema=skip_schema), name, len(rows), unit)
+        try:
+            games.append(_game_row(line, r, label_col))
+        except _Skipped as why:
+            skipped.append({"line": line, **why.row})
+    log = GameLog(
+        pl.DataFrame(games, schema=GAME_SCHEMA), pl.DataFrame(skipped, schema=SKIP_SCHEMA), name, len(rows), unit
+    )
     if not games:
         raise InputError(f"no usable games in {log.describe()}")
     return log
+
+
+class _Skipped(Exception):
+    """A row of a log that is not a usable game: what kind, why, the villains it names and those outside the box."""
+
+    def __init__(self, kind: str, reason: str, villains: str = "", unknown: str = ""):
+        super().__init__(reason)
+        self.row = {"kind": kind, "reason": reason, "villains": villains, "unknown": unknown}
+
+
+def _game_row(line: int, r: dict, label_col: str | None) -> dict:
+    """The usable game of one row of a log (a row of :attr:`GameLog.games`), or :class:`_Skipped` saying why not."""
+    raw = r.get("villains")
+    items = raw if isinstance(raw, list) else _SPLIT.split(raw or "")
+    names = [normalise_name(v) for v in items if v is not None and str(v).strip()]
+    listed = ", ".join(names)
+    if len(names) < 2:
+        raise _Skipped("malformed", f"needs at least 2 villains, got {raw!r}", listed)
+    unknown = sorted({v for v in names if v not in VILLAIN_KEYS})
+    if unknown:
+        raise _Skipped(
+            "outside the box", f"villains outside this box: {', '.join(unknown)}", listed, ", ".join(unknown)
+        )
+    if len(names) > 3 or (len(names) == 3 and len(set(names)) < 3):
+        raise _Skipped("unplayable", "simlab plays 2 villains, or 3 different ones", listed)
+    mirror = len(set(names)) < len(names)
+    first = normalise_name(r.get("first") or "") if r.get("first") else ""
+    if first and first not in names:
+        raise _Skipped("malformed", f"first player {r['first']!r} is not in the game ({listed})", listed)
+    if first and mirror:
+        raise _Skipped(
+            "malformed",
+            "a mirror game needs its villains in seat order (no first), winner as #1 or #2",
+            listed,
+        )
+    ordered = not first or len(names) == 2
+    if first:
+        rest = list(names)
+        rest.remove(first)
+        villains = [first, *sorted(rest)]
+    else:
+        villains = names
+    winner_raw = r.get("winner") or ""
+    if not winner_raw:
+        raise _Skipped("malformed", "no winner recorded", listed)
+    m = re.fullmatch(r"(.+?)\s*#\s*([0-9]+)", winner_raw.strip())
+    winner = normalise_name(m.group(1) if m else winner_raw)
+    if winner not in villains:
+        raise _Skipped("malformed", f"winner {winner_raw!r} is not in the game ({listed})", listed)
+    if mirror:
+        k = int(m.group(2)) if m else 0
+        if not 1 <= k <= 2:
+            raise _Skipped(
+                "malformed",
+                f"winner {winner_raw!r} is ambiguous in a mirror: write {winner} #1 or #2 (#1 plays first)",
+                listed,
+            )
+        pos, winner = k - 1, f"{winner} #{k}"
+    else:
+        pos = villains.index(winner)
+    rounds = None
+    if r.get("rounds"):
+        text = r["rounds"]
+        if not re.fullmatch(r"[0-9]+", text) or int(text) < 1:
+            raise _Skipped("malformed", f"rounds must be a positive whole number, got {text!r}", listed)
+        rounds = int(text)
+    return {
+        "line": line,
+        "players": len(villains),
+        "villains": villains,
+        "ordered": ordered,
+        "seating": seating_key(villains, ordered),
+        "matchup": "-vs-".join(sorted(villains)),
+        "winner": winner,
+        "winner_pos": pos,
+        "rounds": rounds,
+        "group": (r.get(label_col) or None) if label_col else None,
+    }
 
 
 # ============================================================================ models and predictions
@@ -711,7 +714,22 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
     n = games.height
     model_order = list(pred.models["model"])
 
-    # ---------------------------------------------------------------- fit
+    fit, scores = _fit(games, per_game, pred)
+    verdicts = _verdicts(fit, per_game, n)
+    matchups = _matchup_cells(games, keyp, pred, model_order)
+    first_player = _first_player(per_game, model_order)
+    calibration = _calibration_bins(per_game, model_order)
+    lengths, distribution = _lengths(log, pred, model_order)
+    groups = _groups(games, scores, model_order)
+    per_game_out = per_game.select("model", "line", "seating", "position", "villain", "predicted", "won")
+    return CalibrationResult(
+        log, pred, fit, verdicts, matchups, first_player, calibration, lengths, distribution, groups, per_game_out
+    )
+
+
+def _fit(games: pl.DataFrame, per_game: pl.DataFrame, pred: Predictions) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each model's log-likelihood and Brier score against a coin flip, its weight and the games needed to tell
+    it from the best; and the per-game scores (model, line, players, ll, brier)."""
     scores = per_game.group_by("model", "line", "players").agg(
         pl.col("predicted").filter(pl.col("won")).first().log().alias("ll"),
         ((pl.col("predicted") - pl.col("won").cast(pl.Float64)) ** 2).sum().alias("brier"),
@@ -759,9 +777,11 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
         "weight",
         "games_needed",
     )
-    verdicts = _verdicts(fit, per_game, n)
+    return fit, scores
 
-    # ---------------------------------------------------------------- per matchup and seat
+
+def _matchup_cells(games: pl.DataFrame, keyp: pl.DataFrame, pred: Predictions, model_order: list[str]) -> pl.DataFrame:
+    """Observed wins against predicted per model, matchup, seat order and seat, with the exact binomial p."""
     obs = games.group_by("seating", "winner_pos").len("wins")
     cells = (
         keyp.join(games.group_by("seating", "matchup").len("games"), on="seating")
@@ -770,7 +790,7 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
     )
     lo, hi = wilson(cells["wins"].to_numpy(), cells["games"].to_numpy())
     pvals = [_binom_p(k, g, p) for k, g, p in cells.select("wins", "games", "predicted").iter_rows()]
-    matchups = (
+    return (
         cells.with_columns(
             (pl.col("wins") / pl.col("games")).alias("observed"),
             pl.Series("observed_low", lo),
@@ -800,7 +820,9 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
         .sort(pl.col("model").replace_strict(model_order, list(range(len(model_order)))), "matchup", "seating", "seat")
     )
 
-    # ---------------------------------------------------------------- first player
+
+def _first_player(per_game: pl.DataFrame, model_order: list[str]) -> pl.DataFrame:
+    """The first player's share of wins and advantage, observed against predicted, per model and player count."""
     firsts = per_game.filter(pl.col("position") == 0).with_columns(
         pl.col("won").cast(pl.Float64).alias("x"),
         (pl.col("predicted") - (1 - pl.col("predicted")) / (pl.col("players") - 1)).alias("adv_pred"),
@@ -842,9 +864,11 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
                     "p_value": _poisson_binom_p(k, sub["predicted"].to_numpy()),
                 }
             )
-    first_player = pl.DataFrame(fp_rows)
+    return pl.DataFrame(fp_rows)
 
-    # ---------------------------------------------------------------- calibration bins
+
+def _calibration_bins(per_game: pl.DataFrame, model_order: list[str]) -> pl.DataFrame:
+    """Observed frequency against predicted probability in bins of the prediction, per model."""
     binned = per_game.with_columns(
         pl.min_horizontal((pl.col("predicted") * CALIBRATION_BINS).floor(), CALIBRATION_BINS - 1)
         .cast(pl.Int64)
@@ -864,7 +888,7 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
         )
     )
     lo, hi = wilson(cal["wins"].to_numpy(), cal["entries"].to_numpy())
-    calibration = (
+    return (
         cal.with_columns(pl.Series("observed_low", lo), pl.Series("observed_high", hi))
         .sort(pl.col("model").replace_strict(model_order, list(range(len(model_order)))), "bin")
         .select(
@@ -872,10 +896,9 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
         )
     )
 
-    # ---------------------------------------------------------------- game length
-    lengths, distribution = _lengths(log, pred, model_order)
 
-    # ---------------------------------------------------------------- groups
+def _groups(games: pl.DataFrame, scores: pl.DataFrame, model_order: list[str]) -> pl.DataFrame:
+    """The fit per labelled group (play group, event), when the log labels its games; else an empty frame."""
     groups = pl.DataFrame()
     if games["group"].null_count() < games.height:
         groups = (
@@ -891,10 +914,7 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
             .with_columns((pl.col("log_lik") == pl.col("log_lik").max().over("group")).alias("best_in_group"))
             .sort("group", pl.col("model").replace_strict(model_order, list(range(len(model_order)))))
         )
-    per_game_out = per_game.select("model", "line", "seating", "position", "villain", "predicted", "won")
-    return CalibrationResult(
-        log, pred, fit, verdicts, matchups, first_player, calibration, lengths, distribution, groups, per_game_out
-    )
+    return groups
 
 
 def _lengths(log: GameLog, pred: Predictions, model_order: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
