@@ -134,6 +134,17 @@ def _int(d: dict, key: str, where: str, default: int = 0) -> int:
     return value
 
 
+# the card table's column of each ability slot
+SLOT_COLUMNS = {
+    "effect": K.CF_EFFECT,
+    "on_play": K.CF_ON_PLAY,
+    "on_enter": K.CF_ON_ENTER,
+    "on_defeat": K.CF_ON_DEFEAT,
+    "passive": K.CF_PASSIVE,
+    "activate": K.CF_ACTIVATE,
+}
+
+
 def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> CardSet:
     """Validate villain documents (parsed TOML) and compile them into tables.
 
@@ -142,6 +153,35 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
     """
     if docs is None:
         docs = [_read(f) for f in VILLAIN_FOLDERS]
+    villains, cards = _read_docs(docs)
+    names = [c.name for c in cards]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise CardDataError(f"card names must be unique: {dupes}")
+    row_of = {c.name: c.row for c in cards}
+    n_cards, n_v = len(cards), len(villains)
+    card = np.zeros((n_cards, K.N_CF), np.int64)
+    for col in (K.CF_LOCATION, K.CF_REF0, K.CF_REF1, K.CF_SWAP_FROM, K.CF_EXCLUSIVE):
+        card[:, col] = -1
+    for c in cards:
+        _card_row(card, c, villains, row_of)
+    v_deck = np.zeros((n_v, K.N_VCARDS), np.int64)
+    v_fate = np.zeros((n_v, K.N_FCARDS), np.int64)
+    v_out = np.zeros((n_v, K.N_INST), np.int64)
+    vil = np.zeros((n_v, K.N_VF), np.int64)
+    syms = np.zeros((n_v, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64)
+    syms[..., K.SY_KIND] = -1
+    locs = np.zeros((n_v, K.N_LOC, K.N_LC), np.int64)
+    for v in villains:
+        decks = (v_deck, v_fate, v_out)
+        _villain_row(vil, decks, card, v, [c for c in cards if c.villain == v.key], short_decks)
+        _board(syms, locs, card, v, row_of)
+    tables = Tables(card=card, vil=vil, v_deck=v_deck, v_fate=v_fate, syms=syms, locs=locs, v_out=v_out)
+    return CardSet(tuple(villains), tuple(cards), tables)
+
+
+def _read_docs(docs: list[dict]) -> tuple[list[Villain], list[Card]]:
+    """The villains and their cards as the documents give them, each card's fields checked."""
     villains: list[Villain] = []
     cards: list[Card] = []
     for vrow, doc in enumerate(docs):
@@ -186,139 +226,122 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
                     c,
                 )
             )
-    names = [c.name for c in cards]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise CardDataError(f"card names must be unique: {dupes}")
-    row_of = {c.name: c.row for c in cards}
-    n_cards, n_v = len(cards), len(villains)
+    return villains, cards
 
-    card = np.zeros((n_cards, K.N_CF), np.int64)
-    for col in (K.CF_LOCATION, K.CF_REF0, K.CF_REF1, K.CF_SWAP_FROM, K.CF_EXCLUSIVE):
-        card[:, col] = -1
-    slot_col = {
-        "effect": K.CF_EFFECT,
-        "on_play": K.CF_ON_PLAY,
-        "on_enter": K.CF_ON_ENTER,
-        "on_defeat": K.CF_ON_DEFEAT,
-        "passive": K.CF_PASSIVE,
-        "activate": K.CF_ACTIVATE,
-    }
-    for c in cards:
-        r, raw, where = c.row, c.raw, f"{c.villain}: card {c.name!r}"
-        vrow = next(v.row for v in villains if v.key == c.villain)
-        card[r, K.CF_TYPE] = K.CARD_TYPES.index(c.type)
-        card[r, K.CF_COST] = c.cost
-        card[r, K.CF_STRENGTH] = c.strength
-        card[r, K.CF_VILLAIN] = vrow
-        card[r, K.CF_FATE] = c.deck == "fate"
-        card[r, K.CF_N] = _int(raw, "n", where)
-        for slot, allowed in SLOTS.items():
-            name = raw.get(slot)
-            if name is None:
-                continue
-            if name not in allowed:
-                raise CardDataError(
-                    f"{where}: {slot} {name!r} is not known to the engine; choose from {sorted(allowed)}"
-                )
-            card[r, slot_col[slot]] = K.ABILITY_CODES[name]
-        cond = raw.get("condition")
-        if c.type == "Condition":
-            if cond not in K.CONDITION_CODES or cond == "none":
-                raise CardDataError(f"{where}: a Condition needs a known condition trigger, got {cond!r}")
-            card[r, K.CF_CONDITION] = K.CONDITION_CODES[cond]
-        if c.type in ("Effect", "Condition") and "effect" not in raw:
-            raise CardDataError(f"{where}: an {c.type} needs an effect")
-        cost = raw.get("activate_cost")
-        if "activate" in raw:
-            if cost == "unprinted":
-                card[r, K.CF_ACTIVATE_COST] = -1
+
+def _card_row(card: np.ndarray, c: Card, villains: list[Villain], row_of: dict[str, int]) -> None:
+    """Card ``c``'s row of the card table: its type, numbers, abilities, condition, targets and references."""
+    r, raw, where = c.row, c.raw, f"{c.villain}: card {c.name!r}"
+    vrow = next(v.row for v in villains if v.key == c.villain)
+    card[r, K.CF_TYPE] = K.CARD_TYPES.index(c.type)
+    card[r, K.CF_COST] = c.cost
+    card[r, K.CF_STRENGTH] = c.strength
+    card[r, K.CF_VILLAIN] = vrow
+    card[r, K.CF_FATE] = c.deck == "fate"
+    card[r, K.CF_N] = _int(raw, "n", where)
+    for slot, allowed in SLOTS.items():
+        name = raw.get(slot)
+        if name is None:
+            continue
+        if name not in allowed:
+            raise CardDataError(f"{where}: {slot} {name!r} is not known to the engine; choose from {sorted(allowed)}")
+        card[r, SLOT_COLUMNS[slot]] = K.ABILITY_CODES[name]
+    cond = raw.get("condition")
+    if c.type == "Condition":
+        if cond not in K.CONDITION_CODES or cond == "none":
+            raise CardDataError(f"{where}: a Condition needs a known condition trigger, got {cond!r}")
+        card[r, K.CF_CONDITION] = K.CONDITION_CODES[cond]
+    if c.type in ("Effect", "Condition") and "effect" not in raw:
+        raise CardDataError(f"{where}: an {c.type} needs an effect")
+    cost = raw.get("activate_cost")
+    if "activate" in raw:
+        if cost == "unprinted":
+            card[r, K.CF_ACTIVATE_COST] = -1
+        else:
+            card[r, K.CF_ACTIVATE_COST] = _int(raw, "activate_cost", where)
+    attach = raw.get("attach", "none")
+    if attach not in ("none", "ally", "hero"):
+        raise CardDataError(f"{where}: attach must be none, ally or hero")
+    card[r, K.CF_ATTACH] = ("none", "ally", "hero").index(attach)
+    if "location" in raw:
+        if raw["location"] not in villains[vrow].locations:
+            raise CardDataError(f"{where}: unknown location {raw['location']!r}")
+        card[r, K.CF_LOCATION] = villains[vrow].locations.index(raw["location"])
+    refs = raw.get("refs", [])
+    for i, ref in enumerate(refs[:2]):
+        if ref not in row_of:
+            raise CardDataError(f"{where}: refers to unknown card {ref!r}")
+        card[r, K.CF_REF0 + i] = row_of[ref]
+    for key, colname in (("swap_from", K.CF_SWAP_FROM), ("exclusive_with", K.CF_EXCLUSIVE)):
+        if key in raw:
+            if raw[key] not in row_of:
+                raise CardDataError(f"{where}: {key} names unknown card {raw[key]!r}")
+            card[r, colname] = row_of[raw[key]]
+    card[r, K.CF_UNTRAPPABLE] = bool(raw.get("untrappable", False))
+    card[r, K.CF_BRIDE] = bool(raw.get("bride", False))
+
+
+def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: list[Card], short_decks: bool) -> None:
+    """Villain ``v``'s decks (``decks``: the villain deck, fate deck and out-of-game tables) and its row of the
+    villain table: passives, objective, traps, the Cauldron tile."""
+    v_deck, v_fate, v_out = decks
+    doc, meta = v.raw, v.raw["villain"]
+    for deck, size, out, first in (("villain", K.N_VCARDS, v_deck, 0), ("fate", K.N_FCARDS, v_fate, K.N_VCARDS)):
+        rows = [c.row for c in vcards if c.deck == deck for _ in range(c.copies)]
+        if len(rows) > size or (len(rows) < size and not short_decks):
+            raise CardDataError(f"{v.name}: the {deck} deck must hold {size} cards, got {len(rows)}")
+        if not rows:
+            raise CardDataError(f"{v.name}: the {deck} deck would be empty")
+        # empty slots keep a real card row (never read while out of the game)
+        out[v.row] = rows + [rows[0]] * (size - len(rows))
+        v_out[v.row, first + len(rows) : first + size] = 1
+        for row in rows:
+            if card[row, K.CF_PASSIVE] != K.AB_NONE:
+                vil[v.row, K.VF_PASSIVES] |= 1 << (card[row, K.CF_PASSIVE] - K.FIRST_PASSIVE)
+    if meta.get("objective") not in K.OBJECTIVES:
+        raise CardDataError(f"{v.name}: objective must be one of {sorted(K.OBJECTIVES)}")
+    vil[v.row, K.VF_OBJECTIVE] = K.OBJECTIVES[meta["objective"]]
+    vil[v.row, K.VF_HAS_CAULDRON] = bool(meta.get("has_cauldron", False))
+    vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
+    cauldron = doc.get("cauldron", {})
+    vil[v.row, K.VF_SWAP_COST] = _int(cauldron, "swap_cost", v.name)
+    vil[v.row, K.VF_FLIP_COST] = (
+        -1
+        if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
+        else _int(cauldron, "flip_activate_cost", v.name)
+    )
+    if "ability" in cauldron:
+        if cauldron["ability"] not in K.TILE_SLOT:
+            raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(K.TILE_SLOT)}")
+        vil[v.row, K.VF_TILE] = K.ABILITY_CODES[cauldron["ability"]]
+
+
+def _board(syms: np.ndarray, locs: np.ndarray, card: np.ndarray, v: Villain, row_of: dict[str, int]) -> None:
+    """Villain ``v``'s board: each location's action symbols, Obstacle spots, lock and the cards it admits."""
+    doc = v.raw
+    for li, lc in enumerate(doc["location"]):
+        symbols = [(s, 1) for s in lc.get("top", [])] + [(s, 0) for s in lc.get("bottom", [])]
+        if len(symbols) > K.MAX_SYMBOLS:
+            raise CardDataError(f"{v.name}: {lc['name']} has more than {K.MAX_SYMBOLS} action symbols")
+        for j, (s, top) in enumerate(symbols):
+            if s.startswith("gain_power_"):
+                syms[v.row, li, j, K.SY_KIND] = K.S_GAIN
+                syms[v.row, li, j, K.SY_VAL] = int(s.rsplit("_", 1)[1])
+            elif s in SYMBOLS:
+                syms[v.row, li, j, K.SY_KIND] = SYMBOLS[s]
             else:
-                card[r, K.CF_ACTIVATE_COST] = _int(raw, "activate_cost", where)
-        attach = raw.get("attach", "none")
-        if attach not in ("none", "ally", "hero"):
-            raise CardDataError(f"{where}: attach must be none, ally or hero")
-        card[r, K.CF_ATTACH] = ("none", "ally", "hero").index(attach)
-        if "location" in raw:
-            if raw["location"] not in villains[vrow].locations:
-                raise CardDataError(f"{where}: unknown location {raw['location']!r}")
-            card[r, K.CF_LOCATION] = villains[vrow].locations.index(raw["location"])
-        refs = raw.get("refs", [])
-        for i, ref in enumerate(refs[:2]):
-            if ref not in row_of:
-                raise CardDataError(f"{where}: refers to unknown card {ref!r}")
-            card[r, K.CF_REF0 + i] = row_of[ref]
-        for key, colname in (("swap_from", K.CF_SWAP_FROM), ("exclusive_with", K.CF_EXCLUSIVE)):
-            if key in raw:
-                if raw[key] not in row_of:
-                    raise CardDataError(f"{where}: {key} names unknown card {raw[key]!r}")
-                card[r, colname] = row_of[raw[key]]
-        card[r, K.CF_UNTRAPPABLE] = bool(raw.get("untrappable", False))
-        card[r, K.CF_BRIDE] = bool(raw.get("bride", False))
-
-    v_deck = np.zeros((n_v, K.N_VCARDS), np.int64)
-    v_fate = np.zeros((n_v, K.N_FCARDS), np.int64)
-    v_out = np.zeros((n_v, K.N_INST), np.int64)
-    vil = np.zeros((n_v, K.N_VF), np.int64)
-    syms = np.zeros((n_v, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64)
-    syms[..., K.SY_KIND] = -1
-    locs = np.zeros((n_v, K.N_LOC, K.N_LC), np.int64)
-    for v in villains:
-        doc, meta = v.raw, v.raw["villain"]
-        vcards = [c for c in cards if c.villain == v.key]
-        for deck, size, out, first in (("villain", K.N_VCARDS, v_deck, 0), ("fate", K.N_FCARDS, v_fate, K.N_VCARDS)):
-            rows = [c.row for c in vcards if c.deck == deck for _ in range(c.copies)]
-            if len(rows) > size or (len(rows) < size and not short_decks):
-                raise CardDataError(f"{v.name}: the {deck} deck must hold {size} cards, got {len(rows)}")
-            if not rows:
-                raise CardDataError(f"{v.name}: the {deck} deck would be empty")
-            # empty slots keep a real card row (never read while out of the game)
-            out[v.row] = rows + [rows[0]] * (size - len(rows))
-            v_out[v.row, first + len(rows) : first + size] = 1
-            for row in rows:
-                if card[row, K.CF_PASSIVE] != K.AB_NONE:
-                    vil[v.row, K.VF_PASSIVES] |= 1 << (card[row, K.CF_PASSIVE] - K.FIRST_PASSIVE)
-        if meta.get("objective") not in K.OBJECTIVES:
-            raise CardDataError(f"{v.name}: objective must be one of {sorted(K.OBJECTIVES)}")
-        vil[v.row, K.VF_OBJECTIVE] = K.OBJECTIVES[meta["objective"]]
-        vil[v.row, K.VF_HAS_CAULDRON] = bool(meta.get("has_cauldron", False))
-        vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
-        cauldron = doc.get("cauldron", {})
-        vil[v.row, K.VF_SWAP_COST] = _int(cauldron, "swap_cost", v.name)
-        vil[v.row, K.VF_FLIP_COST] = (
-            -1
-            if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
-            else _int(cauldron, "flip_activate_cost", v.name)
-        )
-        if "ability" in cauldron:
-            if cauldron["ability"] not in K.TILE_SLOT:
-                raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(K.TILE_SLOT)}")
-            vil[v.row, K.VF_TILE] = K.ABILITY_CODES[cauldron["ability"]]
-        for li, lc in enumerate(doc["location"]):
-            symbols = [(s, 1) for s in lc.get("top", [])] + [(s, 0) for s in lc.get("bottom", [])]
-            if len(symbols) > K.MAX_SYMBOLS:
-                raise CardDataError(f"{v.name}: {lc['name']} has more than {K.MAX_SYMBOLS} action symbols")
-            for j, (s, top) in enumerate(symbols):
-                if s.startswith("gain_power_"):
-                    syms[v.row, li, j, K.SY_KIND] = K.S_GAIN
-                    syms[v.row, li, j, K.SY_VAL] = int(s.rsplit("_", 1)[1])
-                elif s in SYMBOLS:
-                    syms[v.row, li, j, K.SY_KIND] = SYMBOLS[s]
-                else:
-                    raise CardDataError(f"{v.name}: {lc['name']}: unknown action {s!r}")
-                syms[v.row, li, j, K.SY_TOP] = top
-            locs[v.row, li, K.LC_NSYM] = len(symbols)
-            locs[v.row, li, K.LC_SPOTS] = _int(lc, "obstacle_spots", lc["name"])
-            locs[v.row, li, K.LC_LOCKED] = bool(lc.get("locked", False))
-            admits = lc.get("admits")
-            if admits is not None:
-                locs[v.row, li, K.LC_ADMITS_ONLY] = 1
-                for name in admits:
-                    if name not in row_of:
-                        raise CardDataError(f"{v.name}: {lc['name']} admits unknown card {name!r}")
-                    card[row_of[name], K.CF_ADMITTED] = 1
-    tables = Tables(card=card, vil=vil, v_deck=v_deck, v_fate=v_fate, syms=syms, locs=locs, v_out=v_out)
-    return CardSet(tuple(villains), tuple(cards), tables)
+                raise CardDataError(f"{v.name}: {lc['name']}: unknown action {s!r}")
+            syms[v.row, li, j, K.SY_TOP] = top
+        locs[v.row, li, K.LC_NSYM] = len(symbols)
+        locs[v.row, li, K.LC_SPOTS] = _int(lc, "obstacle_spots", lc["name"])
+        locs[v.row, li, K.LC_LOCKED] = bool(lc.get("locked", False))
+        admits = lc.get("admits")
+        if admits is not None:
+            locs[v.row, li, K.LC_ADMITS_ONLY] = 1
+            for name in admits:
+                if name not in row_of:
+                    raise CardDataError(f"{v.name}: {lc['name']} admits unknown card {name!r}")
+                card[row_of[name], K.CF_ADMITTED] = 1
 
 
 @cache
