@@ -283,11 +283,36 @@ def print_equilibrium(res, report_dir: str) -> None:
 
 def print_calibration(res) -> None:
     """The tables of a calibration, with rich."""
-    from simlab.studies.calibration import DECISIVE_RATIO, ratio_text
-
     console.print(escape(res.log.describe()), highlight=False)
     pred = res.predictions
     console.print(f"simulated: {pred.n_games:,} games per seat order and model, seed {pred.seed}", highlight=False)
+    _print_calibration_fit(res)
+    console.print(_calibration_seats(res))
+    console.print(_calibration_first_player(res))
+    if res.lengths.height:
+        _print_calibration_lengths(res)
+    if res.groups.height:
+        rows = (
+            (
+                escape(r["group"]),
+                r["model"],
+                f"{r['games']:,}",
+                f"{r['log_lik']:.2f}",
+                f"{r['coin_flip_log_lik']:.2f}",
+                f"{r['brier']:.3f}",
+                "yes" if r["best_in_group"] else "",
+            )
+            for r in res.groups.iter_rows(named=True)
+        )
+        columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
+        gr = _table("fit per group label", columns, rows)
+        console.print(gr)
+
+
+def _print_calibration_fit(res) -> None:
+    """Each model's fit against a coin flip, and the verdicts between the models."""
+    from simlab.studies.calibration import DECISIVE_RATIO, ratio_text
+
     fit = Table(title="fit: each model's log-likelihood and Brier score against a coin flip (best first)")
     for col in (
         "model",
@@ -328,6 +353,10 @@ def print_calibration(res) -> None:
         "a log decides little, and a small log rarely reaches it; both models can be wrong (see the p-values).",
         highlight=False,
     )
+
+
+def _calibration_seats(res) -> Table:
+    """Observed wins against each model's prediction, per seat order and seat."""
     models = list(res.fit["model"])
     table = Table(title="observed wins vs predicted, per seat order and seat (seat 0 plays first); exact binomial p")
     for col in ("seat order", "seat", "villain", "games", "won"):
@@ -348,7 +377,10 @@ def print_calibration(res) -> None:
             c = cells[(m, r["seating"], r["seat"], r["villain"])]
             row.append(f"{c['predicted']:.1%} (p {c['p_value']:.2g})")
         table.add_row(*(escape(x) for x in row))
-    console.print(table)
+    return table
+
+
+def _calibration_first_player(res) -> Table:
     fp = Table(title="first player: win share and advantage (share minus the others' mean), observed vs predicted")
     for col in (
         "model",
@@ -374,53 +406,37 @@ def print_calibration(res) -> None:
             f"{r['advantage_predicted']:+.1%}",
             f"{r['p_value']:.2g}",
         )
-    console.print(fp)
-    if res.lengths.height:
-        ln = Table(title="game length in rounds: logged games vs the simulated distribution for the same seat orders")
-        for col in (
-            "model",
-            "matchup",
-            "games",
-            "observed mean / median",
-            "simulated mean / median",
-            "simulated 10th-90th",
-            "mean PIT",
-            "z",
-            "p",
-        ):
-            ln.add_column(col)
-        for r in res.lengths.iter_rows(named=True):
-            ln.add_row(
-                r["model"],
-                r["matchup"],
-                f"{r['games']:,}",
-                f"{r['observed_mean']:.1f} / {r['observed_median']:g}",
-                f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}",
-                f"{r['simulated_p10']:g}-{r['simulated_p90']:g}",
-                f"{r['mean_pit']:.2f}",
-                f"{r['z']:+.2f}",
-                f"{r['p_value']:.2g}",
-            )
-        console.print(ln)
-        console.print(
-            "  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer"
+    return fp
+
+
+def _print_calibration_lengths(res) -> None:
+    ln = Table(title="game length in rounds: logged games vs the simulated distribution for the same seat orders")
+    for col in (
+        "model",
+        "matchup",
+        "games",
+        "observed mean / median",
+        "simulated mean / median",
+        "simulated 10th-90th",
+        "mean PIT",
+        "z",
+        "p",
+    ):
+        ln.add_column(col)
+    for r in res.lengths.iter_rows(named=True):
+        ln.add_row(
+            r["model"],
+            r["matchup"],
+            f"{r['games']:,}",
+            f"{r['observed_mean']:.1f} / {r['observed_median']:g}",
+            f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}",
+            f"{r['simulated_p10']:g}-{r['simulated_p90']:g}",
+            f"{r['mean_pit']:.2f}",
+            f"{r['z']:+.2f}",
+            f"{r['p_value']:.2g}",
         )
-    if res.groups.height:
-        rows = (
-            (
-                escape(r["group"]),
-                r["model"],
-                f"{r['games']:,}",
-                f"{r['log_lik']:.2f}",
-                f"{r['coin_flip_log_lik']:.2f}",
-                f"{r['brier']:.3f}",
-                "yes" if r["best_in_group"] else "",
-            )
-            for r in res.groups.iter_rows(named=True)
-        )
-        columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
-        gr = _table("fit per group label", columns, rows)
-        console.print(gr)
+    console.print(ln)
+    console.print("  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer")
 
 
 def matrix_table(table: pl.DataFrame, settings) -> Table:
