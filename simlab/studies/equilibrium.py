@@ -350,7 +350,6 @@ def equilibrium(
     settings and ``given`` (:class:`simlab.runs.settings.RunSettings` fields): the seed, rule variants, turn cap,
         threads; games, level and strategies are not used.
     """
-    from simlab.runs.backend import fingerprint
     from simlab.runs.sim import _set_threads, _StopFlag
 
     villains = parse_matchup(matchup)
@@ -361,252 +360,297 @@ def equilibrium(
     opts = options or EquilibriumSettings()
     settings = settings_from(settings, "the equilibrium", **given)
     _set_threads(settings.threads)
-    seed = settings.seed
     extra = dict(seed_strategies or {})
     for v in extra:
         if v not in villains:
             raise InputError(f"--seed-strategy names {v!r}, which is not in {matchup}; choose from {a}, {b}")
     pops = {v: seed_population(v, seed_levels, extra.get(v, ())) for v in villains}
-    fp = fingerprint()
-    run_settings = {
-        "matchup": matchup,
-        "seed": seed,
-        "variants": settings.variant_dict,
-        "max_turns": settings.max_turns,
-        "simlab": fp,
-    }
-    store = StepStore(checkpoint, run_settings)
-    table_seed = derived_seed(seed, f"equilibrium:{matchup}:table")
-    played = 0
-    t0 = time.perf_counter()
-
+    oracle = _DoubleOracle(matchup, (a, b), opts, settings, pops, checkpoint, progress)
     with _StopFlag() as flag:
-
-        def stop():
-            return flag.stop
-
-        def say(what, done, total):
-            if progress is not None:
-                progress(what, done, total)
-
-        def entry(i: int, j: int) -> dict:
-            nonlocal played
-            ra, cb = pops[a][i], pops[b][j]
-            key = f"entry:{opts.table_games}:{spec_key(ra)}:{spec_key(cb)}"
-            got = store.get(key)
-            if got is None:
-                what = f"table: {ra.name} against {cb.name}"
-                say(what, 0, opts.table_games)
-                s = _scores(
-                    (a, b),
-                    (ra, cb),
-                    opts.table_games,
-                    table_seed,
-                    settings,
-                    stop,
-                    lambda d: say(what, d, opts.table_games),
-                )
-                played += s.size
-                got = store.put(key, {"score": float(s.mean()), "var": float(s.var(ddof=1)), "games": int(s.size)})
-            return got
-
-        def table() -> np.ndarray:
-            return np.array([[entry(i, j)["score"] for j in range(len(pops[b]))] for i in range(len(pops[a]))])
-
-        def side_mixture(v: str, w: np.ndarray) -> MixedSpec:
-            return mixture(f"{matchup}#{v}", list(zip(pops[v], w, strict=True)))
-
-        def best_response(it: int, v: str, opp: str, payoff_v: np.ndarray, own: MixedSpec, theirs: MixedSpec) -> dict:
-            """``v``'s best response to ``theirs`` (tuned from its best pure strategy against it), validated
-            against ``own`` on fresh games."""
-            nonlocal played
-            from simlab.studies.tune import tune, validate
-
-            start = pops[v][int(np.argmax(payoff_v))]
-            search = f"{opts.budget}:{opts.candidate_games}:{opts.popsize}"
-            key = f"br:{it}:{v}:{search}:{spec_key(start)}:{mixture_key(theirs)}"
-            got = store.get(key)
-            if got is None:
-                say(f"iteration {it}: {v}'s best response", 0, opts.budget)
-                res = tune(
-                    v,
-                    opts.budget,
-                    start,
-                    {opp: theirs},
-                    opts.candidate_games,
-                    2,  # the tune's own validation (against its start) is not used: see below
-                    opts.popsize,
-                    purpose=f"equilibrium:{matchup}:{it}",
-                    objective="2p:current=1",
-                    drop_penalty=0.0,
-                    versus=opp,
-                    settings=settings,
-                    progress=lambda done, total, best, first: say(f"iteration {it}: {v}'s best response", done, total),
-                )
-                if res.interrupted:
-                    raise Interrupted
-                played += int(res.provenance["search_games"])
-                got = store.put(key, {"params": res.best.params, "kernel": int(res.best.kernel), "start": start.name})
-            spec = StrategySpec(
-                f"br-{v}-{it}",
-                f"{v}'s best response in {matchup}, iteration {it}",
-                got["kernel"],
-                got["params"],
-                "simlab equilibrium",
-            )
-            vkey = (
-                f"validate:{it}:{v}:{opts.validation_games}:{spec_key(spec)}:{mixture_key(own)}:{mixture_key(theirs)}"
-            )
-            val = store.get(vkey)
-            if val is None:
-                say(f"iteration {it}: validating {v}'s best response", 0, 2 * opts.validation_games)
-                frame = validate(
-                    v,
-                    own,
-                    spec,
-                    {opp: theirs},
-                    opts.validation_games,
-                    derived_seed(seed, f"equilibrium:{matchup}:{it}:{v}:validate"),
-                    settings.variant_dict,
-                    settings.max_turns,
-                    objective="2p:current=1",
-                    versus=opp,
-                )
-                row = frame.filter(pl.col("part") == "objective").row(0, named=True)
-                played += 2 * opts.validation_games
-                val = store.put(
-                    vkey,
-                    {k: float(row[k]) for k in ("start_rate", "rate", "change", "change_low", "change_high")}
-                    | {"games": int(row["games"])},
-                )
-            return {"spec": spec, "start": got["start"], **val}
-
-        rows, stopped_by, converged = [], f"the iteration cap ({opts.iterations})", False
-        solution = None
+        oracle.stop = lambda: flag.stop
         try:
-            for it in range(1, opts.iterations + 1):
-                payoff = table()
-                solution = solve_matrix_game(payoff)
-                mix_a, mix_b = side_mixture(a, solution.rows), side_mixture(b, solution.cols)
-                br_a = best_response(it, a, b, payoff @ solution.cols, mix_a, mix_b)
-                br_b = best_response(it, b, a, -(solution.rows @ payoff), mix_b, mix_a)
-                row = {
-                    "iteration": it,
-                    "population_a": len(pops[a]),
-                    "population_b": len(pops[b]),
-                    "table_value": solution.value,
-                    "support_a": int((solution.rows > 0).sum()),
-                    "support_b": int((solution.cols > 0).sum()),
-                }
-                for side, br in (("a", br_a), ("b", br_b)):
-                    row |= {
-                        f"mixture_rate_{side}": br["start_rate"],
-                        f"best_response_rate_{side}": br["rate"],
-                        f"gain_{side}": br["change"],
-                        f"gain_{side}_low": br["change_low"],
-                        f"gain_{side}_high": br["change_high"],
-                        f"best_response_{side}": br["spec"].name,
-                        f"started_from_{side}": br["start"],
-                    }
-                row["exploitability"] = max(br_a["change"], 0.0) + max(br_b["change"], 0.0)
-                done = br_a["change"] <= opts.epsilon and br_b["change"] <= opts.epsilon
-                joined = []
-                if not done and it < opts.iterations:
-                    for v, br in ((a, br_a), (b, br_b)):
-                        if br["change_low"] > 0 and spec_key(br["spec"]) not in {spec_key(s) for s in pops[v]}:
-                            pops[v].append(br["spec"])
-                            joined.append(v)
-                row["joined"] = ", ".join(joined)
-                rows.append(row)
-                if done:
-                    converged, stopped_by = True, f"no best response gains more than epsilon ({opts.epsilon:.0%})"
-                    break
-                if not joined and it < opts.iterations:
-                    stopped_by = "no best response beat its side's mixture beyond its validation interval"
-                    break
-            # the value: the last mixtures against each other on fresh games
-            mix_a, mix_b = side_mixture(a, solution.rows), side_mixture(b, solution.cols)
-            vkey = f"value:{opts.value_games}:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
-            got = store.get(vkey)
-            if got is None:
-                what = "the value: mixture against mixture"
-                say(what, 0, opts.value_games)
-                vseed = derived_seed(seed, f"equilibrium:{matchup}:value")
-                s = _scores(
-                    (a, b),
-                    (mix_a, mix_b),
-                    opts.value_games,
-                    vseed,
-                    settings,
-                    stop,
-                    lambda d: say(what, d, opts.value_games),
-                )
-                played += s.size
-                got = store.put(vkey, dict(zip(("value", "low", "high"), _mean_interval(s), strict=True)))
+            rows, solution, converged, stopped_by = oracle.iterate()
+            value = oracle.value(solution)
         except Interrupted:
             raise KeyboardInterrupt from None
+    seeded = {v: [s.name for s in seed_population(v, seed_levels, extra.get(v, ()))] for v in villains}
+    return oracle.result(rows, solution, value, converged, stopped_by, seeded)
 
-    last_payoff = np.array([[entry(i, j)["score"] for j in range(len(pops[b]))] for i in range(len(pops[a]))])
-    # the table behind the final mixtures (members that joined at the cap are not in it)
-    m, n = solution.rows.size, solution.cols.size
-    table_rows = []
-    for i in range(m):
-        for j in range(n):
-            e = entry(i, j)
-            table_rows.append(
-                {
-                    f"{a}_strategy": pops[a][i].name,
-                    f"{b}_strategy": pops[b][j].name,
-                    "score": float(last_payoff[i, j]),
-                    "games": e["games"],
-                    "standard_error": math.sqrt(e["var"] / e["games"]),
-                }
+
+class _DoubleOracle:
+    """One run of the double oracle: both sides' populations, the step store (every finished step, so a run
+    resumes), the games played. :meth:`iterate` grows the populations, :meth:`value` plays the last mixtures
+    against each other, :meth:`result` gathers the tables."""
+
+    def __init__(self, matchup, villains, opts, settings: RunSettings, pops, checkpoint, progress):
+        from simlab.runs.backend import fingerprint
+
+        self.matchup, self.villains, self.opts, self.settings, self.pops = matchup, villains, opts, settings, pops
+        self.progress = progress
+        self.fp = fingerprint()
+        run_settings = {
+            "matchup": matchup,
+            "seed": settings.seed,
+            "variants": settings.variant_dict,
+            "max_turns": settings.max_turns,
+            "simlab": self.fp,
+        }
+        self.store = StepStore(checkpoint, run_settings)
+        self.table_seed = derived_seed(settings.seed, f"equilibrium:{matchup}:table")
+        self.played = 0
+        self.t0 = time.perf_counter()
+        self.stop = lambda: False  # Ctrl-C was pressed (set while a run plays)
+
+    def say(self, what, done, total):
+        if self.progress is not None:
+            self.progress(what, done, total)
+
+    def entry(self, i: int, j: int) -> dict:
+        """The payoff table's entry of the first side's strategy ``i`` against the second's ``j``."""
+        a, b = self.villains
+        opts = self.opts
+        ra, cb = self.pops[a][i], self.pops[b][j]
+        key = f"entry:{opts.table_games}:{spec_key(ra)}:{spec_key(cb)}"
+        got = self.store.get(key)
+        if got is None:
+            what = f"table: {ra.name} against {cb.name}"
+            self.say(what, 0, opts.table_games)
+            s = _scores(
+                (a, b),
+                (ra, cb),
+                opts.table_games,
+                self.table_seed,
+                self.settings,
+                self.stop,
+                lambda d: self.say(what, d, opts.table_games),
             )
-    pops = {a: pops[a][:m], b: pops[b][:n]}
-    weights = {a: solution.rows, b: solution.cols}
-    mixtures = pl.DataFrame(
-        [
-            {"villain": v, "strategy": s.name, "weight": float(w)}
-            for v in villains
-            for s, w in zip(pops[v], weights[v], strict=True)
-        ]
-    )
-    seconds = time.perf_counter() - t0
-    provenance = {
-        "matchup": matchup,
-        "seed": seed,
-        "variants": settings.variant_dict,
-        "max_turns": settings.max_turns,
-        "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
-        "seed_population": {v: [s.name for s in seed_population(v, seed_levels, extra.get(v, ()))] for v in villains},
-        "iterations": len(rows),
-        "converged": converged,
-        "stopped_by": stopped_by,
-        "games_this_run": played,
-        "seconds_this_run": round(seconds, 1),
-        "simlab_version": fp["version"],
-        "rules_hash": fp["rules_hash"],
-        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            self.played += s.size
+            got = self.store.put(key, {"score": float(s.mean()), "var": float(s.var(ddof=1)), "games": int(s.size)})
+        return got
+
+    def table(self) -> np.ndarray:
+        a, b = self.villains
+        return np.array(
+            [[self.entry(i, j)["score"] for j in range(len(self.pops[b]))] for i in range(len(self.pops[a]))]
+        )
+
+    def side_mixture(self, v: str, w: np.ndarray) -> MixedSpec:
+        return mixture(f"{self.matchup}#{v}", list(zip(self.pops[v], w, strict=True)))
+
+    def best_response(self, it: int, v: str, opp: str, payoff_v: np.ndarray, own: MixedSpec, theirs: MixedSpec):
+        """``v``'s best response to ``theirs`` (tuned from its best pure strategy against it), validated
+        against ``own`` on fresh games."""
+        from simlab.studies.tune import tune
+
+        opts, matchup = self.opts, self.matchup
+        start = self.pops[v][int(np.argmax(payoff_v))]
+        search = f"{opts.budget}:{opts.candidate_games}:{opts.popsize}"
+        key = f"br:{it}:{v}:{search}:{spec_key(start)}:{mixture_key(theirs)}"
+        got = self.store.get(key)
+        if got is None:
+            self.say(f"iteration {it}: {v}'s best response", 0, opts.budget)
+            res = tune(
+                v,
+                opts.budget,
+                start,
+                {opp: theirs},
+                opts.candidate_games,
+                2,  # the tune's own validation (against its start) is not used: see below
+                opts.popsize,
+                purpose=f"equilibrium:{matchup}:{it}",
+                objective="2p:current=1",
+                drop_penalty=0.0,
+                versus=opp,
+                settings=self.settings,
+                progress=lambda done, total, best, first: self.say(f"iteration {it}: {v}'s best response", done, total),
+            )
+            if res.interrupted:
+                raise Interrupted
+            self.played += int(res.provenance["search_games"])
+            got = self.store.put(key, {"params": res.best.params, "kernel": int(res.best.kernel), "start": start.name})
+        spec = StrategySpec(
+            f"br-{v}-{it}",
+            f"{v}'s best response in {matchup}, iteration {it}",
+            got["kernel"],
+            got["params"],
+            "simlab equilibrium",
+        )
+        return {"spec": spec, "start": got["start"], **self.validated(it, v, opp, spec, own, theirs)}
+
+    def validated(self, it: int, v: str, opp: str, spec: StrategySpec, own: MixedSpec, theirs: MixedSpec) -> dict:
+        """``spec`` against ``own`` (``v``'s mixture), both playing ``theirs`` on the same fresh games."""
+        from simlab.studies.tune import validate
+
+        opts, settings = self.opts, self.settings
+        vkey = f"validate:{it}:{v}:{opts.validation_games}:{spec_key(spec)}:{mixture_key(own)}:{mixture_key(theirs)}"
+        val = self.store.get(vkey)
+        if val is None:
+            self.say(f"iteration {it}: validating {v}'s best response", 0, 2 * opts.validation_games)
+            frame = validate(
+                v,
+                own,
+                spec,
+                {opp: theirs},
+                opts.validation_games,
+                derived_seed(settings.seed, f"equilibrium:{self.matchup}:{it}:{v}:validate"),
+                settings.variant_dict,
+                settings.max_turns,
+                objective="2p:current=1",
+                versus=opp,
+            )
+            row = frame.filter(pl.col("part") == "objective").row(0, named=True)
+            self.played += 2 * opts.validation_games
+            val = self.store.put(
+                vkey,
+                {k: float(row[k]) for k in ("start_rate", "rate", "change", "change_low", "change_high")}
+                | {"games": int(row["games"])},
+            )
+        return val
+
+    def iterate(self):
+        """Solve the table, add each side's best response that beats its mixture, until neither gains more than
+        epsilon (converged), none joins, or the iteration cap: (rows, the last solution, converged, stopped by)."""
+        a, b = self.villains
+        opts, pops = self.opts, self.pops
+        rows, stopped_by, converged = [], f"the iteration cap ({opts.iterations})", False
+        solution = None
+        for it in range(1, opts.iterations + 1):
+            payoff = self.table()
+            solution = solve_matrix_game(payoff)
+            mix_a, mix_b = self.side_mixture(a, solution.rows), self.side_mixture(b, solution.cols)
+            br_a = self.best_response(it, a, b, payoff @ solution.cols, mix_a, mix_b)
+            br_b = self.best_response(it, b, a, -(solution.rows @ payoff), mix_b, mix_a)
+            row = _iteration_row(it, len(pops[a]), len(pops[b]), solution, br_a, br_b)
+            done = br_a["change"] <= opts.epsilon and br_b["change"] <= opts.epsilon
+            joined = []
+            if not done and it < opts.iterations:
+                for v, br in ((a, br_a), (b, br_b)):
+                    if br["change_low"] > 0 and spec_key(br["spec"]) not in {spec_key(s) for s in pops[v]}:
+                        pops[v].append(br["spec"])
+                        joined.append(v)
+            row["joined"] = ", ".join(joined)
+            rows.append(row)
+            if done:
+                converged, stopped_by = True, f"no best response gains more than epsilon ({opts.epsilon:.0%})"
+                break
+            if not joined and it < opts.iterations:
+                stopped_by = "no best response beat its side's mixture beyond its validation interval"
+                break
+        return rows, solution, converged, stopped_by
+
+    def value(self, solution: MatrixGameSolution) -> dict:
+        """The last mixtures against each other on fresh games: value, low, high."""
+        a, b = self.villains
+        opts = self.opts
+        mix_a, mix_b = self.side_mixture(a, solution.rows), self.side_mixture(b, solution.cols)
+        vkey = f"value:{opts.value_games}:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
+        got = self.store.get(vkey)
+        if got is None:
+            what = "the value: mixture against mixture"
+            self.say(what, 0, opts.value_games)
+            vseed = derived_seed(self.settings.seed, f"equilibrium:{self.matchup}:value")
+            s = _scores(
+                (a, b),
+                (mix_a, mix_b),
+                opts.value_games,
+                vseed,
+                self.settings,
+                self.stop,
+                lambda d: self.say(what, d, opts.value_games),
+            )
+            self.played += s.size
+            got = self.store.put(vkey, dict(zip(("value", "low", "high"), _mean_interval(s), strict=True)))
+        return got
+
+    def result(self, rows, solution, got, converged, stopped_by, seeded) -> EquilibriumResult:
+        """The :class:`EquilibriumResult`: the table behind the final mixtures, the mixtures, the provenance."""
+        a, b = villains = self.villains
+        opts, settings, pops, fp = self.opts, self.settings, self.pops, self.fp
+        last_payoff = self.table()
+        # the table behind the final mixtures (members that joined at the cap are not in it)
+        m, n = solution.rows.size, solution.cols.size
+        table_rows = []
+        for i in range(m):
+            for j in range(n):
+                e = self.entry(i, j)
+                table_rows.append(
+                    {
+                        f"{a}_strategy": pops[a][i].name,
+                        f"{b}_strategy": pops[b][j].name,
+                        "score": float(last_payoff[i, j]),
+                        "games": e["games"],
+                        "standard_error": math.sqrt(e["var"] / e["games"]),
+                    }
+                )
+        pops = {a: pops[a][:m], b: pops[b][:n]}
+        weights = {a: solution.rows, b: solution.cols}
+        mixtures = pl.DataFrame(
+            [
+                {"villain": v, "strategy": s.name, "weight": float(w)}
+                for v in villains
+                for s, w in zip(pops[v], weights[v], strict=True)
+            ]
+        )
+        seconds = time.perf_counter() - self.t0
+        provenance = {
+            "matchup": self.matchup,
+            "seed": settings.seed,
+            "variants": settings.variant_dict,
+            "max_turns": settings.max_turns,
+            "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
+            "seed_population": seeded,
+            "iterations": len(rows),
+            "converged": converged,
+            "stopped_by": stopped_by,
+            "games_this_run": self.played,
+            "seconds_this_run": round(seconds, 1),
+            "simlab_version": fp["version"],
+            "rules_hash": fp["rules_hash"],
+            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+        return EquilibriumResult(
+            self.matchup,
+            (a, b),
+            got["value"],
+            got["low"],
+            got["high"],
+            opts.value_games,
+            mixtures,
+            pl.DataFrame(rows),
+            pl.DataFrame(table_rows),
+            converged,
+            stopped_by,
+            pops,
+            weights,
+            provenance,
+            seconds,
+            self.played,
+            self.store.path,
+        )
+
+
+def _iteration_row(it: int, size_a: int, size_b: int, solution: MatrixGameSolution, br_a: dict, br_b: dict) -> dict:
+    """One row of the iterations table: the populations, the table's value and supports, each best response."""
+    row = {
+        "iteration": it,
+        "population_a": size_a,
+        "population_b": size_b,
+        "table_value": solution.value,
+        "support_a": int((solution.rows > 0).sum()),
+        "support_b": int((solution.cols > 0).sum()),
     }
-    return EquilibriumResult(
-        matchup,
-        (a, b),
-        got["value"],
-        got["low"],
-        got["high"],
-        opts.value_games,
-        mixtures,
-        pl.DataFrame(rows),
-        pl.DataFrame(table_rows),
-        converged,
-        stopped_by,
-        pops,
-        weights,
-        provenance,
-        seconds,
-        played,
-        store.path,
-    )
+    for side, br in (("a", br_a), ("b", br_b)):
+        row |= {
+            f"mixture_rate_{side}": br["start_rate"],
+            f"best_response_rate_{side}": br["rate"],
+            f"gain_{side}": br["change"],
+            f"gain_{side}_low": br["change_low"],
+            f"gain_{side}_high": br["change_high"],
+            f"best_response_{side}": br["spec"].name,
+            f"started_from_{side}": br["start"],
+        }
+    row["exploitability"] = max(br_a["change"], 0.0) + max(br_b["change"], 0.0)
+    return row
 
 
 def pairings(villains=VILLAIN_KEYS) -> list[str]:
