@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -233,7 +234,7 @@ CASES = {
         + ["--seed", "4", "--start", "novice", "--popsize", "4", "--objective", "2p:current=1,3p:novice=1"]
         + ["--drop-penalty", "1.5", "--matrix-games", "30", *RULES, "--max-turns", "30", "--threads", "1"]
         + ["--out", "tuned", "--report-dir", "rep"],
-        "simlab.studies.tune:equilibrium",
+        "simlab.studies.tune:iterated_best_response",
         {
             "rounds": 2,
             "budget": 5000,
@@ -246,6 +247,31 @@ CASES = {
             "report_dir": "rep",
             "progress": CALLABLE,
             "objective": Fields(text="2p:current=0.5,3p:novice=0.5", drop_penalty=1.5),
+            "settings": settings(seed=4, variants=VARIANTS, max_turns=30, threads=1),
+        },
+    ),
+    "equilibrium": Case(
+        ["equilibrium", *M, "--seed-strategy", "gaston=novice", "--seed-levels", "expert", "--table-games", "100"]
+        + ["--epsilon", "0.05", "--iterations", "3", "--budget", "5000", "--candidate-games", "100"]
+        + ["--validation-games", "50", "--value-games", "60", "--popsize", "4", "--seed", "4", *RULES]
+        + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--out", "eq", "--report-dir", "rep"],
+        "simlab.studies.equilibrium:equilibrium",
+        {
+            "matchup": "gaston-vs-horned-king",
+            "seed_strategies": {"gaston": ["novice"]},
+            "seed_levels": ("expert",),
+            "options": Fields(
+                table_games=100,
+                epsilon=0.05,
+                iterations=3,
+                budget=5000,
+                candidate_games=100,
+                validation_games=50,
+                value_games=60,
+                popsize=4,
+            ),
+            "checkpoint": Path("ck"),
+            "progress": CALLABLE,
             "settings": settings(seed=4, variants=VARIANTS, max_turns=30, threads=1),
         },
     ),
@@ -355,8 +381,8 @@ def test_tune_all_draws_the_trajectory_the_study_returns(tmp_path, monkeypatch):
 
     m = matrix(n_games=6, seed=1, max_turns=20, threads=1)
     trajectory = m.table.with_columns(pl.lit(0).alias("round")).select("round", *m.table.columns)
-    result = tuning.EquilibriumResult({}, pl.DataFrame(), trajectory, 0, True)
-    monkeypatch.setattr(tuning, "equilibrium", lambda *a, **k: result)
+    result = tuning.IteratedBestResponse({}, pl.DataFrame(), trajectory, 0, True)
+    monkeypatch.setattr(tuning, "iterated_best_response", lambda *a, **k: result)
     res = runner.invoke(app, ["tune-all", "--report-dir", str(tmp_path / "rep"), "--out", str(tmp_path / "t")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "rep" / "trajectory.png").stat().st_size > 0

@@ -17,7 +17,7 @@ import strategies
 from simlab.cli import app
 from simlab.errors import InputError
 from simlab.report.plots import plot_trajectory, write_plot
-from simlab.studies.tune import equilibrium, read_provenance, tunable_params, tune, validate, write_strategy
+from simlab.studies.tune import iterated_best_response, read_provenance, tunable_params, tune, validate, write_strategy
 from strategies import resolve
 
 runner = CliRunner()
@@ -119,7 +119,7 @@ def test_ctrl_c_keeps_the_best_so_far(bad_gaston, tmp_path):
 @pytest.mark.slow
 def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
     out, rep = tmp_path / "strategies", tmp_path / "reports"
-    res = equilibrium(
+    res = iterated_best_response(
         rounds=1,
         budget=40 * 13,
         seed=1,

@@ -25,7 +25,7 @@ from simlab.cli.common import (
 )
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
-from simlab.report.render import print_equilibrium, print_tune
+from simlab.report.render import print_tune, print_tune_all
 from simlab.runs.settings import RunSettings
 from simlab.studies import tune as tune_defaults
 
@@ -180,7 +180,7 @@ def tune_all(
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
             check_level(start)
-            res = tuning.equilibrium(
+            res = tuning.iterated_best_response(
                 rounds,
                 budget,
                 start,
@@ -198,7 +198,7 @@ def tune_all(
         fail(str(exc))
     trajectory = str(Path(report_dir) / "trajectory.png")
     save_plot(trajectory, lambda ax: plot_trajectory(res.trajectory, ax), 8, 5, quiet=True)
-    print_equilibrium(res, report_dir)
+    print_tune_all(res, report_dir)
     if res.interrupted:
         raise typer.Exit(130)
 

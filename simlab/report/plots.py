@@ -246,7 +246,7 @@ def plot_lengths(distribution: pl.DataFrame, ax, title: str = "game length: real
 
 def plot_trajectory(trajectory: pl.DataFrame, ax):
     """Win rate of each 2-player pairing's first villain, and of each villain of the 3-player game, round by
-    round, with 95% intervals (a frame of :attr:`EquilibriumResult.trajectory`)."""
+    round, with 95% intervals (a frame of :attr:`IteratedBestResponse.trajectory`)."""
     from matplotlib.ticker import MaxNLocator
 
     lines = trajectory.filter(
@@ -270,4 +270,29 @@ def plot_trajectory(trajectory: pl.DataFrame, ax):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     ax.set_title("tuning trajectory: the matrix after each round")
+    return ax
+
+
+def plot_equilibrium(iterations: pl.DataFrame, ax, villains=("A", "B"), title: str = ""):
+    """An equilibrium's search by iteration (a frame of
+    :attr:`simlab.studies.equilibrium.EquilibriumResult.iterations`): the table's value (the first villain's score,
+    left axis) and each side's best-response gain against its mixture with its 95% interval (right axis, points)."""
+    it = iterations["iteration"].to_numpy()
+    ax.plot(it, iterations["table_value"].to_numpy() * 100, "o-", color="black", label=f"value ({villains[0]}'s score)")
+    ax.set_ylabel(f"{villains[0]}'s score at the equilibrium (%)")
+    ax.set_xlabel("iteration")
+    ax.set_xticks(it)
+    gains = ax.twinx()
+    for side, villain, colour in (("a", villains[0], "tab:blue"), ("b", villains[1], "tab:red")):
+        g = iterations[f"gain_{side}"].to_numpy() * 100
+        low = iterations[f"gain_{side}_low"].to_numpy() * 100
+        high = iterations[f"gain_{side}_high"].to_numpy() * 100
+        gains.errorbar(
+            it, g, yerr=error_bars(g, low, high), fmt="s--", color=colour, capsize=3, label=f"{villain}'s gain"
+        )
+    gains.axhline(0, color="grey", lw=0.8)
+    gains.set_ylabel("best response's gain over its mixture (points, 95%)")
+    handles = ax.get_legend_handles_labels()[0] + gains.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="best")
+    ax.set_title(title or "value and exploitability by iteration")
     return ax

@@ -246,7 +246,7 @@ def print_tune(res) -> None:
     )
 
 
-def print_equilibrium(res, report_dir: str) -> None:
+def print_tune_all(res, report_dir: str) -> None:
     """Each round's tunes (validated change, adopted or not), the matrix before and after, the files."""
     rows = (
         (
@@ -609,3 +609,85 @@ def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, see
         ),
     )
     return st, et
+
+
+def print_strong_play(res, probe=None, files=None) -> None:
+    """An equilibrium: the value [95%] and the exploitability first, then both mixtures, each iteration and files."""
+    a, b = res.villains
+    value = pct_interval(res.value, res.value_low, res.value_high)
+    state = "converged" if res.converged else "not converged"
+    console.print(
+        f"[bold]{res.matchup} at strong play[/bold]: {a} wins {value[0]} [{value[1]}, {value[2]}] "
+        f"({res.value_games:,} fresh games, mixture against mixture); exploitability {res.exploitability:.1%} "
+        f"({state}: {res.stopped_by})",
+        highlight=False,
+    )
+    rows = [(r["villain"], r["strategy"], f"{r['weight']:.1%}") for r in res.mixtures.iter_rows(named=True)]
+    console.print(_table("equilibrium mixtures", ("villain", "strategy", "weight"), rows))
+    rows = []
+    for r in res.iterations.iter_rows(named=True):
+        gains = [
+            "{} [{}, {}]".format(*pct_interval(r[f"gain_{s}"], r[f"gain_{s}_low"], r[f"gain_{s}_high"], "+"))
+            for s in ("a", "b")
+        ]
+        rows.append(
+            (
+                str(r["iteration"]),
+                f"{r['population_a']} / {r['population_b']}",
+                f"{r['table_value']:.1%}",
+                *gains,
+                f"{r['exploitability']:.1%}",
+                r["joined"] or "none",
+            )
+        )
+    columns = (
+        "iteration",
+        "strategies",
+        "table value",
+        f"{a}'s best-response gain",
+        f"{b}'s",
+        "exploitability",
+        "joined",
+    )
+    console.print(_table(f"{res.matchup}: value and exploitability by iteration ({a}'s score)", columns, rows))
+    if probe is not None:
+        rows = [
+            (
+                r["villain"],
+                f"{r['games']:,}",
+                f"{r['mixture_score']:.1%}",
+                f"{r['search_score']:.1%}",
+                "{} [{}, {}]".format(*pct_interval(r["gain"], r["gain_low"], r["gain_high"], "+")),
+                r["verdict"],
+            )
+            for r in probe.iter_rows(named=True)
+        ]
+        columns = ("villain", "games", "its mixture", "search player", "gain [95%]", "verdict")
+        console.print(_table("independent probe: the search player against the other side's mixture", columns, rows))
+    table_games = res.table["games"][0] if res.table.height else 0
+    console.print(
+        f"payoff table: {res.table.height} entries x {table_games:,} games; {res.games:,} games played in "
+        f"{res.seconds:,.0f} s this run (steps already in the checkpoint not counted)",
+        highlight=False,
+    )
+    if files:
+        console.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False)
+
+
+def print_strong_play_summary(results, seconds: float) -> None:
+    """One row per matchup: the value at strong play [95%] and the exploitability."""
+    rows = []
+    for r in results:
+        value = pct_interval(r.value, r.value_low, r.value_high)
+        rows.append(
+            (
+                r.matchup,
+                r.villains[0],
+                f"{value[0]} [{value[1]}, {value[2]}]",
+                f"{r.exploitability:.1%}",
+                str(r.iterations.height),
+                "yes" if r.converged else "no",
+            )
+        )
+    columns = ("matchup", "villain", "win rate at strong play [95%]", "exploitability", "iterations", "converged")
+    console.print(_table(f"strong play: every pairing ({seconds:,.0f} s)", columns, rows))

@@ -795,7 +795,7 @@ def write_outputs(
     parquet and CSV and ``provenance.json``. Returns what was written, by name."""
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
-    files = {"mixtures": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command)}
+    files = {"mixture_file": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command)}
     frames = result.frames() | ({"search_probe": probe} if probe is not None else {})
     for name, frame in frames.items():
         frame.write_parquet(report_dir / f"{name}.parquet")

@@ -841,7 +841,7 @@ def read_provenance(strategy: str) -> dict:
 
 
 @dataclass
-class EquilibriumResult:
+class IteratedBestResponse:
     """Iterated best response: the strategies it ended with and the matrix after every round."""
 
     strategies: dict[str, StrategySpec]  # villain -> the strategy it plays at the end
@@ -862,7 +862,7 @@ class EquilibriumResult:
         return MatrixResult(table, dict.fromkeys(matchups())).grid()
 
 
-def equilibrium(
+def iterated_best_response(
     rounds: int = DEFAULT_ROUNDS,
     budget: int = DEFAULT_BUDGET,
     start_level: str = "expert",
@@ -879,7 +879,7 @@ def equilibrium(
     *,
     settings: RunSettings | None = None,
     **given,
-) -> EquilibriumResult:
+) -> IteratedBestResponse:
     """Iterated best response: each round re-tunes each of ``villains`` in turn (:func:`tune`, ``budget``
     games) against the others' current strategies (the ``current`` field of ``objective``), starting from its
     own current one; a villain adopts the tuned strategy only if the validated change of the objective lies
@@ -954,7 +954,7 @@ def equilibrium(
             converged = True
             break
     rounds_played = len(frames) - 1
-    result = EquilibriumResult(
+    result = IteratedBestResponse(
         dict(current),
         pl.DataFrame(improvements),
         pl.concat(frames),
@@ -981,7 +981,7 @@ def equilibrium(
 
 
 def _improvement_row(round_: int, villain: str, start: str, res: TuneResult) -> dict:
-    """One row of :attr:`EquilibriumResult.improvements`: a villain's tune in a round, validated part by part."""
+    """One row of :attr:`IteratedBestResponse.improvements`: a villain's tune in a round, validated part by part."""
     imp = res.improvement
     return {
         "round": round_,
@@ -1015,7 +1015,7 @@ def _write_tuned(villain: str, spec: StrategySpec, adopted, summary: dict, out_d
     return write_strategy(replace(spec, name=f"tuned-{villain}"), Path(out_dir) / f"tuned-{villain}.toml", prov)
 
 
-def save_trajectory(result: EquilibriumResult, directory: str | Path) -> Path:
+def save_trajectory(result: IteratedBestResponse, directory: str | Path) -> Path:
     """trajectory.{parquet,csv} and improvements.{parquet,csv} under ``directory`` (the trajectory's plot is
     :func:`simlab.report.plots.plot_trajectory`, drawn by ``simlab tune-all``); returns the directory."""
     d = Path(directory)

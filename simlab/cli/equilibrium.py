@@ -1,0 +1,200 @@
+"""``equilibrium``: a matchup's value at strong play, the Nash equilibrium of a strategy population grown by best
+responses (:mod:`simlab.studies.equilibrium`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    LazyProgress,
+    MaxTurns,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    fail,
+    parse_pairs,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.errors import USER_ERRORS, InputError
+from simlab.studies import equilibrium as eq
+
+
+def equilibrium_bar():
+    """One rich progress line (what is being played, games, elapsed, ETA) that follows the steps."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = LazyProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(what: str, done: int, total: int) -> None:
+        if what not in tasks:
+            for old in tasks.values():
+                bar.update(old, visible=False)
+            tasks[what] = bar.add_task(what, total=total)
+        bar.update(tasks[what], completed=done, total=total)
+
+    return bar, update
+
+
+def _seed_levels(text: str) -> tuple[str, ...]:
+    from simlab.runs.levels import LEVELS
+
+    items = [t.strip() for t in text.split(",")] if text.strip() else []
+    for lv in items:
+        if lv not in ("novice", "expert", "tuned"):
+            choices = ", ".join(v for v in LEVELS if v in ("novice", "expert", "tuned"))
+            raise InputError(f"--seed-levels: {lv!r} is not a scripted seed level; choose from {choices} (or none: '')")
+    if len(set(items)) != len(items):
+        raise InputError(f"--seed-levels {text!r} names a level twice")
+    return tuple(items)
+
+
+def _seed_strategies(items: list[str] | None) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in items or []:
+        villain, sep, name = item.partition("=")
+        if not sep or not villain.strip() or not name.strip():
+            raise InputError(f"--seed-strategy {item!r} must look like VILLAIN=STRATEGY")
+        out.setdefault(villain.strip().lower(), []).append(name.strip())
+    return out
+
+
+def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
+    """The mixture file, the tables and the plot of one matchup's equilibrium, then its tables on screen."""
+    from simlab.report.plots import plot_equilibrium, write_plot
+    from simlab.report.render import print_strong_play
+
+    files = eq.write_outputs(res, probe, out, here, command)
+    title = f"{res.matchup}: value and best-response gains by iteration"
+    files["plot"] = write_plot(
+        here / "equilibrium.png", lambda ax: plot_equilibrium(res.iterations, ax, res.villains, title), (8, 5)
+    )
+    print_strong_play(res, probe, files)
+
+
+def equilibrium(
+    matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="A-vs-B: two different villains")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="every 2-player pairing of different villains")] = False,
+    seed_strategy: Annotated[
+        list[str] | None,
+        typer.Option("--seed-strategy", help="VILLAIN=STRATEGY to start that side's population with too (repeatable)"),
+    ] = None,
+    seed_levels: Annotated[
+        str, typer.Option("--seed-levels", help="levels each population starts with, comma-separated ('' for none)")
+    ] = ",".join(eq.SEED_LEVELS),
+    table_games: Annotated[
+        int,
+        typer.Option(
+            "--table-games", help="games per entry of the payoff table (1,200: a standard error <= 1.5 points)"
+        ),
+    ] = eq.DEFAULT_TABLE_GAMES,
+    epsilon: Annotated[
+        float, typer.Option(help="stop when neither side's best response gains more than this (a win-rate share)")
+    ] = eq.DEFAULT_EPSILON,
+    iterations: Annotated[int, typer.Option(help="best-response iterations at most")] = eq.DEFAULT_ITERATIONS,
+    budget: Annotated[
+        int, typer.Option(help="search games of each best response (the tuner, CMA-ES)")
+    ] = eq.DEFAULT_BUDGET,
+    candidate_games: Annotated[
+        int, typer.Option("--candidate-games", help="games each candidate of a best response plays")
+    ] = eq.DEFAULT_CANDIDATE_GAMES,
+    validation_games: Annotated[
+        int, typer.Option("--validation-games", help="fresh games validating each best response against its mixture")
+    ] = eq.DEFAULT_VALIDATION_GAMES,
+    value_games: Annotated[
+        int, typer.Option("--value-games", help="fresh games of mixture against mixture for the value's interval")
+    ] = eq.DEFAULT_VALUE_GAMES,
+    popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
+    probe_games: Annotated[
+        int,
+        typer.Option(
+            "--probe-games", help="games per side of the search player against the other side's mixture (0: no probe)"
+        ),
+    ] = 0,
+    seed: Seed = 0,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    out: Annotated[
+        str, typer.Option(help="directory of the mixture files (the strong level reads configs/equilibrium)")
+    ] = "configs/equilibrium",
+    report_dir: Annotated[
+        str, typer.Option("--report-dir", help="where each matchup's tables, plot and provenance go")
+    ] = "reports/equilibrium",
+    checkpoint: Annotated[
+        str | None,
+        typer.Option(
+            help="directory keeping every finished step; the same command resumes from it "
+            "[default: REPORT_DIR/MATCHUP/steps]"
+        ),
+    ] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """A matchup's value at strong play: each side's population (novice, expert, tuned and --seed-strategy) plays
+    every pair on common seeds, the table's Nash equilibrium comes from a linear program, and each side's best
+    response to the other's mixture (the tuner) joins if it beats its side's mixture on fresh games, until no best
+    response gains more than --epsilon. Prints the value [95%], both mixtures and the exploitability per iteration;
+    writes the mixture file (the strong level) and the tables. Ctrl-C keeps every finished step."""
+    import sys
+    import time
+
+    from simlab.engine.game import parse_matchup
+    from simlab.runs.settings import RunSettings
+
+    try:
+        if all_ == (matchup is not None):
+            raise InputError("give --matchup A-vs-B for one matchup, or --all for every pairing of two villains")
+        if probe_games < 0:
+            raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
+        options = eq.EquilibriumSettings(
+            table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games, popsize
+        )
+        levels = _seed_levels(seed_levels)
+        extra = _seed_strategies(seed_strategy)
+        matchups = eq.pairings() if all_ else ["-vs-".join(parse_matchup(matchup))]
+        settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
+        command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium"
+        bar, update = equilibrium_bar()
+        results = []
+        t0 = time.perf_counter()
+        with backend_for(backend, scheduler):
+            for m in matchups:
+                here = Path(report_dir) / m
+                steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
+                mine = {v: s for v, s in extra.items() if v in m.split("-vs-") or not all_}
+                with bar:
+                    res = eq.equilibrium(m, mine, levels, options, checkpoint=steps, progress=update, settings=settings)
+                    probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
+                _write_and_print(res, probe, out, here, command)
+                results.append(res)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        where = checkpoint or f"{report_dir}/MATCHUP/steps"
+        typer.echo(f"interrupted: every finished step is kept in {where}; run the same command to go on", err=True)
+        raise typer.Exit(130) from None
+    if len(results) > 1:
+        from simlab.report.render import print_strong_play_summary
+
+        print_strong_play_summary(results, time.perf_counter() - t0)
+
+
+COMMANDS = {"equilibrium": equilibrium}
