@@ -133,3 +133,22 @@ def test_a_resumed_run_plays_nothing_and_ends_the_same(small):
     assert again.value == small.value
     assert again.iterations.equals(small.iterations)
     assert again.mixtures.equals(small.mixtures)
+
+
+@pytest.mark.slow
+def test_the_mixture_file_plays_what_the_run_found(small, tmp_path):
+    from simlab.engine.mixture import load_mixture
+    from simlab.runs.sim import run
+    from simlab.studies.equilibrium import write_mixture_file
+
+    path = write_mixture_file(small, tmp_path / "gaston-vs-horned-king.toml", "simlab equilibrium ...")
+    for v in small.villains:
+        mix, found = load_mixture(f"{path}#{v}"), small.mixture(v)
+        assert [w for _, w in mix.components] == pytest.approx([w for _, w in found.components], abs=1e-6)
+        assert [s.params for s, _ in mix.components] == [s.params for s, _ in found.components]
+    strategies = {v: f"{path}#{v}" for v in small.villains}
+    a = run("gaston-vs-horned-king", 120, seed=4, strategies=strategies, keep_games=True)
+    b = run(
+        "gaston-vs-horned-king", 120, seed=4, strategies={v: small.mixture(v) for v in small.villains}, keep_games=True
+    )
+    assert a.games.equals(b.games)

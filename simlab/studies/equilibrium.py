@@ -661,6 +661,15 @@ def pairings(villains=VILLAIN_KEYS) -> list[str]:
 # ============================================================================ the mixture file
 
 
+def _without_none(value):
+    """``value`` with every None left out of its tables (TOML has no null)."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_without_none(v) for v in value if v is not None]
+    return value
+
+
 def write_mixture_file(result: EquilibriumResult, path: str | Path, command: str = "") -> Path:
     """Write both sides' mixtures (their support) as a mixture file (:mod:`simlab.engine.mixture`), with the value,
     the exploitability and how it was made as ``[provenance]``."""
@@ -690,7 +699,7 @@ def write_mixture_file(result: EquilibriumResult, path: str | Path, command: str
         "population": {v: [s.name for s in result.populations[v]] for v in result.villains},
         "command": command,
     }
-    doc = {"matchup": result.matchup, "strategy": strategies, "provenance": provenance}
+    doc = {"matchup": result.matchup, "strategy": strategies, "provenance": _without_none(provenance)}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     head = (
