@@ -300,6 +300,7 @@ def test_the_objective_counts_what_it_says():
     obj = parse_objective("2p:current=2,3p:novice=1,2p:novice=1")
     assert [(p.name, p.weight) for p in obj.parts] == [("2p:current", 0.5), ("3p:novice", 0.25), ("2p:novice", 0.25)]
     assert games_per_pairing(obj, 120) == [30, 15, 14]  # weight's share over two pairings, whole seat rotations
+    assert games_per_pairing(obj, 120, 1) == [60, 30, 30]  # against one opponent villain: one pairing a part
     assert obj.value([0.6, 0.3, 0.9], [0.5, 0.4, 1.0]) == pytest.approx(
         0.5 * 0.6 + 0.25 * 0.3 + 0.25 * 0.9 - 3.0 * (0.25 * 0.1 + 0.25 * 0.1)
     )

@@ -211,12 +211,13 @@ def pairings(villain: str, objective: Objective, current: dict, versus: str | No
     return out
 
 
-def games_per_pairing(objective: Objective, games: int) -> list[int]:
+def games_per_pairing(objective: Objective, games: int, pairings_per_part: int = 2) -> list[int]:
     """Games of each pairing of a part when a candidate plays about ``games`` in all: each part gets its
-    weight's share, split evenly over its pairings, a multiple of the players (every seat equally)."""
+    weight's share, split evenly over its pairings (two a part: two opponents, or two seat orders; one against a
+    single opponent villain), a multiple of the players (every seat equally)."""
     out = []
     for part in objective.parts:
-        share = games * part.weight / 2  # two pairings a part: two opponents, or two seat orders
+        share = games * part.weight / pairings_per_part
         out.append(max(part.players, int(share // part.players) * part.players))
     return out
 
@@ -475,7 +476,7 @@ def _tune_plan(
         if o not in others:
             raise InputError(f"opponent {o!r} is not another villain; choose from {', '.join(others)}")
     opp_specs = {o: play_spec(opponents.get(o, "expert")) for o in others}
-    per_part = games_per_pairing(objective, candidate_games)
+    per_part = games_per_pairing(objective, candidate_games, 1 if versus is not None else 2)
     plays = [(pr, per_part[pr.part]) for pr in pairings(villain, objective, opp_specs, versus)]
     searchable = tunable_params(villain)
     if params:
