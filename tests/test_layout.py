@@ -170,7 +170,7 @@ def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_a
     # (query.used_symbols_nb). A direct read of SV_MOVER or G_USED, in the heuristic, a plan or a query they call,
     # would go unnoticed, and neither may call the engine's kernels (which read them).
     accessors = {"SV_MOVER": "mover_location_nb", "G_USED": "used_symbols_nb"}
-    files = [ROOT / "strategies" / "heuristic.py", ROOT / "simlab" / "kernels" / "query.py"]
+    files = [*sorted((ROOT / "strategies" / "heuristic").rglob("*.py")), ROOT / "simlab" / "kernels" / "query.py"]
     files += sorted((ROOT / "strategies" / "plans").glob("*.py"))
     known = {module_name(p) for pkg in ("simlab", "strategies") for p in (ROOT / pkg).rglob("*.py")}
     for path in files:

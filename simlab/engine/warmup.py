@@ -32,22 +32,22 @@ PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
 # order that keeps the processes busy to the end. Only the order depends on them.
 _PART_SECONDS = {
     "simlab_simlab_villains_gaston_abilities_ability_r": 14.1,
-    "simlab_strategies_heuristic_choose_by_ref_nb": 11.2,  # with the decision memo (6856f48)
+    "simlab_strategies_heuristic_choose_choose_by_ref_nb": 11.2,  # with the decision memo (6856f48)
     "simlab_simlab_villains_lady_tremaine_abilities_ability_r": 6.9,
     "simlab_simlab_villains_horned_king_abilities_ability_r": 6.9,
     "play_range_nb": 6.2,
     "simlab_strategies_plans_lady_tremaine_plan_nb": 5.7,
     "simlab_simlab_kernels_engine_step_r": 5.7,
     "simlab_strategies_plans_horned_king_plan_nb": 4.6,
-    "simlab_strategies_heuristic_score_nb": 5.2,  # with the decision memo
+    "simlab_strategies_heuristic_choose_score_nb": 5.2,  # with the decision memo
     "simlab_strategies_plans_gaston_plan_nb": 3.1,
-    "simlab_strategies_heuristic_effect_value_nb": 2.7,
-    "simlab_strategies_heuristic_card_value_nb": 2.7,
-    "simlab_strategies_heuristic_location_value_nb": 2.4,
+    "simlab_strategies_heuristic_terms_cards_effect_value_nb": 2.7,
+    "simlab_strategies_heuristic_terms_cards_card_value_nb": 2.7,
+    "simlab_strategies_heuristic_terms_mover_location_value_nb": 2.4,
     "simlab_simlab_kernels_engine_vanquish_r": 2.3,
     "simlab_simlab_kernels_engine_fate_action_r": 1.8,
-    "simlab_strategies_heuristic_basic_fate_harm_nb": 1.7,
-    "simlab_strategies_heuristic_best_move_nb": 1.5,
+    "simlab_strategies_heuristic_terms_fate_basic_fate_harm_nb": 1.7,
+    "simlab_strategies_heuristic_terms_cards_best_move_nb": 1.5,
 }
 LAST_PART_SECONDS: dict[str, float] = {}  # what each part took in this process's last cold compile
 _notifier: Callable[[str], None] | None = None

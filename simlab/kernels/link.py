@@ -75,7 +75,7 @@ STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, pl
 
 
 def symbol_name(dispatcher) -> str:
-    """The symbol a kernel is bound as: its module and name (``simlab_strategies_heuristic_choose_nb``)."""
+    """The symbol a kernel is bound as: its module and name (``simlab_strategies_heuristic_choose_choose_nb``)."""
     fn = getattr(dispatcher, "py_func", dispatcher)  # a plain function under NUMBA_DISABLE_JIT
     return "simlab_" + f"{fn.__module__}.{fn.__name__}".replace(".", "_")
 

@@ -1,0 +1,534 @@
+"""The villain's own cards: what playing, activating, moving, keeping and discarding each is worth, and Power.
+
+An Ally or Item where it stands, an activation, a move, an Effect resolved, a card played or kept in hand (by
+ability code, the plan adding its own cards' terms), the discard threshold and the worth of digging, and the worth
+of Power by what the hand can spend. ``effect_value_nb``, ``card_value_nb``, ``keep_value_nb`` and
+``best_move_nb`` are compiled on their own (:mod:`strategies.heuristic.parts`) and called through ``_NAME``.
+"""
+
+import numpy as np
+
+from simlab.kernels import const as K
+from simlab.kernels import link
+from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
+from simlab.kernels.jit import kernel
+from simlab.kernels.query import (
+    activation_cost_nb,
+    can_enter_nb,
+    can_move_card_nb,
+    flip_cost_nb,
+    hero_count_nb,
+    passive_count_nb,
+    play_cost_nb,
+    realm_instance_nb,
+    vanquish_eligible_nb,
+    wedding_ready_nb,
+    zone_bits_nb,
+)
+from strategies.heuristic.memo import (
+    M_CARD,
+    M_KEEP,
+    M_STAYING,
+    allies_at_nb,
+    dearest_nb,
+    instance_strength_nb,
+    memo_has_nb,
+    memo_put_nb,
+    progress_nb,
+    vanquishable_nb,
+)
+from strategies.heuristic.params import (
+    BIG,
+    P_ACTIVATE_DEFAULT,
+    P_ALLY_ENABLES_DEFEAT,
+    P_ALLY_NEAR_HERO,
+    P_ALLY_NEAR_HERO_SHARE,
+    P_ALLY_VALUE,
+    P_ATTACHED_HELP_SHARE,
+    P_CARD_DEFAULT,
+    P_DIG_SURPLUS_BOOST,
+    P_DIG_VALUE,
+    P_DISCARD_ACTION_COST,
+    P_DISCARD_ACTION_SHARE,
+    P_DISCARD_BELOW,
+    P_DRAW_VALUE,
+    P_EFFECT_DEFAULT,
+    P_FREE_ITEM,
+    P_HIJACK_FATE,
+    P_ITEM_DEFAULT,
+    P_KEEP_CONDITION_MAX,
+    P_KEEP_CONDITION_MIN,
+    P_KEEP_REMOVAL_MIN,
+    P_KEEP_REMOVAL_SECOND,
+    P_KEEP_REMOVAL_SHARE,
+    P_KEEP_SPEND_SHARE,
+    P_KEY_TRAP_ABSENT,
+    P_KEY_TRAP_BONUS,
+    P_MOVE_COST,
+    P_NOVICE_ACTIVATE,
+    P_NOVICE_ACTIVATE_COST,
+    P_NOVICE_BASE,
+    P_NOVICE_COST,
+    P_NOVICE_KEEP,
+    P_NOVICE_KEEP_COST,
+    P_NOVICE_STRENGTH,
+    P_PEEK_FATE_ACTIVATE,
+    P_PLAN,
+    P_POWER_GLUT_FLOOR,
+    P_POWER_GLUT_SPAN,
+    P_POWER_TARGET,
+    P_POWER_VALUE,
+    P_REFRESH_HAND,
+    P_RESHUFFLE_ARRANGE,
+    P_REVEAL_ALLY_DRAWS,
+    P_SECOND_COPY_KEEP,
+    P_SPEND_WEIGHT,
+    P_SURPLUS_SCALE,
+    P_TRAP_ACTIVATE_MIN,
+    P_TRAP_EFFECT_SHARE,
+)
+from strategies.heuristic.plan import (
+    _F,
+    _I,
+    _RU,
+    _SP,
+    _ST,
+    _TB,
+    W_ACTIVATION,
+    W_ACTIVATION_IDLE,
+    W_ALLY,
+    W_CARD,
+    W_EFFECT,
+    W_KEEP,
+    W_KEEP_ITEM,
+    W_KEEPS_COPIES,
+    W_MOVE,
+    W_POSITION,
+    ask_plan_nb,
+)
+from strategies.heuristic.terms.heroes import (
+    best_defeat_nb,
+    best_trap_nb,
+    best_vanquish_nb,
+    defeat_value_nb,
+    heroes_at_nb,
+    heroes_nb,
+)
+
+
+@kernel
+def position_value_nb(st, tb, ru, sp, s, k, loc):
+    """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes; where it stands:
+    found once per decision)."""
+    if loc != st.inst[s, k, K.I_LOC]:
+        return position_worth_nb(st, tb, ru, sp, s, k, loc)
+    if memo_has_nb(st, s, M_STAYING, k):
+        return st.memo[s, M_STAYING, k]
+    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc))
+
+
+@kernel
+def position_worth_nb(st, tb, ru, sp, s, k, loc):
+    """:func:`position_value_nb` worked out."""
+    c = st.inst[s, k, K.I_CARD]
+    v = ask_plan_nb(st, tb, ru, sp, W_POSITION, s, k, loc, 0, 0.0)
+    if tb.card[c, K.CF_TYPE] == K.T_ALLY:
+        # Allies are worth more beside Heroes they help vanquish, most where they complete the Strength needed.
+        mine = instance_strength_nb(st, tb, s, k)
+        mh = heroes_at_nb(st, tb, s, loc)
+        others = 0  # allies_strength_at_nb(loc, k): the Allies there, less this one if it is among them
+        if mh != 0:
+            among = (VILLAIN_BITS >> k) & 1 != 0 and vanquish_eligible_nb(st, tb, s, k, loc)
+            others = allies_at_nb(st, tb, s, loc) - (mine if among else 0)
+        while mh != 0:
+            h = lowest_nb(mh)
+            mh &= mh - 1
+            need = instance_strength_nb(st, tb, s, h)
+            if others < need <= others + mine:
+                v += sp[P_ALLY_ENABLES_DEFEAT] * max(defeat_value_nb(st, tb, ru, sp, s, h), 0.0)
+            else:
+                v += sp[P_ALLY_NEAR_HERO_SHARE] * sp[P_ALLY_VALUE] * mine + sp[P_ALLY_NEAR_HERO]
+    return v
+
+
+@kernel
+def ally_help_nb(st, tb, ru, sp, s, c, loc):
+    """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
+    mh = heroes_at_nb(st, tb, s, loc)
+    if tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT:
+        if loc > 0:
+            mh |= heroes_at_nb(st, tb, s, loc - 1)
+        if loc < K.N_LOC - 1:
+            mh |= heroes_at_nb(st, tb, s, loc + 1)
+    best = 0.0
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        if vanquishable_nb(st, tb, s, h):
+            continue
+        best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
+    return best
+
+
+@kernel
+def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
+    """The best :func:`ally_help_nb` over the locations an Ally of card ``c`` may enter, 0 if none: each Hero's
+    worth found once, where the Hero is within reach of one of those locations (its worth does not depend on
+    which)."""
+    enter = 0
+    for x in range(K.N_LOC):
+        if can_enter_nb(st, tb, s, c, x):
+            enter |= 1 << x
+    adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
+    best = 0.0
+    mh = heroes_nb(st, tb, s) if enter != 0 else 0
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        hl = st.inst[s, h, K.I_LOC]
+        reach = 1 << hl
+        if adjacent:
+            reach |= (1 << (hl + 1)) | ((1 << hl) >> 1)  # the neighbours; bits past the last location are not in enter
+        if reach & enter == 0 or vanquishable_nb(st, tb, s, h):
+            continue
+        best = max(best, hero_help_nb(st, tb, ru, sp, s, c, h))
+    return best
+
+
+@kernel
+def hero_help_nb(st, tb, ru, sp, s, c, h):
+    """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
+    hl = st.inst[s, h, K.I_LOC]
+    need = instance_strength_nb(st, tb, s, h) - allies_at_nb(st, tb, s, hl)
+    add = tb.card[c, K.CF_STRENGTH]
+    if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
+        # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
+        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
+                add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
+    if need <= add:
+        return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h)
+    # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
+    return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1)
+
+
+@kernel
+def activation_value_nb(st, tb, ru, sp, s, k):
+    """Worth of activating card ``k`` (-1: flipping the Black Cauldron to its Power side), cost included."""
+    if k < 0:
+        v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, -1, 0, 0, np.nan)
+        return v if not np.isnan(v) else sp[P_ACTIVATE_DEFAULT] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
+    c = st.inst[s, k, K.I_CARD]
+    ab = tb.card[c, K.CF_ACTIVATE]
+    cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, c)
+    if ab == K.AB_ACTIVATE_TO_WIN:
+        return BIG
+    if sp[P_PLAN] == 0:
+        return sp[P_NOVICE_ACTIVATE] - sp[P_NOVICE_ACTIVATE_COST] * cost
+    v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, k, 0, 0, np.nan)
+    if not np.isnan(v):
+        return v
+    if ab == K.AB_MOVE_HERO_HERE_TRAP:
+        return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
+    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+        return sp[P_PEEK_FATE_ACTIVATE] - cost
+    return sp[P_ACTIVATE_DEFAULT] - cost
+
+
+@kernel
+def best_activation_nb(st, tb, ru, sp, s, budget):
+    """Best worth among activations seat ``s`` could afford with ``budget`` (-BIG if none)."""
+    best = -BIG
+    if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s):
+        best = activation_value_nb(st, tb, ru, sp, s, -1)
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
+            continue
+        c = st.inst[s, k, K.I_CARD]
+        ab = tb.card[c, K.CF_ACTIVATE]
+        if ab == K.AB_NONE or activation_cost_nb(tb, ru, c) > budget:
+            continue
+        if ab == K.AB_ACTIVATE_TO_WIN:
+            if wedding_ready_nb(st, tb, s, c):
+                return BIG
+            continue
+        if ask_plan_nb(st, tb, ru, sp, W_ACTIVATION_IDLE, s, k, 0, 0, 0.0) != 0.0:
+            continue
+        best = max(best, activation_value_nb(st, tb, ru, sp, s, k))
+    return best
+
+
+@kernel
+def move_value_nb(st, tb, ru, sp, s, k, dest):
+    """Worth to seat ``s`` (the owner) of moving its Ally or Item ``k`` to ``dest``."""
+    v = ask_plan_nb(st, tb, ru, sp, W_MOVE, s, k, dest, 0, np.nan)
+    if not np.isnan(v):
+        return v
+    here = st.inst[s, k, K.I_LOC]
+    gain = position_value_nb(st, tb, ru, sp, s, k, dest) - position_value_nb(st, tb, ru, sp, s, k, here)
+    return gain - sp[P_MOVE_COST]
+
+
+@kernel
+def best_move_nb(st, tb, ru, sp, s):
+    best = -BIG
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        for dest in range(K.N_LOC):
+            if can_move_card_nb(st, tb, s, k, dest, 0):
+                best = max(best, move_value_nb(st, tb, ru, sp, s, k, dest))
+    return best
+
+
+@kernel
+def effect_value_nb(st, tb, ru, sp, s, c, budget):
+    """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    v = ask_plan_nb(st, tb, ru, sp, W_EFFECT, s, c, budget, 0, np.nan)
+    if not np.isnan(v):
+        return v
+    if ab == K.AB_EXTRA_VANQUISH:
+        return best_vanquish_nb(st, tb, ru, sp, s)
+    if ab == K.AB_EXTRA_MOVE:
+        return _best_move_nb(st, tb, ru, sp, s)
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        return max(_best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        return best_defeat_nb(st, tb, ru, sp, s, n)
+    if ab == K.AB_REVEAL_UNTIL_ALLY:
+        return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
+    if ab == K.AB_TRAP_HERO:
+        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
+    if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
+        return n * sp[P_DRAW_VALUE]
+    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+        return sp[P_RESHUFFLE_ARRANGE]
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        best = -BIG
+        for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
+            h = realm_instance_nb(st, s, ref)
+            if h >= 0:
+                best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
+        return best
+    if ab == K.AB_POWER_PER_HERO:
+        return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
+    if ab == K.AB_FREE_ITEM:
+        return sp[P_FREE_ITEM]
+    if ab == K.AB_REFRESH_HAND:
+        return sp[P_REFRESH_HAND]
+    if ab == K.AB_HIJACK_FATE:
+        return sp[P_HIJACK_FATE]
+    return sp[P_EFFECT_DEFAULT]
+
+
+@kernel
+def card_value_nb(st, tb, ru, sp, s, k, loc, host):
+    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best, found
+    once per decision)."""
+    if loc >= 0 or host >= 0:
+        return card_worth_nb(st, tb, ru, sp, s, k, loc, host)
+    if memo_has_nb(st, s, M_CARD, k):
+        return st.memo[s, M_CARD, k]
+    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host))
+
+
+@kernel
+def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
+    """:func:`card_value_nb` worked out."""
+    c = st.inst[s, k, K.I_CARD]
+    t = tb.card[c, K.CF_TYPE]
+    cost = play_cost_nb(st, tb, s, c)
+    if sp[P_PLAN] == 0:
+        if t == K.T_ALLY:
+            return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
+        return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
+    if t == K.T_EFFECT or t == K.T_CONDITION:
+        return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
+    p = tb.card[c, K.CF_PASSIVE]
+    if t == K.T_ALLY or t == K.T_ITEM:
+        v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, 0, np.nan)
+        if not np.isnan(v):
+            return v
+    if t == K.T_ALLY:
+        v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
+        v = ask_plan_nb(st, tb, ru, sp, W_ALLY, s, k, loc, 0, v)
+        if p == K.AB_WOLF_PACK:
+            v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
+        if loc >= 0:
+            v += ally_help_nb(st, tb, ru, sp, s, c, loc)
+        else:
+            v += ally_help_anywhere_nb(st, tb, ru, sp, s, c)
+        return v
+    if t == K.T_ITEM:
+        if p == K.AB_ATTACHED_STRENGTH:
+            v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
+            if host >= 0:
+                help_host = ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
+                v += help_host * sp[P_ATTACHED_HELP_SHARE]
+            return v
+        on_play = tb.card[c, K.CF_ON_PLAY]
+        if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
+            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+            if h >= 0:
+                return defeat_value_nb(st, tb, ru, sp, s, h) + sp[P_KEY_TRAP_BONUS]
+            return sp[P_KEY_TRAP_ABSENT]
+        return sp[P_ITEM_DEFAULT]
+    return sp[P_CARD_DEFAULT]
+
+
+@kernel
+def keep_value_nb(st, tb, ru, sp, s, k):
+    """Worth of keeping hand card ``k`` (what a discard gives up; found once per decision)."""
+    if memo_has_nb(st, s, M_KEEP, k):
+        return st.memo[s, M_KEEP, k]
+    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k))
+
+
+@kernel
+def keep_worth_nb(st, tb, ru, sp, s, k):
+    """:func:`keep_value_nb` worked out."""
+    c = st.inst[s, k, K.I_CARD]
+    if sp[P_PLAN] == 0:
+        return sp[P_NOVICE_KEEP] + sp[P_NOVICE_KEEP_COST] * tb.card[c, K.CF_COST]
+    t = tb.card[c, K.CF_TYPE]
+    if (
+        t == K.T_EFFECT
+        and earlier_copy_in_hand_nb(st, s, k)
+        and ask_plan_nb(st, tb, ru, sp, W_KEEPS_COPIES, s, c, 0, 0, 0.0) == 0.0
+    ):
+        # a second copy of a utility Effect rarely earns its place in a 4-card hand
+        return sp[P_SECOND_COPY_KEEP]
+    v = ask_plan_nb(st, tb, ru, sp, W_KEEP, s, k, 0, 0, np.nan)
+    if not np.isnan(v):
+        return v
+    if t == K.T_CONDITION:
+        # a Condition waits for its trigger: one copy in hand is enough
+        if earlier_copy_in_hand_nb(st, s, k):
+            return sp[P_SECOND_COPY_KEEP]
+        worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
+        return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
+    if t == K.T_EFFECT:
+        ab = tb.card[c, K.CF_EFFECT]
+        if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
+            # worth what the worst Hero in play costs us (it may be the one to remove next turn)
+            if earlier_copy_in_hand_nb(st, s, k):
+                return sp[P_KEEP_REMOVAL_SECOND]
+            worst = 0.0
+            mh = heroes_nb(st, tb, s)
+            while mh != 0:
+                h = lowest_nb(mh)
+                mh &= mh - 1
+                worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
+            return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
+    spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
+    worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
+    if t == K.T_ITEM:
+        return ask_plan_nb(st, tb, ru, sp, W_KEEP_ITEM, s, k, 0, 0, worth)
+    return worth
+
+
+@kernel
+def discard_threshold_nb(st, tb, ru, sp, s):
+    """Hand cards worth less than this are discarded: more eagerly while the plan is far from done."""
+    if sp[P_DISCARD_BELOW] < 0:
+        return sp[P_DISCARD_BELOW]
+    # Power piling up unspent means the hand holds the wrong cards.
+    surplus = power_surplus_nb(st, tb, sp, s)
+    return sp[P_DISCARD_BELOW] + sp[P_DIG_VALUE] * (
+        1.0 - progress_nb(st, tb, ru, sp, s) + min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+    )
+
+
+@kernel
+def junk_count_nb(st, tb, ru, sp, s):
+    n = 0
+    limit = discard_threshold_nb(st, tb, ru, sp, s)
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if _keep_value_nb(st, tb, ru, sp, s, k) < limit:
+            n += 1
+    return n
+
+
+@kernel
+def power_surplus_nb(st, tb, sp, s):
+    """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
+    return st.sv[s, K.SV_POWER] - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
+
+
+@kernel
+def earlier_copy_in_hand_nb(st, s, k):
+    """Another copy of hand card ``k``'s card sits in hand at a lower instance (``k`` is a second copy)."""
+    m = zone_bits_nb(st, s, K.Z_HAND) & ((1 << k) - 1)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        if st.inst[s, j, K.I_CARD] == st.inst[s, k, K.I_CARD]:
+            return True
+    return False
+
+
+@kernel
+def dig_worth_nb(st, tb, ru, sp, s):
+    """Worth of discarding the junk in hand to draw afresh: more while unspent Power piles up."""
+    return sp[P_DRAW_VALUE] * junk_count_nb(st, tb, ru, sp, s) * dig_boost_nb(st, tb, sp, s)
+
+
+@kernel
+def dig_boost_nb(st, tb, sp, s):
+    surplus = power_surplus_nb(st, tb, sp, s)
+    return 1.0 + sp[P_DIG_SURPLUS_BOOST] * min(max(surplus, 0) / sp[P_SURPLUS_SCALE], 1.0)
+
+
+@kernel
+def discard_action_value_nb(sp, dig):
+    """Score of taking the Discard action, whose draw is worth ``dig`` (dig_worth_nb)."""
+    return sp[P_DISCARD_ACTION_SHARE] * dig - sp[P_DISCARD_ACTION_COST]
+
+
+@kernel
+def discard_action_ceiling_nb(st, tb, sp, s):
+    """The most :func:`discard_action_value_nb` of :func:`dig_worth_nb` can be, whatever the cards in hand are
+    worth: with none of them junk or every one (the worth is monotone in the count, and so is each rounding),
+    without working out a keep value. NaN if that is not a number (then nothing is ruled out)."""
+    boost = dig_boost_nb(st, tb, sp, s)
+    none = discard_action_value_nb(sp, sp[P_DRAW_VALUE] * 0 * boost)
+    every = discard_action_value_nb(
+        sp, sp[P_DRAW_VALUE] * count_nb(zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS) * boost
+    )
+    if np.isnan(none) or np.isnan(every):
+        return np.nan
+    return max(none, every)
+
+
+@kernel
+def power_worth_nb(st, tb, sp, s, gain):
+    """Worth of gaining ``gain`` Power: full up to what the hand can spend, then less and less."""
+    over = power_surplus_nb(st, tb, sp, s)
+    factor = 1.0 if over <= 0 else max(sp[P_POWER_GLUT_FLOOR], 1.0 - over / sp[P_POWER_GLUT_SPAN])
+    return sp[P_POWER_VALUE] * gain * factor
+
+
+# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
+# symbol.
+CARD_PARTS = {
+    best_move_nb: (_ST, _TB, _RU, _SP, _I),
+    effect_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),
+    card_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
+    keep_value_nb: (_ST, _TB, _RU, _SP, _I, _I),
+}
+_best_move_nb = link.caller(best_move_nb, CARD_PARTS[best_move_nb], _F)
+_effect_value_nb = link.caller(effect_value_nb, CARD_PARTS[effect_value_nb], _F)
+_card_value_nb = link.caller(card_value_nb, CARD_PARTS[card_value_nb], _F)
+_keep_value_nb = link.caller(keep_value_nb, CARD_PARTS[keep_value_nb], _F)
