@@ -99,3 +99,66 @@ def test_a_mixture_file_names_each_villains_mixture(tmp_path):
     (tmp_path / "bad.toml").write_text('[[strategy]]\nvillain = "gaston"\nweight = "a lot"\nbase = "expert"\n')
     with pytest.raises(InputError, match="weight must be a number"):
         load_mixture(f"{tmp_path / 'bad.toml'}#gaston")
+
+
+# ---------------------------------------------------------------------------- the strong level
+
+EQ_FILE = """matchup = "gaston-vs-horned-king"
+[[strategy]]
+villain = "gaston"
+weight = 0.25
+name = "g-novice"
+base = "novice"
+[[strategy]]
+villain = "gaston"
+weight = 0.75
+name = "g-expert"
+base = "expert"
+[[strategy]]
+villain = "horned-king"
+weight = 1.0
+name = "hk-expert"
+base = "expert"
+"""
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    import simlab.engine.mixture as M
+
+    (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE)
+    monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path,))
+    return tmp_path
+
+
+def test_the_strong_level_plays_the_pairings_equilibrium(shipped):
+    from simlab.engine.mixture import play_spec
+    from simlab.runs.levels import available_levels, level_strategies
+
+    assert "strong" in available_levels(("gaston", "horned-king"))
+    assert "strong" not in available_levels(("gaston", "lady-tremaine"))  # no equilibrium with lady-tremaine
+    names = level_strategies("strong", ("gaston", "horned-king"))
+    assert names == {"gaston": "strong#gaston", "horned-king": "strong#horned-king"}
+    mix = play_spec("strong#gaston", ("gaston", "horned-king"))
+    assert [(s.name, w) for s, w in mix.components] == [("g-novice", 0.25), ("g-expert", 0.75)]
+    a = run(MATCHUP, 200, seed=3, level="strong", keep_games=True)
+    b = run(MATCHUP, 200, seed=3, strategies={"gaston": mix, "horned-king": "expert"}, keep_games=True)
+    assert a.games.equals(b.games)
+    assert a.strategies[0].startswith("strong (gaston-vs-horned-king equilibrium)")
+
+
+def test_without_a_pairings_equilibrium_strong_plays_the_most_weighted_strategy(shipped):
+    from simlab.engine.mixture import play_spec
+
+    mirror = play_spec("strong#gaston", ("gaston", "gaston"))
+    assert [(s.name, w) for s, w in mirror.components] == [("g-expert", 1.0)]
+    assert "most-weighted" in mirror.description and "gaston-vs-horned-king" in mirror.description
+    three = play_spec("strong#horned-king", ("gaston", "lady-tremaine", "horned-king"))
+    assert [s.name for s, _ in three.components] == ["hk-expert"] and "3-player" in three.description
+
+
+def test_the_strong_level_without_an_equilibrium_says_how_to_make_one(shipped):
+    from simlab.runs.levels import level_strategies
+
+    with pytest.raises(InputError, match="simlab equilibrium --all"):
+        level_strategies("strong", ("lady-tremaine",))
