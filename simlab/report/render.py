@@ -10,17 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simlab.runs.stats import interval_text, pct_interval  # noqa: F401  (re-exported: callers print with them)
+
 # Piped output (a file, CI log) gets wide tables instead of rich's 80-column default that cuts names.
 console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160)
-
-
-def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[str, str, str]:
-    """A rate and its interval as percentages, with as many decimals (1 to 3) as it takes for the
-    interval's two ends to differ: 77.9% [77.9%, 77.9%] at ten million games says less than it knows."""
-    width = (high - low) * 100
-    digits = 1 if width >= 0.2 or width <= 0 else 2 if width >= 0.02 else 3
-    spec = f"{sign}.{digits}%"
-    return f"{rate:{spec}}", f"{low:{spec}}", f"{high:{spec}}"
 
 
 def _table(title: str, columns, rows=(), **options) -> Table:

@@ -70,3 +70,24 @@ def difference(k1, n1, k2, n2, z: float = Z95) -> tuple[float, float, float]:
     l2, u2 = (float(x) for x in wilson(k2, n2, z))
     diff = p1 - p2
     return diff, diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+def pct_interval(rate: float, low: float, high: float, sign: str = "") -> tuple[str, str, str]:
+    """A rate and its interval as percentages, with as many decimals (1 to 3) as it takes for the
+    interval's two ends to differ: 77.9% [77.9%, 77.9%] at ten million games says less than it knows."""
+    width = (high - low) * 100
+    digits = 1 if width >= 0.2 or width <= 0 else 2 if width >= 0.02 else 3
+    spec = f"{sign}.{digits}%"
+    return f"{rate:{spec}}", f"{low:{spec}}", f"{high:{spec}}"
+
+
+def interval_text(rate, low, high, sign: str = "") -> str:
+    """The one notation of every table, plot and report for a rate and its 95% interval: ``52.1% [50.3, 53.9]``
+    (``sign="+"`` for a change: ``+2.1% [+0.3, +3.9]``), decimals as :func:`pct_interval`; the rate alone when
+    the interval is missing, ``-`` when the rate is."""
+    if rate is None or rate != rate:
+        return "-"
+    if low is None or high is None or low != low or high != high:
+        return f"{rate:{sign}.1%}"
+    r, lo, hi = pct_interval(rate, low, high, sign)
+    return f"{r} [{lo.removesuffix('%')}, {hi.removesuffix('%')}]"
