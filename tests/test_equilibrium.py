@@ -109,8 +109,25 @@ def test_best_responses_grow_the_populations_and_move_the_value(small):
         (pl.col("gaston_strategy") == "novice") & (pl.col("horned-king_strategy") == "novice")
     )["score"][0]
     assert abs(small.value - novice_entry) > 0.05
-    assert small.value_low <= small.value <= small.value_high
     assert small.stopped_by and small.games > 0
+
+
+@pytest.mark.slow
+def test_the_value_is_the_final_mixtures_score_on_their_own_games(small):
+    from simlab.runs.sim import run
+    from simlab.studies.difficulty import derived_seed
+
+    # replayed through the public run API: the same games, the same score, the interval of a mean of n scores
+    n = SMALL["value_games"]
+    seed = derived_seed(1, "equilibrium:gaston-vs-horned-king:value")
+    games = run(
+        "gaston-vs-horned-king", n, seed=seed, strategies={v: small.mixture(v) for v in small.villains}, keep_games=True
+    ).games
+    score = np.where(games["winner_index"] == 0, 1.0, np.where(games["winner_index"] < 0, 0.5, 0.0))
+    assert small.value == pytest.approx(score.mean(), abs=1e-12)
+    half = 1.959963984540054 * score.std(ddof=1) / np.sqrt(n)
+    assert small.value_high - small.value == pytest.approx(half, rel=1e-9)
+    assert small.value - small.value_low == pytest.approx(half, rel=1e-9)
 
 
 @pytest.mark.slow
