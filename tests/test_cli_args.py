@@ -275,6 +275,11 @@ CASES = {
             "settings": settings(seed=4, variants=VARIANTS, max_turns=30, threads=1),
         },
     ),
+    "equilibrium-compare": Case(
+        ["equilibrium-compare", "one", "two", "--epsilon", "0.03"],
+        "simlab.studies.equilibrium:compare_starts",
+        {"first": "one", "second": "two", "epsilon": 0.03},
+    ),
     "calibrate": Case(
         ["calibrate", "--games", "real.csv", "-n", "30", "--seed", "3", "--levels", "novice,expert"]
         + ["--rules", "get_out=up_to_three,exactly_three", "--max-turns", "40", "--threads", "1", "--png", "c.png"],

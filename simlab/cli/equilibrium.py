@@ -197,4 +197,30 @@ def equilibrium(
         print_strong_play_summary(results, time.perf_counter() - t0)
 
 
-COMMANDS = {"equilibrium": equilibrium}
+def equilibrium_compare(
+    first: Annotated[str, typer.Argument(help="one run's --report-dir (e.g. reports/equilibrium)")],
+    second: Annotated[str, typer.Argument(help="another run's, from other seed populations or seed")],
+    epsilon: Annotated[
+        float, typer.Option("--epsilon", help="the runs' epsilon: values agree within it plus both half-widths")
+    ] = eq.DEFAULT_EPSILON,
+    csv: Annotated[str | None, typer.Option("--csv", help="also write the comparison as CSV here")] = None,
+) -> None:
+    """Whether the answer depends on where the search starts: two equilibrium runs' values per matchup they share,
+    their difference, and whether they agree (within epsilon plus both 95% half-widths)."""
+    from simlab.report.render import print_start_robustness
+
+    try:
+        if not 0 < epsilon < 1:
+            raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
+        frame = eq.compare_starts(first, second, epsilon)
+        print_start_robustness(frame)
+        if csv:
+            Path(csv).parent.mkdir(parents=True, exist_ok=True)
+            frame.write_csv(csv)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write --csv {csv!r}: {exc.strerror or exc}")
+
+
+COMMANDS = {"equilibrium": equilibrium, "equilibrium-compare": equilibrium_compare}

@@ -684,3 +684,25 @@ def print_strong_play_summary(results, seconds: float) -> None:
         )
     columns = ("matchup", "villain", "win rate at strong play [95%]", "exploitability", "iterations", "converged")
     console.print(_table(f"strong play: every pairing ({seconds:,.0f} s)", columns, rows))
+
+
+def print_start_robustness(frame) -> None:
+    """Two equilibria per matchup from different seed populations: both values, their difference, agreement."""
+    rows = [
+        (
+            r["matchup"],
+            f"{r['start_1']} (seed {r['seed_1']})",
+            interval_text(r["value_1"], r["value_1_low"], r["value_1_high"]),
+            f"{r['start_2']} (seed {r['seed_2']})",
+            interval_text(r["value_2"], r["value_2_low"], r["value_2_high"]),
+            f"{r['difference']:+.1%}",
+            f"{r['allowed']:.1%}",
+            "yes" if r["agree"] else "NO",
+        )
+        for r in frame.iter_rows(named=True)
+    ]
+    villain = frame["villain"][0] if frame.height else ""
+    columns = ("matchup", "start 1", "value 1", "start 2", "value 2", "difference", "allowed", "agree")
+    console.print(
+        _table(f"where the search starts: both values (the first villain's score, e.g. {villain}'s)", columns, rows)
+    )

@@ -53,6 +53,28 @@ def fingerprint() -> dict:
     return {"version": ver, "rules_hash": h.hexdigest()[:16]}
 
 
+@functools.cache
+def source_commit() -> str | None:
+    """The git commit of the source tree simlab runs from (``+dirty`` when files differ from it), for
+    provenance; ``None`` outside a git checkout (an installed wheel) or without git."""
+    import subprocess
+
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(_ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "") if head else None
+
+
 def _fingerprint_now() -> dict:
     return fingerprint.__wrapped__()
 

@@ -565,6 +565,8 @@ class _DoubleOracle:
     def result(self, rows, solution, got, converged, stopped_by, seeded) -> EquilibriumResult:
         """The :class:`EquilibriumResult`: the table behind the final mixtures, the mixtures, the provenance."""
         a, b = villains = self.villains
+        from simlab.runs.backend import source_commit
+
         opts, settings, pops, fp = self.opts, self.settings, self.pops, self.fp
         last_payoff = self.table()
         # the table behind the final mixtures (members that joined at the cap are not in it)
@@ -604,6 +606,7 @@ class _DoubleOracle:
             "stopped_by": stopped_by,
             "games_this_run": self.played,
             "seconds_this_run": round(seconds, 1),
+            "commit": source_commit(),
             "simlab_version": fp["version"],
             "rules_hash": fp["rules_hash"],
             "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -670,9 +673,12 @@ def _without_none(value):
     return value
 
 
-def write_mixture_file(result: EquilibriumResult, path: str | Path, command: str = "") -> Path:
+def write_mixture_file(
+    result: EquilibriumResult, path: str | Path, command: str = "", probe: pl.DataFrame | None = None
+) -> Path:
     """Write both sides' mixtures (their support) as a mixture file (:mod:`simlab.engine.mixture`), with the value,
-    the exploitability and how it was made as ``[provenance]``."""
+    the exploitability, the search probe's gains (when ``probe``, from :func:`search_probe`) and how it was made as
+    ``[provenance]``."""
     import tomli_w
 
     from strategies import STRATEGIES
@@ -699,6 +705,11 @@ def write_mixture_file(result: EquilibriumResult, path: str | Path, command: str
         "population": {v: [s.name for s in result.populations[v]] for v in result.villains},
         "command": command,
     }
+    if probe is not None:
+        provenance["search_probe"] = {
+            r["villain"]: {k: r[k] for k in ("games", "gain", "gain_low", "gain_high", "verdict")}
+            for r in probe.iter_rows(named=True)
+        }
     doc = {"matchup": result.matchup, "strategy": strategies, "provenance": _without_none(provenance)}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -765,7 +776,7 @@ def search_probe(
 # ============================================================================ where the search starts
 
 
-def start_robustness(results: dict[str, tuple[EquilibriumResult, EquilibriumResult]], epsilon: float) -> pl.DataFrame:
+def start_robustness(results: dict[str, tuple], epsilon: float = DEFAULT_EPSILON) -> pl.DataFrame:
     """Per matchup, two equilibria from different seed populations: both values [95%], their difference and whether
     they agree, i.e. differ by less than epsilon plus the half-widths of both intervals (each value may be off by its
     interval, and each equilibrium is an epsilon-equilibrium as far as its best responses find)."""
@@ -780,12 +791,14 @@ def start_robustness(results: dict[str, tuple[EquilibriumResult, EquilibriumResu
                 "start_1": ", ".join(r1.provenance["seed_population"][r1.villains[0]])
                 + " / "
                 + ", ".join(r1.provenance["seed_population"][r1.villains[1]]),
+                "seed_1": r1.provenance.get("seed"),
                 "value_1": r1.value,
                 "value_1_low": r1.value_low,
                 "value_1_high": r1.value_high,
                 "start_2": ", ".join(r2.provenance["seed_population"][r2.villains[0]])
                 + " / "
                 + ", ".join(r2.provenance["seed_population"][r2.villains[1]]),
+                "seed_2": r2.provenance.get("seed"),
                 "value_2": r2.value,
                 "value_2_low": r2.value_low,
                 "value_2_high": r2.value_high,
@@ -797,6 +810,52 @@ def start_robustness(results: dict[str, tuple[EquilibriumResult, EquilibriumResu
     return pl.DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class StoredValue:
+    """An equilibrium's value as its report folder keeps it (``value.csv`` and ``provenance.json``): enough to
+    compare runs without their checkpoints."""
+
+    matchup: str
+    villains: tuple[str, str]
+    value: float
+    value_low: float
+    value_high: float
+    provenance: dict
+
+
+def read_values(report_dir: str | Path) -> dict[str, StoredValue]:
+    """Every matchup's value under ``report_dir`` (the ``--report-dir`` of ``simlab equilibrium``), by matchup."""
+    root = Path(report_dir)
+    if not root.is_dir():
+        raise InputError(f"no equilibrium report folder {str(root)!r} (the --report-dir of simlab equilibrium)")
+    out = {}
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        value, prov = sub / "value.csv", sub / "provenance.json"
+        if not (value.exists() and prov.exists()):
+            continue
+        try:
+            row = pl.read_csv(value).row(0, named=True)
+            provenance = json.loads(prov.read_text())
+            a, b = parse_matchup(row["matchup"])
+        except (OSError, ValueError, KeyError, pl.exceptions.PolarsError) as exc:
+            raise InputError(f"cannot read the equilibrium in {str(sub)!r}: {exc}") from None
+        out[row["matchup"]] = StoredValue(
+            row["matchup"], (a, b), float(row["value"]), float(row["value_low"]), float(row["value_high"]), provenance
+        )
+    if not out:
+        raise InputError(f"{str(root)!r} holds no equilibrium (no MATCHUP/value.csv with its provenance.json)")
+    return out
+
+
+def compare_starts(first: str | Path, second: str | Path, epsilon: float = DEFAULT_EPSILON) -> pl.DataFrame:
+    """:func:`start_robustness` of the matchups two report folders have in common."""
+    one, two = read_values(first), read_values(second)
+    common = [m for m in one if m in two]
+    if not common:
+        raise InputError(f"{str(first)!r} ({', '.join(one)}) and {str(second)!r} ({', '.join(two)}) share no matchup")
+    return start_robustness({m: (one[m], two[m]) for m in common}, epsilon)
+
+
 def write_outputs(
     result: EquilibriumResult, probe: pl.DataFrame | None, out_dir, report_dir, command: str = ""
 ) -> dict[str, Path]:
@@ -804,7 +863,7 @@ def write_outputs(
     parquet and CSV and ``provenance.json``. Returns what was written, by name."""
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
-    files = {"mixture_file": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command)}
+    files = {"mixture_file": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command, probe)}
     frames = result.frames() | ({"search_probe": probe} if probe is not None else {})
     for name, frame in frames.items():
         frame.write_parquet(report_dir / f"{name}.parquet")
