@@ -152,6 +152,44 @@ def test_tuning_on_the_cluster_equals_tuning_here(cluster):
     assert remote.history.equals(local.history) and remote.validation.equals(local.validation)
 
 
+TINY_EQ = {
+    "table_games": 60,
+    "iterations": 2,
+    "budget": 480,
+    "candidate_games": 60,
+    "validation_games": 60,
+    "value_games": 80,
+    "popsize": 4,
+}
+
+
+def tiny_equilibrium(threads=None):
+    from simlab.runs.settings import RunSettings
+    from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
+
+    settings = RunSettings(seed=3, threads=threads)
+    return equilibrium(MATCHUP, seed_levels=("novice",), options=EquilibriumSettings(**TINY_EQ), settings=settings)
+
+
+def same_equilibrium(a, b):
+    assert (a.value, a.value_low, a.value_high) == (b.value, b.value_low, b.value_high)
+    for frame in ("mixtures", "iterations", "table"):
+        assert getattr(a, frame).equals(getattr(b, frame)), frame
+    assert [s.params for s in a.populations[a.villains[0]]] == [s.params for s in b.populations[b.villains[0]]]
+
+
+@pytest.mark.slow
+def test_an_equilibrium_on_the_cluster_equals_one_here_on_one_or_two_threads(cluster):
+    address, _ = cluster
+    one, two = tiny_equilibrium(threads=1), tiny_equilibrium(threads=2)
+    with use(DaskBackend(address)) as backend:
+        remote = tiny_equilibrium()
+        backend.close()
+    assert one.iterations.height >= 1 and one.games > 0
+    same_equilibrium(one, two)
+    same_equilibrium(one, remote)
+
+
 def _lost_chunks(client) -> int:
     """Chunk tasks the scheduler has seen lost with a dying worker (its suspicious count for play_chunk)."""
 
