@@ -33,7 +33,10 @@ sys.path.insert(0, tree)
 import numpy as np
 warnings.filterwarnings("ignore"); np.seterr(all="ignore")
 import simlab
-from simlab.runs.sim import run
+try:
+    from simlab.runs.sim import run
+except ImportError:  # a tree from before the layout move (simlab/ flat)
+    from simlab.sim import run
 assert simlab.__file__.startswith(tree), simlab.__file__
 matchup, strategy, threads = sys.argv[2], sys.argv[3], int(sys.argv[4])
 plays = {v: strategy for v in matchup.split("-vs-")}
