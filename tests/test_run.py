@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 
 import matplotlib
@@ -134,6 +135,9 @@ def test_cli_run_prints_every_table_and_json():
     assert res.exit_code == 0, res.output
     for needle in ("95% interval", "by seat", "first-seat advantage", "winner's turns", "games/s", "seed 0"):
         assert needle in res.output, needle
+    # one interval notation, 52.1% [50.3, 53.9]: no "a% - b%" or "a% .. b%" ranges
+    assert re.search(r"\d%\s*\[[-+]?\d+(\.\d+)?, [-+]?\d+(\.\d+)?\]", res.output), res.output
+    assert not re.search(r"\d%\s*(-|\.\.)\s*[-+]?\d+(\.\d+)?%", res.output), res.output
     res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "200", "--json"])
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)

@@ -43,12 +43,11 @@ def print_run(res) -> None:
             row["outcome"],
             strategies.get(row["outcome"], ""),
             f"{row['count']:,}",
-            f"{row['rate']:.2%}",
-            f"{row['low']:.2%} - {row['high']:.2%}",
+            interval_text(row["rate"], row["low"], row["high"]),
         )
         for row in res.summary.iter_rows(named=True)
     )
-    console.print(_table(title, ("outcome", "strategy", "wins", "rate", "95% interval"), rows))
+    console.print(_table(title, ("outcome", "strategy", "wins", "rate [95% interval]"), rows))
     seats = Table(title="win rate by seat (seat 0 plays first)")
     P = len(res.villains)
     seats.add_column("entry")
@@ -58,16 +57,15 @@ def print_run(res) -> None:
     for name in entry_names(res.villains):
         cells = []
         for r in by.filter(pl.col("entry") == name).sort("seat").iter_rows(named=True):
-            rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
-            cells.append(f"{rate} [{low}, {high}]" if r["games"] else "-")
+            cells.append(interval_text(r["rate"], r["low"], r["high"]) if r["games"] else "-")
         seats.add_row(name, *cells)
     console.print(seats)
     first = Table(title="seats (whoever sits there)")
-    for col in ("seat", "win rate", "95% interval"):
+    for col in ("seat", "win rate [95% interval]"):
         first.add_column(col)
     for r in res.first_seat.iter_rows(named=True):
         sign = "+" if r["seat"] == "first-seat advantage" else ""
-        first.add_row(r["seat"], f"{r['rate']:{sign}.2%}", f"{r['low']:{sign}.2%} .. {r['high']:{sign}.2%}")
+        first.add_row(r["seat"], interval_text(r["rate"], r["low"], r["high"], sign))
     console.print(first)
     lengths = Table(title="game length")
     for col in ("games won by", "counted in", "games", "mean", "median", "10th pct", "90th pct"):
@@ -96,15 +94,13 @@ def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] 
     """Rows of ``frame`` as a rich table: labels, games, rate, 95% interval, then ``extra`` float columns."""
     extra = extra or {}
     table = Table(title=title)
-    for col in (*label_cols, "games", "rate", "95% interval", *extra):
+    for col in (*label_cols, "games", "rate [95% interval]", *extra):
         table.add_column(col)
     for row in frame.iter_rows(named=True):
-        rate, low, high = pct_interval(row["rate"], row["low"], row["high"])
         table.add_row(
             *(str(row[c]) for c in label_cols),
             f"{row['games']:,}",
-            rate,
-            f"{low} - {high}",
+            interval_text(row["rate"], row["low"], row["high"]),
             *("" if row[c] is None or row[c] != row[c] else f"{row[c]:+.1f}" for c in extra.values()),
         )
     return table
@@ -163,8 +159,7 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
             return "-"
         if m == "goldfish_turns":
             return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]"
-        sign = "" if m == "strength" else "+"
-        return f"{r['estimate']:{sign}.1%} [{r['low']:{sign}.1%}, {r['high']:{sign}.1%}]"
+        return interval_text(r["estimate"], r["low"], r["high"], "" if m == "strength" else "+")
 
     settings = list(res.table.select("level", "reading").unique(maintain_order=True).iter_rows())
     for v in chosen:
@@ -192,8 +187,7 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
 
 
 def _pct_change(r: dict) -> str:
-    change, low, high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-    return f"{change} [{low}, {high}]"
+    return interval_text(r["change"], r["change_low"], r["change_high"], "+")
 
 
 def print_tune(res) -> None:
@@ -393,9 +387,9 @@ def _calibration_first_player(res) -> Table:
             r["players"],
             f"{r['games']:,}",
             f"{r['first_wins']:,}",
-            f"{r['observed']:.1%} [{r['observed_low']:.1%}, {r['observed_high']:.1%}]",
+            interval_text(r["observed"], r["observed_low"], r["observed_high"]),
             f"{r['predicted']:.1%}",
-            f"{r['advantage_observed']:+.1%} [{r['advantage_low']:+.1%}, {r['advantage_high']:+.1%}]",
+            interval_text(r["advantage_observed"], r["advantage_low"], r["advantage_high"], "+"),
             f"{r['advantage_predicted']:+.1%}",
             f"{r['p_value']:.2g}",
         )
@@ -513,9 +507,9 @@ def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int) -> 
             _pct(r["drawn_share"]),
             _pct(r["played_share"]),
             f"{_pct(r['win_if_played'])} / {_pct(r['win_if_not_played'])}",
-            f"{_pct(r['played_diff'], '+')} [{_pct(r['played_diff_low'], '+')}, {_pct(r['played_diff_high'], '+')}]",
+            interval_text(r["played_diff"], r["played_diff_low"], r["played_diff_high"], "+"),
             f"{_pct(r['win_if_drawn'])} / {_pct(r['win_if_not_drawn'])}",
-            f"{_pct(r['drawn_diff'], '+')} [{_pct(r['drawn_diff_low'], '+')}, {_pct(r['drawn_diff_high'], '+')}]",
+            interval_text(r["drawn_diff"], r["drawn_diff_low"], r["drawn_diff_high"], "+"),
         )
     return table
 
@@ -535,7 +529,7 @@ def ablation_view(effects: pl.DataFrame, villain: str) -> Table:
             str(r["copies"]),
             _pct(r["rate_with"]),
             _pct(r["rate_without"]),
-            f"{_pct(r['impact'], '+')} [{_pct(r['impact_low'], '+')}, {_pct(r['impact_high'], '+')}]",
+            interval_text(r["impact"], r["impact_low"], r["impact_high"], "+"),
             f"{r['changed_games']:,}",
         )
     return table
@@ -570,8 +564,9 @@ def rules_view(rows) -> Table:
 
 def _rate_change(r: dict) -> tuple[str, str]:
     """A leverage row's win rate (default reading -> this one) and its change with the 95% paired interval."""
-    change, lo, hi = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
-    return f"{r['base_rate']:.1%} -> {r['rate']:.1%}", f"{change} [{lo}, {hi}]"
+    return f"{r['base_rate']:.1%} -> {r['rate']:.1%}", interval_text(
+        r["change"], r["change_low"], r["change_high"], "+"
+    )
 
 
 def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
@@ -607,10 +602,10 @@ def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, see
 def print_strong_play(res, probe=None, files=None) -> None:
     """An equilibrium: the value [95%] and the exploitability first, then both mixtures, each iteration and files."""
     a, b = res.villains
-    value = pct_interval(res.value, res.value_low, res.value_high)
+    value = interval_text(res.value, res.value_low, res.value_high)
     state = "converged" if res.converged else "not converged"
     console.print(
-        f"[bold]{res.matchup} at strong play[/bold]: {a} wins {value[0]} [{value[1]}, {value[2]}] "
+        f"[bold]{res.matchup} at strong play[/bold]: {a} wins {value} "
         f"({res.value_games:,} fresh games, mixture against mixture); exploitability {res.exploitability:.1%} "
         f"({state}: {res.stopped_by})",
         highlight=False,
@@ -619,10 +614,7 @@ def print_strong_play(res, probe=None, files=None) -> None:
     console.print(_table("equilibrium mixtures", ("villain", "strategy", "weight"), rows))
     rows = []
     for r in res.iterations.iter_rows(named=True):
-        gains = [
-            "{} [{}, {}]".format(*pct_interval(r[f"gain_{s}"], r[f"gain_{s}_low"], r[f"gain_{s}_high"], "+"))
-            for s in ("a", "b")
-        ]
+        gains = [interval_text(r[f"gain_{s}"], r[f"gain_{s}_low"], r[f"gain_{s}_high"], "+") for s in ("a", "b")]
         rows.append(
             (
                 str(r["iteration"]),
@@ -650,7 +642,7 @@ def print_strong_play(res, probe=None, files=None) -> None:
                 f"{r['games']:,}",
                 f"{r['mixture_score']:.1%}",
                 f"{r['search_score']:.1%}",
-                "{} [{}, {}]".format(*pct_interval(r["gain"], r["gain_low"], r["gain_high"], "+")),
+                interval_text(r["gain"], r["gain_low"], r["gain_high"], "+"),
                 r["verdict"],
             )
             for r in probe.iter_rows(named=True)
@@ -671,12 +663,11 @@ def print_strong_play_summary(results, seconds: float) -> None:
     """One row per matchup: the value at strong play [95%] and the exploitability."""
     rows = []
     for r in results:
-        value = pct_interval(r.value, r.value_low, r.value_high)
         rows.append(
             (
                 r.matchup,
                 r.villains[0],
-                f"{value[0]} [{value[1]}, {value[2]}]",
+                interval_text(r.value, r.value_low, r.value_high),
                 f"{r.exploitability:.1%}",
                 str(r.iterations.height),
                 "yes" if r.converged else "no",
