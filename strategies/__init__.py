@@ -163,15 +163,17 @@ def _is_path(name: str) -> bool:
 
 
 def resolve(name: str, _depth: int = 0) -> StrategySpec:
-    """A registered strategy, a file in ``configs/strategies/`` by name, or a TOML file by path."""
-    if name in STRATEGIES:
-        return STRATEGIES[name]
+    """A registered strategy, a file in ``configs/strategies/`` by name, or a TOML file by path. Names are
+    case-blind (``Expert``, ``Tuned-Gaston``); a path is taken as written."""
+    if name in STRATEGIES or name.lower() in STRATEGIES:
+        return STRATEGIES[name if name in STRATEGIES else name.lower()]
     if _is_path(name):
         return load_strategy_file(name, _depth)
     for d in CONFIG_DIRS:
-        p = d / f"{name}.toml"
-        if p.is_file():
-            return load_strategy_file(p, _depth)
+        for stem in dict.fromkeys((name, name.lower())):
+            p = d / f"{stem}.toml"
+            if p.is_file():
+                return load_strategy_file(p, _depth)
     choices = ", ".join(list(STRATEGIES) + config_names())
     raise StrategyError(f"unknown strategy {name!r}; choose from {choices}, or give a path to a .toml file")
 

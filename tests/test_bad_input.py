@@ -109,6 +109,11 @@ CASES = [
     ("calibrate --games real.csv -n 5 --png calibration.jpg", "--png 'calibration.jpg' must be a file name ending"),
     ("calibrate --games real.csv -n 5 --levels wizard", "unknown level 'wizard'"),
     ("calibrate --games real.csv -n 5 --rules get_out=sometimes", "rule variant get_out cannot be 'sometimes'"),
+    # --- issue 36: a villain written with _ or capitals gets "did you mean"
+    ("goldfish --villain lady_tremaine", "unknown villain 'lady_tremaine'; did you mean 'lady-tremaine'? choose from"),
+    (f"run {M} -n 5 --strategy Horned_King=novice", "--strategy names villain 'Horned_King', which is not in"),
+    ("run -m lady_tremaine-vs-gaston -n 5", "unknown villain 'lady_tremaine' in matchup"),
+    (f"run {M} -n 5 --level Wizard", "unknown level 'Wizard'; choose from random, novice, expert"),
 ]
 
 
@@ -166,3 +171,31 @@ def test_a_new_command_gets_one_line_errors_from_the_group():
 def test_matchup_case_does_not_matter():
     for text in ("GASTON-vs-horned-king", "gaston-VS-horned-king", "Gaston-Vs-Horned-King"):
         assert parse_matchup(text) == ("gaston", "horned-king")
+
+
+def test_did_you_mean_names_the_villain_key():
+    # the hint is the key people meant (underscores, capitals, a leading "The"), and only when it is one
+    for given in ("lady_tremaine", "Lady Tremaine", "The Horned King", "GASTON"):
+        res = runner.invoke(app, ["goldfish", "--villain", given])
+        assert res.exit_code == 2, res.output
+        key = {"lady_tremaine": "lady-tremaine", "Lady Tremaine": "lady-tremaine"}.get(given)
+        key = key or {"The Horned King": "horned-king", "GASTON": "gaston"}[given]
+        assert f"did you mean {key!r}?" in res.output, res.output
+    res = runner.invoke(app, ["goldfish", "--villain", "jafar"])
+    assert res.exit_code == 2 and "did you mean" not in res.output, res.output
+    res = runner.invoke(app, ["run", *M.split(), "-n", "5", "--strategy", "Horned_King=novice"])
+    assert "did you mean 'horned-king'?" in res.output, res.output
+
+
+def test_levels_and_strategy_names_are_case_blind():
+    from simlab.runs.levels import check_level, strategy_at
+    from simlab.runs.settings import RunSettings
+    from strategies import STRATEGIES, resolve
+
+    assert check_level("Expert") == check_level(" EXPERT ") == "expert"
+    assert RunSettings(games=5, level="Novice").level == "novice"
+    assert strategy_at("Expert", "gaston") == "expert"
+    assert resolve("Expert") is STRATEGIES["expert"] and resolve("NOVICE") is STRATEGIES["novice"]
+    assert resolve("Tuned-Gaston").name == resolve("tuned-gaston").name
+    res = runner.invoke(app, ["run", *M.split(), "-n", "4", "--level", "Expert", "--strategy", "gaston=Novice"])
+    assert res.exit_code == 0, res.output

@@ -179,7 +179,7 @@ def tune_all(
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
-            check_level(start)
+            start = check_level(start)
             res = tuning.iterated_best_response(
                 rounds,
                 budget,

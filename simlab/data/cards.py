@@ -7,6 +7,7 @@ strength, ability opcodes, references to other cards by row), every board a bloc
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -56,6 +57,25 @@ SLOTS = {
 SYMBOLS = {name: code for code, name in enumerate(K.SYMBOL_NAMES) if name != "gain_power"}
 
 
+def villain_key(text) -> str:
+    """A villain's name as people write it, as a key: ``"The Horned King"`` -> ``"horned-king"``,
+    ``"lady_tremaine"`` -> ``"lady-tremaine"`` (a key only if it names a villain of :data:`VILLAIN_KEYS`)."""
+    key = re.sub(r"['’.]", "", re.sub(r"[\s_]+", "-", str(text).strip().lower()))
+    return key.removeprefix("the-")
+
+
+def villain_hint(name) -> str:
+    """``"did you mean 'lady-tremaine'? "`` when ``name`` is no villain key but one written another way, else ``""``."""
+    key = villain_key(name)
+    return f"did you mean {key!r}? " if key in VILLAIN_KEYS and key != name else ""
+
+
+def unknown_villain(name, where: str = "") -> str:
+    """The message for ``name`` (given ``where``, e.g. ``in matchup 'x'``), which is no villain key."""
+    place = f" {where}" if where else ""
+    return f"unknown villain {name!r}{place}; {villain_hint(name)}choose from {', '.join(VILLAIN_KEYS)}"
+
+
 @dataclass(frozen=True)
 class Card:
     """One card of a deck, as read from the data files."""
@@ -97,7 +117,7 @@ class CardSet:
         for v in self.villains:
             if v.key == key:
                 return v
-        raise KeyError(f"unknown villain {key!r}; choose from {', '.join(VILLAIN_KEYS)}")
+        raise KeyError(unknown_villain(key))
 
     def card(self, name: str) -> Card:
         for c in self.cards:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.data.cards import VILLAIN_KEYS, CardSet, load_cards
+from simlab.data.cards import VILLAIN_KEYS, CardSet, load_cards, unknown_villain
 from simlab.data.rules import DEFAULT_MAX_TURNS, rules_array
 from simlab.errors import InputError, StrategyError
 from simlab.kernels import const as K
@@ -22,7 +22,7 @@ DEFAULT_STRATEGY = "expert"  # plays every seat no strategy is given for
 def check_villain(villain: str) -> str:
     """``villain`` if it is a villain key, else an InputError naming the choices."""
     if villain not in VILLAIN_KEYS:
-        raise InputError(f"unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}")
+        raise InputError(unknown_villain(villain))
     return villain
 
 
@@ -36,7 +36,7 @@ def parse_matchup(text: str) -> tuple[str, ...]:
         )
     for p in parts:
         if p not in VILLAIN_KEYS:
-            raise InputError(f"unknown villain {p!r} in matchup {text!r}; choose from {', '.join(VILLAIN_KEYS)}")
+            raise InputError(unknown_villain(p, f"in matchup {text!r}"))
     if len(parts) == 3 and len(set(parts)) != 3:
         raise InputError(f"a 3-player matchup needs three different villains, got {text!r}")
     return parts

@@ -38,7 +38,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simlab.data.cards import VILLAIN_KEYS
+from simlab.data.cards import VILLAIN_KEYS, unknown_villain
 from simlab.data.edits import (
     ATTRIBUTES,
     FLAGS,
@@ -244,9 +244,7 @@ def load_experiment(name_or_path: str) -> Experiment:
     _check_types(report, REPORT_KEYS, f"{where}: [report]")
     for villain in report.get("villains", []):
         if villain not in VILLAIN_KEYS:
-            raise ConfigError(
-                f"{where}: [report] villains: unknown villain {villain!r}; choose from {', '.join(VILLAIN_KEYS)}"
-            )
+            raise ConfigError(f"{where}: [report] villains: {unknown_villain(villain)}")
     for key in ("ablation_games", "difficulty_games"):
         if key in report and report[key] < 1:
             raise ConfigError(f"{where}: [report] {key} must be positive, got {report[key]}")

@@ -27,14 +27,16 @@ SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search l
 
 
 def check_level(level: str) -> str:
-    if level not in LEVELS:
+    """``level`` as its name in :data:`LEVELS` (case-blind: ``Expert`` is ``expert``), else an InputError."""
+    name = str(level).strip().lower()
+    if name not in LEVELS:
         raise InputError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    return level
+    return name
 
 
 def level_strategy(level: str, villain: str) -> str:
     """The strategy (a name ``strategies.resolve`` accepts) that plays ``villain`` at ``level``."""
-    check_level(level)
+    level = check_level(level)
     check_villain(villain)
     if level == "strong":
         from simlab.engine.mixture import STRONG, strong_files
@@ -90,8 +92,8 @@ def is_search(level_or_strategy: str | None) -> bool:
     """A search level, or a strategy that decides by simulation (``search`` or a file based on it)."""
     if level_or_strategy is None:
         return False
-    if level_or_strategy in LEVELS:
-        return level_or_strategy in SEARCH_LEVELS
+    if is_level(level_or_strategy):
+        return check_level(level_or_strategy) in SEARCH_LEVELS
     from strategies import KERNELS
 
     try:
@@ -114,4 +116,9 @@ def strategies_at(level: str | None, villains, given: dict | None = None) -> dic
 
 def strategy_at(name: str, villain: str) -> str:
     """``name`` as a level (the strategy playing ``villain`` at it) or, if it is no level, as a strategy."""
-    return level_strategy(name, villain) if name in LEVELS else name
+    return level_strategy(name, villain) if is_level(name) else name
+
+
+def is_level(name) -> bool:
+    """``name`` is a level (in any case), not a strategy name."""
+    return str(name).strip().lower() in LEVELS

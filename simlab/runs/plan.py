@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from simlab.data.cards import villain_hint
 from simlab.data.edits import normalise
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.engine.mixture import play_spec, slot_table
@@ -34,7 +35,7 @@ def check_strategies(strategies, villains, where: str = "") -> dict[str, str]:
         if villain not in villains:
             raise InputError(
                 f"--strategy names villain {villain!r}, which is not in {where or 'the game'}; "
-                f"choose from {', '.join(dict.fromkeys(villains))}"
+                f"{villain_hint(villain)}choose from {', '.join(dict.fromkeys(villains))}"
             )
         play_spec(name)
     return strategies

@@ -63,7 +63,7 @@ class RunSettings:
         if self.level is not None:
             from simlab.runs.levels import check_level
 
-            check_level(self.level)
+            set_(self, "level", check_level(self.level))
         variants = dict(self.variants or {})
         rules_array(variants, self.max_turns)  # unknown variants, values and turn caps fail here
         # a bool is the yes/no value rules_array reads it as (str(True) would be no value of any variant)

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab.data.cards import VILLAIN_KEYS
+from simlab.data.cards import VILLAIN_KEYS, villain_key
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
 from simlab.errors import InputError
 from simlab.runs.settings import RunSettings, settings_from
@@ -108,13 +108,6 @@ class GameLog:
             more = f"; and {bad.height - 10} more" if bad.height > 10 else ""
             parts.append(f"{bad.height} malformed ({shown}{more})")
         return text + (("; skipped " + "; ".join(parts)) if parts else "")
-
-
-def normalise_name(text: str) -> str:
-    """``"The Horned King"`` -> ``"horned-king"``; ``"Lady Tremaine"`` -> ``"lady-tremaine"``."""
-    name = re.sub(r"[\s_]+", "-", str(text).strip().lower())
-    name = re.sub(r"['’.]", "", name)
-    return name.removeprefix("the-")
 
 
 def compatible_orders(villains: tuple[str, ...], ordered: bool) -> list[tuple[str, ...]]:
@@ -278,7 +271,7 @@ def _game_row(line: int, r: dict, label_col: str | None) -> dict:
     """The usable game of one row of a log (a row of :attr:`GameLog.games`), or :class:`_Skipped` saying why not."""
     raw = r.get("villains")
     items = raw if isinstance(raw, list) else _SPLIT.split(raw or "")
-    names = [normalise_name(v) for v in items if v is not None and str(v).strip()]
+    names = [villain_key(v) for v in items if v is not None and str(v).strip()]
     listed = ", ".join(names)
     if len(names) < 2:
         raise _Skipped("malformed", f"needs at least 2 villains, got {raw!r}", listed)
@@ -290,7 +283,7 @@ def _game_row(line: int, r: dict, label_col: str | None) -> dict:
     if len(names) > 3 or (len(names) == 3 and len(set(names)) < 3):
         raise _Skipped("unplayable", "simlab plays 2 villains, or 3 different ones", listed)
     mirror = len(set(names)) < len(names)
-    first = normalise_name(r.get("first") or "") if r.get("first") else ""
+    first = villain_key(r.get("first") or "") if r.get("first") else ""
     if first and first not in names:
         raise _Skipped("malformed", f"first player {r['first']!r} is not in the game ({listed})", listed)
     if first and mirror:
@@ -310,7 +303,7 @@ def _game_row(line: int, r: dict, label_col: str | None) -> dict:
     if not winner_raw:
         raise _Skipped("malformed", "no winner recorded", listed)
     m = re.fullmatch(r"(.+?)\s*#\s*([0-9]+)", winner_raw.strip())
-    winner = normalise_name(m.group(1) if m else winner_raw)
+    winner = villain_key(m.group(1) if m else winner_raw)
     if winner not in villains:
         raise _Skipped("malformed", f"winner {winner_raw!r} is not in the game ({listed})", listed)
     if mirror:
@@ -440,9 +433,8 @@ def predict(
     n_games, seed, max_turns, progress = settings.games, settings.seed, settings.max_turns, settings.progress
     orders = [tuple(o) for o in orders]
     villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
-    levels = list(dict.fromkeys(levels)) if levels else list(scripted_levels(villains))
+    levels = list(dict.fromkeys(check_level(lv) for lv in levels)) if levels else list(scripted_levels(villains))
     for level in levels:
-        check_level(level)
         level_strategies(level, villains)  # tuned without its files fails here
     rule_sets = rule_settings(rules, max_turns)
     several = len(rule_sets) > 1
