@@ -62,7 +62,7 @@ def settings(**values) -> Fields:
 
 
 CARDS = {"games": 30, "seed": 2, "strategies": (("gaston", "novice"),), "variants": VARIANTS, "max_turns": 30}
-CARDS |= {"threads": 1, "edits": EDITS}
+CARDS |= {"threads": 1, "edits": EDITS, "level": "novice"}
 
 CASES = {
     "run": Case(
@@ -119,17 +119,29 @@ CASES = {
     ),
     "goldfish": Case(
         ["goldfish", "--villain", "gaston", "--villain", "horned-king", "-n", "50", "--seed", "3"]
-        + ["--strategy", "novice", *RULES, "--max-turns", "30", "--threads", "1"],
+        + ["--strategy", "novice", *RULES, "--max-turns", "30", "--threads", "1", "--level", "Tuned"],
         "simlab.studies.ladder:goldfish_table",
         {
             "villains": ["gaston", "horned-king"],
-            "strategies": ["novice"],
+            "strategies": ["Tuned", "novice"],  # levels first (read case-blind by the study), then strategies
             "settings": settings(games=50, seed=3, variants=VARIANTS, max_turns=30, threads=1),
         },
     ),
     "cards": Case(
         ["cards", "--villain", "gaston", "-n", "30", "--seed", "2", "--strategy", "gaston=novice", *RULES]
-        + ["--max-turns", "30", "--threads", "1", *EDIT, "--card", "Wolves", "--png", "impact.png"],
+        + [
+            "--max-turns",
+            "30",
+            "--threads",
+            "1",
+            *EDIT,
+            "--card",
+            "Wolves",
+            "--png",
+            "impact.png",
+            "--level",
+            "novice",
+        ],
         "simlab.studies.impact:ablation",
         {
             "villain": "gaston",
@@ -146,7 +158,7 @@ CASES = {
     "sweep": Case(
         ["sweep", *M, "--card", "Get Out!", "--attribute", "cost", "--values", "3..5", "-n", "40", "--seed", "3"]
         + ["--strategy", "gaston=novice", "--rules", "lucifer_trap=on_play", "--max-turns", "30", "--threads", "1"]
-        + ["--edit", "Wolves:cost=2", "--png", "s.png"],
+        + ["--edit", "Wolves:cost=2", "--png", "s.png", "--level", "Novice"],
         "simlab.studies.whatif:sweep",
         {
             "matchup": "gaston-vs-horned-king",
@@ -158,6 +170,7 @@ CASES = {
             "settings": settings(
                 games=40,
                 seed=3,
+                level="novice",
                 strategies=(("gaston", "novice"),),
                 variants=(("lucifer_trap", "on_play"),),
                 max_turns=30,

@@ -12,6 +12,7 @@ from simlab.cli.common import (
     BackendOrConfig,
     Config,
     Edits,
+    Level,
     MaxTurns,
     Rules,
     Scheduler,
@@ -20,6 +21,7 @@ from simlab.cli.common import (
     VillainStrategies,
     backend_for,
     check_file_option,
+    default_png,
     experiment_settings,
     fail,
     parse_edits,
@@ -48,6 +50,7 @@ def cards(
     ] = True,
     card: Annotated[list[str] | None, typer.Option("--card", help="ablate only these cards (repeatable)")] = None,
     png: Annotated[str | None, typer.Option(help="write the ranked causal-impact chart here")] = None,
+    level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
@@ -60,7 +63,7 @@ def cards(
     check_file_option(png, "--png", ".png")
     bar, update = progress_bar()
     try:
-        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, None)
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level)
         if causal:
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
         with backend_for(backend, scheduler):
@@ -71,16 +74,14 @@ def cards(
     except USER_ERRORS as exc:
         fail(str(exc))
 
-    table = observational_view(frame, villain, n, seed)
-    console.print(table)
+    play = settings.play_label()
+    console.print(observational_view(frame, villain, n, seed, play))
     if not causal:
         return
-    table = ablation_view(effects, villain)
-    console.print(table)
+    console.print(ablation_view(effects, villain, play))
     if png:
-        save_plot(
-            png, lambda ax: plot_impact(effects, ax, f"{villain}: causal card impact"), height=0.3 * effects.height + 1
-        )
+        title = f"{villain}: causal card impact, {play}"
+        save_plot(png, lambda ax: plot_impact(effects, ax, title), height=0.3 * effects.height + 1)
 
 
 def sweep(
@@ -97,7 +98,10 @@ def sweep(
     threads: Threads = None,
     edit: Edits = None,
     config: Config = None,
-    png: Annotated[str | None, typer.Option(help="where to write the plot [default: reports/sweep-<name>.png]")] = None,
+    png: Annotated[
+        str | None, typer.Option(help="where to write the plot [default: reports/sweep-<matchup>-<what>-<level>.png]")
+    ] = None,
+    level: Level = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
 ) -> None:
@@ -121,6 +125,7 @@ def sweep(
             edits=(parse_edits(edit), ()),
             backend=(backend, "local"),
             scheduler=(scheduler, None),
+            level=(level, None),
         )
         spec = cfg["experiment"].sweep
         card = card if card is not None else spec.get("card")
@@ -131,7 +136,7 @@ def sweep(
             settings = RunSettings(
                 cfg["games"],
                 cfg["seed"],
-                None,
+                cfg["level"],
                 cfg["strategies"],
                 cfg["rules"],
                 cfg["max_turns"],
@@ -142,13 +147,10 @@ def sweep(
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    table = sweep_view(res, cfg["games"])
-    console.print(table)
-    slug = "".join(ch if ch.isalnum() else "-" for ch in res.what.lower()).strip("-")
-    save_plot(
-        png or f"reports/sweep-{slug}.png",
-        lambda ax: plot_sweep(res.table, ax, f"{res.matchup}: {res.what}", res.baseline),
-    )
+    console.print(sweep_view(res, cfg["games"]))
+    png = png or default_png("sweep", res.matchup, res.what, settings.level or "expert")
+    title = f"{res.matchup}: {res.what}, {res.play}"
+    save_plot(png, lambda ax: plot_sweep(res.table, ax, title, res.baseline))
 
 
 def parse_values(text: str) -> list[str]:

@@ -138,7 +138,8 @@ Level = Annotated[
     str | None,
     typer.Option(
         "--level",
-        help="strength every villain plays at: random, novice, expert, tuned, search (--strategy overrides)",
+        help="strength every villain plays at: random, novice, expert, tuned, strong, search, case-blind "
+        "(--strategy overrides) [default: expert]",
     ),
 ]
 
@@ -334,9 +335,17 @@ def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool 
     the path); say where (unless ``quiet``: a command printing JSON)."""
     from simlab.report.plots import write_plot
 
+    replaced = Path(path).is_file()
     try:
         write_plot(path, draw, (width, height), what=what)
     except InputError as exc:
         fail(str(exc))
     if not quiet:
-        console.print(f"plot: {path}")
+        console.print(f"plot: {path}" + (" (replaced the file that was there)" if replaced else ""), highlight=False)
+
+
+def default_png(*parts: str) -> str:
+    """A default plot file named after what it shows: ``default_png("sweep", "gaston-vs-horned-king", "Get Out!
+    cost", "expert")`` is ``reports/sweep-gaston-vs-horned-king-get-out-cost-expert.png``."""
+    words = ("".join(ch if ch.isalnum() else "-" for ch in str(p).lower()) for p in parts)
+    return "reports/" + "-".join("-".join(w for w in word.split("-") if w) for word in words) + ".png"

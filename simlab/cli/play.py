@@ -24,6 +24,7 @@ from simlab.cli.common import (
     backend_for,
     check_file_option,
     default_games,
+    default_png,
     each_villain,
     experiment_settings,
     fail,
@@ -194,14 +195,26 @@ def matrix(
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
-    png: Annotated[str, typer.Option(help="where to write the heatmap")] = "reports/matrix.png",
+    png: Annotated[
+        str | None, typer.Option(help="where to write the heatmap [default: reports/matrix-<level>.png]")
+    ] = None,
     edit: Edits = None,
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
-    """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table and a heatmap."""
+    """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table (each outcome's
+    rate and the first-seat advantage, with 95% intervals) and a heatmap."""
     from simlab.report.plots import plot_matrix
+
+    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
+    console.print(matrix_table(res.table, settings))
+    png = png or default_png("matrix", settings.level or "expert")
+    save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
+
+
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler):
+    """The matrix of ``matrix`` (its options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
     check_file_option(png, "--png", ".png")
@@ -210,12 +223,9 @@ def matrix(
         n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
         with backend_for(backend, scheduler), bar:
-            res = run_matrix(settings=settings)
+            return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
-    console.print(matrix_table(res.table, settings))
-    save_plot(png, lambda ax: plot_matrix(res.grid(), ax), 6, 5, quiet=True, what=f"--png {png!r}")
-    console.print(f"heatmap: {png}")
 
 
 def replay(
@@ -253,17 +263,23 @@ def replay(
 
 def goldfish(
     villain: VillainsOrAll = None,
-    n: Annotated[int, typer.Option("-n", help="games per villain and strategy")] = 2000,
+    n: Annotated[int, typer.Option("-n", help="games per villain and level or strategy")] = 2000,
     seed: Seed = 0,
+    level: Annotated[
+        list[str] | None,
+        typer.Option("--level", help="level to measure at (repeatable): random, novice, expert, tuned, strong, search"),
+    ] = None,
     strategy: Annotated[list[str] | None, typer.Option(help="strategy name or TOML path (repeatable)")] = None,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
 ) -> None:
-    """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile)."""
+    """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile), at
+    each --level and with each --strategy [default: levels novice and expert]."""
     from simlab.studies.ladder import goldfish_table
 
-    frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, strategy or ("novice", "expert"))
+    chosen = [*(level or ()), *(strategy or ())] or ["novice", "expert"]
+    frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, chosen)
     table = goldfish_view(frame, n, seed)
     console.print(table)
 

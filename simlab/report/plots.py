@@ -36,8 +36,9 @@ def write_plot(path: str | Path, draw: Callable, size=(7, 5), dpi: int = 120, wh
     return Path(path)
 
 
-def plot_matrix(grid: pl.DataFrame, ax) -> None:
-    """Heatmap of a :meth:`MatrixResult.grid`: the row villain's win rate against the column villain."""
+def plot_matrix(grid: pl.DataFrame, ax, play: str = "") -> None:
+    """Heatmap of a :meth:`MatrixResult.grid`: the row villain's win rate against the column villain, titled with
+    ``play`` (the level, :func:`simlab.runs.levels.play_label`) when given."""
     names = list(grid["villain"])
     values = grid.select(names).to_numpy()
     im = ax.imshow(values, vmin=0, vmax=1, cmap="RdBu")
@@ -48,7 +49,7 @@ def plot_matrix(grid: pl.DataFrame, ax) -> None:
     for i in range(len(names)):
         for j in range(len(names)):
             ax.text(j, i, f"{values[i, j]:.1%}", ha="center", va="center", color="black")
-    ax.set_title("2-player win rate (row vs column, seats rotated)")
+    ax.set_title("2-player win rate (row vs column, seats rotated)" + (f"\n{play}" if play else ""))
     ax.figure.colorbar(im, ax=ax, fraction=0.046)
 
 

@@ -30,7 +30,7 @@ def print_run(res) -> None:
     """The tables of a run, with rich."""
     from simlab.runs.sim import entry_names
 
-    title = f"{res.matchup}: {res.n_games:,} games, seed {res.seed}"
+    title = f"{res.matchup}: {res.n_games:,} games, seed {res.seed}, {res.play or 'expert play'}"
     if res.edits:
         title += "; edits: " + ", ".join(str(e) for e in res.edits)
     if res.interrupted:
@@ -428,29 +428,26 @@ def _print_calibration_lengths(res) -> None:
 
 def matrix_table(table: pl.DataFrame, settings) -> Table:
     """The matchup matrix (:func:`simlab.studies.matchups.matrix`'s table) played with ``settings`` (a RunSettings)."""
-    out = Table(
-        title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.level or 'expert'} play"
-    )
-    for col in ("matchup", "outcome", "rate", "95% interval", "median rounds", "first-seat adv."):
+    out = Table(title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.play_label()}")
+    for col in ("matchup", "outcome", "rate [95% interval]", "median rounds", "first-seat adv. [95%]"):
         out.add_column(col)
     for r in table.iter_rows(named=True):
-        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
         out.add_row(
             r["matchup"],
             r["outcome"],
-            rate,
-            f"{low} - {high}",
+            interval_text(r["rate"], r["low"], r["high"]),
             f"{r['median_rounds']:g}",
-            f"{r['first_seat_advantage']:+.1%}",
+            interval_text(r["first_seat_advantage"], r["first_seat_low"], r["first_seat_high"], "+"),
         )
     return out
 
 
 def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
-    """Turns to win alone per villain and strategy (:func:`simlab.studies.ladder.goldfish_table`)."""
+    """Turns to win alone per villain and level or strategy (:func:`simlab.studies.ladder.goldfish_table`)."""
     rows = (
         (
             r["villain"],
+            r["level"] or "-",
             r["strategy"],
             f"{r['won'] / r['games']:.1%}",
             f"{r['median_turns']:g}",
@@ -460,8 +457,10 @@ def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
         )
         for r in frame.iter_rows(named=True)
     )
-    columns = ("villain", "strategy", "won", "median", "10th pct", "90th pct", "mean")
-    return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed})", columns, rows)
+    columns = ("villain", "level", "strategy", "won", "median", "10th pct", "90th pct", "mean")
+    levels = [lv for lv in frame["level"].unique(maintain_order=True) if lv]
+    played = f"; levels {', '.join(levels)}" if levels else ""
+    return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed}{played})", columns, rows)
 
 
 def strategies_view(specs, expert: dict) -> Table:
@@ -485,11 +484,11 @@ def _pct(x, sign=""):
     return "-" if x is None else f"{x:{sign}.1%}"
 
 
-def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int) -> Table:
-    """Card impact, observational (:func:`simlab.studies.impact.observational`)."""
+def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int, play: str = "expert play") -> Table:
+    """Card impact, observational (:func:`simlab.studies.impact.observational`), played at ``play``."""
     table = Table(
         title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
-        f"{n:,} games vs each other villain, seed {seed}"
+        f"{n:,} games vs each other villain, seed {seed}, {escape(play)}"
     )
     for col in (
         "card",
@@ -514,11 +513,11 @@ def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int) -> 
     return table
 
 
-def ablation_view(effects: pl.DataFrame, villain: str) -> Table:
-    """Card impact, causal (:func:`simlab.studies.impact.ablation`)."""
+def ablation_view(effects: pl.DataFrame, villain: str, play: str = "expert play") -> Table:
+    """Card impact, causal (:func:`simlab.studies.impact.ablation`), played at ``play``."""
     table = Table(
         title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
-        "with the card never played); impact = win rate with the card - without"
+        f"with the card never played), {escape(play)}; impact = win rate with the card - without"
     )
     for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
         table.add_column(col)
@@ -539,19 +538,16 @@ def sweep_view(res, games: int) -> Table:
     """A sweep's win rates and paired changes per value (:func:`simlab.studies.whatif.sweep`)."""
     table = Table(
         title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
-        f"{games:,} games per value, paired seeds (seed {res.seed})"
+        f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}"
     )
-    for col in ("value", "entry", "win rate", "95% interval", "change vs shipped [95% paired]", "unfinished"):
+    for col in ("value", "entry", "win rate [95% interval]", "change vs shipped [95% paired]", "unfinished"):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
-        rate, low, high = pct_interval(r["rate"], r["low"], r["high"])
-        change, change_low, change_high = pct_interval(r["change"], r["change_low"], r["change_high"], "+")
         table.add_row(
             escape(r["value"]),
             r["entry"],
-            rate,
-            f"{low} - {high}",
-            f"{change} [{change_low}, {change_high}]",
+            interval_text(r["rate"], r["low"], r["high"]),
+            interval_text(r["change"], r["change_low"], r["change_high"], "+"),
             f"{r['unfinished']:.1%}",
         )
     return table

@@ -214,7 +214,7 @@ def load_experiment(name_or_path: str) -> Experiment:
         if "level" in doc:
             from simlab.runs.levels import check_level
 
-            check_level(doc["level"])
+            doc["level"] = check_level(doc["level"])
         rules = doc.get("rules", {})
         bad = [k for k, v in rules.items() if not isinstance(v, str)]
         if bad:

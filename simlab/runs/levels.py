@@ -122,3 +122,32 @@ def strategy_at(name: str, villain: str) -> str:
 def is_level(name) -> bool:
     """``name`` is a level (in any case), not a strategy name."""
     return str(name).strip().lower() in LEVELS
+
+
+def play_label(strategies, level: str | None = None) -> str:
+    """What a table says it was played at: ``"expert play"``, or ``"expert play; gaston: novice"`` naming each
+    villain whose strategy differs from the level's. ``strategies``: villain -> strategy as given (a name, a
+    path, ``strong#VILLAIN``), or (villain, strategy) pairs (a mirror's entries). ``level`` (default expert,
+    the strategy of a villain no option names): the level asked for; ``None`` with strategies that are all one
+    level's reads as that level."""
+    pairs = list(strategies.items() if hasattr(strategies, "items") else strategies)
+    if level is None:
+        level = next((lv for lv in LEVELS if pairs and not _differing(pairs, lv)), DEFAULT_LEVEL)
+    level = check_level(level)
+    differ = _differing(pairs, level)
+    return f"{level} play" + (f"; {', '.join(f'{v}: {s}' for v, s in differ.items())}" if differ else "")
+
+
+def _differing(pairs, level: str) -> dict[str, str]:
+    """villain -> strategy, for each of ``pairs`` that ``level`` would not play (in order, once each)."""
+    out = {}
+    for villain, strategy in pairs:
+        try:
+            same = str(strategy) == level_strategy(level, villain) or (
+                resolve(str(strategy)) == resolve(level_strategy(level, villain))
+            )
+        except (InputError, StrategyError):
+            same = False
+        if not same:
+            out.setdefault(villain, str(strategy))
+    return out

@@ -95,6 +95,13 @@ class RunSettings:
     def strategies_for(self, villains=VILLAIN_KEYS) -> dict[str, str]:
         return {v: self.strategy(v) for v in villains}
 
+    def play_label(self, villains=VILLAIN_KEYS) -> str:
+        """``"expert play"``, ``"tuned play; gaston: novice"``: the level ``villains`` play at here, and the
+        strategies that differ from it (:func:`simlab.runs.levels.play_label`)."""
+        from simlab.runs.levels import play_label
+
+        return play_label(self.strategies_for(villains), self.level)
+
     def plan(
         self,
         villains: tuple[str, ...],

@@ -32,6 +32,7 @@ from simlab.runs.checkpoint import (  # noqa: F401
     chunk_checksum,
     settings_hash,
 )
+from simlab.runs.levels import play_label
 from simlab.runs.output import _frame, _ParquetOut, card_flags  # noqa: F401
 from simlab.runs.plan import DEFAULT_CHUNK, MAX_GAMES, GamePlan, _chunks, _set_threads, check_games, check_strategies  # noqa: F401
 from simlab.runs.seating import check_first, seat_table  # noqa: F401
@@ -61,6 +62,7 @@ class RunResult:
     out: str | None = None
     edits: tuple = ()  # card edits the games were played with (simlab.data.edits.CardEdit)
     resumed_games: int = 0  # games read back from a checkpoint (not played in ``seconds``)
+    play: str = ""  # the level played at and the strategies that differ from it (simlab.runs.levels.play_label)
 
     @property
     def n_games(self) -> int:
@@ -90,6 +92,7 @@ class RunResult:
     def to_json(self) -> str:
         doc = {
             "matchup": self.matchup,
+            "play": self.play,
             "strategies": dict(zip(entry_names(self.villains), self.strategies, strict=True)),
             "seed": self.seed,
             "games": self.n_games,
@@ -254,6 +257,7 @@ def run(
         str(out) if out is not None else None,
         edits,
         sum(job.n for job, _ in done.values()),
+        play_label(zip(villains, names, strict=True), settings.level),
     )
 
 

@@ -8,7 +8,7 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.engine.game import check_villain, strategy_spec
 from simlab.errors import InputError
-from simlab.runs.levels import default_games, is_search, scripted_levels, strategy_at
+from simlab.runs.levels import check_level, default_games, is_level, is_search, scripted_levels, strategy_at
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import goldfish, simulate
 from simlab.runs.stats import wilson
@@ -124,8 +124,17 @@ def goldfish_table(
     settings: RunSettings | None = None,
     **given,
 ) -> pl.DataFrame:
-    """Turns each villain needs to win alone (median, 10th and 90th percentile) for each strategy.
-    ``settings`` and ``given`` as for :func:`skill_ladder`."""
+    """Turns each villain needs to win alone (median, 10th and 90th percentile) for each of ``strategies``: levels
+    of :mod:`simlab.runs.levels` (the strategy playing each villain there; the ``level`` column names it) or
+    strategy names (``level`` null). ``settings`` and ``given`` as for :func:`skill_ladder`."""
     villains = tuple(check_villain(v) for v in villains)
     settings = settings_from(settings, **given)
-    return pl.concat([goldfish(v, strategy=s, settings=settings).summary for v in villains for s in strategies])
+    return pl.concat(
+        [
+            goldfish(v, strategy=strategy_at(s, v), settings=settings).summary.with_columns(
+                pl.lit(check_level(s) if is_level(s) else None, pl.String).alias("level")
+            )
+            for v in villains
+            for s in strategies
+        ]
+    )

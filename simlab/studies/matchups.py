@@ -21,6 +21,7 @@ def matchups() -> list[str]:
 class MatrixResult:
     table: pl.DataFrame  # one row per (matchup, outcome): rate and 95% interval, plus the matchup's length
     runs: dict[str, RunResult]
+    play: str = "expert play"  # the level and the strategies that differ from it (simlab.runs.levels.play_label)
 
     def to_pandas(self):
         return self.table.to_pandas()
@@ -54,14 +55,15 @@ def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, *
         res = run(m, keep_games=False, settings=settings)
         runs[m] = res
         rounds = res.lengths.filter(pl.col("winner") == "all games")
+        adv = res.first_seat.filter(pl.col("seat") == "first-seat advantage").row(0, named=True)
         frames.append(
             res.summary.with_columns(
                 pl.lit(m).alias("matchup"),
                 pl.lit(len(vs)).alias("players"),
                 pl.lit(float(rounds["median"][0])).alias("median_rounds"),
-                pl.lit(float(res.first_seat.filter(pl.col("seat") == "first-seat advantage")["rate"][0])).alias(
-                    "first_seat_advantage"
-                ),
+                pl.lit(float(adv["rate"])).alias("first_seat_advantage"),
+                pl.lit(float(adv["low"])).alias("first_seat_low"),
+                pl.lit(float(adv["high"])).alias("first_seat_high"),
             )
         )
     table = pl.concat(frames).select(
@@ -75,5 +77,7 @@ def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, *
         "high",
         "median_rounds",
         "first_seat_advantage",
+        "first_seat_low",
+        "first_seat_high",
     )
-    return MatrixResult(table, runs)
+    return MatrixResult(table, runs, settings.play_label())

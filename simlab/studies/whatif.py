@@ -71,6 +71,7 @@ class SweepResult:
     table: pl.DataFrame  # one row per (value, entry)
     seed: int
     settings: dict = field(default_factory=dict)
+    play: str = "expert play"  # the level and the strategies that differ from it (simlab.runs.levels.play_label)
 
     def to_pandas(self):
         return self.table.to_pandas()
@@ -168,5 +169,12 @@ def sweep(
         baseline,
         table,
         seed,
-        {"games": n_games, "strategies": dict(settings.strategies), "variants": variants, "max_turns": max_turns},
+        {
+            "games": n_games,
+            "level": settings.level,
+            "strategies": dict(settings.strategies),
+            "variants": variants,
+            "max_turns": max_turns,
+        },
+        settings.play_label(villains),
     )
