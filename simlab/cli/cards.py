@@ -32,7 +32,7 @@ from simlab.cli.common import (
 )
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
-from simlab.report.render import ablation_view, console, observational_view, sweep_view
+from simlab.report.render import ablation_view, card_sheet_view, console, observational_view, sweep_view
 from simlab.runs.settings import RunSettings
 
 
@@ -51,15 +51,21 @@ def cards(
     card: Annotated[list[str] | None, typer.Option("--card", help="ablate only these cards (repeatable)")] = None,
     png: Annotated[str | None, typer.Option(help="write the ranked causal-impact chart here")] = None,
     level: Level = None,
+    list_cards: Annotated[
+        bool, typer.Option("--list", help="print each card's printed data and the edits allowed, play nothing")
+    ] = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
-    played), and the paired change in win rate."""
+    played), and the paired change in win rate. With --list: the villain's cards as printed (cost, Strength,
+    copies, type, ability) and the --edit each one takes, without playing."""
     from simlab.report.plots import plot_impact
     from simlab.studies.impact import ablation, deck_cards, observational
 
+    if list_cards:
+        return list_villain_cards(villain)
     check_file_option(png, "--png", ".png")
     bar, update = progress_bar()
     try:
@@ -82,6 +88,18 @@ def cards(
     if png:
         title = f"{villain}: causal card impact, {play}"
         save_plot(png, lambda ax: plot_impact(effects, ax, title), height=0.3 * effects.height + 1)
+
+
+def list_villain_cards(villain: str) -> None:
+    """``simlab cards --villain V --list``: the cards as printed and the edits each takes."""
+    from simlab.data.edits import card_sheet
+    from simlab.engine.game import check_villain
+
+    try:
+        rows = card_sheet(check_villain(villain))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    console.print(card_sheet_view(rows, villain))
 
 
 def sweep(

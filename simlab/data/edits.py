@@ -33,6 +33,7 @@ perturbations the leverage table measures.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -66,15 +67,9 @@ def check_edit(card: str, attribute: str, value, where: str = "--edit", typed: b
     """A validated edit; ``where`` names the source in errors (``--edit`` or ``file.toml: [cards."X"]``).
     ``typed``: the value comes from a data file and must already be an integer (or a boolean for the flags);
     otherwise text such as ``"4"`` or ``"true"`` is read."""
-    cards = load_cards()
-    names = cards.card_names()
-    if card not in names:
-        close = [n for n in names if n.lower() == str(card).lower()]
-        hint = f"; did you mean {close[0]!r}?" if close else "; `simlab cards --list` names them all"
-        raise EditError(f"{where}: unknown card {card!r}{hint}")
+    c = known_card(card, where)
     if attribute not in ATTRIBUTES:
         raise EditError(f"{where}: unknown attribute {attribute!r} for {card!r}; choose from {', '.join(ATTRIBUTES)}")
-    c = cards.card(card)
     if typed and isinstance(value, str):
         want = "true or false" if attribute in FLAGS else "a whole number"
         raise EditError(f"{where}: {card!r} {attribute} must be {want}, got the text {value!r}")
@@ -97,11 +92,62 @@ def check_edit(card: str, attribute: str, value, where: str = "--edit", typed: b
         raise EditError(f"{where}: {card!r} {attribute} cannot be negative, got {value}")
     if value > MAX_VALUE[attribute]:
         raise EditError(f"{where}: {card!r} {attribute} must be at most {MAX_VALUE[attribute]:,}, got {value}")
-    if attribute == "cost" and (c.deck == "fate" or c.type == "Condition"):
+    if attribute == "cost" and attribute not in editable(c):
         raise EditError(f"{where}: {card!r} is a {'Fate card' if c.deck == 'fate' else 'Condition'}: it has no cost")
-    if attribute == "strength" and c.type not in ("Ally", "Hero"):
+    if attribute == "strength" and attribute not in editable(c):
         raise EditError(f"{where}: {card!r} is an {c.type}: only Allies and Heroes have Strength")
     return CardEdit(card, attribute, value)
+
+
+CARDS_LIST = "simlab cards --villain VILLAIN --list"  # the command that shows each card's data and edits
+
+
+def known_card(name: str, where: str = "--edit"):
+    """The card named ``name`` (:class:`simlab.data.cards.Card`), else an EditError with the nearest names."""
+    import difflib
+
+    cards = load_cards()
+    names = cards.card_names()
+    if name not in names:
+        close = [n for n in names if n.lower() == str(name).lower()] or difflib.get_close_matches(str(name), names, 3)
+        hint = f"did you mean {' or '.join(repr(n) for n in close)}? " if close else ""
+        raise EditError(f"{where}: unknown card {name!r}; {hint}`{CARDS_LIST}` lists each villain's cards")
+    return cards.card(name)
+
+
+def editable(card) -> tuple[str, ...]:
+    """The attributes an edit may change on ``card``: a Fate card or a Condition has no cost to change, and only
+    Allies and Heroes have Strength; copies, remove and ablate apply to every card."""
+    no_cost = card.deck == "fate" or card.type == "Condition"
+    return tuple(
+        a
+        for a in ATTRIBUTES
+        if not (a == "cost" and no_cost) and not (a == "strength" and card.type not in ("Ally", "Hero"))
+    )
+
+
+def card_sheet(villain: str) -> list[dict]:
+    """``villain``'s cards as printed, one dict per card in deck order: card, deck, type, copies, cost and
+    strength (None where the card has none), the ability text and the edits allowed (``cost=N``, ...,
+    ``remove``, ``ablate``)."""
+    rows = []
+    for c in load_cards().cards:
+        if c.villain != villain:
+            continue
+        allowed = editable(c)
+        rows.append(
+            {
+                "card": c.name,
+                "deck": c.deck,
+                "type": c.type,
+                "copies": c.copies,
+                "cost": c.cost if "cost" in allowed else None,
+                "strength": c.strength if "strength" in allowed else None,
+                "text": c.text,
+                "edits": [a if a in FLAGS else f"{a}=N" for a in allowed],
+            }
+        )
+    return rows
 
 
 def parse_edit(text: str, source: str = "--edit"):
@@ -116,10 +162,24 @@ def parse_edit(text: str, source: str = "--edit"):
             f"attributes: {', '.join(ATTRIBUTES)}"
         )
     attribute, eq, value = rest.partition("=")
-    attribute = attribute.strip()
+    attribute, card = attribute.strip(), card.strip()
+    step = re.fullmatch(r"(cost|strength|copies)\s*([+-])\s*([0-9]+)", attribute)
+    if step and not eq:  # "cost+1": an edit sets a value; suggest the one meant
+        name = step.group(1)
+        check_edit(card, name, "0", source)  # an unknown card, or an attribute this card lacks, fails here
+        now = getattr(known_card(card), name)
+        meant = now + int(step.group(3)) * (1 if step.group(2) == "+" else -1)
+        raise EditError(
+            f"{source} {text!r}: an edit sets a new value, it does not add to the printed one; {card} has {name} "
+            f"{now}, so write {card}:{name}={max(meant, 0)}"
+        )
     if not eq and attribute not in FLAGS:
-        raise EditError(f"{source} {text!r}: {attribute!r} needs a value, e.g. {card.strip()}:{attribute}=2")
-    return check_edit(card.strip(), attribute, value.strip() if eq else True, source)
+        check_edit(card, attribute, "0", source)  # an unknown card or attribute, or one this card lacks, fails here
+        now = getattr(known_card(card), attribute)
+        raise EditError(
+            f"{source} {text!r}: {attribute!r} needs a value, e.g. {card}:{attribute}={now + 1} (now {now})"
+        )
+    return check_edit(card, attribute, value.strip() if eq else True, source)
 
 
 def edits_from_table(table: dict, where: str) -> tuple[CardEdit, ...]:

@@ -463,6 +463,26 @@ def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
     return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed}{played})", columns, rows)
 
 
+def card_sheet_view(rows: list[dict], villain: str) -> Table:
+    """A villain's cards as printed and the edits each takes (:func:`simlab.data.edits.card_sheet`)."""
+    cells = (
+        (
+            escape(r["card"]),
+            r["deck"],
+            r["type"],
+            "-" if r["cost"] is None else str(r["cost"]),
+            "-" if r["strength"] is None else str(r["strength"]),
+            str(r["copies"]),
+            escape(r["text"]),
+            ", ".join(r["edits"]),
+        )
+        for r in rows
+    )
+    columns = ("card", "deck", "type", "cost", "Strength", "copies", "ability", "--edit CARD:...")
+    title = f'{villain}: the cards as printed; change one with --edit "CARD:cost=N" (or strength=N, copies=N, remove)'
+    return _table(title, columns, cells, show_lines=True)
+
+
 def strategies_view(specs, expert: dict) -> Table:
     """Each strategy with its description and the parameters where it differs from ``expert``'s values."""
     table = Table(title="strategies", show_lines=True)
