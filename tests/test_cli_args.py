@@ -105,6 +105,23 @@ CASES = {
             )
         },
     ),
+    "first-seat": Case(
+        ["first-seat", "-n", "55", "--seed", "4", "--strategy", "gaston=novice", *RULES, "--max-turns", "30"]
+        + ["--threads", "1", "--png", "f.png", *EDIT, "--level", "Novice"],
+        "simlab.studies.matchups:matrix",
+        {
+            "settings": settings(
+                games=55,
+                seed=4,
+                level="novice",
+                strategies=(("gaston", "novice"),),
+                variants=VARIANTS,
+                max_turns=30,
+                threads=1,
+                edits=EDITS,
+            )
+        },
+    ),
     "replay": Case(
         ["replay", *M, "--seed", "6", "--game", "3", "--strategy", "horned-king=novice", *RULES, "--max-turns", "25"],
         "simlab.engine.replay:replay",

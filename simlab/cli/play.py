@@ -214,7 +214,7 @@ def matrix(
 
 
 def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler):
-    """The matrix of ``matrix`` (its options checked), and its run settings."""
+    """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
     check_file_option(png, "--png", ".png")
@@ -226,6 +226,36 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
+
+
+def first_seat(
+    n: Annotated[int | None, typer.Option("-n", help="games per matchup [default: 10000; 100 at search level]")] = None,
+    seed: Seed = 0,
+    strategy: VillainStrategies = None,
+    rules: Rules = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    png: Annotated[
+        str | None, typer.Option(help="where to write the plot [default: reports/first-seat-<level>.png]")
+    ] = None,
+    edit: Edits = None,
+    level: Level = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Does going first pay? The first seat's win rate and its advantage over the other seats (first seat's win
+    rate minus their mean), with 95% intervals, in every 2-player pairing (mirrors included) and the 3-player
+    game at one level, seats rotated (each villain sits first equally often); a table and a plot."""
+    from simlab.report.plots import plot_first_seat
+    from simlab.report.render import first_seat_view
+    from simlab.studies.matchups import first_seat as first_seat_table
+
+    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
+    frame = first_seat_table(res)
+    console.print(first_seat_view(frame, settings))
+    png = png or default_png("first-seat", settings.level or "expert")
+    title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
+    save_plot(png, lambda ax: plot_first_seat(frame, ax, title), 7, 4, what=f"--png {png!r}")
 
 
 def replay(
@@ -284,4 +314,4 @@ def goldfish(
     console.print(table)
 
 
-COMMANDS = {"run": run, "matrix": matrix, "replay": replay, "goldfish": goldfish}
+COMMANDS = {"run": run, "matrix": matrix, "first-seat": first_seat, "replay": replay, "goldfish": goldfish}

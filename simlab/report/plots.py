@@ -127,6 +127,24 @@ def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
     return ax
 
 
+def plot_first_seat(frame: pl.DataFrame, ax, title: str = ""):
+    """The first seat's advantage per matchup with its 95% interval, from
+    :func:`simlab.studies.matchups.first_seat` (a frame) on ``ax``; 0 is no advantage."""
+    y = np.arange(frame.height)
+    x = frame["advantage"].to_numpy()
+    err = error_bars(x, frame["advantage_low"], frame["advantage_high"])
+    colours = ["tab:purple" if p == 3 else "tab:blue" for p in frame["players"]]
+    ax.barh(y, x, xerr=err, capsize=3, color=colours)
+    ax.set_yticks(y, [m.replace("-vs-", " v ") for m in frame["matchup"]], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0%}")
+    ax.set_xlabel("first seat's win rate - the other seats' mean [95% interval]\n(purple: the 3-player game)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title or "first-seat advantage")
+    return ax
+
+
 def plot_impact(frame: pl.DataFrame, ax, title: str = ""):
     """Ranked horizontal bars of causal impact with their paired 95% intervals (from :func:`ablation`)."""
     f = frame.sort("impact")

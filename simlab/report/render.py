@@ -442,6 +442,36 @@ def matrix_table(table: pl.DataFrame, settings) -> Table:
     return out
 
 
+def first_seat_view(frame: pl.DataFrame, settings) -> Table:
+    """The first seat's edge per matchup (:func:`simlab.studies.matchups.first_seat`) played with ``settings``."""
+    rows = (
+        (
+            r["matchup"],
+            f"{r['games']:,}",
+            interval_text(r["first_rate"], r["first_low"], r["first_high"]),
+            f"{r['fair_rate']:.1%}",
+            interval_text(r["advantage"], r["advantage_low"], r["advantage_high"], "+"),
+            "yes" if r["advantage_low"] > 0 or r["advantage_high"] < 0 else "no",
+            f"{r['unfinished']:.1%}",
+        )
+        for r in frame.iter_rows(named=True)
+    )
+    columns = (
+        "matchup",
+        "games",
+        "first seat wins [95%]",
+        "an even share",
+        "advantage [95%]",
+        "significant",
+        "unfinished",
+    )
+    title = (
+        f"first-seat advantage: {settings.games:,} games each (seats rotated), seed {settings.seed}, "
+        f"{settings.play_label()}; advantage = first seat's win rate - the other seats' mean"
+    )
+    return _table(title, columns, rows)
+
+
 def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
     """Turns to win alone per villain and level or strategy (:func:`simlab.studies.ladder.goldfish_table`)."""
     rows = (

@@ -81,3 +81,30 @@ def matrix(n_games: int | None = None, *, settings: RunSettings | None = None, *
         "first_seat_high",
     )
     return MatrixResult(table, runs, settings.play_label())
+
+
+def first_seat(result: MatrixResult) -> pl.DataFrame:
+    """The first seat's edge in every matchup of a matrix (seats rotated, so each villain sits first equally
+    often): one row per matchup with the first seat's win rate and the advantage (first seat's win rate minus
+    the mean of the other seats'), each with its 95% interval, and the share of unfinished games."""
+    rows = []
+    for m, res in result.runs.items():
+        seats = {r["seat"]: r for r in res.first_seat.iter_rows(named=True)}
+        unfinished = res.summary.filter(pl.col("outcome") == "unfinished")
+        first, adv = seats["seat 0"], seats["first-seat advantage"]
+        rows.append(
+            {
+                "matchup": m,
+                "players": len(res.villains),
+                "games": res.n_games,
+                "first_rate": first["rate"],
+                "first_low": first["low"],
+                "first_high": first["high"],
+                "fair_rate": 1 / len(res.villains),
+                "advantage": adv["rate"],
+                "advantage_low": adv["low"],
+                "advantage_high": adv["high"],
+                "unfinished": float(unfinished["rate"][0]) if unfinished.height else 0.0,
+            }
+        )
+    return pl.DataFrame(rows)
