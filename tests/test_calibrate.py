@@ -538,3 +538,87 @@ def test_cli_example_log_end_to_end(tmp_path):
     assert doc["fit"][0]["games"] == 32 and doc["verdicts"] == []
     assert {r["players"] for r in doc["first_player"]} == {"2-player", "3-player", "all"}
     assert png.exists() and (tmp_path / "cal-lengths.png").exists()
+
+
+# ---------------------------------------------------------------------------------------- logs as people keep them
+
+
+def test_a_log_of_villain_a_villain_b_and_a_blank_first_player_is_read_with_unknown_seats(tmp_path):
+    # issue 36: the common public layout, nobody noting who went first, was refused ("no 'villains' column")
+    path = tmp_path / "log.csv"
+    path.write_text(
+        "villain_a,villain_b,winner,first_player,notes\n"
+        "Gaston,The Horned King,The Horned King,,close game\n"
+        "horned-king,gaston,gaston,,\n"
+        "Gaston,Lady Tremaine,Gaston,Lady Tremaine,\n"
+    )
+    log = read_log(path)
+    g = log.games
+    assert g["first_known"].to_list() == [False, False, True]
+    # unknown seats: one key per matchup whatever the listed order, every seat order equally likely
+    assert g["seating"].to_list()[:2] == ["{gaston, horned-king}"] * 2
+    assert g["villains"].to_list()[1] == ["gaston", "horned-king"] and g["winner_pos"].to_list()[:2] == [1, 0]
+    assert g.row(2, named=True)["villains"] == ["lady-tremaine", "gaston"] and g["ordered"][2]
+    assert set(log.orders()) == {GH, HG, ("lady-tremaine", "gaston")}
+    assert log.columns == (
+        "columns read: villain_a, villain_b -> the villains (not in seat order); winner -> the winner; "
+        "first_player -> who went first; 2 games with no first player: seat order unknown, each order taken as "
+        "equally likely; ignored: notes"
+    )
+
+
+def test_a_game_with_no_first_player_pools_both_seat_orders_and_says_nothing_about_going_first():
+    pred = fake_predictions({"m": {GH: (1000, [700, 300]), HG: (1000, [500, 500])}})
+    log = read_log(pl.DataFrame({"Villain A": ["gaston"], "Villain B": ["horned-king"], "Winner": ["gaston"]}))
+    res = evaluate(log, pred)
+    got = {r["villain"]: r["predicted"] for r in res.matchups.iter_rows(named=True)}
+    # gaston: 700 (seat 0) + 500 (seat 1) of 2000 finished; horned-king: 300 + 500
+    assert got["gaston"] == pytest.approx(1200.5 / 2001) and got["horned-king"] == pytest.approx(800.5 / 2001)
+    assert res.fit["log_lik"][0] == pytest.approx(math.log(1200.5 / 2001))
+    assert dict(res.matchups.select("villain", "seat").rows()) == {"gaston": None, "horned-king": None}
+    assert res.first_player.height == 0  # who went first is not known in any game
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "seating"),
+    [
+        ("seat_1,seat_2,winner", "horned-king,gaston,gaston", "horned-king > gaston"),  # one column per seat
+        (
+            "Seat 1,Seat 2,Seat 3,Won By",
+            "gaston,horned-king,lady-tremaine,gaston",
+            "gaston > horned-king > lady-tremaine",
+        ),
+        ("player1,player2,victor,starting player", "gaston,horned-king,gaston,horned-king", "horned-king > gaston"),
+        ("villains,winner,first", "gaston;horned-king,gaston,", "gaston > horned-king"),  # as before: seat order
+        (
+            "villain_1,villain_2,villain_3,winner",
+            "gaston,lady-tremaine,horned-king,gaston",
+            "{gaston, horned-king, lady-tremaine}",
+        ),
+    ],
+)
+def test_common_column_layouts(tmp_path, header, row, seating):
+    path = tmp_path / "log.csv"
+    path.write_text(f"{header}\n{row}\n")
+    log = read_log(path)
+    assert log.games["seating"].to_list() == [seating], log.games
+    assert log.columns.startswith("columns read: ")
+
+
+def test_a_log_without_villain_columns_names_the_columns_it_found():
+    with pytest.raises(InputError, match=r"no villains column \(found home, away, winner\); the log needs columns"):
+        read_log(pl.DataFrame({"home": ["gaston"], "away": ["horned-king"], "winner": ["gaston"]}))
+    with pytest.raises(InputError, match=r"no 'winner' column \(found villain_a, villain_b\)"):
+        read_log(pl.DataFrame({"villain_a": ["gaston"], "villain_b": ["horned-king"]}))
+
+
+def test_simlab_calibrate_takes_a_log_with_a_blank_first_player(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text("villain_a,villain_b,winner,first_player\n" + "gaston,horned-king,horned-king,\n" * 3)
+    res = runner.invoke(
+        app, ["calibrate", "--games", str(path), "-n", "20", "--levels", "novice", "--max-turns", "30", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert "3 games with no first player: seat order unknown, each order taken as equally likely" in doc["columns"]
+    assert "3 usable games" in doc["log"]

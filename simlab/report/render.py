@@ -271,6 +271,8 @@ def print_tune_all(res, report_dir: str) -> None:
 def print_calibration(res) -> None:
     """The tables of a calibration, with rich."""
     console.print(escape(res.log.describe()), highlight=False)
+    if res.log.columns:
+        console.print(escape(res.log.columns), highlight=False)
     pred = res.predictions
     console.print(f"simulated: {pred.n_games:,} games per seat order and model, seed {pred.seed}", highlight=False)
     _print_calibration_fit(res)

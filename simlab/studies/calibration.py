@@ -50,7 +50,7 @@ DECISIVE_RATIO = 20.0  # a likelihood ratio this large decides between two model
 POWER = 0.8  # chance of reaching DECISIVE_RATIO that "games needed" asks for
 Z_POWER = 0.8416212335729143  # standard normal quantile of POWER
 CALIBRATION_BINS = 10
-LOG_COLUMNS = "villains, winner (optional: first, rounds, group)"
+LOG_COLUMNS = "villains (or villain_a, villain_b, ... or seat_1, seat_2, ...), winner (optional: first, rounds, group)"
 _SPLIT = re.compile(r"\s*(?:;|,|\||/|-vs-|\s+vs\.?\s+)\s*", re.IGNORECASE)
 
 
@@ -66,12 +66,14 @@ class GameLog:
     source: str
     rows: int  # data rows read
     unit: str = "line"  # how rows are numbered: "line" (CSV) or "row" (parquet, frames)
+    columns: str = ""  # one line: the columns found and how each was read (LogLayout.describe)
 
     def orders(self) -> list[tuple[str, ...]]:
         """Every seat order (seat 0 first) a usable game may have been played in."""
         out = []
-        for villains, ordered in self.games.select("villains", "ordered").unique(maintain_order=True).iter_rows():
-            for order in compatible_orders(tuple(villains), ordered):
+        games = self.games.select("villains", "ordered", "first_known").unique(maintain_order=True)
+        for villains, ordered, first_known in games.iter_rows():
+            for order in compatible_orders(tuple(villains), ordered, first_known):
                 if order not in out:
                     out.append(order)
         return out
@@ -110,18 +112,22 @@ class GameLog:
         return text + (("; skipped " + "; ".join(parts)) if parts else "")
 
 
-def compatible_orders(villains: tuple[str, ...], ordered: bool) -> list[tuple[str, ...]]:
-    """The seat orders a logged game may have had: its own, or (first player named, 3 players) the first
-    player followed by the others in either order."""
+def compatible_orders(villains: tuple[str, ...], ordered: bool, first_known: bool = True) -> list[tuple[str, ...]]:
+    """The seat orders a logged game may have had: its own, (first player named, 3 players) the first player
+    followed by the others in either order, or (nobody noted who went first) every order of its villains."""
+    if not first_known:
+        return list(itertools.permutations(villains))
     if ordered or len(villains) < 3:
         return [villains]
     first, rest = villains[0], villains[1:]
     return [(first, *p) for p in itertools.permutations(rest)]
 
 
-def seating_key(villains: Sequence[str], ordered: bool) -> str:
-    """``"gaston > horned-king"`` (seat order, seat 0 first), or ``"gaston > {horned-king, lady-tremaine}"``
-    when only the first player is known."""
+def seating_key(villains: Sequence[str], ordered: bool, first_known: bool = True) -> str:
+    """``"gaston > horned-king"`` (seat order, seat 0 first), ``"gaston > {horned-king, lady-tremaine}"``
+    when only the first player is known, or ``"{gaston, horned-king}"`` when the seat order is unknown."""
+    if not first_known:
+        return "{" + ", ".join(villains) + "}"
     if ordered or len(villains) < 3:
         return " > ".join(villains)
     return f"{villains[0]} > {{{', '.join(villains[1:])}}}"
@@ -186,6 +192,7 @@ GAME_SCHEMA = {
     "players": pl.Int64,
     "villains": pl.List(pl.String),
     "ordered": pl.Boolean,
+    "first_known": pl.Boolean,
     "seating": pl.String,
     "matchup": pl.String,
     "winner": pl.String,
@@ -202,20 +209,115 @@ SKIP_SCHEMA = {
 }
 
 
+# the names a column goes by in logs people keep (after lower case, spaces and hyphens as "_")
+COLUMN_NAMES = {
+    "winner": ("winner", "won_by", "winning_villain", "victor", "win"),
+    "first": ("first", "first_player", "firstplayer", "starting_player", "starter", "went_first", "goes_first"),
+    "rounds": ("rounds", "round", "turns", "game_rounds"),
+    "group": ("group", "event", "play_group", "tournament"),
+}
+_SEAT_COLUMN = re.compile(r"seat_?([0-9]+|[a-c])")  # one column per seat, in seat order
+_VILLAIN_COLUMN = re.compile(r"(?:villain|player)_?([0-9]+|[a-c])")  # one column per villain, order not known
+
+
+def _column_key(name) -> str:
+    return re.sub(r"[\s-]+", "_", str(name).strip().lower())
+
+
+@dataclass(frozen=True)
+class LogLayout:
+    """How a log's columns are read: where the villains are and whether their order is the seat order, and the
+    columns of the winner, the first player, the rounds and the label (None when absent)."""
+
+    villains: tuple[str, ...]  # ("villains",) or the per-seat / per-villain columns, in order
+    seat_order: bool  # the villains as listed are the seat order (unless a first player is named)
+    winner: str | None
+    first: str | None
+    rounds: str | None
+    group: str | None
+    ignored: tuple[str, ...]
+
+    def describe(self, unknown_first: int = 0) -> str:
+        """One line: each column found and how it was read; ``unknown_first`` games had no first player."""
+        listed = ", ".join(self.villains)
+        if self.seat_order:
+            parts = [f"{listed} -> the villains in seat order (first plays first) unless a first player is named"]
+        else:
+            parts = [f"{listed} -> the villains (not in seat order)"]
+        parts.append(f"{self.winner} -> the winner")
+        if self.first:
+            parts.append(f"{self.first} -> who went first")
+        if unknown_first:
+            parts.append(
+                f"{unknown_first} game{'s' if unknown_first != 1 else ''} with no first player: seat order unknown, "
+                "each order taken as equally likely"
+            )
+        if self.rounds:
+            parts.append(f"{self.rounds} -> rounds")
+        if self.group:
+            parts.append(f"{self.group} -> the label")
+        if self.ignored:
+            parts.append(f"ignored: {', '.join(self.ignored)}")
+        return "columns read: " + "; ".join(parts)
+
+
+def log_layout(columns, name: str = "the log") -> LogLayout:
+    """The :class:`LogLayout` of a log with these column names (already keyed by :func:`_column_key`): a
+    ``villains`` column, or one column per seat (``seat_1``, ``seat_2``, ...: seat order), or one per villain
+    (``villain_a``, ``villain_b``, ``player_1``, ...: who played, the first player from its own column, else
+    unknown). An InputError names what is missing and the columns found."""
+    columns = list(dict.fromkeys(columns))
+    found = {role: next((n for n in names if n in columns), None) for role, names in COLUMN_NAMES.items()}
+    seats = sorted((m.group(1), c) for c in columns if (m := _SEAT_COLUMN.fullmatch(c)))
+    each = sorted((m.group(1), c) for c in columns if (m := _VILLAIN_COLUMN.fullmatch(c)))
+    if "villains" in columns:
+        villains, seat_order = ("villains",), True
+    elif len(seats) >= 2:
+        villains, seat_order = tuple(c for _, c in seats), True
+    elif len(each) >= 2:
+        villains, seat_order = tuple(c for _, c in each), False
+    else:
+        raise InputError(
+            f"{name}: no villains column (found {', '.join(columns) or 'none'}); the log needs columns {LOG_COLUMNS}"
+        )
+    if found["winner"] is None:
+        raise InputError(
+            f"{name}: no 'winner' column (found {', '.join(columns)}); the log needs columns {LOG_COLUMNS}"
+        )
+    used = set(villains) | {c for c in found.values() if c}
+    return LogLayout(villains, seat_order, **found, ignored=tuple(c for c in columns if c not in used))
+
+
+def _log_row(layout: LogLayout, r: dict) -> dict:
+    """A row of a log as :func:`_game_row` reads it: villains (a list or text), winner, first, rounds, label."""
+    if layout.villains == ("villains",):
+        villains = r.get("villains")
+    else:
+        villains = [r.get(c) for c in layout.villains if r.get(c)]
+    out = {"villains": villains, "seat_order": layout.seat_order}
+    for role in ("winner", "first", "rounds", "group"):
+        col = getattr(layout, role)
+        out[role] = r.get(col) if col else None
+    return out
+
+
 def read_log(source) -> GameLog:
     """Read a log of real games (a ``.csv`` or ``.parquet`` path, or a polars or pandas frame).
 
-    Columns (names case-insensitive; others are ignored):
+    Columns (names case-insensitive, spaces or hyphens as ``_``; others are ignored and named):
 
     ``villains``
         the villains of the game, in seat order (the first plays first), separated by ``;``, ``,``, ``|``,
         ``/``, ``-vs-`` or `` vs `` (a list column in parquet). Names as in simlab (``lady-tremaine``) or as
-        printed (``Lady Tremaine``, ``The Horned King``).
-    ``winner``
+        printed (``Lady Tremaine``, ``The Horned King``). Instead: one column per seat (``seat_1``, ``seat_2``
+        [, ``seat_3``]; seat order too), or one column per villain (``villain_a``, ``villain_b``, ``villain_1``,
+        ``player_1``, ...; who played, in no seat order).
+    ``winner`` (or ``won_by``, ``victor``, ...)
         the villain who won; in a mirror game ``gaston #1`` or ``gaston #2`` (#1 plays first).
-    ``first`` (optional)
-        the first player: when given, ``villains`` is read as unordered. In a 3-player game the other two
-        seats are then unknown and each order is taken as equally likely.
+    ``first`` (or ``first_player``, ``starting_player``, ...; optional)
+        the first player: when given, the villains are read as unordered. In a 3-player game the other two
+        seats are then unknown and each order is taken as equally likely. Blank (or no such column) with one
+        column per villain: nobody noted who went first, and every seat order is taken as equally likely.
     ``rounds`` (optional)
         rounds played (a positive whole number).
     ``group`` or ``event`` (optional)
@@ -224,38 +326,32 @@ def read_log(source) -> GameLog:
     Games with a villain outside this box are skipped and counted by villain; games simlab cannot play (more
     than 3 players, or a 3-player game with a villain twice) are skipped; malformed rows (no winner, a winner
     or first player not in the game, bad rounds) are named by line. A log with no usable game is an
-    ``InputError``.
+    ``InputError``. :attr:`GameLog.columns` says in one line which columns were read and how.
 
     The usable games' frame: ``line``, ``players``, ``villains`` (seat order; when ``ordered`` is false, the
-    first player then the others alphabetically), ``ordered``, ``seating`` (a readable key of the seat order),
-    ``matchup`` (the villains alphabetically, ``-vs-``), ``winner``, ``winner_pos`` (index of the winner in
-    ``villains``; 0 is the first player), ``rounds`` (null when not logged), ``group`` (null when none).
+    first player then the others alphabetically, or all alphabetically when ``first_known`` is false),
+    ``ordered``, ``first_known``, ``seating`` (a readable key of the seat order), ``matchup`` (the villains
+    alphabetically, ``-vs-``), ``winner``, ``winner_pos`` (index of the winner in ``villains``; 0 is the first
+    player when it is known), ``rounds`` (null when not logged), ``group`` (null when none).
     """
     rows, name, unit = _read_rows(source)
-    columns = set()
-    for _, r in rows:
-        columns |= {str(k).strip().lower() for k in r}
     rows = [
-        (line, {str(k).strip().lower(): _cell(v) if not isinstance(v, list) else v for k, v in r.items()})
-        for line, r in rows
+        (line, {_column_key(k): _cell(v) if not isinstance(v, list) else v for k, v in r.items()}) for line, r in rows
     ]
     if not rows:
         raise InputError(f"{name}: no games (the log needs columns {LOG_COLUMNS})")
-    for col in ("villains", "winner"):
-        if col not in columns:
-            raise InputError(f"{name}: no {col!r} column; the log needs columns {LOG_COLUMNS}")
-    label_col = "group" if "group" in columns else "event" if "event" in columns else None
+    layout = log_layout([c for _, r in rows for c in r], name)
     games, skipped = [], []
     for line, r in rows:
         try:
-            games.append(_game_row(line, r, label_col))
+            games.append(_game_row(line, _log_row(layout, r)))
         except _Skipped as why:
             skipped.append({"line": line, **why.row})
-    log = GameLog(
-        pl.DataFrame(games, schema=GAME_SCHEMA), pl.DataFrame(skipped, schema=SKIP_SCHEMA), name, len(rows), unit
-    )
+    frame = pl.DataFrame(games, schema=GAME_SCHEMA)
+    unknown = frame.filter(~pl.col("first_known")).height
+    log = GameLog(frame, pl.DataFrame(skipped, schema=SKIP_SCHEMA), name, len(rows), unit, layout.describe(unknown))
     if not games:
-        raise InputError(f"no usable games in {log.describe()}")
+        raise InputError(f"no usable games in {log.describe()}; {log.columns}")
     return log
 
 
@@ -267,8 +363,9 @@ class _Skipped(Exception):
         self.row = {"kind": kind, "reason": reason, "villains": villains, "unknown": unknown}
 
 
-def _game_row(line: int, r: dict, label_col: str | None) -> dict:
-    """The usable game of one row of a log (a row of :attr:`GameLog.games`), or :class:`_Skipped` saying why not."""
+def _game_row(line: int, r: dict) -> dict:
+    """The usable game of one row of a log (a row of :attr:`GameLog.games`), or :class:`_Skipped` saying why not.
+    ``r``: the row as :func:`_log_row` gives it."""
     raw = r.get("villains")
     items = raw if isinstance(raw, list) else _SPLIT.split(raw or "")
     names = [villain_key(v) for v in items if v is not None and str(v).strip()]
@@ -292,13 +389,14 @@ def _game_row(line: int, r: dict, label_col: str | None) -> dict:
             "a mirror game needs its villains in seat order (no first), winner as #1 or #2",
             listed,
         )
-    ordered = not first or len(names) == 2
+    first_known = bool(first) or r["seat_order"] or mirror  # a mirror's winner names its seat (#1 plays first)
+    ordered = first_known and (not first or len(names) == 2)
     if first:
         rest = list(names)
         rest.remove(first)
         villains = [first, *sorted(rest)]
     else:
-        villains = names
+        villains = names if first_known else sorted(names)
     winner_raw = r.get("winner") or ""
     if not winner_raw:
         raise _Skipped("malformed", "no winner recorded", listed)
@@ -328,12 +426,13 @@ def _game_row(line: int, r: dict, label_col: str | None) -> dict:
         "players": len(villains),
         "villains": villains,
         "ordered": ordered,
-        "seating": seating_key(villains, ordered),
+        "first_known": first_known,
+        "seating": seating_key(villains, ordered, first_known),
         "matchup": "-vs-".join(sorted(villains)),
         "winner": winner,
         "winner_pos": pos,
         "rounds": rounds,
-        "group": (r.get(label_col) or None) if label_col else None,
+        "group": r.get("group") or None,
     }
 
 
@@ -541,6 +640,7 @@ class CalibrationResult:
     def to_json(self) -> str:
         doc = {
             "log": self.log.describe(),
+            "columns": self.log.columns,
             "simulated_games_per_order": self.predictions.n_games,
             "seed": self.predictions.seed,
             "best": self.best,
@@ -558,12 +658,12 @@ def _key_predictions(log: GameLog, pred: Predictions) -> pl.DataFrame:
         for m, o, s, g, f, w in pred.orders.select("model", "order", "seat", "games", "finished", "wins").iter_rows()
     }
     rows = []
-    keys = log.games.select("seating", "villains", "ordered").unique("seating", maintain_order=True)
+    keys = log.games.select("seating", "villains", "ordered", "first_known").unique("seating", maintain_order=True)
     for model in pred.models["model"]:
-        for key, villains, ordered in keys.iter_rows():
+        for key, villains, ordered, first_known in keys.iter_rows():
             villains = tuple(villains)
             P = len(villains)
-            compat = compatible_orders(villains, ordered)
+            compat = compatible_orders(villains, ordered, first_known)
             for pos, v in enumerate(villains):
                 games = finished = wins = 0
                 for o in compat:
@@ -578,7 +678,7 @@ def _key_predictions(log: GameLog, pred: Predictions) -> pl.DataFrame:
                         "seating": key,
                         "position": pos,
                         "villain": v,
-                        "seat": pos if ordered or pos == 0 else None,
+                        "seat": pos if ordered or (pos == 0 and first_known) else None,
                         "sim_games": games,
                         "sim_finished": finished,
                         "sim_wins": wins,
@@ -698,7 +798,7 @@ def evaluate(log: GameLog, pred: Predictions) -> CalibrationResult:
     if missing:
         raise InputError(f"the predictions do not cover the log's seat orders {sorted(missing)}")
     per_game = (
-        games.select("line", "players", "seating", "matchup", "winner_pos", "group")
+        games.select("line", "players", "first_known", "seating", "matchup", "winner_pos", "group")
         .join(keyp, on="seating", how="inner")
         .with_columns((pl.col("position") == pl.col("winner_pos")).alias("won"))
         .sort("model", "line", "position")
@@ -815,7 +915,8 @@ def _matchup_cells(games: pl.DataFrame, keyp: pl.DataFrame, pred: Predictions, m
 
 def _first_player(per_game: pl.DataFrame, model_order: list[str]) -> pl.DataFrame:
     """The first player's share of wins and advantage, observed against predicted, per model and player count."""
-    firsts = per_game.filter(pl.col("position") == 0).with_columns(
+    # a game whose first player nobody noted says nothing about going first
+    firsts = per_game.filter((pl.col("position") == 0) & pl.col("first_known")).with_columns(
         pl.col("won").cast(pl.Float64).alias("x"),
         (pl.col("predicted") - (1 - pl.col("predicted")) / (pl.col("players") - 1)).alias("adv_pred"),
         (pl.col("won").cast(pl.Float64) - (1 - pl.col("won").cast(pl.Float64)) / (pl.col("players") - 1)).alias(
@@ -928,14 +1029,14 @@ def _lengths(log: GameLog, pred: Predictions, model_order: list[str]) -> tuple[p
         np.add.at(h, np.minimum(part["rounds"].to_numpy(), top), part["count"].to_numpy())
         hists[(model, order)] = h
     rows, dist_rows = [], []
-    keys = timed.select("seating", "villains", "ordered").unique("seating", maintain_order=True)
+    keys = timed.select("seating", "villains", "ordered", "first_known").unique("seating", maintain_order=True)
     for model in model_order:
         pmf = {}
-        for key, villains, ordered in keys.iter_rows():
+        for key, villains, ordered, first_known in keys.iter_rows():
             h = sum(
                 (
                     hists.get((model, " > ".join(o)), np.zeros(top + 1))
-                    for o in compatible_orders(tuple(villains), ordered)
+                    for o in compatible_orders(tuple(villains), ordered, first_known)
                 ),
                 np.zeros(top + 1),
             )
