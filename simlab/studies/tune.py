@@ -45,7 +45,7 @@ from simlab.engine.game import check_villain, strategy_spec
 from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
 from simlab.runs.settings import RunSettings, settings_from
-from simlab.runs.stats import wilson
+from simlab.runs.stats import interval_text, wilson
 from simlab.studies.difficulty import derived_seed
 from simlab.studies.whatif import paired_effect
 from strategies import KERNELS, StrategySpec
@@ -682,7 +682,7 @@ def _tune_result(plan: _TunePlan, found: _Found, validation: pl.DataFrame, prove
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
     imp = (
-        f"{field_row['change']:+.1%} [{field_row['change_low']:+.1%}, {field_row['change_high']:+.1%}] over "
+        f"{interval_text(field_row['change'], field_row['change_low'], field_row['change_high'], '+')} over "
         f"{plan.start.name} on {int(field_row['games']):,} fresh games"
     )
     best = replace(
