@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.runs.levels import play_label
 from simlab.runs.settings import RunSettings
+from strategies import STRATEGIES
 
 runner = CliRunner()
 M = ["-m", "gaston-vs-horned-king"]
@@ -27,6 +28,10 @@ def test_the_play_label_names_the_level_and_the_strategies_that_differ():
     assert play_label({"gaston": "novice", "horned-king": "novice"}) == "novice play"  # no level given: theirs
     assert play_label({"gaston": "novice", "horned-king": "expert"}, "expert") == "expert play; gaston: novice"
     assert play_label([("gaston", "novice"), ("gaston", "expert")], "Novice") == "novice play; gaston: expert"
+    # a spec (what a mixture or a strategy object plays) by its name, never its text
+    assert play_label([("gaston", STRATEGIES["novice"]), ("horned-king", STRATEGIES["expert"])], "expert") == (
+        "expert play; gaston: novice"
+    )
     assert RunSettings(games=5, level="tuned", strategies={"gaston": "novice"}).play_label() == (
         "tuned play; gaston: novice"
     )

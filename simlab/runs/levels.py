@@ -124,30 +124,33 @@ def is_level(name) -> bool:
     return str(name).strip().lower() in LEVELS
 
 
-def play_label(strategies, level: str | None = None) -> str:
+def play_label(strategies, level: str | None = None, matchup: tuple[str, ...] | None = None) -> str:
     """What a table says it was played at: ``"expert play"``, or ``"expert play; gaston: novice"`` naming each
     villain whose strategy differs from the level's. ``strategies``: villain -> strategy as given (a name, a
-    path, ``strong#VILLAIN``), or (villain, strategy) pairs (a mirror's entries). ``level`` (default expert,
-    the strategy of a villain no option names): the level asked for; ``None`` with strategies that are all one
-    level's reads as that level."""
+    path, ``strong#VILLAIN`` or a spec, a mixture's too), or (villain, strategy) pairs (a mirror's entries).
+    ``level`` (default expert, the strategy of a villain no option names): the level asked for; ``None`` with
+    strategies that are all one level's reads as that level. ``matchup``: the villains seated, which decide
+    what ``strong#VILLAIN`` plays."""
     pairs = list(strategies.items() if hasattr(strategies, "items") else strategies)
     if level is None:
-        level = next((lv for lv in LEVELS if pairs and not _differing(pairs, lv)), DEFAULT_LEVEL)
+        level = next((lv for lv in LEVELS if pairs and not _differing(pairs, lv, matchup)), DEFAULT_LEVEL)
     level = check_level(level)
-    differ = _differing(pairs, level)
+    differ = _differing(pairs, level, matchup)
     return f"{level} play" + (f"; {', '.join(f'{v}: {s}' for v, s in differ.items())}" if differ else "")
 
 
-def _differing(pairs, level: str) -> dict[str, str]:
-    """villain -> strategy, for each of ``pairs`` that ``level`` would not play (in order, once each)."""
+def _differing(pairs, level: str, matchup: tuple[str, ...] | None) -> dict[str, str]:
+    """villain -> strategy name, for each of ``pairs`` that ``level`` would not play (in order, once each)."""
+    from simlab.engine.mixture import play_spec
+
     out = {}
     for villain, strategy in pairs:
+        name = getattr(strategy, "name", str(strategy))  # a spec (a mixture, a strategy) by its name
         try:
-            same = str(strategy) == level_strategy(level, villain) or (
-                resolve(str(strategy)) == resolve(level_strategy(level, villain))
-            )
-        except (InputError, StrategyError):
+            wanted = level_strategy(level, villain)
+            same = name == wanted or play_spec(strategy, matchup).name == play_spec(wanted, matchup).name
+        except (InputError, StrategyError, OSError):  # a level without its files, a name that is no strategy
             same = False
         if not same:
-            out.setdefault(villain, str(strategy))
+            out.setdefault(villain, name)
     return out

@@ -257,7 +257,7 @@ def run(
         str(out) if out is not None else None,
         edits,
         sum(job.n for job, _ in done.values()),
-        play_label(zip(villains, names, strict=True), settings.level),
+        play_label(zip(villains, names, strict=True), settings.level, villains),
     )
 
 
