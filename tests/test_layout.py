@@ -175,9 +175,7 @@ def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_a
     known = {module_name(p) for pkg in ("simlab", "strategies") for p in (ROOT / pkg).rglob("*.py")}
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        kernels_read = {
-            m for m in imports(path, known) if m == "simlab.kernels.engine" or m.startswith("simlab.villains.")
-        }
+        kernels_read = {m for m in imports(path, known) if m.startswith(("simlab.kernels.engine", "simlab.villains."))}
         assert not kernels_read, f"{path.name} imports {kernels_read}"
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef):

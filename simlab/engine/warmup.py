@@ -37,15 +37,15 @@ _PART_SECONDS = {
     "simlab_simlab_villains_horned_king_abilities_ability_r": 6.9,
     "play_range_nb": 6.2,
     "simlab_strategies_plans_lady_tremaine_plan_nb": 5.7,
-    "simlab_simlab_kernels_engine_step_r": 5.7,
+    "simlab_simlab_kernels_engine_routines_turn_step_r": 5.7,
     "simlab_strategies_plans_horned_king_plan_nb": 4.6,
     "simlab_strategies_heuristic_choose_score_nb": 5.2,  # with the decision memo
     "simlab_strategies_plans_gaston_plan_nb": 3.1,
     "simlab_strategies_heuristic_terms_cards_effect_value_nb": 2.7,
     "simlab_strategies_heuristic_terms_cards_card_value_nb": 2.7,
     "simlab_strategies_heuristic_terms_mover_location_value_nb": 2.4,
-    "simlab_simlab_kernels_engine_vanquish_r": 2.3,
-    "simlab_simlab_kernels_engine_fate_action_r": 1.8,
+    "simlab_simlab_kernels_engine_routines_actions_vanquish_r": 2.3,
+    "simlab_simlab_kernels_engine_routines_fate_fate_action_r": 1.8,
     "simlab_strategies_heuristic_terms_fate_basic_fate_harm_nb": 1.7,
     "simlab_strategies_heuristic_terms_cards_best_move_nb": 1.5,
 }

@@ -1,6 +1,6 @@
 """Read-only questions about a game state (no mutation, no decisions).
 
-Strategies may import these; the engine's mutating kernels live in ``engine.py``.
+Strategies may import these; the engine's mutating kernels live in :mod:`simlab.kernels.engine`.
 ``st`` is a :class:`~simlab.kernels.state.State`, ``tb`` the card :class:`~simlab.kernels.state.Tables`,
 ``ru`` the int64 rule-variant array (``R_*``); ``s`` a seat, ``k`` a card instance of that seat.
 """

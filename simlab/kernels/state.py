@@ -24,7 +24,7 @@ State = namedtuple(
         "g",  # int64 (N_G,): game scalars G_*
         "rng",  # uint64 (1,): the game's random stream
         "opts",  # int64 (MAX_OPTS, 4): options of the current decision (code, a, b, c)
-        "fr",  # int64 (MAX_DEPTH, N_FR): the routines under way, outermost first (FR_*); see engine.py
+        "fr",  # int64 (MAX_DEPTH, N_FR): the routines under way, outermost first (FR_*); see engine/frame.py
         "log",  # int64 (L, 6): event log (ev, seat, a, b, c, d); L = 0 disables logging
         "tmp",  # int64 (45,): scratch (strength snapshots)
         "mark",  # int64 (45,): scratch (selections)

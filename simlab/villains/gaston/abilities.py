@@ -5,7 +5,16 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import (
+from simlab.kernels.engine.abilities import (
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    NO_CHECK,
+    card_frame_nb,
+)
+from simlab.kernels.engine.cards import reveal_until_ally_nb
+from simlab.kernels.engine.fate import hero_placements_nb
+from simlab.kernels.engine.frame import (
     A0,
     A1,
     A2,
@@ -16,12 +25,8 @@ from simlab.kernels.engine import (
     A7,
     A8,
     A10,
-    CHECK_ACTIVATE,
-    CHECK_EFFECT,
-    CHECK_TAKES_OVER_FATE_ACTION,
     FA_PICK,
     GO,
-    NO_CHECK,
     PC_TAKEN_OVER,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
@@ -39,30 +44,21 @@ from simlab.kernels.engine import (
     RT_RESOLVE_EFFECT,
     ask_nb,
     call_nb,
-    card_frame_nb,
     chosen_nb,
-    defeat_hero_nb,
-    discard_nb,
-    draw_n_nb,
-    fate_discard_into_deck_nb,
-    find_nb,
-    gain_power_nb,
-    hero_placements_nb,
-    log_nb,
-    move_card_nb,
-    opt_add_nb,
-    opt_clear_nb,
-    over_nb,
-    put_in_realm_nb,
-    put_on_fate_deck_nb,
-    remove_obstacle_at_nb,
-    replace_obstacle_at_nb,
     ret_nb,
-    reveal_fate_nb,
-    reveal_until_ally_nb,
-    shuffle_fate_deck_nb,
     tail_nb,
 )
+from simlab.kernels.engine.heroes import defeat_hero_nb
+from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb, over_nb
+from simlab.kernels.engine.obstacles import remove_obstacle_at_nb, replace_obstacle_at_nb
+from simlab.kernels.engine.piles import (
+    draw_n_nb,
+    fate_discard_into_deck_nb,
+    put_on_fate_deck_nb,
+    reveal_fate_nb,
+    shuffle_fate_deck_nb,
+)
+from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     any_move_nb,

@@ -5,7 +5,16 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import (
+from simlab.kernels.engine.abilities import (
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    NO_CHECK,
+    card_frame_nb,
+)
+from simlab.kernels.engine.cards import add_card_placements_nb
+from simlab.kernels.engine.fate import discard_revealed_nb
+from simlab.kernels.engine.frame import (
     A0,
     A1,
     A3,
@@ -14,12 +23,8 @@ from simlab.kernels.engine import (
     A7,
     A8,
     A11,
-    CHECK_ACTIVATE,
-    CHECK_EFFECT,
-    CHECK_TAKES_OVER_FATE_ACTION,
     FA_END,
     GO,
-    NO_CHECK,
     PC_TAKEN_OVER,
     RT_ACTIVATE,
     RT_FATE_ACTION,
@@ -31,31 +36,22 @@ from simlab.kernels.engine import (
     RT_PLAY_REVEALED,
     RT_RESOLVE_EFFECT,
     RT_TILE,
-    add_card_placements_nb,
     ask_nb,
     call_nb,
-    card_frame_nb,
     chosen_nb,
-    claim_cauldron_nb,
-    defeat_hero_nb,
-    discard_nb,
-    discard_revealed_nb,
+    ret_nb,
+    tail_nb,
+)
+from simlab.kernels.engine.heroes import claim_cauldron_nb, defeat_hero_nb, set_cauldron_nb
+from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb
+from simlab.kernels.engine.piles import (
     draw_n_nb,
     fate_discard_into_deck_nb,
-    find_nb,
-    gain_power_nb,
     hand_size_nb,
-    log_nb,
-    move_card_nb,
-    opt_add_nb,
-    opt_clear_nb,
-    put_in_realm_nb,
-    ret_nb,
     reveal_fate_nb,
-    set_cauldron_nb,
-    tail_nb,
     villain_discard_into_deck_nb,
 )
+from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     can_enter_nb,

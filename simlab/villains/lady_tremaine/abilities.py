@@ -5,13 +5,11 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.engine import (
+from simlab.kernels.engine.abilities import CHECK_ACTIVATE, CHECK_EFFECT, NO_CHECK, card_frame_nb
+from simlab.kernels.engine.frame import (
     A2,
     A3,
     A4,
-    CHECK_ACTIVATE,
-    CHECK_EFFECT,
-    NO_CHECK,
     RT_CHOOSE_ACTIVATE,
     RT_CHOOSE_MOVE,
     RT_DISCARD_PICKS,
@@ -22,33 +20,25 @@ from simlab.kernels.engine import (
     RT_PICK_MODE,
     RT_PLACE_HERO,
     RT_RESOLVE_EFFECT,
-    any_activate_nb,
     ask_nb,
     call_nb,
-    card_frame_nb,
     chosen_nb,
-    declare_win_nb,
-    defeat_hero_nb,
-    discard_nb,
+    ret_nb,
+    tail_nb,
+)
+from simlab.kernels.engine.heroes import defeat_hero_nb, fetch_slippers_nb
+from simlab.kernels.engine.log import declare_win_nb, log_nb, opt_add_nb, opt_clear_nb
+from simlab.kernels.engine.moving import any_activate_nb
+from simlab.kernels.engine.piles import (
     draw_n_nb,
     draw_nb,
     fate_discard_into_deck_nb,
-    fetch_slippers_nb,
-    find_nb,
     hand_size_nb,
-    log_nb,
-    move_card_nb,
-    opt_add_nb,
-    opt_clear_nb,
-    put_in_realm_nb,
     put_on_fate_deck_nb,
-    ret_nb,
     reveal_fate_nb,
-    tail_nb,
-    trap_nb,
-    untrap_nb,
     villain_discard_into_deck_nb,
 )
+from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb, trap_nb, untrap_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     ally_fate_move_ok_nb,

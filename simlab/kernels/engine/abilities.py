@@ -1,0 +1,56 @@
+"""The tables through which the engine reaches the villains' ability routines and checks."""
+
+from numba import types
+
+from simlab.kernels import const as K
+from simlab.kernels import link
+from simlab.kernels.engine.frame import A0, A1, A2, ret_nb
+from simlab.kernels.jit import kernel
+
+# The ability codes printed by one villain's cards are resolved by that villain's routine
+# (simlab/villains/<folder>/abilities.py: ability_r, compiled on its own), reached through a table of
+# routines indexed by ability code and filled from the registry when the driver is imported
+# (simlab.villains.bind_abilities): adding a villain adds entries, not code here, so this module's cache stays
+# valid. A villain routine runs on the frame of the engine routine that reached it (resolve_effect_r,
+# on_play_r, on_enter_r, activate_r), as the branches it holds did when they were written here.
+ABILITY_TABLE = "simlab_ability_routines"
+N_ABILITY_CODES = 128  # ability codes are below this
+ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
+ADVANCE_REF_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, steps): advance_by_ref_nb
+ABILITY_TYPES = ROUTINE_TYPES
+_ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
+
+# Whether an ability printed by one villain's cards can do what it says (before an Effect or Condition is offered,
+# before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
+# reached through a second table indexed by ability code, filled with the first. It answers 1 (it can), 0 (it
+# cannot) or NO_CHECK (its text leaves nothing to check: an Effect can be played, an Activated Ability cannot).
+CHECK_TABLE = "simlab_ability_checks"
+# (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the card
+CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
+CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
+CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
+NO_CHECK = -1
+_check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
+
+
+@kernel
+def card_frame_nb(st, tb, f, col):
+    """What a routine resolving card instance A1 of seat A0 (choices by A2) reads first: (seat, instance,
+    chooser, resume point, card row, the card's code in column ``col``, the card's number)."""
+    s = st.fr[f, A0]
+    k = st.fr[f, A1]
+    c = st.inst[s, k, K.I_CARD]
+    return s, k, st.fr[f, A2], st.fr[f, K.FR_PC], c, tb.card[c, col], tb.card[c, K.CF_N]
+
+
+@kernel
+def no_ability_r(st, tb, ru, f):
+    """The table's entry for a code no villain's routine handles (or the core resolves elsewhere): nothing."""
+    return ret_nb(st, f)
+
+
+@kernel
+def no_check_nb(st, tb, ru, slot, s, c, budget):
+    """The check table's entry for a code no villain checks: NO_CHECK."""
+    return NO_CHECK
