@@ -4,7 +4,7 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.engine.frame import A0, A1, A2, ret_nb
+from simlab.kernels.engine.frame import A0, A1, A2, A3, ret_nb
 from simlab.kernels.jit import kernel
 
 # The ability codes printed by one villain's cards are resolved by that villain's routine
@@ -34,14 +34,24 @@ NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 
 
+# The frame of an engine routine resolving a card's ability (resolve_effect_r, on_play_r, on_enter_r, activate_r),
+# which the villain routine it reaches runs on: the slots from CARD_LOCALS on are that routine's own.
+CARD_SEAT = A0  # whose Realm
+CARD_INSTANCE = A1  # the card instance (activate_r: -1 for the villain's tile)
+CARD_CHOOSER = A2  # who makes its choices (activate_r: a local)
+CARD_HERE = A3  # on_play_r, on_enter_r: the card's location as it resolves
+CARD_LOCALS = A3  # resolve_effect_r's first local (on_play_r's and on_enter_r's are the slots after CARD_HERE)
+
+
 @kernel
 def card_frame_nb(st, tb, f, col):
-    """What a routine resolving card instance A1 of seat A0 (choices by A2) reads first: (seat, instance,
-    chooser, resume point, card row, the card's code in column ``col``, the card's number)."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
+    """What a routine resolving card instance CARD_INSTANCE of seat CARD_SEAT (choices by CARD_CHOOSER) reads
+    first: (seat, instance, chooser, resume point, card row, the card's code in column ``col``, the card's
+    number)."""
+    s = st.fr[f, CARD_SEAT]
+    k = st.fr[f, CARD_INSTANCE]
     c = st.inst[s, k, K.I_CARD]
-    return s, k, st.fr[f, A2], st.fr[f, K.FR_PC], c, tb.card[c, col], tb.card[c, K.CF_N]
+    return s, k, st.fr[f, CARD_CHOOSER], st.fr[f, K.FR_PC], c, tb.card[c, col], tb.card[c, K.CF_N]
 
 
 @kernel

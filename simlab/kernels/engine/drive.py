@@ -6,7 +6,6 @@ from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.engine.abilities import ADVANCE_REF_TYPES, ROUTINE_TYPES, _ability_r
 from simlab.kernels.engine.frame import (
-    A0,
     RT_ACTIVATE,
     RT_AFTER_ACTION,
     RT_CHOOSE_ACTIVATE,
@@ -34,6 +33,7 @@ from simlab.kernels.engine.frame import (
     RT_TAKE_ACTION,
     RT_TILE,
     RT_VANQUISH,
+    TILE_SEAT,
     push_nb,
 )
 from simlab.kernels.engine.piles import draw_n_nb, shuffle_fate_deck_nb, shuffle_villain_deck_nb
@@ -177,7 +177,7 @@ def run_routine_nb(st, tb, ru, f):
     if r == RT_RESOLVE_EFFECT:
         return _resolve_effect_r(st, tb, ru, f)
     if r == RT_TILE:
-        return _ability_r(tb.vil[st.sv[st.fr[f, A0], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
+        return _ability_r(tb.vil[st.sv[st.fr[f, TILE_SEAT], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
     raise IndexError("unknown routine")
 
 

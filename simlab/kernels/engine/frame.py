@@ -25,6 +25,8 @@ A9 = K.FR_A + 9
 A10 = K.FR_A + 10
 A11 = K.FR_A + 11
 
+START = 0  # the resume point every routine begins at (push_nb)
+
 GO = 0  # the routine on top of the stack can run on
 WAIT = 1  # a decision waits for a player
 
@@ -54,12 +56,11 @@ RT_PLAY_ITEM = 23
 RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
-RT_TILE = 27  # a villain's tile (A0 seat, A1 the phase): its villain's routine, reached through the ability table
+RT_TILE = 27  # a villain's tile: its villain's routine, reached through the ability table
 
-# fate_action_r's resume points a card that takes the Fate action over uses (see fate_action_r)
-FA_PICK = 1  # pick one of the revealed cards A2, A3
-FA_END = 8  # the Obstacle removals owed, then done
-PC_TAKEN_OVER = 16  # from here on, the card's villain's routine resolves it on the Fate action's frame
+# an RT_TILE routine's frame
+TILE_SEAT = A0  # whose tile
+TILE_PHASE = A1  # the phase of the turn whose rule it resolves (PH_*)
 
 
 @kernel
@@ -68,7 +69,7 @@ def push_nb(st, routine, a0, a1, a2, a3, a4, a5, a6):
     if d >= K.MAX_DEPTH:
         raise IndexError("routine stack overflow")
     st.fr[d, K.FR_ROUTINE] = routine
-    st.fr[d, K.FR_PC] = 0
+    st.fr[d, K.FR_PC] = START
     st.fr[d, A0] = a0
     st.fr[d, A1] = a1
     st.fr[d, A2] = a2

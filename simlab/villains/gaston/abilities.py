@@ -25,9 +25,7 @@ from simlab.kernels.engine.frame import (
     A7,
     A8,
     A10,
-    FA_PICK,
     GO,
-    PC_TAKEN_OVER,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
     RT_FATE_ACTION,
@@ -59,6 +57,7 @@ from simlab.kernels.engine.piles import (
     shuffle_fate_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
+from simlab.kernels.engine.routines.fate import FA_PICK, PC_TAKEN_OVER
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     any_move_nb,

@@ -23,9 +23,7 @@ from simlab.kernels.engine.frame import (
     A7,
     A8,
     A11,
-    FA_END,
     GO,
-    PC_TAKEN_OVER,
     RT_ACTIVATE,
     RT_FATE_ACTION,
     RT_MOVE_HERO,
@@ -52,6 +50,7 @@ from simlab.kernels.engine.piles import (
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
+from simlab.kernels.engine.routines.fate import FA_END, PC_TAKEN_OVER
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     can_enter_nb,

@@ -1,7 +1,7 @@
 """Routines of the Vanquish, Move an Item or Ally and Activate actions."""
 
 from simlab.kernels import const as K
-from simlab.kernels.engine.abilities import _ability_r
+from simlab.kernels.engine.abilities import CARD_INSTANCE, CARD_SEAT, _ability_r
 from simlab.kernels.engine.frame import (
     A0,
     A1,
@@ -11,6 +11,7 @@ from simlab.kernels.engine.frame import (
     A5,
     RT_ACTIVATE,
     RT_VANQUISH,
+    START,
     ask_nb,
     chosen_nb,
     ret_nb,
@@ -24,50 +25,59 @@ from simlab.kernels.engine.vanquish import add_vanquish_options_nb, vanquish_all
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import activation_cost_nb, strength_nb, vanquish_min_allies_nb
 
+# vanquish_r's (and vanquish_done_r's) frame; st.tmp holds each eligible Ally's Strength (-1: not eligible) and
+# st.mark the Allies picked
+VQ_SEAT = A0  # whose Realm
+VQ_HERO = A1  # the Hero vanquished
+VQ_STRENGTH_NEEDED = A2
+VQ_ALLIES_NEEDED = A3
+VQ_STRENGTH = A4  # the Strength of the Allies picked so far
+VQ_ALLIES = A5  # how many Allies are picked
+VQ_AFTER_ALLY = 1  # resume point: an Ally, or done, was picked
+
 
 @kernel
 def vanquish_r(st, tb, ru, f):
     """Vanquish Hero ``h`` of seat ``s`` with Allies its owner picks one by one (done once they suffice).
 
-    Locals: A2 Strength needed, A3 Allies needed, A4 Strength so far, A5 Allies so far; ``st.tmp`` holds each
-    eligible Ally's Strength (-1: not eligible) and ``st.mark`` the Allies picked.
+    The frame: VQ_*.
     """
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
+    s = st.fr[f, VQ_SEAT]
+    h = st.fr[f, VQ_HERO]
     pc = st.fr[f, K.FR_PC]
-    if pc == 0:
+    if pc == START:
         here = st.inst[s, h, K.I_LOC]
-        st.fr[f, A2] = strength_nb(st, tb, s, h)
-        st.fr[f, A3] = vanquish_min_allies_nb(st, tb, s, h)
+        st.fr[f, VQ_STRENGTH_NEEDED] = strength_nb(st, tb, s, h)
+        st.fr[f, VQ_ALLIES_NEEDED] = vanquish_min_allies_nb(st, tb, s, h)
         for k in range(K.N_INST):
             st.mark[k] = 0
             st.tmp[k] = vanquish_ally_strength_nb(st, tb, ru, s, k, here)
-    elif pc == 1:
+    elif pc == VQ_AFTER_ALLY:
         if chosen_nb(st, 0) == K.O_PASS:
             return vanquish_done_r(st, tb, ru, f)
         k = chosen_nb(st, 1)
         st.mark[k] = 1
-        st.fr[f, A4] += st.tmp[k]
-        st.fr[f, A5] += 1
+        st.fr[f, VQ_STRENGTH] += st.tmp[k]
+        st.fr[f, VQ_ALLIES] += 1
     opt_clear_nb(st)
-    if st.fr[f, A4] >= st.fr[f, A2] and st.fr[f, A5] >= st.fr[f, A3]:
+    if st.fr[f, VQ_STRENGTH] >= st.fr[f, VQ_STRENGTH_NEEDED] and st.fr[f, VQ_ALLIES] >= st.fr[f, VQ_ALLIES_NEEDED]:
         opt_add_nb(st, K.O_PASS, 0, 0, 0)
     for k in range(K.N_INST):
         if st.tmp[k] >= 0 and st.mark[k] == 0:
             opt_add_nb(st, K.O_CARD, k, s, 0)
     if st.g[K.G_NOPT] == 0:
         return vanquish_done_r(st, tb, ru, f)
-    return ask_nb(st, f, 1, s, s, K.DK_VANQUISH_ALLY, h)
+    return ask_nb(st, f, VQ_AFTER_ALLY, s, s, K.DK_VANQUISH_ALLY, h)
 
 
 @kernel
 def vanquish_done_r(st, tb, ru, f):
     """The Allies are chosen: they leave (or go back to hand where a card returns them, LeFou), the Hero is
     defeated."""
-    s = st.fr[f, A0]
-    h = st.fr[f, A1]
+    s = st.fr[f, VQ_SEAT]
+    h = st.fr[f, VQ_HERO]
     here = st.inst[s, h, K.I_LOC]
-    log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, A5], st.fr[f, A2], 0)
+    log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, VQ_ALLIES], st.fr[f, VQ_STRENGTH_NEEDED], 0)
     returns_allies = False
     for k in range(K.N_VCARDS):
         if (
@@ -96,41 +106,47 @@ def vanquish_done_r(st, tb, ru, f):
     return ret_nb(st, f)
 
 
+# choose_vanquish_r's, choose_move_r's and choose_activate_r's frame
+CH_SEAT = A0  # who takes the action
+CH_CTX = A1  # the ability granting it (0: a symbol)
+CH_AFTER_PICK = 1  # resume point: what the action is done on was picked
+
+
 @kernel
 def choose_vanquish_r(st, tb, ru, f):
     """Perform a Vanquish action (the Hero chosen by seat ``s``)."""
-    s = st.fr[f, A0]
-    if st.fr[f, K.FR_PC] == 1:
+    s = st.fr[f, CH_SEAT]
+    if st.fr[f, K.FR_PC] == CH_AFTER_PICK:
         return tail_nb(st, f, RT_VANQUISH, s, chosen_nb(st, 1), 0, 0, 0, 0, 0)
     opt_clear_nb(st)
     add_vanquish_options_nb(st, tb, ru, s)
     if st.g[K.G_NOPT] > 0:
-        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+        return ask_nb(st, f, CH_AFTER_PICK, s, s, K.DK_CARD, st.fr[f, CH_CTX])
     return ret_nb(st, f)
 
 
 @kernel
 def choose_move_r(st, tb, ru, f):
     """Perform a Move an Item or Ally action."""
-    s = st.fr[f, A0]
-    if st.fr[f, K.FR_PC] == 1:
+    s = st.fr[f, CH_SEAT]
+    if st.fr[f, K.FR_PC] == CH_AFTER_PICK:
         move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
         return ret_nb(st, f)
     opt_clear_nb(st)
     add_move_options_nb(st, tb, s)
     if st.g[K.G_NOPT] > 0:
-        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+        return ask_nb(st, f, CH_AFTER_PICK, s, s, K.DK_CARD, st.fr[f, CH_CTX])
     return ret_nb(st, f)
 
 
 @kernel
 def activate_r(st, tb, ru, f):
-    """Pay and resolve card ``k``'s Activated Ability (-1: the villain's tile, its villain's routine pays). Locals:
-    A2, A3 per ability."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
+    """Pay and resolve card ``k``'s Activated Ability (-1: the villain's tile, its villain's routine pays), by the
+    routine of the villain whose cards print it, on this card frame (CARD_*; from CARD_CHOOSER on its locals)."""
+    s = st.fr[f, CARD_SEAT]
+    k = st.fr[f, CARD_INSTANCE]
     pc = st.fr[f, K.FR_PC]
-    if pc == 0:
+    if pc == START:
         if k < 0:
             return _ability_r(tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)  # the tile's villain's
         cost = activation_cost_nb(tb, ru, st.inst[s, k, K.I_CARD])
@@ -143,11 +159,11 @@ def activate_r(st, tb, ru, f):
 
 @kernel
 def choose_activate_r(st, tb, ru, f):
-    s = st.fr[f, A0]
-    if st.fr[f, K.FR_PC] == 1:
+    s = st.fr[f, CH_SEAT]
+    if st.fr[f, K.FR_PC] == CH_AFTER_PICK:
         return tail_nb(st, f, RT_ACTIVATE, s, chosen_nb(st, 1), 0, 0, 0, 0, 0)
     opt_clear_nb(st)
     add_activate_options_nb(st, tb, ru, s)
     if st.g[K.G_NOPT] > 0:
-        return ask_nb(st, f, 1, s, s, K.DK_CARD, st.fr[f, A1])
+        return ask_nb(st, f, CH_AFTER_PICK, s, s, K.DK_CARD, st.fr[f, CH_CTX])
     return ret_nb(st, f)

@@ -22,47 +22,63 @@ from simlab.kernels.jit import kernel
 from simlab.kernels.query import play_cost_nb, trappable_nb
 from simlab.kernels.state import set_zone_nb
 
+# play_item_r's frame
+PI_SEAT = A0  # who plays it
+PI_CARD = A1  # the Item (instance)
+PI_LOC = A2  # where
+PI_HOST = A3  # the instance it attaches to (-1: none)
+PI_FREE = A4  # 1: not paid for (and no Condition window opens)
+PI_AFTER_ON_PLAY = 1  # resume point: its "when played" ability resolved
+
 
 @kernel
 def play_item_r(st, tb, ru, f):
     """Play Item ``k`` from seat ``s``'s hand to ``loc`` or attached to ``host`` (paying unless ``free``)."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
-    free = st.fr[f, A4]
-    if st.fr[f, K.FR_PC] == 1:
+    s = st.fr[f, PI_SEAT]
+    k = st.fr[f, PI_CARD]
+    free = st.fr[f, PI_FREE]
+    if st.fr[f, K.FR_PC] == PI_AFTER_ON_PLAY:
         if free == 0:
             st.g[K.G_TRIGGERS] |= K.TRIG_ITEM
             st.g[K.G_ITEM_ACTOR] = s
         return ret_nb(st, f)
-    loc = st.fr[f, A2]
-    host = st.fr[f, A3]
+    loc = st.fr[f, PI_LOC]
+    host = st.fr[f, PI_HOST]
     c = st.inst[s, k, K.I_CARD]
     cost = 0 if free != 0 else play_cost_nb(st, tb, s, c)
     st.sv[s, K.SV_POWER] -= cost
     st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
     log_nb(st, K.EV_PLAY, s, k, loc, host, cost)
     put_in_realm_nb(st, s, k, st.inst[s, host, K.I_LOC] if host >= 0 else loc, host)
-    return call_nb(st, f, 1, RT_ON_PLAY, s, k, s, 0, 0, 0, 0)
+    return call_nb(st, f, PI_AFTER_ON_PLAY, RT_ON_PLAY, s, k, s, 0, 0, 0, 0)
+
+
+# play_villain_card_r's frame
+PV_SEAT = A0  # who plays it
+PV_CARD = A1  # the card (instance)
+PV_LOC = A2  # where
+PV_HOST = A3  # the instance an Ally replaces or an Item attaches to (-1: none)
+PV_AFTER_TRAP = 1  # resume points: the Hero to trap was picked (the on-play reading of a card trapping Heroes),
+PV_AFTER_EFFECT = 2  # the Effect resolved
 
 
 @kernel
 def play_villain_card_r(st, tb, ru, f):
     """Play card ``k`` from seat ``s``'s hand with a Play a Card action, paying its cost."""
-    s = st.fr[f, A0]
-    k = st.fr[f, A1]
+    s = st.fr[f, PV_SEAT]
+    k = st.fr[f, PV_CARD]
     pc = st.fr[f, K.FR_PC]
-    if pc == 1:
+    if pc == PV_AFTER_TRAP:
         # Lucifer (on-play reading) traps the Hero picked
         trap_nb(st, s, chosen_nb(st, 1))
         trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
-    if pc == 2:
-        # after an Effect
+    if pc == PV_AFTER_EFFECT:
         if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
             discard_nb(st, s, k)
         return ret_nb(st, f)
-    loc = st.fr[f, A2]
-    host = st.fr[f, A3]
+    loc = st.fr[f, PV_LOC]
+    host = st.fr[f, PV_HOST]
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_ITEM:
@@ -83,8 +99,8 @@ def play_villain_card_r(st, tb, ru, f):
                 if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
                     opt_add_nb(st, K.O_CARD, h, s, 0)
             if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_TRAPS_HEROES_HERE)
+                return ask_nb(st, f, PV_AFTER_TRAP, s, s, K.DK_CARD, K.AB_TRAPS_HEROES_HERE)
         trap_sweep_nb(st, tb, ru, s)
         return ret_nb(st, f)
     set_zone_nb(st, s, k, K.Z_LIMBO)
-    return call_nb(st, f, 2, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)
+    return call_nb(st, f, PV_AFTER_EFFECT, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)

@@ -16,6 +16,7 @@ from simlab.kernels.engine.frame import (
     RT_TAKE_ACTION,
     RT_TILE,
     RT_VANQUISH,
+    START,
     ask_nb,
     call_nb,
     chosen_nb,
@@ -29,19 +30,26 @@ from simlab.kernels.engine.turn import add_action_options_nb, check_objectives_n
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import obstacles_total_nb
 
+# take_action_r's frame: the action's option row (O_*)
+TA_SEAT = A0  # who takes it
+TA_CODE = A1
+TA_A = A2
+TA_B = A3
+TA_C = A4
+TA_AFTER_DISCARD = 1  # resume point: the cards of a Discard action were discarded
+
 
 @kernel
 def take_action_r(st, tb, ru, f):
     """Perform the action chosen (code, a, b, c): its symbol is used up first."""
-    s = st.fr[f, A0]
-    if st.fr[f, K.FR_PC] == 1:
-        # after a Discard action
+    s = st.fr[f, TA_SEAT]
+    if st.fr[f, K.FR_PC] == TA_AFTER_DISCARD:
         st.g[K.G_TRIGGERS] |= K.TRIG_DISCARD
         return ret_nb(st, f)
-    code = st.fr[f, A1]
-    a = st.fr[f, A2]
-    b = st.fr[f, A3]
-    c = st.fr[f, A4]
+    code = st.fr[f, TA_CODE]
+    a = st.fr[f, TA_A]
+    b = st.fr[f, TA_B]
+    c = st.fr[f, TA_C]
     st.g[K.G_ACTIONS] += 1
     if code == K.O_GAIN:
         st.g[K.G_USED] |= 1 << a
@@ -63,29 +71,65 @@ def take_action_r(st, tb, ru, f):
         return tail_nb(st, f, RT_VANQUISH, s, a, 0, 0, 0, 0, 0)
     elif code == K.O_DISCARD:
         use_symbol_nb(st, tb, ru, s, K.S_DISCARD)
-        return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 1, 0, 0, 0, 0, 0)
+        return call_nb(st, f, TA_AFTER_DISCARD, RT_DISCARD_PICKS, s, 1, 0, 0, 0, 0, 0)
     return ret_nb(st, f)
+
+
+# after_action_r's frame
+AA_SEAT = A0  # who took the action
+AA_TRIGGERS = A1  # the triggers it raised (TRIG_*)
+AA_AFTER_VANQUISH_WINDOW = 1  # resume points: each window that may open, in order
+AA_AFTER_DISCARD_WINDOW = 2
+AA_AFTER_ITEM_WINDOW = 3
 
 
 @kernel
 def after_action_r(st, tb, ru, f):
-    """Open the Condition windows raised by the action just taken (A1: the triggers it raised)."""
-    s = st.fr[f, A0]
+    """Open the Condition windows raised by the action just taken (AA_TRIGGERS: the triggers it raised)."""
+    s = st.fr[f, AA_SEAT]
     pc = st.fr[f, K.FR_PC]
-    if pc == 0:
-        st.fr[f, A1] = st.g[K.G_TRIGGERS]
+    if pc == START:
+        st.fr[f, AA_TRIGGERS] = st.g[K.G_TRIGGERS]
         st.g[K.G_TRIGGERS] = 0
-    trig = st.fr[f, A1]
-    if pc < 1 and trig & K.TRIG_VANQUISH:
-        return call_nb(st, f, 1, RT_CONDITION_WINDOW, K.C_OPPONENT_VANQUISH_ACTION, s, 0, 0, 0, 0, 0)
-    if pc < 2 and trig & K.TRIG_DISCARD:
-        return call_nb(st, f, 2, RT_CONDITION_WINDOW, K.C_OPPONENT_DISCARD_ACTION, s, 0, 0, 0, 0, 0)
-    if pc < 3 and trig & K.TRIG_ITEM:
-        return call_nb(st, f, 3, RT_CONDITION_WINDOW, K.C_OPPONENT_PLAYS_ITEM, st.g[K.G_ITEM_ACTOR], 0, 0, 0, 0, 0)
-    if pc < 4 and st.g[K.G_ACTIONS] >= 4 and (ru[K.R_FOUR_ACTIONS_ONCE] == 0 or st.g[K.G_FOUR_OPENED] == 0):
+    trig = st.fr[f, AA_TRIGGERS]
+    if pc < AA_AFTER_VANQUISH_WINDOW and trig & K.TRIG_VANQUISH:
+        return call_nb(
+            st, f, AA_AFTER_VANQUISH_WINDOW, RT_CONDITION_WINDOW, K.C_OPPONENT_VANQUISH_ACTION, s, 0, 0, 0, 0, 0
+        )
+    if pc < AA_AFTER_DISCARD_WINDOW and trig & K.TRIG_DISCARD:
+        return call_nb(
+            st, f, AA_AFTER_DISCARD_WINDOW, RT_CONDITION_WINDOW, K.C_OPPONENT_DISCARD_ACTION, s, 0, 0, 0, 0, 0
+        )
+    if pc < AA_AFTER_ITEM_WINDOW and trig & K.TRIG_ITEM:
+        return call_nb(
+            st,
+            f,
+            AA_AFTER_ITEM_WINDOW,
+            RT_CONDITION_WINDOW,
+            K.C_OPPONENT_PLAYS_ITEM,
+            st.g[K.G_ITEM_ACTOR],
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
+    if (
+        pc <= AA_AFTER_ITEM_WINDOW
+        and st.g[K.G_ACTIONS] >= 4
+        and (ru[K.R_FOUR_ACTIONS_ONCE] == 0 or st.g[K.G_FOUR_OPENED] == 0)
+    ):
         st.g[K.G_FOUR_OPENED] = 1
         return tail_nb(st, f, RT_CONDITION_WINDOW, K.C_OPPONENT_FOUR_ACTIONS, s, 0, 0, 0, 0, 0)
     return ret_nb(st, f)
+
+
+# step_r's resume points (its frame holds nothing else), by phase
+STEP_AFTER_TILE = 1  # PH_START, PH_BEFORE_MOVE: the claimed tile's rule resolved
+STEP_AFTER_MOVE = 1  # PH_MOVE: the Villain Mover's destination was picked
+STEP_AFTER_PICK = 1  # PH_ACTIONS: the action, or the end of the actions, was picked,
+STEP_AFTER_ACTION = 2  # the action was taken,
+STEP_AFTER_WINDOWS = 3  # and its Condition windows closed
 
 
 @kernel
@@ -95,7 +139,7 @@ def step_r(st, tb, ru, f):
     ph = st.g[K.G_PHASE]
     pc = st.fr[f, K.FR_PC]
     if ph == K.PH_START:
-        if pc == 0:
+        if pc == START:
             st.sv[s, K.SV_TURNS] += 1
             st.g[K.G_ACTIONS] = 0
             st.g[K.G_USED] = 0
@@ -114,40 +158,50 @@ def step_r(st, tb, ru, f):
                 return ret_nb(st, f)
             if st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[v, K.VF_TILE] != 0:
                 # a claimed tile's start-of-turn rule (its villain's routine)
-                return call_nb(st, f, 1, RT_TILE, s, K.PH_START, 0, 0, 0, 0, 0)
+                return call_nb(st, f, STEP_AFTER_TILE, RT_TILE, s, K.PH_START, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
     elif ph == K.PH_BEFORE_MOVE:
-        if pc == 0 and st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
+        if pc == START and st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
             # a claimed tile's rule before the move (its villain's routine)
-            return call_nb(st, f, 1, RT_TILE, s, K.PH_BEFORE_MOVE, 0, 0, 0, 0, 0)
+            return call_nb(st, f, STEP_AFTER_TILE, RT_TILE, s, K.PH_BEFORE_MOVE, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_MOVE
     elif ph == K.PH_MOVE:
-        if pc == 0:
+        if pc == START:
             opt_clear_nb(st)
             here = st.sv[s, K.SV_MOVER]
             for loc in range(K.N_LOC):
                 if loc != here and st.sv[s, K.SV_LOCK + loc] == 0:
                     opt_add_nb(st, K.O_LOC, loc, 0, 0)
-            return ask_nb(st, f, 1, s, s, K.DK_MOVE, 0)
+            return ask_nb(st, f, STEP_AFTER_MOVE, s, s, K.DK_MOVE, 0)
         dest = chosen_nb(st, 1)
         st.sv[s, K.SV_MOVER] = dest
         log_nb(st, K.EV_MOVE_MOVER, s, dest, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_ACTIONS
     elif ph == K.PH_ACTIONS:
-        if pc == 0:
+        if pc == START:
             add_action_options_nb(st, tb, ru, s)
-            return ask_nb(st, f, 1, s, s, K.DK_ACTION, 0)
-        if pc == 1:
+            return ask_nb(st, f, STEP_AFTER_PICK, s, s, K.DK_ACTION, 0)
+        if pc == STEP_AFTER_PICK:
             code = chosen_nb(st, 0)
             if code == K.O_PASS:
                 st.g[K.G_PHASE] = K.PH_END
             else:
                 return call_nb(
-                    st, f, 2, RT_TAKE_ACTION, s, code, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 0, 0
+                    st,
+                    f,
+                    STEP_AFTER_ACTION,
+                    RT_TAKE_ACTION,
+                    s,
+                    code,
+                    chosen_nb(st, 1),
+                    chosen_nb(st, 2),
+                    chosen_nb(st, 3),
+                    0,
+                    0,
                 )
-        elif pc == 2:
+        elif pc == STEP_AFTER_ACTION:
             if not over_nb(st):
-                return call_nb(st, f, 3, RT_AFTER_ACTION, s, 0, 0, 0, 0, 0, 0)
+                return call_nb(st, f, STEP_AFTER_WINDOWS, RT_AFTER_ACTION, s, 0, 0, 0, 0, 0, 0)
     elif ph == K.PH_END:
         while hand_size_nb(st, s) < 4:
             if draw_nb(st, s) < 0:
