@@ -6,6 +6,8 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine.abilities import (
+    CARD_HERE,
+    CARD_LOCALS,
     CHECK_ACTIVATE,
     CHECK_EFFECT,
     CHECK_TAKES_OVER_FATE_ACTION,
@@ -15,16 +17,10 @@ from simlab.kernels.engine.abilities import (
 from simlab.kernels.engine.cards import reveal_until_ally_nb
 from simlab.kernels.engine.fate import hero_placements_nb
 from simlab.kernels.engine.frame import (
-    A0,
-    A1,
-    A2,
-    A3,
     A4,
     A5,
     A6,
     A7,
-    A8,
-    A10,
     GO,
     RT_CHOOSE_MOVE,
     RT_CHOOSE_VANQUISH,
@@ -57,7 +53,18 @@ from simlab.kernels.engine.piles import (
     shuffle_fate_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
-from simlab.kernels.engine.routines.fate import FA_PICK, PC_TAKEN_OVER
+from simlab.kernels.engine.routines.fate import (
+    FA_ACTOR,
+    FA_OTHER,
+    FA_PICK,
+    FA_PICKED,
+    FA_R0,
+    FA_R1,
+    FA_REMOVALS_FOR,
+    FA_REMOVALS_OWED,
+    FA_TARGET,
+    PC_TAKEN_OVER,
+)
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     any_move_nb,
@@ -93,6 +100,16 @@ HANDLES = (
     K.AB_PLAY_OTHER_REVEAL_AGAIN,
 )
 
+# the locals of Gaston's routines on the engine's card frames (after CARD_HERE on on_play_r's and on_enter_r's)
+HERO_FOUND = CARD_LOCALS  # find_hero_reshuffle_fate: the Hero found
+ATTACHMENT = A4  # fetch_attachment_here: the Item found
+MOVE_MODE = A4  # may_move_heroes_or_items: the mode picked,
+NEXT_HERO = A5  # the next Hero to look at,
+HERO_DEST = A6  # the destination (single-destination reading),
+NEXT_ITEM = A7  # the next Item to look at
+NEXT_ALLY = A4  # push_allies_out: the next Ally to look at,
+ALLY_DEST = A5  # the destination (single-destination reading)
+
 
 @helper
 def reveal_until_hero_nb(st, tb, s):
@@ -121,7 +138,7 @@ def reveal_until_hero_nb(st, tb, s):
 @helper
 def effect_nb(st, tb, ru, f):
     """Gaston's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
-    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
@@ -200,17 +217,16 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_REPLACE_OBSTACLES:
         return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
     if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
-        # A3: the Beast found
         beast = tb.card[c, K.CF_REF0]
         if pc == 0:
             if realm_instance_nb(st, s, beast) < 0:
                 h = find_nb(st, s, beast, 0)
                 if h >= 0:
-                    st.fr[f, A3] = h
+                    st.fr[f, HERO_FOUND] = h
                     return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, beast, -1, ab, 0, 0)
             pc = 3
         if pc == 1:
-            h = st.fr[f, A3]
+            h = st.fr[f, HERO_FOUND]
             loc = st.g[K.G_RET0]
             log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
             return call_nb(st, f, 3, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
@@ -234,10 +250,9 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """The "when played" abilities of Gaston's Heroes and Items (on ``on_play_r``'s frame).
-    Locals: A3 ``here``, A4.. per ability."""
+    """The "when played" abilities of Gaston's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
-    here = st.fr[f, A3]
+    here = st.fr[f, CARD_HERE]
     if ab == K.AB_MAY_MOVE_ONE_HERO:
         if pc == 0:
             return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
@@ -252,7 +267,7 @@ def on_play_nb(st, tb, ru, f):
             k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
             if k < 0:
                 return ret_nb(st, f)
-            st.fr[f, A4] = k
+            st.fr[f, ATTACHMENT] = k
             opt_clear_nb(st)
             for j in range(K.N_INST):
                 if (
@@ -262,14 +277,13 @@ def on_play_nb(st, tb, ru, f):
                 ):
                     opt_add_nb(st, K.O_CARD, j, s, 0)
             return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
-        k = st.fr[f, A4]
+        k = st.fr[f, ATTACHMENT]
         host = chosen_nb(st, 1)
         put_in_realm_nb(st, s, k, here, host)
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
         log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
         return ret_nb(st, f)
     if ab == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
-        # A4: the mode; A5: next Hero to look at; A6: dest (single-destination reading); A7: next Item.
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -283,53 +297,53 @@ def on_play_nb(st, tb, ru, f):
             return ask_nb(st, f, 1, s, chooser, K.DK_MODE, ab)
         if pc == 1:
             mode = chosen_nb(st, 1)
-            st.fr[f, A4] = mode
+            st.fr[f, MOVE_MODE] = mode
             if mode == K.M_MOVE_HEROES:
-                st.fr[f, A5] = 0
-                st.fr[f, A6] = -1
+                st.fr[f, NEXT_HERO] = 0
+                st.fr[f, HERO_DEST] = -1
                 pc = 2
             elif mode == K.M_MOVE_ITEMS:
-                st.fr[f, A7] = K.N_VCARDS
+                st.fr[f, NEXT_ITEM] = K.N_VCARDS
                 pc = 5
             else:
                 return ret_nb(st, f)
         if pc == 3:
-            # a destination was picked for Hero A5
-            j = st.fr[f, A5]
+            # a destination was picked for Hero NEXT_HERO
+            j = st.fr[f, NEXT_HERO]
             dest = st.g[K.G_RET0]
-            st.fr[f, A6] = dest
+            st.fr[f, HERO_DEST] = dest
             if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                 return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
             pc = 4
         if pc == 4:
-            st.fr[f, A5] += 1
+            st.fr[f, NEXT_HERO] += 1
             pc = 2
         if pc == 2:
             single = ru[K.R_MOVE_HEROES_SINGLE_DESTINATION] != 0
-            for j in range(st.fr[f, A5], K.N_INST):
+            for j in range(st.fr[f, NEXT_HERO], K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
                 if (
                     st.inst[s, j, K.I_ZONE] == K.Z_REALM
                     and tb.card[cj, K.CF_TYPE] == K.T_HERO
                     and st.inst[s, j, K.I_TRAPPED] == 0
                 ):
-                    st.fr[f, A5] = j
-                    dest = st.fr[f, A6]
+                    st.fr[f, NEXT_HERO] = j
+                    dest = st.fr[f, HERO_DEST]
                     if not single or dest < 0 or dest == st.inst[s, j, K.I_LOC]:
                         return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
                     if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                         return call_nb(st, f, 4, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
             return ret_nb(st, f)
         if pc == 6:
-            # a new host was picked for Item A7
-            j = st.fr[f, A7]
+            # a new host was picked for Item NEXT_ITEM
+            j = st.fr[f, NEXT_ITEM]
             host = chosen_nb(st, 1)
             st.inst[s, j, K.I_HOST] = host
             st.inst[s, j, K.I_LOC] = st.inst[s, host, K.I_LOC]
             log_nb(st, K.EV_MOVE_CARD, s, j, -1, st.inst[s, host, K.I_LOC], host)
-            st.fr[f, A7] = j + 1
+            st.fr[f, NEXT_ITEM] = j + 1
         # pc 5 or 6: the next attached Fate Item
-        for j in range(st.fr[f, A7], K.N_INST):
+        for j in range(st.fr[f, NEXT_ITEM], K.N_INST):
             if st.inst[s, j, K.I_ZONE] == K.Z_REALM and st.inst[s, j, K.I_HOST] >= 0:
                 opt_clear_nb(st)
                 for x in range(K.N_INST):
@@ -341,7 +355,7 @@ def on_play_nb(st, tb, ru, f):
                     ):
                         opt_add_nb(st, K.O_CARD, x, s, 0)
                 if st.g[K.G_NOPT] > 0:
-                    st.fr[f, A7] = j
+                    st.fr[f, NEXT_ITEM] = j
                     return ask_nb(st, f, 6, s, chooser, K.DK_CARD, ab)
         return ret_nb(st, f)
     return ret_nb(st, f)
@@ -349,33 +363,32 @@ def on_play_nb(st, tb, ru, f):
 
 @helper
 def on_enter_nb(st, tb, ru, f):
-    """Beast's "when played or moved": the Allies at his location must leave it (mandatory). Locals: A3 his
-    location, A4 the next Ally to look at, A5 the destination (single-destination reading)."""
+    """Beast's "when played or moved": the Allies at his location (CARD_HERE) must leave it (mandatory)."""
     s, _, chooser, pc, _, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_ENTER)
     if pc == 0:
-        st.fr[f, A4] = 0
-        st.fr[f, A5] = -1
+        st.fr[f, NEXT_ALLY] = 0
+        st.fr[f, ALLY_DEST] = -1
         pc = 2
     if pc == 3:
-        # the destination of Ally A4 was picked
-        k = st.fr[f, A4]
+        # the destination of Ally NEXT_ALLY was picked
+        k = st.fr[f, NEXT_ALLY]
         dest = st.g[K.G_RET0]
-        st.fr[f, A5] = dest
+        st.fr[f, ALLY_DEST] = dest
         if dest >= 0:
             move_card_nb(st, tb, ru, s, k, dest)
-        st.fr[f, A4] = k + 1
+        st.fr[f, NEXT_ALLY] = k + 1
     # pc 2 or 3: the Allies still at Beast's location, in instance order
-    here = st.fr[f, A3]
+    here = st.fr[f, CARD_HERE]
     single = ru[K.R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
-    for k in range(st.fr[f, A4], K.N_VCARDS):
+    for k in range(st.fr[f, NEXT_ALLY], K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
             and st.inst[s, k, K.I_LOC] == here
             and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY
         ):
-            dest = st.fr[f, A5]
+            dest = st.fr[f, ALLY_DEST]
             if dest < 0 or not single:
-                st.fr[f, A4] = k
+                st.fr[f, NEXT_ALLY] = k
                 return call_nb(st, f, 3, RT_PICK_LOCATION, chooser, s, st.inst[s, k, K.I_CARD], here, ab, 0, 0)
             move_card_nb(st, tb, ru, s, k, dest)
     return ret_nb(st, f)
@@ -383,8 +396,7 @@ def on_enter_nb(st, tb, ru, f):
 
 @helper
 def activate_nb(st, tb, ru, f):
-    """The Activated Abilities of Gaston's cards, paid for (on ``activate_r``'s frame).
-    Locals: A2, A3 per ability."""
+    """The Activated Abilities of Gaston's cards, paid for (on ``activate_r``'s frame)."""
     s, k, _, _, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
     if ab == K.AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
@@ -396,15 +408,15 @@ def fate_action_nb(st, tb, ru, f):
     """The Rose, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from ``PC_TAKEN_OVER``):
     the other revealed card is played, The Rose discarded, two more revealed for the Fate action to play one
     of, and one Obstacle removal is owed at its end."""
-    actor = st.fr[f, A0]
-    s = st.fr[f, A1]
-    if st.fr[f, K.FR_PC] == PC_TAKEN_OVER and st.fr[f, A8] >= 0:
-        return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, st.fr[f, A8], actor, 0, 0, 0, 0)
-    discard_nb(st, s, st.fr[f, A7])
-    st.fr[f, A4] += 1
-    st.fr[f, A10] = K.AB_PLAY_OTHER_REVEAL_AGAIN
-    st.fr[f, A2] = reveal_fate_nb(st, s)
-    st.fr[f, A3] = reveal_fate_nb(st, s)
+    actor = st.fr[f, FA_ACTOR]
+    s = st.fr[f, FA_TARGET]
+    if st.fr[f, K.FR_PC] == PC_TAKEN_OVER and st.fr[f, FA_OTHER] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, st.fr[f, FA_OTHER], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, FA_PICKED])
+    st.fr[f, FA_REMOVALS_OWED] += 1
+    st.fr[f, FA_REMOVALS_FOR] = K.AB_PLAY_OTHER_REVEAL_AGAIN
+    st.fr[f, FA_R0] = reveal_fate_nb(st, s)
+    st.fr[f, FA_R1] = reveal_fate_nb(st, s)
     st.fr[f, K.FR_PC] = FA_PICK
     return GO
 

@@ -6,6 +6,9 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine.abilities import (
+    CARD_HERE,
+    CARD_LOCALS,
+    CARD_SEAT,
     CHECK_ACTIVATE,
     CHECK_EFFECT,
     CHECK_TAKES_OVER_FATE_ACTION,
@@ -15,14 +18,8 @@ from simlab.kernels.engine.abilities import (
 from simlab.kernels.engine.cards import add_card_placements_nb
 from simlab.kernels.engine.fate import discard_revealed_nb
 from simlab.kernels.engine.frame import (
-    A0,
-    A1,
-    A3,
     A4,
     A5,
-    A7,
-    A8,
-    A11,
     GO,
     RT_ACTIVATE,
     RT_FATE_ACTION,
@@ -34,6 +31,8 @@ from simlab.kernels.engine.frame import (
     RT_PLAY_REVEALED,
     RT_RESOLVE_EFFECT,
     RT_TILE,
+    TILE_PHASE,
+    TILE_SEAT,
     ask_nb,
     call_nb,
     chosen_nb,
@@ -50,7 +49,15 @@ from simlab.kernels.engine.piles import (
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
-from simlab.kernels.engine.routines.fate import FA_END, PC_TAKEN_OVER
+from simlab.kernels.engine.routines.fate import (
+    FA_ACTOR,
+    FA_END,
+    FA_OTHER,
+    FA_PICKED,
+    FA_TAKEN_OVER_LOCAL,
+    FA_TARGET,
+    PC_TAKEN_OVER,
+)
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     can_enter_nb,
@@ -79,6 +86,14 @@ HANDLES = (
 )
 
 
+# the locals of the Horned King's routines on the engine's frames (after CARD_HERE on on_play_r's)
+HERO_FOUND = CARD_LOCALS  # find_or_defeat_strength: the Hero found
+NEXT_HERO = A4  # may_move_each_hero: the next Hero to look at,
+HERO_DEST = A5  # and the destination picked
+DISCARDED = A4  # lose_power_or_discard: the cards discarded so far
+SECOND_CARD = FA_TAKEN_OVER_LOCAL  # reshuffle_fate_play_two: the second card revealed
+
+
 @kernel
 def find_ok_nb(st, tb, s, c):
     """The Hero card row ``c`` names can be found (Hen Wen: not in the Realm, in the Fate deck or discard pile)."""
@@ -104,7 +119,7 @@ def defeat_strength_ok_nb(st, tb, s, c):
 @helper
 def effect_nb(st, tb, ru, f):
     """The Horned King's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
-    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_FREE_ITEM:
         if pc == 0:
@@ -133,7 +148,6 @@ def effect_nb(st, tb, ru, f):
         gain_power_nb(st, s, hero_count_nb(st, tb, s))
         return ret_nb(st, f)
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
-        # A3: Hen Wen found
         if pc == 0:
             find_ok = 1 if find_ok_nb(st, tb, s, c) else 0
             defeat_ok = 1 if defeat_strength_ok_nb(st, tb, s, c) else 0
@@ -141,7 +155,7 @@ def effect_nb(st, tb, ru, f):
         if pc == 1:
             mode = st.g[K.G_RET0]
             if mode == K.M_FIND:
-                st.fr[f, A3] = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
+                st.fr[f, HERO_FOUND] = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
                 return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, tb.card[c, K.CF_REF0], -1, ab, 0, 0)
             if mode == K.M_DEFEAT:
                 opt_clear_nb(st)
@@ -155,7 +169,7 @@ def effect_nb(st, tb, ru, f):
                 return ask_nb(st, f, 3, s, chooser, K.DK_CARD, ab)
             return ret_nb(st, f)
         if pc == 2:
-            h = st.fr[f, A3]
+            h = st.fr[f, HERO_FOUND]
             loc = st.g[K.G_RET0]
             log_nb(st, K.EV_FATE_PLAY, s, h, loc, -1, chooser)
             return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
@@ -190,12 +204,10 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """The "when played" abilities of the Horned King's Heroes and Items (on ``on_play_r``'s frame).
-    Locals: A3 ``here``, A4.. per ability."""
+    """The "when played" abilities of the Horned King's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
-    here = st.fr[f, A3]
+    here = st.fr[f, CARD_HERE]
     if ab == K.AB_MAY_MOVE_EACH_HERO:
-        # A4: next Hero to look at; A5: dest.
         single = ru[K.R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
         if pc == 0:
             opt_clear_nb(st)
@@ -205,37 +217,37 @@ def on_play_nb(st, tb, ru, f):
         if pc == 1:
             if chosen_nb(st, 1) != K.M_MOVE_HEROES:
                 return ret_nb(st, f)
-            st.fr[f, A4] = 0
-            st.fr[f, A5] = -1
+            st.fr[f, NEXT_HERO] = 0
+            st.fr[f, HERO_DEST] = -1
             if single:
                 return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, c, -1, ab, 0, 0)
             pc = 3
         if pc == 2:
             # the single destination was picked
-            st.fr[f, A5] = st.g[K.G_RET0]
+            st.fr[f, HERO_DEST] = st.g[K.G_RET0]
             pc = 3
         if pc == 4:
-            # a destination was picked for Hero A4 (each-destination reading)
-            j = st.fr[f, A4]
+            # a destination was picked for Hero NEXT_HERO (each-destination reading)
+            j = st.fr[f, NEXT_HERO]
             dest = st.g[K.G_RET0]
-            st.fr[f, A5] = dest
+            st.fr[f, HERO_DEST] = dest
             if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                 return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
             pc = 5
         if pc == 5:
-            st.fr[f, A4] += 1
+            st.fr[f, NEXT_HERO] += 1
         # pc 3, 4 or 5: the next Hero
-        for j in range(st.fr[f, A4], K.N_INST):
+        for j in range(st.fr[f, NEXT_HERO], K.N_INST):
             cj = st.inst[s, j, K.I_CARD]
             if (
                 st.inst[s, j, K.I_ZONE] == K.Z_REALM
                 and tb.card[cj, K.CF_TYPE] == K.T_HERO
                 and st.inst[s, j, K.I_TRAPPED] == 0
             ):
-                st.fr[f, A4] = j
+                st.fr[f, NEXT_HERO] = j
                 if not single:
                     return call_nb(st, f, 4, RT_PICK_LOCATION, chooser, s, cj, st.inst[s, j, K.I_LOC], ab, 0, 0)
-                dest = st.fr[f, A5]
+                dest = st.fr[f, HERO_DEST]
                 if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                     return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
         return ret_nb(st, f)
@@ -251,7 +263,6 @@ def on_play_nb(st, tb, ru, f):
                 move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
     if ab == K.AB_LOSE_POWER_OR_DISCARD:
-        # A4: cards discarded so far.
         n = tb.card[c, K.CF_N]
         if pc == 0:
             opt_clear_nb(st)
@@ -269,8 +280,8 @@ def on_play_nb(st, tb, ru, f):
                 return ret_nb(st, f)
         else:
             discard_nb(st, s, chosen_nb(st, 1))
-            st.fr[f, A4] += 1
-        if st.fr[f, A4] >= n:
+            st.fr[f, DISCARDED] += 1
+        if st.fr[f, DISCARDED] >= n:
             return ret_nb(st, f)
         opt_clear_nb(st)
         for k in range(K.N_VCARDS):
@@ -286,33 +297,33 @@ def on_play_nb(st, tb, ru, f):
 def fate_action_nb(st, tb, ru, f):
     """Gurgi's Happy Day, picked in a Fate action, takes it over (on ``fate_action_r``'s frame, from
     ``PC_TAKEN_OVER``): the other revealed card is discarded, the Fate discard pile shuffled into the deck, the top
-    two revealed and both played, then Gurgi's Happy Day is discarded. A11: the second card."""
-    actor = st.fr[f, A0]
-    s = st.fr[f, A1]
+    two revealed and both played, then Gurgi's Happy Day is discarded."""
+    actor = st.fr[f, FA_ACTOR]
+    s = st.fr[f, FA_TARGET]
     pc = st.fr[f, K.FR_PC]
     if pc == PC_TAKEN_OVER:
-        discard_revealed_nb(st, s, st.fr[f, A8])
+        discard_revealed_nb(st, s, st.fr[f, FA_OTHER])
         fate_discard_into_deck_nb(st, s)
         first = reveal_fate_nb(st, s)
-        st.fr[f, A11] = reveal_fate_nb(st, s)
+        st.fr[f, SECOND_CARD] = reveal_fate_nb(st, s)
         if first >= 0:
             return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, first, actor, 0, 0, 0, 0)
         pc = PC_TAKEN_OVER + 1
-    if pc == PC_TAKEN_OVER + 1 and st.fr[f, A11] >= 0:
-        return call_nb(st, f, PC_TAKEN_OVER + 2, RT_PLAY_REVEALED, s, st.fr[f, A11], actor, 0, 0, 0, 0)
-    discard_nb(st, s, st.fr[f, A7])
+    if pc == PC_TAKEN_OVER + 1 and st.fr[f, SECOND_CARD] >= 0:
+        return call_nb(st, f, PC_TAKEN_OVER + 2, RT_PLAY_REVEALED, s, st.fr[f, SECOND_CARD], actor, 0, 0, 0, 0)
+    discard_nb(st, s, st.fr[f, FA_PICKED])
     st.fr[f, K.FR_PC] = FA_END
     return GO
 
 
 @helper
 def tile_nb(st, tb, ru, f):
-    """The Black Cauldron's turn rules (on an RT_TILE frame: A0 the seat, A1 the phase), once claimed: its front side
+    """The Black Cauldron's turn rules (on an RT_TILE frame: TILE_SEAT, TILE_PHASE), once claimed: its front side
     discards one Cauldron Born at the start of the turn; before the move, its Power side may swap an Ancient
     Soldiers (an Item granting Activates) for a Cauldron Born (a tile Ally) from hand, once a turn, paying its cost."""
-    s = st.fr[f, A0]
+    s = st.fr[f, TILE_SEAT]
     pc = st.fr[f, K.FR_PC]
-    if st.fr[f, A1] == K.PH_START:
+    if st.fr[f, TILE_PHASE] == K.PH_START:
         if pc == 1:
             discard_nb(st, s, chosen_nb(st, 1))
             return ret_nb(st, f)
@@ -378,8 +389,9 @@ def tile_nb(st, tb, ru, f):
 
 @helper
 def tile_activate_nb(st, tb, ru, f):
-    """Activating the Black Cauldron (on ``activate_r``'s frame, A1 = -1): pay and flip it to its Power side."""
-    s = st.fr[f, A0]
+    """Activating the Black Cauldron (on ``activate_r``'s frame, CARD_INSTANCE = -1): pay and flip it to its Power
+    side."""
+    s = st.fr[f, CARD_SEAT]
     cost = flip_cost_nb(st, tb, ru, s)
     st.sv[s, K.SV_POWER] -= cost
     log_nb(st, K.EV_ACTIVATE, s, -1, cost, 0, 0)

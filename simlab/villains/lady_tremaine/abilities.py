@@ -5,7 +5,14 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.engine.abilities import CHECK_ACTIVATE, CHECK_EFFECT, NO_CHECK, card_frame_nb
+from simlab.kernels.engine.abilities import (
+    CARD_HERE,
+    CARD_LOCALS,
+    CHECK_ACTIVATE,
+    CHECK_EFFECT,
+    NO_CHECK,
+    card_frame_nb,
+)
 from simlab.kernels.engine.frame import (
     A2,
     A3,
@@ -78,6 +85,15 @@ HANDLES = (
 )
 
 
+# the locals of Lady Tremaine's routines on the engine's card frames (after CARD_HERE on on_play_r's)
+CARDS_TAKEN = CARD_LOCALS  # reshuffle_fate_arrange: how many cards were taken,
+CARDS_PLACED = A4  # and how many are put back
+HERO_FOUND = A4  # move_named_here_trap, find_named_hero_play: the Hero found
+PEEKED0 = A2  # peek_fate_discard_one: the two cards looked at (activate_r's frame: its locals)
+PEEKED1 = A3
+HERO_PICKED = A2  # move_hero_here_trap: the Hero picked
+
+
 @kernel
 def key_target_nb(st, tb, s, h, where):
     """The Key's Activate can act on Hero ``h``: move it to ``where``, or Trap it there."""
@@ -87,7 +103,7 @@ def key_target_nb(st, tb, s, h, where):
 @helper
 def effect_nb(st, tb, ru, f):
     """Lady Tremaine's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
-    frame); ``chooser`` makes its choices. Locals A3.. per ability."""
+    frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
     if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
         if pc == 0:
@@ -124,8 +140,8 @@ def effect_nb(st, tb, ru, f):
                 break
         return ret_nb(st, f)
     if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
-        # Take the top n and put them back one by one: the first chosen ends on top. A3: cards taken, A4:
-        # cards placed; st.mark holds the cards taken (-1 once placed), st.tmp the order chosen.
+        # Take the top n and put them back one by one: the first chosen ends on top. st.mark holds the cards
+        # taken (-1 once placed), st.tmp the order chosen.
         if pc == 0:
             fate_discard_into_deck_nb(st, s)
             got = 0
@@ -136,14 +152,14 @@ def effect_nb(st, tb, ru, f):
                 st.sv[s, K.SV_FDECK_N] -= 1
                 st.mark[got] = top
                 got += 1
-            st.fr[f, A3] = got
+            st.fr[f, CARDS_TAKEN] = got
         else:
             j = chosen_nb(st, 3)
-            st.tmp[st.fr[f, A4]] = st.mark[j]
+            st.tmp[st.fr[f, CARDS_PLACED]] = st.mark[j]
             st.mark[j] = -1
-            st.fr[f, A4] += 1
-        got = st.fr[f, A3]
-        if st.fr[f, A4] < got:
+            st.fr[f, CARDS_PLACED] += 1
+        got = st.fr[f, CARDS_TAKEN]
+        if st.fr[f, CARDS_PLACED] < got:
             opt_clear_nb(st)
             for j in range(got):
                 if st.mark[j] >= 0:
@@ -202,8 +218,7 @@ def effect_nb(st, tb, ru, f):
 
 @helper
 def on_play_nb(st, tb, ru, f):
-    """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame).
-    Locals: A3 ``here``, A4.. per ability."""
+    """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     if ab == K.AB_UNLOCK_PLAY_NAMED:
         where = tb.card[c, K.CF_LOCATION]
@@ -224,24 +239,24 @@ def on_play_nb(st, tb, ru, f):
         if pc == 0:
             if k >= 0 and st.inst[s, k, K.I_TRAPPED] == 0:
                 if st.inst[s, k, K.I_LOC] != where and hero_can_move_nb(st, tb, s, k, where):
-                    st.fr[f, A4] = k
+                    st.fr[f, HERO_FOUND] = k
                     return call_nb(st, f, 1, RT_MOVE_HERO, s, k, where, chooser, 0, 0, 0)
                 if trappable_nb(st, tb, s, k):
                     trap_nb(st, s, k)
             return ret_nb(st, f)
-        k = st.fr[f, A4]
+        k = st.fr[f, HERO_FOUND]
         if trappable_nb(st, tb, s, k):
             trap_nb(st, s, k)
         return ret_nb(st, f)
     if ab == K.AB_FIND_NAMED_HERO_PLAY:
         # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
-        # play (she is discarded), otherwise to any unlocked location. A4: the instance found.
+        # play (she is discarded), otherwise to any unlocked location.
         bgc = tb.card[c, K.CF_REF0]
         if pc == 0:
             k = find_nb(st, s, bgc, 1)
             if k < 0:
                 return ret_nb(st, f)
-            st.fr[f, A4] = k
+            st.fr[f, HERO_FOUND] = k
             old = realm_instance_nb(st, s, tb.card[bgc, K.CF_SWAP_FROM])
             if old < 0:
                 return call_nb(st, f, 1, RT_PICK_LOCATION, chooser, s, bgc, -1, ab, 0, 0)
@@ -249,7 +264,7 @@ def on_play_nb(st, tb, ru, f):
             discard_nb(st, s, old)
         else:
             dest = st.g[K.G_RET0]
-        k = st.fr[f, A4]
+        k = st.fr[f, HERO_FOUND]
         if dest >= 0:
             log_nb(st, K.EV_FATE_PLAY, s, k, dest, -1, chooser)
             return tail_nb(st, f, RT_PLACE_HERO, s, k, dest, chooser, 0, 0, 0)
@@ -260,12 +275,12 @@ def on_play_nb(st, tb, ru, f):
 
 @helper
 def on_enter_nb(st, tb, ru, f):
-    """Bruno's and Jaq's "when played or moved" abilities. Locals: A3 their location."""
+    """Bruno's and Jaq's "when played or moved" abilities (CARD_HERE: their location)."""
     s, h, chooser, _, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_ENTER)
     if st.fr[f, K.FR_PC] == 1:
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
-    here = st.fr[f, A3]
+    here = st.fr[f, CARD_HERE]
     if ab == K.AB_FETCH_ALLY_HERE:
         # Bruno: Lucifer comes to Bruno's location.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
@@ -295,16 +310,15 @@ def on_enter_nb(st, tb, ru, f):
 
 @helper
 def activate_nb(st, tb, ru, f):
-    """The Activated Abilities of Lady Tremaine's cards, paid for (on ``activate_r``'s frame).
-    Locals: A2, A3 per ability."""
+    """The Activated Abilities of Lady Tremaine's cards, paid for (on ``activate_r``'s frame)."""
     s, k, _, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
     if ab == K.AB_PEEK_FATE_DISCARD_ONE:
         # Look at the top two Fate cards: discard one, the other goes back on top.
         if pc == 0:
             a = reveal_fate_nb(st, s)
             b = reveal_fate_nb(st, s)
-            st.fr[f, A2] = a
-            st.fr[f, A3] = b
+            st.fr[f, PEEKED0] = a
+            st.fr[f, PEEKED1] = b
             opt_clear_nb(st)
             if a >= 0:
                 opt_add_nb(st, K.O_CARD, a, s, 0)
@@ -313,8 +327,8 @@ def activate_nb(st, tb, ru, f):
             if st.g[K.G_NOPT] > 0:
                 return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
             return ret_nb(st, f)
-        a = st.fr[f, A2]
-        b = st.fr[f, A3]
+        a = st.fr[f, PEEKED0]
+        b = st.fr[f, PEEKED1]
         gone = chosen_nb(st, 1)
         discard_nb(st, s, gone)
         keep = b if gone == a else a
@@ -343,10 +357,10 @@ def activate_nb(st, tb, ru, f):
             return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
         if pc == 1:
             h = chosen_nb(st, 1)
-            st.fr[f, A2] = h
+            st.fr[f, HERO_PICKED] = h
             if st.inst[s, h, K.I_LOC] != where:
                 return call_nb(st, f, 2, RT_MOVE_HERO, s, h, where, s, 0, 0, 0)
-        h = st.fr[f, A2]
+        h = st.fr[f, HERO_PICKED]
         if trappable_nb(st, tb, s, h):
             trap_nb(st, s, h)
         return ret_nb(st, f)
