@@ -45,7 +45,7 @@ def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkey
     # every part went to one of the processes: each engine routine, each villain's routine, the heuristic,
     # the drivers (in this test session's warm cache, each process loads them instead of compiling)
     parts = set(warmup.LAST_PART_SECONDS)
-    assert {link.symbol_name(r) for r in engine.ROUTINES} <= parts
+    assert {link.symbol_name(r) for r in engine.ROUTINES.values()} <= parts
     assert {link.symbol_name(m.ability_r) for _, m in villains._ability_modules()} <= parts
     assert {link.symbol_name(heuristic.choose_by_ref_nb), link.symbol_name(engine.advance_by_ref_nb)} <= parts
     assert {"play_range_nb", "play_nb", "setup_nb"} <= parts
@@ -77,7 +77,7 @@ def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_
     code = (
         "from simlab.kernels import link; link.defer_compiling(); import simlab.engine.driver; "
         "from simlab.kernels import engine; "
-        "print(all(link.symbol_name(r) in link.DEFERRED for r in engine.ROUTINES), len(link.DEFERRED))"
+        "print(all(link.symbol_name(r) in link.DEFERRED for r in engine.ROUTINES.values()), len(link.DEFERRED))"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)

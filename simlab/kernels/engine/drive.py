@@ -4,7 +4,7 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.engine.abilities import ADVANCE_REF_TYPES, ROUTINE_TYPES, _ability_r
+from simlab.kernels.engine.abilities import ADVANCE_REF_TYPES, ROUTINE_TYPES
 from simlab.kernels.engine.frame import (
     RT_ACTIVATE,
     RT_AFTER_ACTION,
@@ -33,7 +33,6 @@ from simlab.kernels.engine.frame import (
     RT_TAKE_ACTION,
     RT_TILE,
     RT_VANQUISH,
-    TILE_SEAT,
     push_nb,
 )
 from simlab.kernels.engine.piles import draw_n_nb, shuffle_fate_deck_nb, shuffle_villain_deck_nb
@@ -50,142 +49,72 @@ from simlab.kernels.engine.routines.effects import condition_window_r, resolve_e
 from simlab.kernels.engine.routines.fate import fate_action_r, play_fate_card_r, play_revealed_r
 from simlab.kernels.engine.routines.heroes import move_hero_r, on_enter_r, on_play_r, place_hero_r, play_hero_r
 from simlab.kernels.engine.routines.obstacles import remove_obstacles_r, replace_obstacles_r
-from simlab.kernels.engine.routines.turn import after_action_r, step_r, take_action_r
+from simlab.kernels.engine.routines.turn import after_action_r, step_r, take_action_r, tile_r
 from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.ref import ref
 from simlab.kernels.rng import seed_stream_nb
 from simlab.kernels.state import set_zone_nb
 
-# Each routine is compiled once, on its own, and called through a process-wide symbol (simlab.kernels.link):
-# linked in, the code of every routine would be optimised and generated again inside advance_nb, which inlines
-# the dispatcher run_routine_nb (measured when the dispatcher was still its own kernel: advance_nb compiled in
-# 202 s CPU and 1.36 GB linked in; bound, 117 s and 0.66 GB).
-# bind_routines() must run before advance_nb is compiled or loaded from the cache; the
-# driver does it when imported. _NAME_r is the symbol call of NAME_r.
-ROUTINES = (
-    step_r,
-    take_action_r,
-    after_action_r,
-    condition_window_r,
-    remove_obstacles_r,
-    replace_obstacles_r,
-    pick_location_r,
-    pick_hero_to_move_r,
-    pick_mode_r,
-    on_enter_r,
-    move_hero_r,
-    place_hero_r,
-    on_play_r,
-    play_hero_r,
-    play_fate_card_r,
-    play_revealed_r,
-    fate_action_r,
-    vanquish_r,
-    choose_vanquish_r,
-    choose_move_r,
-    activate_r,
-    choose_activate_r,
-    play_item_r,
-    play_villain_card_r,
-    discard_picks_r,
-    resolve_effect_r,
-)
-_step_r = link.caller(step_r, ROUTINE_TYPES, types.int64)
-_take_action_r = link.caller(take_action_r, ROUTINE_TYPES, types.int64)
-_after_action_r = link.caller(after_action_r, ROUTINE_TYPES, types.int64)
-_condition_window_r = link.caller(condition_window_r, ROUTINE_TYPES, types.int64)
-_remove_obstacles_r = link.caller(remove_obstacles_r, ROUTINE_TYPES, types.int64)
-_replace_obstacles_r = link.caller(replace_obstacles_r, ROUTINE_TYPES, types.int64)
-_pick_location_r = link.caller(pick_location_r, ROUTINE_TYPES, types.int64)
-_pick_hero_to_move_r = link.caller(pick_hero_to_move_r, ROUTINE_TYPES, types.int64)
-_pick_mode_r = link.caller(pick_mode_r, ROUTINE_TYPES, types.int64)
-_on_enter_r = link.caller(on_enter_r, ROUTINE_TYPES, types.int64)
-_move_hero_r = link.caller(move_hero_r, ROUTINE_TYPES, types.int64)
-_place_hero_r = link.caller(place_hero_r, ROUTINE_TYPES, types.int64)
-_on_play_r = link.caller(on_play_r, ROUTINE_TYPES, types.int64)
-_play_hero_r = link.caller(play_hero_r, ROUTINE_TYPES, types.int64)
-_play_fate_card_r = link.caller(play_fate_card_r, ROUTINE_TYPES, types.int64)
-_play_revealed_r = link.caller(play_revealed_r, ROUTINE_TYPES, types.int64)
-_fate_action_r = link.caller(fate_action_r, ROUTINE_TYPES, types.int64)
-_vanquish_r = link.caller(vanquish_r, ROUTINE_TYPES, types.int64)
-_choose_vanquish_r = link.caller(choose_vanquish_r, ROUTINE_TYPES, types.int64)
-_choose_move_r = link.caller(choose_move_r, ROUTINE_TYPES, types.int64)
-_activate_r = link.caller(activate_r, ROUTINE_TYPES, types.int64)
-_choose_activate_r = link.caller(choose_activate_r, ROUTINE_TYPES, types.int64)
-_play_item_r = link.caller(play_item_r, ROUTINE_TYPES, types.int64)
-_play_villain_card_r = link.caller(play_villain_card_r, ROUTINE_TYPES, types.int64)
-_discard_picks_r = link.caller(discard_picks_r, ROUTINE_TYPES, types.int64)
-_resolve_effect_r = link.caller(resolve_effect_r, ROUTINE_TYPES, types.int64)
+# Each routine is compiled once, on its own, and reached through a table of routines indexed by RT code
+# (simlab.kernels.link): linked in, the code of every routine would be optimised and generated again inside
+# advance_nb, which inlines the dispatcher run_routine_nb (measured when the dispatcher was still its own kernel:
+# advance_nb compiled in 202 s CPU and 1.36 GB linked in; reached through symbols, 117 s and 0.66 GB).
+# ROUTINES is the one list of them: bind_routines() fills the table from it, before a game is played; the driver
+# does it when imported.
+ROUTINE_TABLE = "simlab_routines"
+ROUTINES = {
+    RT_STEP: step_r,
+    RT_TAKE_ACTION: take_action_r,
+    RT_AFTER_ACTION: after_action_r,
+    RT_CONDITION_WINDOW: condition_window_r,
+    RT_REMOVE_OBSTACLES: remove_obstacles_r,
+    RT_REPLACE_OBSTACLES: replace_obstacles_r,
+    RT_PICK_LOCATION: pick_location_r,
+    RT_PICK_HERO_TO_MOVE: pick_hero_to_move_r,
+    RT_PICK_MODE: pick_mode_r,
+    RT_ON_ENTER: on_enter_r,
+    RT_MOVE_HERO: move_hero_r,
+    RT_PLACE_HERO: place_hero_r,
+    RT_ON_PLAY: on_play_r,
+    RT_PLAY_HERO: play_hero_r,
+    RT_PLAY_FATE_CARD: play_fate_card_r,
+    RT_PLAY_REVEALED: play_revealed_r,
+    RT_FATE_ACTION: fate_action_r,
+    RT_VANQUISH: vanquish_r,
+    RT_CHOOSE_VANQUISH: choose_vanquish_r,
+    RT_CHOOSE_MOVE: choose_move_r,
+    RT_ACTIVATE: activate_r,
+    RT_CHOOSE_ACTIVATE: choose_activate_r,
+    RT_PLAY_ITEM: play_item_r,
+    RT_PLAY_VILLAIN_CARD: play_villain_card_r,
+    RT_DISCARD_PICKS: discard_picks_r,
+    RT_RESOLVE_EFFECT: resolve_effect_r,
+    RT_TILE: tile_r,
+}
+N_ROUTINE_CODES = max(ROUTINES) + 1  # RT codes are 1 to N_ROUTINE_CODES - 1
+_routine = link.table_caller(ROUTINE_TABLE, N_ROUTINE_CODES, ROUTINE_TYPES, types.int64)
 
 
-# Inlined into advance_nb: a bound call passes State and Tables unpacked (about 150 machine words), and one hop
-# per routine run is enough (perf: the dispatcher alone took about a tenth of an expert game's kernel time).
+# Inlined into advance_nb: one hop per routine run (perf: the dispatcher alone, as its own kernel, took about a
+# tenth of an expert game's kernel time).
 @helper
 def run_routine_nb(st, tb, ru, f):
     """Run the routine of frame ``f`` until it waits (WAIT), calls, or finishes (GO)."""
     r = st.fr[f, K.FR_ROUTINE]
-    if r == RT_STEP:
-        return _step_r(st, tb, ru, f)
-    if r == RT_TAKE_ACTION:
-        return _take_action_r(st, tb, ru, f)
-    if r == RT_AFTER_ACTION:
-        return _after_action_r(st, tb, ru, f)
-    if r == RT_CONDITION_WINDOW:
-        return _condition_window_r(st, tb, ru, f)
-    if r == RT_REMOVE_OBSTACLES:
-        return _remove_obstacles_r(st, tb, ru, f)
-    if r == RT_REPLACE_OBSTACLES:
-        return _replace_obstacles_r(st, tb, ru, f)
-    if r == RT_PICK_LOCATION:
-        return _pick_location_r(st, tb, ru, f)
-    if r == RT_PICK_HERO_TO_MOVE:
-        return _pick_hero_to_move_r(st, tb, ru, f)
-    if r == RT_PICK_MODE:
-        return _pick_mode_r(st, tb, ru, f)
-    if r == RT_ON_ENTER:
-        return _on_enter_r(st, tb, ru, f)
-    if r == RT_MOVE_HERO:
-        return _move_hero_r(st, tb, ru, f)
-    if r == RT_PLACE_HERO:
-        return _place_hero_r(st, tb, ru, f)
-    if r == RT_ON_PLAY:
-        return _on_play_r(st, tb, ru, f)
-    if r == RT_PLAY_HERO:
-        return _play_hero_r(st, tb, ru, f)
-    if r == RT_PLAY_FATE_CARD:
-        return _play_fate_card_r(st, tb, ru, f)
-    if r == RT_PLAY_REVEALED:
-        return _play_revealed_r(st, tb, ru, f)
-    if r == RT_FATE_ACTION:
-        return _fate_action_r(st, tb, ru, f)
-    if r == RT_VANQUISH:
-        return _vanquish_r(st, tb, ru, f)
-    if r == RT_CHOOSE_VANQUISH:
-        return _choose_vanquish_r(st, tb, ru, f)
-    if r == RT_CHOOSE_MOVE:
-        return _choose_move_r(st, tb, ru, f)
-    if r == RT_ACTIVATE:
-        return _activate_r(st, tb, ru, f)
-    if r == RT_CHOOSE_ACTIVATE:
-        return _choose_activate_r(st, tb, ru, f)
-    if r == RT_PLAY_ITEM:
-        return _play_item_r(st, tb, ru, f)
-    if r == RT_PLAY_VILLAIN_CARD:
-        return _play_villain_card_r(st, tb, ru, f)
-    if r == RT_DISCARD_PICKS:
-        return _discard_picks_r(st, tb, ru, f)
-    if r == RT_RESOLVE_EFFECT:
-        return _resolve_effect_r(st, tb, ru, f)
-    if r == RT_TILE:
-        return _ability_r(tb.vil[st.sv[st.fr[f, TILE_SEAT], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
-    raise IndexError("unknown routine")
+    if r < 1 or r >= N_ROUTINE_CODES:
+        raise IndexError("unknown routine")
+    return _routine(r, st, tb, ru, f)
 
 
 def bind_routines() -> None:
-    """Compile (or load from the cache) every routine and the dispatcher, and register their symbols, once
-    per process, before anything that calls them is compiled or loaded."""
-    for routine in ROUTINES:
-        link.bind(routine, ROUTINE_TYPES)
+    """Compile (or load from the cache) every routine and put it in the routine table, once per process, before a
+    game is played."""
+    if sorted(ROUTINES) != list(range(1, N_ROUTINE_CODES)):
+        raise RuntimeError(f"routine codes must be 1 to {N_ROUTINE_CODES - 1}, one routine each: {sorted(ROUTINES)}")
+    if len(link.filled(ROUTINE_TABLE, N_ROUTINE_CODES)) == len(ROUTINES):
+        return
+    for code, routine in ROUTINES.items():
+        link.fill(ROUTINE_TABLE, N_ROUTINE_CODES, code, routine, ROUTINE_TYPES)
 
 
 @entry_kernel

@@ -56,7 +56,7 @@ RT_PLAY_ITEM = 23
 RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
-RT_TILE = 27  # a villain's tile: its villain's routine, reached through the ability table
+RT_TILE = 27  # a claimed tile's rule (tile_r): its villain's routine
 
 # an RT_TILE routine's frame
 TILE_SEAT = A0  # whose tile

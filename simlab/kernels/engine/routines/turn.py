@@ -1,6 +1,7 @@
 """Routines of the turn: one step (a phase, or one action with its Condition windows)."""
 
 from simlab.kernels import const as K
+from simlab.kernels.engine.abilities import _ability_r
 from simlab.kernels.engine.frame import (
     A0,
     A1,
@@ -17,6 +18,7 @@ from simlab.kernels.engine.frame import (
     RT_TILE,
     RT_VANQUISH,
     START,
+    TILE_SEAT,
     ask_nb,
     call_nb,
     chosen_nb,
@@ -220,3 +222,9 @@ def step_r(st, tb, ru, f):
         check_objectives_nb(st, tb, ru)
     st.g[K.G_STEPS] += 1
     return ret_nb(st, f)
+
+
+@kernel
+def tile_r(st, tb, ru, f):
+    """A claimed tile's rule for phase TILE_PHASE of seat TILE_SEAT's turn: its villain's routine."""
+    return _ability_r(tb.vil[st.sv[st.fr[f, TILE_SEAT], K.SV_VILLAIN], K.VF_TILE], st, tb, ru, f)
