@@ -16,6 +16,7 @@ from conftest import COMPONENTS
 
 from simlab.data.cards import SLOTS, load_cards
 from simlab.kernels import const as K
+from simlab.villains import ability_codes
 
 TESTS = Path(__file__).parent
 
@@ -75,7 +76,7 @@ def covered_abilities(decls, abilities_of) -> tuple[dict[str, list[str]], list[s
     return covered, problems
 
 
-CODES = [name for name in K.ABILITY_CODES if name != "none"]
+CODES = [name for name in ability_codes() if name != "none"]
 
 
 def test_every_ability_code_is_named_by_a_card():
@@ -129,7 +130,7 @@ def test_the_villain_table_names_exactly_the_ongoing_abilities_of_its_decks():
     tb = cards.tables
     for v in cards.villains:
         printed = {
-            K.ABILITY_CODES[c.raw["passive"]] for c in cards.cards if c.villain == v.key and c.raw.get("passive")
+            ability_codes()[c.raw["passive"]] for c in cards.cards if c.villain == v.key and c.raw.get("passive")
         }
         rows = [*tb.v_deck[v.row], *tb.v_fate[v.row]]
         assert printed == {int(tb.card[r, K.CF_PASSIVE]) for r in rows} - {K.AB_NONE}, v.name

@@ -14,7 +14,7 @@ import simlab.engine.driver  # noqa: F401  (binds the heuristic's parts and fill
 from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.ref import ref
-from simlab.villains import REGISTRY
+from simlab.villains import REGISTRY, ability_codes
 from strategies import STRATEGIES
 from strategies import heuristic as H
 
@@ -125,7 +125,7 @@ def test_gaston_values_an_ally_that_removes_obstacles():
 
 def test_gaston_empties_one_location_first_and_leaves_those_a_hero_clears():
     sc = build({"obstacles": {"The Tavern": 1, "The Woods": 2}}, {})
-    pick = [ask(sc, H.W_LOCATION_PICK, x, K.AB_REMOVE_OBSTACLES, 1) for x in range(K.N_LOC)]
+    pick = [ask(sc, H.W_LOCATION_PICK, x, ability_codes()["remove_obstacles"], 1) for x in range(K.N_LOC)]
     cleared = -E["cleared_by_hero"]  # Maurice clears Belle's House, Beast his Castle
     assert pick == [cleared, -1.0, -2.0, cleared]
     assert math.isnan(ask(sc, H.W_LOCATION_PICK, 0, K.AB_PUSH_ALLIES_OUT, 1))

@@ -19,7 +19,7 @@ from simlab.kernels import const as K
 from simlab.kernels.state import Tables  # noqa: F401  (the arrays the kernels read; defined with the state)
 from simlab.villains import KEYS as VILLAIN_KEYS
 from simlab.villains import REGISTRY as VILLAIN_FOLDERS
-from simlab.villains import data_text
+from simlab.villains import ability_codes, data_text
 
 CARD_FIELDS = {
     "name",
@@ -259,13 +259,15 @@ def _card_row(card: np.ndarray, c: Card, villains: list[Villain], row_of: dict[s
     card[r, K.CF_VILLAIN] = vrow
     card[r, K.CF_FATE] = c.deck == "fate"
     card[r, K.CF_N] = _int(raw, "n", where)
-    for slot, allowed in SLOTS.items():
+    codes, slot_names = _ability_slots()
+    for slot in SLOTS:
         name = raw.get(slot)
         if name is None:
             continue
-        if name not in allowed:
-            raise CardDataError(f"{where}: {slot} {name!r} is not known to the engine; choose from {sorted(allowed)}")
-        card[r, SLOT_COLUMNS[slot]] = K.ABILITY_CODES[name]
+        if name not in slot_names[slot]:
+            allowed = sorted(slot_names[slot])
+            raise CardDataError(f"{where}: {slot} {name!r} is not known to the engine; choose from {allowed}")
+        card[r, SLOT_COLUMNS[slot]] = codes[name]
     cond = raw.get("condition")
     if c.type == "Condition":
         if cond not in K.CONDITION_CODES or cond == "none":
@@ -330,10 +332,11 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
         if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
         else _int(cauldron, "flip_activate_cost", v.name)
     )
+    codes, slot_names = _ability_slots()
     if "ability" in cauldron:
-        if cauldron["ability"] not in K.TILE_SLOT:
-            raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(K.TILE_SLOT)}")
-        vil[v.row, K.VF_TILE] = K.ABILITY_CODES[cauldron["ability"]]
+        if cauldron["ability"] not in slot_names["tile"]:
+            raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(slot_names['tile'])}")
+        vil[v.row, K.VF_TILE] = codes[cauldron["ability"]]
 
 
 def _board(syms: np.ndarray, locs: np.ndarray, card: np.ndarray, v: Villain, row_of: dict[str, int]) -> None:
@@ -362,6 +365,25 @@ def _board(syms: np.ndarray, locs: np.ndarray, card: np.ndarray, v: Villain, row
                 if name not in row_of:
                     raise CardDataError(f"{v.name}: {lc['name']} admits unknown card {name!r}")
                 card[row_of[name], K.CF_ADMITTED] = 1
+
+
+def _ability_slots() -> tuple[dict[str, int], dict[str, frozenset[str]]]:
+    """Every ability name -> its code (:func:`simlab.villains.ability_codes`), and the names each slot may print: the
+    core's names where the engine handles them, each name a registered folder declares (assigned its code at load)
+    in a slot of its kind (an ongoing ability in ``passive`` only)."""
+    codes = ability_codes()
+    return codes, _slot_names(tuple(sorted(codes.items())))
+
+
+@cache
+def _slot_names(codes: tuple[tuple[str, int], ...]) -> dict[str, frozenset[str]]:
+    core = dict(SLOTS, tile=K.TILE_SLOT)
+    assigned = {name: code for name, code in codes if name not in K.ABILITY_CODES}
+    return {
+        slot: frozenset(allowed)
+        | {n for n, code in assigned.items() if (code in K.PASSIVE_CODES) == (slot == "passive")}
+        for slot, allowed in core.items()
+    }
 
 
 @cache

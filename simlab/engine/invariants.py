@@ -153,7 +153,7 @@ def traps_conserved_nb(st, tb, s):
     return supply >= 0 and on_heroes + supply == tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TRAPS]
 
 
-LAST_PASSIVE = max(K.ABILITY_CODES.values())
+LAST_PASSIVE = min(K.PASSIVE_CODES.stop, K.N_ABILITY_CODES) - 1  # any a folder may be assigned
 
 
 @kernel

@@ -58,60 +58,42 @@ C_FATED = 5
 
 # ----------------------------------------------------------------------------- ability opcodes
 # One vocabulary for every ability slot of a card (effect, on_play, on_enter, on_defeat, passive,
-# activate); the card loader checks that each name is used in a slot where the engine handles it.
+# activate); the card loader checks that each name is used in a slot where the engine handles it. The codes here
+# are the core's and the villains' that core code still reads; every other ability a villain's folder prints gets
+# its code when the registry is loaded (simlab.villains.ability_codes), from the codes left free below
+# N_ABILITY_CODES (an ongoing ability from PASSIVE_CODES).
 AB_NONE = 0
 # Effects (also used by Conditions and activations)
-AB_REMOVE_OBSTACLES = 1
-AB_REMOVE_OBSTACLES_ONE_LOCATION = 2
-AB_REPLACE_ONE_GAIN_OR_DRAW = 3  # replace 1 Obstacle, then gain N Power or draw N cards
 AB_EXTRA_VANQUISH = 4
 AB_EXTRA_MOVE = 5
 AB_EXTRA_MOVE_OR_ACTIVATE = 6
 AB_DEFEAT_HERO_MAX_STRENGTH = 7
 AB_REVEAL_UNTIL_ALLY = 8
-AB_REVEAL_UNTIL_HERO = 9  # reveal Fate cards until a Hero, play it to the card's location, remove N Obstacles
-AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = 10  # by which named Heroes are in the Realm: remove 1, replace 1, or gain N
 AB_PLAY_HERO_FROM_FATE_DISCARD = 11
-AB_REPLACE_ONE_EACH_LOCATION = 12
-AB_REPLACE_OBSTACLES = 13
-AB_FIND_HERO_RESHUFFLE_FATE = 14  # find the named Hero and play him; shuffle the Fate discard pile into the deck
-AB_REPLACE_ALL_ONE_LOCATION = 15
-AB_PLAY_OTHER_REVEAL_AGAIN = 16  # in a Fate action: play the other card, reveal 2 more and play one; remove 1 Obstacle
 AB_RESHUFFLE_DISCARD_DRAW = 17
 AB_TRAP_HERO = 18
 AB_REFRESH_HAND = 19
 AB_RESHUFFLE_FATE_ARRANGE = 20
 AB_HIJACK_FATE = 21
 AB_DEFEAT_NAMED_HERO = 22
-AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = 23  # defeat every Hero, then find the slipper Items and play them
 AB_UNTRAP_AND_MOVE = 24
 AB_MOVE_OPPONENT_ALLY = 25
 AB_FREE_ITEM = 26
-AB_POWER_CAULDRON = 27
-AB_CLAIM_OR_GAIN = 28
 AB_POWER_PER_HERO = 29
 AB_FIND_OR_DEFEAT_STRENGTH = 30  # find the named Hero and play it, or defeat a Hero of Strength N
-AB_RESHUFFLE_OR_PAY_CLAIM = 31  # reshuffle the discard pile, or pay N, discard the named card and claim the tile
 AB_DRAW = 32
 AB_DISCARD_HAND_DRAW = 33
-AB_RESHUFFLE_FATE_PLAY_TWO = 34  # in a Fate action: shuffle the Fate discard pile in, reveal 2 and play both
-AB_DEPOWER_CAULDRON = 35
 # Activated abilities
 AB_PEEK_FATE_DISCARD_ONE = 40
-AB_DISCARD_GLASS_SLIPPER = 41
 AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
 AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
-AB_FLIP_CAULDRON = 44  # the Black Cauldron tile: flipped by an Activate; its turn rules on both sides
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
 AB_CLEAR_OBSTACLES_AT = 51
 AB_MAY_MOVE_ONE_HERO = 52
 AB_FETCH_ATTACHMENT_HERE = 53
 AB_MAY_MOVE_HEROES_OR_ITEMS = 54  # may move all Heroes, or all attached Fate Items, to new locations
-AB_UNLOCK_PLAY_NAMED = 55  # unlock the card's location and play the named card there
 AB_MOVE_NAMED_HERE_TRAP = 56  # move the named Hero to the card's location and trap it
-AB_FETCH_ALLY_HERE = 57
-AB_FIND_NAMED_HERO_PLAY = 58  # find the named Hero and play it where its everyday version is, or anywhere
 AB_DISCARD_ITEM_HERE = 59
 AB_PLAY_GLASS_SLIPPERS = 60
 AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
@@ -144,29 +126,27 @@ AB_NO_EFFECTS = 90
 AB_OTHER_HEROES_PLUS = 91
 AB_PLUS_PER_OTHER_HERO_HERE = 92
 
+N_ABILITY_CODES = 128  # every ability code is below this: the engine's tables of villain routines have one entry a code
+PASSIVE_CODES = range(FIRST_PASSIVE, FIRST_PASSIVE + 63)  # an ongoing ability's code: one bit of VF_PASSIVES
 ABILITY_CODES = {k[3:].lower(): v for k, v in dict(globals()).items() if k.startswith("AB_")}
 ABILITY_NAMES = {v: k for k, v in ABILITY_CODES.items()}
 CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("C_") and k != "CARD_TYPES"}
 
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
-ACTIVATE_SLOT = frozenset(
-    {"remove_obstacles", "peek_fate_discard_one", "discard_glass_slipper", "move_hero_here_trap", "activate_to_win"}
-)
+ACTIVATE_SLOT = frozenset({"peek_fate_discard_one", "move_hero_here_trap", "activate_to_win"})
 ON_PLAY_SLOT = frozenset(
     {
         "may_move_one_hero",
         "fetch_attachment_here",
         "may_move_heroes_or_items",
-        "unlock_play_named",
         "move_named_here_trap",
-        "find_named_hero_play",
         "may_move_each_hero",
         "gather_allies",
         "lose_power_or_discard",
     }
 )
-ON_ENTER_SLOT = frozenset({"push_allies_out", "fetch_ally_here", "discard_item_here"})
+ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"

@@ -222,13 +222,26 @@ def _index_as_given() -> bool:
 _index_as_given()
 
 
+_APART: dict[str, str] = {}  # module -> the key its kernels' cache is kept apart by (cache_apart)
+
+
+def cache_apart(module: str, key: str) -> None:
+    """Keep the cache of the kernels module ``module`` defines from now on in a directory of their own, named by
+    ``key``: for a module whose kernels freeze values worked out when it is imported (the ability codes a villain's
+    folder was assigned), which numba's cache, keyed on the module's source, would not see change."""
+    _APART[module] = key
+
+
 def _cache_dir_for(fn) -> str:
     # numba picks the cache directory when the dispatcher is created.
     if fn.__module__ in _PLAYERS:
-        return PLAYER_CACHE_DIR
-    if fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED:
-        return STRATEGY_CACHE_DIR
-    return CHECKS_CACHE_DIR if fn.__module__ == _CHECKS_MODULE else ENGINE_CACHE_DIR
+        base = PLAYER_CACHE_DIR
+    elif fn.__module__.startswith("strategies.") and fn.__module__ not in _ENGINE_LINKED:
+        base = STRATEGY_CACHE_DIR
+    else:
+        base = CHECKS_CACHE_DIR if fn.__module__ == _CHECKS_MODULE else ENGINE_CACHE_DIR
+    key = _APART.get(fn.__module__)
+    return f"{base}-{key}" if key else base
 
 
 def _njit(fn, flags):

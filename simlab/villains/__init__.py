@@ -11,6 +11,9 @@ villain is writing its folder and one line here (README, "Adding a villain").
 
 from __future__ import annotations
 
+import hashlib
+import tomllib
+from functools import cache
 from importlib import resources
 
 # Folders, in the order of the card tables' villain rows: seeded games depend on it, so a new villain goes last.
@@ -39,6 +42,80 @@ def data_text(folder: str) -> str:
 
 
 KEYS = tuple(key_of(f) for f in REGISTRY)
+
+# the slots of a card that name an ability (a villain's tile names one in its [cauldron] table)
+ABILITY_SLOTS = ("effect", "on_play", "on_enter", "on_defeat", "passive", "activate")
+
+
+@cache
+def declared_abilities(folder: str) -> dict[str, bool]:
+    """The ability names the folder's ``cards.toml`` prints (its cards' ability slots, its tile's ability), in the
+    order first printed, each with whether it is an ongoing (passive) ability: the folder's declaration, from which
+    its codes are assigned (:func:`ability_codes`)."""
+    doc = tomllib.loads(data_text(folder))
+    out: dict[str, bool] = {}
+    for card in doc.get("card", ()):
+        for slot in ABILITY_SLOTS:
+            if slot in card:
+                name, passive = card[slot], slot == "passive"
+                if out.setdefault(name, passive) != passive:
+                    raise RuntimeError(f"{folder}: {name} is printed both as an ongoing ability and as another")
+    if "ability" in doc.get("cauldron", {}):
+        out.setdefault(doc["cauldron"]["ability"], False)
+    return out
+
+
+def ability_codes() -> dict[str, int]:
+    """Every ability name -> its code: the core's (:data:`simlab.kernels.const.ABILITY_CODES`), then, folder by folder
+    in registry order, each name a folder declares that has none yet, the lowest code left free (an ongoing ability's
+    from ``PASSIVE_CODES``, any other's below them). A folder added last leaves the others' codes as they were."""
+    return dict(_assigned(REGISTRY))
+
+
+@cache
+def _assigned(registry: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    from simlab.kernels import const as K
+
+    codes = dict(K.ABILITY_CODES)
+    taken = set(codes.values())
+    for folder in registry:
+        for name, passive in declared_abilities(folder).items():
+            if name in codes:
+                continue
+            free = K.PASSIVE_CODES if passive else range(1, K.PASSIVE_CODES.start)
+            code = next((c for c in free if c not in taken and c < K.N_ABILITY_CODES), None)
+            if code is None:
+                kind = "ongoing ability" if passive else "ability"
+                raise RuntimeError(f"{folder}: no {kind} code is left for {name} (N_ABILITY_CODES, PASSIVE_CODES)")
+            codes[name] = code
+            taken.add(code)
+    return tuple(codes.items())
+
+
+def codes_of(folder: str) -> dict[str, int]:
+    """Ability name -> code for the names registered folder ``folder`` declares (:func:`declared_abilities`)."""
+    codes = ability_codes()
+    return {name: codes[name] for name in declared_abilities(folder)}
+
+
+def codes_for(module: str) -> dict[str, int]:
+    """:func:`codes_of` the folder that module ``module`` (``simlab.villains.<folder>.abilities``, or its plan
+    ``strategies.plans.<folder>``) belongs to, for the module to freeze into its kernels; their cache is kept apart
+    by those codes (:func:`simlab.kernels.jit.cache_apart`), which numba's own cache, keyed on the source, would not
+    see change."""
+    from simlab.kernels import jit
+
+    parts = module.split(".")
+    folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
+    codes = codes_of(folder)
+    jit.cache_apart(module, codes_key(codes))
+    return codes
+
+
+def codes_key(codes: dict[str, int]) -> str:
+    """A short name for an assignment of codes."""
+    h = hashlib.sha256(repr(sorted(codes.items())).encode())
+    return h.hexdigest()[:12]
 
 
 def _ability_modules() -> list[tuple[str, object]]:

@@ -16,6 +16,7 @@ from simlab.kernels.query import (
     realm_instance_nb,
     zone_bits_nb,
 )
+from simlab.villains import codes_for
 from strategies.heuristic import (
     BIG,
     P_DEAD_CARD,
@@ -38,6 +39,20 @@ from strategies.heuristic import (
     objective_nb,
 )
 from strategies.plans import slots
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
+AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
+AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
+AB_REVEAL_UNTIL_HERO = CODES["reveal_until_hero"]
+AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = CODES["named_heroes_remove_replace_or_gain"]
+AB_REPLACE_ONE_EACH_LOCATION = CODES["replace_one_each_location"]
+AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
+AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
+AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
+AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+
 
 PLAN = "Gaston clears Belle and values removal per Power"
 
@@ -66,6 +81,7 @@ PARAMS = (
         at=117,
     ),
 )
+
 P = slots(__name__, PARAMS)
 P_MAGIC_MIRROR_HARM = P["magic_mirror_harm"]
 P_ROSE_MIN_OBSTACLES = P["rose_min_obstacles"]
@@ -90,14 +106,14 @@ def removal_of_nb(st, tb, s, c):
     obst = obstacles_total_nb(st, s)
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REVEAL_UNTIL_HERO:
+    if ab == AB_REMOVE_OBSTACLES or ab == AB_REVEAL_UNTIL_HERO:
         return min(n, obst)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+    if ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         most = 0
         for loc in range(K.N_LOC):
             most = max(most, st.sv[s, K.SV_OBST + loc])
         return min(n, most)
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+    if ab == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         if realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) < 0:
             return min(1, obst)
     return 0
@@ -154,19 +170,19 @@ def effect_value_nb(st, tb, sp, s, c):
     removes = removal_of_nb(st, tb, s, c)
     if removes > 0 and removes >= obst and can_remove_obstacle_nb(st, tb, s):
         return 0.5 * BIG  # the last Obstacles: this card wins
-    if ab == K.AB_REMOVE_OBSTACLES or ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+    if ab == AB_REMOVE_OBSTACLES or ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         if not can_remove_obstacle_nb(st, tb, s):
             return sp[P_DEAD_CARD]
         return ov * removes
-    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
+    if ab == AB_REPLACE_ONE_GAIN_OR_DRAW:
         if obst < sp[P_SWOON_MIN_OBSTACLES] or missing_total_nb(st, tb, s) == 0:
             return sp[P_DEAD_CARD]
         return max(n * sp[P_POWER_VALUE], n * sp[P_DRAW_VALUE]) - sp[P_SWOON_COST_SHARE] * ov
-    if ab == K.AB_REVEAL_UNTIL_HERO:
+    if ab == AB_REVEAL_UNTIL_HERO:
         if not can_remove_obstacle_nb(st, tb, s):
             return sp[P_DEAD_CARD]
         return sp[P_TAKE_ME_SHARE] * ov * removes - sp[P_TAKE_ME_COST]
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+    if ab == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
@@ -180,20 +196,20 @@ def effect_value_nb(st, tb, sp, s, c):
 @kernel
 def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
     """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
-    if ctx == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+    if ctx == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         return st.sv[s, K.SV_OBST + loc] + 0.0
     if (
-        ctx == K.AB_REMOVE_OBSTACLES
-        or ctx == K.AB_REVEAL_UNTIL_HERO
-        or ctx == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN
-        or (ctx == K.AB_PLAY_OTHER_REVEAL_AGAIN)
+        ctx == AB_REMOVE_OBSTACLES
+        or ctx == AB_REVEAL_UNTIL_HERO
+        or ctx == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN
+        or (ctx == AB_PLAY_OTHER_REVEAL_AGAIN)
     ):
         # Empty one location before the next: It Is You needs every location to miss one, and the
         # locations a Hero clears when defeated are left for that Hero.
         sc = -st.sv[s, K.SV_OBST + loc] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, s, loc)
         replacing = passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
         return sc if mine != replacing else -sc
-    if ctx == K.AB_REPLACE_ONE_GAIN_OR_DRAW or ctx == K.AB_REPLACE_OBSTACLES or ctx == K.AB_REPLACE_ALL_ONE_LOCATION:
+    if ctx == AB_REPLACE_ONE_GAIN_OR_DRAW or ctx == AB_REPLACE_OBSTACLES or ctx == AB_REPLACE_ALL_ONE_LOCATION:
         return missing_at_nb(st, tb, s, loc) + 0.0
     return np.nan
 
@@ -207,18 +223,18 @@ def fate_card_harm_nb(st, tb, sp, s, k):
         return np.nan
     ab = tb.card[c, K.CF_EFFECT]
     ov = sp[P_OBSTACLE_VALUE]
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+    if ab == AB_REPLACE_ONE_EACH_LOCATION:
         return sp[P_REPLACE_EACH_HARM] * ov
-    if ab == K.AB_REPLACE_OBSTACLES:
+    if ab == AB_REPLACE_OBSTACLES:
         return ov * min(tb.card[c, K.CF_N], missing_total_nb(st, tb, s))
-    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+    if ab == AB_REPLACE_ALL_ONE_LOCATION:
         most = 0
         for x in range(K.N_LOC):
             most = max(most, missing_at_nb(st, tb, s, x))
         return ov * most
-    if ab == K.AB_PLAY_OTHER_REVEAL_AGAIN:
+    if ab == AB_PLAY_OTHER_REVEAL_AGAIN:
         return sp[P_ROSE_HARM] - (ov if can_remove_obstacle_nb(st, tb, s) else 0.0) * sp[P_ROSE_REMOVAL_SHARE]
-    if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
+    if ab == AB_FIND_HERO_RESHUFFLE_FATE:
         return sp[P_MAGIC_MIRROR_HARM]
     return np.nan
 
@@ -228,7 +244,7 @@ def rose_harm_nb(st, tb, ru, sp, s, k):
     """Harm to Gaston of his revealed Fate card ``k`` if it is The Rose, knowing the other card revealed, else
     NaN."""
     c = st.inst[s, k, K.I_CARD]
-    if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != K.AB_PLAY_OTHER_REVEAL_AGAIN:
+    if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != AB_PLAY_OTHER_REVEAL_AGAIN:
         return np.nan
     removes = can_remove_obstacle_nb(st, tb, s)
     if objective_nb(st, tb, s) == K.OBJ_OBSTACLES and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]:
@@ -260,7 +276,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return effect_value_nb(st, tb, sp, s, a)
     if what == W_ALLY:
         # an Ally that activates to remove Obstacles
-        if tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+        if tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE] == AB_REMOVE_OBSTACLES:
             x += (
                 sp[P_REMOVER_ALLY] * sp[P_OBSTACLE_VALUE]
                 if obstacles_total_nb(st, s) >= sp[P_REMOVER_ALLY_MIN]
@@ -270,13 +286,13 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ACTIVATION:
         if a >= 0:
             card = st.inst[s, a, K.I_CARD]
-            if tb.card[card, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+            if tb.card[card, K.CF_ACTIVATE] == AB_REMOVE_OBSTACLES:
                 cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
                 return sp[P_OBSTACLE_VALUE] * min(tb.card[card, K.CF_N], obstacles_total_nb(st, s)) - cost
         return x
     if what == W_ACTIVATION_IDLE:
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
-        return 1.0 if ab == K.AB_REMOVE_OBSTACLES and not can_remove_obstacle_nb(st, tb, s) else x
+        return 1.0 if ab == AB_REMOVE_OBSTACLES and not can_remove_obstacle_nb(st, tb, s) else x
     if what == W_KEEPS_COPIES:
         # a second removal card is worth keeping
         return 1.0 if removal_of_nb(st, tb, s, a) != 0 else x

@@ -6,6 +6,7 @@ from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import flip_cost_nb, passive_count_nb, zone_bits_nb
+from simlab.villains import codes_for
 from strategies.heuristic import (
     P_DEAD_CARD,
     P_PLAN,
@@ -33,6 +34,16 @@ from strategies.heuristic import (
     realm_passive_at_nb,
 )
 from strategies.plans import slots
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_POWER_CAULDRON = CODES["power_cauldron"]
+AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
+AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
+AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
+AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
+AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+
 
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
 
@@ -89,6 +100,7 @@ PARAMS = (
         at=149,
     ),
 )
+
 P = slots(__name__, PARAMS)
 P_PROGRESS_SOLDIER = P["progress_soldier"]
 P_PROGRESS_BORN = P["progress_born"]
@@ -206,16 +218,16 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     """Worth of resolving the Horned King's Effect card row ``c`` if it claims or powers the Cauldron, else NaN."""
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
-    if ab == K.AB_POWER_CAULDRON:
+    if ab == AB_POWER_CAULDRON:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else sp[P_DEAD_CARD]
-    if ab == K.AB_CLAIM_OR_GAIN:
+    if ab == AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_CAULDRON] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v
-    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
+    if ab == AB_RESHUFFLE_OR_PAY_CLAIM:
         if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
@@ -268,7 +280,7 @@ def keep_value_nb(st, tb, sp, s, k):
             both, _ = soldier_locations_nb(st, tb, s)
             if count_nb(both) < K.N_LOC:
                 return sp[P_SOLDIER_VALUE]
-        if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+        if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_POWER_CAULDRON:
             if (
                 st.g[K.G_NSEATS] > 1
                 and passive_count_nb(st, tb, s, K.AB_GRANTS_ACTIVATE) == 0
@@ -278,7 +290,7 @@ def keep_value_nb(st, tb, sp, s, k):
                 return max(sp[P_KEEP_OUR_HOUR_POWERED], sp[P_KEEP_OUR_HOUR_HEDGE])
             return sp[P_KEEP_OUR_HOUR_POWERED]
         return sp[P_KEEP_POWERED_OTHER]
-    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_POWER_CAULDRON:
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_POWER_CAULDRON:
         # dead now, it may come alive: valued by its best case
         side = st.sv[s, K.SV_CAULDRON]
         if side == 0:
@@ -314,9 +326,9 @@ def fate_card_harm_nb(st, tb, sp, s, k):
         return sp[P_DYRNWYN_HARM]
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
-        if ab == K.AB_RESHUFFLE_FATE_PLAY_TWO:
+        if ab == AB_RESHUFFLE_FATE_PLAY_TWO:
             return sp[P_HAPPY_DAY_HARM]
-        if ab == K.AB_DEPOWER_CAULDRON:
+        if ab == AB_DEPOWER_CAULDRON:
             return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
     return np.nan
 
@@ -343,7 +355,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return keep_value_nb(st, tb, sp, s, a)
     if what == W_KEEPS_COPIES:
         # a second Our Hour Has Arrived is worth keeping
-        return 1.0 if tb.card[a, K.CF_EFFECT] == K.AB_POWER_CAULDRON else x
+        return 1.0 if tb.card[a, K.CF_EFFECT] == AB_POWER_CAULDRON else x
     if what == W_ACTIVATION:
         if a < 0:  # flipping the Black Cauldron to its Power side
             return sp[P_CAULDRON_VALUE] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
@@ -362,7 +374,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_CAULDRON_VALUE] if (born >> a) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
     if what == W_OWN_CARD:
-        if b == K.AB_FLIP_CAULDRON:
+        if b == AB_FLIP_CAULDRON:
             # losing a Cauldron Born: keep one at every location if possible
             here = st.inst[s, a, K.I_LOC]
             return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0

@@ -13,6 +13,7 @@ from simlab.kernels.query import (
     symbol_available_nb,
     zone_bits_nb,
 )
+from simlab.villains import codes_for
 from strategies.heuristic import (
     BIG,
     P_PLAN,
@@ -40,6 +41,14 @@ from strategies.heuristic import (
     hero_threat_nb,
 )
 from strategies.plans import slots
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
+AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
+AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
+AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
+
 
 PLAN = "Lady Tremaine builds the wedding step by step"
 
@@ -96,6 +105,7 @@ PARAMS = (
         at=126,
     ),
 )
+
 P = slots(__name__, PARAMS)
 P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
 P_PROGRESS_BRIDE = P["progress_bride"]
@@ -289,13 +299,13 @@ def item_value_nb(st, tb, sp, s, k):
     on_play = tb.card[c, K.CF_ON_PLAY]
     act = tb.card[c, K.CF_ACTIVATE]
     where = tb.card[c, K.CF_LOCATION]
-    if on_play == K.AB_UNLOCK_PLAY_NAMED:
+    if on_play == AB_UNLOCK_PLAY_NAMED:
         if st.sv[s, K.SV_LOCK + where] != 0:
             return sp[P_INVITATION_LOCKED] * wv + (sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0)
         return sp[P_INVITATION_OPEN]
     if act == K.AB_ACTIVATE_TO_WIN:
         return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
-    if act == K.AB_DISCARD_GLASS_SLIPPER:
+    if act == AB_DISCARD_GLASS_SLIPPER:
         return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
     return np.nan
 
@@ -311,7 +321,7 @@ def midnight_value_nb(st, tb, ru, sp, s):
         mh &= mh - 1
         if tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
             v += hero_threat_nb(st, tb, ru, sp, s, st.inst[s, h, K.I_CARD], st.inst[s, h, K.I_LOC], h)
-    if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) < 0:
+    if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) < 0:
         v -= sp[P_MIDNIGHT_NO_CANE] * sp[P_WEDDING_VALUE]
     return v
 
@@ -338,7 +348,7 @@ def fate_card_harm_nb(st, tb, sp, s, k):
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
-        if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+        if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) >= 0:
             return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
         return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
     if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_MOVE_OPPONENT_ALLY:
@@ -363,20 +373,20 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ALLY:
         return ally_value_nb(st, tb, ru, sp, s, a, b, x)
     if what == W_EFFECT:
-        if tb.card[a, K.CF_EFFECT] == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+        if tb.card[a, K.CF_EFFECT] == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
             return midnight_value_nb(st, tb, ru, sp, s)
         return x
     if what == W_ACTIVATION:
         if a >= 0:
             card = st.inst[s, a, K.I_CARD]
-            if tb.card[card, K.CF_ACTIVATE] == K.AB_DISCARD_GLASS_SLIPPER:
+            if tb.card[card, K.CF_ACTIVATE] == AB_DISCARD_GLASS_SLIPPER:
                 cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
         return x
     if what == W_ACTIVATION_IDLE:
         # the Cane with no Glass Slipper to discard
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
-        return 1.0 if ab == K.AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0 else x
+        return 1.0 if ab == AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0 else x
     if what == W_KEEP_ITEM:
         card = st.inst[s, a, K.I_CARD]
         if (
@@ -395,7 +405,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return fate_card_harm_nb(st, tb, sp, s, a)
     if what == W_HERO_ON_PLAY:
         # the Fairy Godmother brings Ball Gown Cinderella with her
-        if tb.card[a, K.CF_ON_PLAY] == K.AB_FIND_NAMED_HERO_PLAY:
+        if tb.card[a, K.CF_ON_PLAY] == AB_FIND_NAMED_HERO_PLAY:
             x += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
         return x
     if what == W_HERO_HARM:
@@ -413,7 +423,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, plays the Glass Slippers
         if tb.card[a, K.CF_ON_DEFEAT] == K.AB_PLAY_GLASS_SLIPPERS:
-            if activate_in_realm_nb(st, tb, s, K.AB_DISCARD_GLASS_SLIPPER) >= 0:
+            if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) >= 0:
                 return -sp[P_SLIPPERS_DEFEAT_CANE] * sp[P_WEDDING_VALUE]
             return -sp[P_SLIPPERS_DEFEAT] * sp[P_WEDDING_VALUE]
         return x

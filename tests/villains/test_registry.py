@@ -237,19 +237,19 @@ def printed_codes() -> dict[str, set[str]]:
 
 
 def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
-    from simlab.kernels import const as K
 
     owners = V.ability_owners()
     printed = printed_codes()
     for name, folders in sorted(printed.items()):
-        code = K.ABILITY_CODES[name]
+        code = V.ability_codes()[name]
         if name in CORE_RESOLVED:
             assert code not in owners, f"{name} is resolved by the core, yet {owners[code]} handles it too"
             continue
         assert code in owners, f"{name} (printed by {sorted(folders)}) has no routine: add it to a HANDLES"
         assert folders == {owners[code]}, f"{name} is printed by {sorted(folders)}, handled by {owners[code]}"
     # and a folder handles only codes its own cards print
-    stray = {K.ABILITY_NAMES[c]: f for c, f in owners.items() if K.ABILITY_NAMES[c] not in printed}
+    names = {code: name for name, code in V.ability_codes().items()}
+    stray = {names[c]: f for c, f in owners.items() if names[c] not in printed}
     assert stray == {}
 
 
@@ -271,3 +271,44 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
             assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
     for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
         assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)
+
+
+# ------------------------------------------------------------------------------------------ ability codes
+
+
+def test_ability_codes_are_assigned_at_load_from_each_folders_declarations():
+    from simlab.kernels import const as K
+    from simlab.kernels import jit
+
+    V._ability_modules()  # the routines, which ask for their codes when imported
+    codes = V.ability_codes()
+    assert len(set(codes.values())) == len(codes), "one code a name"
+    assert all(0 <= c < K.N_ABILITY_CODES for c in codes.values())
+    for folder in V.REGISTRY:
+        declared = V.declared_abilities(folder)
+        assert set(declared) <= set(codes)
+        for name, passive in declared.items():
+            assert (codes[name] in K.PASSIVE_CODES) == passive, name
+        # the folder's routines and plan freeze their codes: their cache is kept apart by them
+        key = V.codes_key(V.codes_of(folder))
+        assert jit._APART[f"{V.package(folder)}.abilities"] == key
+    assert {n for n in codes if n not in K.ABILITY_CODES}, "some codes come from the folders alone"
+
+
+def test_a_folder_added_last_is_assigned_free_codes_and_leaves_the_others(monkeypatch):
+    from simlab.kernels import const as K
+
+    before = V.ability_codes()
+    declared = V.declared_abilities
+    extra = {"a_new_effect": False, "a_new_ongoing_ability": True, "remove_obstacles": False}
+    monkeypatch.setattr(V, "declared_abilities", lambda f: extra if f == "extra" else declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("extra",))
+    after = V.ability_codes()
+    assert {n: after[n] for n in before} == before
+    assert after["a_new_effect"] not in before.values() and after["a_new_effect"] < K.PASSIVE_CODES.start
+    assert after["a_new_ongoing_ability"] in K.PASSIVE_CODES and after["a_new_ongoing_ability"] not in before.values()
+    many = {f"effect_{i}": False for i in range(K.N_ABILITY_CODES)}
+    monkeypatch.setattr(V, "declared_abilities", lambda f: {"extra": extra, "crowded": many}.get(f) or declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("crowded",))
+    with pytest.raises(RuntimeError, match="no ability code is left"):
+        V.ability_codes()

@@ -14,7 +14,7 @@ from simlab.kernels.jit import kernel
 # valid. A villain routine runs on the frame of the engine routine that reached it (resolve_effect_r,
 # on_play_r, on_enter_r, activate_r), as the branches it holds did when they were written here.
 ABILITY_TABLE = "simlab_ability_routines"
-N_ABILITY_CODES = 128  # ability codes are below this
+N_ABILITY_CODES = K.N_ABILITY_CODES
 ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
 ADVANCE_REF_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, steps): advance_by_ref_nb
 ABILITY_TYPES = ROUTINE_TYPES

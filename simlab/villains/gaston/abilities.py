@@ -78,27 +78,43 @@ from simlab.kernels.query import (
     realm_instance_nb,
     strength_nb,
 )
+from simlab.villains import codes_for
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
+AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
+AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
+AB_REVEAL_UNTIL_HERO = CODES["reveal_until_hero"]
+AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = CODES["named_heroes_remove_replace_or_gain"]
+AB_REPLACE_ONE_EACH_LOCATION = CODES["replace_one_each_location"]
+AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
+AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
+AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
+AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+
 
 HANDLES = (
-    K.AB_REMOVE_OBSTACLES,
-    K.AB_REMOVE_OBSTACLES_ONE_LOCATION,
-    K.AB_REPLACE_ONE_GAIN_OR_DRAW,
+    AB_REMOVE_OBSTACLES,
+    AB_REMOVE_OBSTACLES_ONE_LOCATION,
+    AB_REPLACE_ONE_GAIN_OR_DRAW,
     K.AB_EXTRA_VANQUISH,
     K.AB_EXTRA_MOVE,
     K.AB_DEFEAT_HERO_MAX_STRENGTH,
     K.AB_REVEAL_UNTIL_ALLY,
-    K.AB_REVEAL_UNTIL_HERO,
-    K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
-    K.AB_REPLACE_ONE_EACH_LOCATION,
-    K.AB_REPLACE_OBSTACLES,
-    K.AB_FIND_HERO_RESHUFFLE_FATE,
-    K.AB_REPLACE_ALL_ONE_LOCATION,
+    AB_REVEAL_UNTIL_HERO,
+    AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
+    AB_REPLACE_ONE_EACH_LOCATION,
+    AB_REPLACE_OBSTACLES,
+    AB_FIND_HERO_RESHUFFLE_FATE,
+    AB_REPLACE_ALL_ONE_LOCATION,
     K.AB_MAY_MOVE_ONE_HERO,
     K.AB_FETCH_ATTACHMENT_HERE,
     K.AB_MAY_MOVE_HEROES_OR_ITEMS,
     K.AB_PUSH_ALLIES_OUT,
-    K.AB_PLAY_OTHER_REVEAL_AGAIN,
+    AB_PLAY_OTHER_REVEAL_AGAIN,
 )
+
 
 # the locals of Gaston's routines on the engine's card frames (after CARD_HERE on on_play_r's and on_enter_r's)
 HERO_FOUND = CARD_LOCALS  # find_hero_reshuffle_fate: the Hero found
@@ -140,9 +156,9 @@ def effect_nb(st, tb, ru, f):
     """Gaston's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
     frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
-    if ab == K.AB_REMOVE_OBSTACLES:
+    if ab == AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+    if ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         if pc == 0:
             if can_remove_obstacle_nb(st, tb, s):
                 opt_clear_nb(st)
@@ -156,7 +172,7 @@ def effect_nb(st, tb, ru, f):
             if st.sv[s, K.SV_OBST + loc] > 0 and not over_nb(st):
                 remove_obstacle_at_nb(st, tb, ru, s, loc)
         return ret_nb(st, f)
-    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW:
+    if ab == AB_REPLACE_ONE_GAIN_OR_DRAW:
         if pc == 0:
             return call_nb(st, f, 1, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
         if pc == 1:
@@ -190,7 +206,7 @@ def effect_nb(st, tb, ru, f):
     if ab == K.AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
-    if ab == K.AB_REVEAL_UNTIL_HERO:
+    if ab == AB_REVEAL_UNTIL_HERO:
         # Take Me Instead: the Hero revealed is played to the card's location, then the Obstacles are removed.
         if pc == 0:
             hero = reveal_until_hero_nb(st, tb, s)
@@ -199,7 +215,7 @@ def effect_nb(st, tb, ru, f):
                 log_nb(st, K.EV_FATE_PLAY, s, hero, loc, -1, chooser)
                 return call_nb(st, f, 1, RT_PLAY_HERO, s, hero, loc, chooser, 0, 0, 0)
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+    if ab == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         beast = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         belle = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         if beast and belle:
@@ -209,14 +225,14 @@ def effect_nb(st, tb, ru, f):
         elif belle:
             return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, 1, chooser, ab, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+    if ab == AB_REPLACE_ONE_EACH_LOCATION:
         for loc in range(K.N_LOC):
             if missing_at_nb(st, tb, s, loc) > 0:
                 replace_obstacle_at_nb(st, s, loc)
         return ret_nb(st, f)
-    if ab == K.AB_REPLACE_OBSTACLES:
+    if ab == AB_REPLACE_OBSTACLES:
         return tail_nb(st, f, RT_REPLACE_OBSTACLES, s, n, chooser, ab, 0, 0, 0)
-    if ab == K.AB_FIND_HERO_RESHUFFLE_FATE:
+    if ab == AB_FIND_HERO_RESHUFFLE_FATE:
         beast = tb.card[c, K.CF_REF0]
         if pc == 0:
             if realm_instance_nb(st, s, beast) < 0:
@@ -233,7 +249,7 @@ def effect_nb(st, tb, ru, f):
         discard_nb(st, s, k)
         fate_discard_into_deck_nb(st, s)
         return ret_nb(st, f)
-    if ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+    if ab == AB_REPLACE_ALL_ONE_LOCATION:
         if pc == 0:
             opt_clear_nb(st)
             for loc in range(K.N_LOC):
@@ -398,7 +414,7 @@ def on_enter_nb(st, tb, ru, f):
 def activate_nb(st, tb, ru, f):
     """The Activated Abilities of Gaston's cards, paid for (on ``activate_r``'s frame)."""
     s, k, _, _, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
-    if ab == K.AB_REMOVE_OBSTACLES:
+    if ab == AB_REMOVE_OBSTACLES:
         return tail_nb(st, f, RT_REMOVE_OBSTACLES, s, tb.card[c, K.CF_N], s, ab, 0, 0, 0)
     return ret_nb(st, f)
 
@@ -414,7 +430,7 @@ def fate_action_nb(st, tb, ru, f):
         return call_nb(st, f, PC_TAKEN_OVER + 1, RT_PLAY_REVEALED, s, st.fr[f, FA_OTHER], actor, 0, 0, 0, 0)
     discard_nb(st, s, st.fr[f, FA_PICKED])
     st.fr[f, FA_REMOVALS_OWED] += 1
-    st.fr[f, FA_REMOVALS_FOR] = K.AB_PLAY_OTHER_REVEAL_AGAIN
+    st.fr[f, FA_REMOVALS_FOR] = AB_PLAY_OTHER_REVEAL_AGAIN
     st.fr[f, FA_R0] = reveal_fate_nb(st, s)
     st.fr[f, FA_R1] = reveal_fate_nb(st, s)
     st.fr[f, K.FR_PC] = FA_PICK
@@ -427,24 +443,24 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     seat ``s``: his Item's removal when activated; The Rose takes a Fate action over; his Effects, Conditions and
     Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat."""
     if slot == CHECK_ACTIVATE:
-        if tb.card[c, K.CF_ACTIVATE] == K.AB_REMOVE_OBSTACLES:
+        if tb.card[c, K.CF_ACTIVATE] == AB_REMOVE_OBSTACLES:
             return 1 if can_remove_obstacle_nb(st, tb, s) else 0
         return NO_CHECK
     if slot == CHECK_TAKES_OVER_FATE_ACTION:
-        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_PLAY_OTHER_REVEAL_AGAIN else NO_CHECK
+        return 1 if tb.card[c, K.CF_EFFECT] == AB_PLAY_OTHER_REVEAL_AGAIN else NO_CHECK
     if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
-    if ab == K.AB_REMOVE_OBSTACLES:
+    if ab == AB_REMOVE_OBSTACLES:
         if ru[K.R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
             return 0
         return 1 if can_remove_obstacle_nb(st, tb, s) else 0
-    if ab == K.AB_REMOVE_OBSTACLES_ONE_LOCATION:
+    if ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         return 1 if can_remove_obstacle_nb(st, tb, s) else 0
-    if ab == K.AB_REPLACE_ONE_GAIN_OR_DRAW or ab == K.AB_REPLACE_OBSTACLES or ab == K.AB_REPLACE_ALL_ONE_LOCATION:
+    if ab == AB_REPLACE_ONE_GAIN_OR_DRAW or ab == AB_REPLACE_OBSTACLES or ab == AB_REPLACE_ALL_ONE_LOCATION:
         return 1 if missing_total_nb(st, tb, s) > 0 else 0
-    if ab == K.AB_REPLACE_ONE_EACH_LOCATION:
+    if ab == AB_REPLACE_ONE_EACH_LOCATION:
         for loc in range(K.N_LOC):
             if missing_at_nb(st, tb, s, loc) == 0:
                 return 0
@@ -462,7 +478,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             ):
                 return 1
         return 0
-    if ab == K.AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
+    if ab == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:
         # only the second named Hero in the Realm: it replaces an Obstacle, so one must be missing
         first = realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0
         second = realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0

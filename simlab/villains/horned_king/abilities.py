@@ -67,22 +67,33 @@ from simlab.kernels.query import (
     strength_nb,
     zone_instance_nb,
 )
+from simlab.villains import codes_for
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_POWER_CAULDRON = CODES["power_cauldron"]
+AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
+AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
+AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
+AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
+AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+
 
 HANDLES = (
     K.AB_FREE_ITEM,
-    K.AB_POWER_CAULDRON,
-    K.AB_CLAIM_OR_GAIN,
+    AB_POWER_CAULDRON,
+    AB_CLAIM_OR_GAIN,
     K.AB_POWER_PER_HERO,
     K.AB_FIND_OR_DEFEAT_STRENGTH,
-    K.AB_RESHUFFLE_OR_PAY_CLAIM,
+    AB_RESHUFFLE_OR_PAY_CLAIM,
     K.AB_DRAW,
     K.AB_DISCARD_HAND_DRAW,
-    K.AB_DEPOWER_CAULDRON,
+    AB_DEPOWER_CAULDRON,
     K.AB_MAY_MOVE_EACH_HERO,
     K.AB_GATHER_ALLIES,
     K.AB_LOSE_POWER_OR_DISCARD,
-    K.AB_RESHUFFLE_FATE_PLAY_TWO,
-    K.AB_FLIP_CAULDRON,
+    AB_RESHUFFLE_FATE_PLAY_TWO,
+    AB_FLIP_CAULDRON,
 )
 
 
@@ -131,11 +142,11 @@ def effect_nb(st, tb, ru, f):
                 return ask_nb(st, f, 1, s, chooser, K.DK_PLACE, ab)
             return ret_nb(st, f)
         return tail_nb(st, f, RT_PLAY_ITEM, s, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 1, 0, 0)
-    if ab == K.AB_POWER_CAULDRON:
+    if ab == AB_POWER_CAULDRON:
         if st.sv[s, K.SV_CAULDRON] == 1:
             set_cauldron_nb(st, s, 2)
         return ret_nb(st, f)
-    if ab == K.AB_CLAIM_OR_GAIN:
+    if ab == AB_CLAIM_OR_GAIN:
         if pc == 0:
             unclaimed = 1 if st.sv[s, K.SV_CAULDRON] == 0 else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_CLAIM, unclaimed, K.M_GAIN, 1)
@@ -175,7 +186,7 @@ def effect_nb(st, tb, ru, f):
             return tail_nb(st, f, RT_PLAY_HERO, s, h, loc, chooser, 0, 0, 0)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_RESHUFFLE_OR_PAY_CLAIM:
+    if ab == AB_RESHUFFLE_OR_PAY_CLAIM:
         if pc == 0:
             can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
@@ -196,7 +207,7 @@ def effect_nb(st, tb, ru, f):
             if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
                 discard_nb(st, s, j)
         draw_n_nb(st, s, n)
-    elif ab == K.AB_DEPOWER_CAULDRON:
+    elif ab == AB_DEPOWER_CAULDRON:
         if st.sv[s, K.SV_CAULDRON] == 2:
             set_cauldron_nb(st, s, 1)
     return ret_nb(st, f)
@@ -336,7 +347,7 @@ def tile_nb(st, tb, ru, f):
                 ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, 1, s, s, K.DK_CARD, K.AB_FLIP_CAULDRON)
+                return ask_nb(st, f, 1, s, s, K.DK_CARD, AB_FLIP_CAULDRON)
         return ret_nb(st, f)
     # before the move
     cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
@@ -410,13 +421,13 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0
         return NO_CHECK
     if slot == CHECK_TAKES_OVER_FATE_ACTION:
-        return 1 if tb.card[c, K.CF_EFFECT] == K.AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
+        return 1 if tb.card[c, K.CF_EFFECT] == AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
     if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
     if ab == K.AB_POWER_PER_HERO:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
-    if ab == K.AB_POWER_CAULDRON:
+    if ab == AB_POWER_CAULDRON:
         return 1 if st.sv[s, K.SV_CAULDRON] == 1 else 0
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0

@@ -62,6 +62,16 @@ from simlab.kernels.query import (
     zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
+from simlab.villains import codes_for
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
+AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
+AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
+AB_FETCH_ALLY_HERE = CODES["fetch_ally_here"]
+AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
+
 
 HANDLES = (
     K.AB_EXTRA_MOVE_OR_ACTIVATE,
@@ -70,17 +80,17 @@ HANDLES = (
     K.AB_REFRESH_HAND,
     K.AB_RESHUFFLE_FATE_ARRANGE,
     K.AB_DEFEAT_NAMED_HERO,
-    K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
+    AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
     K.AB_UNTRAP_AND_MOVE,
     K.AB_MOVE_OPPONENT_ALLY,
-    K.AB_UNLOCK_PLAY_NAMED,
+    AB_UNLOCK_PLAY_NAMED,
     K.AB_MOVE_NAMED_HERE_TRAP,
-    K.AB_FIND_NAMED_HERO_PLAY,
+    AB_FIND_NAMED_HERO_PLAY,
     K.AB_PEEK_FATE_DISCARD_ONE,
-    K.AB_DISCARD_GLASS_SLIPPER,
+    AB_DISCARD_GLASS_SLIPPER,
     K.AB_MOVE_HERO_HERE_TRAP,
     K.AB_ACTIVATE_TO_WIN,
-    K.AB_FETCH_ALLY_HERE,
+    AB_FETCH_ALLY_HERE,
     K.AB_DISCARD_ITEM_HERE,
 )
 
@@ -182,7 +192,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+    if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         for h in range(K.N_INST):
             if st.inst[s, h, K.I_ZONE] == K.Z_REALM and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO:
                 defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
@@ -220,7 +230,7 @@ def effect_nb(st, tb, ru, f):
 def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of Lady Tremaine's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
-    if ab == K.AB_UNLOCK_PLAY_NAMED:
+    if ab == AB_UNLOCK_PLAY_NAMED:
         where = tb.card[c, K.CF_LOCATION]
         if st.sv[s, K.SV_LOCK + where] != 0:
             st.sv[s, K.SV_LOCK + where] = 0
@@ -248,7 +258,7 @@ def on_play_nb(st, tb, ru, f):
         if trappable_nb(st, tb, s, k):
             trap_nb(st, s, k)
         return ret_nb(st, f)
-    if ab == K.AB_FIND_NAMED_HERO_PLAY:
+    if ab == AB_FIND_NAMED_HERO_PLAY:
         # FIND Ball Gown Cinderella (Realm first) and play her: to Cinderella's location if Cinderella is in
         # play (she is discarded), otherwise to any unlocked location.
         bgc = tb.card[c, K.CF_REF0]
@@ -281,7 +291,7 @@ def on_enter_nb(st, tb, ru, f):
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
     here = st.fr[f, CARD_HERE]
-    if ab == K.AB_FETCH_ALLY_HERE:
+    if ab == AB_FETCH_ALLY_HERE:
         # Bruno: Lucifer comes to Bruno's location.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
         if (
@@ -335,7 +345,7 @@ def activate_nb(st, tb, ru, f):
         if keep >= 0:
             put_on_fate_deck_nb(st, s, keep)
         return ret_nb(st, f)
-    if ab == K.AB_DISCARD_GLASS_SLIPPER:
+    if ab == AB_DISCARD_GLASS_SLIPPER:
         if pc == 0:
             opt_clear_nb(st)
             for j in range(K.N_VCARDS, K.N_INST):
@@ -379,7 +389,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_PEEK_FATE_DISCARD_ONE:
             return 1 if st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0 else 0
-        if ab == K.AB_DISCARD_GLASS_SLIPPER:
+        if ab == AB_DISCARD_GLASS_SLIPPER:
             return 1 if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0
         if ab == K.AB_MOVE_HERO_HERE_TRAP:
             where = tb.card[c, K.CF_LOCATION]
@@ -402,7 +412,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         )
         return 1 if named else 0
-    if ab == K.AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+    if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
     if ab == K.AB_UNTRAP_AND_MOVE or ab == K.AB_MOVE_OPPONENT_ALLY:
         # a Trapped Hero to free and move, or an Ally to move
