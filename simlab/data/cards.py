@@ -320,9 +320,15 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
         for row in rows:
             if card[row, K.CF_PASSIVE] != K.AB_NONE:
                 vil[v.row, K.VF_PASSIVES] |= 1 << (card[row, K.CF_PASSIVE] - K.FIRST_PASSIVE)
-    if meta.get("objective") not in K.OBJECTIVES:
-        raise CardDataError(f"{v.name}: objective must be one of {sorted(K.OBJECTIVES)}")
-    vil[v.row, K.VF_OBJECTIVE] = K.OBJECTIVES[meta["objective"]]
+    codes, slot_names = _ability_slots()
+    objective = meta.get("objective")
+    if objective not in codes or objective in K.ABILITY_CODES:
+        raise CardDataError(f"{v.name}: objective must name the villain's objective, got {objective!r}")
+    vil[v.row, K.VF_OBJECTIVE] = codes[objective]
+    for point in meta.get("objective_checked", ()):
+        if point not in K.OBJECTIVE_POINTS:
+            raise CardDataError(f"{v.name}: objective_checked: {point!r} is none of {sorted(K.OBJECTIVE_POINTS)}")
+        vil[v.row, K.VF_OBJECTIVE_POINTS] |= 1 << K.OBJECTIVE_POINTS[point]
     vil[v.row, K.VF_HAS_CAULDRON] = bool(meta.get("has_cauldron", False))
     vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
     cauldron = doc.get("cauldron", {})
@@ -332,7 +338,6 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
         if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
         else _int(cauldron, "flip_activate_cost", v.name)
     )
-    codes, slot_names = _ability_slots()
     if "ability" in cauldron:
         if cauldron["ability"] not in slot_names["tile"]:
             raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(slot_names['tile'])}")

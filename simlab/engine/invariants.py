@@ -15,11 +15,11 @@ from simlab.engine.driver import play_nb, start_game_nb
 from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
 from simlab.kernels.engine import finished_nb
+from simlab.kernels.engine.abilities import objective_met_nb
 from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
 from simlab.kernels.query import (
     available_symbols_nb,
     dearest_in_hand_nb,
-    objective_met_nb,
     passive_count_nb,
     passive_sum_nb,
     play_cost_nb,
@@ -27,6 +27,7 @@ from simlab.kernels.query import (
     symbol_available_nb,
     vanquish_min_allies_nb,
 )
+from simlab.kernels.ref import ref
 from simlab.kernels.state import new_state_nb
 
 INVARIANTS = (
@@ -277,7 +278,7 @@ def check_nb(st, tb, ru):
         if st.g[K.G_ROUND] > cap:
             return TERMINATION
     elif winner >= 0:
-        if winner >= P or st.g[K.G_END] != K.END_OBJECTIVE or not objective_met_nb(st, tb, winner):
+        if winner >= P or st.g[K.G_END] != K.END_OBJECTIVE or not objective_met_nb(ref(st), ref(tb), ru, winner):
             return WINNER
     elif winner != -1 or st.g[K.G_END] != K.END_TURN_CAP or st.g[K.G_ROUND] != cap + 1:
         return WINNER

@@ -43,10 +43,15 @@ A_ALLY = 1
 A_HERO = 2
 
 # ----------------------------------------------------------------------------- objectives
-OBJ_OBSTACLES = 0
-OBJ_WEDDING = 1
-OBJ_CAULDRON = 2
-OBJECTIVES = {"remove_all_obstacles": 0, "wedding_bells": 1, "cauldron_born_everywhere": 2}
+# A villain's objective is a name its folder declares ([villain] objective), with a code of its own; the villain's
+# check (CHECK_OBJECTIVE) says whether it holds. The engine asks at the points the folder names
+# ([villain] objective_checked: one bit each of VF_OBJECTIVE_POINTS) and declares the win; OBJECTIVE_MET asks at
+# any time (the invariant checks).
+OBJECTIVE_AFTER_OBSTACLE_REMOVED = 0  # right after one of the seat's Obstacles is removed
+OBJECTIVE_AT_TURN_START = 1  # at the start of the seat's turn, before anything else
+OBJECTIVE_BETWEEN_STEPS = 2  # after each step of the game
+OBJECTIVE_MET = 3
+OBJECTIVE_POINTS = {"after_obstacle_removed": 0, "turn_start": 1, "between_steps": 2}
 
 # ----------------------------------------------------------------------------- conditions (triggers)
 C_NONE = 0
@@ -229,7 +234,7 @@ CF_BLOCKED = 23  # 1: ablated, never played (from hand, as a Condition, by a swa
 N_CF = 24
 
 # ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
-VF_OBJECTIVE = 0  # OBJ_*
+VF_OBJECTIVE = 0  # the code of the villain's objective (see OBJECTIVE_POINTS)
 VF_HAS_CAULDRON = 1
 VF_TRAPS = 2  # Trapped tokens
 VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
@@ -237,7 +242,8 @@ VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not
 VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([cauldron] ability), 0 = none
 VF_PASSIVES = 6  # bit p - FIRST_PASSIVE set: some card of the villain's two decks has ongoing ability p. A seat's
 # Realm holds only its own decks' cards, so a clear bit answers "none in play" without walking the Realm
-N_VF = 7
+VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at point p (OBJECTIVE_POINTS)
+N_VF = 8
 # VF_PASSIVES bits of the other cards' abilities that can change an Ally's / a Hero's Strength (strength_nb)
 ALLY_STRENGTH_PASSIVES = (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE)) | (1 << (AB_ALLIES_HERE_MINUS - FIRST_PASSIVE))
 HERO_STRENGTH_PASSIVES = (

@@ -540,18 +540,6 @@ def hero_can_move_nb(st, tb, s, h, dest):
 
 
 @kernel
-def tile_allies_everywhere_nb(st, tb, s):
-    locs = 0
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            locs |= 1 << st.inst[s, k, K.I_LOC]
-    return locs == (1 << K.N_LOC) - 1
-
-
-@kernel
 def wedding_ready_nb(st, tb, s, c):
     """Wedding Bells (card row ``c``) can win: the Prince and a Ball Gown daughter at its location, no Glass Slipper."""
     where = tb.card[c, K.CF_LOCATION]
@@ -570,20 +558,3 @@ def wedding_ready_nb(st, tb, s, c):
             if tb.card[ck, K.CF_BRIDE] != 0:
                 bride = True
     return prince and bride
-
-
-@kernel
-def objective_met_nb(st, tb, s):
-    """The seat's objective holds in this state (Wedding Bells: it could be activated now)."""
-    obj = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE]
-    if obj == K.OBJ_OBSTACLES:
-        return obstacles_total_nb(st, s) == 0
-    if obj == K.OBJ_CAULDRON:
-        return st.sv[s, K.SV_CAULDRON] > 0 and tile_allies_everywhere_nb(st, tb, s)
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:
-            return wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD])
-    return False

@@ -49,7 +49,8 @@ ABILITY_SLOTS = ("effect", "on_play", "on_enter", "on_defeat", "passive", "activ
 
 @cache
 def declared_abilities(folder: str) -> dict[str, bool]:
-    """The ability names the folder's ``cards.toml`` prints (its cards' ability slots, its tile's ability), in the
+    """The ability names the folder's ``cards.toml`` prints (its cards' ability slots, its tile's ability, its
+    objective), in the
     order first printed, each with whether it is an ongoing (passive) ability: the folder's declaration, from which
     its codes are assigned (:func:`ability_codes`)."""
     doc = tomllib.loads(data_text(folder))
@@ -62,6 +63,8 @@ def declared_abilities(folder: str) -> dict[str, bool]:
                     raise RuntimeError(f"{folder}: {name} is printed both as an ongoing ability and as another")
     if "ability" in doc.get("cauldron", {}):
         out.setdefault(doc["cauldron"]["ability"], False)
+    if "objective" in doc.get("villain", {}):  # checked through the same table as an ability
+        out.setdefault(doc["villain"]["objective"], False)
     return out
 
 
@@ -161,6 +164,11 @@ def bind_abilities() -> None:
         return
     modules = dict(_ability_modules())
     owners = ability_owners()
+    codes = ability_codes()
+    for folder in REGISTRY:  # an objective no routine checks would never be won
+        objective = tomllib.loads(data_text(folder))["villain"]["objective"]
+        if codes[objective] not in owners:
+            raise RuntimeError(f"{folder}: no abilities.py HANDLES its objective {objective} (CHECK_OBJECTIVE)")
     for table, types, name, default in tables:
         for code in range(size):
             kernel = getattr(modules[owners[code]], name) if code in owners else default

@@ -42,6 +42,7 @@ from strategies.plans import slots
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+OBJ_REMOVE_ALL_OBSTACLES = CODES["remove_all_obstacles"]
 AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
 AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
 AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
@@ -247,7 +248,11 @@ def rose_harm_nb(st, tb, ru, sp, s, k):
     if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != AB_PLAY_OTHER_REVEAL_AGAIN:
         return np.nan
     removes = can_remove_obstacle_nb(st, tb, s)
-    if objective_nb(st, tb, s) == K.OBJ_OBSTACLES and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]:
+    if (
+        objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES
+        and removes
+        and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]
+    ):
         return -BIG  # it could hand Gaston the win
     # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
     # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
@@ -298,7 +303,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return 1.0 if removal_of_nb(st, tb, s, a) != 0 else x
     if what == W_ACTIONS_AT:
         # Play symbols enough to clear every Obstacle left: the game is won here
-        if c > 0 and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
+        if c > 0 and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
             if can_finish_here_nb(st, tb, s, c, st.sv[s, K.SV_POWER] + b):
                 x += 0.5 * BIG
         return x
@@ -310,7 +315,10 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return rose_harm_nb(st, tb, ru, sp, s, a)
     if what == W_HERO_HARM:
         # a Hero blocking Obstacle removal
-        if tb.card[a, K.CF_PASSIVE] == K.AB_BLOCKS_OBSTACLE_REMOVAL and objective_nb(st, tb, s) == K.OBJ_OBSTACLES:
+        if (
+            tb.card[a, K.CF_PASSIVE] == K.AB_BLOCKS_OBSTACLE_REMOVAL
+            and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES
+        ):
             x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
         return x
     if what == W_DEFEAT_GAIN:

@@ -37,6 +37,7 @@ from strategies.plans import slots
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+OBJ_CAULDRON_BORN_EVERYWHERE = CODES["cauldron_born_everywhere"]
 AB_POWER_CAULDRON = CODES["power_cauldron"]
 AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
 AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
@@ -246,7 +247,7 @@ def card_value_nb(st, tb, sp, s, k, loc):
             return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
         return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
     if t == K.T_ITEM and p == K.AB_GRANTS_ACTIVATE:
-        if objective_nb(st, tb, s) != K.OBJ_CAULDRON:
+        if objective_nb(st, tb, s) != OBJ_CAULDRON_BORN_EVERYWHERE:
             return sp[P_SPARE_SOLDIER]
         both, _ = soldier_locations_nb(st, tb, s)
         if loc < 0:
@@ -274,7 +275,7 @@ def keep_value_nb(st, tb, sp, s, k):
         # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
-    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] == 2:
+    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE and st.sv[s, K.SV_CAULDRON] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
@@ -390,7 +391,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         p = tb.card[a, K.CF_PASSIVE]
         if p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:
             # a Hero blocking the Ancient Soldiers at its location
-            if objective_nb(st, tb, s) == K.OBJ_CAULDRON:
+            if objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE:
                 soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, b)
                 x += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
         elif p == K.AB_RETURNS_TO_FATE_DECK:

@@ -233,6 +233,7 @@ def printed_codes() -> dict[str, set[str]]:
                     out.setdefault(card[slot], set()).add(folder)
         if "ability" in doc.get("cauldron", {}):  # the villain's tile
             out.setdefault(doc["cauldron"]["ability"], set()).add(folder)
+        out.setdefault(doc["villain"]["objective"], set()).add(folder)  # its check says when it holds
     return out
 
 

@@ -30,6 +30,7 @@ CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, ty
 CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
 CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
 CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
+CHECK_OBJECTIVE = 3  # the seat's objective (card row: the point asked at, K.OBJECTIVE_*): 1 if it holds
 NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 
@@ -52,6 +53,23 @@ def card_frame_nb(st, tb, f, col):
     k = st.fr[f, CARD_INSTANCE]
     c = st.inst[s, k, K.I_CARD]
     return s, k, st.fr[f, CARD_CHOOSER], st.fr[f, K.FR_PC], c, tb.card[c, col], tb.card[c, K.CF_N]
+
+
+@kernel
+def objective_holds_nb(st, tb, ru, s, point):
+    """Seat ``s``'s objective holds at ``point`` (K.OBJECTIVE_*), if its villain's folder has it checked there."""
+    v = st.sv[s, K.SV_VILLAIN]
+    if (tb.vil[v, K.VF_OBJECTIVE_POINTS] >> point) & 1 == 0:
+        return False
+    return _check(tb.vil[v, K.VF_OBJECTIVE], st, tb, ru, CHECK_OBJECTIVE, s, point, 0) == 1
+
+
+@kernel
+def objective_met_nb(st, tb, ru, s):
+    """Seat ``s``'s objective holds in this state (an objective won by an Activate: it could be activated now)."""
+    return (
+        _check(tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE], st, tb, ru, CHECK_OBJECTIVE, s, K.OBJECTIVE_MET, 0) == 1
+    )
 
 
 @kernel

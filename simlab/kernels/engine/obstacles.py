@@ -1,6 +1,7 @@
 """Obstacles removed and replaced."""
 
 from simlab.kernels import const as K
+from simlab.kernels.engine.abilities import objective_holds_nb
 from simlab.kernels.engine.log import declare_win_nb, log_nb, over_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import can_remove_obstacle_nb, obstacles_total_nb
@@ -11,7 +12,7 @@ def remove_obstacle_at_nb(st, tb, ru, s, loc):
     st.sv[s, K.SV_OBST + loc] -= 1
     left = obstacles_total_nb(st, s)
     log_nb(st, K.EV_OBSTACLE_REMOVE, s, loc, left, 0, 0)
-    if left == 0 and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
+    if objective_holds_nb(st, tb, ru, s, K.OBJECTIVE_AFTER_OBSTACLE_REMOVED):
         declare_win_nb(st, s)
 
 

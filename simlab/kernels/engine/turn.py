@@ -2,6 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
+from simlab.kernels.engine.abilities import objective_holds_nb
 from simlab.kernels.engine.cards import add_play_options_nb
 from simlab.kernels.engine.log import declare_win_nb, opt_add_nb, opt_clear_nb, over_nb
 from simlab.kernels.engine.moving import add_activate_options_nb, add_move_options_nb
@@ -13,7 +14,6 @@ from simlab.kernels.query import (
     first_symbol_nb,
     granted_activates_nb,
     symbol_kinds_nb,
-    tile_allies_everywhere_nb,
 )
 
 
@@ -60,10 +60,9 @@ def use_symbol_nb(st, tb, ru, s, kind):
 
 @kernel
 def check_objectives_nb(st, tb, ru):
-    """Objectives checked between steps (the Horned King's; Gaston's in the start-of-turn variant is in step)."""
+    """The objectives checked between steps (those checked at the start of a turn are in step_r)."""
     for s in range(st.g[K.G_NSEATS]):
         if over_nb(st):
             return
-        if tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE] == K.OBJ_CAULDRON and st.sv[s, K.SV_CAULDRON] > 0:
-            if tile_allies_everywhere_nb(st, tb, s):
-                declare_win_nb(st, s)
+        if objective_holds_nb(st, tb, ru, s, K.OBJECTIVE_BETWEEN_STEPS):
+            declare_win_nb(st, s)

@@ -10,6 +10,7 @@ from simlab.kernels.engine.abilities import (
     CARD_LOCALS,
     CHECK_ACTIVATE,
     CHECK_EFFECT,
+    CHECK_OBJECTIVE,
     CHECK_TAKES_OVER_FATE_ACTION,
     NO_CHECK,
     card_frame_nb,
@@ -82,6 +83,7 @@ from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+OBJECTIVE = CODES["remove_all_obstacles"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
 AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
 AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
@@ -95,6 +97,7 @@ AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
 
 
 HANDLES = (
+    OBJECTIVE,
     AB_REMOVE_OBSTACLES,
     AB_REMOVE_OBSTACLES_ONE_LOCATION,
     AB_REPLACE_ONE_GAIN_OR_DRAW,
@@ -441,7 +444,14 @@ def fate_action_nb(st, tb, ru, f):
 def check_nb(st, tb, ru, slot, s, c, budget):
     """Gaston's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row ``c`` of
     seat ``s``: his Item's removal when activated; The Rose takes a Fate action over; his Effects, Conditions and
-    Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat."""
+    Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat; his
+    objective holds once every Obstacle is removed, at once or, in the start-of-turn reading, at his turn's start."""
+    if slot == CHECK_OBJECTIVE:
+        if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
+            return 0
+        if c == K.OBJECTIVE_AT_TURN_START and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
+            return 0
+        return 1 if obstacles_total_nb(st, s) == 0 else 0
     if slot == CHECK_ACTIVATE:
         if tb.card[c, K.CF_ACTIVATE] == AB_REMOVE_OBSTACLES:
             return 1 if can_remove_obstacle_nb(st, tb, s) else 0

@@ -5,12 +5,14 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
     CARD_HERE,
     CARD_LOCALS,
     CARD_SEAT,
     CHECK_ACTIVATE,
     CHECK_EFFECT,
+    CHECK_OBJECTIVE,
     CHECK_TAKES_OVER_FATE_ACTION,
     NO_CHECK,
     card_frame_nb,
@@ -65,12 +67,14 @@ from simlab.kernels.query import (
     hero_count_nb,
     realm_instance_nb,
     strength_nb,
+    zone_bits_nb,
     zone_instance_nb,
 )
 from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+OBJECTIVE = CODES["cauldron_born_everywhere"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_POWER_CAULDRON = CODES["power_cauldron"]
 AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
 AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
@@ -80,6 +84,7 @@ AB_FLIP_CAULDRON = CODES["flip_cauldron"]
 
 
 HANDLES = (
+    OBJECTIVE,
     K.AB_FREE_ITEM,
     AB_POWER_CAULDRON,
     AB_CLAIM_OR_GAIN,
@@ -103,6 +108,19 @@ NEXT_HERO = A4  # may_move_each_hero: the next Hero to look at,
 HERO_DEST = A5  # and the destination picked
 DISCARDED = A4  # lose_power_or_discard: the cards discarded so far
 SECOND_CARD = FA_TAKEN_OVER_LOCAL  # reshuffle_fate_play_two: the second card revealed
+
+
+@kernel
+def tile_allies_everywhere_nb(st, tb, s):
+    """A Cauldron Born (a tile Ally) at each of seat ``s``'s locations."""
+    locs = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+            locs |= 1 << st.inst[s, k, K.I_LOC]
+    return locs == (1 << K.N_LOC) - 1
 
 
 @kernel
@@ -415,7 +433,9 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     """The Horned King's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
     ``c`` of seat ``s`` (-1: his tile, whose front side can be flipped for ``budget``); Gurgi's Happy Day takes a
     Fate action over; his Effects need Heroes, the Cauldron's front side, Hen Wen to find or a Hero to defeat, an
-    Item to play."""
+    Item to play; his objective holds with his tile claimed and a tile Ally at every location."""
+    if slot == CHECK_OBJECTIVE:
+        return 1 if st.sv[s, K.SV_CAULDRON] > 0 and tile_allies_everywhere_nb(st, tb, s) else 0
     if slot == CHECK_ACTIVATE:
         if c < 0:  # the Black Cauldron: its front side can be flipped
             return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0

@@ -5,11 +5,13 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
     CARD_HERE,
     CARD_LOCALS,
     CHECK_ACTIVATE,
     CHECK_EFFECT,
+    CHECK_OBJECTIVE,
     NO_CHECK,
     card_frame_nb,
 )
@@ -59,6 +61,7 @@ from simlab.kernels.query import (
     trappable_nb,
     trapped_move_ok_nb,
     wedding_ready_nb,
+    zone_bits_nb,
     zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
@@ -66,6 +69,7 @@ from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+OBJECTIVE = CODES["wedding_bells"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
 AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
 AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
@@ -74,6 +78,7 @@ AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
 
 
 HANDLES = (
+    OBJECTIVE,
     K.AB_EXTRA_MOVE_OR_ACTIVATE,
     K.AB_RESHUFFLE_DISCARD_DRAW,
     K.AB_TRAP_HERO,
@@ -384,7 +389,18 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     """Lady Tremaine's answers to the engine's check table (``engine.CHECK_TABLE``; 1, 0 or NO_CHECK) for card row
     ``c`` of seat ``s``: her Items' Activates need a Fate card, a Glass Slipper, a Hero to move or trap, the wedding
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
-    Effects a Hero to free or an Ally to move."""
+    Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
+    it could be activated."""
+    if slot == CHECK_OBJECTIVE:
+        if c != K.OBJECTIVE_MET:
+            return 0
+        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:
+                return 1 if wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD]) else 0
+        return 0
     if slot == CHECK_ACTIVATE:
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_PEEK_FATE_DISCARD_ONE:

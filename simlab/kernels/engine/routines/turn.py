@@ -1,7 +1,7 @@
 """Routines of the turn: one step (a phase, or one action with its Condition windows)."""
 
 from simlab.kernels import const as K
-from simlab.kernels.engine.abilities import _ability_r
+from simlab.kernels.engine.abilities import _ability_r, objective_holds_nb
 from simlab.kernels.engine.frame import (
     A0,
     A1,
@@ -30,7 +30,6 @@ from simlab.kernels.engine.piles import draw_nb, hand_size_nb
 from simlab.kernels.engine.realm import move_card_nb
 from simlab.kernels.engine.turn import add_action_options_nb, check_objectives_nb, use_symbol_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import obstacles_total_nb
 
 # take_action_r's frame: the action's option row (O_*)
 TA_SEAT = A0  # who takes it
@@ -151,11 +150,7 @@ def step_r(st, tb, ru, f):
             st.sv[s, K.SV_SWAP_USED] = 0
             log_nb(st, K.EV_TURN, s, st.g[K.G_ROUND], st.sv[s, K.SV_POWER], st.sv[s, K.SV_MOVER], 0)
             v = st.sv[s, K.SV_VILLAIN]
-            if (
-                tb.vil[v, K.VF_OBJECTIVE] == K.OBJ_OBSTACLES
-                and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0
-                and obstacles_total_nb(st, s) == 0
-            ):
+            if objective_holds_nb(st, tb, ru, s, K.OBJECTIVE_AT_TURN_START):
                 declare_win_nb(st, s)
                 return ret_nb(st, f)
             if st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[v, K.VF_TILE] != 0:
