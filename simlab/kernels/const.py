@@ -94,16 +94,13 @@ AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
 AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
-AB_CLEAR_OBSTACLES_AT = 51
 AB_MAY_MOVE_ONE_HERO = 52
 AB_FETCH_ATTACHMENT_HERE = 53
 AB_MAY_MOVE_HEROES_OR_ITEMS = 54  # may move all Heroes, or all attached Fate Items, to new locations
 AB_MOVE_NAMED_HERE_TRAP = 56  # move the named Hero to the card's location and trap it
 AB_DISCARD_ITEM_HERE = 59
-AB_PLAY_GLASS_SLIPPERS = 60
 AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
 AB_GATHER_ALLIES = 62
-AB_CLAIM_CAULDRON = 63
 AB_LOSE_POWER_OR_DISCARD = 64  # the villain loses N Power or discards N cards (the Fating player chooses)
 # Passive abilities (FIRST_PASSIVE and up; bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES)
 FIRST_PASSIVE = 70
@@ -126,7 +123,6 @@ AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = 85  # used in a Vanquish: moves to the Move
 AB_PLUS_WITH_ALLY_HERE = 86  # +N Strength while another Ally is at its location
 AB_ATTACHED_NEEDS_TWO_ALLIES = 87  # on a Hero: +N Strength, and a Vanquish of it needs 2 Allies
 AB_BLOCKS_GRANTING_ITEMS_HERE = 88  # no Item granting an Activate may be played here
-AB_RETURNS_TO_FATE_DECK = 89  # defeated by a Vanquish: shuffled into the Fate deck
 AB_NO_EFFECTS = 90
 AB_OTHER_HEROES_PLUS = 91
 AB_PLUS_PER_OTHER_HERO_HERE = 92
@@ -152,7 +148,7 @@ ON_PLAY_SLOT = frozenset(
     }
 )
 ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
-ON_DEFEAT_SLOT = frozenset({"clear_obstacles_at", "play_glass_slippers", "claim_cauldron"})
+ON_DEFEAT_SLOT = frozenset()
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"
 TILE_SLOT = frozenset({"flip_cauldron"})  # a villain's tile ([cauldron] ability)

@@ -42,6 +42,7 @@ from strategies.plans import slots
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+AB_CLEAR_OBSTACLES_AT = CODES["clear_obstacles_at"]
 OBJ_REMOVE_ALL_OBSTACLES = CODES["remove_all_obstacles"]
 AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
 AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
@@ -125,7 +126,7 @@ def clears_location_nb(st, tb, s, loc):
     """1 if a Hero of seat ``s``'s Fate deck removes every Obstacle at ``loc`` when defeated."""
     for j in range(K.N_VCARDS, K.N_INST):
         c = st.inst[s, j, K.I_CARD]
-        if tb.card[c, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT and tb.card[c, K.CF_LOCATION] == loc:
+        if tb.card[c, K.CF_ON_DEFEAT] == AB_CLEAR_OBSTACLES_AT and tb.card[c, K.CF_LOCATION] == loc:
             return 1
     return 0
 
@@ -323,7 +324,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, removes the Obstacles at his location
-        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_CLEAR_OBSTACLES_AT:
+        if tb.card[a, K.CF_ON_DEFEAT] == AB_CLEAR_OBSTACLES_AT:
             if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[a, K.CF_PASSIVE] == 0:
                 return 0.0
             return sp[P_OBSTACLE_VALUE] * st.sv[s, K.SV_OBST + tb.card[a, K.CF_LOCATION]]

@@ -37,6 +37,8 @@ from strategies.plans import slots
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+AB_CLAIM_CAULDRON = CODES["claim_cauldron"]
+AB_RETURNS_TO_FATE_DECK = CODES["returns_to_fate_deck"]
 OBJ_CAULDRON_BORN_EVERYWHERE = CODES["cauldron_born_everywhere"]
 AB_POWER_CAULDRON = CODES["power_cauldron"]
 AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
@@ -394,20 +396,20 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             if objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE:
                 soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, b)
                 x += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
-        elif p == K.AB_RETURNS_TO_FATE_DECK:
+        elif p == AB_RETURNS_TO_FATE_DECK:
             # Gurgi comes back when defeated
             x -= sp[P_GURGI_HARM_DISCOUNT]
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, lets the Horned King claim the Cauldron
-        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_CLAIM_CAULDRON:
+        if tb.card[a, K.CF_ON_DEFEAT] == AB_CLAIM_CAULDRON:
             if st.sv[s, K.SV_CAULDRON] == 0:
                 return sp[P_CAULDRON_VALUE]
             return 0.0
         return x
     if what == W_DEFEAT_VALUE:
         card = st.inst[s, a, K.I_CARD]
-        if tb.card[card, K.CF_PASSIVE] == K.AB_RETURNS_TO_FATE_DECK and st.inst[s, a, K.I_TRAPPED] == 0:
+        if tb.card[card, K.CF_PASSIVE] == AB_RETURNS_TO_FATE_DECK and st.inst[s, a, K.I_TRAPPED] == 0:
             x -= sp[P_GURGI_DEFEAT_DISCOUNT]
         return x
     return x

@@ -48,6 +48,7 @@ AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
 AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
 AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
 AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
+AB_PLAY_GLASS_SLIPPERS = CODES["play_glass_slippers"]
 
 
 PLAN = "Lady Tremaine builds the wedding step by step"
@@ -422,7 +423,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, plays the Glass Slippers
-        if tb.card[a, K.CF_ON_DEFEAT] == K.AB_PLAY_GLASS_SLIPPERS:
+        if tb.card[a, K.CF_ON_DEFEAT] == AB_PLAY_GLASS_SLIPPERS:
             if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) >= 0:
                 return -sp[P_SLIPPERS_DEFEAT_CANE] * sp[P_WEDDING_VALUE]
             return -sp[P_SLIPPERS_DEFEAT] * sp[P_WEDDING_VALUE]

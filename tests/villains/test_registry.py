@@ -215,20 +215,21 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
 
 # ------------------------------------------------------------------------------------------ ability routines
 
-ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate")  # what the engine's routines resolve
+ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate", "on_defeat")  # what villains' routines resolve
 # Codes printed in those slots that no villain's routine resolves: the core does (a Hero played from the Fate
 # discard pile, which two villains print), or the Fate action does before any routine is reached (the target
 # taking over the choice).
 CORE_RESOLVED = {"play_hero_from_fate_discard", "hijack_fate"}
 
 
-def printed_codes() -> dict[str, set[str]]:
-    """Ability name -> the registered folders whose cards print it in a routine slot (or whose tile has it)."""
+def printed_codes(slots=ROUTINE_SLOTS) -> dict[str, set[str]]:
+    """Ability name -> the registered folders whose cards print it in one of ``slots`` (or whose tile has it, or
+    whose objective it is)."""
     out: dict[str, set[str]] = {}
     for folder in V.REGISTRY:
         doc = tomllib.loads(V.data_text(folder))
         for card in doc["card"]:
-            for slot in ROUTINE_SLOTS:
+            for slot in slots:
                 if slot in card:
                     out.setdefault(card[slot], set()).add(folder)
         if "ability" in doc.get("cauldron", {}):  # the villain's tile
@@ -248,9 +249,10 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
             continue
         assert code in owners, f"{name} (printed by {sorted(folders)}) has no routine: add it to a HANDLES"
         assert folders == {owners[code]}, f"{name} is printed by {sorted(folders)}, handled by {owners[code]}"
-    # and a folder handles only codes its own cards print
+    # and a folder handles only codes its own cards print (an ongoing ability too, where the engine asks it)
     names = {code: name for name, code in V.ability_codes().items()}
-    stray = {names[c]: f for c, f in owners.items() if names[c] not in printed}
+    anywhere = printed_codes(V.ABILITY_SLOTS)
+    stray = {names[c]: f for c, f in owners.items() if f not in anywhere.get(names[c], ())}
     assert stray == {}
 
 

@@ -31,6 +31,9 @@ CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
 CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
 CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
 CHECK_OBJECTIVE = 3  # the seat's objective (card row: the point asked at, K.OBJECTIVE_*): 1 if it holds
+# The same table resolves the abilities that need no decision (the card row: the instance), answering 1 once done:
+RESOLVE_ON_DEFEAT = 4  # a Hero's "when defeated" ability, the Hero just defeated
+RESOLVE_DEFEATED_BY_VANQUISH = 5  # a Hero's ongoing ability, the Hero defeated by a Vanquish: 1 if it moved it
 NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 

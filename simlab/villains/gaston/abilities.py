@@ -13,6 +13,7 @@ from simlab.kernels.engine.abilities import (
     CHECK_OBJECTIVE,
     CHECK_TAKES_OVER_FATE_ACTION,
     NO_CHECK,
+    RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
 from simlab.kernels.engine.cards import reveal_until_ally_nb
@@ -45,7 +46,7 @@ from simlab.kernels.engine.frame import (
 )
 from simlab.kernels.engine.heroes import defeat_hero_nb
 from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb, over_nb
-from simlab.kernels.engine.obstacles import remove_obstacle_at_nb, replace_obstacle_at_nb
+from simlab.kernels.engine.obstacles import clear_obstacles_at_nb, remove_obstacle_at_nb, replace_obstacle_at_nb
 from simlab.kernels.engine.piles import (
     draw_n_nb,
     fate_discard_into_deck_nb,
@@ -83,6 +84,7 @@ from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+AB_CLEAR_OBSTACLES_AT = CODES["clear_obstacles_at"]
 OBJECTIVE = CODES["remove_all_obstacles"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
 AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
@@ -97,6 +99,7 @@ AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
 
 
 HANDLES = (
+    AB_CLEAR_OBSTACLES_AT,
     OBJECTIVE,
     AB_REMOVE_OBSTACLES,
     AB_REMOVE_OBSTACLES_ONE_LOCATION,
@@ -446,6 +449,9 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     seat ``s``: his Item's removal when activated; The Rose takes a Fate action over; his Effects, Conditions and
     Fate Effects need Obstacles to remove or to replace, a Vanquish or a move to make, a Hero to defeat; his
     objective holds once every Obstacle is removed, at once or, in the start-of-turn reading, at his turn's start."""
+    if slot == RESOLVE_ON_DEFEAT:  # clear_obstacles_at: the defeated Hero's location
+        clear_obstacles_at_nb(st, tb, ru, s, tb.card[st.inst[s, c, K.I_CARD], K.CF_LOCATION])
+        return 1
     if slot == CHECK_OBJECTIVE:
         if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
             return 0

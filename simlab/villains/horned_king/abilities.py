@@ -15,6 +15,8 @@ from simlab.kernels.engine.abilities import (
     CHECK_OBJECTIVE,
     CHECK_TAKES_OVER_FATE_ACTION,
     NO_CHECK,
+    RESOLVE_DEFEATED_BY_VANQUISH,
+    RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
 from simlab.kernels.engine.cards import add_card_placements_nb
@@ -41,16 +43,18 @@ from simlab.kernels.engine.frame import (
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.heroes import claim_cauldron_nb, defeat_hero_nb, set_cauldron_nb
+from simlab.kernels.engine.heroes import defeat_hero_nb
 from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb
 from simlab.kernels.engine.piles import (
     draw_n_nb,
     fate_discard_into_deck_nb,
     hand_size_nb,
+    put_on_fate_deck_nb,
     reveal_fate_nb,
+    shuffle_fate_deck_nb,
     villain_discard_into_deck_nb,
 )
-from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
+from simlab.kernels.engine.realm import discard_nb, find_nb, leave_realm_nb, move_card_nb, put_in_realm_nb
 from simlab.kernels.engine.routines.fate import (
     FA_ACTOR,
     FA_END,
@@ -74,6 +78,8 @@ from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+AB_RETURNS_TO_FATE_DECK = CODES["returns_to_fate_deck"]
+AB_CLAIM_CAULDRON = CODES["claim_cauldron"]
 OBJECTIVE = CODES["cauldron_born_everywhere"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_POWER_CAULDRON = CODES["power_cauldron"]
 AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
@@ -84,6 +90,8 @@ AB_FLIP_CAULDRON = CODES["flip_cauldron"]
 
 
 HANDLES = (
+    AB_RETURNS_TO_FATE_DECK,
+    AB_CLAIM_CAULDRON,
     OBJECTIVE,
     K.AB_FREE_ITEM,
     AB_POWER_CAULDRON,
@@ -108,6 +116,21 @@ NEXT_HERO = A4  # may_move_each_hero: the next Hero to look at,
 HERO_DEST = A5  # and the destination picked
 DISCARDED = A4  # lose_power_or_discard: the cards discarded so far
 SECOND_CARD = FA_TAKEN_OVER_LOCAL  # reshuffle_fate_play_two: the second card revealed
+
+
+@kernel
+def claim_cauldron_nb(st, s):
+    """Seat ``s`` claims the Black Cauldron, front side up, unless it has."""
+    if st.sv[s, K.SV_CAULDRON] == 0:
+        st.sv[s, K.SV_CAULDRON] = 1
+        log_nb(st, K.EV_CAULDRON, s, 1, 0, 0, 0)
+
+
+@kernel
+def set_cauldron_nb(st, s, side):
+    """The Black Cauldron of seat ``s`` shows ``side`` (1 front, 2 the Power side)."""
+    st.sv[s, K.SV_CAULDRON] = side
+    log_nb(st, K.EV_CAULDRON, s, side, 0, 0, 0)
 
 
 @kernel
@@ -434,6 +457,18 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ``c`` of seat ``s`` (-1: his tile, whose front side can be flipped for ``budget``); Gurgi's Happy Day takes a
     Fate action over; his Effects need Heroes, the Cauldron's front side, Hen Wen to find or a Hero to defeat, an
     Item to play; his objective holds with his tile claimed and a tile Ally at every location."""
+    if slot == RESOLVE_ON_DEFEAT:  # claim_cauldron
+        claim_cauldron_nb(st, s)
+        return 1
+    if slot == RESOLVE_DEFEATED_BY_VANQUISH:
+        if tb.card[st.inst[s, c, K.I_CARD], K.CF_PASSIVE] != AB_RETURNS_TO_FATE_DECK:
+            return NO_CHECK
+        leave_realm_nb(st, s, c, K.Z_LIMBO)
+        if st.sv[s, K.SV_FDECK_N] == 0:
+            fate_discard_into_deck_nb(st, s)
+        put_on_fate_deck_nb(st, s, c)
+        shuffle_fate_deck_nb(st, s)
+        return 1
     if slot == CHECK_OBJECTIVE:
         return 1 if st.sv[s, K.SV_CAULDRON] > 0 and tile_allies_everywhere_nb(st, tb, s) else 0
     if slot == CHECK_ACTIVATE:

@@ -13,6 +13,7 @@ from simlab.kernels.engine.abilities import (
     CHECK_EFFECT,
     CHECK_OBJECTIVE,
     NO_CHECK,
+    RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
 from simlab.kernels.engine.frame import (
@@ -35,7 +36,7 @@ from simlab.kernels.engine.frame import (
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.heroes import defeat_hero_nb, fetch_slippers_nb
+from simlab.kernels.engine.heroes import defeat_hero_nb
 from simlab.kernels.engine.log import declare_win_nb, log_nb, opt_add_nb, opt_clear_nb
 from simlab.kernels.engine.moving import any_activate_nb
 from simlab.kernels.engine.piles import (
@@ -45,6 +46,8 @@ from simlab.kernels.engine.piles import (
     hand_size_nb,
     put_on_fate_deck_nb,
     reveal_fate_nb,
+    shuffle_fate_deck_nb,
+    take_from_deck_nb,
     villain_discard_into_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb, trap_nb, untrap_nb
@@ -69,6 +72,7 @@ from simlab.villains import codes_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+AB_PLAY_GLASS_SLIPPERS = CODES["play_glass_slippers"]
 OBJECTIVE = CODES["wedding_bells"]  # checked by check_nb (CHECK_OBJECTIVE)
 AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
 AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
@@ -78,6 +82,7 @@ AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
 
 
 HANDLES = (
+    AB_PLAY_GLASS_SLIPPERS,
     OBJECTIVE,
     K.AB_EXTRA_MOVE_OR_ACTIVATE,
     K.AB_RESHUFFLE_DISCARD_DRAW,
@@ -107,6 +112,27 @@ HERO_FOUND = A4  # move_named_here_trap, find_named_hero_play: the Hero found
 PEEKED0 = A2  # peek_fate_discard_one: the two cards looked at (activate_r's frame: its locals)
 PEEKED1 = A3
 HERO_PICKED = A2  # move_hero_here_trap: the Hero picked
+
+
+@kernel
+def fetch_slippers_nb(st, tb, s):
+    """Find both Glass Slippers (Fate deck and discard) and play them to their locations."""
+    for k in range(K.N_VCARDS, K.N_INST):
+        c = st.inst[s, k, K.I_CARD]
+        if (
+            tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+            and st.inst[s, k, K.I_ZONE] != K.Z_REALM
+            and st.inst[s, k, K.I_ZONE] != K.Z_LIMBO
+        ):
+            if st.inst[s, k, K.I_ZONE] == K.Z_FDECK:
+                take_from_deck_nb(st, s, k)
+                shuffle_fate_deck_nb(st, s)
+            if can_enter_nb(st, tb, s, c, tb.card[c, K.CF_LOCATION]):
+                put_in_realm_nb(st, s, k, tb.card[c, K.CF_LOCATION], -1)
+                st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
+                log_nb(st, K.EV_FATE_PLAY, s, k, tb.card[c, K.CF_LOCATION], -1, s)
+            else:
+                set_zone_nb(st, s, k, K.Z_FDISCARD)
 
 
 @kernel
@@ -391,6 +417,9 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
+    if slot == RESOLVE_ON_DEFEAT:  # play_glass_slippers
+        fetch_slippers_nb(st, tb, s)
+        return 1
     if slot == CHECK_OBJECTIVE:
         if c != K.OBJECTIVE_MET:
             return 0
