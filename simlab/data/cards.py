@@ -19,7 +19,7 @@ from simlab.kernels import const as K
 from simlab.kernels.state import Tables  # noqa: F401  (the arrays the kernels read; defined with the state)
 from simlab.villains import KEYS as VILLAIN_KEYS
 from simlab.villains import REGISTRY as VILLAIN_FOLDERS
-from simlab.villains import ability_codes, data_text
+from simlab.villains import ability_codes, card_types, data_text, declared_card_types
 
 CARD_FIELDS = {
     "name",
@@ -204,6 +204,7 @@ def _read_docs(docs: list[dict]) -> tuple[list[Villain], list[Card]]:
     """The villains and their cards as the documents give them, each card's fields checked."""
     villains: list[Villain] = []
     cards: list[Card] = []
+    types = card_types()
     for vrow, doc in enumerate(docs):
         meta = doc.get("villain", {})
         locs = doc.get("location", [])
@@ -228,8 +229,8 @@ def _read_docs(docs: list[dict]) -> tuple[list[Villain], list[Card]]:
             unknown = set(c) - CARD_FIELDS
             if unknown:
                 raise CardDataError(f"{where}: unknown fields {sorted(unknown)}")
-            if c.get("type") not in K.CARD_TYPES:
-                raise CardDataError(f"{where}: type must be one of {K.CARD_TYPES}, got {c.get('type')!r}")
+            if c.get("type") not in types:
+                raise CardDataError(f"{where}: type must be one of {types}, got {c.get('type')!r}")
             if c.get("deck") not in ("villain", "fate"):
                 raise CardDataError(f"{where}: deck must be 'villain' or 'fate'")
             cards.append(
@@ -253,7 +254,9 @@ def _card_row(card: np.ndarray, c: Card, villains: list[Villain], row_of: dict[s
     """Card ``c``'s row of the card table: its type, numbers, abilities, condition, targets and references."""
     r, raw, where = c.row, c.raw, f"{c.villain}: card {c.name!r}"
     vrow = next(v.row for v in villains if v.key == c.villain)
-    card[r, K.CF_TYPE] = K.CARD_TYPES.index(c.type)
+    card[r, K.CF_TYPE] = card_types().index(c.type)
+    declared = {name: t for f in VILLAIN_FOLDERS for name, t in declared_card_types(f).items()}
+    card[r, K.CF_WHEN_REVEALED] = bool(declared.get(c.type, {}).get("played_when_revealed", False))
     card[r, K.CF_COST] = c.cost
     card[r, K.CF_STRENGTH] = c.strength
     card[r, K.CF_VILLAIN] = vrow

@@ -13,6 +13,7 @@ from simlab.kernels import const as K
 from simlab.kernels.engine import setup_nb
 from simlab.kernels.query import strength_nb
 from simlab.kernels.state import State, new_state
+from simlab.villains import card_types
 from strategies import KERNELS, StrategySpec, resolve
 
 MAX_STEPS = 1 << 40
@@ -175,7 +176,7 @@ class Game:
                 if st.inst[seat, k, K.I_HOST] >= 0:
                     continue
                 c = int(st.inst[seat, k, K.I_CARD])
-                entry = {"card": self.cards.cards[c].name, "type": K.CARD_TYPES[tb.card[c, K.CF_TYPE]], "instance": k}
+                entry = {"card": self.cards.cards[c].name, "type": card_types()[tb.card[c, K.CF_TYPE]], "instance": k}
                 if tb.card[c, K.CF_TYPE] in (K.T_ALLY, K.T_HERO):
                     entry["strength"] = int(strength_nb(st, tb, seat, k))
                 if st.inst[seat, k, K.I_TRAPPED]:

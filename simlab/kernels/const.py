@@ -11,8 +11,7 @@ T_HERO = 1
 T_ITEM = 2
 T_EFFECT = 3
 T_CONDITION = 4
-T_PRINCE = 5
-CARD_TYPES = ("Ally", "Hero", "Item", "Effect", "Condition", "Prince")
+CARD_TYPES = ("Ally", "Hero", "Item", "Effect", "Condition")  # a villain's folder may declare more ([[card_type]])
 
 # ----------------------------------------------------------------------------- zones of a card instance
 Z_VDECK = 0  # Villain deck
@@ -227,7 +226,8 @@ CF_UNTRAPPABLE = 20
 CF_BRIDE = 21  # a Ball Gown daughter who can marry the Prince
 CF_ADMITTED = 22  # may be played or moved to its villain's admits-only location
 CF_BLOCKED = 23  # 1: ablated, never played (from hand, as a Condition, by a swap or when revealed by a Fate action)
-N_CF = 24
+CF_WHEN_REVEALED = 24  # 1: revealed by a Fate action, played at once to its location (its card type says so)
+N_CF = 25
 
 # ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
 VF_OBJECTIVE = 0  # the code of the villain's objective (see OBJECTIVE_POINTS)

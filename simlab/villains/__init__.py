@@ -95,6 +95,25 @@ def _assigned(registry: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(codes.items())
 
 
+@cache
+def declared_card_types(folder: str) -> dict[str, dict]:
+    """The card types the folder's ``cards.toml`` declares beyond the core's (``[[card_type]]``: its name, and
+    ``played_when_revealed``: a Fate action plays a card of it at once to the location it names)."""
+    doc = tomllib.loads(data_text(folder))
+    return {t["name"]: t for t in doc.get("card_type", ())}
+
+
+def card_types() -> tuple[str, ...]:
+    """Every card type by its code: the core's (:data:`simlab.kernels.const.CARD_TYPES`), then each registered folder's
+    (:func:`declared_card_types`) in registry order."""
+    from simlab.kernels import const as K
+
+    out = list(K.CARD_TYPES)
+    for folder in REGISTRY:
+        out += [name for name in declared_card_types(folder) if name not in out]
+    return tuple(out)
+
+
 def codes_of(folder: str) -> dict[str, int]:
     """Ability name -> code for the names registered folder ``folder`` declares (:func:`declared_abilities`)."""
     codes = ability_codes()
@@ -110,9 +129,20 @@ def codes_for(module: str) -> dict[str, int]:
 
     parts = module.split(".")
     folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
-    codes = codes_of(folder)
-    jit.cache_apart(module, codes_key(codes))
-    return codes
+    jit.cache_apart(module, frozen_key(folder))
+    return codes_of(folder)
+
+
+def frozen_key(folder: str) -> str:
+    """A short name for what the folder's modules freeze: its ability codes and its card types' codes."""
+    types = card_types()
+    return codes_key(codes_of(folder) | {f"card type {t}": types.index(t) for t in declared_card_types(folder)})
+
+
+def card_type_code(name: str) -> int:
+    """The code of card type ``name`` (:func:`card_types`); a module freezing it gets it through :func:`codes_for`'s
+    folder, whose card types its cache key covers."""
+    return card_types().index(name)
 
 
 def codes_key(codes: dict[str, int]) -> str:

@@ -13,7 +13,7 @@ from simlab.kernels.query import (
     symbol_available_nb,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains import card_type_code, codes_for
 from strategies.heuristic import (
     BIG,
     P_PLAN,
@@ -44,6 +44,7 @@ from strategies.plans import slots
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
+T_PRINCE = card_type_code("Prince")
 AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
 AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
 AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
@@ -173,7 +174,7 @@ def prince_in_realm_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_PRINCE:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == T_PRINCE:
             return True
     return False
 

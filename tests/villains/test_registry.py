@@ -293,7 +293,7 @@ def test_ability_codes_are_assigned_at_load_from_each_folders_declarations():
         for name, passive in declared.items():
             assert (codes[name] in K.PASSIVE_CODES) == passive, name
         # the folder's routines and plan freeze their codes: their cache is kept apart by them
-        key = V.codes_key(V.codes_of(folder))
+        key = V.frozen_key(folder)
         assert jit._APART[f"{V.package(folder)}.abilities"] == key
     assert {n for n in codes if n not in K.ABILITY_CODES}, "some codes come from the folders alone"
 

@@ -91,6 +91,6 @@ def discard_revealed_nb(st, s, k):
 
 @kernel
 def played_when_revealed_nb(tb, c):
-    """Card ``c`` is played at once to the location it names when revealed (the Prince card type; an ablated one
-    is discarded)."""
-    return tb.card[c, K.CF_TYPE] == K.T_PRINCE and tb.card[c, K.CF_BLOCKED] == 0
+    """Card ``c`` is played at once to the location it names when revealed (its card type, declared by its villain's
+    folder, says so; an ablated one is discarded)."""
+    return tb.card[c, K.CF_WHEN_REVEALED] != 0 and tb.card[c, K.CF_BLOCKED] == 0

@@ -189,7 +189,7 @@ def fate_action_r(st, tb, ru, f):
         if (r0 < 0 and r1 < 0) or over_nb(st):
             pc = FA_END
         else:
-            # A card played when revealed (the Prince) goes at once to its location; the other card is discarded.
+            # A card played when revealed goes at once to its location; the other card is discarded.
             at_once = -1
             if r0 >= 0 and played_when_revealed_nb(tb, st.inst[s, r0, K.I_CARD]):
                 at_once = r0
