@@ -334,6 +334,10 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
         vil[v.row, K.VF_OBJECTIVE_POINTS] |= 1 << K.OBJECTIVE_POINTS[point]
     vil[v.row, K.VF_HAS_CAULDRON] = bool(meta.get("has_cauldron", False))
     vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
+    for name in meta.get("watching", ()):
+        if codes.get(name) not in K.PASSIVE_CODES:
+            raise CardDataError(f"{v.name}: watching: {name!r} is no ongoing ability")
+        vil[v.row, K.VF_WATCHING] |= 1 << (codes[name] - K.FIRST_PASSIVE)
     cauldron = doc.get("cauldron", {})
     vil[v.row, K.VF_SWAP_COST] = _int(cauldron, "swap_cost", v.name)
     vil[v.row, K.VF_FLIP_COST] = (

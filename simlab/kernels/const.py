@@ -239,7 +239,9 @@ VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([
 VF_PASSIVES = 6  # bit p - FIRST_PASSIVE set: some card of the villain's two decks has ongoing ability p. A seat's
 # Realm holds only its own decks' cards, so a clear bit answers "none in play" without walking the Realm
 VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at point p (OBJECTIVE_POINTS)
-N_VF = 8
+VF_WATCHING = 8  # bit p - FIRST_PASSIVE: ongoing ability p watches where cards stand ([villain] watching): it acts
+# as its card is played and whenever a card enters or moves in the Realm, by its villain's routine
+N_VF = 9
 # VF_PASSIVES bits of the other cards' abilities that can change an Ally's / a Hero's Strength (strength_nb)
 ALLY_STRENGTH_PASSIVES = (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE)) | (1 << (AB_ALLIES_HERE_MINUS - FIRST_PASSIVE))
 HERO_STRENGTH_PASSIVES = (

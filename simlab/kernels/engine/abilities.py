@@ -34,6 +34,7 @@ CHECK_OBJECTIVE = 3  # the seat's objective (card row: the point asked at, K.OBJ
 # The same table resolves the abilities that need no decision (the card row: the instance), answering 1 once done:
 RESOLVE_ON_DEFEAT = 4  # a Hero's "when defeated" ability, the Hero just defeated
 RESOLVE_DEFEATED_BY_VANQUISH = 5  # a Hero's ongoing ability, the Hero defeated by a Vanquish: 1 if it moved it
+RESOLVE_REALM_CHANGED = 6  # an ongoing ability watching where cards stand (VF_WATCHING): a card entered or moved
 NO_CHECK = -1
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 

@@ -17,6 +17,7 @@ from simlab.kernels.engine.frame import (
     RT_MOVE_HERO,
     RT_ON_ENTER,
     RT_ON_PLAY,
+    RT_PASSIVE_PLAYED,
     RT_PICK_HERO_TO_MOVE,
     RT_PICK_LOCATION,
     RT_PICK_MODE,
@@ -43,7 +44,7 @@ from simlab.kernels.engine.routines.actions import (
     choose_vanquish_r,
     vanquish_r,
 )
-from simlab.kernels.engine.routines.cards import play_item_r, play_villain_card_r
+from simlab.kernels.engine.routines.cards import passive_played_r, play_item_r, play_villain_card_r
 from simlab.kernels.engine.routines.choices import discard_picks_r, pick_hero_to_move_r, pick_location_r, pick_mode_r
 from simlab.kernels.engine.routines.effects import condition_window_r, resolve_effect_r
 from simlab.kernels.engine.routines.fate import fate_action_r, play_fate_card_r, play_revealed_r
@@ -90,6 +91,7 @@ ROUTINES = {
     RT_DISCARD_PICKS: discard_picks_r,
     RT_RESOLVE_EFFECT: resolve_effect_r,
     RT_TILE: tile_r,
+    RT_PASSIVE_PLAYED: passive_played_r,
 }
 N_ROUTINE_CODES = max(ROUTINES) + 1  # RT codes are 1 to N_ROUTINE_CODES - 1
 _routine = link.table_caller(ROUTINE_TABLE, N_ROUTINE_CODES, ROUTINE_TYPES, types.int64)

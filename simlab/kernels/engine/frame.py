@@ -57,6 +57,7 @@ RT_PLAY_VILLAIN_CARD = 24
 RT_DISCARD_PICKS = 25
 RT_RESOLVE_EFFECT = 26
 RT_TILE = 27  # a claimed tile's rule (tile_r): its villain's routine
+RT_PASSIVE_PLAYED = 28  # an Ally's ongoing ability watching where cards stand, as it is played: its villain's routine
 
 # an RT_TILE routine's frame
 TILE_SEAT = A0  # whose tile

@@ -1,11 +1,12 @@
 """Cards entering and leaving the Realm: played, discarded, trapped, found, moved."""
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import lowest_nb
+from simlab.kernels.engine.abilities import RESOLVE_REALM_CHANGED, _check
 from simlab.kernels.engine.log import log_nb
 from simlab.kernels.engine.piles import shuffle_fate_deck_nb, shuffle_villain_deck_nb, take_from_deck_nb
 from simlab.kernels.jit import entry_kernel, kernel
-from simlab.kernels.query import trappable_nb, zone_bits_nb, zone_instance_nb
+from simlab.kernels.query import zone_bits_nb, zone_instance_nb
 from simlab.kernels.state import set_zone_nb
 
 
@@ -91,22 +92,20 @@ def find_nb(st, s, card, search_realm):
 
 
 @kernel
-def trap_sweep_nb(st, tb, ru, s):
-    """Under the continuous reading, every Hero sharing a location with a card that traps Heroes there (Lucifer) gets
-    a Trapped token while tokens last."""
-    if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
-        return
-    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
-            heroes = zone_bits_nb(st, s, K.Z_REALM)
-            while heroes != 0:
-                h = lowest_nb(heroes)
-                heroes &= heroes - 1
-                if st.inst[s, h, K.I_LOC] == st.inst[s, k, K.I_LOC] and trappable_nb(st, tb, s, h):
-                    trap_nb(st, s, h)
+def realm_changed_nb(st, tb, ru, s):
+    """A card entered or moved in seat ``s``'s Realm: each ongoing ability there that watches where cards stand (its
+    villain's folder names it: VF_WATCHING) acts, by its villain's routine (RESOLVE_REALM_CHANGED)."""
+    watch = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_WATCHING] & st.sv[s, K.SV_REALM_PASSIVES]
+    while watch != 0:
+        b = lowest_nb(watch)
+        watch &= watch - 1
+        _check(K.FIRST_PASSIVE + b, st, tb, ru, RESOLVE_REALM_CHANGED, s, -1, 0)
+
+
+@kernel
+def watches_realm_nb(tb, v, p):
+    """Ongoing ability ``p`` of villain ``v``'s cards watches where cards stand (VF_WATCHING)."""
+    return p >= K.FIRST_PASSIVE and (tb.vil[v, K.VF_WATCHING] >> (p - K.FIRST_PASSIVE)) & 1 != 0
 
 
 @kernel
@@ -121,4 +120,4 @@ def move_card_nb(st, tb, ru, s, k, dest):
         if st.inst[s, j, K.I_HOST] == k:
             st.inst[s, j, K.I_LOC] = dest
     log_nb(st, K.EV_MOVE_CARD, s, k, src, dest, 0)
-    trap_sweep_nb(st, tb, ru, s)
+    realm_changed_nb(st, tb, ru, s)

@@ -14,6 +14,7 @@ from simlab.kernels.engine.abilities import (
     CHECK_OBJECTIVE,
     NO_CHECK,
     RESOLVE_ON_DEFEAT,
+    RESOLVE_REALM_CHANGED,
     card_frame_nb,
 )
 from simlab.kernels.engine.frame import (
@@ -26,10 +27,12 @@ from simlab.kernels.engine.frame import (
     RT_MOVE_HERO,
     RT_ON_ENTER,
     RT_ON_PLAY,
+    RT_PASSIVE_PLAYED,
     RT_PICK_LOCATION,
     RT_PICK_MODE,
     RT_PLACE_HERO,
     RT_RESOLVE_EFFECT,
+    START,
     ask_nb,
     call_nb,
     chosen_nb,
@@ -82,6 +85,7 @@ AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
 
 
 HANDLES = (
+    K.AB_TRAPS_HEROES_HERE,
     AB_PLAY_GLASS_SLIPPERS,
     OBJECTIVE,
     K.AB_EXTRA_MOVE_OR_ACTIVATE,
@@ -133,6 +137,45 @@ def fetch_slippers_nb(st, tb, s):
                 log_nb(st, K.EV_FATE_PLAY, s, k, tb.card[c, K.CF_LOCATION], -1, s)
             else:
                 set_zone_nb(st, s, k, K.Z_FDISCARD)
+
+
+@kernel
+def trap_sweep_nb(st, tb, ru, s):
+    """Under the continuous reading, every Hero sharing a location with Lucifer (traps_heroes_here) gets a Trapped
+    token while tokens last."""
+    if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
+        return
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+            heroes = zone_bits_nb(st, s, K.Z_REALM)
+            while heroes != 0:
+                h = lowest_nb(heroes)
+                heroes &= heroes - 1
+                if st.inst[s, h, K.I_LOC] == st.inst[s, k, K.I_LOC] and trappable_nb(st, tb, s, h):
+                    trap_nb(st, s, h)
+
+
+@helper
+def passive_played_nb(st, tb, ru, f):
+    """Lucifer played, under the on-play reading (on ``passive_played_r``'s frame): a Hero at his location, picked
+    by ``chooser``, gets a Trapped token."""
+    s, k, chooser, pc, _, ab, _ = card_frame_nb(st, tb, f, K.CF_PASSIVE)
+    if pc == START:
+        if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] != 0:
+            return ret_nb(st, f)
+        here = st.inst[s, k, K.I_LOC]
+        opt_clear_nb(st)
+        for h in range(K.N_INST):
+            if st.inst[s, h, K.I_LOC] == here and trappable_nb(st, tb, s, h):
+                opt_add_nb(st, K.O_CARD, h, s, 0)
+        if st.g[K.G_NOPT] > 0:
+            return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
+        return ret_nb(st, f)
+    trap_nb(st, s, chosen_nb(st, 1))
+    return ret_nb(st, f)
 
 
 @kernel
@@ -417,6 +460,9 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
+    if slot == RESOLVE_REALM_CHANGED:  # traps_heroes_here
+        trap_sweep_nb(st, tb, ru, s)
+        return 1
     if slot == RESOLVE_ON_DEFEAT:  # play_glass_slippers
         fetch_slippers_nb(st, tb, s)
         return 1
@@ -481,4 +527,6 @@ def ability_r(st, tb, ru, f):
         return on_play_nb(st, tb, ru, f)
     if r == RT_ON_ENTER:
         return on_enter_nb(st, tb, ru, f)
+    if r == RT_PASSIVE_PLAYED:
+        return passive_played_nb(st, tb, ru, f)
     return activate_nb(st, tb, ru, f)  # RT_ACTIVATE

@@ -1,6 +1,7 @@
 """Routines playing Villain cards from hand."""
 
 from simlab.kernels import const as K
+from simlab.kernels.engine.abilities import CARD_INSTANCE, CARD_SEAT, _ability_r
 from simlab.kernels.engine.frame import (
     A0,
     A1,
@@ -8,18 +9,22 @@ from simlab.kernels.engine.frame import (
     A3,
     A4,
     RT_ON_PLAY,
+    RT_PASSIVE_PLAYED,
     RT_PLAY_ITEM,
     RT_RESOLVE_EFFECT,
-    ask_nb,
     call_nb,
-    chosen_nb,
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.log import log_nb, opt_add_nb, opt_clear_nb
-from simlab.kernels.engine.realm import discard_nb, put_in_realm_nb, trap_nb, trap_sweep_nb
+from simlab.kernels.engine.log import log_nb
+from simlab.kernels.engine.realm import (
+    discard_nb,
+    put_in_realm_nb,
+    realm_changed_nb,
+    watches_realm_nb,
+)
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import play_cost_nb, trappable_nb
+from simlab.kernels.query import play_cost_nb
 from simlab.kernels.state import set_zone_nb
 
 # play_item_r's frame
@@ -58,7 +63,7 @@ PV_SEAT = A0  # who plays it
 PV_CARD = A1  # the card (instance)
 PV_LOC = A2  # where
 PV_HOST = A3  # the instance an Ally replaces or an Item attaches to (-1: none)
-PV_AFTER_TRAP = 1  # resume points: the Hero to trap was picked (the on-play reading of a card trapping Heroes),
+PV_AFTER_PASSIVE = 1  # resume points: the Ally's ongoing ability acted as it was played (passive_played_r),
 PV_AFTER_EFFECT = 2  # the Effect resolved
 
 
@@ -68,10 +73,8 @@ def play_villain_card_r(st, tb, ru, f):
     s = st.fr[f, PV_SEAT]
     k = st.fr[f, PV_CARD]
     pc = st.fr[f, K.FR_PC]
-    if pc == PV_AFTER_TRAP:
-        # Lucifer (on-play reading) traps the Hero picked
-        trap_nb(st, s, chosen_nb(st, 1))
-        trap_sweep_nb(st, tb, ru, s)
+    if pc == PV_AFTER_PASSIVE:
+        realm_changed_nb(st, tb, ru, s)
         return ret_nb(st, f)
     if pc == PV_AFTER_EFFECT:
         if st.inst[s, k, K.I_ZONE] == K.Z_LIMBO:
@@ -93,14 +96,18 @@ def play_villain_card_r(st, tb, ru, f):
             loc = st.inst[s, base, K.I_LOC]
             discard_nb(st, s, base)
         put_in_realm_nb(st, s, k, loc, -1)
-        if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE and ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
-            opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if st.inst[s, h, K.I_LOC] == loc and trappable_nb(st, tb, s, h):
-                    opt_add_nb(st, K.O_CARD, h, s, 0)
-            if st.g[K.G_NOPT] > 0:
-                return ask_nb(st, f, PV_AFTER_TRAP, s, s, K.DK_CARD, K.AB_TRAPS_HEROES_HERE)
-        trap_sweep_nb(st, tb, ru, s)
+        if watches_realm_nb(tb, st.sv[s, K.SV_VILLAIN], tb.card[c, K.CF_PASSIVE]):
+            return call_nb(st, f, PV_AFTER_PASSIVE, RT_PASSIVE_PLAYED, s, k, s, 0, 0, 0, 0)
+        realm_changed_nb(st, tb, ru, s)
         return ret_nb(st, f)
     set_zone_nb(st, s, k, K.Z_LIMBO)
     return call_nb(st, f, PV_AFTER_EFFECT, RT_RESOLVE_EFFECT, s, k, s, 0, 0, 0, 0)
+
+
+@kernel
+def passive_played_r(st, tb, ru, f):
+    """An Ally's ongoing ability that watches where cards stand, as the Ally is played: the routine of the villain
+    whose cards print it, on this card frame (CARD_*)."""
+    s = st.fr[f, CARD_SEAT]
+    ab = tb.card[st.inst[s, st.fr[f, CARD_INSTANCE], K.I_CARD], K.CF_PASSIVE]
+    return _ability_r(ab, st, tb, ru, f)

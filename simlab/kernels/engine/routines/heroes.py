@@ -4,7 +4,7 @@ from simlab.kernels import const as K
 from simlab.kernels.engine.abilities import CARD_HERE, CARD_INSTANCE, CARD_SEAT, _ability_r
 from simlab.kernels.engine.frame import A0, A1, A2, A3, RT_ON_ENTER, RT_ON_PLAY, START, call_nb, ret_nb
 from simlab.kernels.engine.log import log_nb
-from simlab.kernels.engine.realm import put_in_realm_nb, trap_sweep_nb
+from simlab.kernels.engine.realm import put_in_realm_nb, realm_changed_nb
 from simlab.kernels.jit import kernel
 
 
@@ -39,7 +39,7 @@ def move_hero_r(st, tb, ru, f):
     s = st.fr[f, HERO_SEAT]
     h = st.fr[f, HERO]
     if st.fr[f, K.FR_PC] == MOVE_HERO_AFTER_ON_ENTER:
-        trap_sweep_nb(st, tb, ru, s)
+        realm_changed_nb(st, tb, ru, s)
         return ret_nb(st, f)
     dest = st.fr[f, HERO_LOC]
     src = st.inst[s, h, K.I_LOC]
@@ -57,7 +57,7 @@ def place_hero_r(st, tb, ru, f):
     s = st.fr[f, HERO_SEAT]
     h = st.fr[f, HERO]
     if st.fr[f, K.FR_PC] == MOVE_HERO_AFTER_ON_ENTER:
-        trap_sweep_nb(st, tb, ru, s)
+        realm_changed_nb(st, tb, ru, s)
         return ret_nb(st, f)
     put_in_realm_nb(st, s, h, st.fr[f, HERO_LOC], -1)
     st.inst[s, h, K.I_FLAGS] |= K.FLAG_PLAYED
@@ -77,7 +77,7 @@ def play_hero_r(st, tb, ru, f):
         return call_nb(st, f, PLAY_HERO_AFTER_ON_PLAY, RT_ON_PLAY, s, h, chooser, 0, 0, 0, 0)
     if pc == PLAY_HERO_AFTER_ON_PLAY:
         return call_nb(st, f, PLAY_HERO_AFTER_ON_ENTER, RT_ON_ENTER, s, h, chooser, 0, 0, 0, 0)
-    trap_sweep_nb(st, tb, ru, s)
+    realm_changed_nb(st, tb, ru, s)
     return ret_nb(st, f)
 
 
