@@ -150,7 +150,7 @@ ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset()
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"
-TILE_SLOT = frozenset({"flip_cauldron"})  # a villain's tile ([cauldron] ability)
+TILE_SLOT = frozenset()  # a villain's tile ([cauldron] ability): the core handles none
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
 R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn

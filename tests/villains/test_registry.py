@@ -21,9 +21,30 @@ from simlab.data.cards import compile_cards, load_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Modules that still hold villain-specific code, and what is to move out of them (issue 18; none left). The test
-# below also fails when one of them no longer names a villain, so that it leaves this list.
-NOT_YET: dict[str, str] = {}
+# Modules that still hold villain-specific code, and what is to move out of them (issue 39). The test below also
+# fails when one of them no longer names a villain or a villain-only mechanic, so that it leaves this list.
+NOT_YET: dict[str, str] = {
+    "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below), the rule slots "
+    "of villain-only variants (R_*), the tile's scalars (SV_CAULDRON, VF_HAS_CAULDRON, VF_SWAP_COST, VF_FLIP_COST, "
+    "EV_CAULDRON)",
+    "simlab/kernels/query.py": "the ongoing abilities the queries read (Strength, play costs, who may enter or "
+    "move, covered symbols, Obstacle removal, granted Activates) and wedding_ready_nb, which the heuristic reads",
+    "simlab/kernels/engine/cards.py": "card placements reading tile Allies (and their rule), granting Items and "
+    "the no-Effects ability",
+    "simlab/kernels/engine/moving.py": "the claimed tile offered to Activate (SV_CAULDRON)",
+    "simlab/kernels/engine/routines/actions.py": "vanquish_done_r's Allies: tile Allies kept, returned to hand, "
+    "moved to the Villain Mover",
+    "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
+    "simlab/kernels/engine/routines/turn.py": "the claimed tile's turn rules asked for by its state (SV_CAULDRON)",
+    "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
+    "simlab/engine/game.py": "the tile's side shown (SV_CAULDRON)",
+    "simlab/engine/scenario.py": "the tile's side set (SV_CAULDRON)",
+    "simlab/engine/replay.py": "the tile's side told (EV_CAULDRON)",
+    "simlab/data/cards.py": "the tile's table ([cauldron], has_cauldron) compiled into VF_HAS_CAULDRON and costs",
+    "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
+    "strategies/heuristic.py": "the heuristic's terms for villain abilities (card worths, choices by context), "
+    "to move to the plans",
+}
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
 
@@ -109,8 +130,9 @@ def test_a_villain_added_as_a_folder_and_a_registry_line_plays(tmp_path):
 # ------------------------------------------------------------------------------------------ nothing else names one
 
 
-def _names() -> tuple[set[str], set[tuple[str, ...]]]:
-    """Phrases that name a villain or its cards (in strings), and identifier token runs that do."""
+def _names() -> tuple[set[str], set[tuple[str, ...]], set[str]]:
+    """Phrases that name a villain, its cards or a villain-only mechanic (in strings), identifier token runs that
+    name them, and identifiers that name a villain-only mechanic (:func:`_mechanics`)."""
     cs = load_cards()
     phrases = set()
     for v in cs.villains:
@@ -119,7 +141,39 @@ def _names() -> tuple[set[str], set[tuple[str, ...]]]:
     phrases |= {c.name for c in cs.cards}
     tokens = {tuple(re.findall(r"[a-z0-9]+", p.lower())) for p in phrases - RULE_WORDS}
     tokens |= {(f,) for f in V.REGISTRY} | {tuple(f.split("_")) for f in V.REGISTRY}
-    return phrases, {t for t in tokens if t}
+    strings, idents, runs = _mechanics()
+    return phrases | strings, {t for t in tokens if t} | runs, idents
+
+
+def _mechanics() -> tuple[set[str], set[str], set[tuple[str, ...]]]:
+    """What names a villain-only mechanic, from the registered folders' data: identifiers (``AB_<ability>`` of an
+    ability one folder alone prints, ``R_<slot>`` of a rule slot one folder alone declares a variant of,
+    ``T_<type>`` of a card type a folder declares), the same names as strings, and identifier token runs (a
+    villain's tile: the last word of its name, ``cauldron``)."""
+    printers: dict[str, set[str]] = {}
+    rules: dict[str, set[str]] = {}
+    strings, idents, runs = set(), set(), set()
+    for folder in V.REGISTRY:
+        doc = tomllib.loads(V.data_text(folder))
+        for name in V.declared_abilities(folder):
+            printers.setdefault(name, set()).add(folder)
+        for rule in doc.get("rule", ()):
+            rules.setdefault(rule["slot"], set()).add(folder)
+        for card_type in V.declared_card_types(folder):
+            strings.add(card_type)
+            idents.add(f"T_{card_type.upper()}")
+        if "name" in doc.get("cauldron", {}):
+            runs.add((re.findall(r"[a-z0-9]+", doc["cauldron"]["name"].lower())[-1],))
+    for name, folders in printers.items():
+        if len(folders) == 1 and name not in CORE_RESOLVED:
+            if "_" in name:  # a one-word name ("draw") is a word of the rules too
+                strings.add(name)
+            idents.add(f"AB_{name.upper()}")
+    for slot, folders in rules.items():
+        if len(folders) == 1:
+            strings.add(slot)
+            idents.add(f"R_{slot.upper()}")
+    return strings, idents, runs
 
 
 # Card names that are also words of the rules, so a core module may say them: "Trapped" (a token and a Lady
@@ -137,10 +191,10 @@ def _docstrings(tree) -> set[int]:
     return out
 
 
-def villain_names_in(path: Path, names: tuple[set[str], set[tuple[str, ...]]] | None = None) -> list[str]:
-    """What code in ``path`` names a villain or a card: its string constants (docstrings and comments aside) and
-    identifiers. ``names``: what :func:`_names` returns, when the caller checks many files."""
-    phrases, runs = names or _names()
+def villain_names_in(path: Path, names: tuple | None = None) -> list[str]:
+    """What code in ``path`` names a villain, a card or a villain-only mechanic: its string constants (docstrings and
+    comments aside) and identifiers. ``names``: what :func:`_names` returns, when the caller checks many files."""
+    phrases, runs, idents = names or _names()
     patterns = [(p, re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])")) for p in phrases - RULE_WORDS]
     runs_from: dict[str, list[tuple[str, ...]]] = {}  # a run is looked for only where its first token stands
     for run in runs:
@@ -164,6 +218,8 @@ def villain_names_in(path: Path, names: tuple[set[str], set[tuple[str, ...]]] | 
             if isinstance(node, ast.arg)
             else None
         )
+        if name in idents:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: identifier {name} names a villain-only mechanic")
         if name:
             toks = tuple(re.findall(r"[a-z0-9]+", name.lower()))
             for i, tok in enumerate(toks):
@@ -201,6 +257,13 @@ def test_nothing_outside_the_villains_folders_names_a_villain():
         ('WHY = {"x": "Wedding Bells activated"}\nname = "Wedding Bells"\n', "Wedding Bells"),
         ("def lucifer_sweep_nb(st):\n    return st\n", "lucifer"),
         ("AB_CAULDRON_BORN = 83\n", "cauldron born"),
+        # villain-only mechanics, by the identifiers and names the folders' data gives them
+        ("if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:\n    pass\n", "villain-only mechanic"),
+        ('SLOT = "traps_heroes_here_continuous"\n', "traps_heroes_here_continuous"),
+        ("if ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN]:\n    pass\n", "villain-only mechanic"),
+        ("T_PRINCE = 5\n", "villain-only mechanic"),
+        ('KIND = "Prince"\n', "Prince"),
+        ("SV_CAULDRON = 3\n", "cauldron"),
     ],
 )
 def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypatch):
