@@ -42,8 +42,14 @@ NOT_YET: dict[str, str] = {
     "simlab/engine/replay.py": "the tile's side told (EV_CAULDRON)",
     "simlab/data/cards.py": "the tile's table ([cauldron], has_cauldron) compiled into VF_HAS_CAULDRON and costs",
     "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
-    "strategies/heuristic.py": "the heuristic's terms for villain abilities (card worths, choices by context), "
-    "to move to the plans",
+    "strategies/heuristic/choose.py": "the choices by context that read villain abilities (traps, a Hero moved "
+    "after a Vanquish, tile Allies, modes)",
+    "strategies/heuristic/params.py": "the core parameters describing villain abilities (free_item, refresh_hand)",
+    "strategies/heuristic/position.py": "a position's worth reading a villain's Effect (extra move or activate)",
+    "strategies/heuristic/terms/cards.py": "card worths of villain abilities, to move to the plans",
+    "strategies/heuristic/terms/fate.py": "Fate harms of Heroes' and Fate Effects' villain abilities",
+    "strategies/heuristic/terms/heroes.py": "Hero harms of villain-only ongoing abilities",
+    "strategies/heuristic/terms/mover.py": "the Villain Mover's worth reading granted Activates and tile Allies",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
