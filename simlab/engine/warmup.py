@@ -57,11 +57,12 @@ _ready = False
 def _marker() -> Path:
     # One marker per (engine, strategies) source hash and source tree: editing a kernel or a strategy makes
     # the cache cold, and so does another checkout of the same sources (numba keys its files by path too).
-    from simlab.villains import ability_codes, codes_key
+    from simlab.villains import ability_codes, codes_key, search_path
 
     tree = hashlib.sha256(str(jit._ROOT).encode())
-    for path in sorted((jit._ROOT / "simlab" / "villains").glob("*/abilities.py")):  # compiled with the engine
-        tree.update(path.read_bytes())
+    for where in (jit._ROOT / "simlab" / "villains", *search_path()):  # the folders' routines: with the engine
+        for path in sorted(where.glob("*/abilities.py")):
+            tree.update(path.read_bytes())
     tree.update(codes_key(ability_codes()).encode())  # frozen into the villains' routines and plans
     tree = tree.hexdigest()[:8]
     return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}-{tree}"

@@ -7,23 +7,52 @@ the ability codes only its cards print and the check of whether each can do what
 through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the folder holds). The
 folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as ``lady-tremaine``). Adding a
 villain is writing its folder and one line here (README, "Adding a villain").
+
+A villain may also live outside simlab: :data:`PATH_VARIABLE` names directories (``os.pathsep`` between them) whose
+sub-folders holding a ``cards.toml`` are registered after the shipped ones, in name order, as if they were written
+here; their plans are read from the directory's ``plans/`` (:func:`search_path`). The test villain of
+``tests/villains/extra/`` plays this way, with no core file changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import tomllib
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 # Folders, in the order of the card tables' villain rows: seeded games depend on it, so a new villain goes last.
-REGISTRY = (
+SHIPPED = (
     "gaston",
     "lady_tremaine",
     "horned_king",
 )
 
+PATH_VARIABLE = "SIMLAB_VILLAIN_PATH"
+
+
+def search_path() -> tuple[Path, ...]:
+    """The directories of extra villain folders :data:`PATH_VARIABLE` names, read once when this module loads (the
+    card tables and the kernels' codes are built from the registry it makes)."""
+    return tuple(Path(p).resolve() for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p)
+
+
+def _extra_folders(dirs: tuple[Path, ...]) -> tuple[str, ...]:
+    out = []
+    for d in dirs:
+        if not d.is_dir():
+            raise RuntimeError(f"{PATH_VARIABLE}: {d} is not a directory")
+        __path__.append(str(d))  # noqa: F821  (this package's own search path: its folders import as ours)
+        out += sorted(f.name for f in d.iterdir() if (f / DATA_FILE).is_file() and f.name not in SHIPPED)
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"{PATH_VARIABLE}: a villain folder is named twice: {out}")
+    return tuple(out)
+
+
 DATA_FILE = "cards.toml"
+REGISTRY = SHIPPED + _extra_folders(search_path())
 
 
 def key_of(folder: str) -> str:

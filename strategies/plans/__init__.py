@@ -22,6 +22,11 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from simlab.villains import search_path
+
+# the plans of villain folders outside simlab (simlab.villains.PATH_VARIABLE): each directory's plans/
+__path__ += [str(d / "plans") for d in search_path() if (d / "plans").is_dir()]  # noqa: F821
+
 
 def plan_of(folder: str):
     """The plan module of registered folder ``folder``."""
