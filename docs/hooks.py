@@ -283,7 +283,7 @@ def villain_block(folder: str, part: str) -> str:
             ["Fate deck", f"{decks['fate']} cards, {sum(c['deck'] == 'fate' for c in cards)} different"],
             ["Obstacles", sum(loc.get("obstacle_spots", 0) for loc in doc["location"]) or "none"],
             ["Trapped tokens", v.get("trapped_tokens", "none")],
-            ["tile", doc["cauldron"]["name"] if "cauldron" in doc else "none"],
+            ["tile", doc["tile"]["name"] if "tile" in doc else "none"],
             ["data", code(f"simlab/villains/{folder}/cards.toml")],
             ["ability routines", code(f"simlab/villains/{folder}/abilities.py")],
             ["plan (strategies)", code(f"strategies/plans/{folder}.py")],
@@ -301,8 +301,8 @@ def villain_block(folder: str, part: str) -> str:
                 notes.append("admits only " + ", ".join(loc["admits"]))
             rows.append([loc["name"], symbols(loc["top"]), symbols(loc["bottom"]), "; ".join(notes)])
         out = table(["location", "top row (a Hero covers it)", "bottom row", ""], rows)
-        if "cauldron" in doc:
-            t = doc["cauldron"]
+        if "tile" in doc:
+            t = doc["tile"]
             out += (
                 f"\n\nTile: **{t['name']}** (its other side: {t['power_side']}); swap cost {t['swap_cost']} Power, "
                 f"flipped by an Activate costing {t['flip_activate_cost']} (the rule variant "

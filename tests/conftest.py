@@ -41,7 +41,7 @@ def placed_names(desc: dict) -> set[str]:
                 e = {"card": e} if isinstance(e, str) else e
                 names.add(e["card"])
                 names.update(e.get("items", []))
-        if seat.get("cauldron", "none") != "none":
+        if seat.get("tile", "none") != "none":
             names.add("The Black Cauldron")
     return names
 

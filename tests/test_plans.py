@@ -78,7 +78,7 @@ def test_gastons_progress_is_the_share_of_his_obstacle_spots_cleared():
 
 def test_the_horned_kings_progress_counts_soldiers_cauldron_born_and_the_cauldron():
     sc = build(
-        {"cauldron": "power", "realm": {"Morva": ["Ancient Soldiers"], "Dungeons": ["Cauldron Born"]}}, {}, villains=HK
+        {"tile": "power", "realm": {"Morva": ["Ancient Soldiers"], "Dungeons": ["Cauldron Born"]}}, {}, villains=HK
     )
     expect = E["progress_soldier"] * 2 + E["progress_born"] * 1
     expect += E["progress_claimed"]
@@ -140,7 +140,7 @@ def test_the_horned_king_values_a_cauldron_born_where_none_stands():
 
 
 def test_the_horned_king_flips_the_cauldron_and_swaps_onto_empty_locations():
-    sc = build({"cauldron": "front", "realm": {"Morva": ["Cauldron Born"]}}, {}, villains=HK)
+    sc = build({"tile": "front", "realm": {"Morva": ["Cauldron Born"]}}, {}, villains=HK)
     cost = int(sc.game.cards.tables.vil[2, K.VF_FLIP_COST])
     cost = int(sc.game.rules[K.R_UNPRINTED_ACTIVATION_COST]) if cost < 0 else cost
     assert ask(sc, H.W_ACTIVATION, -1) == E["cauldron_value"] - E["power_value"] * cost
@@ -191,7 +191,7 @@ def test_fating_lady_tremaine_a_glass_slipper_costs_her_steps():
 
 
 def test_fating_the_horned_king_gurgis_sacrifice_hurts_once_the_cauldron_is_powered():
-    sc = build({"cauldron": "power"}, {}, villains=HK)
+    sc = build({"tile": "power"}, {}, villains=HK)
     k = inst(sc, "Gurgi's Sacrifice")
     assert ask(sc, H.W_FATE_CARD, k, -1, -1) == E["depower_share"] * E["cauldron_value"]
     sc = build({"realm": {"Morva": ["Cauldron Born"], "Dungeons": ["Cauldron Born"]}}, {}, villains=HK)

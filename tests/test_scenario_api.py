@@ -75,16 +75,16 @@ def test_maurice_leaves_his_invention_on_a_hero_in_the_realm():
 def test_turn_state_of_the_black_cauldron_and_the_ancient_soldiers():
     """The once-a-turn uses: the Power of the Black Cauldron's swap (per seat) and the Activate actions Ancient
     Soldiers grant (this turn's count) are part of a position."""
-    hk = {"power": 3, "mover": "Morva", "hand": ["Cauldron Born"], "cauldron": "power"}
+    hk = {"power": 3, "mover": "Morva", "hand": ["Cauldron Born"], "tile": "power"}
     hk["realm"] = {"Dungeons": ["Ancient Soldiers"]}
     villains = ("horned-king", "gaston")
     assert build(hk, {}, villains=villains, phase="before_move").decision.kind == "swap"
     assert build({**hk, "swap_used": True}, {}, villains=villains, phase="before_move").decision.kind == "move"
 
-    hk = {"power": 0, "mover": "Dungeons", "hand": [], "cauldron": "front"}
+    hk = {"power": 0, "mover": "Dungeons", "hand": [], "tile": "front"}
     hk["realm"] = {"Dungeons": ["Ancient Soldiers"]}
     assert "activate The Black Cauldron" in labels(build(hk, {}, villains=villains))
     used = build(hk, {}, villains=villains, granted_activates_used=1)
     assert "activate The Black Cauldron" not in labels(used)
-    with pytest.raises(InputError, match="unknown cauldron side 'back'; choose from none, front, power"):
-        build({"cauldron": "back"}, {}, villains=villains)
+    with pytest.raises(InputError, match="unknown tile side 'back'; choose from none, front, power"):
+        build({"tile": "back"}, {}, villains=villains)

@@ -227,7 +227,7 @@ def test_expert_horned_king_swaps_a_soldier_for_a_cauldron_born():
         {
             "mover": "Morva",
             "power": 2,
-            "cauldron": "power",
+            "tile": "power",
             "hand": ["Cauldron Born"],
             "realm": {"Dungeons": ["Ancient Soldiers"]},
         },
@@ -242,7 +242,7 @@ def test_expert_horned_king_swaps_a_soldier_for_a_cauldron_born():
 def test_fating_the_horned_king_the_expert_plays_gurgis_sacrifice_once_the_cauldron_is_powered():
     def pick(cauldron):
         sc = build(
-            {"mover": "Morva", "cauldron": cauldron, "fate_top": ["Gurgi's Sacrifice", "Fair Folk"]},
+            {"mover": "Morva", "tile": cauldron, "fate_top": ["Gurgi's Sacrifice", "Fair Folk"]},
             {"mover": "The Woods", "hand": [], "power": 0},
             villains=("horned-king", "gaston"),
             active=1,
@@ -289,7 +289,7 @@ def test_expert_horned_king_keeps_the_cauldron_born_it_still_needs():
         {
             "mover": "Morva",
             "power": 0,
-            "cauldron": "power",
+            "tile": "power",
             "hand": ["Cauldron Born", "Cauldron Born", "Visions", "Creeper"],
             "realm": {
                 "Morva": ["Cauldron Born"],
@@ -312,7 +312,7 @@ def test_expert_horned_king_moves_where_it_gains_the_power_its_next_swap_lacks()
             {
                 "mover": "Fair Folk Kingdom",
                 "power": power,
-                "cauldron": "power",
+                "tile": "power",
                 "hand": ["Cauldron Born", "Visions", "Creeper", "Horned King's Henchmen"],
                 "realm": {
                     "Fair Folk Kingdom": ["Cauldron Born"],
@@ -339,7 +339,7 @@ def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
             {
                 "mover": "Fair Folk Kingdom",
                 "power": 0,
-                "cauldron": "power",
+                "tile": "power",
                 "hand": ["Cauldron Born", "Visions", "Creeper", "Horned King's Henchmen"],
                 "realm": {"Fair Folk Kingdom": ["Cauldron Born"], "Dungeons": ["Ancient Soldiers"]},
             },
@@ -493,7 +493,7 @@ def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_
             {
                 "mover": "Morva",
                 "power": 0,
-                "cauldron": "power",
+                "tile": "power",
                 "hand": ["Our Hour Has Arrived", "Visions", "Creeper", "Horned King's Henchmen"],
                 "realm": realm,
             },
@@ -513,7 +513,7 @@ def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_
 def test_fating_the_horned_king_the_expert_values_fflewddur_by_the_allies_he_gathers():
     def pick(realm):
         sc = build(
-            {"mover": "Morva", "cauldron": "power", "realm": realm, "fate_top": ["Fflewddur Fflam", "Doli"]},
+            {"mover": "Morva", "tile": "power", "realm": realm, "fate_top": ["Fflewddur Fflam", "Doli"]},
             {"mover": "The Woods", "hand": [], "power": 0},
             villains=HK_VS_GASTON,
             active=1,
@@ -528,7 +528,7 @@ def test_fating_the_horned_king_the_expert_values_fflewddur_by_the_allies_he_gat
 
 def test_fating_the_horned_king_the_expert_values_i_believe_in_you_by_his_hand():
     def pick(hand):
-        hk = {"mover": "Morva", "cauldron": "power", "realm": {"Dungeons": ["Ancient Soldiers"]}}
+        hk = {"mover": "Morva", "tile": "power", "realm": {"Dungeons": ["Ancient Soldiers"]}}
         sc = build(
             hk | {"hand": hand, "fate_top": ["I Believe in You", "Doli"]},
             {"mover": "The Woods", "hand": [], "power": 0},

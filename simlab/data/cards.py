@@ -44,7 +44,7 @@ CARD_FIELDS = {
     "swap_from",
     "exclusive_with",
     "untrappable",
-    "bride",
+    "marked",
 }
 SLOTS = {
     "effect": K.EFFECT_SLOT,
@@ -210,7 +210,7 @@ def _read_docs(docs: list[dict]) -> tuple[list[Villain], list[Card]]:
         locs = doc.get("location", [])
         if len(locs) != K.N_LOC:
             raise CardDataError(f"{meta.get('name')}: a board has {K.N_LOC} locations, got {len(locs)}")
-        tile = doc.get("cauldron", {})
+        tile = doc.get("tile", {})
         villains.append(
             Villain(
                 vrow,
@@ -303,12 +303,12 @@ def _card_row(card: np.ndarray, c: Card, villains: list[Villain], row_of: dict[s
                 raise CardDataError(f"{where}: {key} names unknown card {raw[key]!r}")
             card[r, colname] = row_of[raw[key]]
     card[r, K.CF_UNTRAPPABLE] = bool(raw.get("untrappable", False))
-    card[r, K.CF_BRIDE] = bool(raw.get("bride", False))
+    card[r, K.CF_MARKED] = bool(raw.get("marked", False))
 
 
 def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: list[Card], short_decks: bool) -> None:
     """Villain ``v``'s decks (``decks``: the villain deck, fate deck and out-of-game tables) and its row of the
-    villain table: passives, objective, traps, the Cauldron tile."""
+    villain table: passives, objective, traps, its tile."""
     v_deck, v_fate, v_out = decks
     doc, meta = v.raw, v.raw["villain"]
     for deck, size, out, first in (("villain", K.N_VCARDS, v_deck, 0), ("fate", K.N_FCARDS, v_fate, K.N_VCARDS)):
@@ -332,23 +332,21 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
         if point not in K.OBJECTIVE_POINTS:
             raise CardDataError(f"{v.name}: objective_checked: {point!r} is none of {sorted(K.OBJECTIVE_POINTS)}")
         vil[v.row, K.VF_OBJECTIVE_POINTS] |= 1 << K.OBJECTIVE_POINTS[point]
-    vil[v.row, K.VF_HAS_CAULDRON] = bool(meta.get("has_cauldron", False))
+    vil[v.row, K.VF_HAS_TILE] = bool(meta.get("has_tile", False))
     vil[v.row, K.VF_TRAPS] = _int(meta, "trapped_tokens", v.name)
     for name in meta.get("watching", ()):
         if codes.get(name) not in K.PASSIVE_CODES:
             raise CardDataError(f"{v.name}: watching: {name!r} is no ongoing ability")
         vil[v.row, K.VF_WATCHING] |= 1 << (codes[name] - K.FIRST_PASSIVE)
-    cauldron = doc.get("cauldron", {})
-    vil[v.row, K.VF_SWAP_COST] = _int(cauldron, "swap_cost", v.name)
+    tile = doc.get("tile", {})
+    vil[v.row, K.VF_SWAP_COST] = _int(tile, "swap_cost", v.name)
     vil[v.row, K.VF_FLIP_COST] = (
-        -1
-        if cauldron.get("flip_activate_cost", "unprinted") == "unprinted"
-        else _int(cauldron, "flip_activate_cost", v.name)
+        -1 if tile.get("flip_activate_cost", "unprinted") == "unprinted" else _int(tile, "flip_activate_cost", v.name)
     )
-    if "ability" in cauldron:
-        if cauldron["ability"] not in slot_names["tile"]:
-            raise CardDataError(f"{v.name}: [cauldron] ability must be one of {sorted(slot_names['tile'])}")
-        vil[v.row, K.VF_TILE] = codes[cauldron["ability"]]
+    if "ability" in tile:
+        if tile["ability"] not in slot_names["tile"]:
+            raise CardDataError(f"{v.name}: [tile] ability must be one of {sorted(slot_names['tile'])}")
+        vil[v.row, K.VF_TILE] = codes[tile["ability"]]
 
 
 def _board(syms: np.ndarray, locs: np.ndarray, card: np.ndarray, v: Villain, row_of: dict[str, int]) -> None:

@@ -36,7 +36,7 @@ class RuleVariant:
 def core_variants(docs: list[dict]) -> list[RuleVariant]:
     """The core rules' variants; their examples are the registered villains' cards that print what they concern."""
     unprinted = _names(docs, lambda c: c.get("activate_cost") == "unprinted")
-    unprinted += [d["cauldron"]["name"] for d in docs if d.get("cauldron", {}).get("flip_activate_cost") == "unprinted"]
+    unprinted += [d["tile"]["name"] for d in docs if d.get("tile", {}).get("flip_activate_cost") == "unprinted"]
     four = _names(docs, lambda c: c.get("condition") == "opponent_four_actions")
     two_allies = _names(docs, lambda c: c.get("passive") == "attached_needs_two_allies")
     return [

@@ -28,7 +28,7 @@ def check_villain(villain: str) -> str:
 
 
 def parse_matchup(text: str) -> tuple[str, ...]:
-    """``"gaston-vs-horned-king"`` -> ``("gaston", "horned-king")`` (2 or 3 different villains)."""
+    """``"<key>-vs-<key>"`` -> ``("<key>", "<key>")`` (2 or 3 different villains' keys)."""
     parts = tuple(p.strip() for p in str(text).lower().split("-vs-"))
     if len(parts) not in (2, 3) or any(not p for p in parts):
         raise InputError(
@@ -159,9 +159,9 @@ class Game:
         """The :class:`simlab.data.cards.Villain` playing ``seat``."""
         return self.cards.villains[int(self.state.sv[seat, K.SV_VILLAIN])]
 
-    def cauldron(self, seat: int) -> str:
-        """The side of the seat's tile (the Black Cauldron) that shows, or "not claimed"."""
-        side = int(self.state.sv[seat, K.SV_CAULDRON])
+    def tile_side(self, seat: int) -> str:
+        """The side of the seat's tile that shows, or "not claimed"."""
+        side = int(self.state.sv[seat, K.SV_TILE])
         return "not claimed" if side == 0 else self.villain_of(seat).tile[side - 1]
 
     def realm(self, seat: int) -> dict[str, list[dict]]:

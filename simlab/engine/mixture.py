@@ -8,9 +8,9 @@ or machine plays it, and two runs on the same seed draw the same strategies. The
 
 A mixture file (``configs/equilibrium/<matchup>.toml``, written by ``simlab equilibrium``) holds both sides::
 
-    matchup = "gaston-vs-horned-king"
+    matchup = "<key>-vs-<key>"
     [[strategy]]
-    villain = "gaston"
+    villain = "<key>"
     weight = 0.62
     name = "expert"
     base = "expert"

@@ -128,9 +128,9 @@ def describe(game: Game, row) -> dict | None:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is Trapped")
     elif ev == K.EV_UNTRAP:
         rec.update(card=_card(game, seat, a), text=f"    {_card(game, seat, a)} is no longer Trapped")
-    elif ev == K.EV_CAULDRON:
+    elif ev == K.EV_TILE:
         side = "not claimed" if a == 0 else game.villain_of(seat).tile[a - 1]
-        rec.update(cauldron=side, text=f"    {game.villain_of(seat).tile[0]} shows {side}")
+        rec.update(tile=side, text=f"    {game.villain_of(seat).tile[0]} shows {side}")
     elif ev == K.EV_CONDITION:
         rec.update(card=_card(game, seat, a), text=f"  {who} plays the Condition {_card(game, seat, a)}")
     elif ev == K.EV_SWAP:
@@ -162,7 +162,7 @@ def status(game: Game, seat: int) -> dict:
     if game.cards.tables.locs[v.row, :, K.LC_SPOTS].any():
         parts.append(f"Obstacles {sum(game.obstacles(seat))}")
     if v.tile:
-        parts.append(f"{v.tile[0]}: {game.cauldron(seat)}")
+        parts.append(f"{v.tile[0]}: {game.tile_side(seat)}")
     heroes = game.heroes(seat)
     parts.append("Heroes: " + (", ".join(heroes) if heroes else "none"))
     return {"event": -1, "seat": seat, "villain": v.name, "text": f"  [{v.name}: " + "; ".join(parts) + "]"}

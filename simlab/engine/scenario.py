@@ -29,7 +29,7 @@ class Option:
 
     index: int
     code: str  # O_* name: pass, gain, play, activate, move, fate, vanquish, discard, location, card, mode, ...
-    label: str  # readable, e.g. "play Temper", "vanquish Belle", "location The Tavern"
+    label: str  # readable, e.g. "play <card>", "vanquish <Hero>", "location <location>"
     row: tuple[int, int, int, int]
 
 
@@ -213,7 +213,9 @@ def option_label(game: Game, realm: int, row) -> str:
     if code == K.O_CARD:
         return f"card {card(b, a)}"
     if code == K.O_MODE:
-        return f"mode {K.MODE_NAMES[a]}"
+        tile = game.villain_of(realm).tile  # "claim the tile": the tile by its name, mid-sentence
+        name = K.MODE_NAMES[a]
+        return f"mode {name.replace('the tile', 'the ' + tile[0].removeprefix('The ')) if tile else name}"
     if code == K.O_SWAP:
         return f"swap {card(realm, a)} for {card(realm, b)} at {locname(c)}"
     return K.OPTION_NAMES[code]
@@ -314,12 +316,12 @@ def _apply_seat(game: Game, s: int, spec: dict) -> None:
                 st.sv[s, K.SV_OBST + loc_index(name)] = n
     for name in spec.pop("unlocked", []):
         st.sv[s, K.SV_LOCK + loc_index(name)] = 0
-    if "cauldron" in spec:
+    if "tile" in spec:
         sides = {"none": 0, "front": 1, "power": 2}
-        side = spec.pop("cauldron")
+        side = spec.pop("tile")
         if side not in sides:
-            raise InputError(f"unknown cauldron side {side!r}; choose from {', '.join(sides)}")
-        st.sv[s, K.SV_CAULDRON] = sides[side]
+            raise InputError(f"unknown tile side {side!r}; choose from {', '.join(sides)}")
+        st.sv[s, K.SV_TILE] = sides[side]
     if "swap_used" in spec:
         st.sv[s, K.SV_SWAP_USED] = int(bool(spec.pop("swap_used")))
     if "strategy" in spec:

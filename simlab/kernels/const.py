@@ -90,7 +90,7 @@ AB_DISCARD_HAND_DRAW = 33
 # Activated abilities
 AB_PEEK_FATE_DISCARD_ONE = 40
 AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
-AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds (Wedding Bells)
+AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds
 # When played / when played or moved / when defeated
 AB_PUSH_ALLIES_OUT = 50
 AB_MAY_MOVE_ONE_HERO = 52
@@ -150,7 +150,7 @@ ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
 ON_DEFEAT_SLOT = frozenset()
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"
-TILE_SLOT = frozenset()  # a villain's tile ([cauldron] ability): the core handles none
+TILE_SLOT = frozenset()  # a villain's tile ([tile] ability): the core handles none
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
 R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn
@@ -176,7 +176,7 @@ RULE_SLOTS = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswi
 SV_VILLAIN = 0  # index of the villain in the tables
 SV_POWER = 1
 SV_MOVER = 2  # location of the Villain Mover
-SV_CAULDRON = 3  # 0 not claimed, 1 The Black Cauldron side, 2 The Power of the Black Cauldron side
+SV_TILE = 3  # the villain's tile: 0 not claimed, 1 its front side shows, 2 its back side
 SV_SWAP_USED = 4  # the Power side was used this turn
 SV_TURNS = 5  # turns taken
 SV_VDECK_N = 6  # cards in the Villain deck (top = State.vdeck[seat, n - 1])
@@ -223,7 +223,7 @@ CF_REF1 = 17
 CF_SWAP_FROM = 18  # row of the everyday version a Ball Gown card replaces, or -1
 CF_EXCLUSIVE = 19  # row of the other version whose presence blocks this card, or -1
 CF_UNTRAPPABLE = 20
-CF_BRIDE = 21  # a Ball Gown daughter who can marry the Prince
+CF_MARKED = 21  # 1: a card its villain's folder marks ([[card]] marked) for its own routines and plan
 CF_ADMITTED = 22  # may be played or moved to its villain's admits-only location
 CF_BLOCKED = 23  # 1: ablated, never played (from hand, as a Condition, by a swap or when revealed by a Fate action)
 CF_WHEN_REVEALED = 24  # 1: revealed by a Fate action, played at once to its location (its card type says so)
@@ -231,11 +231,11 @@ N_CF = 25
 
 # ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
 VF_OBJECTIVE = 0  # the code of the villain's objective (see OBJECTIVE_POINTS)
-VF_HAS_CAULDRON = 1
+VF_HAS_TILE = 1  # 1: the villain has a tile ([villain] has_tile)
 VF_TRAPS = 2  # Trapped tokens
-VF_SWAP_COST = 3  # Power to use the Power of the Black Cauldron
-VF_FLIP_COST = 4  # activation cost of the Black Cauldron's front side, -1 = not printed
-VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([cauldron] ability), 0 = none
+VF_SWAP_COST = 3  # Power to use the tile's back side ([tile] swap_cost)
+VF_FLIP_COST = 4  # activation cost of the tile's front side, -1 = not printed
+VF_TILE = 5  # AB_* of the villain's tile, resolved by its villain's routines ([tile] ability), 0 = none
 VF_PASSIVES = 6  # bit p - FIRST_PASSIVE set: some card of the villain's two decks has ongoing ability p. A seat's
 # Realm holds only its own decks' cards, so a clear bit answers "none in play" without walking the Realm
 VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at point p (OBJECTIVE_POINTS)
@@ -273,7 +273,7 @@ G_WINNER = 4  # seat, or -1
 G_END = 5  # END_* reason
 G_ACTIONS = 6  # actions taken this turn (extra actions from cards included)
 G_USED = 7  # bitmask of the board symbols used at the mover's location this turn
-G_AS_USED = 8  # Activate actions granted by Ancient Soldiers used this turn
+G_AS_USED = 8  # Activate actions granted by Allies (grants_activate) used this turn
 G_NOPT = 9  # options currently in State.opts
 G_LOG_N = 10
 G_SP = 11  # routines on the stack (State.fr[:G_SP]); 0 between steps
@@ -329,7 +329,7 @@ DK_DISCARD = 6  # discard a card, or done
 DK_FATE_PICK = 7  # which revealed Fate card to play, and where
 DK_CONDITION = 8  # play a Condition, or pass
 DK_ARRANGE = 9  # which card goes next on top of a deck
-DK_SWAP = 10  # use the Power of the Black Cauldron, or pass
+DK_SWAP = 10  # use the back side of the tile, or pass
 DK_PLACE = 11  # where to play a card (location, host)
 DECISION_NAMES = (
     "move",
@@ -350,7 +350,7 @@ DECISION_NAMES = (
 O_PASS = 0  # end the turn / decline / done
 O_GAIN = 1  # a = symbol index, b = amount
 O_PLAY = 2  # a = card instance, b = location, c = host instance (-1 none)
-O_ACTIVATE = 3  # a = card instance (-1 = the Black Cauldron tile)
+O_ACTIVATE = 3  # a = card instance (-1 = the villain's tile)
 O_MOVE = 4  # a = card instance, b = destination
 O_FATE = 5  # a = target seat
 O_VANQUISH = 6  # a = Hero instance
@@ -359,7 +359,7 @@ O_LOC = 8  # a = location
 O_CARD = 9  # a = card instance (b = seat owning it)
 O_MODE = 10  # a = mode
 O_FATE_PLAY = 11  # a = revealed instance, b = location, c = host instance
-O_SWAP = 12  # a = Ancient Soldiers instance, b = Cauldron Born instance, c = destination
+O_SWAP = 12  # a = the instance swapped out, b = the tile Ally swapped in, c = destination
 O_SEAT = 13
 OPTION_NAMES = (
     "pass",
@@ -395,7 +395,7 @@ M_NOTHING = 12
 MODE_NAMES = (
     "gain power",
     "draw",
-    "claim the Black Cauldron",
+    "claim the tile",
     "shuffle discard into deck",
     "move",
     "activate",
@@ -413,7 +413,7 @@ EV_TURN = 0  # seat, round, power
 EV_MOVE_MOVER = 1  # seat, loc
 EV_GAIN = 2  # seat, amount, power after
 EV_PLAY = 3  # seat, inst, loc, host, cost
-EV_ACTIVATE = 4  # seat, inst (-1 cauldron), cost
+EV_ACTIVATE = 4  # seat, inst (-1 the tile), cost
 EV_MOVE_CARD = 5  # seat(realm), inst, from, to
 EV_FATE = 6  # actor, target
 EV_REVEAL = 7  # realm seat, inst
@@ -427,7 +427,7 @@ EV_OBSTACLE_REMOVE = 14  # seat, loc, left
 EV_OBSTACLE_REPLACE = 15  # seat, loc, left
 EV_TRAP = 16  # seat, inst
 EV_UNTRAP = 17
-EV_CAULDRON = 18  # seat, side
+EV_TILE = 18  # seat, side
 EV_CONDITION = 19  # seat, inst
 EV_WIN = 20  # seat, objective
 EV_SHUFFLE = 21  # seat, which (0 villain deck, 1 fate deck)

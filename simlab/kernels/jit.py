@@ -40,7 +40,10 @@ _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the dr
 _PLAYERS = ("strategies.search",)  # strategy modules that play other strategies (cached apart: see below)
 
 _CHECKS = _module_file(_CHECKS_MODULE)
+# with the kernels, a villain folder's queries (queries.py), which its routines and its plan both call: numba's
+# cache, keyed on the caller's source, would not see them change
 _KERNELS = sorted(p for p in (_ROOT / "simlab" / "kernels").rglob("*.py") if p != _CHECKS)
+_KERNELS += sorted((_ROOT / "simlab" / "villains").glob("*/queries.py"))
 # strategies/plans/<villain>.py are strategy code too (each villain's plan), as is every sub-package
 _STRATEGIES = sorted((_ROOT / "strategies").rglob("*.py"))
 _DRIVER = _module_file(_DRIVER_MODULE)
@@ -95,7 +98,7 @@ def _copy_inlined_ir_once() -> bool:
     numba's ``InlineWorker.inline_ir`` deep-copies the callee's IR block by block, each block with a fresh
     memo, so every block drags along its own copy of the function's whole variable scope: the work grows
     with blocks x variables. For the villains' ability routines (large helpers with a few hundred blocks) that
-    was about 60% of their compile time (Gaston's ``ability_r``: 28.6 s of 47 s in ``copy.deepcopy`` under
+    was about 60% of their compile time (the largest ``ability_r``: 28.6 s of 47 s in ``copy.deepcopy`` under
     cProfile). One memo for the whole inlining copies each object once, as one ``deepcopy`` of all the blocks
     would; an IR ``Loc`` keeps its read-only source-line cache instead of copying it. Where numba's code does
     not look as expected nothing is patched: compiling is only slower.
@@ -222,7 +225,7 @@ def _index_as_given() -> bool:
 _index_as_given()
 
 
-_APART: dict[str, str] = {}  # module -> the key its kernels' cache is kept apart by (cache_apart)
+_APART: dict[str, str] = {}  # module -> what its kernels' cache is kept apart by (cache_apart)
 
 
 def cache_apart(module: str, key: str) -> None:

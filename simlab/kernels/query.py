@@ -242,7 +242,7 @@ def first_symbol_nb(st, tb, ru, s, kind):
 
 @kernel
 def granted_activates_nb(st, tb, s):
-    """Activate actions granted by Ancient Soldiers at the mover's location and not yet used."""
+    """Activate actions granted by Allies (grants_activate) at the mover's location and not yet used."""
     loc = mover_location_nb(st, s)
     n = 0
     m = zone_bits_nb(st, s, K.Z_REALM)
@@ -337,7 +337,7 @@ def missing_total_nb(st, tb, s):
 
 @kernel
 def can_remove_obstacle_nb(st, tb, s):
-    """An Obstacle can be removed: some are left and Belle is not blocking."""
+    """An Obstacle can be removed: some are left and no ongoing ability blocks it."""
     return obstacles_total_nb(st, s) > 0 and passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) == 0
 
 
@@ -411,7 +411,7 @@ def allies_strength_at_nb(st, tb, s, loc, skip):
 
 @kernel
 def vanquish_min_allies_nb(st, tb, s, h):
-    """Allies a Vanquish of Hero ``h`` needs at least (Dyrnwyn: 2; Strength 0: none)."""
+    """Allies a Vanquish of Hero ``h`` needs at least (2 with an Item that says so; Strength 0: none)."""
     return min_allies_at_strength_nb(st, tb, s, h, strength_nb(st, tb, s, h))
 
 
@@ -481,7 +481,7 @@ def any_vanquish_nb(st, tb, s):
 def can_move_card_nb(st, tb, s, k, dest, by_fate):
     """Move ``k`` (an own Ally, or an own unattached Item) to ``dest``.
 
-    A Move action goes to an adjacent location and is blocked for Allies by Fairy Godmother; a Fate
+    A Move action goes to an adjacent location and is blocked for Allies by a Hero whose ability says so; a Fate
     card (``by_fate``) moves an Ally to any other location.
     """
     if st.inst[s, k, K.I_ZONE] != K.Z_REALM or k >= K.N_VCARDS:
@@ -506,7 +506,7 @@ def can_move_card_nb(st, tb, s, k, dest, by_fate):
 
 @kernel
 def ally_fate_move_ok_nb(st, tb, s, k, dest):
-    """Instance ``k`` of seat ``s`` is an Ally a Fate card may move to ``dest`` (Sweet Nightingale)."""
+    """Instance ``k`` of seat ``s`` is an Ally a Fate card may move to ``dest`` (a Fate Effect moving an Ally)."""
     return tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY and can_move_card_nb(st, tb, s, k, dest, 1)
 
 
@@ -534,27 +534,3 @@ def hero_can_move_nb(st, tb, s, h, dest):
         and st.sv[s, K.SV_LOCK + st.inst[s, h, K.I_LOC]] == 0
         and can_enter_nb(st, tb, s, c, dest)
     )
-
-
-# ----------------------------------------------------------------------------- objectives
-
-
-@kernel
-def wedding_ready_nb(st, tb, s, c):
-    """Wedding Bells (card row ``c``) can win: the Prince and a Ball Gown daughter at its location, no Glass Slipper."""
-    where = tb.card[c, K.CF_LOCATION]
-    prince = False
-    bride = False
-    m = zone_bits_nb(st, s, K.Z_REALM)
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        ck = st.inst[s, k, K.I_CARD]
-        if tb.card[ck, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
-            return False
-        if st.inst[s, k, K.I_LOC] == where:
-            if ck == tb.card[c, K.CF_REF0]:
-                prince = True
-            if tb.card[ck, K.CF_BRIDE] != 0:
-                bride = True
-    return prince and bride

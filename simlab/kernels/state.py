@@ -20,7 +20,7 @@ State = namedtuple(
         # ability (I_*)
         "vdeck",  # int64 (P, 30): Villain deck, bottom first; top = vdeck[s, sv[s, SV_VDECK_N] - 1]
         "fdeck",  # int64 (P, 15): Fate deck, bottom first
-        "sv",  # int64 (P, N_SV): per-seat scalars SV_* (Power, mover, Cauldron, Obstacles, locks, ...)
+        "sv",  # int64 (P, N_SV): per-seat scalars SV_* (Power, mover, tile, Obstacles, locks, ...)
         "g",  # int64 (N_G,): game scalars G_*
         "rng",  # uint64 (1,): the game's random stream
         "opts",  # int64 (MAX_OPTS, 4): options of the current decision (code, a, b, c)

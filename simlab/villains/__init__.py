@@ -6,7 +6,7 @@ the rule variants of its cards, ``[[rule]]``, see :mod:`simlab.data.rules`), ``a
 the ability codes only its cards print and the check of whether each can do what it says, reached by the engine
 through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the folder holds). The
 folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as ``lady-tremaine``). Adding a
-villain is writing its folder and one line here (README, "Adding a villain").
+villain is writing its folder and one line in :data:`SHIPPED` (docs, "Adding a villain").
 
 A villain may also live outside simlab: :data:`PATH_VARIABLE` names directories (``os.pathsep`` between them) whose
 sub-folders holding a ``cards.toml`` are registered after the shipped ones, in name order, as if they were written
@@ -72,7 +72,7 @@ def data_text(folder: str) -> str:
 
 KEYS = tuple(key_of(f) for f in REGISTRY)
 
-# the slots of a card that name an ability (a villain's tile names one in its [cauldron] table)
+# the slots of a card that name an ability (a villain's tile names one in its [tile] table)
 ABILITY_SLOTS = ("effect", "on_play", "on_enter", "on_defeat", "passive", "activate")
 
 
@@ -90,8 +90,8 @@ def declared_abilities(folder: str) -> dict[str, bool]:
                 name, passive = card[slot], slot == "passive"
                 if out.setdefault(name, passive) != passive:
                     raise RuntimeError(f"{folder}: {name} is printed both as an ongoing ability and as another")
-    if "ability" in doc.get("cauldron", {}):
-        out.setdefault(doc["cauldron"]["ability"], False)
+    if "ability" in doc.get("tile", {}):
+        out.setdefault(doc["tile"]["ability"], False)
     if "objective" in doc.get("villain", {}):  # checked through the same table as an ability
         out.setdefault(doc["villain"]["objective"], False)
     return out

@@ -149,7 +149,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
         sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH) else 0.0
         if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
-            sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability (Monsieur D'Arque) goes last
+            sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability goes last
         s_k = st.tmp[a]
         if s_k >= rest:
             return sc + sp[P_LOSE_EXACT] - sp[P_LOSE_OVERKILL] * (s_k - rest)
@@ -179,7 +179,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_CLAIM:
             return sp[P_MODE_CLAIM]
         if a == K.M_FIND:
-            return sp[P_MODE_FIND] if st.sv[realm, K.SV_CAULDRON] == 0 else 0.0
+            return sp[P_MODE_FIND] if st.sv[realm, K.SV_TILE] == 0 else 0.0
         if a == K.M_DEFEAT:
             return sp[P_MODE_DEFEAT]
         if a == K.M_GAIN:
@@ -202,7 +202,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if not np.isnan(v):
             return v
         if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_FIND_OR_DEFEAT_STRENGTH:
-            # Allies pushed out / Hen Wen placed: near the owner's Allies helps the owner
+            # Allies pushed out / a Hero placed: near the owner's Allies helps the owner
             strength = 0
             m = zone_bits_nb(st, realm, K.Z_REALM) & VILLAIN_BITS
             while m != 0:

@@ -130,7 +130,7 @@ CORE_PARAMS: tuple[Param, ...] = (
     ),
     *group(
         "choices",
-        ("mode_claim", 10.0, 0.0, 20.0, "a card's mode: claim the Cauldron"),
+        ("mode_claim", 10.0, 0.0, 20.0, "a card's mode: claim the tile"),
         ("mode_find", 5.0, 0.0, 15.0, "... find (before the claim)"),
         ("mode_defeat", 1.0, 0.0, 5.0, "... defeat a Hero"),
         ("mode_gain_short", 2.0, 0.0, 6.0, "... gain Power, with little Power"),

@@ -42,6 +42,7 @@ W_REVEALED = 21  # its revealed Fate card a, b / c as above, knowing the other c
 W_HERO_HARM = 22  # its Hero card row a at location b (c: its instance, -1 if not in play): x, its harm so far, plus
 W_DEFEAT_GAIN = 23  # what it gains from its Hero card row a's "when defeated" ability (x: 0.0)
 W_DEFEAT_VALUE = 24  # defeating its Hero instance a: x, the worth so far, adjusted
+W_ACTIVATE_WINS = 25  # 1.0 if activating its card instance a (an activate_to_win) wins now (x: 0.0)
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for

@@ -163,7 +163,7 @@ def soldier_locations_nb(st, tb, s):
 def swap_pending_nb(st, tb, s):
     """The Power of the Black Cauldron is showing, a Cauldron Born waits in hand and an Ancient Soldiers stands
     where no Cauldron Born does: next turn's swap needs only its Power."""
-    if st.sv[s, K.SV_CAULDRON] != 2:
+    if st.sv[s, K.SV_TILE] != 2:
         return False
     in_hand = False
     m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
@@ -222,16 +222,16 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     if ab == AB_POWER_CAULDRON:
-        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 1 else sp[P_DEAD_CARD]
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 1 else sp[P_DEAD_CARD]
     if ab == AB_CLAIM_OR_GAIN:
-        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 0 else n * sp[P_POWER_VALUE]
+        return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 0 else n * sp[P_POWER_VALUE]
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
-        if st.sv[s, K.SV_CAULDRON] == 0:
+        if st.sv[s, K.SV_TILE] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v
     if ab == AB_RESHUFFLE_OR_PAY_CLAIM:
-        if st.sv[s, K.SV_CAULDRON] == 0 and budget >= n:
+        if st.sv[s, K.SV_TILE] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
     return np.nan
@@ -270,14 +270,14 @@ def keep_value_nb(st, tb, sp, s, k):
         for j in range(k):
             if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
                 earlier += 1
-        if st.sv[s, K.SV_CAULDRON] == 0:
+        if st.sv[s, K.SV_TILE] == 0:
             return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
         if earlier == 0:
             return sp[P_KEEP_BORN_SHARE] * sp[P_CAULDRON_VALUE]
         # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
-    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE and st.sv[s, K.SV_CAULDRON] == 2:
+    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE and st.sv[s, K.SV_TILE] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
@@ -295,7 +295,7 @@ def keep_value_nb(st, tb, sp, s, k):
         return sp[P_KEEP_POWERED_OTHER]
     if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_POWER_CAULDRON:
         # dead now, it may come alive: valued by its best case
-        side = st.sv[s, K.SV_CAULDRON]
+        side = st.sv[s, K.SV_TILE]
         if side == 0:
             return sp[P_KEEP_OUR_HOUR_UNCLAIMED]
         return sp[P_KEEP_OUR_HOUR_SHARE] * sp[P_CAULDRON_VALUE] if side == 1 else sp[P_KEEP_OUR_HOUR_POWERED]
@@ -306,7 +306,7 @@ def keep_value_nb(st, tb, sp, s, k):
 def play_value_nb(st, tb, sp, s, cost, v):
     """``v``, the worth of a card costing ``cost`` Power, less the swap it would delay: keep the Power for next
     turn's swap when a Cauldron Born is waiting in hand."""
-    if st.sv[s, K.SV_CAULDRON] >= 1 and sp[P_SWAP_RESERVE] > 0:
+    if st.sv[s, K.SV_TILE] >= 1 and sp[P_SWAP_RESERVE] > 0:
         swap_cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
         if st.sv[s, K.SV_POWER] - cost < swap_cost and realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, -1) > 0:
             mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
@@ -332,7 +332,7 @@ def fate_card_harm_nb(st, tb, sp, s, k):
         if ab == AB_RESHUFFLE_FATE_PLAY_TWO:
             return sp[P_HAPPY_DAY_HARM]
         if ab == AB_DEPOWER_CAULDRON:
-            return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_CAULDRON] == 2 else 0.0
+            return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 2 else 0.0
     return np.nan
 
 
@@ -343,9 +343,9 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_PROGRESS:
         both, born = soldier_locations_nb(st, tb, s)
         p = sp[P_PROGRESS_SOLDIER] * count_nb(both) + sp[P_PROGRESS_BORN] * count_nb(born)
-        if st.sv[s, K.SV_CAULDRON] >= 1:
+        if st.sv[s, K.SV_TILE] >= 1:
             p += sp[P_PROGRESS_CLAIMED]
-        if st.sv[s, K.SV_CAULDRON] == 2:
+        if st.sv[s, K.SV_TILE] == 2:
             p += sp[P_PROGRESS_POWERED]
         return min(p, 1.0)
     if what == W_POSITION:
@@ -403,7 +403,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, lets the Horned King claim the Cauldron
         if tb.card[a, K.CF_ON_DEFEAT] == AB_CLAIM_CAULDRON:
-            if st.sv[s, K.SV_CAULDRON] == 0:
+            if st.sv[s, K.SV_TILE] == 0:
                 return sp[P_CAULDRON_VALUE]
             return 0.0
         return x

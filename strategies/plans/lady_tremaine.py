@@ -14,10 +14,12 @@ from simlab.kernels.query import (
     zone_bits_nb,
 )
 from simlab.villains import card_type_code, codes_for
+from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 from strategies.heuristic import (
     BIG,
     P_PLAN,
     P_POWER_VALUE,
+    W_ACTIVATE_WINS,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
     W_ALLY,
@@ -153,7 +155,7 @@ def bride_at_nb(st, tb, s, loc):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and (loc < 0 or st.inst[s, k, K.I_LOC] == loc):
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_MARKED] != 0 and (loc < 0 or st.inst[s, k, K.I_LOC] == loc):
             return True
     return False
 
@@ -191,7 +193,7 @@ def wedding_after_bride_nb(st, tb, ru, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and can_move_card_nb(st, tb, s, k, ball, 0):
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_MARKED] != 0 and can_move_card_nb(st, tb, s, k, ball, 0):
             return True
     return False
 
@@ -231,7 +233,7 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
     c = st.inst[s, k, K.I_CARD]
     ball = admits_only_loc_nb(st, tb, s)
     if ball >= 0 and sp[P_PLAN] != 0:
-        if tb.card[c, K.CF_BRIDE] != 0:
+        if tb.card[c, K.CF_MARKED] != 0:
             # A bride walks towards The Ballroom one location at a time; once the Prince and Wedding Bells
             # wait and no Slipper is left, every step is most of what remains to do.
             step = sp[P_BRIDE_STEP]
@@ -245,7 +247,7 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
                 v += sp[P_BRIDE_IN_BALLROOM] * sp[P_WEDDING_VALUE]
             else:
                 v += step * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
-        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+        elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_MARKED] != 0:
             v += sp[P_DAUGHTER_STEP] * sp[P_WEDDING_VALUE] * (3 - abs(ball - loc))
     return v
 
@@ -254,7 +256,7 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
 def move_value_nb(st, tb, ru, sp, s, k, dest):
     """Worth of moving a bride ``k`` into The Ballroom ``dest``, else NaN: go in only when Wedding Bells can ring
     this turn (Sweet Nightingale waits for her)."""
-    if sp[P_PLAN] != 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BRIDE] != 0 and dest == admits_only_loc_nb(st, tb, s):
+    if sp[P_PLAN] != 0 and tb.card[st.inst[s, k, K.I_CARD], K.CF_MARKED] != 0 and dest == admits_only_loc_nb(st, tb, s):
         if wedding_after_bride_nb(st, tb, ru, s) and (
             first_symbol_nb(st, tb, ru, s, K.S_ACTIVATE) >= 0 or extra_activate_in_hand_nb(st, tb, s)
         ):
@@ -268,9 +270,9 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
     """``v`` plus the worth of playing a daughter (the first steps of the wedding) or an Ally that traps Heroes."""
     c = st.inst[s, k, K.I_CARD]
     wv = sp[P_WEDDING_VALUE]
-    if tb.card[c, K.CF_BRIDE] != 0:
+    if tb.card[c, K.CF_MARKED] != 0:
         v += wv if not bride_at_nb(st, tb, s, -1) else sp[P_SECOND_BRIDE]
-    elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0:
+    elif tb.card[c, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[c, K.CF_EXCLUSIVE], K.CF_MARKED] != 0:
         # an everyday daughter: the first step towards her Ball Gown
         daughters = 0
         mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -278,8 +280,8 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
             j = lowest_nb(mj)
             mj &= mj - 1
             cj = st.inst[s, j, K.I_CARD]
-            if tb.card[cj, K.CF_BRIDE] != 0 or (
-                tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_BRIDE] != 0
+            if tb.card[cj, K.CF_MARKED] != 0 or (
+                tb.card[cj, K.CF_EXCLUSIVE] >= 0 and tb.card[tb.card[cj, K.CF_EXCLUSIVE], K.CF_MARKED] != 0
             ):
                 daughters += 1
         v += sp[P_FIRST_DAUGHTER] * wv if daughters == 0 else sp[P_MORE_DAUGHTERS]
@@ -385,6 +387,8 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
                 cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
         return x
+    if what == W_ACTIVATE_WINS:  # Wedding Bells
+        return 1.0 if wedding_ready_nb(st, tb, s, st.inst[s, a, K.I_CARD]) else x
     if what == W_ACTIVATION_IDLE:
         # the Cane with no Glass Slipper to discard
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]

@@ -89,9 +89,9 @@ def test_ancient_soldiers():
 
     # Its location gains an Activate action (the board prints none): it can flip a claimed Black Cauldron.
     realm = {"Morva": [AS]}
-    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": realm})
+    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "tile": "front", "realm": realm})
     assert "activate The Black Cauldron" in labels(sc)
-    sc = hk_turn({"power": 0, "mover": "Throne Room", "hand": [], "cauldron": "front", "realm": realm})
+    sc = hk_turn({"power": 0, "mover": "Throne Room", "hand": [], "tile": "front", "realm": realm})
     assert "activate The Black Cauldron" not in labels(sc)
 
 
@@ -99,13 +99,13 @@ def test_ancient_soldiers():
 def test_cauldron_born():
     # Never with a Play a Card action by default, even with the Power side up and its cost of 0.
     for side in ("none", "front", "power"):
-        sc = hk_turn({"power": 5, "mover": "Fair Folk Kingdom", "hand": [CB, "Captured!"], "cauldron": side})
+        sc = hk_turn({"power": 5, "mover": "Fair Folk Kingdom", "hand": [CB, "Captured!"], "tile": side})
         assert not any(o.startswith("play Cauldron Born") for o in labels(sc)), side
     # Variant: also with Play a Card, but only while the Power side shows.
     yes = {"cauldron_born_play_card": "yes"}
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [CB, "Captured!"], "cauldron": "front"}, rules=yes)
+    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [CB, "Captured!"], "tile": "front"}, rules=yes)
     assert not any(o.startswith("play Cauldron Born") for o in labels(sc))
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [CB], "cauldron": "power"}, rules=yes)
+    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": [CB], "tile": "power"}, rules=yes)
     sc.apply("play Cauldron Born to Throne Room")
     assert names_at(sc, HK, "Throne Room") == [CB]
     assert entry(sc, HK, "Throne Room", CB)["strength"] == 6
@@ -204,15 +204,15 @@ def test_only_moments_away_from_victory_needs_an_item_to_play():
 
 @pytest.mark.card("Our Hour Has Arrived")
 def test_our_hour_has_arrived():
-    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived"], "cauldron": "front"})
+    sc = hk_turn({"power": 0, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived"], "tile": "front"})
     sc.apply("play Our Hour Has Arrived")
-    assert sc.cauldron(HK) == POWER_SIDE
+    assert sc.tile_side(HK) == POWER_SIDE
     assert sc.power(HK) == 0  # cost 0
     assert sc.zone(HK, DISCARD) == ["Our Hour Has Arrived"]
     # Needs a claimed Black Cauldron on its front side.
     for side in ("none", "power"):
         sc = hk_turn(
-            {"power": 3, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived", "Captured!"], "cauldron": side}
+            {"power": 3, "mover": "Fair Folk Kingdom", "hand": ["Our Hour Has Arrived", "Captured!"], "tile": side}
         )
         assert "play Our Hour Has Arrived" not in labels(sc), side
 
@@ -224,19 +224,19 @@ def test_show_me_the_black_cauldron():
     assert sc.decision.kind == "mode"
     assert labels(sc) == ["mode claim the Black Cauldron", "mode gain power"]
     sc.apply("mode claim the Black Cauldron")
-    assert sc.cauldron(HK) == FRONT
+    assert sc.tile_side(HK) == FRONT
     assert sc.power(HK) == 0
 
     sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": [SHOW_ME]})
     sc.apply(f"play {SHOW_ME}").apply("mode gain power")
-    assert sc.cauldron(HK) == "not claimed"
+    assert sc.tile_side(HK) == "not claimed"
     assert sc.power(HK) == 3
 
     # Once claimed, only the Power is left (chosen automatically); the side shown does not change.
-    sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": [SHOW_ME], "cauldron": "power"})
+    sc = hk_turn({"power": 1, "mover": "Fair Folk Kingdom", "hand": [SHOW_ME], "tile": "power"})
     sc.apply(f"play {SHOW_ME}")
     assert sc.decision.kind == "action"
-    assert sc.cauldron(HK) == POWER_SIDE
+    assert sc.tile_side(HK) == POWER_SIDE
     assert sc.power(HK) == 3
 
 
@@ -317,7 +317,7 @@ def test_we_have_made_a_bargain():
     sc.apply(f"play {BARGAIN}")  # 0 Power left: the claim mode is not available
     assert sc.zone(HK, DISCARD) == [BARGAIN]
     assert len(sc.zone(HK, DECK)) == deck + 2
-    assert sc.cauldron(HK) == "not claimed"
+    assert sc.tile_side(HK) == "not claimed"
     assert sc.power(HK) == 0
 
     # Or pay 3 more Power, discard Dyrnwyn and claim the Black Cauldron.
@@ -333,7 +333,7 @@ def test_we_have_made_a_bargain():
     sc.apply(f"play {BARGAIN}")
     assert labels(sc) == ["mode shuffle discard into deck", "mode claim the Black Cauldron"]
     sc.apply("mode claim the Black Cauldron")
-    assert sc.cauldron(HK) == FRONT
+    assert sc.tile_side(HK) == FRONT
     assert sc.power(HK) == 0
     assert "items" not in entry(sc, HK, "Morva", "Taran")
     assert entry(sc, HK, "Morva", "Taran")["strength"] == 2
@@ -343,19 +343,19 @@ def test_we_have_made_a_bargain():
     # 3 Power: 1 for the card leaves too little for the claim.
     sc = hk_turn({"power": 3, "mover": "Fair Folk Kingdom", "hand": [BARGAIN]})
     sc.apply(f"play {BARGAIN}")
-    assert sc.cauldron(HK) == "not claimed"
+    assert sc.tile_side(HK) == "not claimed"
     assert sc.power(HK) == 2
 
     # Without Dyrnwyn in play the claim still works ("discard Dyrnwyn from your Realm, if present").
     sc = hk_turn({"power": 4, "mover": "Fair Folk Kingdom", "hand": [BARGAIN]})
     sc.apply(f"play {BARGAIN}").apply("mode claim the Black Cauldron")
-    assert sc.cauldron(HK) == FRONT
+    assert sc.tile_side(HK) == FRONT
     assert sc.power(HK) == 0
     # Once claimed, only the shuffle is left (chosen automatically).
-    sc = hk_turn({"power": 4, "mover": "Fair Folk Kingdom", "hand": [BARGAIN], "cauldron": "power"})
+    sc = hk_turn({"power": 4, "mover": "Fair Folk Kingdom", "hand": [BARGAIN], "tile": "power"})
     sc.apply(f"play {BARGAIN}")
     assert sc.decision.kind == "action"
-    assert sc.cauldron(HK) == POWER_SIDE and sc.power(HK) == 3
+    assert sc.tile_side(HK) == POWER_SIDE and sc.power(HK) == 3
 
 
 @pytest.mark.card("Captured!")
@@ -611,15 +611,15 @@ def test_gurgis_happy_day():
 
 @pytest.mark.card("Gurgi's Sacrifice")
 def test_gurgis_sacrifice():
-    sc = fated({"cauldron": "power", "realm": {"Morva": ["Taran"]}}, ["Gurgi's Sacrifice", "I Believe in You"])
+    sc = fated({"tile": "power", "realm": {"Morva": ["Taran"]}}, ["Gurgi's Sacrifice", "I Believe in You"])
     sc.apply("play Gurgi's Sacrifice")
-    assert sc.cauldron(HK) == FRONT
+    assert sc.tile_side(HK) == FRONT
     assert sc.zone(HK, FATE_DISCARD) == ["Gurgi's Sacrifice", "I Believe in You"]
     # With the front side showing (or no Cauldron) nothing changes.
     for side, shown in (("front", FRONT), ("none", "not claimed")):
-        sc = fated({"cauldron": side}, ["Gurgi's Sacrifice", "I Believe in You"])
+        sc = fated({"tile": side}, ["Gurgi's Sacrifice", "I Believe in You"])
         sc.apply("play Gurgi's Sacrifice")
-        assert sc.cauldron(HK) == shown
+        assert sc.tile_side(HK) == shown
 
 
 @pytest.mark.card("Hen Wen", abilities=("claim_cauldron", "no_effects"))
@@ -638,7 +638,7 @@ def test_hen_wen():
     assert f"play {HENCHMEN} to Morva" in opts
     # Defeating her claims the Black Cauldron; then Effects are playable again.
     sc.apply("vanquish Hen Wen")
-    assert sc.cauldron(HK) == FRONT
+    assert sc.tile_side(HK) == FRONT
     assert sc.zone(HK, FATE_DISCARD) == ["Hen Wen"]
     assert {"play Captured!", f"play {SHOW_ME}"} <= set(labels(sc))
 
@@ -648,12 +648,12 @@ def test_hen_wen():
             "power": 0,
             "mover": "Fair Folk Kingdom",
             "hand": [],
-            "cauldron": "power",
+            "tile": "power",
             "realm": {"Fair Folk Kingdom": ["Hen Wen", HENCHMEN]},
         }
     )
     sc.apply("vanquish Hen Wen")
-    assert sc.cauldron(HK) == POWER_SIDE
+    assert sc.tile_side(HK) == POWER_SIDE
 
 
 @pytest.mark.card("Princess Eilonwy")
@@ -722,7 +722,7 @@ def test_the_witches_of_morva():
 @pytest.mark.card("The Black Cauldron")
 def test_the_black_cauldron_discards_a_cauldron_born_at_the_start_of_the_turn():
     realm = {"Morva": [CB], "Dungeons": [CB, AS]}
-    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [CB], "cauldron": "front", "realm": realm}, phase="start")
+    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [CB], "tile": "front", "realm": realm}, phase="start")
     # The Horned King chooses which one; the one in his hand is not concerned.
     assert sc.decision.player == HK and sc.decision.kind == "card"
     assert labels(sc) == [f"card {CB}", f"card {CB}"]
@@ -734,13 +734,13 @@ def test_the_black_cauldron_discards_a_cauldron_born_at_the_start_of_the_turn():
     assert sc.decision.kind == "move"  # then he moves: no swap on the front side
 
     # Not on the Power side.
-    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": "power", "realm": realm}, phase="start")
+    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "tile": "power", "realm": realm}, phase="start")
     assert sc.decision.kind == "move"
     assert sorted(sc.zone(HK, REALM)) == [AS, CB, CB]
 
     # At the end of Gaston's turn, the Horned King's next turn starts with the discard (a single one: automatic).
     sc = build(
-        {"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Throne Room": [CB]}},
+        {"power": 0, "mover": "Morva", "hand": [], "tile": "front", "realm": {"Throne Room": [CB]}},
         {"mover": "The Woods", "hand": []},
         villains=VILLAINS,
         active=GASTON,
@@ -752,35 +752,33 @@ def test_the_black_cauldron_discards_a_cauldron_born_at_the_start_of_the_turn():
 
 
 def test_the_black_cauldron_flips_with_an_ancient_soldiers_activate():
-    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}})
+    sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "tile": "front", "realm": {"Morva": [AS]}})
     sc.apply("activate The Black Cauldron")
-    assert sc.cauldron(HK) == POWER_SIDE
+    assert sc.tile_side(HK) == POWER_SIDE
     assert sc.power(HK) == 0  # no printed cost (variant unprinted_activation_cost = 0)
     assert names_at(sc, HK, "Morva") == [AS]
     assert "activate The Black Cauldron" not in labels(sc)
     # Unclaimed or already powered: nothing to activate.
     for side in ("none", "power"):
-        sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "cauldron": side, "realm": {"Morva": [AS]}})
+        sc = hk_turn({"power": 0, "mover": "Morva", "hand": [], "tile": side, "realm": {"Morva": [AS]}})
         assert "activate The Black Cauldron" not in labels(sc), side
     # With an activation cost of 1 (variant), the Power must be there.
     sc = hk_turn(
-        {"power": 0, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
+        {"power": 0, "mover": "Morva", "hand": [], "tile": "front", "realm": {"Morva": [AS]}},
         rules={"unprinted_activation_cost": "1"},
     )
     assert "activate The Black Cauldron" not in labels(sc)
     sc = hk_turn(
-        {"power": 1, "mover": "Morva", "hand": [], "cauldron": "front", "realm": {"Morva": [AS]}},
+        {"power": 1, "mover": "Morva", "hand": [], "tile": "front", "realm": {"Morva": [AS]}},
         rules={"unprinted_activation_cost": "1"},
     )
     sc.apply("activate The Black Cauldron")
-    assert sc.cauldron(HK) == POWER_SIDE and sc.power(HK) == 0
+    assert sc.tile_side(HK) == POWER_SIDE and sc.power(HK) == 0
 
 
 def test_the_power_of_the_black_cauldron():
     realm = {"Dungeons": [AS, AS], "Throne Room": [AS]}
-    sc = hk_turn(
-        {"power": 3, "mover": "Morva", "hand": [CB, CB], "cauldron": "power", "realm": realm}, phase="before_move"
-    )
+    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB, CB], "tile": "power", "realm": realm}, phase="before_move")
     assert sc.decision.player == HK and sc.decision.kind == "swap"
     assert labels(sc) == [
         "pass",
@@ -797,24 +795,24 @@ def test_the_power_of_the_black_cauldron():
     assert sc.decision.kind == "move"
 
     # "pass" keeps everything.
-    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm}, phase="before_move")
+    sc = hk_turn({"power": 3, "mover": "Morva", "hand": [CB], "tile": "power", "realm": realm}, phase="before_move")
     sc.apply("pass")
     assert sc.decision.kind == "move" and sc.power(HK) == 3 and sc.hand(HK) == [CB]
 
     # Not offered with less than 2 Power, without a Cauldron Born in hand, without an Ancient Soldiers in play,
     # or with the front side showing.
     for hk in (
-        {"power": 1, "hand": [CB], "cauldron": "power", "realm": realm},
-        {"power": 5, "hand": [AS], "cauldron": "power", "realm": realm},
-        {"power": 5, "hand": [CB], "cauldron": "power", "realm": {"Morva": [CB]}},
-        {"power": 5, "hand": [CB], "cauldron": "front", "realm": realm},
+        {"power": 1, "hand": [CB], "tile": "power", "realm": realm},
+        {"power": 5, "hand": [AS], "tile": "power", "realm": realm},
+        {"power": 5, "hand": [CB], "tile": "power", "realm": {"Morva": [CB]}},
+        {"power": 5, "hand": [CB], "tile": "front", "realm": realm},
     ):
         sc = hk_turn({"mover": "Morva", **hk}, phase="before_move")
         assert sc.decision.kind == "move", hk
 
     # Variant cauldron_born_placement = any_location.
     sc = hk_turn(
-        {"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": {"Dungeons": [AS]}},
+        {"power": 2, "mover": "Morva", "hand": [CB], "tile": "power", "realm": {"Dungeons": [AS]}},
         phase="before_move",
         rules={"cauldron_born_placement": "any_location"},
     )
@@ -825,18 +823,18 @@ def test_the_power_of_the_black_cauldron():
 def test_objective():
     # A swap brings the fourth Cauldron Born: the Horned King wins at once, before moving.
     realm = {"Morva": [CB], "Fair Folk Kingdom": [CB], "Dungeons": [AS], "Throne Room": [CB]}
-    sc = hk_turn({"power": 2, "mover": "Morva", "hand": [CB], "cauldron": "power", "realm": realm}, phase="before_move")
+    sc = hk_turn({"power": 2, "mover": "Morva", "hand": [CB], "tile": "power", "realm": realm}, phase="before_move")
     sc.apply("swap Ancient Soldiers for Cauldron Born at Dungeons")
     assert sc.over and sc.winner == HK and sc.decision is None
 
     # A Move action completes the set in the middle of his turn.
     realm = {"Morva": [CB], "Fair Folk Kingdom": [CB], "Dungeons": [CB, CB]}
-    sc = hk_turn({"power": 0, "mover": "Dungeons", "hand": [], "cauldron": "front", "realm": realm})
+    sc = hk_turn({"power": 0, "mover": "Dungeons", "hand": [], "tile": "front", "realm": realm})
     assert not sc.over
     pick_row(sc, "move", instance(sc, "Dungeons", CB), 3)  # to Throne Room
     assert sc.over and sc.winner == HK
 
     # Three locations are not enough.
     realm = {"Morva": [CB, CB], "Fair Folk Kingdom": [CB], "Dungeons": [CB]}
-    sc = hk_turn({"power": 0, "mover": "Dungeons", "hand": [], "cauldron": "power", "realm": realm})
+    sc = hk_turn({"power": 0, "mover": "Dungeons", "hand": [], "tile": "power", "realm": realm})
     assert not sc.over and sc.winner == -1

@@ -24,23 +24,16 @@ ROOT = Path(__file__).resolve().parents[2]
 # Modules that still hold villain-specific code, and what is to move out of them (issue 39). The test below also
 # fails when one of them no longer names a villain or a villain-only mechanic, so that it leaves this list.
 NOT_YET: dict[str, str] = {
-    "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below), the rule slots "
-    "of villain-only variants (R_*), the tile's scalars (SV_CAULDRON, VF_HAS_CAULDRON, VF_SWAP_COST, VF_FLIP_COST, "
-    "EV_CAULDRON)",
+    "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below) and the rule "
+    "slots of villain-only variants (R_*)",
     "simlab/kernels/query.py": "the ongoing abilities the queries read (Strength, play costs, who may enter or "
-    "move, covered symbols, Obstacle removal, granted Activates) and wedding_ready_nb, which the heuristic reads",
+    "move, covered symbols, Obstacle removal, granted Activates)",
     "simlab/kernels/engine/cards.py": "card placements reading tile Allies (and their rule), granting Items and "
     "the no-Effects ability",
-    "simlab/kernels/engine/moving.py": "the claimed tile offered to Activate (SV_CAULDRON)",
     "simlab/kernels/engine/routines/actions.py": "vanquish_done_r's Allies: tile Allies kept, returned to hand, "
     "moved to the Villain Mover",
     "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
-    "simlab/kernels/engine/routines/turn.py": "the claimed tile's turn rules asked for by its state (SV_CAULDRON)",
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
-    "simlab/engine/game.py": "the tile's side shown (SV_CAULDRON)",
-    "simlab/engine/scenario.py": "the tile's side set (SV_CAULDRON)",
-    "simlab/engine/replay.py": "the tile's side told (EV_CAULDRON)",
-    "simlab/data/cards.py": "the tile's table ([cauldron], has_cauldron) compiled into VF_HAS_CAULDRON and costs",
     "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
     "strategies/heuristic/choose.py": "the choices by context that read villain abilities (traps, a Hero moved "
     "after a Vanquish, tile Allies, modes)",
@@ -168,8 +161,8 @@ def _mechanics() -> tuple[set[str], set[str], set[tuple[str, ...]]]:
         for card_type in V.declared_card_types(folder):
             strings.add(card_type)
             idents.add(f"T_{card_type.upper()}")
-        if "name" in doc.get("cauldron", {}):
-            runs.add((re.findall(r"[a-z0-9]+", doc["cauldron"]["name"].lower())[-1],))
+        if "name" in doc.get("tile", {}):
+            runs.add((re.findall(r"[a-z0-9]+", doc["tile"]["name"].lower())[-1],))
     for name, folders in printers.items():
         if len(folders) == 1 and name not in CORE_RESOLVED:
             if "_" in name:  # a one-word name ("draw") is a word of the rules too
@@ -282,6 +275,63 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
     assert villain_names_in(path) == []
 
 
+# ------------------------------------------------------------------------------------------ the engine's core
+
+# The rules engine and the heuristic's core, read whole, comments and docstrings too (issue 39's acceptance: grep
+# finds no villain name in kernels/ or the core heuristic).
+ENGINE_CORE = ("simlab/kernels", "simlab/engine", "strategies/heuristic")
+
+
+def declared_names() -> set[str]:
+    """Every name the registered folders declare: each villain's key (with ``-`` and with ``_``), name and prose
+    name, its tile's sides and the last word of the tile's name, the card types it declares and its cards' names
+    (those that are also words of the rules aside)."""
+    out: set[str] = set()
+    for folder in V.REGISTRY:
+        doc = tomllib.loads(V.data_text(folder))
+        meta = doc["villain"]
+        out |= {folder, V.key_of(folder), meta["name"], meta["name"].removeprefix("The "), meta["prose_name"]}
+        if "tile" in doc:
+            out |= {doc["tile"]["name"], doc["tile"]["power_side"], doc["tile"]["name"].split()[-1]}
+        out |= set(V.declared_card_types(folder))
+        out |= {c["name"] for c in doc["card"]} - RULE_WORDS
+    return out
+
+
+def names_in_text(path: Path, names: set[str]) -> list[str]:
+    """Each line of ``path`` naming one of ``names`` (any case, as a whole word; ``_`` parts words, so an
+    identifier's words count too)."""
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9-])("
+        + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        + r")(?![A-Za-z0-9-])",
+        re.I,
+    )
+    found = []
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if m := pattern.search(line):
+            found.append(f"{path.relative_to(ROOT)}:{i}: {m.group(1)!r}: {line.strip()}")
+    return found
+
+
+def test_no_villain_named_in_the_engine_core():
+    names = declared_names()
+    found = [h for d in ENGINE_CORE for path in sorted((ROOT / d).rglob("*.py")) for h in names_in_text(path, names)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "line", ["# then Lucifer", '"""Wedding Bells can win"""', "x = st.sv[s, K.SV_CAULDRON]", "# horned_king"]
+)
+def test_the_engine_core_check_sees_a_name_in_a_comment_or_a_docstring(tmp_path, monkeypatch, line):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    path = tmp_path / "core.py"
+    path.write_text(f"x = 1\n{line}\n")
+    assert names_in_text(path, declared_names()) != []
+    path.write_text("# a villain's tile, its objective, the cards its folder marks\nx = 1\n")
+    assert names_in_text(path, declared_names()) == []
+
+
 # ------------------------------------------------------------------------------------------ ability routines
 
 ROUTINE_SLOTS = ("effect", "on_play", "on_enter", "activate", "on_defeat")  # what villains' routines resolve
@@ -301,8 +351,8 @@ def printed_codes(slots=ROUTINE_SLOTS) -> dict[str, set[str]]:
             for slot in slots:
                 if slot in card:
                     out.setdefault(card[slot], set()).add(folder)
-        if "ability" in doc.get("cauldron", {}):  # the villain's tile
-            out.setdefault(doc["cauldron"]["ability"], set()).add(folder)
+        if "ability" in doc.get("tile", {}):  # the villain's tile
+            out.setdefault(doc["tile"]["ability"], set()).add(folder)
         out.setdefault(doc["villain"]["objective"], set()).add(folder)  # its check says when it holds
     return out
 

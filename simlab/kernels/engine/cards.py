@@ -21,7 +21,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
         return 0
     if t == K.T_ALLY:
         if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2:
+            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2:
                 return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
             base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
@@ -102,7 +102,7 @@ def add_play_options_nb(st, tb, ru, s):
 
 @kernel
 def reveal_until_ally_nb(st, tb, s):
-    """Intimidating: reveal from the deck until an Ally (to hand); the rest is discarded.
+    """reveal_until_ally: reveal from the deck until an Ally (to hand); the rest is discarded.
 
     With no Ally left in deck or discard pile, the card only reshuffles the discard pile into the deck.
     """

@@ -22,7 +22,7 @@ def add_move_options_nb(st, tb, s):
 
 @kernel
 def add_activate_options_nb(st, tb, ru, s):
-    """Add (O_ACTIVATE, k) for every card seat ``s`` can activate now (k = -1: the Black Cauldron)."""
+    """Add (O_ACTIVATE, k) for every card seat ``s`` can activate now (k = -1: the villain's tile)."""
     budget = st.sv[s, K.SV_POWER]
     if can_activate_nb(st, tb, ru, s, -1, budget):
         opt_add_nb(st, K.O_ACTIVATE, -1, 0, 0)
@@ -39,9 +39,7 @@ def can_activate_nb(st, tb, ru, s, k, budget):
     """Card ``k`` (-1: the villain's claimed tile, its villain's check) can be activated now with ``budget`` Power."""
     if k < 0:
         tile = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE]
-        return (
-            tile != 0 and st.sv[s, K.SV_CAULDRON] != 0 and _check(tile, st, tb, ru, CHECK_ACTIVATE, s, -1, budget) == 1
-        )
+        return tile != 0 and st.sv[s, K.SV_TILE] != 0 and _check(tile, st, tb, ru, CHECK_ACTIVATE, s, -1, budget) == 1
     if st.inst[s, k, K.I_ZONE] != K.Z_REALM or st.sv[s, K.SV_LOCK + st.inst[s, k, K.I_LOC]] != 0:
         return False
     c = st.inst[s, k, K.I_CARD]

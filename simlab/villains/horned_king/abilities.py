@@ -121,16 +121,16 @@ SECOND_CARD = FA_TAKEN_OVER_LOCAL  # reshuffle_fate_play_two: the second card re
 @kernel
 def claim_cauldron_nb(st, s):
     """Seat ``s`` claims the Black Cauldron, front side up, unless it has."""
-    if st.sv[s, K.SV_CAULDRON] == 0:
-        st.sv[s, K.SV_CAULDRON] = 1
-        log_nb(st, K.EV_CAULDRON, s, 1, 0, 0, 0)
+    if st.sv[s, K.SV_TILE] == 0:
+        st.sv[s, K.SV_TILE] = 1
+        log_nb(st, K.EV_TILE, s, 1, 0, 0, 0)
 
 
 @kernel
 def set_cauldron_nb(st, s, side):
     """The Black Cauldron of seat ``s`` shows ``side`` (1 front, 2 the Power side)."""
-    st.sv[s, K.SV_CAULDRON] = side
-    log_nb(st, K.EV_CAULDRON, s, side, 0, 0, 0)
+    st.sv[s, K.SV_TILE] = side
+    log_nb(st, K.EV_TILE, s, side, 0, 0, 0)
 
 
 @kernel
@@ -184,12 +184,12 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         return tail_nb(st, f, RT_PLAY_ITEM, s, chosen_nb(st, 1), chosen_nb(st, 2), chosen_nb(st, 3), 1, 0, 0)
     if ab == AB_POWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 1:
+        if st.sv[s, K.SV_TILE] == 1:
             set_cauldron_nb(st, s, 2)
         return ret_nb(st, f)
     if ab == AB_CLAIM_OR_GAIN:
         if pc == 0:
-            unclaimed = 1 if st.sv[s, K.SV_CAULDRON] == 0 else 0
+            unclaimed = 1 if st.sv[s, K.SV_TILE] == 0 else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_CLAIM, unclaimed, K.M_GAIN, 1)
         if st.g[K.G_RET0] == K.M_CLAIM:
             claim_cauldron_nb(st, s)
@@ -229,7 +229,7 @@ def effect_nb(st, tb, ru, f):
         return ret_nb(st, f)
     if ab == AB_RESHUFFLE_OR_PAY_CLAIM:
         if pc == 0:
-            can_claim = 1 if st.sv[s, K.SV_CAULDRON] == 0 and st.sv[s, K.SV_POWER] >= n else 0
+            can_claim = 1 if st.sv[s, K.SV_TILE] == 0 and st.sv[s, K.SV_POWER] >= n else 0
             return call_nb(st, f, 1, RT_PICK_MODE, s, chooser, ab, K.M_SHUFFLE, 1, K.M_CLAIM, can_claim)
         if st.g[K.G_RET0] == K.M_CLAIM:
             st.sv[s, K.SV_POWER] -= n
@@ -249,7 +249,7 @@ def effect_nb(st, tb, ru, f):
                 discard_nb(st, s, j)
         draw_n_nb(st, s, n)
     elif ab == AB_DEPOWER_CAULDRON:
-        if st.sv[s, K.SV_CAULDRON] == 2:
+        if st.sv[s, K.SV_TILE] == 2:
             set_cauldron_nb(st, s, 1)
     return ret_nb(st, f)
 
@@ -379,7 +379,7 @@ def tile_nb(st, tb, ru, f):
         if pc == 1:
             discard_nb(st, s, chosen_nb(st, 1))
             return ret_nb(st, f)
-        if st.sv[s, K.SV_CAULDRON] == 1:
+        if st.sv[s, K.SV_TILE] == 1:
             opt_clear_nb(st)
             for k in range(K.N_VCARDS):
                 if (
@@ -404,7 +404,7 @@ def tile_nb(st, tb, ru, f):
             put_in_realm_nb(st, s, cb, dest, -1)
             st.inst[s, cb, K.I_FLAGS] |= K.FLAG_PLAYED
         return ret_nb(st, f)
-    if st.sv[s, K.SV_CAULDRON] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
+    if st.sv[s, K.SV_TILE] == 2 and st.sv[s, K.SV_SWAP_USED] == 0 and st.sv[s, K.SV_POWER] >= cost:
         opt_clear_nb(st)
         opt_add_nb(st, K.O_PASS, 0, 0, 0)
         cb = -1
@@ -470,10 +470,10 @@ def check_nb(st, tb, ru, slot, s, c, budget):
         shuffle_fate_deck_nb(st, s)
         return 1
     if slot == CHECK_OBJECTIVE:
-        return 1 if st.sv[s, K.SV_CAULDRON] > 0 and tile_allies_everywhere_nb(st, tb, s) else 0
+        return 1 if st.sv[s, K.SV_TILE] > 0 and tile_allies_everywhere_nb(st, tb, s) else 0
     if slot == CHECK_ACTIVATE:
         if c < 0:  # the Black Cauldron: its front side can be flipped
-            return 1 if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0
+            return 1 if st.sv[s, K.SV_TILE] == 1 and budget >= flip_cost_nb(st, tb, ru, s) else 0
         return NO_CHECK
     if slot == CHECK_TAKES_OVER_FATE_ACTION:
         return 1 if tb.card[c, K.CF_EFFECT] == AB_RESHUFFLE_FATE_PLAY_TWO else NO_CHECK
@@ -483,7 +483,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if ab == K.AB_POWER_PER_HERO:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
     if ab == AB_POWER_CAULDRON:
-        return 1 if st.sv[s, K.SV_CAULDRON] == 1 else 0
+        return 1 if st.sv[s, K.SV_TILE] == 1 else 0
     if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
         return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0
     if ab == K.AB_FREE_ITEM:

@@ -66,12 +66,12 @@ from simlab.kernels.query import (
     realm_instance_nb,
     trappable_nb,
     trapped_move_ok_nb,
-    wedding_ready_nb,
     zone_bits_nb,
     zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
 from simlab.villains import codes_for
+from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)

@@ -22,7 +22,6 @@ from simlab.kernels.query import (
     play_cost_nb,
     realm_instance_nb,
     vanquish_eligible_nb,
-    wedding_ready_nb,
     zone_bits_nb,
 )
 from strategies.heuristic.memo import (
@@ -94,6 +93,7 @@ from strategies.heuristic.plan import (
     _SP,
     _ST,
     _TB,
+    W_ACTIVATE_WINS,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
     W_ALLY,
@@ -211,13 +211,13 @@ def hero_help_nb(st, tb, ru, sp, s, c, h):
                 add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
     if need <= add:
         return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h)
-    # a step towards a Hero too strong for one Ally (Beast): Allies gather at his location
+    # a step towards a Hero too strong for one Ally: Allies gather at his location
     return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h) * add / max(need, 1)
 
 
 @kernel
 def activation_value_nb(st, tb, ru, sp, s, k):
-    """Worth of activating card ``k`` (-1: flipping the Black Cauldron to its Power side), cost included."""
+    """Worth of activating card ``k`` (-1: flipping the villain's tile to its back side), cost included."""
     if k < 0:
         v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, -1, 0, 0, np.nan)
         return v if not np.isnan(v) else sp[P_ACTIVATE_DEFAULT] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
@@ -242,7 +242,7 @@ def activation_value_nb(st, tb, ru, sp, s, k):
 def best_activation_nb(st, tb, ru, sp, s, budget):
     """Best worth among activations seat ``s`` could afford with ``budget`` (-BIG if none)."""
     best = -BIG
-    if st.sv[s, K.SV_CAULDRON] == 1 and budget >= flip_cost_nb(st, tb, ru, s):
+    if st.sv[s, K.SV_TILE] == 1 and budget >= flip_cost_nb(st, tb, ru, s):
         best = activation_value_nb(st, tb, ru, sp, s, -1)
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
@@ -255,7 +255,7 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
         if ab == K.AB_NONE or activation_cost_nb(tb, ru, c) > budget:
             continue
         if ab == K.AB_ACTIVATE_TO_WIN:
-            if wedding_ready_nb(st, tb, s, c):
+            if ask_plan_nb(st, tb, ru, sp, W_ACTIVATE_WINS, s, k, 0, 0, 0.0) != 0.0:  # its plan says if it wins
                 return BIG
             continue
         if ask_plan_nb(st, tb, ru, sp, W_ACTIVATION_IDLE, s, k, 0, 0, 0.0) != 0.0:

@@ -92,7 +92,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                 if t == K.T_CONDITION or cost > budget:
                     continue
                 if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
-                    ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_CAULDRON] != 2
+                    ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2
                 ):
                     continue
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:

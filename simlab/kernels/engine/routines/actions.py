@@ -72,7 +72,7 @@ def vanquish_r(st, tb, ru, f):
 
 @kernel
 def vanquish_done_r(st, tb, ru, f):
-    """The Allies are chosen: they leave (or go back to hand where a card returns them, LeFou), the Hero is
+    """The Allies are chosen: they leave (or go back to hand where a card returns them), the Hero is
     defeated."""
     s = st.fr[f, VQ_SEAT]
     h = st.fr[f, VQ_HERO]

@@ -143,7 +143,7 @@ def fate_action_r(st, tb, ru, f):
         st.fr[f, FA_TARGET_MAY_TAKE_OVER] = 1
         pc = FA_PICK
     if pc == FA_AFTER_TAKE_OVER:
-        # the target answered Vicious Practical Jokes' window
+        # the target answered the window of the Condition that lets it take over
         if chosen_nb(st, 0) == K.O_CARD:
             vpj = chosen_nb(st, 1)
             st.inst[s, vpj, K.I_FLAGS] |= K.FLAG_PLAYED
@@ -210,7 +210,7 @@ def fate_action_r(st, tb, ru, f):
                 pc = FA_OFFER
                 if st.fr[f, FA_TARGET_MAY_TAKE_OVER] != 0:
                     st.fr[f, FA_TARGET_MAY_TAKE_OVER] = 0
-                    # Vicious Practical Jokes: the target may take over the choice of card and location.
+                    # a fated Condition: the target may take over the choice of card and location.
                     opt_clear_nb(st)
                     opt_add_nb(st, K.O_PASS, 0, 0, 0)
                     for k in range(K.N_VCARDS):

@@ -66,7 +66,8 @@ def place_hero_r(st, tb, ru, f):
 
 @kernel
 def play_hero_r(st, tb, ru, f):
-    """Play Hero ``h`` to ``loc``: its "when played" ability, its "when played or moved" one, then Lucifer."""
+    """Play Hero ``h`` to ``loc``: its "when played" ability, its "when played or moved" one, then the ongoing
+    abilities that answer a change of the Realm."""
     s = st.fr[f, HERO_SEAT]
     h = st.fr[f, HERO]
     chooser = st.fr[f, HERO_CHOOSER]

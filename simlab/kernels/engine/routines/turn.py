@@ -153,12 +153,12 @@ def step_r(st, tb, ru, f):
             if objective_holds_nb(st, tb, ru, s, K.OBJECTIVE_AT_TURN_START):
                 declare_win_nb(st, s)
                 return ret_nb(st, f)
-            if st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[v, K.VF_TILE] != 0:
+            if st.sv[s, K.SV_TILE] != 0 and tb.vil[v, K.VF_TILE] != 0:
                 # a claimed tile's start-of-turn rule (its villain's routine)
                 return call_nb(st, f, STEP_AFTER_TILE, RT_TILE, s, K.PH_START, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_BEFORE_MOVE
     elif ph == K.PH_BEFORE_MOVE:
-        if pc == START and st.sv[s, K.SV_CAULDRON] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
+        if pc == START and st.sv[s, K.SV_TILE] != 0 and tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_TILE] != 0:
             # a claimed tile's rule before the move (its villain's routine)
             return call_nb(st, f, STEP_AFTER_TILE, RT_TILE, s, K.PH_BEFORE_MOVE, 0, 0, 0, 0, 0)
         st.g[K.G_PHASE] = K.PH_MOVE
