@@ -315,3 +315,29 @@ def plot_equilibrium(iterations: pl.DataFrame, ax, villains=("A", "B"), title: s
     ax.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="best")
     ax.set_title(title or "value and exploitability by iteration")
     return ax
+
+
+def plot_fix(table: pl.DataFrame, ax, band=(0.45, 0.55), adaptation: pl.DataFrame | None = None, title: str = ""):
+    """Each matchup's villains before and after a fix (one rank of :func:`simlab.studies.fix.fix`'s table), and
+    after adaptation when ``adaptation`` is given, as shares (win rate times players/2: the fair share is 50% in
+    every game) with 95% intervals, the band shaded."""
+    y = np.arange(table.height)
+    scale = table["players"].to_numpy() / 2
+    labels = [f"{v}\n({m.replace('-vs-', ' v ')})" for m, v in zip(table["matchup"], table["villain"], strict=True)]
+    ax.axvspan(band[0], band[1], color="tab:green", alpha=0.15, label=f"band {band[0]:.0%}-{band[1]:.0%}")
+    series = [("before", "tab:gray", "o", table, -0.2), ("after", "tab:blue", "s", table, 0.0)]
+    if adaptation is not None and adaptation.height:
+        series.append(("adapted", "tab:orange", "^", adaptation, 0.2))
+    for col, colour, marker, frame, shift in series:
+        x = frame[col].to_numpy() * scale
+        err = error_bars(x, frame[f"{col}_low"].to_numpy() * scale, frame[f"{col}_high"].to_numpy() * scale)
+        ax.errorbar(x, y + shift, xerr=err, fmt=marker, color=colour, capsize=2, label=col)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0.5, color="black", linewidth=0.8)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_xlabel("share: win rate x players / 2 (fair = 50%), 95% intervals")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(title or "matchups before and after the fix")
+    return ax

@@ -230,10 +230,11 @@ def part_seed(seed: int, part: Part) -> int:
 # ============================================================================ playing a batch against the field
 
 
-def _play_field(villain, specs, plays, seed, variants, max_turns, stop=None, on_chunk=None, objective=None):
+def _play_field(villain, specs, plays, seed, variants, max_turns, stop=None, on_chunk=None, objective=None, edits=()):
     """Per strategy and pairing (``plays``: (pairing, games) pairs), the 0/1 array of the villain's wins in
     games 0..games-1 of that pairing (``None`` if ``stop()`` said to stop before the batch was played). The
-    villain is entry 0, seats rotated; every strategy plays the same games (the seed of the pairing's part)."""
+    villain is entry 0, seats rotated; every strategy plays the same games (the seed of the pairing's part),
+    with the card ``edits``."""
     from simlab.runs.backend import current, play_chunk
     from simlab.runs.sim import GamePlan
 
@@ -241,7 +242,7 @@ def _play_field(villain, specs, plays, seed, variants, max_turns, stop=None, on_
     for i, spec in enumerate(specs):
         for j, (pr, n) in enumerate(plays):
             pseed = part_seed(seed, objective.parts[pr.part])
-            plan = GamePlan(pr.villains, (spec, *pr.opponents), n, pseed, variants, max_turns)
+            plan = GamePlan(pr.villains, (spec, *pr.opponents), n, pseed, variants, max_turns, edits=edits)
             jobs += [(i, j, job) for job in plan.jobs("games")]
     won = {(i, j): np.zeros(n, np.int8) for i in range(len(specs)) for j, (_, n) in enumerate(plays)}
     for (i, j, job), res in zip(jobs, current().map(play_chunk, [jb for _, _, jb in jobs]), strict=False):
@@ -353,7 +354,7 @@ def tune(
     progress: called with (games played, games planned, best score so far, the start's) as chunks finish.
     purpose: names the seeds: search and validation seeds derive from (seed, purpose, villain).
     settings (a :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
-    rule variants, turn cap and threads (its games, level and strategies are not used).
+    rule variants, card edits, turn cap and threads (its games, level and strategies are not used).
 
     Ctrl-C stops the search (after the current chunk) and keeps the best candidate so far, which is then
     validated and written; a second Ctrl-C stops at once.
@@ -400,6 +401,7 @@ def tune(
             tally.chunk,
             objective=plan.objective,
             versus=plan.versus,
+            edits=plan.settings.edits,
         )
     result = _tune_result(plan, found, validation, provenance, time.perf_counter() - t0)
     if out is not None:
@@ -455,6 +457,7 @@ class _TunePlan:
             stop,
             on_chunk,
             self.objective,
+            s.edits,
         )
 
 
@@ -743,6 +746,7 @@ def validate(
     on_chunk=None,
     objective: str | Objective | None = "2p:current=1",
     versus: str | None = None,
+    edits=(),
 ) -> pl.DataFrame:
     """``start`` and ``tuned`` play the same ``n_games`` in every pairing of ``objective`` (``opponents``,
     villain -> strategy, is its ``current`` field; the default objective is the 2-player game against them).
@@ -755,7 +759,9 @@ def validate(
     specs = [play_spec(start), play_spec(tuned)]
     opp_specs = {o: play_spec(s) for o, s in opponents.items()}
     plays = [(pr, n_games) for pr in pairings(villain, objective, opp_specs, versus)]
-    won = _play_field(villain, specs, plays, seed, variants, max_turns, on_chunk=on_chunk, objective=objective)
+    won = _play_field(
+        villain, specs, plays, seed, variants, max_turns, on_chunk=on_chunk, objective=objective, edits=edits
+    )
     rows = []
     mean_a = mean_b = var = var_b = 0.0
     games = changed = 0

@@ -1,0 +1,184 @@
+"""Balance fixes: ``fix`` (the smallest card edits that bring every matchup into a band, checked against
+adaptation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    Edits,
+    MaxTurns,
+    Rules,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    fail,
+    progress_bar,
+    run_settings,
+    save_plot,
+)
+from simlab.data.rules import DEFAULT_MAX_TURNS
+from simlab.errors import USER_ERRORS, InputError
+from simlab.report.render import console
+from simlab.studies import fix as F
+
+
+def fix(
+    band: Annotated[
+        str, typer.Option(help="LOW-HIGH in percent: every villain's share (win rate x players/2) must lie in it")
+    ] = F.DEFAULT_BAND,
+    matchup: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--matchup", "-m", help="matchup to balance (repeatable) [default: every pairing and the 3-player game]"
+        ),
+    ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(help="strength every villain plays at [default: the strongest available: strong, else tuned]"),
+    ] = None,
+    max_edits: Annotated[int, typer.Option("--max-edits", help="edits a fix may combine")] = F.DEFAULT_MAX_EDITS,
+    edits_from: Annotated[
+        str | None,
+        typer.Option(
+            "--edits-from", help="file of the edits allowed, one a line (--edit syntax, ' + ' joins; VARIANT=VALUE)"
+        ),
+    ] = None,
+    with_rules: Annotated[
+        bool, typer.Option("--with-rules", help="also try every rule variant's other values")
+    ] = False,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", help="kinds of card edit to try, repeatable: cost, strength, copies [default: all]"),
+    ] = None,
+    n: Annotated[int, typer.Option("-n", help="games per matchup for the best fixes and the unedited game")] = (
+        F.DEFAULT_GAMES
+    ),
+    screen_games: Annotated[
+        int, typer.Option("--screen-games", help="games per matchup for each fix the search tries (the first of -n)")
+    ] = F.DEFAULT_SCREEN_GAMES,
+    beam: Annotated[int, typer.Option(help="fixes kept at each number of edits")] = F.DEFAULT_BEAM,
+    pool: Annotated[int, typer.Option(help="best single edits the beam combines")] = F.DEFAULT_POOL,
+    show: Annotated[int, typer.Option(help="best fixes to measure on -n games and print")] = F.DEFAULT_SHOW,
+    adapt_budget: Annotated[
+        int, typer.Option("--adapt-budget", help="search games of each re-tune of the adaptation check (0: none)")
+    ] = F.DEFAULT_ADAPT_BUDGET,
+    adapt_candidate_games: Annotated[
+        int, typer.Option("--adapt-candidate-games", help="games per candidate of each re-tune")
+    ] = F.DEFAULT_ADAPT_CANDIDATE_GAMES,
+    adapt_validation_games: Annotated[
+        int, typer.Option("--adapt-validation-games", help="validation games per pairing of each re-tune")
+    ] = F.DEFAULT_ADAPT_VALIDATION_GAMES,
+    seed: Seed = 0,
+    rules: Rules = None,
+    edit: Edits = None,
+    max_turns: MaxTurns = DEFAULT_MAX_TURNS,
+    threads: Threads = None,
+    checkpoint: Annotated[
+        str | None, typer.Option(help="directory keeping every measurement; the same command resumes from it")
+    ] = None,
+    report_dir: Annotated[str, typer.Option("--report-dir", help="where the tables and the plot go")] = "reports/fix",
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """The smallest edits that bring every matchup into the band: every card's cost and Strength by 1 and 2, a copy
+    moved between two cards of a deck (and rule variants with --with-rules), screened on the unedited game's seeds,
+    combined in a beam up to --max-edits; ranked by the distance from the band, then the number of edits, then their
+    size. The best fixes with every matchup before and after [paired 95%] and the options to paste; the best one
+    re-tuned for each villain it changes, labelled "does not survive adaptation" if that pushes it out of the band.
+    --edit gives the game to fix (the base every fix starts from)."""
+    bar, update = progress_bar()
+    try:
+        kinds = tuple(dict.fromkeys(kind or ("cost", "strength", "copies"))) + (("rules",) if with_rules else ())
+        if "rules" in (kind or ()):
+            raise InputError("--kind takes cost, strength or copies; rule variants come with --with-rules")
+        options = F.FixOptions(
+            max_edits,
+            screen_games,
+            beam,
+            pool,
+            show,
+            kinds,
+            adapt_budget,
+            adapt_candidate_games,
+            adapt_validation_games,
+        )
+        band_ = F.parse_band(band)
+        with backend_for(backend, scheduler), bar:
+            res = F.fix(
+                band_,
+                matchup or None,
+                options,
+                edits_from,
+                checkpoint,
+                update,
+                settings=run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups"),
+            )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    print_fix(res)
+    write_fix(res, Path(report_dir))
+
+
+def print_fix(res: F.FixResult) -> None:
+    from rich.table import Table
+
+    if res.note:
+        console.print(f"note: {res.note}")
+    console.print(
+        f"band {res.band.text} (share: win rate x players/2), {res.level} play, {res.games:,} games played, "
+        f"{res.seconds:.0f} s"
+    )
+    if not res.fixes.height:
+        console.print("every matchup is inside the band already: nothing to fix")
+        return
+    for row in res.fixes.iter_rows(named=True):
+        where = "inside the band" if row["in_band"] else f"distance from the band {row['distance']:.1%}"
+        edits = f"{row['edits']} edit{'s' if row['edits'] > 1 else ''}, size {row['size']}"
+        console.print(f"\n[bold]fix {row['rank']}[/bold]: {row['fix']} ({edits}; {where})")
+        console.print(f"  paste: {row['options']}")
+        t = Table("matchup", "villain", "band", "before", "after", "change [paired 95%]")
+        for r in res.table.filter(res.table["rank"] == row["rank"]).iter_rows(named=True):
+            band = f"{r['band_low']:.1%}-{r['band_high']:.1%}"
+            t.add_row(r["matchup"], r["villain"], band, r["before_text"], r["after_text"], r["change_text"])
+        console.print(t)
+    if res.adapted.height:
+        for r in res.adapted.iter_rows(named=True):
+            how = "adopts the re-tuned strategy" if r["adopted"] else "keeps its strategy (no validated gain)"
+            console.print(
+                f"adaptation: {r['villain']} re-tuned from {r['start']} ({r['objective']}): {how}, {r['change']}"
+            )
+        t = Table("matchup", "villain", "fixed", "adapted", "change [paired 95%]")
+        for r in res.adaptation.iter_rows(named=True):
+            t.add_row(r["matchup"], r["villain"], r["fixed_text"], r["adapted_text"], r["change_text"])
+        console.print(t)
+    console.print(f"best fix: {res.verdict}")
+
+
+def write_fix(res: F.FixResult, directory: Path) -> None:
+    from simlab.report.plots import plot_fix
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, frame in res.frames().items():
+            frame.write_parquet(directory / f"{name}.parquet")
+            frame.write_csv(directory / f"{name}.csv")
+    except OSError as exc:
+        fail(f"cannot write the tables to {str(directory)!r}: {exc.strerror or exc}")
+    if res.fixes.height:
+        best = res.table.filter(res.table["rank"] == 1)
+        adapted = res.adaptation if res.adaptation.height else None
+        title = f"fix 1: {res.best['fix']}"
+        band = (res.band.low, res.band.high)
+        save_plot(
+            str(directory / "fix.png"), lambda ax: plot_fix(best, ax, band, adapted, title), 9, 1 + 0.5 * best.height
+        )
+    console.print(f"tables: {directory}/fix_*.parquet, .csv")
+
+
+COMMANDS = {"fix": fix}

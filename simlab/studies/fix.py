@@ -1,0 +1,703 @@
+"""Balance fixes: the smallest card edits that bring every matchup into a band, checked against players who adapt.
+
+The band (``45-55``) is read as a share of the fair win rate: in an N-player game a villain's *share* is its win
+rate times N/2, so the fair rate (1/N) is a share of 50% and the band bounds every villain of every matchup the
+same way. A 2-player villain's share is its win rate (in band: 45% to 55%); a 3-player villain's is 1.5 times its
+win rate (in band: a win rate of 30.0% to 36.7%, the band's ends times 2/3). A matchup's *distance* is the largest
+distance of any of its villains' shares from the band (0 inside it), in share points; a fix's is the largest over
+the matchups. Fixes are ordered by (distance, number of edits, total size), lexicographically
+(:func:`objective_key`): any fix inside the band beats any outside, then fewer edits, then smaller ones.
+
+Candidate edits (:func:`candidate_moves`), each one *edit*: a card's cost or Strength moved by 1 or 2 (where the card
+prints one, never below 0; size: the change), a copy moved from one card to another of the same deck (two ``copies``
+edits; size 1), and with ``with_rules`` each rule variant's other values (size 1). Every candidate is compiled before
+it is proposed, so none breaks a rule of the data (a negative cost, a deck over 30 Villain or 15 Fate cards).
+
+The search plays every game on the seeds of the unedited game (common random numbers: game i draws the same stream
+with and without the edit, so the difference is measured on paired games). It screens every single edit on
+``screen_games`` per matchup (only the matchups its villain plays: the others' games are the unedited game's), then
+combines the best ``pool`` of them in a beam of width ``beam`` up to ``max_edits`` edits (each combination screened
+the same way), stopping once a fix inside the band is found (a longer one cannot beat it). The best ``show`` fixes
+are measured again on ``games`` per matchup and ranked there, each matchup's win rates before and after with the
+paired 95% interval of the change (Newcombe).
+
+Adaptation: for the best fix, each villain whose cards changed (every villain for a rule) is re-tuned on the edited
+game (:func:`simlab.studies.tune.tune`, a small budget, its start the strategy it plays at the level; opponents as
+measured) and adopts the tuned strategy if its validation says it is better; every matchup is then measured again.
+A fix in the band that the adapted players push out of it "does not survive adaptation".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.data.edits import CardEdit, check_edit, edited_cards, normalise, parse_edit
+from simlab.data.rules import RULE_VARIANTS, rules_array
+from simlab.engine.game import parse_matchup
+from simlab.errors import EditError, InputError, RuleError
+from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.stats import interval_text, wilson
+from simlab.runs.tally import entry_names
+from simlab.studies.whatif import paired_effect, winner_indices
+
+KINDS = ("cost", "strength", "copies", "rules")
+STEPS = (-2, -1, 1, 2)
+DEFAULT_BAND = "45-55"
+DEFAULT_MAX_EDITS = 3
+DEFAULT_GAMES = 2000  # per matchup, the best fixes and the unedited game
+DEFAULT_SCREEN_GAMES = 500  # per matchup, each candidate of the search
+DEFAULT_BEAM = 4
+DEFAULT_POOL = 12
+DEFAULT_SHOW = 3
+DEFAULT_ADAPT_BUDGET = 6000  # search games of each adapting villain's tune
+DEFAULT_ADAPT_CANDIDATE_GAMES = 300
+DEFAULT_ADAPT_VALIDATION_GAMES = 500
+SURVIVES, DOES_NOT_SURVIVE = "survives adaptation", "does not survive adaptation"
+
+
+# ============================================================================ the band and the objective
+
+
+@dataclass(frozen=True)
+class Band:
+    """A band of shares (fractions): ``low`` <= 0.5 <= ``high``."""
+
+    low: float
+    high: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.low * 100:g}-{self.high * 100:g}"
+
+    def bounds(self, players: int) -> tuple[float, float]:
+        """The band as win rates in a ``players``-player game."""
+        return self.low * 2 / players, self.high * 2 / players
+
+    def distance(self, rate: float, players: int) -> float:
+        """How far a villain's share (``rate`` times ``players``/2) lies outside the band, in share points."""
+        share = rate * players / 2
+        return max(self.low - share, 0.0, share - self.high)
+
+
+def parse_band(text) -> Band:
+    """``"45-55"`` (percent) -> Band(0.45, 0.55); the band must hold the fair share, 50."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*%?\s*", str(text))
+    if m is None:
+        raise InputError(f"--band must look like LOW-HIGH in percent, e.g. 45-55, got {text!r}")
+    low, high = float(m[1]), float(m[2])
+    if not 0 <= low < high <= 100 or not low <= 50 <= high:
+        raise InputError(f"--band {text!r} must have 0 <= LOW < HIGH <= 100 around the fair share 50, e.g. 45-55")
+    return Band(low / 100, high / 100)
+
+
+def objective_key(distance: float, n_edits: int, size: int) -> tuple[float, int, int]:
+    """What fixes are ranked by, smallest first: the distance from the band (rounded so float noise makes no
+    order), then the number of edits, then their total size."""
+    return (round(float(distance), 9), int(n_edits), int(size))
+
+
+# ============================================================================ candidate edits
+
+
+@dataclass(frozen=True)
+class Move:
+    """One edit of a fix: card edits (two for a copy moved) or a rule variant's value, and its size."""
+
+    kind: str  # cost, strength, copies, rules (or "listed": from --edits-from)
+    edits: tuple = ()
+    variant: tuple[str, str] | None = None
+    size: int = 1
+    villain: str | None = None  # whose cards it changes; None: a rule (every villain)
+
+    @property
+    def keys(self) -> set:
+        """Two edits with a key in common cannot be combined (the same card attribute, or the same rule)."""
+        return {e.key for e in self.edits} | ({("rule", self.variant[0])} if self.variant else set())
+
+    @property
+    def text(self) -> str:
+        return " + ".join(str(e) for e in self.edits) if self.edits else "=".join(self.variant)
+
+    @property
+    def args(self) -> list[str]:
+        """The edit as command-line options, ready to paste."""
+        if self.variant:
+            return [f"--rules {'='.join(self.variant)}"]
+        return [f'--edit "{e}"' for e in self.edits]
+
+
+Fix = tuple  # of Moves, sorted by text
+
+
+def fix_text(fix: Fix) -> str:
+    return " + ".join(m.text for m in fix) or "(no edit)"
+
+
+def fix_args(fix: Fix) -> str:
+    return " ".join(a for m in fix for a in m.args)
+
+
+def fix_parts(fix: Fix, settings: RunSettings) -> tuple[tuple, dict]:
+    """The edits and rule variants of the game with ``fix`` applied on top of ``settings``'."""
+    edits = normalise(list(settings.edits) + [e for m in fix for e in m.edits])
+    variants = {**settings.variant_dict, **dict(m.variant for m in fix if m.variant)}
+    return edits, variants
+
+
+def _playable(settings: RunSettings, fix: Fix) -> bool:
+    try:
+        edited_cards(fix_parts(fix, settings)[0])
+    except EditError:
+        return False
+    return True
+
+
+def candidate_moves(settings: RunSettings, villains=VILLAIN_KEYS, kinds=KINDS) -> list[Move]:
+    """Every single edit of the villains' cards (and rules) the search tries, on the game of ``settings``."""
+    cards = edited_cards(settings.edits)
+    out = []
+    for c in cards.cards:
+        if c.villain not in villains:
+            continue
+        for attribute in ("cost", "strength"):
+            if attribute not in kinds:
+                continue
+            for step in STEPS:
+                try:
+                    e = check_edit(c.name, attribute, getattr(c, attribute) + step)
+                except EditError:  # no such value printed, or below 0
+                    continue
+                out.append(Move(attribute, (e,), size=abs(step), villain=c.villain))
+    if "copies" in kinds:
+        for v in villains:
+            for deck in ("villain", "fate"):
+                members = [c for c in cards.cards if c.villain == v and c.deck == deck]
+                for a in (c for c in members if c.copies >= 1):
+                    for b in (c for c in members if c is not a):
+                        edits = normalise(
+                            [CardEdit(a.name, "copies", a.copies - 1), CardEdit(b.name, "copies", b.copies + 1)]
+                        )
+                        out.append(Move("copies", edits, size=1, villain=v))
+    if "rules" in kinds:
+        given = settings.variant_dict
+        for name, var in RULE_VARIANTS.items():
+            out += [
+                Move("rules", variant=(name, value)) for value in var.values if value != given.get(name, var.default)
+            ]
+    return [m for m in out if _playable(settings, (m,))]
+
+
+def moves_from_file(path, settings: RunSettings) -> list[Move]:
+    """The edits a file allows, one a line: card edits in --edit syntax (several joined with `` + `` are one edit,
+    e.g. a copy moved) or a rule variant ``VARIANT=VALUE``; ``#`` starts a comment."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read --edits-from {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    cards = edited_cards(settings.edits)
+    out = []
+    for i, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            out.append(_listed_move(text, f"--edits-from {path}:{i}", cards, settings))
+    if not out:
+        raise InputError(f"--edits-from {str(path)!r} lists no edit")
+    return out
+
+
+def _listed_move(text: str, where: str, cards, settings: RunSettings) -> Move:
+    parts = [p.strip() for p in text.split(" + ")]
+    if len(parts) == 1 and ":" not in parts[0] and "=" in parts[0]:
+        name, _, value = parts[0].partition("=")
+        try:
+            rules_array({**settings.variant_dict, name.strip(): value.strip()}, settings.max_turns)
+        except RuleError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        return Move("rules", variant=(name.strip(), value.strip()))
+    edits = []
+    for p in parts:
+        e = parse_edit(p, where)
+        if not isinstance(e, CardEdit):
+            raise InputError(f"{where}: {p!r}: fix edits are card edits and rule variants, not board edits")
+        edits.append(e)
+    edits = normalise(edits)
+    size = 0
+    for e in edits:
+        old = getattr(cards.card(e.card), e.attribute) if e.attribute in ("cost", "strength", "copies") else 0
+        size += abs(e.value - old) if e.attribute != "ablate" else e.value
+    copies = sum(abs(e.value - cards.card(e.card).copies) for e in edits if e.attribute == "copies")
+    size -= copies // 2  # a copy moved changes two cards by one: size 1
+    if size == 0:
+        raise InputError(f"{where}: {text!r} changes nothing in this game")
+    owners = {cards.card(e.card).villain for e in edits}
+    move = Move("listed", edits, size=size, villain=owners.pop() if len(owners) == 1 else None)
+    if not _playable(settings, (move,)):
+        raise InputError(f"{where}: {text!r} does not give a playable deck")
+    return move
+
+
+# ============================================================================ measuring
+
+
+def _encode(w: np.ndarray) -> str:
+    return (w.astype(np.int16) + 49).astype(np.uint8).tobytes().decode("ascii")
+
+
+def _decode(s: str) -> np.ndarray:
+    return (np.frombuffer(s.encode("ascii"), np.uint8).astype(np.int16) - 49).astype(np.int8)
+
+
+class _Games:
+    """Plays (or finds in the checkpoint) the winners of a matchup's games under a fix, counting games for the
+    progress callback: ``phase`` names what is being played and how many games it plans."""
+
+    def __init__(self, settings: RunSettings, checkpoint, progress):
+        from simlab.runs.backend import fingerprint
+        from simlab.studies.equilibrium import StepStore
+
+        record = {
+            "study": "fix",
+            "seed": settings.seed,
+            "level": settings.level,
+            "strategies": {v: str(settings.strategy(v)) for v in VILLAIN_KEYS},
+            "variants": settings.variant_dict,
+            "edits": [str(e) for e in settings.edits],
+            "max_turns": settings.max_turns,
+            "rules_hash": fingerprint()["rules_hash"],
+        }
+        self.settings, self.store, self.progress = settings, StepStore(checkpoint, record), progress
+        self.played = 0  # games played by this call (those found in the checkpoint not counted)
+        self.label, self.done, self.total = "", 0, 0
+
+    def phase(self, label: str, total: int) -> None:
+        self.label, self.done, self.total = label, 0, max(int(total), 1)
+        self.tick(0)
+
+    def tick(self, n: int) -> None:
+        self.done += n
+        if self.progress is not None:
+            self.progress(min(self.done, self.total), self.total, self.label)
+
+    def winners(self, matchup: str, fix: Fix, n: int, strategies: dict | None = None) -> np.ndarray:
+        from simlab.studies.equilibrium import spec_key
+
+        edits, variants = fix_parts(fix, self.settings)
+        named = {v: spec_key(s) for v, s in sorted((strategies or {}).items())}
+        key = json.dumps({"matchup": matchup, "games": n, "edits": [str(e) for e in edits], "variants": variants})
+        key = key if not named else key + json.dumps(named)
+        got = self.store.get(key)
+        if got is None:
+            s = self.settings.replace(games=n, edits=edits, variants=variants, progress=None)
+            w = winner_indices(matchup, settings=s, strategies=strategies)
+            got = self.store.put(key, {"winners": _encode(w)})
+            self.played += n
+        self.tick(n)
+        return _decode(got["winners"])
+
+
+def _affects(fix: Fix, matchup: str) -> bool:
+    villains = set(parse_matchup(matchup))
+    return any(m.villain is None or m.villain in villains for m in fix)
+
+
+def _distance(winners: dict[str, np.ndarray], band: Band) -> float:
+    out = 0.0
+    for m, w in winners.items():
+        villains = parse_matchup(m)
+        for e in range(len(villains)):
+            out = max(out, band.distance(float(np.mean(w == e)), len(villains)))
+    return out
+
+
+def _measure(games: _Games, fix: Fix, base: dict, n: int) -> dict[str, np.ndarray]:
+    """Winners of every matchup under ``fix`` on the first ``n`` games (the unedited game's where it plays no
+    villain the fix changes)."""
+    return {m: games.winners(m, fix, n) if _affects(fix, m) else w[:n] for m, w in base.items()}
+
+
+# ============================================================================ the result
+
+
+@dataclass
+class FixResult:
+    """The best fixes found and how they were found; :meth:`frames` are its tables."""
+
+    band: Band
+    level: str
+    note: str  # why the level is not the one asked for, or ""
+    matchups: list[str]
+    base: pl.DataFrame  # per matchup and villain: the unedited game's win rate, the band, the distance
+    fixes: pl.DataFrame  # the best fixes, ranked: edits, options to paste, size, distance on the full games
+    table: pl.DataFrame  # per fix, matchup and villain: before, after, the paired change
+    searched: pl.DataFrame  # every fix the search measured, on the screening games
+    adaptation: pl.DataFrame = field(default_factory=pl.DataFrame)  # the best fix, fixed and adapted (or empty)
+    adapted: pl.DataFrame = field(default_factory=pl.DataFrame)  # per re-tuned villain: start, adopted?, change
+    verdict: str = "not checked"  # survives adaptation / does not survive adaptation / ...
+    games: int = 0
+    seconds: float = 0.0
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def best(self) -> dict | None:
+        return self.fixes.row(0, named=True) if self.fixes.height else None
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        return {
+            "fix_base": self.base,
+            "fix_best": self.fixes,
+            "fix_matchups": self.table,
+            "fix_searched": self.searched,
+            "fix_adaptation": self.adaptation,
+            "fix_adapted": self.adapted,
+        }
+
+
+def _rows(band: Band, before: dict, after: dict | None = None) -> list[dict]:
+    """Per matchup and villain: the win rate before [Wilson 95%] and, with ``after`` (the same games), after and
+    the paired change [Newcombe 95%], with the band as win rates and each distance."""
+    rows = []
+    for m, w0 in before.items():
+        villains = parse_matchup(m)
+        n_players = len(villains)
+        lo, hi = band.bounds(n_players)
+        for e, name in enumerate(entry_names(villains)):
+            a = (w0 == e).astype(np.int8)
+            r = {"matchup": m, "villain": name, "players": n_players, "games": a.size, "band_low": lo, "band_high": hi}
+            r |= _rate("before", a, band, n_players)
+            if after is not None:
+                b = (after[m] == e).astype(np.int8)
+                r |= _rate("after", b, band, n_players)
+                eff = paired_effect(a, b)
+                r |= {"change": eff["change"], "change_low": eff["change_low"], "change_high": eff["change_high"]}
+                r["change_text"] = interval_text(eff["change"], eff["change_low"], eff["change_high"], "+")
+            rows.append(r)
+    return rows
+
+
+def _rate(prefix: str, won: np.ndarray, band: Band, players: int) -> dict:
+    low, high = (float(x) for x in wilson(int(won.sum()), won.size))
+    rate = float(won.mean())
+    return {
+        prefix: rate,
+        f"{prefix}_low": low,
+        f"{prefix}_high": high,
+        f"{prefix}_text": interval_text(rate, low, high),
+        f"{prefix}_distance": band.distance(rate, players),
+    }
+
+
+# ============================================================================ the study
+
+
+def default_level(villains=VILLAIN_KEYS) -> tuple[str, str]:
+    """The strongest level available for ``villains`` (``strong`` once equilibrium mixtures exist) and, when that
+    is not ``strong``, a sentence saying so."""
+    from simlab.runs.levels import available_levels, strongest_level
+
+    if "strong" in available_levels(villains):
+        return "strong", ""
+    level = strongest_level(villains)
+    return level, (
+        f"level strong needs equilibrium mixtures in configs/equilibrium/ (simlab equilibrium --all makes them); "
+        f"measured at {level}, the strongest level available"
+    )
+
+
+def default_matchups() -> list[str]:
+    """Every pairing of two different villains and the 3-player game (a mirror is fair whatever the edit)."""
+    from simlab.studies.matchups import matchups
+
+    return [m for m in matchups() if len(set(parse_matchup(m))) == len(parse_matchup(m))]
+
+
+@dataclass(frozen=True)
+class FixOptions:
+    """How hard :func:`fix` searches (each checked: bad input is an InputError naming it)."""
+
+    max_edits: int = DEFAULT_MAX_EDITS
+    screen_games: int = DEFAULT_SCREEN_GAMES
+    beam: int = DEFAULT_BEAM
+    pool: int = DEFAULT_POOL
+    show: int = DEFAULT_SHOW
+    kinds: tuple[str, ...] = ("cost", "strength", "copies")
+    adapt_budget: int = DEFAULT_ADAPT_BUDGET  # 0: no adaptation check
+    adapt_candidate_games: int = DEFAULT_ADAPT_CANDIDATE_GAMES
+    adapt_validation_games: int = DEFAULT_ADAPT_VALIDATION_GAMES
+
+    def __post_init__(self):
+        for name in ("max_edits", "screen_games", "beam", "pool", "show", "adapt_candidate_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InputError(f"--{name.replace('_', '-')} must be a whole number of at least 1, got {value!r}")
+        if isinstance(self.adapt_budget, bool) or not isinstance(self.adapt_budget, int) or self.adapt_budget < 0:
+            raise InputError(f"--adapt-budget must be a number of games, 0 or more, got {self.adapt_budget!r}")
+        bad = [k for k in self.kinds if k not in KINDS]
+        if bad or not self.kinds:
+            raise InputError(f"edit kinds must be some of {', '.join(KINDS)}, got {', '.join(self.kinds) or 'none'}")
+
+
+def fix(
+    band: str | Band = DEFAULT_BAND,
+    matchups: list[str] | None = None,
+    options: FixOptions | None = None,
+    edits_from: str | Path | None = None,
+    checkpoint: str | Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> FixResult:
+    """The smallest edits that bring every matchup into ``band`` (see the module's text for the objective and the
+    search), the best ``options.show`` of them with every matchup before and after, and the best one checked against
+    adaptation. ``matchups``: default :func:`default_matchups`. ``edits_from``: a file of the edits allowed
+    (:func:`moves_from_file`) instead of every candidate. ``settings`` (a :class:`RunSettings`; ``given``: its fields
+    as keywords): games per matchup of the final measure, seed, level (default :func:`default_level`), rule variants,
+    card edits (the game to fix: an edit given here is the base every fix starts from), turn cap, threads.
+    ``checkpoint``: a directory keeping every measurement (the same call resumes). ``progress``: called with
+    (games done, games planned, what is played)."""
+    t0 = time.perf_counter()
+    band = band if isinstance(band, Band) else parse_band(band)
+    options = options or FixOptions()
+    settings = settings_from(settings, where="the matchups", **given)
+    matchups = _check_matchups(matchups)
+    note = ""
+    if settings.level is None:
+        level, note = default_level()
+        settings = settings.replace(level=level)
+    if options.screen_games > settings.games:
+        raise InputError(f"--screen-games ({options.screen_games:,}) cannot exceed -n ({settings.games:,})")
+    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, kinds=options.kinds)
+    if not moves:
+        raise InputError("no candidate edit: every one would break a rule of the card data")
+    if options.adapt_budget:
+        for v in VILLAIN_KEYS:
+            _check_adapt(options, settings, v, matchups)
+    games = _Games(settings, checkpoint, progress)
+    games.phase("the unedited game", settings.games * len(matchups))
+    base = {m: games.winners(m, (), settings.games) for m in matchups}
+    searched, by_text = _search(games, moves, base, band, options)
+    fixes, table, finals = _finalists(games, searched, by_text, base, band, options)
+    empty = pl.DataFrame()
+    result = FixResult(band, settings.level, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched)
+    result.adaptation, result.adapted = empty, empty
+    result.verdict = "the unedited game is inside the band" if not finals else "not checked"
+    if finals and options.adapt_budget:
+        result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
+    result.games, result.seconds = games.played, time.perf_counter() - t0
+    result.settings = {**settings.describe(), "band": band.text, "matchups": matchups, **vars(options)}
+    result.settings["kinds"] = list(options.kinds)
+    return result
+
+
+def _check_matchups(matchups) -> list[str]:
+    if not matchups:
+        return default_matchups()
+    out = []
+    for m in matchups:
+        name = "-vs-".join(parse_matchup(m))
+        if name in out:
+            raise InputError(f"--matchup {m!r} is given twice")
+        out.append(name)
+    return out
+
+
+def _objective(villain: str, matchups) -> str:
+    """The re-tune's objective: the villain's win rate in the kinds of game (2- or 3-player) it is measured in."""
+    players = sorted({len(parse_matchup(m)) for m in matchups if villain in parse_matchup(m)})
+    return ",".join(f"{p}p:current=1" for p in players) or "2p:current=1"
+
+
+def _check_adapt(options: FixOptions, settings: RunSettings, villain: str, matchups) -> None:
+    """A tune with the adaptation's budget can play at least one generation (checked before any game)."""
+    from simlab.studies.tune import _tune_plan
+
+    goal = (_objective(villain, matchups), None)
+    try:
+        _tune_plan(
+            villain,
+            options.adapt_budget,
+            _start(settings, villain),
+            None,
+            options.adapt_candidate_games,
+            options.adapt_validation_games,
+            None,
+            None,
+            "fix-adapt",
+            goal,
+            (settings, {}),
+            None,
+        )
+    except InputError as exc:
+        raise InputError(f"--adapt-budget: {exc}") from None
+
+
+def _ranked(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda r: (*objective_key(r["distance"], r["edits"], r["size"]), r["fix"]))
+
+
+def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: FixOptions):
+    """Every single edit, then combinations of the best in a beam, each on the first ``screen_games`` games:
+    (one row per fix measured, best first; fix text -> Fix)."""
+    n = options.screen_games
+    start = {m: w[:n] for m, w in base.items()}
+    games.phase(f"screening {len(moves):,} single edits", n * sum(_affects((mv,), m) for mv in moves for m in base))
+    rows, by_text = [], {}
+
+    def measure(fix: Fix, stage: int) -> dict:
+        row = {"stage": stage, "fix": fix_text(fix), "edits": len(fix), "size": sum(m.size for m in fix)}
+        row["distance"] = _distance(_measure(games, fix, start, n), band)
+        row["options"], row["villains"] = fix_args(fix), ", ".join(sorted({m.villain or "rules" for m in fix}))
+        by_text[row["fix"]] = fix
+        rows.append(row)
+        return row
+
+    for mv in moves:
+        measure((mv,), 1)
+    ranked = _ranked(rows)
+    pool = [by_text[r["fix"]][0] for r in ranked[: options.pool]]
+    beam = [by_text[r["fix"]] for r in ranked[: options.beam]]
+    for k in range(2, options.max_edits + 1):
+        if _ranked(rows)[0]["distance"] == 0:
+            break  # a fix in the band: one with more edits cannot beat it
+        combos = _combinations(games.settings, beam, pool, by_text)
+        if not combos:
+            break
+        games.phase(f"combining {k} edits", n * sum(_affects(c, m) for c in combos for m in base))
+        keep = {r["fix"] for r in _ranked([measure(c, k) for c in combos])[: options.beam]}
+        beam = [c for c in combos if fix_text(c) in keep]
+    return pl.DataFrame(_ranked(rows)), by_text
+
+
+def _combinations(settings: RunSettings, beam: list, pool: list, seen: dict) -> list:
+    """Each fix of the beam with one more edit of the pool that touches none of its card attributes or rules."""
+    out = {}
+    for f in beam:
+        for mv in pool:
+            if any(mv.keys & other.keys for other in f):
+                continue
+            combo = tuple(sorted((*f, mv), key=lambda x: x.text))
+            if fix_text(combo) not in seen and combo not in out and _playable(settings, combo):
+                out[combo] = None
+    return list(out)
+
+
+def _finalists(games: _Games, searched: pl.DataFrame, by_text: dict, base: dict, band: Band, options: FixOptions):
+    """The best fixes of the search measured again on all the games, ranked there: (fixes, table, [(Fix, winners)])."""
+    n = games.settings.games
+    if _distance(base, band) == 0:
+        return pl.DataFrame(schema={"rank": pl.Int64, "fix": pl.Utf8, "distance": pl.Float64}), pl.DataFrame(), []
+    chosen = [by_text[t] for t in searched["fix"].head(2 * options.show).to_list()]
+    games.phase(f"measuring the best {len(chosen)} fixes", n * sum(_affects(f, m) for f in chosen for m in base))
+    rows, after = [], {}
+    for f in chosen:
+        after[fix_text(f)] = _measure(games, f, base, n)
+        size = sum(m.size for m in f)
+        rows.append(
+            {"fix": fix_text(f), "options": fix_args(f), "edits": len(f), "size": size}
+            | {"distance": _distance(after[fix_text(f)], band)}
+        )
+    ranked = _ranked(rows)[: options.show]
+    table = []
+    for i, r in enumerate(ranked, 1):
+        r |= {"rank": i, "in_band": r["distance"] == 0}
+        r["screen_distance"] = float(searched.filter(pl.col("fix") == r["fix"])["distance"][0])
+        table += [{"rank": i, "fix": r["fix"], **row} for row in _rows(band, base, after[r["fix"]])]
+    columns = ("rank", "fix", "options", "edits", "size", "distance", "in_band", "screen_distance")
+    fixes = pl.DataFrame(ranked).select(*columns)
+    return fixes, pl.DataFrame(table), [(by_text[r["fix"]], after[r["fix"]]) for r in ranked]
+
+
+# ============================================================================ adaptation
+
+
+def _start(settings: RunSettings, villain: str):
+    """The strategy a re-tune of ``villain`` starts from: the one it plays, or (a mixture: no parameters) its
+    tuned strategy where the file exists, else expert."""
+    from simlab.engine.mixture import play_spec
+    from simlab.runs.levels import available_levels, level_strategy
+    from strategies import KERNELS
+
+    spec = play_spec(settings.strategy(villain))
+    if getattr(spec, "kernel", None) == KERNELS["heuristic"]:
+        return spec
+    return level_strategy("tuned", villain) if "tuned" in available_levels((villain,)) else "expert"
+
+
+def _adapt(games: _Games, final: tuple, base: dict, band: Band, options: FixOptions):
+    """Re-tune each villain the fix changes on the edited game, then measure every matchup again:
+    (per matchup and villain: fixed and adapted; per villain: the re-tune; the verdict)."""
+    best, after = final
+    settings = games.settings
+    changed = sorted({m.villain for m in best} if all(m.villain for m in best) else set(VILLAIN_KEYS))
+    adopted, rows = {}, []
+    for v in changed:
+        got = _retune(games, best, v, list(base), options)
+        if got["improved"]:
+            adopted[v] = _adopted(v, got)
+        row = {"villain": v, "start": got["start"], "objective": got["objective"], "adopted": got["improved"]}
+        rows.append(row | {"change": interval_text(*got["change"], "+")})
+    n = settings.games
+    games.phase("adaptation: measuring again", n * sum(_affects(best, m) for m in base) if adopted else 1)
+    again = {m: games.winners(m, best, n, adopted) if adopted and _affects(best, m) else w for m, w in after.items()}
+    table = pl.DataFrame(_rows(band, after, again))
+    table = table.rename({c: c.replace("before", "fixed").replace("after", "adapted") for c in table.columns})
+    was, now = _distance(after, band), _distance(again, band)
+    verdict = SURVIVES if now == 0 else DOES_NOT_SURVIVE
+    if was > 0:
+        verdict = f"not in the band (distance {was:.1%} fixed, {now:.1%} after adaptation)"
+    return table, pl.DataFrame(rows), verdict
+
+
+def _retune(games: _Games, best: Fix, villain: str, matchups: list[str], options: FixOptions) -> dict:
+    """``villain`` re-tuned on the game with ``best`` (or found in the checkpoint): its parameters, whether the
+    validation adopts it, the change [95%]."""
+    from simlab.studies.tune import tune
+
+    settings = games.settings
+    edits, variants = fix_parts(best, settings)
+    objective = _objective(villain, matchups)
+    key = json.dumps({"adapt": villain, "fix": fix_text(best), "options": vars(options), "objective": objective})
+    got = games.store.get(key)
+    if got is not None:
+        return got
+    label = f"adaptation: re-tuning {villain}"
+    games.phase(label, 1)
+    seen = [0]
+
+    def bar(done, total, _best, _first):
+        games.label, games.done, games.total = label, 0, total
+        seen[0] = done
+        games.tick(done)
+
+    res = tune(
+        villain,
+        options.adapt_budget,
+        _start(settings, villain),
+        {o: settings.strategy(o) for o in VILLAIN_KEYS if o != villain},
+        options.adapt_candidate_games,
+        options.adapt_validation_games,
+        objective=objective,
+        purpose="fix-adapt",
+        progress=bar,
+        settings=settings.replace(edits=edits, variants=variants, progress=None),
+    )
+    games.played += seen[0]
+    imp = res.improvement
+    data = {"params": res.best.params, "kernel": int(res.best.kernel), "improved": bool(res.improved)}
+    data |= {"change": [imp["change"], imp["change_low"], imp["change_high"]], "start": res.start.name}
+    return games.store.put(key, data | {"objective": objective})
+
+
+def _adopted(villain: str, got: dict):
+    from strategies import StrategySpec
+
+    return StrategySpec(f"adapted-{villain}", f"{villain} re-tuned on the fixed game", got["kernel"], got["params"])
