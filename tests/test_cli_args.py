@@ -310,6 +310,35 @@ CASES = {
         "simlab.studies.equilibrium:compare_starts",
         {"first": "one", "second": "two", "epsilon": 0.03},
     ),
+    "fix": Case(
+        ["fix", "--band", "40-60", *M, "-m", "gaston-vs-lady-tremaine", "--level", "novice", "--max-edits", "2"]
+        + ["--edits-from", "allowed.txt", "--with-rules", "--kind", "cost", "--kind", "copies", "-n", "300"]
+        + ["--screen-games", "100", "--beam", "3", "--pool", "5", "--show", "2", "--adapt-budget", "900"]
+        + ["--adapt-candidate-games", "50", "--adapt-validation-games", "70", "--seed", "4", *RULES, *EDIT]
+        + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--report-dir", "rep"],
+        "simlab.studies.fix:fix",
+        {
+            "band": Fields(low=0.4, high=0.6),
+            "matchups": ["gaston-vs-horned-king", "gaston-vs-lady-tremaine"],
+            "options": Fields(
+                max_edits=2,
+                screen_games=100,
+                beam=3,
+                pool=5,
+                show=2,
+                kinds=("cost", "copies", "rules"),
+                adapt_budget=900,
+                adapt_candidate_games=50,
+                adapt_validation_games=70,
+            ),
+            "edits_from": "allowed.txt",
+            "checkpoint": "ck",
+            "progress": CALLABLE,
+            "settings": settings(
+                games=300, seed=4, level="novice", variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
+            ),
+        },
+    ),
     "calibrate": Case(
         ["calibrate", "--games", "real.csv", "-n", "30", "--seed", "3", "--levels", "novice,expert"]
         + ["--rules", "get_out=up_to_three,exactly_three", "--max-turns", "40", "--threads", "1", "--png", "c.png"],

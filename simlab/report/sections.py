@@ -20,6 +20,7 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.report.plots import (
     plot_calibration,
+    plot_fix,
     plot_impact,
     plot_ladder,
     plot_lengths,
@@ -210,7 +211,7 @@ def sections_in_order(ctx: ReportContext) -> list[Callable[[ReportContext], list
     """The sections as the report shows them: a report at the search level puts that section first."""
     body = [matrix, difficulty, robustness, skill_ladder, turns_to_win, card_impact, leverage]
     body.insert(0 if ctx.at_search else 1, at_search_level)
-    return [headline, lady_tremaine, *body, calibration]
+    return [headline, lady_tremaine, *body, calibration, balance_fix]
 
 
 def headline(ctx: ReportContext) -> list[Section]:
@@ -503,3 +504,41 @@ def head_to_head(table: pl.DataFrame, level: str) -> list[str]:
         else:
             out.append(f"no significant difference between {a} and {b} at {level} level ({share})")
     return out
+
+
+def balance_fix(ctx: ReportContext) -> list[Section]:
+    """The best balance fix for the band of the experiment's ``[report.fix]`` table (none without one)."""
+    from simlab.studies.fix import fix, options_from_table
+
+    if "fix" not in ctx.exp.report:
+        return []
+    band, games, matchups, edits_from, options = options_from_table(ctx.exp.report["fix"], ctx.exp.source or "report")
+    ctx.say(f"balance fix for the band {band.text}")
+    res = fix(
+        band,
+        matchups,
+        options,
+        edits_from,
+        progress=lambda done, total, what: ctx.say(f"balance fix: {what}: {done:,} of {total:,} games"),
+        settings=ctx.run.replace(games=games or ctx.games),
+    )
+    ctx.settings["fix"] = res.settings
+    if not res.fixes.height:
+        return [Section("Balance fix", f"Every matchup is inside the band {band.text} already: nothing to fix.")]
+    best = res.best
+    rows = res.table.filter(pl.col("rank") == 1)
+    where = "inside the band" if best["in_band"] else f"{best['distance']:.1%} outside the band"
+    text = (
+        f"The smallest edits that bring every matchup into the band {band.text} (each villain's share: its win rate "
+        f"times players/2, so a fair share is 50% in the 3-player game too), {res.level} play, on the same "
+        f"{games or ctx.games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({where}; paste "
+        f"{best['options']}). Adaptation (each villain it changes re-tuned on the fixed game): {res.verdict}. "
+        "fix_best: the best fixes, ranked by the distance from the band, then the number of edits, then their size; "
+        "fix_matchups: the best fix's matchups before and after, change with Newcombe's paired 95% interval."
+    )
+    table = rows.select("matchup", "villain", "before_text", "after_text", "change_text")
+    adapted = res.adaptation if res.adaptation.height else None
+    plot = ctx.plot("fix", lambda ax: plot_fix(rows, ax, (band.low, band.high), adapted, f"fix: {best['fix']}"), (9, 6))
+    files = {k: v for k, v in res.frames().items() if v.height and k not in ("fix_best", "fix_matchups")}
+    files["fix_matchups_all"] = res.table
+    return [Section("Balance fix", text, {"fix_best": res.fixes, "fix_matchups": table}, {"fix": plot}, files)]

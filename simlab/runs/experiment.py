@@ -91,6 +91,7 @@ REPORT_KEYS = {
     "readings": int,  # the verdicts are also measured under this many readings (largest leverage first)
     "robust_levels": list,  # levels the verdicts are measured at (default: every available one but random)
     "robust_readings": list,  # these readings instead of the largest-leverage ones
+    "fix": dict,  # [report.fix]: a section with the best balance fix for its band (simlab.studies.fix)
 }
 
 

@@ -33,7 +33,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -193,7 +193,8 @@ def candidate_moves(settings: RunSettings, villains=VILLAIN_KEYS, kinds=KINDS) -
             out += [
                 Move("rules", variant=(name, value)) for value in var.values if value != given.get(name, var.default)
             ]
-    return [m for m in out if _playable(settings, (m,))]
+    # a cost or Strength check_edit accepts is playable; a copy moved is compiled (the data's deck rules decide)
+    return [m for m in out if m.kind != "copies" or _playable(settings, (m,))]
 
 
 def moves_from_file(path, settings: RunSettings) -> list[Move]:
@@ -445,6 +446,29 @@ class FixOptions:
             raise InputError(f"edit kinds must be some of {', '.join(KINDS)}, got {', '.join(self.kinds) or 'none'}")
 
 
+REPORT_FIX_KEYS = {"band", "games", "matchups", "edits_from", "with_rules", *(f.name for f in fields(FixOptions))}
+
+
+def options_from_table(table: dict, where: str) -> tuple[Band, int | None, list | None, str | None, FixOptions]:
+    """A report's ``[report.fix]`` table (``band``, ``games`` per matchup, ``matchups``, ``edits_from``,
+    ``with_rules`` and :class:`FixOptions` fields, ``kinds`` a list) -> (band, games, matchups, edits_from,
+    options); bad keys and values are an InputError naming ``where``."""
+    if not isinstance(table, dict):
+        raise InputError(f"{where}: [report.fix] must be a table, got {table!r}")
+    unknown = sorted(set(table) - REPORT_FIX_KEYS)
+    if unknown:
+        raise InputError(f"{where}: [report.fix] has unknown keys {unknown}; choose from {sorted(REPORT_FIX_KEYS)}")
+    given = {k: v for k, v in table.items() if k in {f.name for f in fields(FixOptions)}}
+    kinds = tuple(given.pop("kinds", ("cost", "strength", "copies")))
+    kinds += ("rules",) if table.get("with_rules") and "rules" not in kinds else ()
+    try:
+        options = FixOptions(**given, kinds=kinds)
+        band = parse_band(table.get("band", DEFAULT_BAND))
+    except InputError as exc:
+        raise InputError(f"{where}: [report.fix] {exc}") from None
+    return band, table.get("games"), table.get("matchups"), table.get("edits_from"), options
+
+
 def fix(
     band: str | Band = DEFAULT_BAND,
     matchups: list[str] | None = None,
@@ -475,12 +499,12 @@ def fix(
         settings = settings.replace(level=level)
     if options.screen_games > settings.games:
         raise InputError(f"--screen-games ({options.screen_games:,}) cannot exceed -n ({settings.games:,})")
-    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, kinds=options.kinds)
-    if not moves:
-        raise InputError("no candidate edit: every one would break a rule of the card data")
     if options.adapt_budget:
         for v in VILLAIN_KEYS:
             _check_adapt(options, settings, v, matchups)
+    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, kinds=options.kinds)
+    if not moves:
+        raise InputError("no candidate edit: every one would break a rule of the card data")
     games = _Games(settings, checkpoint, progress)
     games.phase("the unedited game", settings.games * len(matchups))
     base = {m: games.winners(m, (), settings.games) for m in matchups}

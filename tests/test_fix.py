@@ -1,0 +1,198 @@
+"""simlab fix: the objective's order, the candidates, and on a game unbalanced on purpose (the Horned King's Ancient
+Soldiers made two Power dearer) the fix that reverses the damage, or one no larger, inside the band; reproducible on
+1 and 2 threads, resumable from its checkpoint; bad input is one line with exit 2."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
+from simlab.data.edits import edited_cards
+from simlab.errors import InputError
+from simlab.runs.settings import RunSettings
+from simlab.studies import fix as F
+
+MATCHUP = "lady-tremaine-vs-horned-king"
+DAMAGE = "Ancient Soldiers:cost=5"  # printed 3: Lady Tremaine wins about 80% instead of 60% (expert play)
+ALLOWED = [
+    "Ancient Soldiers:cost=3",  # the reverse (size 2)
+    "Ancient Soldiers:cost=4",  # half of it (size 1): not enough
+    "Midnight:cost=2",  # Lady Tremaine stronger still
+    "Trapped:cost=3",
+    "Wedding Bells:cost=5",
+]
+SMALL = {"n_games": 300, "seed": 3, "level": "expert", "max_turns": 100, "edits": [DAMAGE]}
+OPTIONS = F.FixOptions(max_edits=2, screen_games=150, show=3, adapt_budget=0)
+
+
+def _run(tmp_path, threads, checkpoint=None, options=OPTIONS):
+    allowed = tmp_path / "allowed.txt"
+    allowed.write_text("# the edits a designer allows\n" + "\n".join(ALLOWED) + "\n")
+    return F.fix("35-65", [MATCHUP], options, allowed, checkpoint, threads=threads, **SMALL)
+
+
+@pytest.fixture(scope="module")
+def two_threads(tmp_path_factory):
+    return _run(tmp_path_factory.mktemp("fix2"), 2)
+
+
+def test_the_objective_orders_fixes_by_distance_then_edits_then_size():
+    key = F.objective_key
+    assert key(0.0, 3, 6) < key(0.001, 1, 1)  # inside the band beats any fix outside it
+    assert key(0.0, 1, 2) < key(0.0, 2, 2)  # then fewer edits
+    assert key(0.0, 2, 2) < key(0.0, 2, 3)  # then smaller ones
+    assert key(0.02, 1, 1) < key(0.03, 1, 1)
+    assert key(0.1 + 0.2, 1, 1) == key(0.3, 1, 1)  # float noise makes no order
+    rows = [
+        {"fix": "c", "distance": 0.0, "edits": 2, "size": 2},
+        {"fix": "a", "distance": 0.01, "edits": 1, "size": 1},
+        {"fix": "b", "distance": 0.0, "edits": 1, "size": 3},
+        {"fix": "d", "distance": 0.0, "edits": 1, "size": 2},
+    ]
+    assert [r["fix"] for r in F._ranked(rows)] == ["d", "b", "c", "a"]
+
+
+def test_the_band_is_a_share_of_the_fair_rate():
+    band = F.parse_band("45-55")
+    assert band.bounds(2) == (0.45, 0.55)
+    assert band.bounds(3) == pytest.approx((0.30, 0.55 * 2 / 3))
+    assert band.distance(0.5, 2) == 0 and band.distance(1 / 3, 3) == 0
+    assert band.distance(0.60, 2) == pytest.approx(0.05)
+    assert band.distance(0.40, 3) == pytest.approx(0.60 - 0.55)  # a 3-player 40% is a share of 60%
+    for bad in ("45", "55-45", "60-70", "45-55-60", "a-b", "-5-55", "45-101"):
+        with pytest.raises(InputError, match="--band"):
+            F.parse_band(bad)
+
+
+def test_candidates_never_break_a_rule_of_the_data():
+    settings = RunSettings(games=10, level="expert")
+    # every villain's cost, Strength and rule edits; the copies moved (each compiled, so slower) of one villain
+    moves = F.candidate_moves(settings, kinds=("cost", "strength", "rules"))
+    moves += F.candidate_moves(settings, villains=("horned-king",), kinds=("copies",))
+    assert {m.kind for m in moves} == set(F.KINDS)
+    base = edited_cards()
+    for m in moves:
+        cards = edited_cards(F.fix_parts((m,), settings)[0])  # compiles: a playable game
+        for e in m.edits:
+            assert e.value >= 0
+            if e.attribute in ("cost", "strength"):
+                assert abs(e.value - getattr(base.card(e.card), e.attribute)) == m.size <= 2
+        if m.kind == "copies":
+            a, b = m.edits
+            assert base.card(a.card).deck == base.card(b.card).deck and a.value + b.value == (
+                base.card(a.card).copies + base.card(b.card).copies
+            )
+            deck = [c for c in cards.cards if c.villain == m.villain and c.deck == base.card(a.card).deck]
+            assert sum(c.copies for c in deck) <= (30 if deck[0].deck == "villain" else 15)
+    names = {e.card for m in moves for e in m.edits if e.attribute == "cost"}
+    assert "Beautiful as Me" not in names and "Beast" not in names  # a Condition and a Fate card print no cost
+
+
+def test_an_edit_leaves_the_games_of_the_villains_it_does_not_touch_alone():
+    from simlab.studies.whatif import winner_indices
+
+    s = RunSettings(games=60, seed=5, level="expert")
+    base = winner_indices("gaston-vs-lady-tremaine", settings=s)
+    edited = winner_indices("gaston-vs-lady-tremaine", settings=s.replace(edits=("Ancient Soldiers:cost=5",)))
+    assert (base == edited).all()  # why fix reuses the unedited game's games there
+
+
+def test_fix_finds_the_edit_that_reverses_the_damage(two_threads):
+    res = two_threads
+    best = res.best
+    assert best["in_band"] and best["distance"] == 0
+    assert best["edits"] == 1 and best["size"] <= 2  # the reverse, or one no larger
+    assert best["options"].startswith('--edit "')
+    before = res.base.filter(res.base["villain"] == "lady-tremaine")["before"][0]
+    assert before > 0.65  # the damage is out of the band
+    rows = res.table.filter(res.table["rank"] == 1)
+    assert (rows["after_distance"] == 0).all() and (rows["before_distance"] > 0).all()
+    assert rows["change_text"][0].startswith("-")  # Lady Tremaine's win rate comes down, paired interval
+    assert res.fixes["rank"].to_list() == [1, 2, 3]
+    keys = [F.objective_key(r["distance"], r["edits"], r["size"]) for r in res.fixes.iter_rows(named=True)]
+    assert keys == sorted(keys)
+
+
+def test_the_same_seed_gives_the_same_fix_on_1_and_2_threads(two_threads, tmp_path):
+    one = _run(tmp_path, 1)
+    for name, frame in two_threads.frames().items():
+        assert frame.equals(one.frames()[name]), name
+
+
+def test_a_checkpointed_fix_resumes_without_playing_again(tmp_path):
+    first = _run(tmp_path, 2, tmp_path / "ckpt", F.FixOptions(max_edits=1, screen_games=60, show=1, adapt_budget=0))
+    again = _run(tmp_path, 2, tmp_path / "ckpt", F.FixOptions(max_edits=1, screen_games=60, show=1, adapt_budget=0))
+    assert first.games > 0 and again.games == 0
+    assert first.fixes.equals(again.fixes) and first.table.equals(again.table)
+
+
+def test_adaptation_re_tunes_the_villain_whose_cards_changed(tmp_path):
+    options = F.FixOptions(max_edits=1, screen_games=60, show=1, adapt_budget=800, adapt_candidate_games=40)
+    options = F.FixOptions(**{**vars(options), "adapt_validation_games": 40})
+    res = _run(tmp_path, 2, None, options)
+    assert res.adapted["villain"].to_list() == ["horned-king"]  # Ancient Soldiers are the Horned King's
+    assert res.adaptation.height == 2 and {"fixed_text", "adapted_text", "change_text"} <= set(res.adaptation.columns)
+    assert res.verdict in (F.SURVIVES, F.DOES_NOT_SURVIVE) or res.verdict.startswith("not in the band")
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--band", "45"], "--band must look like LOW-HIGH"),
+        (["--band", "60-70"], "around the fair share 50"),
+        (["-m", "gaston-vs-nobody"], "unknown villain 'nobody'"),
+        (["--max-edits", "0"], "--max-edits must be a whole number of at least 1"),
+        (["-n", "100", "--screen-games", "200"], "--screen-games (200) cannot exceed -n (100)"),
+        (["--edits-from", "/nonexistent/edits.txt"], "cannot read --edits-from"),
+        (["--kind", "rules"], "--kind takes cost, strength or copies"),
+        (["--kind", "colour"], "edit kinds must be some of"),
+        (["--adapt-budget", "10"], "--adapt-budget: a budget of 10 games"),
+        (["--level", "grandmaster"], "unknown level 'grandmaster'"),
+        (["-m", "gaston-vs-lady-tremaine", "-m", "gaston-vs-lady-tremaine"], "is given twice"),
+    ],
+)
+def test_bad_input_is_one_line_with_exit_2(args, message, tmp_path):
+    res = runner.invoke(app, ["fix", "--report-dir", str(tmp_path / "out"), *args])
+    assert res.exit_code == 2, res.output
+    assert message in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_line_of_the_edits_file_is_named(tmp_path):
+    f = tmp_path / "edits.txt"
+    f.write_text("Ancient Soldiers:cost=4\nAncient Soldiers:colour=3\n")
+    res = runner.invoke(app, ["fix", "--edits-from", str(f), "--report-dir", str(tmp_path / "out")])
+    assert res.exit_code == 2 and f"{f}:2" in " ".join(res.output.split()), res.output
+    f.write_text("Ancient Soldiers:cost=4 + board:The Woods:fate=top\n")
+    res = runner.invoke(app, ["fix", "--edits-from", str(f), "--report-dir", str(tmp_path / "out")])
+    assert res.exit_code == 2 and "not board edits" in res.output, res.output
+
+
+def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path):
+    from types import SimpleNamespace
+
+    from simlab.report.plots import write_plot
+    from simlab.report.sections import balance_fix
+
+    (tmp_path / "allowed.txt").write_text("\n".join(ALLOWED) + "\n")
+    table = {"band": "35-65", "games": 300, "matchups": [MATCHUP], "edits_from": str(tmp_path / "allowed.txt")}
+    table |= {"screen_games": 150, "max_edits": 1, "show": 2, "adapt_budget": 0}
+    run = RunSettings(games=2000, seed=3, level="expert", edits=(DAMAGE,), threads=2)
+
+    def context(report):
+        exp = SimpleNamespace(report=report, source="test.toml")
+        plot = lambda name, draw, size: write_plot(tmp_path / f"{name}.png", draw, size)  # noqa: E731
+        return SimpleNamespace(exp=exp, run=run, games=2000, settings={}, say=lambda _m: None, plot=plot)
+
+    assert balance_fix(context({})) == []
+    (section,) = balance_fix(context({"fix": table}))
+    assert section.title == "Balance fix" and "Best fix: Ancient Soldiers:cost=" in section.text
+    assert section.tables["fix_matchups"].height == 2 and (tmp_path / "fix.png").stat().st_size > 0
+    with pytest.raises(InputError, match=r"test.toml: \[report.fix\] has unknown keys \['colour'\]"):
+        balance_fix(context({"fix": {**table, "colour": 1}}))
+    with pytest.raises(InputError, match=r"\[report.fix\] --band"):
+        balance_fix(context({"fix": {**table, "band": "55"}}))
