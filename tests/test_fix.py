@@ -156,7 +156,9 @@ runner = CliRunner()
     ],
 )
 def test_bad_input_is_one_line_with_exit_2(args, message, tmp_path):
-    res = runner.invoke(app, ["fix", "--report-dir", str(tmp_path / "out"), *args])
+    # small sizes first (an option given again replaces them): a check that is broken fails fast, not after a long run
+    small = ["-n", "20", "--screen-games", "10", "--adapt-budget", "0", "--max-edits", "1", "--kind", "cost"]
+    res = runner.invoke(app, ["fix", "--report-dir", str(tmp_path / "out"), *small, "-m", MATCHUP, *args])
     assert res.exit_code == 2, res.output
     assert message in " ".join(res.output.split()), res.output
     assert not (tmp_path / "out").exists()

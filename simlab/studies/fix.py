@@ -502,7 +502,8 @@ def fix(
     if options.adapt_budget:
         for v in VILLAIN_KEYS:
             _check_adapt(options, settings, v, matchups)
-    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, kinds=options.kinds)
+    villains = tuple(v for v in VILLAIN_KEYS if any(v in parse_matchup(m) for m in matchups))
+    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, villains, options.kinds)
     if not moves:
         raise InputError("no candidate edit: every one would break a rule of the card data")
     games = _Games(settings, checkpoint, progress)
