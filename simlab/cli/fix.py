@@ -121,6 +121,10 @@ def fix(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        kept = f"every finished measurement is kept in {checkpoint}; run the same command to go on"
+        typer.echo(f"interrupted: {kept if checkpoint else 'give --checkpoint DIR to keep what finishes'}", err=True)
+        raise typer.Exit(130) from None
     print_fix(res)
     write_fix(res, Path(report_dir))
 
