@@ -104,6 +104,7 @@ def test_fix_finds_the_edit_that_reverses_the_damage(two_threads):
     assert best["in_band"] and best["distance"] == 0
     assert best["edits"] == 1 and best["size"] <= 2  # the reverse, or one no larger
     assert best["options"].startswith('--edit "')
+    assert res.play == "expert play"
     before = res.base.filter(res.base["villain"] == "lady-tremaine")["before"][0]
     assert before > 0.65  # the damage is out of the band
     rows = res.table.filter(res.table["rank"] == 1)
@@ -193,6 +194,7 @@ def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path
     assert balance_fix(context({})) == []
     (section,) = balance_fix(context({"fix": table}))
     assert section.title == "Balance fix" and "Best fix: Ancient Soldiers:cost=" in section.text
+    assert "expert play" in section.text
     assert section.tables["fix_matchups"].height == 2 and (tmp_path / "fix.png").stat().st_size > 0
     with pytest.raises(InputError, match=r"test.toml: \[report.fix\] has unknown keys \['colour'\]"):
         balance_fix(context({"fix": {**table, "colour": 1}}))

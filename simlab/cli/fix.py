@@ -135,7 +135,7 @@ def print_fix(res: F.FixResult) -> None:
     if res.note:
         console.print(f"note: {res.note}")
     console.print(
-        f"band {res.band.text} (share: win rate x players/2), {res.level} play, {res.games:,} games played, "
+        f"band {res.band.text} (share: win rate x players/2), {res.play}, {res.games:,} games played, "
         f"{res.seconds:.0f} s"
     )
     if not res.fixes.height:
@@ -177,7 +177,7 @@ def write_fix(res: F.FixResult, directory: Path) -> None:
     if res.fixes.height:
         best = res.table.filter(res.table["rank"] == 1)
         adapted = res.adaptation if res.adaptation.height else None
-        title = f"fix 1: {res.best['fix']}"
+        title = f"fix 1 ({res.play}): {res.best['fix']}"
         band = (res.band.low, res.band.high)
         save_plot(
             str(directory / "fix.png"), lambda ax: plot_fix(best, ax, band, adapted, title), 9, 1 + 0.5 * best.height

@@ -530,7 +530,7 @@ def balance_fix(ctx: ReportContext) -> list[Section]:
     where = "inside the band" if best["in_band"] else f"{best['distance']:.1%} outside the band"
     text = (
         f"The smallest edits that bring every matchup into the band {band.text} (each villain's share: its win rate "
-        f"times players/2, so a fair share is 50% in the 3-player game too), {res.level} play, on the same "
+        f"times players/2, so a fair share is 50% in the 3-player game too), {res.play}, on the same "
         f"{games or ctx.games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({where}; paste "
         f"{best['options']}). Adaptation (each villain it changes re-tuned on the fixed game): {res.verdict}. "
         "fix_best: the best fixes, ranked by the distance from the band, then the number of edits, then their size; "

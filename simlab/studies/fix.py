@@ -342,10 +342,11 @@ class FixResult:
     searched: pl.DataFrame  # every fix the search measured, on the screening games
     adaptation: pl.DataFrame = field(default_factory=pl.DataFrame)  # the best fix, fixed and adapted (or empty)
     adapted: pl.DataFrame = field(default_factory=pl.DataFrame)  # per re-tuned villain: start, adopted?, change
-    verdict: str = "not checked"  # survives adaptation / does not survive adaptation / ...
+    verdict: str = "adaptation not checked"  # survives adaptation / does not survive adaptation / ...
     games: int = 0
     seconds: float = 0.0
     settings: dict = field(default_factory=dict)
+    play: str = ""  # the level and any strategy that differs from it (simlab.runs.levels.play_label)
 
     @property
     def best(self) -> dict | None:
@@ -514,7 +515,8 @@ def fix(
     empty = pl.DataFrame()
     result = FixResult(band, settings.level, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched)
     result.adaptation, result.adapted = empty, empty
-    result.verdict = "the unedited game is inside the band" if not finals else "not checked"
+    result.play = settings.play_label()
+    result.verdict = "the unedited game is inside the band" if not finals else "adaptation not checked"
     if finals and options.adapt_budget:
         result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
     result.games, result.seconds = games.played, time.perf_counter() - t0
