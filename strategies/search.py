@@ -41,12 +41,17 @@ per world or per rollout. The engine and the heuristic are called through their 
 
 from __future__ import annotations
 
+import functools
+import tomllib
+from pathlib import Path
+
 import numpy as np
 from numba import types
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb
 from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
-from simlab.kernels.jit import allocating_kernel, kernel
+from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
 from simlab.kernels.link import ENGINE_REF_TYPES, bind, caller
 from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
@@ -89,14 +94,35 @@ SETTINGS = (
         "worlds after which an option that has scored better than the rollout policy's in none of them is no "
         "longer played out (0: every option in every world)",
     ),
+    (
+        "halving",
+        0.0,
+        0,
+        6,
+        True,
+        "rounds of successive halving: the worlds double and the worse half of the options is dropped each round, "
+        "the survivors reaching samples (0: every option up to samples worlds, screened)",
+    ),
+    ("value", 0.0, 0, 1, True, "score at the horizon: 1 the fitted value model, 0 the progress lead"),
 )
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)
-CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1)}  # settings taking only these values
-S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT, S_KINDS, S_SCREEN = range(len(PARAM_NAMES))
+CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1), "value": (0, 1)}  # settings taking only these values
+(S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT, S_KINDS, S_SCREEN, S_HALVING, S_VALUE) = range(
+    len(PARAM_NAMES)
+)
 ALL_KINDS = 4095  # 2**12 - 1: every decision kind (DK_MOVE 0 .. DK_PLACE 11)
 
-HEADER = 32  # sparams[player, :HEADER]: the settings above
+HEADER = 32  # sparams[player, :HEADER]: the settings above, then the value model
+if len(SETTINGS) > HEADER - 3 * 6:
+    raise RuntimeError(f"{len(SETTINGS)} search settings; the header holds {HEADER - 3 * 6} before the value model")
+# The value model (strategies/search_value.toml, fitted by simlab.studies.value): per villain row, one weight per
+# feature of a seat (F_*) and a constant; a seat's score is their sum, P(seat wins) the softmax over the seats.
+F_PROGRESS, F_POWER, F_HEROES, F_ALLIES, F_PROGRESS4 = range(5)
+N_FEATURES = 5
+VALUE_WIDTH = N_FEATURES + 1
+VALUE_AT = HEADER - 3 * VALUE_WIDTH  # sparams[player, VALUE_AT + row * VALUE_WIDTH:]: villain row's weights
+N_SCRATCH = N_FEATURES + 3  # the value's scratch: one seat's features, then every seat's score
 N_VILLAIN_ROWS = 3
 STRIDE = (N_SPARAMS - HEADER) // N_VILLAIN_ROWS  # sparams[player, HEADER + row * STRIDE:]: rollout parameters
 ALL_STEPS = 1 << 62
@@ -148,6 +174,22 @@ def rollout_strategy(rollout: float, villain: str, resolve) -> str:
     return "expert"
 
 
+VALUE_FILE = Path(__file__).with_name("search_value.toml")
+FEATURE_NAMES = ("progress", "power", "heroes", "allies", "progress4")
+
+
+@functools.cache
+def value_model(path: str | None = None) -> dict[str, np.ndarray]:
+    """The shipped value model (``strategies/search_value.toml``, or the file at ``path``): villain -> its
+    weights in the order of :data:`FEATURE_NAMES`, then its constant. Without the file every seat scores 0 (each
+    seat's chance 1 / seats)."""
+    file = Path(path) if path else VALUE_FILE
+    if not file.is_file():
+        return {}
+    doc = tomllib.loads(file.read_text(encoding="utf-8"))
+    return {v: np.array([w[f] for f in FEATURE_NAMES] + [w["constant"]]) for v, w in doc["villains"].items()}
+
+
 def vector(params: dict[str, float], resolve, rollouts: dict | None = None) -> np.ndarray:
     """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters
     (``resolve``: the strategy registry's resolver; ``rollouts``: villain -> the heuristic strategy its rollouts
@@ -160,8 +202,11 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None) -> n
     cards = load_cards()
     if len(cards.villains) > N_VILLAIN_ROWS:
         raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
+    model = value_model()
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
+        if v in model:
+            out[VALUE_AT + row * VALUE_WIDTH : VALUE_AT + (row + 1) * VALUE_WIDTH] = model[v]
         spec = (rollouts or {}).get(v) or resolve(rollout_strategy(params["rollout"], v, resolve))
         rollout = spec.vector()
         if np.any(rollout[STRIDE:]):
@@ -284,12 +329,53 @@ def rollout_nb(ws, tb, ru, horizon, policy):
 
 
 @kernel
-def value_nb(ws, tb, ru, player, power_weight):
-    """How good ``ws`` is for ``player``, 0 to 1: a finished game's result, else its progress over the best
-    opponent's (the rollout policy's measure) plus ``power_weight`` per Power over that opponent's."""
+def features_nb(ws, tb, ru, s, out):
+    """Seat ``s``'s value features (``F_*``) into ``out`` (float64, N_FEATURES): its objective's progress as its
+    rollout policy measures it (0 to 1), its Power / 10, the Heroes and the Villain cards in its Realm / 4, and the
+    progress to the 4th power (a villain one step from its objective wins more often than a line says). Whose turn is
+    next is left out: every option's rollouts stop before the same seat's turn."""
+    p = progress_nb(ref(ws), ref(tb), ru, ws.sparams[s], s)
+    out[F_PROGRESS] = p
+    out[F_PROGRESS4] = p * p * p * p
+    out[F_POWER] = ws.sv[s, K.SV_POWER] / 10.0
+    realm = ws.sv[s, K.SV_ZONE + K.Z_REALM]
+    out[F_HEROES] = count_nb(realm & FATE_BITS) / 4.0
+    out[F_ALLIES] = count_nb(realm & VILLAIN_BITS) / 4.0
+
+
+@kernel
+def model_value_nb(ws, tb, ru, player, sp, x):
+    """The value model's probability that ``player`` wins ``ws`` (a position at the start of a turn): the softmax
+    over the seats of each seat's score, its villain row's weights (``sp[VALUE_AT:]``) times its features.
+    ``x``: float64 (N_SCRATCH,) scratch: a seat's features, then each seat's score."""
+    P = ws.g[K.G_NSEATS]
+    top = -1e300
+    for s in range(P):
+        features_nb(ws, tb, ru, s, x)
+        w = VALUE_AT + ws.sv[s, K.SV_VILLAIN] * VALUE_WIDTH
+        z = sp[w + N_FEATURES]
+        for f in range(N_FEATURES):
+            z += sp[w + f] * x[f]
+        x[N_FEATURES + s] = z
+        top = max(top, z)
+    total = 0.0
+    for s in range(P):
+        total += np.exp(x[N_FEATURES + s] - top)
+    return np.exp(x[N_FEATURES + player] - top) / total
+
+
+@kernel
+def value_nb(ws, tb, ru, player, sp, x):
+    """How good ``ws`` is for ``player``, 0 to 1: a finished game's result, else (``sp``: the search player's
+    settings) the value model's probability of a win (``value`` 1), or its progress over the best opponent's (the
+    rollout policy's measure) plus ``power_weight`` per Power over that opponent's. ``x``: float64 scratch
+    (N_SCRATCH,)."""
     if ws.g[K.G_PHASE] == K.PH_OVER:
         w = ws.g[K.G_WINNER]
         return 1.0 if w == player else (0.5 if w < 0 else 0.0)
+    if sp[S_VALUE] == 1:
+        return model_value_nb(ws, tb, ru, player, sp, x)
+    power_weight = sp[S_POWER_WEIGHT]
     best = -1.0
     rival = 0
     for d in range(1, ws.g[K.G_NSEATS]):
@@ -304,21 +390,62 @@ def value_nb(ws, tb, ru, player, power_weight):
 
 
 @kernel
-def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
-    """Flat Monte Carlo over determinised worlds (see the module's docstring): the option to take.
+def round_end_nb(samples, rounds, r):
+    """The number of worlds round ``r`` of ``rounds`` of successive halving ends at: the worlds double each round,
+    the last ending at ``samples`` (at least one world a round)."""
+    return max(samples >> (rounds - 1 - r), 1)
 
-    ``stats``: float64 (4, n) scratch: per option, the sum over the worlds it was played in of its score minus
-    the rollout policy's option's score in the same world, the sum of its square, the number of those worlds
-    and how many of them it scored better in."""
+
+@kernel
+def halve_nb(stats, n, pick):
+    """Drop the worse half of the options still played out (``stats[4] == 1``; the rollout policy's ``pick`` is
+    the reference, never among them): ranked by their mean gain over ``pick`` (``stats[0] / stats[2]``), the
+    lower index first on a tie, the first ceil(m / 2) of m stay. Returns how many stay."""
+    m = 0
+    for i in range(n):
+        if i != pick and stats[4, i] == 1.0:
+            m += 1
+    keep = (m + 1) // 2
+    for i in range(n):
+        if i == pick or stats[4, i] != 1.0:
+            continue
+        gain = stats[0, i] / max(stats[2, i], 1.0)
+        better = 0  # options ranked above i
+        for k in range(n):
+            if k == pick or k == i or stats[4, k] != 1.0:
+                continue
+            g = stats[0, k] / max(stats[2, k], 1.0)
+            if g > gain or (g == gain and k < i):
+                better += 1
+        if better >= keep:
+            stats[5, i] = 1.0  # marked first, dropped below, so every rank is taken on the same alive set
+    for i in range(n):
+        if stats[5, i] == 1.0:
+            stats[4, i] = 0.0
+            stats[5, i] = 0.0
+    return keep
+
+
+@kernel
+def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
+    """Monte Carlo over determinised worlds (see the module's docstring): the option to take.
+
+    ``stats``: float64 (6, n) scratch: per option, the sum over the worlds it was played in of its score minus
+    the rollout policy's option's score in the same world, the sum of its square, the number of those worlds,
+    how many of them it scored better in, whether it is still played out, and a mark for the halving.
+    ``x``: float64 (N_SCRATCH,) scratch for the value."""
     sp = st.sparams[player]
     samples = max(np.int64(sp[S_SAMPLES]), 1)
     horizon = np.int64(sp[S_HORIZON])
     policy = 0 if sp[S_ROLLOUT] == 0 else 1
     screen = np.int64(sp[S_SCREEN])
+    rounds = np.int64(sp[S_HALVING])
     searched = (np.int64(sp[S_KINDS]) >> st.g[K.G_PEND_KIND]) & 1 == 1
     for i in range(n):
-        for r in range(4):
+        for r in range(6):
             stats[r, i] = 0.0
+        stats[4, i] = 1.0
+    r = 0  # the halving round under way
     pick = 0
     for j in range(samples):
         copy_state_nb(world, root)
@@ -328,37 +455,44 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local):
         if j == 0:
             copy_state_nb(ws, world)
             pick = policy_nb(ref(ws), ref(tb), ru, policy)
+            stats[4, pick] = 0.0
             if not searched:  # a kind left to the rollout policy: its answer in this world
                 return pick
+        if rounds > 0 and r < rounds - 1 and j == round_end_nb(samples, rounds, r):
+            halve_nb(stats, n, pick)
+            r += 1
         # screening: from world ``screen`` on, only the options that scored better than the policy's somewhere
         alive = 0
         for i in range(n):
-            if i != pick and (screen <= 0 or j < screen or stats[3, i] > 0):
+            if stats[4, i] == 1.0 and screen > 0 and j >= screen and stats[3, i] == 0:
+                stats[4, i] = 0.0
+            if stats[4, i] == 1.0:
                 alive += 1
         if alive == 0:
             break
         copy_state_nb(ws, world)
         call_apply(ref(ws), pick)
         rollout_nb(ws, tb, ru, horizon, policy)
-        base = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT])
+        base = value_nb(ws, tb, ru, player, sp, x)
         for i in range(n):
-            if i == pick or not (screen <= 0 or j < screen or stats[3, i] > 0):
+            if stats[4, i] != 1.0:
                 continue
             copy_state_nb(ws, world)
             call_apply(ref(ws), i)
             rollout_nb(ws, tb, ru, horizon, policy)
-            d = value_nb(ws, tb, ru, player, sp[S_POWER_WEIGHT]) - base
+            d = value_nb(ws, tb, ru, player, sp, x) - base
             stats[0, i] += d
             stats[1, i] += d * d
             stats[2, i] += 1.0
             if d > 0:
                 stats[3, i] += 1.0
-    # Leave the policy's option only for one better by ``confidence`` standard errors of the paired difference.
+    # Leave the policy's option only for one still played out (every option, without halving or screening) better
+    # by ``confidence`` standard errors of the paired difference.
     best = pick
     best_gain = 0.0
     for i in range(n):
         m = stats[2, i]
-        if m == 0:
+        if m == 0 or (rounds > 0 and stats[4, i] != 1.0):
             continue
         mean = stats[0, i] / m
         se = 0.0
@@ -389,6 +523,22 @@ def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
             ws.sparams[s, j] = x
     local = np.empty(1, np.uint64)
     local[0] = next_u64_nb(st.rng)
-    stats = np.empty((4, n), np.float64)
+    stats = np.empty((6, n), np.float64)
     scratch = np.empty(K.N_INST, np.int64)
-    return flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local)
+    x = np.empty(N_SCRATCH, np.float64)
+    return flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x)
+
+
+@entry_kernel
+def turn_positions_nb(st, tb, ru, out):
+    """Play ``st`` (every seat's strategy a heuristic one, its parameters in ``st.sparams``) to the end, writing each
+    seat's value features at the start of every turn into ``out[t, seat]`` (float64 (turns, seats, N_FEATURES));
+    returns the number of turns written (at most ``out``'s length; later turns are played but not written)."""
+    t = 0
+    while st.g[K.G_PHASE] != K.PH_OVER:
+        if st.g[K.G_PHASE] == K.PH_START and t < out.shape[0]:
+            for s in range(st.g[K.G_NSEATS]):
+                features_nb(st, tb, ru, s, out[t, s])
+            t += 1
+        rollout_nb(st, tb, ru, 0, 1)
+    return t
