@@ -1,7 +1,7 @@
-"""``search``: decides by simulation instead of by hand-set weights (flat Monte Carlo over determinised worlds).
+"""``search``: decides by simulation instead of by hand-set weights (Monte Carlo over determinised worlds).
 
-At each decision with more than one option the player samples ``samples`` worlds it cannot tell from the
-real one, plays every option out in each and takes the option with the best mean result:
+At each decision with more than one option the player samples up to ``samples`` worlds it cannot tell from
+the real one, plays the options out in them and takes the option with the best mean result:
 
 * **Determinisation** (:func:`determinise_nb`): what the deciding player cannot see is redrawn from the
   search's own stream; what it can see stays where it is. Each opponent's unseen Villain cards (hand and
@@ -14,7 +14,9 @@ real one, plays every option out in each and takes the option with the best mean
   strategy where its file exists, else ``expert``; 1 = ``expert``; 0 = ``random``) to the end of the
   current turn and ``horizon`` more turns (-1: to the end of the game).
 * **Score**: 1 for a win, 0 for a loss, 1/2 for a game stopped by the turn cap; a game still running at
-  the horizon scores 1/2 + lead / 2, the lead being the player's progress minus that of the opponent
+  the horizon scores the value model's chance of a win (``value`` 1: :func:`model_value_nb`, weights fitted
+  from simlab's own games by :mod:`simlab.studies.value`, shipped as ``strategies/search_value.toml``), or
+  (``value`` 0) 1/2 + lead / 2, the lead being the player's progress minus that of the opponent
   furthest along (progress: the rollout policy's measure of how close a villain is to its objective,
   0 to 1, ``strategies.heuristic.progress_nb``) plus ``power_weight`` per Power more than that opponent.
 * **Common random numbers**: every option is played out in the same worlds from the same stream, so the
@@ -24,7 +26,10 @@ real one, plays every option out in each and takes the option with the best mean
   others get the rollout policy's answer in one sampled world. With ``screen`` k > 0, an option that scored
   better than the policy's in none of the first k worlds is not played out in the rest (it would not pass
   the ``confidence`` test); when none is left the decision stops there, so the ``samples`` worlds are spent
-  on the options that might beat the policy.
+  on the options that might beat the policy. With ``halving`` R > 0, successive halving: R rounds, the
+  worlds doubling each round up to ``samples`` (32 in 3 rounds: 8, 16, 32), and after each round but the last
+  the worse half of the options still played out (by their mean gain over the policy's choice) is dropped;
+  the choice is among the survivors and the policy's own.
 
 The search draws one number from the game's stream per decision (its own stream is seeded from it), so a
 game with search players replays exactly and does not depend on threads, chunks or backend.
@@ -64,14 +69,15 @@ from strategies.plans import bind_plans
 NAME = "search"
 DESCRIPTION = (
     "Decides by simulation: at each decision it samples worlds consistent with what it can see (opponents' hands "
-    "and every deck's order redrawn), plays every option out with the rollout policy (tuned where it exists, "
-    "else expert) to the end of the game, and takes the best on average."
+    "and every deck's order redrawn), plays the options out with the rollout policy (tuned where it exists, "
+    "else expert) for the rest of the turn and 4 more, scores them by a value model fitted from simlab's games, "
+    "drops the worse half of the options as the worlds double (successive halving), and takes the best."
 )
 # The search player's settings: (name, default, low, high, whole number, description). A strategy file based
 # on ``search`` sets any of them; ``simlab strategies search`` lists them.
 SETTINGS = (
     ("samples", 32.0, 1, 256, True, "worlds sampled per decision (at most: see screen)"),
-    ("horizon", -1.0, -1, 20, True, "turns played out after the current one (-1: to the end of the game)"),
+    ("horizon", 4.0, -1, 20, True, "turns played out after the current one (-1: to the end of the game)"),
     ("rollout", 2.0, 0, 2, True, "who plays the rollouts: 2 tuned where it exists, else expert; 1 expert; 0 random"),
     ("confidence", 1.5, 0, 4, False, "leave the rollout policy's choice only for an option better by this many SE"),
     ("power_weight", 0.0, 0, 0.2, False, "score at the horizon per Power over the opponent furthest along"),
@@ -96,14 +102,14 @@ SETTINGS = (
     ),
     (
         "halving",
-        0.0,
+        3.0,
         0,
         6,
         True,
         "rounds of successive halving: the worlds double and the worse half of the options is dropped each round, "
         "the survivors reaching samples (0: every option up to samples worlds, screened)",
     ),
-    ("value", 0.0, 0, 1, True, "score at the horizon: 1 the fitted value model, 0 the progress lead"),
+    ("value", 1.0, 0, 1, True, "score at the horizon: 1 the fitted value model, 0 the progress lead"),
 )
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)

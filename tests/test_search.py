@@ -405,8 +405,8 @@ def _flat(st, tb, ru, spec: StrategySpec):
 def test_screening_plays_out_only_options_that_gained():
     """With screen k, an option that beat the policy's choice in none of the first k worlds is played out in no
     more; one that did is played out in every world; without screening every option is played in every world."""
-    screened = _search(samples=12, screen=2, horizon=1)
-    full = _search(samples=12, screen=0, horizon=1)
+    screened = _search(samples=12, screen=2, horizon=1, halving=0)
+    full = _search(samples=12, screen=0, horizon=1, halving=0)
     dropped = kept = 0
     for st, tb, ru in positions("gaston-vs-lady-tremaine", 12, seed=5, kinds=(K.DK_ACTION, K.DK_MOVE)):
         _, stats = _flat(st, tb, ru, full)
@@ -433,7 +433,7 @@ def test_kinds_not_searched_get_the_policys_answer():
         a, sa = _flat(st, tb, ru, _search(samples=1, kinds=no_actions))
         b, sb = _flat(st, tb, ru, _search(samples=40, kinds=no_actions))
         assert a == b and not sa[2].any() and not sb[2].any()
-        _, sc = _flat(st, tb, ru, _search(samples=2, kinds=search.ALL_KINDS, screen=0))
+        _, sc = _flat(st, tb, ru, _search(samples=2, kinds=search.ALL_KINDS, screen=0, halving=0))
         assert sc[2].sum() == 2 * (int(st.g[K.G_PEND_N]) - 1)
 
 
