@@ -549,3 +549,28 @@ def pl_frame(rows):
     return pl.DataFrame(
         rows, schema=["seating", "game", "turn", "seat", "villain", "seats", "won", *search.FEATURE_NAMES], orient="row"
     )
+
+
+# ============================================================================ strength
+
+
+def test_search_beats_expert_clearly_and_replays_on_any_thread_count():
+    """The built-in search playing the Horned King against an expert Gaston, 30 games, seats rotated, wins more than
+    expert does in the same seat on the same seeds by over 3 standard errors (of a proportion at expert's rate); the
+    games are the same on 1 and 2 threads."""
+    import polars as pl
+
+    from simlab.runs.sim import simulate
+
+    def games(strategy, n, threads):
+        chosen = {"horned-king": strategy, "gaston": "expert"}
+        return simulate("horned-king-vs-gaston", n, seed=11, strategies=chosen, threads=threads).games
+
+    base = games("expert", 2000, 2)
+    p0 = base.filter(pl.col("winner_index") == 0).height / base.height
+    one = games("search", 30, 1)
+    two = games("search", 30, 2)
+    assert one.equals(two)
+    rate = one.filter(pl.col("winner_index") == 0).height / one.height
+    se = np.sqrt(p0 * (1 - p0) / one.height)
+    assert (rate - p0) / se > 3, (rate, p0)
