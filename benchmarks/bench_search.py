@@ -13,9 +13,9 @@ own, ``--horizon``, ``--screen`` and ``--rollout`` aside):
   ``--opponents`` (default tuned where ``configs/strategies/tuned-<villain>.toml`` exist, and expert),
   ``--games`` games per pairing, seats rotated; beside it the opponent's own level on the same seeds
   (``--base-games``), so the gain over the rollout policy is measured on the same deals;
-* cost: CPU seconds per game of those strength games (``time.process_time``, every thread of the process: less
-  sensitive than wall time to the other jobs on a shared machine), and optionally (``--cost-games``) every
-  decision of the search seat timed in CPU time, one thread.
+* cost: CPU seconds per game of those strength games, per opponent level (``time.process_time``, every thread of
+  the process: less sensitive than wall time to the other jobs on a shared machine), and optionally
+  (``--cost-games``) every decision of the search seat timed in CPU time, one thread.
 
 Writes ``strength.csv``, ``cost.csv`` and ``strength.png`` (win rate against CPU seconds per game, 95% Wilson
 intervals, one line per player and opponent level, the scripted level's rate dashed) under ``--out`` and prints
@@ -145,7 +145,7 @@ def versus_base(wins, games: int, base_wins, base_games: int) -> dict:
 def plot_strength(table: pl.DataFrame, cost: pl.DataFrame, ax):
     """Pooled win rate against CPU seconds per game, one line per player and opponent level, each point labelled
     with its samples; the opponents' own rate dashed."""
-    pooled = table.filter(pl.col("villain") == "all").join(cost, on=["player", "samples"])
+    pooled = table.filter(pl.col("villain") == "all").join(cost, on=["player", "samples", "opponent"])
     for (player, opp), rows in pooled.sort("cpu_s_per_game").group_by(["player", "opponent"], maintain_order=True):
         x = rows["cpu_s_per_game"].to_numpy()
         y = rows["rate"].to_numpy()
@@ -205,8 +205,8 @@ def main() -> None:
             for k in budgets:
                 strategy = strategy_file(Path(tmp), player, k, args.horizon, args.screen, args.rollout)
                 c = decision_cost(strategy, args.cost_games, args.seed) if args.cost_games > 0 else {}
-                seconds = cpu = games = 0
-                for opp in levels:
+                for opp in levels:  # the cost per opponent level: tuned opponents make longer games
+                    seconds = cpu = games = 0
                     for v in VILLAIN_KEYS:
                         wins, played, s, cs = win_rate(v, strategy, opp, args.games, args.seed, args.threads)
                         seconds += s
@@ -218,13 +218,13 @@ def main() -> None:
                             | versus_base(wins, played, bw, bn)
                         )
                         print(strength[-1], flush=True)
-                cost.append(
-                    {"player": player, "samples": k}
-                    | c
-                    | {"games_per_s": games / seconds, "cpu_s_per_game": cpu / games, "threads": args.threads}
-                    | {"strength_games": games}
-                )
-                print(cost[-1], flush=True)
+                    cost.append(
+                        {"player": player, "samples": k, "opponent": opp}
+                        | c
+                        | {"games_per_s": games / seconds, "cpu_s_per_game": cpu / games, "threads": args.threads}
+                        | {"strength_games": games}
+                    )
+                    print(cost[-1], flush=True)
     write(pl.DataFrame(strength), pl.DataFrame(cost), out)
 
 
