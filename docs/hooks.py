@@ -49,6 +49,7 @@ OUTSIDE = (
     ("history/changelog.md", "CHANGELOG.md"),
     ("img/search-strength.png", "reports/search-curve/strength.png"),
     ("img/search-strength-tuned.png", "reports/search-curve-tuned/strength.png"),
+    ("img/search-strength-cpu.png", "reports/search-curve-cpu/strength.png"),
     ("img/tune-trajectory.png", "reports/tune/trajectory.png"),
 )
 
