@@ -27,6 +27,13 @@ EDITS = normalise(["Get Out!:cost=4"])
 VARIANTS = (("get_out", "exactly_three"),)
 
 
+@dataclass
+class Shipped:
+    """A stand-in for a mixture file's equilibrium."""
+
+    matchup: str
+
+
 class Called(Exception):
     """The library call was reached: the command stops there."""
 
@@ -303,6 +310,22 @@ CASES = {
             "checkpoint": Path("ck"),
             "progress": CALLABLE,
             "settings": settings(seed=4, variants=VARIANTS, max_turns=30, threads=1),
+        },
+    ),
+    "equilibrium-probe": Case(
+        ["equilibrium-probe", "--mixtures", "probe-mixtures", "-n", "12", "--epsilon", "0.04", "--strategy", "search"]
+        + ["--seed", "5", "--threads", "1", "--report-dir", "probe-rep", "--no-record"],
+        "simlab.studies.equilibrium:search_probe",
+        {
+            "result": Fields(matchup="gaston-vs-horned-king"),
+            "games": 12,
+            "epsilon": 0.04,
+            "search": "search",
+            "settings": settings(seed=5, threads=1),
+        },
+        stubs={
+            "simlab.studies.equilibrium:shipped_files": lambda folder, matchups: [Path(folder) / "g.toml"],
+            "simlab.studies.equilibrium:read_equilibrium_file": lambda path: Shipped("gaston-vs-horned-king"),
         },
     ),
     "equilibrium-compare": Case(

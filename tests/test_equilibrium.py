@@ -222,3 +222,58 @@ def test_comparing_folders_without_a_shared_matchup_is_refused(tmp_path):
         compare_starts(tmp_path / "missing", tmp_path)
     with pytest.raises(InputError, match="holds no equilibrium"):
         compare_starts(tmp_path, tmp_path)
+
+
+# ---------------------------------------------------------------------------- the search probe
+
+
+@pytest.mark.slow
+def test_the_search_probe_of_a_mixture_file_is_paired_and_recorded(small, tmp_path):
+    import tomllib
+
+    from simlab.engine.mixture import load_mixture
+    from simlab.runs.sim import run
+    from simlab.studies.difficulty import derived_seed
+    from simlab.studies.equilibrium import read_equilibrium_file, record_probe, search_probe, write_mixture_file
+
+    path = write_mixture_file(small, tmp_path / "gaston-vs-horned-king.toml", "simlab equilibrium ...")
+    shipped = read_equilibrium_file(path)
+    assert shipped.villains == small.villains and shipped.matchup == small.matchup
+    before = {v: load_mixture(f"{path}#{v}") for v in small.villains}
+    quick = tmp_path / "quick-search.toml"
+    quick.write_text('base = "search"\n[params]\nsamples = 4\n')
+    probe = search_probe(shipped, 16, 0.02, str(quick), seed=7)
+    assert probe["villain"].to_list() == list(small.villains)
+    for r in probe.iter_rows(named=True):
+        v, opp = r["villain"], next(x for x in small.villains if x != r["villain"])
+        # the side's own mixture on the probe's games, replayed through the public run API
+        games = run(
+            f"{v}-vs-{opp}",
+            16,
+            seed=derived_seed(7, f"equilibrium:gaston-vs-horned-king:probe:{v}"),
+            strategies={v: shipped.mixture(v), opp: shipped.mixture(opp)},
+            keep_games=True,
+        ).games
+        own = np.where(games["winner_index"] == 0, 1.0, np.where(games["winner_index"] < 0, 0.5, 0.0)).mean()
+        assert r["mixture_score"] == pytest.approx(own)
+        assert r["gain"] == pytest.approx(r["search_score"] - r["mixture_score"])
+        assert r["gain_low"] < r["gain"] < r["gain_high"]
+        assert (r["verdict"] == "not converged at search level") == (r["gain_low"] > 0.02)
+    record_probe(path, probe, "simlab equilibrium-probe ...")
+    doc = tomllib.loads(path.read_text())
+    got = doc["provenance"]["search_probe"]
+    assert got["command"] == "simlab equilibrium-probe ..." and got["rules_hash"]
+    assert got["villains"]["gaston"]["gain"] == pytest.approx(probe["gain"][0])
+    assert doc["provenance"]["value"] == pytest.approx(small.value, abs=1e-5)  # the rest is kept
+    for v in small.villains:  # and the mixtures play as before
+        assert load_mixture(f"{path}#{v}").components == before[v].components
+
+
+def test_a_mixture_file_without_its_matchup_is_refused(tmp_path):
+    from simlab.errors import InputError
+    from simlab.studies.equilibrium import read_equilibrium_file
+
+    bad = tmp_path / "x.toml"
+    bad.write_text('[[strategy]]\nvillain = "gaston"\nweight = 1.0\nbase = "expert"\n')
+    with pytest.raises(InputError, match="needs matchup"):
+        read_equilibrium_file(bad)

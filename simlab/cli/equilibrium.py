@@ -223,4 +223,66 @@ def equilibrium_compare(
         fail(f"cannot write --csv {csv!r}: {exc.strerror or exc}")
 
 
-COMMANDS = {"equilibrium": equilibrium, "equilibrium-compare": equilibrium_compare}
+def equilibrium_probe(
+    matchup: Annotated[
+        list[str] | None, typer.Option("--matchup", "-m", help="A-vs-B (repeatable; default every mixture file)")
+    ] = None,
+    mixtures: Annotated[str, typer.Option("--mixtures", help="directory of the mixture files")] = "configs/equilibrium",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="games per side, paired with the side's own mixture")
+    ] = 200,
+    epsilon: Annotated[
+        float, typer.Option("--epsilon", help="a gain whose interval lies above this: not converged")
+    ] = eq.DEFAULT_EPSILON,
+    strategy: Annotated[str, typer.Option("--strategy", help="the search strategy that probes")] = "search",
+    seed: Annotated[int, typer.Option("--seed", help="run seed: game i uses the stream of (seed, i)")] = 0,
+    threads: Annotated[int | None, typer.Option("--threads", help="worker threads")] = None,
+    report_dir: Annotated[
+        str, typer.Option("--report-dir", help="each matchup's search_probe.csv/.parquet go to DIR/MATCHUP/")
+    ] = "reports/equilibrium",
+    record: Annotated[
+        bool, typer.Option("--record/--no-record", help="write the gains into each mixture file's provenance")
+    ] = True,
+) -> None:
+    """Probe shipped equilibria with the search player (its rollouts model each villain by its most-weighted
+    strategy): each side's search player against the other side's mixture, paired with the side's own mixture on
+    the same games. A gain above epsilon means the mixture is not an equilibrium at search level."""
+    import sys
+
+    import polars as pl
+
+    from simlab.engine.game import parse_matchup
+    from simlab.report.render import print_probe
+    from simlab.runs.settings import RunSettings
+
+    try:
+        if games < 2:
+            raise InputError(f"--games must be 2 or more, got {games}")
+        if not 0 < epsilon < 1:
+            raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
+        files = eq.shipped_files(mixtures, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
+        settings = RunSettings(seed=seed, threads=threads)
+        command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium-probe"
+        frames = []
+        for f in files:
+            shipped = eq.read_equilibrium_file(f)
+            probe = eq.search_probe(shipped, games, epsilon, strategy, settings=settings)
+            here = Path(report_dir) / shipped.matchup
+            here.mkdir(parents=True, exist_ok=True)
+            probe.write_parquet(here / "search_probe.parquet")
+            probe.write_csv(here / "search_probe.csv")
+            if record:
+                eq.record_probe(f, probe, command)
+            frames.append(probe)
+        print_probe(pl.concat(frames))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write the probe's files: {exc.strerror or exc}")
+
+
+COMMANDS = {
+    "equilibrium": equilibrium,
+    "equilibrium-compare": equilibrium_compare,
+    "equilibrium-probe": equilibrium_probe,
+}

@@ -684,19 +684,7 @@ def print_strong_play(res, probe=None, files=None) -> None:
     )
     console.print(_table(f"{res.matchup}: value and exploitability by iteration ({a}'s score)", columns, rows))
     if probe is not None:
-        rows = [
-            (
-                r["villain"],
-                f"{r['games']:,}",
-                f"{r['mixture_score']:.1%}",
-                f"{r['search_score']:.1%}",
-                interval_text(r["gain"], r["gain_low"], r["gain_high"], "+"),
-                r["verdict"],
-            )
-            for r in probe.iter_rows(named=True)
-        ]
-        columns = ("villain", "games", "its mixture", "search player", "gain [95%]", "verdict")
-        console.print(_table("independent probe: the search player against the other side's mixture", columns, rows))
+        print_probe(probe)
     table_games = res.table["games"][0] if res.table.height else 0
     console.print(
         f"payoff table: {res.table.height} entries x {table_games:,} games; {res.games:,} games played in "
@@ -705,6 +693,25 @@ def print_strong_play(res, probe=None, files=None) -> None:
     )
     if files:
         console.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False)
+
+
+def print_probe(probe) -> None:
+    """The search probe: each side's search player against the other side's mixture, paired with its own."""
+    rows = [
+        (
+            r.get("matchup", ""),
+            r["villain"],
+            f"{r['games']:,}",
+            f"{r['mixture_score']:.1%}",
+            f"{r['search_score']:.1%}",
+            interval_text(r["gain"], r["gain_low"], r["gain_high"], "+"),
+            r["verdict"],
+        )
+        for r in probe.iter_rows(named=True)
+    ]
+    search = probe["search"][0] if "search" in probe.columns and probe.height else "search"
+    columns = ("matchup", "villain", "games", "its mixture", f"search player ({search})", "gain [95%]", "verdict")
+    console.print(_table("independent probe: the search player against the other side's mixture", columns, rows))
 
 
 def print_strong_play_summary(results, seconds: float) -> None:

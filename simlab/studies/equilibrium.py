@@ -706,10 +706,7 @@ def write_mixture_file(
         "command": command,
     }
     if probe is not None:
-        provenance["search_probe"] = {
-            r["villain"]: {k: r[k] for k in ("games", "gain", "gain_low", "gain_high", "verdict")}
-            for r in probe.iter_rows(named=True)
-        }
+        provenance["search_probe"] = probe_provenance(probe, command)
     doc = {"matchup": result.matchup, "strategy": strategies, "provenance": _without_none(provenance)}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -725,8 +722,87 @@ def write_mixture_file(
 # ============================================================================ an independent probe: the search player
 
 
+@dataclass(frozen=True)
+class ShippedEquilibrium:
+    """A mixture file written by :func:`write_mixture_file`: its matchup, both mixtures and its provenance (what
+    :func:`search_probe` needs, without the run that made it)."""
+
+    path: Path
+    matchup: str
+    villains: tuple[str, str]
+    mixtures: dict[str, MixedSpec]
+    provenance: dict
+
+    def mixture(self, villain: str) -> MixedSpec:
+        return self.mixtures[villain]
+
+
+def read_equilibrium_file(path: str | Path) -> ShippedEquilibrium:
+    """The equilibrium a mixture file holds (refused unless it names its matchup and both its villains' mixtures)."""
+    from simlab.engine.mixture import load_mixture, read_mixture_file
+
+    path = Path(path)
+    doc = read_mixture_file(path)
+    try:
+        a, b = parse_matchup(str(doc.get("matchup", "")))
+    except (InputError, ValueError):
+        raise InputError(f'{path}: needs matchup = "A-vs-B" (two different villains)') from None
+    mixtures = {v: load_mixture(f"{path}#{v}") for v in (a, b)}
+    return ShippedEquilibrium(path, f"{a}-vs-{b}", (a, b), mixtures, dict(doc.get("provenance", {})))
+
+
+def probe_provenance(probe: pl.DataFrame, command: str = "") -> dict:
+    """A probe as a mixture file's ``[provenance.search_probe]``: each villain's gain [95%] and verdict under
+    ``villains``, and the search strategy, commit, rules and command it was measured with."""
+    from simlab.runs.backend import fingerprint, source_commit
+
+    rows = list(probe.iter_rows(named=True))
+    return {
+        "search": rows[0]["search"] if rows else "",
+        "commit": source_commit() or "",
+        "rules_hash": fingerprint()["rules_hash"],
+        "command": command,
+        "villains": {
+            r["villain"]: {k: r[k] for k in ("games", "mixture_score", "search_score", "gain", "gain_low", "gain_high")}
+            | {"verdict": r["verdict"]}
+            for r in rows
+        },
+    }
+
+
+def shipped_files(folder: str | Path, matchups=()) -> list[Path]:
+    """The mixture files in ``folder`` (``<matchup>.toml``), only ``matchups`` when given (each must be there)."""
+    folder = Path(folder)
+    files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    if matchups:
+        files = [f for f in files if f.stem in set(matchups)]
+        missing = set(matchups) - {f.stem for f in files}
+        if missing:
+            raise InputError(f"no mixture file for {', '.join(sorted(missing))} in {str(folder)!r}")
+    if not files:
+        raise InputError(f"no mixture files in {str(folder)!r} (simlab equilibrium writes them)")
+    return files
+
+
+def record_probe(path: str | Path, probe: pl.DataFrame, command: str = "") -> Path:
+    """Rewrite a mixture file with ``probe`` (a :func:`search_probe` frame) as its provenance's ``search_probe``,
+    naming the search strategy, the commit and the rules it was measured with; the mixtures are left as they are."""
+    import tomli_w
+
+    from simlab.engine.mixture import read_mixture_file
+
+    path = Path(path)
+    doc = read_mixture_file(path)
+    head = "".join(line + "\n" for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
+    prov = dict(doc.get("provenance", {}))
+    prov["search_probe"] = probe_provenance(probe, command)
+    doc["provenance"] = _without_none(prov)
+    path.write_text(head + tomli_w.dumps(doc), encoding="utf-8")
+    return path
+
+
 def search_probe(
-    result: EquilibriumResult,
+    result: EquilibriumResult | ShippedEquilibrium,
     games: int = 100,
     epsilon: float = DEFAULT_EPSILON,
     search: str = "search",
@@ -762,6 +838,7 @@ def search_probe(
                 "matchup": result.matchup,
                 "villain": v,
                 "games": games,
+                "search": base.name,
                 "mixture_score": float(own.mean()),
                 "search_score": float(found.mean()),
                 "gain": gain,
