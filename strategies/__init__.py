@@ -26,13 +26,13 @@ Every parameter of the heuristic (name, expert value, group, description, tuning
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from simlab.data.inputs import read_toml
 from simlab.errors import StrategyError
 from simlab.kernels.state import N_SPARAMS
 from strategies import expert as _expert
@@ -97,16 +97,8 @@ def config_names() -> list[str]:
 def load_strategy_file(path: str | Path, _depth: int = 0) -> StrategySpec:
     """Read a strategy variant from a TOML file (data only; nothing in it is executed)."""
     path = Path(path)
-    where = str(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StrategyError(f"cannot read strategy file {where}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise StrategyError(f"strategy file {where} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise StrategyError(f"strategy file {where} is not valid TOML: {exc}") from None
-    return strategy_from_table(doc, where, path.parent, path.stem, _depth)
+    doc = read_toml(path, "strategy file", StrategyError)
+    return strategy_from_table(doc, str(path), path.parent, path.stem, _depth)
 
 
 def strategy_from_table(

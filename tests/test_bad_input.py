@@ -36,6 +36,10 @@ FILES = {
     "report-search0.toml": b'name = "r"\n[report]\nsearch_games = 0\n',
     "blocker": b"",  # a file where a directory is wanted
     "real.csv": b"villains,winner,first,rounds\ngaston;horned-king,gaston,gaston,20\n",  # a log of real games
+    # issue 38: TOML deep enough for tomllib's recursion to fail, and nested just past the limit; a file too large
+    "deep.toml": b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    "deep-tables.toml": b"a" + b".a" * 40 + b" = 1\n",
+    "huge.toml": b"# " + b"x" * 1_000_000 + b"\n",
 }
 
 # (args, a piece of the one line); ids are the argument strings
@@ -69,6 +73,14 @@ CASES = [
     ("run --config first.toml", "first.toml: first 'jafar' is not valid; choose from rotate, random, gaston"),
     ("run --config backend.toml", "backend.toml: backend: unknown backend 'spark'; choose from local, dask"),
     ("run --config scheduler.toml", "scheduler.toml: scheduler: 'notaurl' is not a scheduler address"),
+    # --- issue 38: TOML however formed is one line naming the file and the limit
+    ("strategies deep.toml", "strategy file deep.toml nests tables or arrays deeper than the limit of 16"),
+    (f"run {M} -n 5 --strategy gaston=deep-tables.toml", "strategy file deep-tables.toml nests tables or arrays"),
+    ("run --config deep.toml", "experiment file deep.toml nests tables or arrays deeper than the limit of 16"),
+    ("report --config deep-tables.toml", "experiment file deep-tables.toml nests tables or arrays deeper than"),
+    ("sweep --config huge.toml", "experiment file huge.toml is larger than the limit of 1,000,000 bytes"),
+    ("strategies huge.toml", "strategy file huge.toml is larger than the limit of 1,000,000 bytes"),
+    ("run --config plots.png", "experiment file plots.png is a directory; give a .toml file"),
     # --- every command
     (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
     (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),

@@ -241,7 +241,7 @@ def test_shipped_experiment_files_load():
         ("games = -5", "x.toml: games must be a whole number from 1 to"),
         ('colour = "red"', "x.toml: unknown key 'colour'"),
         ('matchup = "gaston-vs-jafar"', "x.toml: unknown villain 'jafar'"),
-        ("matchup = ", "x.toml: not valid TOML"),
+        ("matchup = ", "x.toml is not valid TOML"),
         ("[sweep]\nvalue = [1]", "x.toml: \\[sweep\\]: unknown key 'value'"),
     ],
 )

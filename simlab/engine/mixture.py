@@ -28,12 +28,12 @@ its description. Which one plays is decided where the matchup is known (:func:`p
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from simlab.data.inputs import read_toml
 from simlab.errors import InputError, StrategyError
 from simlab.kernels.rng import mix64_nb
 from strategies import StrategySpec, resolve, strategy_from_table
@@ -101,12 +101,7 @@ def mixture_file(name: str) -> Path:
 
 def read_mixture_file(path: Path) -> dict:
     where = str(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read mixture file {where}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError(f"mixture file {where} is not valid TOML: {exc}") from None
+    doc = read_toml(path, "mixture file")
     if not isinstance(doc.get("strategy"), list) or not all(isinstance(t, dict) for t in doc["strategy"]):
         raise InputError(f"{where}: needs [[strategy]] tables (villain, weight, base, optional params)")
     return doc

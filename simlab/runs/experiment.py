@@ -34,7 +34,6 @@ Every error names the file and the key.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +47,7 @@ from simlab.data.edits import (
     edits_from_table,
     normalise,
 )
+from simlab.data.inputs import read_toml
 from simlab.data.rules import DEFAULT_MAX_TURNS, MAX_TURNS_LIMIT, RULE_VARIANTS, rules_array
 from simlab.engine.game import parse_matchup, strategy_spec
 from simlab.errors import BackendError, ConfigError, EditError, InputError, RuleError
@@ -191,12 +191,7 @@ def load_experiment(name_or_path: str) -> Experiment:
     """Read and validate an experiment file (by path or by name under ``configs/``)."""
     path = config_path(name_or_path)
     where = str(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{where}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+    doc = read_toml(path, "experiment file", ConfigError)
     _check_types(doc, TOP_KEYS, where)
     for key, (low, high) in LIMITS.items():
         if key in doc and not low <= doc[key] <= high:

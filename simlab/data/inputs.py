@@ -1,0 +1,63 @@
+"""What users hand the toolkit, checked the same way wherever it comes in: TOML files read within a size and a
+nesting limit. A file from someone else is data: however it is formed, it ends in one line naming the file and what
+is wrong, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+from simlab.errors import InputError
+
+# A strategy, experiment or mixture file is a few kilobytes and nests three or four tables deep; the limits leave
+# room for any honest file and stop a hostile one before it costs memory or recursion.
+MAX_TOML_BYTES = 1_000_000
+MAX_TOML_DEPTH = 16
+
+
+def toml_depth(value) -> int:
+    """How deep tables and arrays nest in ``value`` (a table of scalars: 1); walked without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_TOML_DEPTH:  # past the limit the answer is known: too deep
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) -> dict:
+    """The document of the TOML file ``path``, or ``error`` with one line naming ``what`` (``"strategy file"``),
+    the file and the problem: unreadable, not a regular file, over :data:`MAX_TOML_BYTES`, not UTF-8, not TOML
+    (integers of more than 4,300 digits included), nested deeper than :data:`MAX_TOML_DEPTH`."""
+    where = f"{what} {path}"
+    try:
+        if not os.path.isfile(path):
+            state = "a directory" if os.path.isdir(path) else "not a regular file" if os.path.exists(path) else None
+            if state:
+                raise error(f"{where} is {state}; give a .toml file")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_TOML_BYTES + 1)
+    except OSError as exc:
+        raise error(f"cannot read {where}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise error(f"cannot read {what} {str(path)!r}: {exc}") from None
+    if len(raw) > MAX_TOML_BYTES:
+        raise error(f"{where} is larger than the limit of {MAX_TOML_BYTES:,} bytes for a TOML file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{where} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    try:
+        doc = tomllib.loads(text)
+    except RecursionError:
+        raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
+        raise error(f"{where} is not valid TOML: {exc}") from None
+    if toml_depth(doc) > MAX_TOML_DEPTH:
+        raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}")
+    return doc

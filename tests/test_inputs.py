@@ -1,0 +1,53 @@
+"""simlab.data.inputs: what users hand the toolkit, checked in one place (issue 38)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab.data.inputs import MAX_TOML_DEPTH, read_toml, toml_depth
+from simlab.engine.mixture import load_mixture
+from simlab.errors import InputError
+
+
+def test_depth_counts_tables_and_arrays():
+    assert toml_depth({"a": 1}) == 1
+    assert toml_depth({"a": {"b": [1, {"c": 2}]}}) == 4
+    assert toml_depth({"a": [[[]]]}) == 4
+
+
+@pytest.mark.parametrize("depth", [MAX_TOML_DEPTH, MAX_TOML_DEPTH + 1])
+def test_the_depth_limit_is_exact(tmp_path, depth):
+    path = tmp_path / "x.toml"
+    path.write_text("x = " + "[" * (depth - 1) + "]" * (depth - 1) + "\n")  # the document's table is the first
+    if depth <= MAX_TOML_DEPTH:
+        assert toml_depth(read_toml(path, "strategy file")) == depth
+    else:
+        with pytest.raises(InputError, match=f"strategy file {path} nests .* deeper than the limit of 16"):
+            read_toml(path, "strategy file")
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        (b"x = " + b"{a = " * 3000 + b"1" + b"}" * 3000, "nests tables or arrays deeper than the limit"),
+        (b"x = 1" + b"0" * 5000, "is not valid TOML"),  # an integer too long for int()
+        (b"x = \xff", "is not UTF-8 text"),
+        (b"x = [1, 2", "is not valid TOML"),
+    ],
+)
+def test_a_mixture_file_however_formed_is_one_input_error(tmp_path, data, needle):
+    path = tmp_path / "mix.toml"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=f"mixture file {path} {needle}"):
+        load_mixture(f"{path}#gaston")
+
+
+def test_a_fifo_or_a_missing_file_is_named(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)  # reading it would wait for a writer forever
+    with pytest.raises(InputError, match="pipe.toml is not a regular file"):
+        read_toml(fifo, "strategy file")
+    with pytest.raises(InputError, match="cannot read strategy file .*nowhere.toml: No such file"):
+        read_toml(tmp_path / "nowhere.toml", "strategy file")
