@@ -81,6 +81,29 @@ CASES = [
     ("sweep --config huge.toml", "experiment file huge.toml is larger than the limit of 1,000,000 bytes"),
     ("strategies huge.toml", "strategy file huge.toml is larger than the limit of 1,000,000 bytes"),
     ("run --config plots.png", "experiment file plots.png is a directory; give a .toml file"),
+    # --- issue 38: repeats that contradict each other name both values
+    (
+        f"run {M} -n 5 --rules get_out=exactly_three --rules get_out=up_to_three",
+        "--rules 'get_out=exactly_three' and --rules 'get_out=up_to_three' contradict each other",
+    ),
+    (
+        f"run {M} -n 5 --strategy gaston=expert --strategy Gaston=novice",
+        "--strategy 'gaston=expert' and --strategy 'Gaston=novice' contradict each other",
+    ),
+    (
+        f"run {M} -n 5 --edit 'Get Out!:cost=3' --edit 'Get Out!:cost=5'",
+        "--edit 'Get Out!:cost=3' and --edit 'Get Out!:cost=5' contradict each other",
+    ),
+    ("matrix -n 5 --edit 'Get Out!:cost=3' --edit 'Get Out!:cost=5'", "--edit 'Get Out!:cost=3' and --edit"),
+    (
+        "leverage -n 5 --perturb 'get_out=exactly_three + get_out=up_to_three'",
+        "reading 'get_out=exactly_three' and reading 'get_out=up_to_three' contradict each other",
+    ),
+    (
+        "difficulty -n 5 --reading 'board:Morva:flip + get_out=exactly_three + get_out=up_to_three'",
+        "reading 'get_out=exactly_three' and reading 'get_out=up_to_three' contradict each other",
+    ),
+    ("tune --villain gaston --opponent lady-tremaine=novice --opponent lady-tremaine=expert", "contradict each other"),
     # --- every command
     (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
     (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),

@@ -51,3 +51,15 @@ def test_a_fifo_or_a_missing_file_is_named(tmp_path):
         read_toml(fifo, "strategy file")
     with pytest.raises(InputError, match="cannot read strategy file .*nowhere.toml: No such file"):
         read_toml(tmp_path / "nowhere.toml", "strategy file")
+
+
+def test_the_same_option_twice_is_fine(monkeypatch):
+    """Identical repeats are no contradiction: each reaches its library call once."""
+    from simlab.cli.common import parse_edits, parse_pairs
+    from simlab.studies.leverage import parse_perturbation
+
+    assert parse_pairs(["get_out=exactly_three", " get_out = exactly_three"], "--rules") == {"get_out": "exactly_three"}
+    assert [str(e) for e in parse_edits(["Get Out!:cost=3", "Get Out!:cost=3"])] == ["Get Out!:cost=3"]
+    assert parse_perturbation("get_out=exactly_three + get_out=exactly_three").variants == (
+        ("get_out", "exactly_three"),
+    )

@@ -12,6 +12,7 @@ import typer.core
 from rich.console import Console
 from rich.progress import Progress
 
+from simlab.data.inputs import agree
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import console
 from simlab.runs.settings import RunSettings
@@ -188,9 +189,15 @@ def check_search_games(search_games: int | None) -> None:
         fail(f"--search-games must be a positive number of games, got {search_games}")
 
 
-def parse_edits(items: list[str] | None) -> tuple:
-    from simlab.data.edits import normalise
+def parse_edits(items: list[str] | None, what: str = "--edit") -> tuple:
+    """The ``--edit`` items, each checked; two that set the same card attribute (or board location) to different
+    values are refused naming both (the same edit twice is fine)."""
+    from simlab.data.edits import normalise, parse_edit
 
+    given = {}
+    for item in items or []:
+        edit = parse_edit(item, what)
+        agree(given, edit.key, item, str(edit), what)
     return normalise(items or [])
 
 
@@ -237,11 +244,13 @@ def run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, prog
 
 
 def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
-    out = {}
+    """``NAME=VALUE`` items as a dict; a NAME given twice with different values is refused naming both."""
+    out, given = {}, {}
     for item in items or []:
         if "=" not in item:
             fail(f"{what} {item!r} must look like NAME=VALUE")
         k, v = item.split("=", 1)
+        agree(given, k.strip().lower(), item, v.strip(), what)
         out[k.strip()] = v.strip()
     return out
 

@@ -1,6 +1,6 @@
 """What users hand the toolkit, checked the same way wherever it comes in: TOML files read within a size and a
-nesting limit. A file from someone else is data: however it is formed, it ends in one line naming the file and what
-is wrong, never a traceback."""
+nesting limit, and repeated options that must agree. A file from someone else is data: however it is formed, it
+ends in one line naming the file and what is wrong, never a traceback."""
 
 from __future__ import annotations
 
@@ -61,3 +61,12 @@ def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) 
     if toml_depth(doc) > MAX_TOML_DEPTH:
         raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}")
     return doc
+
+
+def agree(given: dict, key, item: str, value, what: str) -> None:
+    """Record ``item`` (as typed) under ``key`` in ``given``, refusing (InputError) a repeat of ``what`` that
+    gives ``key`` another ``value``: a user who pastes two lines must not have to guess which one plays. The
+    same value twice is fine."""
+    if key in given and given[key][1] != value:
+        raise InputError(f"{what} {given[key][0]!r} and {what} {item!r} contradict each other; give one of them")
+    given.setdefault(key, (item, value))

@@ -22,6 +22,7 @@ import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS, prose_name
 from simlab.data.edits import BoardEdit, normalise, parse_edit, plausible_board_errors
+from simlab.data.inputs import agree
 from simlab.data.rules import RULE_VARIANTS, rules_array
 from simlab.engine.game import parse_matchup
 from simlab.errors import InputError, RuleError
@@ -101,13 +102,15 @@ def parse_perturbation(text) -> Perturbation:
     parts = [p.strip() for p in str(text).split(" + ") if p.strip()]
     if not parts:
         raise InputError(f"empty perturbation {text!r}; give VARIANT=VALUE or an edit such as board:Morva:flip")
-    variants, edits = {}, []
+    variants, edits, given = {}, [], {}
     for p in parts:
         name, eq, value = p.partition("=")
         if eq and ":" not in name and name.strip() in RULE_VARIANTS:
+            agree(given, name.strip(), p, value.strip(), "reading")
             variants[name.strip()] = value.strip()
         elif ":" in p:
             edits.append(parse_edit(p, "reading"))
+            agree(given, edits[-1].key, p, str(edits[-1]), "reading")
         else:
             raise InputError(
                 f"perturbation {p!r} is neither VARIANT=VALUE (variants: {', '.join(RULE_VARIANTS)}) nor an edit "
