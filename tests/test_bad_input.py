@@ -40,6 +40,12 @@ FILES = {
     "deep.toml": b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
     "deep-tables.toml": b"a" + b".a" * 40 + b" = 1\n",
     "huge.toml": b"# " + b"x" * 1_000_000 + b"\n",
+    # issue 38: a report's name is one folder name inside --out
+    "report-up.toml": b'name = "../../../some/where/evil"\n',
+    "report-empty.toml": b'name = ""\n',
+    "report-abs.toml": b'name = "/tmp/evil"\n',
+    "report-dot.toml": b'name = ".."\n',
+    "report-link.toml": b'name = "elsewhere"\n',
 }
 
 # (args, a piece of the one line); ids are the argument strings
@@ -104,6 +110,12 @@ CASES = [
         "reading 'get_out=exactly_three' and reading 'get_out=up_to_three' contradict each other",
     ),
     ("tune --villain gaston --opponent lady-tremaine=novice --opponent lady-tremaine=expert", "contradict each other"),
+    # --- issue 38: a report config never picks a path outside the output folder
+    ("report --config report-up.toml", "report-up.toml: name '../../../some/where/evil' must be a single name inside"),
+    ("report --config report-empty.toml", "report-empty.toml: name '' must be a non-empty name"),
+    ("report --config report-abs.toml", "report-abs.toml: name '/tmp/evil' must be a single name inside the output"),
+    ("report --config report-dot.toml", "report-dot.toml: name '..' must be a single name inside the output folder"),
+    ("report --config report-link.toml", "report-link.toml: name 'elsewhere' leads outside the output folder"),
     # --- every command
     (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
     (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),
@@ -168,6 +180,8 @@ def workdir(tmp_path_factory):
     for name, data in FILES.items():
         (root / name).write_bytes(data)
     (root / "plots.png").mkdir()  # a directory with a plot's name
+    (root / "reports").mkdir()
+    (root / "reports" / "elsewhere").symlink_to(tmp_path_factory.mktemp("outside"))  # a way out of reports/
     run("gaston-vs-horned-king", 20, seed=1, max_turns=3, chunk=10, checkpoint=root / "ckpt")
     return root
 

@@ -63,3 +63,33 @@ def test_the_same_option_twice_is_fine(monkeypatch):
     assert parse_perturbation("get_out=exactly_three + get_out=exactly_three").variants == (
         ("get_out", "exactly_three"),
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [
+        ("", "must be a non-empty name"),
+        ("  ", "must be a non-empty name"),
+        (None, "must be a non-empty name"),
+        ("a/b", "must be a single name inside the output folder, not a path"),
+        ("a\\b", "not a path"),
+        ("..", "not a path"),
+        (".", "not a path"),
+        ("/etc", "not a path"),
+        ("x\0y", "not a path"),
+        ("out", "leads outside the output folder"),  # a symlink out of it
+        ("loop", "cannot use"),  # a symlink to itself
+    ],
+)
+def test_an_output_name_is_one_name_inside_its_folder(tmp_path, name, needle):
+    from simlab.data.inputs import output_name
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "out").symlink_to(tmp_path)
+    (folder / "loop").symlink_to(folder / "loop")
+    with pytest.raises(InputError, match=needle):
+        output_name(name, folder, "name")
+    assert output_name("balance", folder, "name") == folder / "balance"
+    (folder / "inside").symlink_to(folder / "balance")  # a symlink that stays inside is fine
+    assert output_name("inside", folder, "name") == folder / "inside"

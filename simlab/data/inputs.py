@@ -1,6 +1,7 @@
 """What users hand the toolkit, checked the same way wherever it comes in: TOML files read within a size and a
-nesting limit, and repeated options that must agree. A file from someone else is data: however it is formed, it
-ends in one line naming the file and what is wrong, never a traceback."""
+nesting limit, names a config gives for outputs kept inside their output folder, and repeated options that must
+agree. A file from someone else is data: however it is formed, it ends in one line naming the file and what is
+wrong, never a traceback, and it never picks a path outside the folder it writes to."""
 
 from __future__ import annotations
 
@@ -61,6 +62,27 @@ def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) 
     if toml_depth(doc) > MAX_TOML_DEPTH:
         raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}")
     return doc
+
+
+def output_name(name, folder: str | Path, what: str) -> Path:
+    """``folder / name`` for a name a config gives an output (a report's name, a plot's or a table's), or an
+    InputError naming ``what``: the name must be one path component (not empty, no ``/`` or ``\\``, not ``.`` or
+    ``..``, no NUL) whose resolved path stays inside ``folder`` (no symlink out of it)."""
+    text = name if isinstance(name, str) else None
+    shown = repr(name)
+    if text is None or not text.strip():
+        raise InputError(f"{what} {shown} must be a non-empty name (one folder or file name, no path)")
+    if "/" in text or "\\" in text or "\0" in text or text in (".", "..") or os.path.isabs(text):
+        raise InputError(f"{what} {shown} must be a single name inside the output folder, not a path")
+    base = Path(folder)
+    target = base / text
+    try:
+        inside = target.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a name the file system refuses
+        raise InputError(f"{what} {shown}: cannot use {str(target)!r}: {exc}") from None
+    if not inside:
+        raise InputError(f"{what} {shown} leads outside the output folder {str(base)!r} (a symlink out of it)")
+    return target
 
 
 def agree(given: dict, key, item: str, value, what: str) -> None:

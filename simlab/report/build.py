@@ -23,6 +23,7 @@ from pathlib import Path
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
+from simlab.data.inputs import output_name
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
 from simlab.engine.game import check_villain
 from simlab.errors import InputError
@@ -94,7 +95,13 @@ def build_report(
     for study in STUDIES:  # every study played, in this order, before any section is made
         getattr(ctx, study)
     report = Report(ctx.directory, ctx.settings, [part for section in sections_in_order(ctx) for part in section(ctx)])
-    write_report(report)
+    try:
+        write_report(report)
+    except OSError as exc:  # a disk full or a folder made read-only after the check before the studies
+        raise InputError(
+            f"cannot write the report to {str(ctx.directory)!r}: {exc.strerror or exc}; the files written before "
+            "this one are there"
+        ) from None
     return report
 
 
@@ -131,7 +138,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
     perturb = _perturbations(rep, "leverage_perturb", exp.source)
     chosen_readings = _perturbations(rep, "robust_readings", exp.source)
     real_games = calibration_log(rep, exp.source)  # read now: a bad log fails before the long studies
-    directory = _writable(Path(out_dir) / exp.name)
+    directory = _writable(output_name(exp.name, out_dir, f"{where}: name"))
     seed = exp.seed if exp.seed is not None else DEFAULTS["seed"]
     max_turns = exp.max_turns or DEFAULT_MAX_TURNS
     run = RunSettings(games, seed, main_level, exp.strategies, exp.rules, max_turns, threads, exp.edits)
@@ -253,6 +260,11 @@ table.t th{background:#f4f4f4} img{max-width:100%;display:block;margin:1em 0} pr
 """
 
 
+def _write_table(d: Path, name: str, frame: pl.DataFrame) -> None:
+    frame.write_parquet(output_name(f"{name}.parquet", d, "table"))
+    frame.write_csv(output_name(f"{name}.csv", d, "table"))
+
+
 def write_report(report: Report) -> None:
     """index.html (plots embedded), report.md, settings.json, tables as parquet and CSV."""
     d = report.directory
@@ -267,8 +279,7 @@ def write_report(report: Report) -> None:
         md += [f"## {sec.title}", "", sec.text, ""]
         body.append(f"<h2>{html.escape(sec.title)}</h2><p>{html.escape(sec.text)}</p>")
         for name, frame in sec.tables.items():
-            frame.write_parquet(d / f"{name}.parquet")
-            frame.write_csv(d / f"{name}.csv")
+            _write_table(d, name, frame)
             md += [f"### {name}", "", _markdown(frame), ""]
             body.append(f"<h3>{html.escape(name)}</h3>{_html_table(frame)}")
             if name.endswith("verdicts") and "verdict" in frame.columns:
@@ -277,8 +288,7 @@ def write_report(report: Report) -> None:
                 md += [f"- {v}" for v in items] + [""]
                 body.append("<ul>" + "".join(f"<li>{html.escape(v)}</li>" for v in items) + "</ul>")
         for name, frame in sec.files.items():
-            frame.write_parquet(d / f"{name}.parquet")
-            frame.write_csv(d / f"{name}.csv")
+            _write_table(d, name, frame)
             md += [f"Table `{name}`: [{name}.csv]({name}.csv), [{name}.parquet]({name}.parquet)", ""]
             body.append(f'<p>Table {html.escape(name)}: <a href="{name}.csv">{name}.csv</a></p>')
         for name, path in sec.plots.items():

@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
+from simlab.data.inputs import output_name
 from simlab.report.plots import (
     plot_calibration,
     plot_fix,
@@ -86,7 +87,7 @@ class ReportContext:
 
     def plot(self, name: str, draw, size) -> Path:
         """``name``.png in the report's directory, drawn by ``draw(ax)`` on a figure of ``size`` inches."""
-        return write_plot(self.directory / f"{name}.png", draw, size, dpi=110)
+        return write_plot(output_name(f"{name}.png", self.directory, "plot"), draw, size, dpi=110)
 
     @cached_property
     def matrix(self):
