@@ -115,7 +115,26 @@ CASES = [
     ("report --config report-empty.toml", "report-empty.toml: name '' must be a non-empty name"),
     ("report --config report-abs.toml", "report-abs.toml: name '/tmp/evil' must be a single name inside the output"),
     ("report --config report-dot.toml", "report-dot.toml: name '..' must be a single name inside the output folder"),
-    ("report --config report-link.toml", "report-link.toml: name 'elsewhere' leads outside the output folder"),
+    ("report --config report-link.toml --out links", "report-link.toml: name 'elsewhere' leads outside the output"),
+    # --- issue 38: output paths checked before the first game
+    ("matrix -n 5 --png /proc/x.png", "--png '/proc/x.png' cannot be written"),
+    ("leverage -n 5 --out /proc/x.csv", "--out '/proc/x.csv' cannot be written"),
+    ("leverage -n 5 --out x.txt", "--out 'x.txt' must be a file name ending in .parquet or .csv"),
+    ("leverage -n 5 --png /proc/x.png", "--png '/proc/x.png' cannot be written"),
+    ("cards --villain gaston -n 5 --png /proc/x.png", "--png '/proc/x.png' cannot be written"),
+    (f"sweep {M} --rule get_out --values exactly_three --png /proc/x.png", "--png '/proc/x.png' cannot be written"),
+    (f"run {M} -n 5 --out /proc/x.parquet", "--out '/proc/x.parquet' cannot be written"),
+    (f"run {M} -n 5 --checkpoint /proc/ckpt", "--checkpoint '/proc/ckpt' cannot be written"),
+    (f"run {M} -n 5 --checkpoint real.csv", "--checkpoint 'real.csv' is a file; give a folder"),
+    (f"run {M} -n 5 --checkpoint real.csv/ckpt", "'real.csv/ckpt' cannot be written: 'real.csv' is a file"),
+    ("calibrate --games real.csv -n 5 --png /proc/c.png", "--png '/proc/c.png' cannot be written"),
+    ("tune --villain gaston --out /proc/t.toml", "--out '/proc/t.toml' cannot be written"),
+    ("tune-all --report-dir /proc/tune", "--report-dir '/proc/tune' cannot be written"),
+    ("tune-all --out /proc/strategies", "--out '/proc/strategies' cannot be written"),
+    ("equilibrium -m gaston-vs-horned-king --out /proc/eq", "--out '/proc/eq' cannot be written"),
+    ("equilibrium -m gaston-vs-horned-king --report-dir /proc/eq", "--report-dir '/proc/eq' cannot be written"),
+    ("equilibrium -m gaston-vs-horned-king --checkpoint /proc/eq", "--checkpoint '/proc/eq' cannot be written"),
+    ("report --out /proc/reports", "cannot write the report to '/proc/reports/balance'"),
     # --- every command
     (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
     (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),
@@ -180,8 +199,8 @@ def workdir(tmp_path_factory):
     for name, data in FILES.items():
         (root / name).write_bytes(data)
     (root / "plots.png").mkdir()  # a directory with a plot's name
-    (root / "reports").mkdir()
-    (root / "reports" / "elsewhere").symlink_to(tmp_path_factory.mktemp("outside"))  # a way out of reports/
+    (root / "links").mkdir()
+    (root / "links" / "elsewhere").symlink_to(tmp_path_factory.mktemp("outside"))  # a way out of links/
     run("gaston-vs-horned-king", 20, seed=1, max_turns=3, chunk=10, checkpoint=root / "ckpt")
     return root
 

@@ -14,13 +14,13 @@ from simlab.cli.common import (
     Seed,
     Threads,
     backend_for,
-    check_file_option,
     check_games,
     fail,
     no_bar,
     progress_bar,
     save_plot,
 )
+from simlab.data.inputs import check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import print_calibration
@@ -57,7 +57,7 @@ def calibrate(
     from simlab.studies.calibration import calibrate as run_calibrate
 
     check_games(n)
-    check_file_option(png, "--png", ".png")
+    check_output_file(png or (None if json_out else "reports/calibration.png"), "--png", ".png")
     wanted = [lv.strip() for item in levels or [] for lv in item.split(",") if lv.strip()] or None
     variants: dict[str, list[str]] = {}
     for item in rules or []:

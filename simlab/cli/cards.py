@@ -20,7 +20,6 @@ from simlab.cli.common import (
     Threads,
     VillainStrategies,
     backend_for,
-    check_file_option,
     default_png,
     experiment_settings,
     fail,
@@ -30,6 +29,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import ablation_view, card_sheet_view, console, observational_view, sweep_view
@@ -66,7 +66,7 @@ def cards(
 
     if list_cards:
         return list_villain_cards(villain)
-    check_file_option(png, "--png", ".png")
+    check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level)
@@ -128,7 +128,9 @@ def sweep(
     from simlab.report.plots import plot_sweep
     from simlab.studies.whatif import sweep as run_sweep
 
-    check_file_option(png, "--png", ".png")
+    check_output_file(png, "--png", ".png")
+    if png is None:
+        check_output_dir("reports", "the plot's folder")
     bar, update = progress_bar()
     try:
         cfg = experiment_settings(

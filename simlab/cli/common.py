@@ -327,18 +327,6 @@ def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, **ke
         fail(str(exc))
 
 
-def check_file_option(path: str | None, option: str, suffix: str) -> None:
-    """A file option (``--png``, ``--out``) must name a file with ``suffix``, not a directory; checked before
-    any game is played, so a typo costs nothing and writes nothing."""
-    if path is None:
-        return
-    p = Path(path)
-    if p.suffix.lower() != suffix:
-        fail(f"{option} {path!r} must be a file name ending in {suffix}")
-    if p.is_dir():
-        fail(f"{option} {path!r} is a directory; give a file name ending in {suffix}")
-
-
 def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool = False, what: str = "") -> None:
     """Draw on a fresh Axes and save it to ``path`` (PNG), or fail with a one-line error naming ``what`` (default
     the path); say where (unless ``quiet``: a command printing JSON)."""
@@ -346,9 +334,9 @@ def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool 
 
     replaced = Path(path).is_file()
     try:
-        write_plot(path, draw, (width, height), what=what)
+        write_plot(path, draw, (width, height), what=what or f"the plot {path!r}")
     except InputError as exc:
-        fail(str(exc))
+        fail(f"{exc}; the results are printed above")
     if not quiet:
         console.print(f"plot: {path}" + (" (replaced the file that was there)" if replaced else ""), highlight=False)
 

@@ -20,6 +20,7 @@ from simlab.cli.common import (
     fail,
     parse_pairs,
 )
+from simlab.data.inputs import check_output_dir
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.studies import equilibrium as eq
@@ -162,6 +163,8 @@ def equilibrium(
     try:
         if all_ == (matchup is not None):
             raise InputError("give --matchup A-vs-B for one matchup, or --all for every pairing of two villains")
+        for path, option in ((out, "--out"), (report_dir, "--report-dir"), (checkpoint, "--checkpoint")):
+            check_output_dir(path, option)
         if probe_games < 0:
             raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
         options = eq.EquilibriumSettings(

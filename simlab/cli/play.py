@@ -22,7 +22,6 @@ from simlab.cli.common import (
     VillainsOrAll,
     VillainStrategies,
     backend_for,
-    check_file_option,
     default_games,
     default_png,
     each_villain,
@@ -35,6 +34,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.engine.game import DEFAULT_STRATEGY
 from simlab.errors import USER_ERRORS, InputError
@@ -102,7 +102,8 @@ def run(
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
             print_or_json(res, json_out)
             return
-        check_file_option(out, "--out", ".parquet")
+        check_output_file(out, "--out", ".parquet")
+        check_output_dir(checkpoint, "--checkpoint")
         cfg = experiment_settings(
             config,
             matchup=(matchup, None),
@@ -217,7 +218,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
-    check_file_option(png, "--png", ".png")
+    check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
         n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())

@@ -25,6 +25,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.data.inputs import check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import _rate_table, console, leverage_views, print_difficulty
@@ -156,8 +157,8 @@ def leverage(
         fail(f"--top must be 0 or more, got {top}")
     if board not in BOARD_CHOICES:
         fail(f"--board must be one of {', '.join(BOARD_CHOICES)}, got {board!r}")
-    if out is not None and not out.endswith((".parquet", ".csv")):
-        fail(f"--out must name a .parquet or .csv file, got {out!r}")
+    check_output_file(out, "--out", (".parquet", ".csv"))
+    check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
         with backend_for(backend, scheduler), bar:
@@ -179,7 +180,7 @@ def leverage(
         try:
             t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
         except OSError as exc:
-            fail(f"cannot write {out!r}: {exc.strerror or exc}")
+            fail(f"cannot write --out {out!r}: {exc.strerror or exc}; the table is printed above")
         console.print(f"table: {out}")
     if png is not None:
         save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9)

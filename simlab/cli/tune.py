@@ -18,11 +18,11 @@ from simlab.cli.common import (
     Seed,
     Threads,
     backend_for,
-    check_file_option,
     fail,
     parse_pairs,
     save_plot,
 )
+from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import print_tune, print_tune_all
@@ -116,12 +116,13 @@ def tune(
     from simlab.studies import tune as tuning
 
     try:
-        check_file_option(out, "--out", ".toml")
+        check_villain(villain)
+        out = out or f"configs/strategies/tuned-{villain}.toml"
+        check_output_file(out, "--out", ".toml")
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         with backend_for(backend, scheduler), bar:
-            check_villain(villain)
             opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
             res = tuning.tune(
                 villain,
@@ -132,7 +133,7 @@ def tune(
                 validation_games,
                 popsize,
                 param,
-                out or f"configs/strategies/tuned-{villain}.toml",
+                out,
                 progress=lambda *a: update(f"tune {villain}", *a),
                 objective=goal,
                 settings=settings,
@@ -175,6 +176,8 @@ def tune_all(
     from simlab.studies import tune as tuning
 
     try:
+        check_output_dir(out, "--out")
+        check_output_dir(report_dir, "--report-dir")
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)

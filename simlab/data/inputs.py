@@ -1,11 +1,13 @@
-"""What users hand the toolkit, checked the same way wherever it comes in: TOML files read within a size and a
-nesting limit, names a config gives for outputs kept inside their output folder, and repeated options that must
-agree. A file from someone else is data: however it is formed, it ends in one line naming the file and what is
-wrong, never a traceback, and it never picks a path outside the folder it writes to."""
+"""What users hand the toolkit, checked the same way wherever it comes in: TOML files read within a size and a nesting
+limit, names a config gives for outputs kept inside their output folder, output paths checked writable before any
+game is played, and repeated options that must agree. A file from someone else is data: however it is formed, it ends
+in one line naming the file and what is wrong, never a traceback, and it never picks a path outside the folder it
+writes to."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -92,3 +94,48 @@ def agree(given: dict, key, item: str, value, what: str) -> None:
     if key in given and given[key][1] != value:
         raise InputError(f"{what} {given[key][0]!r} and {what} {item!r} contradict each other; give one of them")
     given.setdefault(key, (item, value))
+
+
+def check_output_file(path: str | None, option: str, suffix: str | tuple[str, ...]) -> None:
+    """A file option (``--png``, ``--out``) must name a file with ``suffix`` (or one of them), not a directory,
+    in a folder this process can write; checked before any game is played, so a typo or an unwritable place
+    costs nothing and writes nothing (an InputError otherwise)."""
+    if path is None:
+        return
+    suffixes = (suffix,) if isinstance(suffix, str) else suffix
+    if "\0" in path or Path(path).suffix.lower() not in suffixes:
+        raise InputError(f"{option} {path!r} must be a file name ending in {' or '.join(suffixes)}")
+    _check_writable(Path(path), option, path, folder=False)
+
+
+def check_output_dir(path: str | None, option: str) -> None:
+    """A folder option (``--checkpoint``, ``--report-dir``, an output folder) must name a folder this process can
+    write (made later if need be), not a file; checked before any game is played (an InputError otherwise)."""
+    if path is None:
+        return
+    if not path.strip() or "\0" in path:
+        raise InputError(f"{option} {path!r} must name a folder")
+    _check_writable(Path(path), option, path, folder=True)
+
+
+def _check_writable(p: Path, option: str, shown: str, folder: bool) -> None:
+    """A file (``folder``: a folder) could be made at ``p``: it is not of the other kind, its nearest existing
+    folder takes a new file (tried: permission bits do not say it for root, nor for /proc), and ``p``, an
+    existing file, opens for writing."""
+    try:
+        if p.exists() and p.is_dir() != folder:
+            kind = "is a directory; give a file name" if p.is_dir() else "is a file; give a folder"
+            raise InputError(f"{option} {shown!r} {kind}")
+        where = p if folder else p.parent
+        while not where.exists() and where != where.parent:
+            where = where.parent
+        if not where.is_dir():
+            raise InputError(f"{option} {shown!r} cannot be written: {str(where)!r} is a file, not a folder")
+        if p.is_file():
+            with open(p, "ab"):
+                pass
+        fd, probe = tempfile.mkstemp(prefix=".simlab-write-test-", dir=where)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"{option} {shown!r} cannot be written: {exc.strerror or exc}") from None
