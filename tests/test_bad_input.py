@@ -135,6 +135,13 @@ CASES = [
     ("equilibrium -m gaston-vs-horned-king --report-dir /proc/eq", "--report-dir '/proc/eq' cannot be written"),
     ("equilibrium -m gaston-vs-horned-king --checkpoint /proc/eq", "--checkpoint '/proc/eq' cannot be written"),
     ("report --out /proc/reports", "cannot write the report to '/proc/reports/balance'"),
+    # --- issue 38: an empty item in a list is refused, never dropped
+    (f"sweep {M} --rule get_out --values 1,,2", "--values '1,,2' has an empty item (item 2 of 3)"),
+    (f"sweep {M} --rule get_out --values exactly_three,", "--values 'exactly_three,' has an empty item (item 2 of"),
+    (f"sweep {M} --rule get_out --values ' '", "--values '' is empty"),
+    ("calibrate --games real.csv -n 5 --levels novice,,expert", "--levels 'novice,,expert' has an empty item"),
+    ("calibrate --games real.csv -n 5 --rules get_out=,exactly_three", "',exactly_three' has an empty item (item 1"),
+    ("equilibrium -m gaston-vs-horned-king --seed-levels novice,,expert", "--seed-levels 'novice,,expert' has an"),
     # --- every command
     (f"run {M} -n 5 --out games.csv", "--out 'games.csv' must be a file name ending in .parquet"),
     (f"run {M} -n 5 --threads 4097", "threads must be between 1 and"),

@@ -20,7 +20,7 @@ from simlab.cli.common import (
     progress_bar,
     save_plot,
 )
-from simlab.data.inputs import check_output_file
+from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import print_calibration
@@ -58,13 +58,13 @@ def calibrate(
 
     check_games(n)
     check_output_file(png or (None if json_out else "reports/calibration.png"), "--png", ".png")
-    wanted = [lv.strip() for item in levels or [] for lv in item.split(",") if lv.strip()] or None
+    wanted = [lv for item in levels or [] for lv in split_items(item, "--levels")] or None
     variants: dict[str, list[str]] = {}
     for item in rules or []:
         if "=" not in item:
             fail(f"--rules {item!r} must look like VARIANT=VALUE[,VALUE...]")
         k, v = item.split("=", 1)
-        variants.setdefault(k.strip(), []).extend(x.strip() for x in v.split(","))
+        variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
     bar, update = progress_bar()
     try:
         with backend_for(backend, scheduler), bar if not json_out else no_bar():

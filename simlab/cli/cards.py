@@ -29,7 +29,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
-from simlab.data.inputs import check_output_dir, check_output_file
+from simlab.data.inputs import check_output_dir, check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import ablation_view, card_sheet_view, console, observational_view, sweep_view
@@ -185,10 +185,7 @@ def parse_values(text: str) -> list[str]:
         if b < a:
             fail(f"--values {text!r}: the range is empty")
         return [str(v) for v in range(a, b + 1)]
-    vals = [v.strip() for v in text.split(",") if v.strip()]
-    if not vals:
-        fail("--values needs at least one value, e.g. 3,4,5")
-    return vals
+    return split_items(text, "--values")
 
 
 COMMANDS = {"cards": cards, "sweep": sweep}

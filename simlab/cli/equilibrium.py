@@ -20,7 +20,7 @@ from simlab.cli.common import (
     fail,
     parse_pairs,
 )
-from simlab.data.inputs import check_output_dir
+from simlab.data.inputs import check_output_dir, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.studies import equilibrium as eq
@@ -57,7 +57,7 @@ def equilibrium_bar():
 def _seed_levels(text: str) -> tuple[str, ...]:
     from simlab.runs.levels import LEVELS
 
-    items = [t.strip() for t in text.split(",")] if text.strip() else []
+    items = split_items(text, "--seed-levels") if text.strip() else []
     for lv in items:
         if lv not in ("novice", "expert", "tuned"):
             choices = ", ".join(v for v in LEVELS if v in ("novice", "expert", "tuned"))

@@ -96,6 +96,17 @@ def agree(given: dict, key, item: str, value, what: str) -> None:
     given.setdefault(key, (item, value))
 
 
+def split_items(text: str, option: str) -> list[str]:
+    """``"a,b,c"`` -> ``["a", "b", "c"]``, each stripped; an empty item (``"a,,b"``, a trailing comma, nothing at
+    all) is refused (InputError), so a typo never quietly drops a value."""
+    items = [t.strip() for t in str(text).split(",")]
+    for i, item in enumerate(items):
+        if not item:
+            where = "is empty" if len(items) == 1 else f"has an empty item (item {i + 1} of {len(items)})"
+            raise InputError(f"{option} {text!r} {where}; separate values with single commas")
+    return items
+
+
 def check_output_file(path: str | None, option: str, suffix: str | tuple[str, ...]) -> None:
     """A file option (``--png``, ``--out``) must name a file with ``suffix`` (or one of them), not a directory,
     in a folder this process can write; checked before any game is played, so a typo or an unwritable place
