@@ -93,3 +93,20 @@ def test_an_output_name_is_one_name_inside_its_folder(tmp_path, name, needle):
     assert output_name("balance", folder, "name") == folder / "balance"
     (folder / "inside").symlink_to(folder / "balance")  # a symlink that stays inside is fine
     assert output_name("inside", folder, "name") == folder / "inside"
+
+
+@pytest.mark.parametrize(
+    "args", [["matrix", "-n", "1"], ["first-seat", "-n", "1"], ["sweep", "-m", "gaston-vs-horned-king"]]
+)
+def test_the_default_plot_folder_is_checked_before_the_first_game(tmp_path, monkeypatch, args):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").write_text("")  # a file where the plots' folder goes
+    res = CliRunner().invoke(
+        app, args + ["--rule", "get_out", "--values", "exactly_three"] if "sweep" in args else args
+    )
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == "error: the plots' folder 'reports' is a file; give a folder"

@@ -20,6 +20,7 @@ from simlab.cli.common import (
     Threads,
     VillainStrategies,
     backend_for,
+    check_png,
     default_png,
     experiment_settings,
     fail,
@@ -29,7 +30,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
-from simlab.data.inputs import check_output_dir, check_output_file, split_items
+from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import ablation_view, card_sheet_view, console, observational_view, sweep_view
@@ -128,9 +129,7 @@ def sweep(
     from simlab.report.plots import plot_sweep
     from simlab.studies.whatif import sweep as run_sweep
 
-    check_output_file(png, "--png", ".png")
-    if png is None:
-        check_output_dir("reports", "the plot's folder")
+    check_png(png)
     bar, update = progress_bar()
     try:
         cfg = experiment_settings(

@@ -341,6 +341,15 @@ def save_plot(path: str, draw, width: float = 7, height: float = 5, quiet: bool 
         console.print(f"plot: {path}" + (" (replaced the file that was there)" if replaced else ""), highlight=False)
 
 
+def check_png(png: str | None) -> None:
+    """``--png`` checked before any game is played; without it, the folder of :func:`default_png`'s file."""
+    from simlab.data.inputs import check_output_dir, check_output_file
+
+    check_output_file(png, "--png", ".png")
+    if png is None:
+        check_output_dir("reports", "the plots' folder")
+
+
 def default_png(*parts: str) -> str:
     """A default plot file named after what it shows: ``default_png("sweep", "gaston-vs-horned-king", "Get Out!
     cost", "expert")`` is ``reports/sweep-gaston-vs-horned-king-get-out-cost-expert.png``."""

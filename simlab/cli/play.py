@@ -22,6 +22,7 @@ from simlab.cli.common import (
     VillainsOrAll,
     VillainStrategies,
     backend_for,
+    check_png,
     default_games,
     default_png,
     each_villain,
@@ -218,7 +219,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
-    check_output_file(png, "--png", ".png")
+    check_png(png)
     bar, update = progress_bar()
     try:
         n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
