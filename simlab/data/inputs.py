@@ -141,7 +141,7 @@ def _check_writable(p: Path, option: str, shown: str, folder: bool) -> None:
         while not where.exists() and where != where.parent:
             where = where.parent
         if not where.is_dir():
-            raise InputError(f"{option} {shown!r} cannot be written: {str(where)!r} is a file, not a folder")
+            raise InputError(f"cannot write {option} {shown!r}: {str(where)!r} is a file, not a folder")
         if p.is_file():
             with open(p, "ab"):
                 pass
@@ -149,4 +149,4 @@ def _check_writable(p: Path, option: str, shown: str, folder: bool) -> None:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InputError(f"{option} {shown!r} cannot be written: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write {option} {shown!r}: {exc.strerror or exc}") from None
