@@ -135,6 +135,8 @@ CASES = [
     ("equilibrium -m gaston-vs-horned-king --report-dir /proc/eq", "cannot write --report-dir '/proc/eq'"),
     ("equilibrium -m gaston-vs-horned-king --checkpoint /proc/eq", "cannot write --checkpoint '/proc/eq'"),
     ("report --out /proc/reports", "cannot write the report to '/proc/reports/balance'"),
+    ("fix --checkpoint /proc/fix", "cannot write --checkpoint '/proc/fix'"),
+    ("fix --report-dir /proc/fix", "cannot write --report-dir '/proc/fix'"),
     # --- issue 38: an empty item in a list is refused, never dropped
     (f"sweep {M} --rule get_out --values 1,,2", "--values '1,,2' has an empty item (item 2 of 3)"),
     (f"sweep {M} --rule get_out --values exactly_three,", "--values 'exactly_three,' has an empty item (item 2 of"),

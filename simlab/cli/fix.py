@@ -22,6 +22,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.data.inputs import check_output_dir
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import console
@@ -94,6 +95,8 @@ def fix(
     --edit gives the game to fix (the base every fix starts from)."""
     bar, update = progress_bar()
     try:
+        check_output_dir(checkpoint, "--checkpoint")
+        check_output_dir(report_dir, "--report-dir")
         kinds = tuple(dict.fromkeys(kind or ("cost", "strength", "copies"))) + (("rules",) if with_rules else ())
         if "rules" in (kind or ()):
             raise InputError("--kind takes cost, strength or copies; rule variants come with --with-rules")
