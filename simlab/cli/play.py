@@ -140,6 +140,10 @@ def run(
                 checkpoint=checkpoint,
                 level=cfg["level"],
             )
+        if not json_out:
+            from simlab.studies.headline import level_line
+
+            console.print(level_line(res.villains, cfg["level"], cfg["strategies"]), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
     print_or_json(res, json_out)

@@ -25,7 +25,9 @@ def report(
     scheduler: Scheduler = None,
 ) -> None:
     """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
-    as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it."""
+    as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it. It prints
+    its plan first (games per study and in all, and an estimate of the time from a short measured run); the page
+    opens with the headline (strong play, new players, verdicts, the skill trace) and ends with the settings."""
     from simlab.report.build import build_report
     from simlab.runs.experiment import load_experiment
 
@@ -34,7 +36,14 @@ def report(
         backend = backend or (exp.backend if exp else None) or "local"
         scheduler = scheduler or (exp.scheduler if exp else None)
         with backend_for(backend, scheduler), console.status("report") as status:
-            rep = build_report(exp, out, threads, progress=lambda msg: status.update(f"report: {msg}"), level=level)
+            rep = build_report(
+                exp,
+                out,
+                threads,
+                progress=lambda msg: status.update(f"report: {msg}"),
+                level=level,
+                announce=lambda line: console.print(line, highlight=False),
+            )
     except USER_ERRORS as exc:
         fail(str(exc))
     console.print(f"report: {rep.index}")

@@ -70,14 +70,22 @@ def difficulty(
     screen_games: Annotated[
         int | None, typer.Option("--screen-games", help="games per matchup and reading in the screen [default: n/2]")
     ] = None,
+    band: Annotated[
+        str, typer.Option("--band", help="the headline's balance band in percent: LOW-HIGH, holding 50")
+    ] = "45-55",
+    plots: Annotated[str, typer.Option("--plots", help="directory for the skill-trace plots")] = "reports",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
-    """Is a villain harder to play, or just weaker? Strength, skill gap, goldfish speed and Fate sensitivity
-    per villain with 95% intervals at every level and under the rule readings with the largest effect, then a
-    verdict per pair and question labelled holds / reverses / not significant across those settings."""
+    """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
+    play and for new players with a verdict, and its skill trace by level (the search level only with
+    --search-games or --level search). Then strength, skill gap, goldfish speed and Fate sensitivity per villain
+    with 95% intervals at every level and under the rule readings with the largest effect, and a verdict per pair
+    and question labelled holds / reverses / not significant across the settings of that question (strong play;
+    new players)."""
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.engine.game import check_villain
+    from simlab.runs.levels import SEARCH_GAMES
     from simlab.studies.robust import robust_difficulty
 
     if screen_games is not None:
@@ -95,6 +103,10 @@ def difficulty(
             chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
             if vs == villain:
                 raise InputError(f"--vs must name a villain other than {villain!r}")
+        with backend_for(backend, scheduler):
+            trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
+            head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+            _headline(chosen, _band(band), trace_search, head_settings, plots)
         with backend_for(backend, scheduler), bar:
             res = robust_difficulty(
                 chosen,
@@ -108,6 +120,39 @@ def difficulty(
     except USER_ERRORS as exc:
         fail(str(exc))
     print_difficulty(res, villain, chosen)
+
+
+def _band(text: str) -> tuple[float, float]:
+    from simlab.studies.headline import check_band
+
+    low, sep, high = text.partition("-")
+    try:
+        return check_band((float(low) / 100, float(high) / 100))
+    except ValueError:
+        raise InputError(f"--band must be LOW-HIGH in percent such as 45-55, got {text!r}") from None
+
+
+def _headline(villains, band, search_games: int, settings, plots: str) -> None:
+    """Play and print the headline of the pairings among ``villains`` and write a skill-trace plot per pairing."""
+    from simlab.report.plots import plot_skill_trace
+    from simlab.report.render import print_headline
+    from simlab.studies.equilibrium import pairings
+    from simlab.studies.headline import TRACE_LEVELS, headline, strong_note
+
+    matchups = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
+    levels = TRACE_LEVELS if search_games else tuple(lv for lv in TRACE_LEVELS if lv != "search")
+    with console.status("headline: the skill trace"):
+        res = headline(matchups, band, levels, search_games or 1, settings=settings)
+    search = (
+        f"the search level on {min(search_games, settings.games):,} games"
+        if search_games
+        else "the search level left out (--search-games N adds it)"
+    )
+    print_headline(res, f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}.")
+    for m in matchups:
+        trace = res.trace.filter(res.trace["matchup"] == m)
+        if trace.height:
+            save_plot(f"{plots}/skill_trace_{m}.png", lambda ax, t=trace: plot_skill_trace(t, ax, band), 7, 3.4)
 
 
 def leverage(

@@ -31,17 +31,25 @@ from simlab.report.sections import STUDIES, ReportContext, Section, sections_in_
 from simlab.runs.experiment import Experiment
 from simlab.runs.settings import RunSettings
 from simlab.studies.calibration import calibration_log
+from simlab.studies.headline import check_band
 
 DEFAULTS = {
-    "games": 2000,  # per matchup of the matrix
+    "games": 2000,  # per matchup of the matrix (and of the headline, per level)
     "seed": 0,
     "ablation_games": 500,  # per card and opponent
     "difficulty_games": 1000,  # per pairing and setting
-    "leverage_games": 1000,  # per matchup and reading (leverage table)
     "leverage_board": "catalogue",  # board perturbations in the leverage table: catalogue or none
     "readings": 2,  # readings besides the default the verdicts are measured under (largest leverage first)
-    "search_games": 20,  # per matchup at the search level (a search game costs hundreds of scripted games)
+    "search_games": 20,  # at most, per matchup at the search level (a search game costs hundreds of scripted games)
+    "band": (0.45, 0.55),  # the headline's balance band
 }
+SCRIPTED_PER_SEARCH_GAME = 100  # default search_games: one per this many of the config's games, at most 20
+
+
+def default_sizes(games: int) -> dict[str, int]:
+    """The sizes a ``[report]`` table does not set, scaled with the config's ``games``: the leverage table plays
+    ``games`` per matchup and reading, the search level one game per hundred (at most 20)."""
+    return {"leverage_games": games, "search_games": min(DEFAULTS["search_games"], games // SCRIPTED_PER_SEARCH_GAME)}
 
 
 def simlab_version() -> str:
@@ -79,6 +87,7 @@ def build_report(
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
     level: str | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Report:
     """Run every study of the report and write ``out_dir/<name>/``. ``exp``: the experiment file's settings.
 
@@ -90,11 +99,12 @@ def build_report(
     search_games`` per matchup (default 20, at most ``games``; 0 leaves it out), beside the report level's.
     With ``level="search"`` the headline is measured there, and the studies that play thousands of games per
     setting (matrix, difficulty and robustness, turns to win, card impact, leverage) at the strongest
-    scripted level, each section naming it. The sections: :mod:`simlab.report.sections`."""
+    scripted level, each section naming it. The sections: :mod:`simlab.report.sections`. ``announce(line)``: the
+    plan (games per study and in all, and the estimated time) before any study is played."""
     ctx = report_context(exp or Experiment(name="balance"), out_dir, threads, progress or (lambda _msg: None), level)
-    for study in STUDIES:  # every study played, in this order, before any section is made
-        getattr(ctx, study)
-    report = Report(ctx.directory, ctx.settings, [part for section in sections_in_order(ctx) for part in section(ctx)])
+    played = play_studies(ctx, announce or (lambda _line: None))
+    parts = [part for section in sections_in_order(ctx) for part in section(ctx)]
+    report = Report(ctx.directory, ctx.settings, [*parts, played])
     try:
         write_report(report)
     except OSError as exc:  # a disk full or a folder made read-only after the check before the studies
@@ -103,6 +113,41 @@ def build_report(
             "this one are there"
         ) from None
     return report
+
+
+def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section:
+    """Plan every study, announce the plan and its estimate, then play the studies in order (before any section
+    is made), counting the games of each; the section that records planned against played."""
+    import time
+
+    from simlab.report.plan import estimate_seconds, measure_rates, plan_frame, plan_lines, plan_report
+    from simlab.runs.backend import counting
+
+    plans = plan_report(ctx)
+    ctx.say("measuring the rate of play for the estimate")
+    rates = measure_rates(ctx, plans)
+    for line in plan_lines(plans, rates):
+        announce(line)
+    played = {}
+    for study in STUDIES:
+        t0 = time.perf_counter()
+        with counting() as count:
+            getattr(ctx, study)
+        played[study] = (count.games, time.perf_counter() - t0)
+    frame = plan_frame(plans, rates, played)
+    estimate = sum(estimate_seconds(p, rates) for p in plans)
+    ctx.settings["games_planned"] = {p.study: p.games for p in plans}
+    ctx.settings["games_played"] = {k: v[0] for k, v in played.items()}
+    ctx.settings["estimate_seconds"] = round(estimate, 1)
+    ctx.settings["seconds"] = round(sum(v[1] for v in played.values()), 1)
+    text = (
+        f"The games each study planned before any was played and the games it played (counted as they came back), "
+        f"{sum(p.games for p in plans):,} planned in all; the estimate ({estimate:,.0f} s) came from "
+        f"{rates.games_per_second:,.0f} scripted games/s measured on {rates.measured_games:,} games"
+        + (f" and {rates.search_seconds:.1f} s per search game" if rates.search_seconds is not None else "")
+        + f"; the studies took {ctx.settings['seconds']:,.0f} s. Sizes follow the config (README: report sizes)."
+    )
+    return Section("Games played", text, {"report_games": frame})
 
 
 def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None], level: str | None) -> ReportContext:
@@ -114,10 +159,12 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
 
     rep = exp.report
     games = exp.games or DEFAULTS["games"]
-    counts = {k: rep.get(k, DEFAULTS[k]) for k in ("ablation_games", "difficulty_games", "leverage_games")}
+    scaled = default_sizes(games) if isinstance(games, int) else {"leverage_games": games, "search_games": 0}
+    counts = {k: rep.get(k, DEFAULTS[k]) for k in ("ablation_games", "difficulty_games")}
+    counts["leverage_games"] = rep.get("leverage_games", scaled["leverage_games"])
     leverage_board = rep.get("leverage_board", DEFAULTS["leverage_board"])
     n_readings = rep.get("readings", DEFAULTS["readings"])
-    search_games = rep.get("search_games", min(DEFAULTS["search_games"], games))
+    search_games = rep.get("search_games", scaled["search_games"])
     villains = tuple(check_villain(v) for v in rep.get("villains", VILLAIN_KEYS))
     level = check_level(level or exp.level or strongest_level())
     where = exp.source or "report"
@@ -135,6 +182,10 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         raise InputError(f"[report] readings must be 0 or more, got {n_readings}")
     robust_levels = [check_level(lv) for lv in rep.get("robust_levels", default_levels())]
     robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, main_level})
+    try:
+        band = check_band(rep.get("band", DEFAULTS["band"]))
+    except (InputError, TypeError, ValueError) as exc:
+        raise InputError(f"{where}: [report] band must be two rates such as [0.45, 0.55]: {exc}") from None
     perturb = _perturbations(rep, "leverage_perturb", exp.source)
     chosen_readings = _perturbations(rep, "robust_readings", exp.source)
     real_games = calibration_log(rep, exp.source)  # read now: a bad log fails before the long studies
@@ -161,6 +212,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         real_games=real_games,
         settings={},
         say=say,
+        band=band,
     )
     ctx.settings = _settings_record(ctx, seed, max_turns)
     return ctx
@@ -198,6 +250,7 @@ def _settings_record(ctx: ReportContext, seed: int, max_turns: int) -> dict:
         "level": ctx.level,
         "studies_level": ctx.main_level,
         "search_games": ctx.search_games,
+        "band": list(ctx.band),
         "levels_available": list(available_levels()),
         "robust_levels": list(ctx.robust_levels),
         "strategies": {v: str(ctx.strategies.get(v, "expert")) for v in VILLAIN_KEYS},
@@ -254,9 +307,10 @@ def _html_table(frame: pl.DataFrame) -> str:
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
-table.t{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em}
-table.t td,table.t th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:right}
-table.t th{background:#f4f4f4} img{max-width:100%;display:block;margin:1em 0} pre{background:#f6f6f6;padding:1em}
+table.t{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;display:block;overflow-x:auto;max-width:100%}
+table.t td,table.t th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:right;white-space:nowrap}
+table.t th{background:#f4f4f4} img{max-width:100%;display:block;margin:1em 0}
+pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 """
 
 
@@ -267,21 +321,23 @@ def _write_table(d: Path, name: str, frame: pl.DataFrame) -> None:
 
 def write_report(report: Report) -> None:
     """index.html (plots embedded), report.md, settings.json, tables as parquet and CSV."""
+    from simlab.report.tables import display_table
+
     d = report.directory
-    (d / "settings.json").write_text(json.dumps(report.settings, indent=2))
-    md = [f"# simlab report: {report.settings['name']}", "", "## Settings", "", "```json"]
-    md += [json.dumps(report.settings, indent=2), "```", ""]
+    settings_text = json.dumps(report.settings, indent=2)
+    (d / "settings.json").write_text(settings_text)
+    md = [f"# simlab report: {report.settings['name']}", ""]
     body = [f"<h1>simlab report: {html.escape(report.settings['name'])}</h1>"]
     if report.settings.get("description"):
         body.append(f"<p>{html.escape(report.settings['description'])}</p>")
-    body.append(f"<h2>Settings</h2><pre>{html.escape(json.dumps(report.settings, indent=2))}</pre>")
     for sec in report.sections:
         md += [f"## {sec.title}", "", sec.text, ""]
         body.append(f"<h2>{html.escape(sec.title)}</h2><p>{html.escape(sec.text)}</p>")
         for name, frame in sec.tables.items():
             _write_table(d, name, frame)
-            md += [f"### {name}", "", _markdown(frame), ""]
-            body.append(f"<h3>{html.escape(name)}</h3>{_html_table(frame)}")
+            shown = display_table(frame)
+            md += [f"### {name}", "", _markdown(shown), ""]
+            body.append(f"<h3>{html.escape(name)}</h3>{_html_table(shown)}")
             if name.endswith("verdicts") and "verdict" in frame.columns:
                 rows = frame.to_dicts()
                 items = [f"{r['question']} {r['verdict']}" if "question" in r else r["verdict"] for r in rows]
@@ -295,6 +351,9 @@ def write_report(report: Report) -> None:
             md += [f"![{name}]({path.name})", ""]
             data = base64.b64encode(path.read_bytes()).decode()
             body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
+    # last: what regenerates the report (also settings.json), below every answer
+    md += ["## Settings", "", "```json", settings_text, "```", ""]
+    body.append(f"<h2>Settings</h2><pre>{html.escape(settings_text)}</pre>")
     (d / "report.md").write_text("\n".join(md))
     # A page check (used by the browser test): count the embedded plots that decoded.
     script = (

@@ -110,6 +110,28 @@ def plot_ladder(ladder: pl.DataFrame, ax):
     return ax
 
 
+def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
+    """One matchup's skill trace (:func:`simlab.studies.headline.skill_trace`): the first villain's win rate at
+    each level, weakest first, with 95% intervals, the balance ``band`` shaded, so the reader sees whether the
+    answer settles as play gets stronger."""
+    x = np.arange(trace.height)
+    y = trace["rate"].to_numpy()
+    ax.axhspan(band[0], band[1], color="tab:green", alpha=0.12, label=f"balanced {band[0]:.0%}-{band[1]:.0%}")
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.errorbar(x, y, yerr=error_bars(y, trace["low"], trace["high"]), fmt="o-", capsize=3, color="tab:blue")
+    labels = [f"{lv}\n{g:,} games" for lv, g in zip(trace["level"], trace["games"], strict=True)]
+    ax.set_xticks(x, labels)
+    ax.set_xlim(-0.5, max(trace.height, 1) - 0.5)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    villain = trace["villain"][0] if trace.height else ""
+    ax.set_ylabel(f"{villain} win rate")
+    matchup = trace["matchup"][0].replace("-vs-", " vs ") if trace.height else ""
+    ax.set_title(f"{matchup}: win rate by level (both sides at the level)")
+    ax.legend(loc="upper right", fontsize=8)
+    return ax
+
+
 def plot_level_comparison(table: pl.DataFrame, ax, level: str = "search"):
     """Each entry's win rate at ``level`` (bars, 95% intervals) beside the base level's (ticks), from
     :func:`level_comparison`."""

@@ -175,15 +175,36 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
         for r in res.readings.iter_rows(named=True):
             if r["kind"] != "default":
                 console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)
-    verdicts = res.verdicts
+    from simlab.studies.robust import grouped_verdicts
+
+    verdicts = grouped_verdicts(res)
     if villain is not None:
         verdicts = verdicts.filter((pl.col("villain_a") == villain) | (pl.col("villain_b") == villain))
     console.print(
-        "[bold]verdicts[/bold] (two-sided tests at 5% at each setting; holds: significant the same way at every "
-        "setting, reverses: significant both ways, not significant: otherwise):"
+        "[bold]verdicts[/bold] by question, at strong play and for new players, each labelled across its own "
+        "settings (two-sided tests at 5% at each; holds: significant the same way at every one, reverses: "
+        "significant both ways, not significant: otherwise):"
     )
     for r in verdicts.iter_rows(named=True):
         console.print(f"  - {escape(r['question'])} {escape(r['verdict'])}", highlight=False)
+
+
+def print_headline(res, note: str) -> None:
+    """The headline (:mod:`simlab.studies.headline`): one row per matchup, then the skill trace, then ``note``."""
+    from simlab.studies.headline import headline_view
+
+    view = headline_view(res.table)
+    band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
+    console.print(_table(f"headline: is each matchup balanced? (band {band})", view.columns, view.rows()))
+    trace = res.trace
+    levels = list(dict.fromkeys(trace["level"]))
+    rows = []
+    for m in dict.fromkeys(trace["matchup"]):
+        here = {r["level"]: r for r in trace.filter(pl.col("matchup") == m).iter_rows(named=True)}
+        cells = [interval_text(*(here[lv][k] for k in ("rate", "low", "high"))) if lv in here else "" for lv in levels]
+        rows.append((m, here[next(iter(here))]["villain"], *cells))
+    console.print(_table("skill trace: the first villain's win rate by level", ["matchup", "villain", *levels], rows))
+    console.print(note, highlight=False)
 
 
 def _pct_change(r: dict) -> str:

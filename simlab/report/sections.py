@@ -28,6 +28,7 @@ from simlab.report.plots import (
     plot_level_comparison,
     plot_leverage,
     plot_matrix,
+    plot_skill_trace,
     plot_turns,
     plot_win_rates,
     write_plot,
@@ -46,7 +47,17 @@ class Section:
 
 
 # The order the studies are played in (the context's properties).
-STUDIES = ("matrix", "search_matrix", "leverage", "robust", "ladder", "goldfish", "card_impact", "calibration")
+STUDIES = (
+    "headline",
+    "matrix",
+    "search_matrix",
+    "leverage",
+    "robust",
+    "ladder",
+    "goldfish",
+    "card_impact",
+    "calibration",
+)
 
 
 @dataclass
@@ -74,6 +85,31 @@ class ReportContext:
     real_games: object  # the log of real games (a simlab.studies.calibration.GameLog), or None
     settings: dict
     say: Callable[[str], None] = lambda _msg: None
+    band: tuple[float, float] = (0.45, 0.55)  # the headline's balance band
+
+    def trace_levels(self, villains: tuple[str, ...]) -> tuple[str, ...]:
+        """The headline's levels for a pairing: every level of the trace available here, search only when
+        ``search_games`` is above 0."""
+        from simlab.runs.levels import available_levels
+        from simlab.studies.headline import TRACE_LEVELS
+
+        have = available_levels(villains)
+        return tuple(lv for lv in TRACE_LEVELS if lv in have and (lv != "search" or self.search_games > 0))
+
+    @property
+    def ladder_levels(self) -> list[str]:
+        from simlab.runs.levels import SEARCH_LEVELS, available_levels
+
+        return [lv for lv in available_levels() if self.search_games > 0 or lv not in SEARCH_LEVELS]
+
+    @property
+    def calibration_sizes(self) -> tuple[int, dict, list | None]:
+        """(games per seat order and model, rule settings, levels) of the calibration, from ``[report]``."""
+        from simlab.studies.calibration import DEFAULT_GAMES
+
+        rep = self.exp.report
+        n_games = rep.get("calibration_games", self.exp.games or DEFAULT_GAMES)
+        return n_games, {**self.exp.rules, **rep.get("calibration_rules", {})}, rep.get("calibration_levels") or None
 
     @property
     def at_search(self) -> bool:
@@ -88,6 +124,22 @@ class ReportContext:
     def plot(self, name: str, draw, size) -> Path:
         """``name``.png in the report's directory, drawn by ``draw(ax)`` on a figure of ``size`` inches."""
         return write_plot(output_name(f"{name}.png", self.directory, "plot"), draw, size, dpi=110)
+
+    @cached_property
+    def headline(self):
+        """The headline table and skill trace of every pairing (:mod:`simlab.studies.headline`), ``games`` per
+        matchup and level, the search level on ``search_games``."""
+        from simlab.studies.equilibrium import pairings
+        from simlab.studies.headline import headline
+
+        self.say("headline: the skill trace")
+        levels = tuple(dict.fromkeys(lv for m in pairings() for lv in self.trace_levels(tuple(m.split("-vs-")))))
+        return headline(
+            band=self.band,
+            levels=levels,
+            search_games=self.search_games,
+            settings=self.run.replace(level=None, strategies={}),
+        )
 
     @cached_property
     def matrix(self):
@@ -143,16 +195,21 @@ class ReportContext:
         return rob
 
     @cached_property
+    def grouped(self) -> pl.DataFrame:
+        """The robust verdicts labelled within each question's settings (strong play, new players)."""
+        from simlab.studies.robust import grouped_verdicts
+
+        return grouped_verdicts(self.robust)
+
+    @cached_property
     def ladder(self) -> pl.DataFrame:
-        from simlab.runs.levels import SEARCH_LEVELS, available_levels
         from simlab.studies.ladder import skill_ladder
 
         self.say("skill ladder")
         # as before this settings object: the ladder is played with the printed cards (no edits)
-        ladder_levels = [lv for lv in available_levels() if self.search_games > 0 or lv not in SEARCH_LEVELS]
         return skill_ladder(
             VILLAIN_KEYS,
-            ladder_levels,
+            self.ladder_levels,
             "novice",
             settings=self.per_pairing.replace(edits=()),
             search_games=self.search_games or None,
@@ -190,15 +247,12 @@ class ReportContext:
     def calibration(self):
         """(the calibration against the log of real games, games per seat order and model); None without a log.
         Sizes, levels and readings come from the experiment's ``[report]`` table."""
-        from simlab.studies.calibration import DEFAULT_GAMES, evaluate, predict
+        from simlab.studies.calibration import evaluate, predict
 
         if self.real_games is None:
             return None
         self.say("calibration against real play")
-        rep = self.exp.report
-        n_games = rep.get("calibration_games", self.exp.games or DEFAULT_GAMES)
-        rules = {**self.exp.rules, **rep.get("calibration_rules", {})}
-        levels = rep.get("calibration_levels") or None
+        n_games, rules, levels = self.calibration_sizes
         run, log = self.run, self.real_games
         threads = run.threads
         pred = predict(log.orders(), levels, rules, n_games, seed=run.seed, max_turns=run.max_turns, threads=threads)
@@ -212,17 +266,46 @@ def sections_in_order(ctx: ReportContext) -> list[Callable[[ReportContext], list
     """The sections as the report shows them: a report at the search level puts that section first."""
     body = [matrix, difficulty, robustness, skill_ladder, turns_to_win, card_impact, leverage]
     body.insert(0 if ctx.at_search else 1, at_search_level)
-    return [headline, lady_tremaine, *body, calibration, balance_fix]
+    return [balance, stronger, lady_tremaine, *body, calibration, balance_fix]
 
 
-def headline(ctx: ReportContext) -> list[Section]:
+def balance(ctx: ReportContext) -> list[Section]:
+    """The first screen: one row per pairing (strong play, exploitability, new players, verdicts), then the skill
+    trace of each pairing."""
+    from simlab.studies.headline import headline_view, strong_note
+
+    res = ctx.headline
+    band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
+    search = (
+        f"search level on {ctx.search_games:,} games"
+        if ctx.search_games > 0
+        else "search level left out ([report] search_games = 0)"
+    )
+    text = (
+        f"Is each matchup balanced? The first villain's win rate [95%] at strong play (the shipped equilibrium "
+        f"mixtures) and for new players (novice against novice), {ctx.games:,} games each, seats rotated; balanced "
+        f"when the interval lies within {band} ([report] band). {strong_note(res)} Below: the win rate at every "
+        f"level ({search})."
+    )
+    plots = {}
+    for m in res.table["matchup"]:
+        trace = res.trace.filter(pl.col("matchup") == m)
+        if trace.height:
+            name = f"skill_trace_{m}"
+            plots[name] = ctx.plot(name, lambda ax, t=trace: plot_skill_trace(t, ax, res.band), (7, 3.4))
+    sec = Section("Headline: is each matchup balanced?", text, {"headline": headline_view(res.table)}, plots)
+    sec.files = {"headline_values": res.table, "skill_trace": res.trace}
+    return [sec]
+
+
+def stronger(ctx: ReportContext) -> list[Section]:
     from simlab.runs.levels import available_levels, strongest_level
 
-    main_level, rob, settings = ctx.main_level, ctx.robust, ctx.settings
+    main_level, settings = ctx.main_level, ctx.settings
     search_verdicts = head_to_head(ctx.search_matrix.table, "search") if ctx.search_matrix is not None else []
     strongest = strongest_level()
     which = "the strongest scripted level here" if main_level == strongest else f"not the strongest ({strongest})"
-    strength = rob.verdicts.filter(pl.col("measure") == "strength")
+    strength = ctx.grouped.filter(pl.col("measure") == "strength")
     if ctx.at_search:
         lead = (
             f"Which villain is stronger (win rate against the field, each villain against each other one)? Asked "
@@ -250,9 +333,11 @@ def headline(ctx: ReportContext) -> list[Section]:
             if len(settings["robust_readings"]) > 1
             else ""
         )
-        + ", and labelled holds, reverses or not significant across them."
+        + ", and labelled holds, reverses or not significant across the settings that answer the same question: "
+        "at strong play, and separately for new players (novice); neither overturns the other."
     )
-    return [Section("Headline", text, {"headline_verdicts": strength.select("question", "label", "verdict")})]
+    verdicts = strength.select("question", "group", "label", "verdict")
+    return [Section("Which villain is stronger?", text, {"headline_verdicts": verdicts})]
 
 
 def lady_tremaine(ctx: ReportContext) -> list[Section]:
@@ -264,7 +349,11 @@ def lady_tremaine(ctx: ReportContext) -> list[Section]:
             "Harder to play means a larger skill gap (the level's win rate minus novice's against the same novice "
             "opponents): skill rewards her more. Weaker means a lower win rate against the field. Each verdict "
             "is labelled across the levels and readings measured, and says at which it goes which way.",
-            {"lady_tremaine_verdicts": answer(ctx.robust, "lady-tremaine").select("question", "label", "verdict")},
+            {
+                "lady_tremaine_verdicts": answer(ctx.robust, "lady-tremaine", verdicts=ctx.grouped).select(
+                    "question", "group", "label", "verdict"
+                )
+            },
         )
     ]
 
@@ -335,13 +424,19 @@ def robustness(ctx: ReportContext) -> list[Section]:
             + (f" and under {readings_text}" if readings_text else " (no reading moved any matchup significantly)")
             + f", {ctx.difficulty_games:,} games per pairing and setting, the same seeds at every setting. Label: "
             "holds (significant the same way at every setting), reverses (significant both ways), not significant "
-            "(otherwise); two-sided tests at 5% at each setting. The skill gap is measured only above novice, Fate "
+            "(otherwise); two-sided tests at 5% at each setting, across the settings of one question (strong play; "
+            "new players): every setting's numbers are in robust_by_setting.csv, the labels across all of them in "
+            "robust_across_all_settings.csv. The skill gap is measured only above novice, Fate "
             "sensitivity from expert up; random is not a player and is left out.",
             {
-                "robust_verdicts": rob.verdicts.select("question", "label", "verdict", "settings", "min_abs_z"),
+                "robust_verdicts": ctx.grouped.select("question", "group", "label", "verdict", "settings", "min_abs_z"),
                 "robust_readings": rob.readings,
             },
-            files={"robust_measures": rob.table, "robust_by_setting": rob.by_setting},
+            files={
+                "robust_measures": rob.table,
+                "robust_by_setting": rob.by_setting,
+                "robust_across_all_settings": rob.verdicts,
+            },
         )
     ]
 

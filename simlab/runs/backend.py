@@ -187,7 +187,9 @@ class LocalBackend:
 
     def map(self, fn: Callable, jobs: Iterable) -> Iterator:
         for job in jobs:
-            yield fn(job)
+            res = fn(job)
+            _count(job)
+            yield res
 
     def close(self) -> None:
         pass
@@ -250,10 +252,11 @@ class DaskBackend:
         hold thousands of futures; a chunk whose worker dies is run again elsewhere by the scheduler."""
         from collections import deque
 
-        pending = deque()
+        pending, fut_jobs = deque(), deque()
         it = iter(jobs)
         for job in it:
             pending.append(self.client.submit(fn, job, pure=False, retries=3))
+            fut_jobs.append(job)
             if len(pending) >= self.max_pending:
                 break
         try:
@@ -261,9 +264,11 @@ class DaskBackend:
                 fut = pending.popleft()
                 result = fut.result()
                 fut.release()
+                _count(fut_jobs.popleft())
                 nxt = next(it, None)
                 if nxt is not None:
                     pending.append(self.client.submit(fn, nxt, pure=False, retries=3))
+                    fut_jobs.append(nxt)
                 yield result
         finally:  # the caller stopped early (Ctrl-C, --target-ci): drop the queued chunks
             if pending:
@@ -278,6 +283,39 @@ class DaskBackend:
 
 
 _current: contextvars.ContextVar = contextvars.ContextVar("simlab_backend", default=None)
+_counter: contextvars.ContextVar = contextvars.ContextVar("simlab_game_count", default=None)
+
+
+@dataclass
+class GameCount:
+    """Games whose chunks came back inside a :func:`counting` block; ``search``: those where a search player sat."""
+
+    games: int = 0
+    search: int = 0
+
+
+def _count(job) -> None:
+    counter = _counter.get()
+    if counter is not None and isinstance(job, ChunkJob):
+        from strategies import KERNELS
+
+        counter.games += job.n
+        counter.search += job.n if KERNELS["search"] in job.slot_kernels else 0
+
+
+@contextlib.contextmanager
+def counting():
+    """Count the games every backend plays inside the block (a report records its games per section)."""
+    outer = _counter.get()
+    counter = GameCount()
+    token = _counter.set(counter)
+    try:
+        yield counter
+    finally:
+        _counter.reset(token)
+        if outer is not None:  # an enclosing count sees these games too
+            outer.games += counter.games
+            outer.search += counter.search
 
 
 def current():

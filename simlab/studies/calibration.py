@@ -504,6 +504,22 @@ class Predictions:
         )
 
 
+def predict_runs(orders, levels, rules, n_games: int, max_turns: int):
+    """What :func:`predict` plays: (levels, rule settings, runs of seat orders, games per run); every level plays
+    every run at every rule setting."""
+    from simlab.runs.levels import check_level, level_strategies, scripted_levels
+
+    orders = [tuple(o) for o in orders]
+    villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
+    levels = list(dict.fromkeys(check_level(lv) for lv in levels)) if levels else list(scripted_levels(villains))
+    for level in levels:
+        level_strategies(level, villains)  # tuned without its files fails here
+    rule_sets = rule_settings(rules, max_turns)
+    runs = sorted({run_order(o) for o in orders}, key=lambda o: (len(o), o))
+    per_run = {r: n_games * len({r[i:] + r[:i] for i in range(len(r))}) for r in runs}
+    return levels, rule_sets, runs, per_run
+
+
 def predict(
     orders: Sequence[Sequence[str]],
     levels: Sequence[str] | None = None,
@@ -521,7 +537,7 @@ def predict(
     ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
     turn cap, threads and progress (``n_games`` default 2,000; their variants, level and strategies are not
     used: ``rules`` and ``levels`` say what is compared)."""
-    from simlab.runs.levels import check_level, level_strategies, scripted_levels
+    from simlab.runs.levels import level_strategies
     from simlab.runs.sim import run
 
     if n_games is not None and (not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1):
@@ -531,14 +547,8 @@ def predict(
     settings = settings_from(settings, n_games=n_games, **given)
     n_games, seed, max_turns, progress = settings.games, settings.seed, settings.max_turns, settings.progress
     orders = [tuple(o) for o in orders]
-    villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
-    levels = list(dict.fromkeys(check_level(lv) for lv in levels)) if levels else list(scripted_levels(villains))
-    for level in levels:
-        level_strategies(level, villains)  # tuned without its files fails here
-    rule_sets = rule_settings(rules, max_turns)
+    levels, rule_sets, runs, per_run = predict_runs(orders, levels, rules, n_games, max_turns)
     several = len(rule_sets) > 1
-    runs = sorted({run_order(o) for o in orders}, key=lambda o: (len(o), o))
-    per_run = {r: n_games * len({r[i:] + r[:i] for i in range(len(r))}) for r in runs}
     total = len(levels) * len(rule_sets) * sum(per_run.values())
     done = 0
     order_rows, round_parts, model_rows = [], [], []

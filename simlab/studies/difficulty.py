@@ -94,13 +94,8 @@ def difficulty(
     measures = tuple(m for m in MEASURES if m in measures)
     common = {"settings": settings}
     field_ = list(VILLAIN_KEYS)
-    runs_per_villain = (
-        2 * 2 * ("skill_gap" in measures)  # skill: 2 levels x 2 opponents
-        + 2 * ("fate_sensitivity" in measures)  # fate-heavy opponents
-        + ("goldfish_turns" in measures)
-    )
     with_base = "strength" in measures or "fate_sensitivity" in measures  # Fate sensitivity pairs with strength
-    total = len(villains) * runs_per_villain + 3 * with_base
+    total = difficulty_runs(len(villains), measures)
     done = 0
 
     def tick():
@@ -154,6 +149,17 @@ def difficulty(
             "measures": list(measures),
         },
     )
+
+
+def difficulty_runs(n_villains: int, measures=MEASURES) -> int:
+    """The runs of games :func:`difficulty` plays for ``n_villains`` villains and ``measures``, each of its games."""
+    per_villain = (
+        2 * 2 * ("skill_gap" in measures)  # skill: 2 levels x 2 opponents
+        + 2 * ("fate_sensitivity" in measures)  # fate-heavy opponents
+        + ("goldfish_turns" in measures)
+    )
+    with_base = "strength" in measures or "fate_sensitivity" in measures  # Fate sensitivity pairs with strength
+    return n_villains * per_villain + 3 * with_base
 
 
 def _skill_gap(v, at, n_games, seed, common, rows, tick) -> None:

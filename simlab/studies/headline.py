@@ -14,6 +14,7 @@ play, but they are no longer an equilibrium of that game, and the exploitability
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
@@ -43,21 +44,26 @@ def verdict(villains: tuple[str, str], rate: float, low: float, high: float, ban
     return f"{who} {word} +{edge * 100:.0f} pts"
 
 
-def _shipped_exploitability(matchup: str, settings: RunSettings) -> float | None:
-    """The shipped equilibrium's exploitability, if it was solved under these settings' rules and cards."""
+def shipped_provenance(villains: tuple[str, ...]) -> tuple[Path, dict] | None:
+    """The shipped mixture file of a 2-player pairing (either order) and its ``[provenance]``; None without one."""
     from simlab.engine.mixture import mixture_files, read_mixture_file
 
-    if settings.variants or settings.edits:
+    if len(villains) != 2 or villains[0] == villains[1]:
         return None
-    a, b = matchup.split("-vs-")
+    a, b = villains
     for path in mixture_files():
         if path.stem in (f"{a}-vs-{b}", f"{b}-vs-{a}"):
-            prov = read_mixture_file(path).get("provenance", {})
-            if prov.get("variants"):
-                return None
-            value = prov.get("exploitability")
-            return float(value) if isinstance(value, int | float) else None
+            return path, read_mixture_file(path).get("provenance", {})
     return None
+
+
+def _shipped_exploitability(matchup: str, settings: RunSettings) -> float | None:
+    """The shipped equilibrium's exploitability, if it was solved under these settings' rules and cards."""
+    got = shipped_provenance(tuple(matchup.split("-vs-")))
+    if settings.variants or settings.edits or got is None or got[1].get("variants"):
+        return None
+    value = got[1].get("exploitability")
+    return float(value) if isinstance(value, int | float) else None
 
 
 @dataclass
@@ -138,3 +144,78 @@ def headline(
         row["exploitability"] = _shipped_exploitability(m, settings) if strong else None
         rows.append(row)
     return HeadlineResult(pl.DataFrame(rows), trace, band, tuple(levels))
+
+
+def strong_note(res: HeadlineResult) -> str:
+    """One line on the strong-play columns: blank where no equilibrium is shipped (and how to make one), the
+    exploitability blank where the rules or cards differ from those it was solved under."""
+    missing = res.table.filter(pl.col("strong_rate").is_null())["matchup"].to_list()
+    if missing and len(missing) == res.table.height:
+        return (
+            "No equilibrium is shipped here (configs/equilibrium/): the strong-play columns are blank; "
+            "make them with simlab equilibrium --all."
+        )
+    if missing:
+        return f"No equilibrium is shipped for {', '.join(missing)}: its strong-play columns are blank."
+    if res.table["exploitability"].is_null().any():
+        return "Exploitability blank: these rules or cards are not the ones the equilibrium was solved under."
+    return "Exploitability: the shipped equilibrium's, each side's best-response gain at its last iteration."
+
+
+def headline_view(table: pl.DataFrame) -> pl.DataFrame:
+    """The headline table as the report and the commands show it: every rate a percentage, one interval notation."""
+    from simlab.runs.stats import interval_text
+
+    def cell(r, name):
+        rate = r[f"{name}_rate"]
+        return "" if rate is None else interval_text(rate, r[f"{name}_low"], r[f"{name}_high"])
+
+    rows = [
+        {
+            "matchup": r["matchup"],
+            "villain": r["villain"],
+            "at strong play [95%]": cell(r, "strong"),
+            "exploitability": "" if r["exploitability"] is None else f"{r['exploitability']:.1%}",
+            "new players [95%]": cell(r, "new_players"),
+            "at strong play": r["strong_verdict"],
+            "for new players": r["new_players_verdict"],
+        }
+        for r in table.iter_rows(named=True)
+    ]
+    return pl.DataFrame(rows)
+
+
+def shipped_value(villains: tuple[str, ...]) -> tuple[float, float, float, Path] | None:
+    """The strong-play value of a 2-player pairing as its shipped mixture file's provenance records it, from the
+    first villain's side: (rate, low, high, file); None when none is shipped (or it records no value)."""
+    got = shipped_provenance(villains)
+    if got is None:
+        return None
+    path, prov = got
+    values = [prov.get(k) for k in ("value", "value_low", "value_high")]
+    if not all(isinstance(x, int | float) for x in values):
+        return None
+    rate, low, high = (float(x) for x in values)
+    return (rate, low, high, path) if path.stem == "-vs-".join(villains) else (1 - rate, 1 - high, 1 - low, path)
+
+
+def level_line(villains: tuple[str, ...], level: str | None, strategies: dict | None = None) -> str:
+    """One line for ``simlab run``: which level played (or which strategies) and, when an equilibrium of the
+    pairing is shipped, where the strong-play value stands."""
+    from simlab.runs.levels import DEFAULT_LEVEL
+    from simlab.runs.stats import interval_text
+
+    named = {v: s for v, s in (strategies or {}).items() if v in villains}
+    played = f"{level or DEFAULT_LEVEL} play"
+    if named:
+        played += " (" + ", ".join(f"{v}: {s}" for v, s in named.items()) + ")"
+    if len(villains) != 2 or villains[0] == villains[1]:
+        return played
+    got = shipped_value(villains)
+    if got is None:
+        return f"{played}; no strong-play value is shipped for {'-vs-'.join(villains)} (simlab equilibrium makes one)"
+    rate, low, high, path = got
+    return (
+        f"{played}; at strong play {villains[0]} wins {interval_text(rate, low, high)} against {villains[1]} "
+        f"(simlab equilibrium, {path.name})"
+    )

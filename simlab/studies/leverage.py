@@ -128,6 +128,18 @@ def leverage_matchups() -> list[str]:
     return [f"{a}-vs-{b}" for a, b in itertools.combinations(VILLAIN_KEYS, 2)] + ["-vs-".join(VILLAIN_KEYS)]
 
 
+def leverage_runs(rules=True, board="catalogue", perturbations=(), matchups=None, base_variants=None):
+    """What :func:`leverage` plays: (matchups, perturbations, (perturbation, matchup) runs); each matchup is also
+    played once at the base reading, so it plays ``(len(matchups) + len(runs))`` times its games."""
+    matchups = list(matchups or leverage_matchups())
+    for m in matchups:
+        parse_matchup(m)
+    todo = (rule_perturbations(base_variants or {}) if rules else []) + board_perturbations(board)
+    todo += [parse_perturbation(p) for p in perturbations or ()]
+    todo = list({p.setting: p for p in todo}.values())
+    return matchups, todo, [(p, m) for p in todo for m in matchups if p.affects(m)]
+
+
 @dataclass
 class LeverageResult:
     table: pl.DataFrame  # one row per (perturbation, matchup, villain), largest |change| first
@@ -166,14 +178,8 @@ def leverage(
     settings = settings_from(settings, n_games=n_games, **given)
     n_games, seed, level, progress = settings.games, settings.seed, settings.level or "expert", settings.progress
     base_variants, base_edits, max_turns = settings.variant_dict, settings.edits, settings.max_turns
-    matchups = list(matchups or leverage_matchups())
-    for m in matchups:
-        parse_matchup(m)
+    matchups, todo, runs = leverage_runs(rules, board, perturbations, matchups, base_variants)
     strategies = settings.strategies_for(VILLAIN_KEYS)
-    todo = (rule_perturbations(base_variants) if rules else []) + board_perturbations(board)
-    todo += [parse_perturbation(p) for p in perturbations or ()]
-    todo = list({p.setting: p for p in todo}.values())
-    runs = [(p, m) for p in todo for m in matchups if p.affects(m)]
     total, done = (len(matchups) + len(runs)) * n_games, 0
 
     def play(matchup, var, ed):

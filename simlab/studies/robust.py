@@ -354,10 +354,83 @@ def _text(a, b, measure, lab, settings, est, reference_level) -> str:
     )
 
 
-def answer(result: RobustResult, villain: str, measures=("skill_gap", "strength")) -> pl.DataFrame:
+STRONG_PLAY = ("strong", "tuned", "search")  # the levels whose readings answer "at strong play?"
+NEW_PLAYERS = ("novice",)  # the level whose readings answer "for new players?"
+
+
+def question_groups(levels) -> list[tuple[str, tuple[str, ...]]]:
+    """The levels of ``levels`` grouped by the question they answer: strong play (strong, with tuned and search as
+    supporting readings; without any of them the strongest level measured above novice, named as such) and new
+    players (novice). Expert play, when a strong-play level is measured, answers neither and is left out of both."""
+    strong = tuple(lv for lv in levels if lv in STRONG_PLAY)
+    name = "strong play"
+    if not strong:
+        above = [lv for lv in levels if lv not in ("random", *NEW_PLAYERS)]
+        strong, name = ((above[-1],), f"{above[-1]} play (the strongest measured)") if above else ((), "")
+    groups = [(name, strong)] if strong else []
+    new = tuple(lv for lv in levels if lv in NEW_PLAYERS)
+    return groups + ([("new players", new)] if new else [])
+
+
+def grouped_verdicts(result: RobustResult) -> pl.DataFrame:
+    """One row per pair, measure and question group (:func:`question_groups`): the label across that group's
+    settings only, so a reading of one question never overturns the other's verdict, and a one-line verdict."""
+    by = result.by_setting
+    levels = [lv for lv in LEVELS if lv in set(by["level"])] if by.height else []
+    rows = []
+    for a, b in combinations(dict.fromkeys(result.table["villain"]), 2):
+        for measure in MEASURES:
+            for group, group_levels in question_groups(levels):
+                sub = by.filter(
+                    (pl.col("villain_a") == a)
+                    & (pl.col("villain_b") == b)
+                    & (pl.col("measure") == measure)
+                    & pl.col("level").is_in(list(group_levels))
+                )
+                if sub.height == 0:
+                    continue
+                lab = label(sub["direction"])
+                rows.append(
+                    {
+                        "villain_a": a,
+                        "villain_b": b,
+                        "measure": measure,
+                        "group": group,
+                        "question": f"is {prose_name(a)} {QUESTIONS[measure][0]} than {prose_name(b)}?",
+                        "label": lab,
+                        "verdict": _line(a, b, measure, lab, group, sub),
+                        "settings": sub.height,
+                        "levels": ", ".join(dict.fromkeys(sub["level"])),
+                        "min_abs_z": _min_abs(sub["z"].to_numpy()),
+                    }
+                )
+    return pl.DataFrame(rows)
+
+
+def _line(a, b, measure, lab, group, sub: pl.DataFrame) -> str:
+    """The one-line verdict of a group: the label, who, and at how many of its settings (the numbers of each
+    setting are in the table by setting)."""
+    more = QUESTIONS[measure][0]
+    n = sub.height
+    pos, neg = int((sub["direction"] == 1).sum()), int((sub["direction"] == -1).sum())
+    first, second, k = (a, b, pos) if pos >= neg else (b, a, neg)
+    at = f"at {group} ({', '.join(dict.fromkeys(sub['level']))}"
+    if lab == "holds":
+        return f"holds: {prose_name(first)} is {more} than {prose_name(second)} {at}, {n} of {n} settings)"
+    if lab == "reverses":
+        return f"reverses {at}): {prose_name(a)} {more} at {pos}, {prose_name(b)} at {neg} of {n} settings"
+    if k == 0:
+        return f"not significant {at}): no difference at {n} of {n} settings"
+    return f"not significant {at}): {prose_name(first)} {more} at {k} of {n} settings only"
+
+
+def answer(
+    result: RobustResult, villain: str, measures=("skill_gap", "strength"), verdicts: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """The robust verdicts about ``villain`` (each pair it is in) for ``measures``: "is Lady Tremaine harder?"
-    asks about the skill gap (harder to play) and strength (weaker)."""
-    v = result.verdicts
+    asks about the skill gap (harder to play) and strength (weaker). ``verdicts``: these instead of the labels
+    across every setting (:func:`grouped_verdicts`)."""
+    v = result.verdicts if verdicts is None else verdicts
     about = (pl.col("villain_a") == villain) | (pl.col("villain_b") == villain)
     rows = v.filter(about & pl.col("measure").is_in(list(measures)))
     order = {m: i for i, m in enumerate(measures)}
