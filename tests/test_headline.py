@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+import re
 
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
 from simlab.errors import InputError
 from simlab.studies.headline import check_band, headline, verdict
 
@@ -45,3 +50,88 @@ def test_the_trace_measures_each_level_on_the_same_seeds():
     assert row["strong_verdict"] == "not measured" and row["exploitability"] is None
     again = headline(["gaston-vs-horned-king"], levels=("novice", "expert"), games=200, seed=3)
     assert again.trace.equals(trace)
+
+
+# ---------------------------------------------------------------------------- the strong level, from a mixture file
+
+EQ_FILE = """matchup = "gaston-vs-horned-king"
+[[strategy]]
+villain = "gaston"
+weight = 1.0
+name = "g-expert"
+base = "expert"
+[[strategy]]
+villain = "horned-king"
+weight = 1.0
+name = "hk-novice"
+base = "novice"
+[provenance]
+value = 0.216
+value_low = 0.208
+value_high = 0.224
+exploitability = 0.013
+"""
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    import simlab.engine.mixture as M
+
+    (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE)
+    monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path,))
+    return tmp_path
+
+
+@pytest.fixture
+def none_shipped(tmp_path, monkeypatch):
+    import simlab.engine.mixture as M
+
+    monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path / "empty",))
+
+
+def test_the_headline_reads_strong_play_where_a_mixture_is_shipped(shipped):
+    from simlab.studies.headline import headline_view, strong_note
+
+    res = headline(["gaston-vs-horned-king", "gaston-vs-lady-tremaine"], levels=("novice", "strong"), games=60)
+    rows = {r["matchup"]: r for r in res.table.iter_rows(named=True)}
+    ghk, glt = rows["gaston-vs-horned-king"], rows["gaston-vs-lady-tremaine"]
+    assert ghk["strong_rate"] is not None and ghk["exploitability"] == 0.013
+    assert glt["strong_rate"] is None and glt["strong_verdict"] == "not measured"
+    note = "No equilibrium is shipped for gaston-vs-lady-tremaine: its strong-play columns are blank."
+    assert strong_note(res) == note
+    view = {r["matchup"]: r for r in headline_view(res.table).iter_rows(named=True)}
+    assert view["gaston-vs-horned-king"]["exploitability"] == "1.3%"
+    assert view["gaston-vs-lady-tremaine"]["at strong play [95%]"] == ""
+    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", view["gaston-vs-horned-king"]["at strong play [95%]"])
+
+
+def test_without_shipped_mixtures_the_strong_columns_are_blank_and_said_so(none_shipped):
+    from simlab.studies.headline import strong_note
+
+    res = headline(["gaston-vs-horned-king"], levels=("novice", "strong"), games=40)
+    assert res.table["strong_rate"].to_list() == [None] and res.trace["level"].to_list() == ["novice"]
+    assert strong_note(res).startswith("No equilibrium is shipped here")
+
+
+def test_run_says_which_level_played_and_where_strong_play_stands(shipped):
+    from simlab.studies.headline import level_line
+
+    line = level_line(("gaston", "horned-king"), None)
+    assert line == (
+        "expert play; at strong play gaston wins 21.6% [20.8, 22.4] against horned-king "
+        "(simlab equilibrium, gaston-vs-horned-king.toml)"
+    )
+    assert level_line(("horned-king", "gaston"), "tuned").startswith(
+        "tuned play; at strong play horned-king wins 78.4% [77.6, 79.2] against gaston"
+    )
+    assert level_line(("gaston", "lady-tremaine"), "novice", {"gaston": "gaston-rush"}) == (
+        "novice play (gaston: gaston-rush); no strong-play value is shipped for gaston-vs-lady-tremaine "
+        "(simlab equilibrium makes one)"
+    )
+    assert level_line(("gaston", "horned-king", "lady-tremaine"), "expert") == "expert play"
+    out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20"])
+    assert out.exit_code == 0, out.output
+    said = out.output.find("expert play; at strong play gaston wins 21.6% [20.8, 22.4] against horned-king")
+    assert 0 <= said < out.output.index("gaston-vs-horned-king: 20 games")  # one line, before the tables
+    out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["matchup"] == "gaston-vs-horned-king"

@@ -75,6 +75,10 @@ def test_report_files_and_settings(report_dir):
         "leverage",
         "leverage_top",
         "leverage_all",
+        "headline",
+        "headline_values",
+        "skill_trace",
+        "report_games",
         "headline_verdicts",
         "lady_tremaine_verdicts",
         "robust_verdicts",
@@ -111,15 +115,16 @@ def test_report_files_and_settings(report_dir):
     assert len(bullets) >= 3 + 2 * 2 + 3 * 4  # headline (3 pairs), Lady Tremaine (2 pairs, 2 questions), all
     for line in bullets:
         answer = line[line.index("? ") + 2 :]
-        assert answer.startswith(("holds: ", "reverses: ", "not significant")) and "expert" in answer
+        assert answer.startswith(("holds: ", "reverses ", "not significant")), answer
+        assert "at expert play (the strongest measured) (expert" in answer or "at new players (novice" in answer
     leverage = pl.read_parquet(report_dir / "leverage_all.parquet")
     assert set(leverage["setting"]) >= {"board:Morva:flip", "obstacles_cover_actions=yes"}
     assert "leverage_all.csv" in md
     # a markdown table row stays on one line, long verdicts included
     assert any(line.startswith("| skill_gap") and "p " in line and line.endswith("|") for line in md.splitlines())
     # the search level: its own section on [report] search_games per matchup, named in the headline
-    headline = md.split("## Headline")[1].split("\n## ")[0]
-    assert "## At search level" in md and "At search level (fewer games" in headline
+    stronger = md.split("## Which villain is stronger?")[1].split("\n## ")[0]
+    assert "## At search level" in md and "At search level (fewer games" in stronger
     assert settings["search_games"] == 1 and settings["studies_level"] == settings["level"] == "expert"
     search = pl.read_parquet(report_dir / "search_matrix.parquet")
     assert search["games"].unique().to_list() == [1] and search["base_games"].unique().to_list() == [10]
@@ -128,7 +133,10 @@ def test_report_files_and_settings(report_dir):
     assert ladder.filter(pl.col("level") == "search")["games"].to_list() == [2, 2, 2]  # 1 per opponent villain
     assert set(ladder.filter(pl.col("level") != "search")["games"]) == {20}
     page = (report_dir / "index.html").read_text()
-    assert page.count("data:image/png;base64,") == 9 and 'src="card_impact' not in page  # self-contained
+    assert page.count("data:image/png;base64,") == 9 + 3 and 'src="card_impact' not in page  # self-contained
+    # every study played exactly the games it planned: the search level, explicit readings and calibration too
+    assert settings["games_played"] == settings["games_planned"]
+    assert settings["games_planned"]["calibration"] > 0 and settings["games_planned"]["search_matrix"] == 7
 
 
 def chromium() -> str | None:

@@ -35,6 +35,7 @@ from simlab.report.plots import (
 )
 from simlab.runs.experiment import Experiment
 from simlab.runs.settings import RunSettings
+from simlab.runs.stats import interval_text
 
 
 @dataclass
@@ -592,7 +593,7 @@ def head_to_head(table: pl.DataFrame, level: str) -> list[str]:
         if a == b:  # a mirror matchup: no pairing of two villains
             continue
         r = two.filter((pl.col("matchup") == m) & (pl.col("outcome") == a)).row(0, named=True)
-        share = f"{a} wins {r['rate']:.0%} [{r['low']:.0%}, {r['high']:.0%}] of {r['games']:,} games"
+        share = f"{a} wins {interval_text(r['rate'], r['low'], r['high'])} of {r['games']:,} games"
         if r["low"] > 0.5:
             out.append(f"{a} beats {b} at {level} level ({share})")
         elif r["high"] < 0.5:

@@ -8,13 +8,16 @@ import polars as pl
 from simlab.runs.stats import interval_text
 
 CHANGES = ("change", "impact", "advantage", "skill_gap", "fate_sensitivity", "gain")  # signed: +2.1% [+0.3, +3.9]
-RATE_WORDS = ("rate", "observed", "predicted", "frequency", "probability", "share", "exploitability")
+RATE_WORDS = ("rate", "observed", "predicted", "frequency", "probability", "share", "exploitability", "bin_", "weight")
+OTHER_ENDS = {"advantage_observed": ("advantage_low", "advantage_high")}  # an interval not named after its estimate
 TURNS = ("goldfish_turns",)  # measured in turns, not as a rate
 
 
 def _ends(frame: pl.DataFrame, name: str) -> tuple[str, str] | None:
     """The columns of ``name``'s interval: ``name_low``/``name_high``, or ``low``/``high`` for rate and estimate."""
     cols = frame.columns
+    if name in OTHER_ENDS and set(OTHER_ENDS[name]) <= set(cols):
+        return OTHER_ENDS[name]
     if f"{name}_low" in cols and f"{name}_high" in cols:
         return f"{name}_low", f"{name}_high"
     if name in ("rate", "estimate") and "low" in cols and "high" in cols:

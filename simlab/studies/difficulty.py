@@ -29,7 +29,7 @@ from simlab.errors import InputError
 from simlab.runs.levels import level_strategies
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import play_games
-from simlab.runs.stats import wilson
+from simlab.runs.stats import interval_text, wilson
 from simlab.studies.whatif import paired_effect, winner_indices
 
 MEASURES = ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")
@@ -264,7 +264,8 @@ def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES, 
             else:
                 text = f"no significant difference between {prose_name(first)} and {prose_name(second)} in {label}{at}"
             rf, rs = est[(first, measure)], est[(second, measure)]
-            text += f": {label} {_fmt(rf, scale, unit)} vs {_fmt(rs, scale, unit)} ({_z(z)}, {_p(p)})"
+            sign = "+" if measure in ("skill_gap", "fate_sensitivity") else ""
+            text += f": {label} {_fmt(rf, scale, unit, sign)} vs {_fmt(rs, scale, unit, sign)} ({_z(z)}, {_p(p)})"
             rows.append(
                 {
                     "villain_a": a,
@@ -280,10 +281,9 @@ def _verdicts(table: pl.DataFrame, per_game: dict, villains, measures=MEASURES, 
     return pl.DataFrame(rows)
 
 
-def _fmt(r: dict, scale: float, unit: str) -> str:
-    half = (r["high"] - r["low"]) / 2 * scale
+def _fmt(r: dict, scale: float, unit: str, sign: str = "") -> str:
     if unit == "pp":
-        return f"{r['estimate'] * scale:.1f} ± {half:.1f} {unit}"
+        return interval_text(r["estimate"], r["low"], r["high"], sign)
     return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]{unit}"
 
 

@@ -36,6 +36,7 @@ from simlab.engine.game import check_villain
 from simlab.errors import InputError
 from simlab.runs.levels import LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
 from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.stats import interval_text
 from simlab.studies.difficulty import MEASURES, QUESTIONS, difficulty
 from simlab.studies.leverage import DEFAULT_READING, Perturbation, leverage, parse_perturbation, top_settings
 
@@ -301,8 +302,7 @@ def _z(s) -> str:
 def _fmt(r: dict, measure: str) -> str:
     if measure == "goldfish_turns":
         return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}] turns"
-    unit = "%" if measure == "strength" else " pp"
-    return f"{r['estimate'] * 100:.1f} [{r['low'] * 100:.1f}, {r['high'] * 100:.1f}]{unit}"
+    return interval_text(r["estimate"], r["low"], r["high"], "" if measure == "strength" else "+")
 
 
 def _list(settings, est, first, second, measure) -> str:
