@@ -207,7 +207,9 @@ def test_the_first_screen_is_the_headline_and_the_settings_come_last(small_repor
     head = md.split("## Headline")[1].split("\n## ")[0]
     assert "No equilibrium is shipped here" in head and "strong-play columns are blank" in head
     assert "![skill_trace_gaston-vs-horned-king](skill_trace_gaston-vs-horned-king.png)" in head
-    for m in ("gaston-vs-horned-king", "gaston-vs-lady-tremaine", "horned-king-vs-lady-tremaine"):
+    from simlab.studies.equilibrium import pairings
+
+    for m in pairings():
         assert (directory / f"skill_trace_{m}.png").is_file()
     trace = pl.read_parquet(directory / "skill_trace.parquet")
     assert set(trace["level"]) >= {"novice", "expert", "search"} and "strong" not in set(trace["level"])

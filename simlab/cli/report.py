@@ -42,7 +42,7 @@ def report(
                 threads,
                 progress=lambda msg: status.update(f"report: {msg}"),
                 level=level,
-                announce=lambda line: console.print(line, highlight=False),
+                announce=lambda line: console.print(line, highlight=False, markup=False),
             )
     except USER_ERRORS as exc:
         fail(str(exc))

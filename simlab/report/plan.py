@@ -82,7 +82,8 @@ def _robust(ctx) -> StudyPlan:
         )
         per_reading += n
         search += n if at_search else 0
-    note = "" if ctx.chosen_readings or not readings else f"at most: {readings} readings if the screen finds as many"
+    plural = "s" if readings > 1 else ""
+    note = "" if ctx.chosen_readings or not readings else f"at most: {readings} reading{plural}, as the screen finds"
     return StudyPlan("robust", (1 + readings) * per_reading, (1 + readings) * search, note)
 
 
@@ -122,7 +123,7 @@ def _calibration(ctx) -> StudyPlan:
 class Rates:
     games_per_second: float  # scripted games
     search_seconds: float | None  # one search game, when the report plays any
-    measured_games: int
+    measured_games: int  # scripted games of the measured run (the search game apart)
 
 
 def measure_rates(ctx, plans: list[StudyPlan]) -> Rates:
@@ -145,7 +146,7 @@ def measure_rates(ctx, plans: list[StudyPlan]) -> Rates:
         t0 = time.perf_counter()
         run(first, settings=probe.replace(games=1, level="search", strategies={}))
         search = time.perf_counter() - t0
-    return Rates(rate, search, n + (1 if search is not None else 0))
+    return Rates(rate, search, n)
 
 
 def estimate_seconds(plan: StudyPlan, rates: Rates) -> float:
