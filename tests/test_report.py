@@ -116,7 +116,7 @@ def test_report_files_and_settings(report_dir):
     for line in bullets:
         answer = line[line.index("? ") + 2 :]
         assert answer.startswith(("holds: ", "reverses ", "not significant")), answer
-        assert "at expert play (the strongest measured) (expert" in answer or "at new players (novice" in answer
+        assert "at expert play (the strongest measured) (expert" in answer or "for new players (novice" in answer
     leverage = pl.read_parquet(report_dir / "leverage_all.parquet")
     assert set(leverage["setting"]) >= {"board:Morva:flip", "obstacles_cover_actions=yes"}
     assert "leverage_all.csv" in md

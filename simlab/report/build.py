@@ -144,7 +144,7 @@ def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section
         f"The games each study planned before any was played and the games it played (counted as they came back), "
         f"{sum(p.games for p in plans):,} planned in all; the estimate ({estimate:,.0f} s) came from "
         f"{rates.games_per_second:,.0f} scripted games/s measured on {rates.measured_games:,} games"
-        + (f" and {rates.search_seconds:.1f} s per search game" if rates.search_seconds is not None else "")
+        + (f" and {rates.search_seconds:.1f} s per search seat and game" if rates.search_seconds is not None else "")
         + f"; the studies took {ctx.settings['seconds']:,.0f} s. Sizes follow the config (docs: Reports, sizes)."
     )
     return Section("Games played", text, {"report_games": frame})

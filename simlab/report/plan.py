@@ -22,6 +22,7 @@ class StudyPlan:
     games: int  # every game the study plays
     search: int  # of those, games where a search player sits
     note: str = ""
+    search_seats: int = 0  # the search players' seats summed over those games: what a search game costs
 
 
 def plan_report(ctx) -> list[StudyPlan]:
@@ -30,7 +31,7 @@ def plan_report(ctx) -> list[StudyPlan]:
     plans = {
         "headline": _headline(ctx),
         "matrix": StudyPlan("matrix", _n_matchups() * ctx.games, 0),
-        "search_matrix": StudyPlan("search_matrix", _n_matchups() * ctx.search_games, _n_matchups() * ctx.search_games),
+        "search_matrix": _search_matrix(ctx),
         "leverage": _leverage(ctx),
         "robust": _robust(ctx),
         "ladder": _ladder(ctx),
@@ -41,6 +42,14 @@ def plan_report(ctx) -> list[StudyPlan]:
     from simlab.report.sections import STUDIES
 
     return [plans[s] for s in STUDIES]
+
+
+def _search_matrix(ctx) -> StudyPlan:
+    from simlab.studies.matchups import matchups
+
+    n = _n_matchups() * ctx.search_games
+    seats = sum(len(m.split("-vs-")) for m in matchups()) * ctx.search_games  # every seat at search level
+    return StudyPlan("search_matrix", n, n, search_seats=seats)
 
 
 def _n_matchups() -> int:
@@ -58,7 +67,7 @@ def _headline(ctx) -> StudyPlan:
             n = min(ctx.games, ctx.search_games) if level == "search" else ctx.games
             games += n
             search += n if level == "search" else 0
-    return StudyPlan("headline", games, search)
+    return StudyPlan("headline", games, search, search_seats=2 * search)  # both sides at the level
 
 
 def _leverage(ctx) -> StudyPlan:
@@ -84,7 +93,8 @@ def _robust(ctx) -> StudyPlan:
         search += n if at_search else 0
     plural = "s" if readings > 1 else ""
     note = "" if ctx.chosen_readings or not readings else f"at most: {readings} reading{plural}, as the screen finds"
-    return StudyPlan("robust", (1 + readings) * per_reading, (1 + readings) * search, note)
+    search *= 1 + readings
+    return StudyPlan("robust", (1 + readings) * per_reading, search, note, 2 * search)  # at most both sides
 
 
 def _ladder(ctx) -> StudyPlan:
@@ -95,7 +105,7 @@ def _ladder(ctx) -> StudyPlan:
         n = (ctx.search_games if level in SEARCH_LEVELS else ctx.difficulty_games) * len(VILLAIN_KEYS) * 2
         games += n
         search += n if level in SEARCH_LEVELS else 0
-    return StudyPlan("ladder", games, search)
+    return StudyPlan("ladder", games, search, search_seats=search)  # the level's side; novice opponents
 
 
 def _card_impact(ctx) -> StudyPlan:
@@ -122,13 +132,14 @@ def _calibration(ctx) -> StudyPlan:
 @dataclass(frozen=True)
 class Rates:
     games_per_second: float  # scripted games
-    search_seconds: float | None  # one search game, when the report plays any
+    search_seconds: float | None  # one search player's seat in one game, when the report plays any
     measured_games: int  # scripted games of the measured run (the search game apart)
 
 
 def measure_rates(ctx, plans: list[StudyPlan]) -> Rates:
     """Time a short run of the report's matrix settings (its first matchup, on seeds the report does not use:
-    these games are not part of it) and, when any study plays the search player, one search game."""
+    these games are not part of it) and, when any study plays the search player, one search game, whose cost per
+    searching seat the estimate uses."""
     from simlab.engine import warmup
     from simlab.runs.sim import run
     from simlab.studies.matchups import matchups
@@ -145,13 +156,13 @@ def measure_rates(ctx, plans: list[StudyPlan]) -> Rates:
         warmup.ensure(search=True)
         t0 = time.perf_counter()
         run(first, settings=probe.replace(games=1, level="search", strategies={}))
-        search = time.perf_counter() - t0
+        search = (time.perf_counter() - t0) / len(first.split("-vs-"))  # every seat searched
     return Rates(rate, search, n)
 
 
 def estimate_seconds(plan: StudyPlan, rates: Rates) -> float:
     scripted = plan.games - plan.search
-    return scripted / rates.games_per_second + plan.search * (rates.search_seconds or 0.0)
+    return scripted / rates.games_per_second + plan.search_seats * (rates.search_seconds or 0.0)
 
 
 def plan_frame(
@@ -165,12 +176,12 @@ def plan_frame(
             "study": p.study,
             "planned_games": p.games,
             "search_games": p.search,
-            "estimate_s": round(estimate_seconds(p, rates), 1),
+            "estimate_s": round(estimate_seconds(p, rates)),
             "note": p.note,
         }
         if played is not None:
             games, seconds = played.get(p.study, (0, 0.0))
-            row |= {"played_games": games, "seconds": round(seconds, 1)}
+            row |= {"played_games": games, "seconds": round(seconds)}
         rows.append(row)
     return pl.DataFrame(rows)
 
@@ -180,7 +191,9 @@ def plan_lines(plans: list[StudyPlan], rates: Rates) -> list[str]:
     total = sum(p.games for p in plans)
     seconds = sum(estimate_seconds(p, rates) for p in plans)
     search_cost = (
-        f", a search game {rates.search_seconds:.1f} s" if rates.search_seconds is not None else ", no search games"
+        f", a search player's seat {rates.search_seconds:.1f} s a game"
+        if rates.search_seconds is not None
+        else ", no search games"
     )
     lines = [
         f"report plan: {total:,} games, about {_duration(seconds)} (measured {rates.games_per_second:,.0f} scripted "

@@ -177,7 +177,7 @@ def headline_view(table: pl.DataFrame) -> pl.DataFrame:
             "at strong play [95%]": cell(r, "strong"),
             "exploitability": "" if r["exploitability"] is None else f"{r['exploitability']:.1%}",
             "new players [95%]": cell(r, "new_players"),
-            "at strong play": r["strong_verdict"],
+            "at strong play": r["strong_verdict"] if r["strong_rate"] is not None else "",
             "for new players": r["new_players_verdict"],
         }
         for r in table.iter_rows(named=True)

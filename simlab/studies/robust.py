@@ -414,7 +414,7 @@ def _line(a, b, measure, lab, group, sub: pl.DataFrame) -> str:
     n = sub.height
     pos, neg = int((sub["direction"] == 1).sum()), int((sub["direction"] == -1).sum())
     first, second, k = (a, b, pos) if pos >= neg else (b, a, neg)
-    at = f"at {group} ({', '.join(dict.fromkeys(sub['level']))}"
+    at = f"{'for' if group == 'new players' else 'at'} {group} ({', '.join(dict.fromkeys(sub['level']))}"
     if lab == "holds":
         return f"holds: {prose_name(first)} is {more} than {prose_name(second)} {at}, {n} of {n} settings)"
     if lab == "reverses":
