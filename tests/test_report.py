@@ -105,6 +105,9 @@ def test_report_files_and_settings(report_dir):
     assert settings["simlab_version"] and settings["regenerate"].startswith("simlab report --config")
     assert settings["real_games"].endswith("configs/real-games-example.csv")
     md = (report_dir / "report.md").read_text()
+    # the first screen: the headline; the settings JSON after every section
+    assert md.index("## Headline: is each matchup balanced?") < md.index("## Which villain is stronger?")
+    assert md.index("```json") > md.index("## Games played") > md.index("## Calibration against real play")
     assert "## Difficulty" in md and "![card_impact_gaston](card_impact_gaston.png)" in md
     assert "## Calibration against real play" in md and "32 usable games" in md
     assert "## Headline" in md and "## Is Lady Tremaine harder?" in md and "## Robustness of the verdicts" in md
@@ -181,7 +184,7 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]
-    assert int(plots.group(1)) == 9 and int(ok.group(1)) == 9  # every embedded plot decoded
+    assert int(plots.group(1)) == 12 and int(ok.group(1)) == 12  # every embedded plot decoded
     assert "simlab report: tiny" in dom and "<table" in dom
     shot = tmp_path / "page.png"
     run_browser(browser, flags, ["--window-size=1200,2400", f"--screenshot={shot}", url], tmp_path / "shot-profile")

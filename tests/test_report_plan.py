@@ -197,6 +197,30 @@ def test_a_small_report_plays_exactly_its_planned_games_within_its_estimate(smal
     assert (recorded["planned_games"] == recorded["played_games"]).all()
 
 
+RATE_HEADER = re.compile(r"rate|change|impact|estimate|observed|predicted|advantage|exploitability|share|strong|new pl")
+
+
+def _bare_rates(md: str) -> list[tuple[str, str]]:
+    """(column, cell) of every markdown table cell under a rate's header that holds a bare number."""
+    found, header = [], None
+    for line in md.splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if header is None:
+            header = cells
+        elif not set("".join(cells)) <= set("-: "):
+            pairs = zip(header, cells, strict=True)
+            found += [(h, c) for h, c in pairs if RATE_HEADER.search(h) and re.fullmatch(r"-?\d*\.\d+", c)]
+    return found
+
+
+def test_a_bare_rate_in_a_table_is_found():
+    assert _bare_rates("| rate [95%] | z |\n|---|---|\n| 42.8% [41.0, 44.5] | 1.2451 |") == []
+    assert _bare_rates("| base_rate | z |\n|---|---|\n| 0.4275 | 1.2 |") == [("base_rate", "0.4275")]
+
+
 @pytest.mark.slow
 def test_the_first_screen_is_the_headline_and_the_settings_come_last(small_report):
     directory, _, _ = small_report
@@ -216,10 +240,10 @@ def test_the_first_screen_is_the_headline_and_the_settings_come_last(small_repor
     assert set(trace.filter(pl.col("level") == "search")["games"]) == {3}
     page = (directory / "index.html").read_text()
     assert page.index("<h2>Headline") < page.index("<h2>Settings</h2>") and page.index("<pre>") > page.index("<img")
-    # shown tables: no bare fractions such as 0.4275, every interval in the one notation
+    # shown tables: every rate a percentage (no bare fraction such as 0.4275), every interval in the one notation
+    assert _bare_rates(md) == []
     rows = [line for line in md.splitlines() if line.startswith("|")]
-    assert rows and not [r for r in rows if re.search(r"(?<![\d.])0\.\d{3,}", r)]
-    assert not [r for r in rows if re.search(r"\d%? - \d|±", r)]
+    assert rows and not [r for r in rows if re.search(r"\d%? - \d|±", r)]
     # verdict cells stay on one line: short, and grouped by question
     for name in ("headline_verdicts", "robust_verdicts", "lady_tremaine_verdicts"):
         frame = pl.read_parquet(directory / f"{name}.parquet")

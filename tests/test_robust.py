@@ -225,7 +225,7 @@ def test_cli_difficulty_prints_labelled_verdicts(tmp_path, monkeypatch):
     assert "levels novice, expert; readings: default, get_out=exactly_three" in out
     assert "is Gaston stronger than the Horned King?" in out
     assert any(lab in out for lab in ("holds:", "reverses:", "not significant"))
-    assert "novice with get_out=exactly_three" in out
+    assert "for new players (novice, 2 of 2 settings)" in out  # novice at both readings, its own question
     res = runner.invoke(app, ["difficulty", "--level", "grandmaster"])
     assert res.exit_code == 2 and "unknown level 'grandmaster'" in res.output
     res = runner.invoke(app, ["difficulty", "--reading", "board:Nowhere:flip"])

@@ -128,7 +128,7 @@ def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
     ax.set_ylabel(f"{villain} win rate")
     matchup = trace["matchup"][0].replace("-vs-", " vs ") if trace.height else ""
     ax.set_title(f"{matchup}: win rate by level (both sides at the level)")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="best", fontsize=8)
     return ax
 
 

@@ -143,7 +143,9 @@ def headline(
             }
         row["exploitability"] = _shipped_exploitability(m, settings) if strong else None
         rows.append(row)
-    return HeadlineResult(pl.DataFrame(rows), trace, band, tuple(levels))
+    numbers = [f"{n}_{k}" for n in ("strong", "new_players") for k in ("rate", "low", "high")] + ["exploitability"]
+    table = pl.DataFrame(rows, schema_overrides=dict.fromkeys(numbers, pl.Float64))  # blank, not of type Null
+    return HeadlineResult(table, trace, band, tuple(levels))
 
 
 def strong_note(res: HeadlineResult) -> str:
