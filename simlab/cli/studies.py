@@ -73,7 +73,9 @@ def difficulty(
     band: Annotated[
         str, typer.Option("--band", help="the headline's balance band in percent: LOW-HIGH, holding 50")
     ] = "45-55",
-    plots: Annotated[str, typer.Option("--plots", help="directory for the skill-trace plots")] = "reports",
+    plots: Annotated[
+        str | None, typer.Option("--plots", help="write each pairing's skill-trace plot to this directory")
+    ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
@@ -132,7 +134,7 @@ def _band(text: str) -> tuple[float, float]:
         raise InputError(f"--band must be LOW-HIGH in percent such as 45-55, got {text!r}") from None
 
 
-def _headline(villains, band, search_games: int, settings, plots: str) -> None:
+def _headline(villains, band, search_games: int, settings, plots: str | None) -> None:
     """Play and print the headline of the pairings among ``villains`` and write a skill-trace plot per pairing."""
     from simlab.report.plots import plot_skill_trace
     from simlab.report.render import print_headline
@@ -148,8 +150,9 @@ def _headline(villains, band, search_games: int, settings, plots: str) -> None:
         if search_games
         else "the search level left out (--search-games N adds it)"
     )
-    print_headline(res, f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}.")
-    for m in matchups:
+    drawn = f"skill-trace plots in {plots}/" if plots else "--plots DIR draws each skill trace"
+    print_headline(res, f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}.")
+    for m in matchups if plots else ():
         trace = res.trace.filter(res.trace["matchup"] == m)
         if trace.height:
             save_plot(f"{plots}/skill_trace_{m}.png", lambda ax, t=trace: plot_skill_trace(t, ax, band), 7, 3.4)
