@@ -382,6 +382,7 @@ CASES = {
             "threads": 1,
             "progress": CALLABLE,
             "level": "novice",
+            "announce": CALLABLE,
         },
     ),
     "rules": Case(["rules"], "simlab.data.rules:variants_table", {}),

@@ -87,7 +87,7 @@ def difficulty(
     new players)."""
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.engine.game import check_villain
-    from simlab.runs.levels import SEARCH_GAMES
+    from simlab.runs.levels import SEARCH_GAMES, check_level
     from simlab.studies.robust import robust_difficulty
 
     if screen_games is not None:
@@ -105,6 +105,8 @@ def difficulty(
             chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
             if vs == villain:
                 raise InputError(f"--vs must name a villain other than {villain!r}")
+        for lv in level or ():
+            check_level(lv)  # before the headline plays any game
         with backend_for(backend, scheduler):
             trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
             head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
