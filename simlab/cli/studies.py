@@ -88,6 +88,7 @@ def difficulty(
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.engine.game import check_villain
     from simlab.runs.levels import SEARCH_GAMES, check_level
+    from simlab.studies.leverage import parse_perturbation
     from simlab.studies.robust import robust_difficulty
 
     if screen_games is not None:
@@ -107,6 +108,8 @@ def difficulty(
                 raise InputError(f"--vs must name a villain other than {villain!r}")
         for lv in level or ():
             check_level(lv)  # before the headline plays any game
+        for text in reading or ():
+            parse_perturbation(text)  # likewise
         with backend_for(backend, scheduler):
             trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
             head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
