@@ -135,3 +135,32 @@ def test_run_says_which_level_played_and_where_strong_play_stands(shipped):
     assert 0 <= said < out.output.index("gaston-vs-horned-king: 20 games")  # one line, before the tables
     out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20", "--json"])
     assert out.exit_code == 0 and json.loads(out.output)["matchup"] == "gaston-vs-horned-king"
+
+
+def test_a_search_probe_past_epsilon_marks_the_strong_verdict(tmp_path, monkeypatch):
+    import simlab.engine.mixture as M
+    from simlab.studies.headline import headline_view, strong_note
+
+    probe = """[provenance.options]
+epsilon = 0.02
+[provenance.search_probe]
+search = "search"
+[provenance.search_probe.villains.gaston]
+gain = 0.30
+gain_low = 0.20
+[provenance.search_probe.villains.horned-king]
+gain = 0.01
+gain_low = -0.05
+"""
+    (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE + probe)
+    monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path,))
+    res = headline(["gaston-vs-horned-king"], levels=("novice", "strong"), games=40)
+    row = res.table.row(0, named=True)
+    assert row["search_gain"] == 0.30
+    assert row["strong_verdict"].endswith("; not converged at search level")
+    assert headline_view(res.table).row(0, named=True)["search player's gain"] == "+30.0%"
+    assert "not converged at search level" in strong_note(res)
+    # within epsilon on both sides: the verdict stands alone
+    (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE + probe.replace("gain_low = 0.20", "gain_low = 0.01"))
+    row = headline(["gaston-vs-horned-king"], levels=("novice", "strong"), games=40).table.row(0, named=True)
+    assert "search level" not in row["strong_verdict"]

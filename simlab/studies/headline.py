@@ -66,6 +66,22 @@ def _shipped_exploitability(matchup: str, settings: RunSettings) -> float | None
     return float(value) if isinstance(value, int | float) else None
 
 
+def _shipped_probe(matchup: str, settings: RunSettings) -> tuple[float, bool] | None:
+    """The search probe recorded in the shipped mixture file (``simlab equilibrium-probe``): the largest gain of a
+    search player over its side's mixture, and whether any side's gain lies above the equilibrium's epsilon (the
+    mixture is then no equilibrium at search level); None without a probe or under other rules or cards."""
+    got = shipped_provenance(tuple(matchup.split("-vs-")))
+    if settings.variants or settings.edits or got is None or got[1].get("variants"):
+        return None
+    probe = got[1].get("search_probe", {})
+    sides = [v for v in probe.get("villains", {}).values() if isinstance(v, dict)]
+    gains = [(s.get("gain"), s.get("gain_low")) for s in sides]
+    if not gains or not all(isinstance(g, int | float) and isinstance(lo, int | float) for g, lo in gains):
+        return None
+    epsilon = got[1].get("options", {}).get("epsilon", 0.02)
+    return max(g for g, _ in gains), any(lo > epsilon for _, lo in gains)
+
+
 @dataclass
 class HeadlineResult:
     table: pl.DataFrame  # one row per matchup: strong value [95%], exploitability, new players [95%], verdicts
@@ -142,8 +158,13 @@ def headline(
                 f"{name}_verdict": verdict(villains, r["rate"], r["low"], r["high"], band) if r else "not measured",
             }
         row["exploitability"] = _shipped_exploitability(m, settings) if strong else None
+        probe = _shipped_probe(m, settings) if strong else None
+        row["search_gain"] = probe[0] if probe else None
+        if probe and probe[1]:
+            row["strong_verdict"] += "; not converged at search level"
         rows.append(row)
-    numbers = [f"{n}_{k}" for n in ("strong", "new_players") for k in ("rate", "low", "high")] + ["exploitability"]
+    numbers = [f"{n}_{k}" for n in ("strong", "new_players") for k in ("rate", "low", "high")]
+    numbers += ["exploitability", "search_gain"]
     table = pl.DataFrame(rows, schema_overrides=dict.fromkeys(numbers, pl.Float64))  # blank, not of type Null
     return HeadlineResult(table, trace, band, tuple(levels))
 
@@ -161,7 +182,16 @@ def strong_note(res: HeadlineResult) -> str:
         return f"No equilibrium is shipped for {', '.join(missing)}: its strong-play columns are blank."
     if res.table["exploitability"].is_null().any():
         return "Exploitability blank: these rules or cards are not the ones the equilibrium was solved under."
-    return "Exploitability: the shipped equilibrium's, each side's best-response gain at its last iteration."
+    note = (
+        "Exploitability: the shipped equilibrium's, each side's best-response gain at its last iteration (the tuner)."
+    )
+    if res.table["search_gain"].is_not_null().any():
+        note += (
+            " Search player's gain: the most the search player wins above its side's mixture (simlab "
+            "equilibrium-probe); past epsilon the value is not converged at search level and the search level is "
+            "stronger play."
+        )
+    return note
 
 
 def headline_view(table: pl.DataFrame) -> pl.DataFrame:
@@ -178,6 +208,7 @@ def headline_view(table: pl.DataFrame) -> pl.DataFrame:
             "villain": r["villain"],
             "at strong play [95%]": cell(r, "strong"),
             "exploitability": "" if r["exploitability"] is None else f"{r['exploitability']:.1%}",
+            "search player's gain": "" if r["search_gain"] is None else f"{r['search_gain']:+.1%}",
             "new players [95%]": cell(r, "new_players"),
             "at strong play": r["strong_verdict"] if r["strong_rate"] is not None else "",
             "for new players": r["new_players_verdict"],
