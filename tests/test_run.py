@@ -190,3 +190,32 @@ def test_a_huge_n_starts_playing_at_once_and_target_ci_stops_it():
         signal.signal(signal.SIGALRM, old)
     assert res.stopped_at_target and res.n_games == 1000  # the first chunk boundary past 1,000 games
     assert res.games is None  # a run that large never keeps its per-game table
+
+
+def test_an_out_file_failing_mid_run_keeps_the_games_and_says_where(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+    from simlab.runs import output
+
+    real = output._ParquetOut._write
+    calls = {"n": 0}
+
+    def full_after_one(self, part, flags):
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise OSError(28, "No space left on device")
+        real(self, part, flags)
+
+    monkeypatch.setattr(output._ParquetOut, "_write", full_after_one)
+    path = tmp_path / "games.parquet"
+    res = run("gaston-vs-horned-king", 600, seed=2, out=path, chunk=200)
+    assert res.n_games == 600  # every game played and counted
+    assert res.out_error.startswith(f"cannot write --out {str(path)!r}: No space left on device")
+    assert "holds the first 200 games" in res.out_error
+    calls["n"] = 1  # the command's first write fails
+    got = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "600", "--out", str(path)])
+    assert got.exit_code == 2
+    lines = got.output.strip().splitlines()
+    assert lines[-1].startswith("error: cannot write --out") and "the summary above covers them all" in lines[-1]
+    assert any("gaston" in line and "%" in line for line in lines[:-1])  # the summary came first

@@ -147,6 +147,8 @@ def run(
     except USER_ERRORS as exc:
         fail(str(exc))
     print_or_json(res, json_out)
+    if res.out_error:
+        fail(res.out_error)
 
 
 def same_dir(a: str, b: str) -> bool:

@@ -76,8 +76,24 @@ class _ParquetOut:
             raise InputError(f"cannot write --out {str(path)!r}: {exc.strerror or exc}") from None
         self._pa = pa
         self._bits = np.uint64(1) << np.arange(K.N_INST, dtype=np.uint64)
+        self.written = 0  # games in the file so far
+        self.error = ""  # why a write failed (the run goes on; the file keeps the games before it)
 
     def write(self, part: pl.DataFrame, flags: np.ndarray) -> None:
+        if self.error:
+            return
+        try:
+            self._write(part, flags)
+        except OSError as exc:
+            self.error = (
+                f"cannot write --out {str(self.path)!r}: {exc.strerror or exc}; it holds the first "
+                f"{self.written:,} games, the summary above covers them all"
+            )
+            self.close()
+            return
+        self.written += part.height
+
+    def _write(self, part: pl.DataFrame, flags: np.ndarray) -> None:
         extra = {}
         for s in range(self.P):
             f = flags[:, s, :]
@@ -87,7 +103,10 @@ class _ParquetOut:
         self.writer.write_table(table.select(self.schema.names).cast(self.schema))
 
     def close(self) -> None:
-        self.writer.close()
+        try:
+            self.writer.close()
+        except OSError as exc:
+            self.error = self.error or f"cannot finish --out {str(self.path)!r}: {exc.strerror or exc}"
 
 
 def card_flags(path: str | Path) -> pl.DataFrame:

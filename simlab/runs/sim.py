@@ -63,6 +63,7 @@ class RunResult:
     edits: tuple = ()  # card edits the games were played with (simlab.data.edits.CardEdit)
     resumed_games: int = 0  # games read back from a checkpoint (not played in ``seconds``)
     play: str = ""  # the level played at and the strategies that differ from it (simlab.runs.levels.play_label)
+    out_error: str = ""  # why writing ``out`` failed mid-run (the games were still played and counted)
 
     @property
     def n_games(self) -> int:
@@ -258,6 +259,7 @@ def run(
         edits,
         sum(job.n for job, _ in done.values()),
         play_label(zip(villains, names, strict=True), settings.level, villains),
+        writer.error if writer is not None else "",
     )
 
 
