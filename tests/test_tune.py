@@ -173,10 +173,12 @@ def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
 
 @pytest.mark.slow
 def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
+    import simlab.engine.mixture as mixtures
     from simlab.runs.levels import available_levels, level_strategies, strongest_level
     from simlab.studies.ladder import skill_ladder
 
     monkeypatch.setattr(strategies, "CONFIG_DIRS", (tmp_path,))
+    monkeypatch.setattr(mixtures, "MIXTURE_DIRS", (tmp_path / "no-equilibrium",))  # strong would outrank tuned
     assert "tuned" not in available_levels() and strongest_level() == "expert"
     for v in ("gaston", "lady-tremaine", "horned-king"):
         spec = resolve("expert")

@@ -6,7 +6,8 @@ import numpy as np
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
-from simlab.engine.game import check_villain, strategy_spec
+from simlab.engine.game import check_villain
+from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
 from simlab.runs.levels import check_level, default_games, is_level, is_search, scripted_levels, strategy_at
 from simlab.runs.settings import RunSettings, settings_from
@@ -48,11 +49,11 @@ def skill_ladder(
         raise InputError(f"search_games must be a positive number of games, got {search_games!r}")
     villains = tuple(check_villain(v) for v in villains)
     levels = tuple(levels) if levels else scripted_levels()
-    for s in levels:
+    for s in levels:  # every name checked before any game (strong#VILLAIN: a mixture, read as one)
         for v in villains:
-            strategy_spec(strategy_at(s, v))
+            play_spec(strategy_at(s, v), (v, v))
     for o in VILLAIN_KEYS:
-        strategy_spec(strategy_at(opponent, o))
+        play_spec(strategy_at(opponent, o), (o, o))
     rows = []
     for v in villains:
         below = []  # (level, wins, games) of the rungs so far
