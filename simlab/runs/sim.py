@@ -344,7 +344,7 @@ def goldfish(
         [
             {
                 "villain": villain,
-                "strategy": strategy_spec(strategy).name,
+                "strategy": play_spec(strategy, (villain,)).name,
                 "games": games.height,
                 "won": won.len(),
                 "median_turns": q(0.5),
