@@ -32,6 +32,12 @@ def _run(tmp_path, threads, checkpoint=None, options=OPTIONS):
     return F.fix("35-65", [MATCHUP], options, allowed, checkpoint, threads=threads, **SMALL)
 
 
+def _planned(tmp_path, options=OPTIONS) -> int:
+    allowed = tmp_path / "allowed.txt"
+    allowed.write_text("\n".join(ALLOWED) + "\n")
+    return F.fix_plan("35-65", [MATCHUP], options, allowed, **SMALL)[0]
+
+
 @pytest.fixture(scope="module")
 def two_threads(tmp_path_factory):
     return _run(tmp_path_factory.mktemp("fix2"), 2)
@@ -115,6 +121,12 @@ def test_fix_finds_the_edit_that_reverses_the_damage(two_threads):
     assert keys == sorted(keys)
 
 
+def test_a_fix_plays_at_most_its_plan(two_threads, tmp_path):
+    # the base, every single edit on the screen's games, then the beam's pairs and the finalists: at most the plan
+    exact = 300 + 150 * len(ALLOWED)
+    assert exact < two_threads.games <= _planned(tmp_path)
+
+
 def test_the_same_seed_gives_the_same_fix_on_1_and_2_threads(two_threads, tmp_path):
     one = _run(tmp_path, 1)
     for name, frame in two_threads.frames().items():
@@ -132,6 +144,7 @@ def test_adaptation_re_tunes_the_villain_whose_cards_changed(tmp_path):
     options = F.FixOptions(max_edits=1, screen_games=60, show=1, adapt_budget=800, adapt_candidate_games=40)
     options = F.FixOptions(**{**vars(options), "adapt_validation_games": 40})
     res = _run(tmp_path, 2, None, options)
+    assert 0 < res.games <= _planned(tmp_path, options)  # the re-tunes are in the plan
     assert res.adapted["villain"].to_list() == ["horned-king"]  # Ancient Soldiers are the Horned King's
     assert res.adaptation.height == 2 and {"fixed_text", "adapted_text", "change_text"} <= set(res.adaptation.columns)
     assert res.verdict in (F.SURVIVES, F.DOES_NOT_SURVIVE) or res.verdict.startswith("not in the band")
@@ -178,8 +191,10 @@ def test_a_bad_line_of_the_edits_file_is_named(tmp_path):
 def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path):
     from types import SimpleNamespace
 
+    from simlab.report.plan import _fix
     from simlab.report.plots import write_plot
-    from simlab.report.sections import balance_fix
+    from simlab.report.sections import balance_fix, play_fix
+    from simlab.runs.backend import counting
 
     (tmp_path / "allowed.txt").write_text("\n".join(ALLOWED) + "\n")
     table = {"band": "35-65", "games": 300, "matchups": [MATCHUP], "edits_from": str(tmp_path / "allowed.txt")}
@@ -189,10 +204,17 @@ def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path
     def context(report):
         exp = SimpleNamespace(report=report, source="test.toml")
         plot = lambda name, draw, size: write_plot(tmp_path / f"{name}.png", draw, size)  # noqa: E731
-        return SimpleNamespace(exp=exp, run=run, games=2000, settings={}, say=lambda _m: None, plot=plot)
+        ctx = SimpleNamespace(exp=exp, run=run, games=2000, settings={}, say=lambda _m: None, plot=plot)
+        ctx.fix = play_fix(ctx)  # the report plays it with its studies, before any section
+        return ctx
 
     assert balance_fix(context({})) == []
-    (section,) = balance_fix(context({"fix": table}))
+    assert _fix(context({})).games == 0
+    with counting() as count:
+        ctx = context({"fix": table})
+    # the report's plan of the fix: exact here (one edit at most, no adaptation, more single edits than finalists)
+    assert _fix(ctx).games == count.games == 300 + 150 * len(ALLOWED) + 300 * 2 * 2
+    (section,) = balance_fix(ctx)
     assert section.title == "Balance fix" and "Best fix: Ancient Soldiers:cost=" in section.text
     assert "expert play" in section.text
     assert section.tables["fix_matchups"].height == 2 and (tmp_path / "fix.png").stat().st_size > 0

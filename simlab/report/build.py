@@ -120,7 +120,7 @@ def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section
     is made), counting the games of each; the section that records planned against played."""
     import time
 
-    from simlab.report.plan import estimate_seconds, measure_rates, plan_frame, plan_lines, plan_report
+    from simlab.report.plan import at_most_seconds, estimate_seconds, measure_rates, plan_frame, plan_lines, plan_report
     from simlab.runs.backend import counting
 
     plans = plan_report(ctx)
@@ -139,10 +139,12 @@ def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section
     ctx.settings["games_planned"] = {p.study: p.games for p in plans}
     ctx.settings["games_played"] = {k: v[0] for k, v in played.items()}
     ctx.settings["estimate_seconds"] = round(estimate, 1)
+    ctx.settings["estimate_at_most_seconds"] = round(at_most_seconds(estimate), 1)
     ctx.settings["seconds"] = round(sum(v[1] for v in played.values()), 1)
     text = (
         f"The games each study planned before any was played and the games it played (counted as they came back), "
-        f"{sum(p.games for p in plans):,} planned in all; the estimate ({estimate:,.0f} s) came from "
+        f"{sum(p.games for p in plans):,} planned in all; the estimate ({estimate:,.0f} s, at most "
+        f"{at_most_seconds(estimate):,.0f} s) came from "
         f"{rates.games_per_second:,.0f} scripted games/s measured on {rates.measured_games:,} games"
         + (f" and {rates.search_seconds:.1f} s per search seat and game" if rates.search_seconds is not None else "")
         + f"; the studies took {ctx.settings['seconds']:,.0f} s. Sizes follow the config (docs: Reports, sizes)."

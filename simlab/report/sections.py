@@ -58,6 +58,7 @@ STUDIES = (
     "goldfish",
     "card_impact",
     "calibration",
+    "fix",
 )
 
 
@@ -125,6 +126,10 @@ class ReportContext:
     def plot(self, name: str, draw, size) -> Path:
         """``name``.png in the report's directory, drawn by ``draw(ax)`` on a figure of ``size`` inches."""
         return write_plot(output_name(f"{name}.png", self.directory, "plot"), draw, size, dpi=110)
+
+    @cached_property
+    def fix(self):
+        return play_fix(self)
 
     @cached_property
     def headline(self):
@@ -603,15 +608,27 @@ def head_to_head(table: pl.DataFrame, level: str) -> list[str]:
     return out
 
 
-def balance_fix(ctx: ReportContext) -> list[Section]:
-    """The best balance fix for the band of the experiment's ``[report.fix]`` table (none without one)."""
-    from simlab.studies.fix import fix, options_from_table
+def fix_table(ctx) -> tuple | None:
+    """The experiment's ``[report.fix]`` table as :func:`simlab.studies.fix.fix`'s arguments: (band, games per
+    matchup, matchups, edits_from, options), checked; None without one."""
+    from simlab.studies.fix import options_from_table
 
     if "fix" not in ctx.exp.report:
-        return []
-    band, games, matchups, edits_from, options = options_from_table(ctx.exp.report["fix"], ctx.exp.source or "report")
+        return None
+    return options_from_table(ctx.exp.report["fix"], ctx.exp.source or "report")
+
+
+def play_fix(ctx):
+    """The best balance fix of the ``[report.fix]`` table (a :class:`simlab.studies.fix.FixResult`), None without
+    one: the report's study ``fix``."""
+    from simlab.studies.fix import fix
+
+    table = fix_table(ctx)
+    if table is None:
+        return None
+    band, games, matchups, edits_from, options = table
     ctx.say(f"balance fix for the band {band.text}")
-    res = fix(
+    return fix(
         band,
         matchups,
         options,
@@ -619,6 +636,14 @@ def balance_fix(ctx: ReportContext) -> list[Section]:
         progress=lambda done, total, what: ctx.say(f"balance fix: {what}: {done:,} of {total:,} games"),
         settings=ctx.run.replace(games=games or ctx.games),
     )
+
+
+def balance_fix(ctx: ReportContext) -> list[Section]:
+    """The best balance fix for the band of the experiment's ``[report.fix]`` table (none without one)."""
+    res = ctx.fix
+    if res is None:
+        return []
+    band, games = res.band, res.settings["games"]
     ctx.settings["fix"] = res.settings
     if not res.fixes.height:
         return [Section("Balance fix", f"Every matchup is inside the band {band.text} already: nothing to fix.")]
@@ -628,7 +653,7 @@ def balance_fix(ctx: ReportContext) -> list[Section]:
     text = (
         f"The smallest edits that bring every matchup into the band {band.text} (each villain's share: its win rate "
         f"times players/2, so a fair share is 50% in the 3-player game too), {res.play}, on the same "
-        f"{games or ctx.games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({where}; paste "
+        f"{games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({where}; paste "
         f"{best['options']}). Adaptation (each villain it changes re-tuned on the fixed game): {res.verdict}. "
         "fix_best: the best fixes, ranked by the distance from the band, then the number of edits, then their size; "
         "fix_matchups: the best fix's matchups before and after, change with Newcombe's paired 95% interval."

@@ -21,7 +21,7 @@ import polars as pl
 
 from simlab.data.edits import describe, edited_cards
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.engine.game import DEFAULT_STRATEGY, check_villain, parse_matchup, strategy_spec
+from simlab.engine.game import DEFAULT_STRATEGY, check_villain, parse_matchup
 from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
 from simlab.runs.checkpoint import (  # noqa: F401

@@ -490,6 +490,27 @@ def fix(
     ``checkpoint``: a directory keeping every measurement (the same call resumes). ``progress``: called with
     (games done, games planned, what is played)."""
     t0 = time.perf_counter()
+    band, options, settings, matchups, note, moves = _prepared(band, matchups, options, edits_from, settings, given)
+    games = _Games(settings, checkpoint, progress)
+    games.phase("the unedited game", settings.games * len(matchups))
+    base = {m: games.winners(m, (), settings.games) for m in matchups}
+    searched, by_text = _search(games, moves, base, band, options)
+    fixes, table, finals = _finalists(games, searched, by_text, base, band, options)
+    empty = pl.DataFrame()
+    result = FixResult(band, settings.level, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched)
+    result.adaptation, result.adapted = empty, empty
+    result.play = settings.play_label()
+    result.verdict = "the unedited game is inside the band" if not finals else "adaptation not checked"
+    if finals and options.adapt_budget:
+        result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
+    result.games, result.seconds = games.played, time.perf_counter() - t0
+    result.settings = {**settings.describe(), "band": band.text, "matchups": matchups, **vars(options)}
+    result.settings["kinds"] = list(options.kinds)
+    return result
+
+
+def _prepared(band, matchups, options, edits_from, settings, given):
+    """:func:`fix`'s arguments checked before any game: (band, options, settings, matchups, level note, moves)."""
     band = band if isinstance(band, Band) else parse_band(band)
     options = options or FixOptions()
     settings = settings_from(settings, where="the matchups", **given)
@@ -507,22 +528,38 @@ def fix(
     moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, villains, options.kinds)
     if not moves:
         raise InputError("no candidate edit: every one would break a rule of the card data")
-    games = _Games(settings, checkpoint, progress)
-    games.phase("the unedited game", settings.games * len(matchups))
-    base = {m: games.winners(m, (), settings.games) for m in matchups}
-    searched, by_text = _search(games, moves, base, band, options)
-    fixes, table, finals = _finalists(games, searched, by_text, base, band, options)
-    empty = pl.DataFrame()
-    result = FixResult(band, settings.level, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched)
-    result.adaptation, result.adapted = empty, empty
-    result.play = settings.play_label()
-    result.verdict = "the unedited game is inside the band" if not finals else "adaptation not checked"
-    if finals and options.adapt_budget:
-        result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
-    result.games, result.seconds = games.played, time.perf_counter() - t0
-    result.settings = {**settings.describe(), "band": band.text, "matchups": matchups, **vars(options)}
-    result.settings["kinds"] = list(options.kinds)
-    return result
+    return band, options, settings, matchups, note, moves
+
+
+def fix_plan(
+    band: str | Band = DEFAULT_BAND,
+    matchups: list[str] | None = None,
+    options: FixOptions | None = None,
+    edits_from: str | Path | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> tuple[int, int]:
+    """What :func:`fix` with these arguments plays at most, worked out before any game: (games, runs under an
+    edit). At most, because the beam stops once a fix is inside the band, a combination repeating a fix is not
+    played again, and the adaptation check runs only when a fix is found; the screen of single edits is exact."""
+    band, options, settings, matchups, _, moves = _prepared(band, matchups, options, edits_from, settings, given)
+    n, screen = settings.games, options.screen_games
+    games = n * len(matchups)  # the unedited game
+    single = sum(_affects((mv,), m) for mv in moves for m in matchups)
+    combos = (options.max_edits - 1) * options.beam * options.pool * len(matchups)
+    final = 2 * options.show * len(matchups)
+    games += screen * (single + combos) + n * final
+    runs = single + combos + final
+    if options.adapt_budget:
+        plans = [_adapt_plan(options, settings, v, matchups) for v in VILLAIN_KEYS]
+        tunes = [plan.search_planned + plan.validation_total for plan in plans]
+        # a rule edit re-tunes every villain; card edits only the villains whose cards they change
+        any_rule = edits_from is not None or "rules" in options.kinds
+        changed = len(VILLAIN_KEYS) if any_rule else min(options.max_edits, len(VILLAIN_KEYS))
+        games += sum(sorted(tunes, reverse=True)[:changed]) + n * len(matchups)
+        runs += len(matchups)
+    return games, runs
 
 
 def _check_matchups(matchups) -> list[str]:
@@ -543,26 +580,20 @@ def _objective(villain: str, matchups) -> str:
     return ",".join(f"{p}p:current=1" for p in players) or "2p:current=1"
 
 
-def _check_adapt(options: FixOptions, settings: RunSettings, villain: str, matchups) -> None:
-    """A tune with the adaptation's budget can play at least one generation (checked before any game)."""
+def _adapt_plan(options: FixOptions, settings: RunSettings, villain: str, matchups):
+    """The plan of the adaptation's re-tune of ``villain`` (its games; bad settings an InputError)."""
     from simlab.studies.tune import _tune_plan
 
     goal = (_objective(villain, matchups), None)
+    start = _start(settings, villain)
+    budget, cand, valid = options.adapt_budget, options.adapt_candidate_games, options.adapt_validation_games
+    return _tune_plan(villain, budget, start, None, cand, valid, None, None, "fix-adapt", goal, (settings, {}), None)
+
+
+def _check_adapt(options: FixOptions, settings: RunSettings, villain: str, matchups) -> None:
+    """A tune with the adaptation's budget can play at least one generation (checked before any game)."""
     try:
-        _tune_plan(
-            villain,
-            options.adapt_budget,
-            _start(settings, villain),
-            None,
-            options.adapt_candidate_games,
-            options.adapt_validation_games,
-            None,
-            None,
-            "fix-adapt",
-            goal,
-            (settings, {}),
-            None,
-        )
+        _adapt_plan(options, settings, villain, matchups)
     except InputError as exc:
         raise InputError(f"--adapt-budget: {exc}") from None
 
