@@ -72,6 +72,7 @@ SMALL = {
     "validation_games": 600,
     "value_games": 600,
     "popsize": 8,
+    "step": 1.0,  # the tuner's own step: from novice, 4 generations need big steps (the default suits strong starts)
 }
 
 

@@ -406,3 +406,35 @@ def test_a_significantly_worse_part_blocks_adoption():
     make = lambda v: TuneResult("gaston", spec, spec, pl.DataFrame(), pl.DataFrame(), v)  # noqa: E731
     assert make(good).improved and make(good).worse_parts == []
     assert not make(bad).improved and make(bad).worse_parts == ["3p:current"]
+
+
+def test_the_step_sets_how_far_the_first_candidates_stray_from_the_start():
+    from simlab.runs.settings import RunSettings
+    from simlab.studies.tune import _optimizer, _tune_plan
+
+    def spread(step: float) -> float:
+        plan = _tune_plan(
+            "gaston",
+            5000,
+            "expert",
+            None,
+            100,
+            2,
+            8,
+            None,
+            "step",
+            ("2p:current=1", 0.0),
+            (RunSettings(), {}),
+            None,
+            step,
+        )
+        x0 = np.array([plan.start.params[p.name] for p in plan.params])
+        scale = np.array([p.high - p.low for p in plan.params])
+        xs = np.array(_optimizer(plan).ask())
+        return float(np.median(np.abs(xs - x0) / scale))
+
+    # a fifth of each range at step 1 (before the bounds clip it); the equilibrium's best responses start at 0.3
+    wide, near = spread(1.0), spread(0.3)
+    assert near < 0.5 * wide and near > 0.1 * wide
+    with pytest.raises(InputError, match="the tuner's step must be a number above 0"):
+        spread(0.0)

@@ -123,6 +123,10 @@ def equilibrium(
         int, typer.Option("--value-games", help="fresh games of mixture against mixture for the value's interval")
     ] = eq.DEFAULT_VALUE_GAMES,
     popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
+    step: Annotated[
+        float,
+        typer.Option(help="a best response's first CMA-ES step, in units of the tuner's (a fifth of each range)"),
+    ] = eq.DEFAULT_STEP,
     probe_games: Annotated[
         int,
         typer.Option(
@@ -168,7 +172,7 @@ def equilibrium(
         if probe_games < 0:
             raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
         options = eq.EquilibriumSettings(
-            table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games, popsize
+            table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games, popsize, step
         )
         levels = _seed_levels(seed_levels)
         extra = _seed_strategies(seed_strategy)

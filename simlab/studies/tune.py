@@ -77,6 +77,12 @@ def _heuristic(strategy, what: str) -> StrategySpec:
     return spec
 
 
+def _check_step(step) -> float:
+    if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= 10:
+        raise InputError(f"the tuner's step must be a number above 0 and at most 10, got {step!r}")
+    return float(step)
+
+
 def _check_count(value, what: str, least: int = 1) -> int:
     if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < least:
         raise InputError(f"{what} must be an integer of at least {least:,}, got {value!r}")
@@ -333,6 +339,7 @@ def tune(
     drop_penalty: float | None = None,
     *,
     versus: str | None = None,
+    step: float = 1.0,
     settings: RunSettings | None = None,
     **given,
 ) -> TuneResult:
@@ -350,6 +357,8 @@ def tune(
         below the start (default :data:`DEFAULT_DROP_PENALTY`). versus: the 2-player parts meet only this
         villain (a best response in one matchup; its opponent may be a mixture).
     params: parameter names to search (default :func:`tunable_params`).
+    step: CMA-ES's first step size, in units of each parameter's initial spread (a fifth of its range): below 1
+        the search starts close to ``start`` (a best response refining a strong strategy).
     out: write the tuned strategy file here (``configs/strategies/tuned-<villain>.toml`` from the CLI).
     progress: called with (games played, games planned, best score so far, the start's) as chunks finish.
     purpose: names the seeds: search and validation seeds derive from (seed, purpose, villain).
@@ -374,6 +383,7 @@ def tune(
         (objective, drop_penalty),
         (settings, given),
         versus,
+        step,
     )
     _set_threads(plan.settings.threads)
     tally = _Tally(progress, plan.search_planned + plan.validation_total)
@@ -429,6 +439,7 @@ class _TunePlan:
     valid_seed: int
     cma_seed: int
     versus: str | None = None  # the 2-player parts meet only this villain
+    step: float = 1.0  # CMA-ES's first step, in units of CMA_stds
 
     @property
     def per_candidate(self) -> int:
@@ -462,7 +473,19 @@ class _TunePlan:
 
 
 def _tune_plan(
-    villain, budget, start, opponents, candidate_games, validation_games, popsize, params, purpose, goal, run, versus
+    villain,
+    budget,
+    start,
+    opponents,
+    candidate_games,
+    validation_games,
+    popsize,
+    params,
+    purpose,
+    goal,
+    run,
+    versus,
+    step=1.0,
 ) -> _TunePlan:
     """The settings of :func:`tune`, each checked (bad input: an InputError naming it) before any game.
     ``goal``: (objective, drop_penalty); ``run``: (settings, given)."""
@@ -514,6 +537,7 @@ def _tune_plan(
         derived_seed(seed, f"{purpose}:{villain}:validate"),
         derived_seed(seed, f"{purpose}:{villain}:cma"),
         versus,
+        _check_step(step),
     )
 
 
@@ -570,7 +594,7 @@ def _optimizer(plan: _TunePlan):
         "CMA_diagonal": len(searchable) > DIAGONAL_ABOVE,
     }
     x0 = [min(max(plan.start.params[p.name], p.low), p.high) for p in searchable]
-    return cma.CMAEvolutionStrategy(x0, 1.0, opts)
+    return cma.CMAEvolutionStrategy(x0, plan.step, opts)
 
 
 def _search(plan: _TunePlan, tally: _Tally, stop) -> _Found:
