@@ -180,7 +180,11 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
         "--virtual-time-budget=5000",
     ]
     url = (report_dir / "index.html").as_uri()
-    dom = run_browser(browser, flags, ["--dump-dom", url], tmp_path / "dump-profile").stdout
+    dom = run_browser(browser, flags, ["--window-size=1200,900", "--dump-dom", url], tmp_path / "dump-profile").stdout
+    # the first screen: the headline table first (no settings above it), whole at 1200 pixels (no sideways scroll)
+    assert dom.index("Headline") < dom.index("<table") < dom.index("<h2>Settings</h2>")
+    overflow = re.search(r'data-first-table-overflow="(-?\d+)"', dom)
+    assert overflow and int(overflow.group(1)) <= 0, overflow
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]

@@ -303,15 +303,34 @@ def _markdown(frame: pl.DataFrame) -> str:
         return str(frame)
 
 
+WRAP_ABOVE = 24  # characters: a text cell longer than this (a verdict) wraps; the others stay on one line
+
+
 def _html_table(frame: pl.DataFrame) -> str:
-    return frame.to_pandas().to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0, classes="t")
+    texts = [c for c, t in frame.schema.items() if t == pl.Utf8]
+    longest = max((frame[c].str.len_chars().max() or 0 for c in texts), default=0)
+    if longest <= WRAP_ABOVE:
+        return frame.to_pandas().to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0, classes="t")
+    # else the table would scroll sideways and its verdicts fall off the first screen
+    table = frame.to_pandas()
+    for c in texts:
+        table[c] = [
+            None
+            if v is None
+            else f'<span class="wrap">{html.escape(v)}</span>'
+            if len(v) > WRAP_ABOVE
+            else html.escape(v)
+            for v in table[c]
+        ]
+    return table.to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0, classes="t", escape=False)
 
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
 table.t{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;display:block;overflow-x:auto;max-width:100%}
 table.t td,table.t th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:right;white-space:nowrap}
-table.t th{background:#f4f4f4} img{max-width:100%;display:block;margin:1em 0}
+table.t span.wrap{white-space:normal;display:inline-block;min-width:11em;text-align:left}
+table.t th{background:#f4f4f4;white-space:normal;vertical-align:bottom} img{max-width:100%;display:block;margin:1em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 """
 
@@ -357,11 +376,14 @@ def write_report(report: Report) -> None:
     md += ["## Settings", "", "```json", settings_text, "```", ""]
     body.append(f"<h2>Settings</h2><pre>{html.escape(settings_text)}</pre>")
     (d / "report.md").write_text("\n".join(md))
-    # A page check (used by the browser test): count the embedded plots that decoded.
+    # Page checks (used by the browser test): count the embedded plots that decoded, and how far the first table
+    # (the headline) overflows its column (0: it fits, no sideways scroll on the first screen).
     script = (
         "<script>window.addEventListener('load',()=>{const i=[...document.images];"
         "document.body.dataset.plots=i.length;"
-        "document.body.dataset.plotsOk=i.filter(x=>x.complete&&x.naturalWidth>0).length;});</script>"
+        "document.body.dataset.plotsOk=i.filter(x=>x.complete&&x.naturalWidth>0).length;"
+        "const t=document.querySelector('table');"
+        "document.body.dataset.firstTableOverflow=t?t.scrollWidth-t.clientWidth:0;});</script>"
     )
     page = (
         f"<!doctype html><html><head><meta charset='utf-8'><title>simlab report: "
