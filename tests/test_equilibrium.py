@@ -215,6 +215,54 @@ def test_two_starts_give_one_answer(small, tmp_path):
     assert abs(row["difference"]) <= row["allowed"] < 0.02 + 0.1
 
 
+def test_an_earlier_runs_equilibrium_starts_a_population(small, tmp_path):
+    from simlab.studies.equilibrium import seed_population, seeds_from, spec_key, write_mixture_file
+
+    write_mixture_file(small, tmp_path / "first" / "mixtures" / "gaston-vs-horned-king.toml", "simlab equilibrium")
+    got = seeds_from([tmp_path / "first" / "mixtures"], "gaston-vs-horned-king")
+    for v in small.villains:
+        found = [s for s, _ in small.mixture(v).components]
+        # named after the run, so two runs' "br-gaston-2" stay apart; each plays what the earlier run found
+        assert [s.name for s in got[v]] == [f"first-{s.name}" for s in found]
+        assert [s.params for s in got[v]] == [s.params for s in found]
+        pop = seed_population(v, ("expert",), got[v])
+        assert [spec_key(s) for s in pop[1:]] == [spec_key(s) for s in found]
+
+
+def test_a_seed_folder_without_the_matchup_is_refused(tmp_path):
+    from simlab.errors import InputError
+    from simlab.studies.equilibrium import seeds_from
+
+    (tmp_path / "gaston-vs-lady-tremaine.toml").write_text("")
+    with pytest.raises(
+        InputError, match=r"no mixture file gaston-vs-horned-king.toml \(it has: gaston-vs-lady-tremaine\)"
+    ):
+        seeds_from([tmp_path], "gaston-vs-horned-king")
+
+
+def test_seed_from_reaches_the_equilibrium_with_the_seed_strategies(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    import simlab.studies.equilibrium as eq
+    from simlab.cli import app
+
+    seen = {}
+
+    def stop(matchup, seed_strategies, *args, **kw):
+        seen[matchup] = seed_strategies
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(eq, "equilibrium", stop)
+    args = ["equilibrium", "-m", "gaston-vs-horned-king", "--seed-strategy", "gaston=novice"]
+    res = CliRunner().invoke(app, [*args, "--seed-from", "configs/equilibrium", "--report-dir", str(tmp_path)])
+    assert res.exit_code == 130, res.output
+    shipped = eq.seeds_from(["configs/equilibrium"], "gaston-vs-horned-king")
+    got = seen["gaston-vs-horned-king"]
+    assert got["gaston"][0] == "novice" and got["gaston"][1:] == shipped["gaston"]
+    assert got["horned-king"] == shipped["horned-king"] and shipped["horned-king"]
+    assert all(s.name.startswith("equilibrium-") for s in shipped["gaston"])
+
+
 def test_comparing_folders_without_a_shared_matchup_is_refused(tmp_path):
     from simlab.errors import InputError
     from simlab.studies.equilibrium import compare_starts

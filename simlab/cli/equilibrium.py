@@ -77,6 +77,15 @@ def _seed_strategies(items: list[str] | None) -> dict[str, list[str]]:
     return out
 
 
+def _seeds_for(matchup: str, extra: dict[str, list], seed_from: list[str] | None, all_: bool) -> dict[str, list]:
+    """The --seed-strategy strategies of ``matchup``'s villains, then those of the --seed-from runs."""
+    mine = {v: list(s) for v, s in extra.items() if v in matchup.split("-vs-") or not all_}
+    for v, specs in eq.seeds_from(seed_from or (), matchup).items():
+        if specs:
+            mine[v] = [*mine.get(v, ()), *specs]
+    return mine
+
+
 def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
     """The mixture file, the tables and the plot of one matchup's equilibrium, then its tables on screen."""
     from simlab.report.plots import plot_equilibrium, write_plot
@@ -96,6 +105,10 @@ def equilibrium(
     seed_strategy: Annotated[
         list[str] | None,
         typer.Option("--seed-strategy", help="VILLAIN=STRATEGY to start that side's population with too (repeatable)"),
+    ] = None,
+    seed_from: Annotated[
+        list[str] | None,
+        typer.Option("--seed-from", help="an earlier run's folder of mixture files; its strategies join (repeatable)"),
     ] = None,
     seed_levels: Annotated[
         str, typer.Option("--seed-levels", help="levels each population starts with, comma-separated ('' for none)")
@@ -153,11 +166,12 @@ def equilibrium(
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
-    """A matchup's value at strong play: each side's population (novice, expert, tuned and --seed-strategy) plays
-    every pair on common seeds, the table's Nash equilibrium comes from a linear program, and each side's best
-    response to the other's mixture (the tuner) joins if it beats its side's mixture on fresh games, until no best
-    response gains more than --epsilon. Prints the value [95%], both mixtures and the exploitability per iteration;
-    writes the mixture file (the strong level) and the tables. Ctrl-C keeps every finished step."""
+    """A matchup's value at strong play: each side's population (novice, expert, tuned, --seed-strategy and
+    --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
+    each side's best response to the other's mixture (the tuner) joins if it beats its side's mixture on fresh
+    games, until no best response gains more than --epsilon. Prints the value [95%], both mixtures and the
+    exploitability per iteration; writes the mixture file (the strong level) and the tables. Ctrl-C keeps every
+    finished step."""
     import sys
     import time
 
@@ -186,7 +200,7 @@ def equilibrium(
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
-                mine = {v: s for v, s in extra.items() if v in m.split("-vs-") or not all_}
+                mine = _seeds_for(m, extra, seed_from, all_)
                 with bar:
                     res = eq.equilibrium(m, mine, levels, options, checkpoint=steps, progress=update, settings=settings)
                     probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None

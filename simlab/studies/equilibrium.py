@@ -26,7 +26,7 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -333,6 +333,27 @@ def seed_population(villain: str, levels=SEED_LEVELS, extra=()) -> list[Strategy
             out.append(spec)
     if not out:
         raise InputError(f"no seed strategy for {villain}: give a level or --seed-strategy")
+    return out
+
+
+def seeds_from(folders, matchup: str) -> dict[str, list[StrategySpec]]:
+    """Each side's strategies in the mixture files ``<folder>/<matchup>.toml`` of earlier runs, named
+    ``<run>-<strategy>`` (the run is the folder's name, or its parent's for a ``mixtures`` folder), so a run can
+    start from the union of other runs' equilibria: each of them is then one column of the table, and the new
+    mixture is an equilibrium against all of them."""
+    villains = tuple(parse_matchup(matchup))
+    out: dict[str, list[StrategySpec]] = {v: [] for v in villains}
+    for folder in folders:
+        folder = Path(folder)
+        path = folder / f"{'-vs-'.join(villains)}.toml"
+        if not path.is_file():
+            have = ", ".join(f.stem for f in sorted(folder.glob("*.toml"))) or "none"
+            raise InputError(f"--seed-from {str(folder)!r}: no mixture file {path.name} (it has: {have})")
+        run = folder.parent.name if folder.name == "mixtures" else folder.name
+        shipped = read_equilibrium_file(path)
+        for v in villains:
+            for spec, _ in shipped.mixture(v).components:
+                out[v].append(replace(spec, name=f"{run}-{spec.name}"))
     return out
 
 
