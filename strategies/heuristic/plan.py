@@ -43,6 +43,7 @@ W_HERO_HARM = 22  # its Hero card row a at location b (c: its instance, -1 if no
 W_DEFEAT_GAIN = 23  # what it gains from its Hero card row a's "when defeated" ability (x: 0.0)
 W_DEFEAT_VALUE = 24  # defeating its Hero instance a: x, the worth so far, adjusted
 W_ACTIVATE_WINS = 25  # 1.0 if activating its card instance a (an activate_to_win) wins now (x: 0.0)
+W_HERO_ON_ENTER = 26  # its Fate Hero card row a played to location b: x, its harm so far, plus its on-enter's
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for

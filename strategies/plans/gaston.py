@@ -19,9 +19,12 @@ from simlab.kernels.query import (
 from simlab.villains import codes_for
 from strategies.heuristic import (
     BIG,
+    P_ALLIES_MINUS_HARM,
     P_DEAD_CARD,
     P_DRAW_VALUE,
+    P_MOVE_HERO_HARM,
     P_POWER_VALUE,
+    P_SMALL_HERO_HARM,
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
@@ -30,6 +33,7 @@ from strategies.heuristic import (
     W_EFFECT,
     W_FATE_CARD,
     W_HERO_HARM,
+    W_HERO_ON_PLAY,
     W_KEEPS_COPIES,
     W_LOCATION_PICK,
     W_PROGRESS,
@@ -218,9 +222,11 @@ def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
 
 @kernel
 def fate_card_harm_nb(st, tb, sp, s, k):
-    """Harm to Gaston of his revealed Fate card ``k`` if it puts Obstacles back, plays another card (The Rose,
-    valued as if the other were average) or brings Beast, else NaN."""
+    """Harm to Gaston of his revealed Fate card ``k`` if it weakens his Allies, puts Obstacles back, plays another
+    card (The Rose, valued as if the other were average) or brings Beast, else NaN."""
     c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_ALLIES_HERE_MINUS:
+        return sp[P_ALLIES_MINUS_HARM]
     if tb.card[c, K.CF_TYPE] != K.T_EFFECT:
         return np.nan
     ab = tb.card[c, K.CF_EFFECT]
@@ -314,6 +320,14 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return fate_card_harm_nb(st, tb, sp, s, a)
     if what == W_REVEALED:
         return rose_harm_nb(st, tb, ru, sp, s, a)
+    if what == W_HERO_ON_PLAY:
+        # a Hero moving Heroes or fetching an attachment
+        op = tb.card[a, K.CF_ON_PLAY]
+        if op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
+            x += sp[P_MOVE_HERO_HARM]
+        elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
+            x += sp[P_SMALL_HERO_HARM]
+        return x
     if what == W_HERO_HARM:
         # a Hero blocking Obstacle removal
         if (

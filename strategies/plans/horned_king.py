@@ -9,8 +9,12 @@ from simlab.kernels.query import flip_cost_nb, passive_count_nb, zone_bits_nb
 from simlab.villains import codes_for
 from strategies.heuristic import (
     P_DEAD_CARD,
+    P_DISCARD_HAND_SHARE,
+    P_FRESH_CARD_KEEP,
     P_PLAN,
     P_POWER_VALUE,
+    P_SMALL_HERO_HARM,
+    P_WITCHES_HARM,
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ALLIES_GATHERED,
@@ -20,6 +24,7 @@ from strategies.heuristic import (
     W_EFFECT,
     W_FATE_CARD,
     W_HERO_HARM,
+    W_HERO_ON_PLAY,
     W_KEEP,
     W_KEEPS_COPIES,
     W_OWN_CARD,
@@ -27,8 +32,10 @@ from strategies.heuristic import (
     W_POSITION,
     W_PROGRESS,
     W_SWAP,
+    _keep_value_nb,
     best_defeat_nb,
     earlier_copy_in_hand_nb,
+    gather_allies_harm_nb,
     group,
     objective_nb,
     realm_passive_at_nb,
@@ -320,9 +327,9 @@ def play_value_nb(st, tb, sp, s, cost, v):
 
 
 @kernel
-def fate_card_harm_nb(st, tb, sp, s, k):
-    """Harm to the Horned King of his revealed Fate card ``k`` if it is Dyrnwyn, Gurgi's Happy Day or Gurgi's
-    Sacrifice, else NaN."""
+def fate_card_harm_nb(st, tb, ru, sp, s, k):
+    """Harm to the Horned King of his revealed Fate card ``k`` if it is Dyrnwyn, Gurgi's Happy Day, Gurgi's
+    Sacrifice or discards his hand, else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
@@ -333,6 +340,15 @@ def fate_card_harm_nb(st, tb, sp, s, k):
             return sp[P_HAPPY_DAY_HARM]
         if ab == AB_DEPOWER_CAULDRON:
             return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 2 else 0.0
+        if ab == K.AB_DISCARD_HAND_DRAW:
+            # what the hand is worth keeping, against the cards drawn instead
+            kept = 0.0
+            mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+            while mj != 0:
+                j = lowest_nb(mj)
+                mj &= mj - 1
+                kept += _keep_value_nb(st, tb, ru, sp, s, j)
+            return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
     return np.nan
 
 
@@ -388,7 +404,17 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         emptied = count_nb(born) - 1 if born != 0 else 0
         return sp[P_GATHER_BORN_SHARE] * sp[P_CAULDRON_VALUE] * emptied
     if what == W_FATE_CARD:
-        return fate_card_harm_nb(st, tb, sp, s, a)
+        return fate_card_harm_nb(st, tb, ru, sp, s, a)
+    if what == W_HERO_ON_PLAY:
+        # a Hero gathering his Allies, making him lose Power or discard, or moving Heroes
+        op = tb.card[a, K.CF_ON_PLAY]
+        if op == K.AB_GATHER_ALLIES:
+            x += gather_allies_harm_nb(st, tb, ru, sp, s, b)
+        elif op == K.AB_LOSE_POWER_OR_DISCARD:
+            x += sp[P_WITCHES_HARM]
+        elif op == K.AB_MAY_MOVE_EACH_HERO:
+            x += sp[P_SMALL_HERO_HARM]
+        return x
     if what == W_HERO_HARM:
         p = tb.card[a, K.CF_PASSIVE]
         if p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:

@@ -17,8 +17,11 @@ from simlab.villains import card_type_code, codes_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 from strategies.heuristic import (
     BIG,
+    P_DISCARD_ITEM_HARM,
+    P_MOVE_ALLY_HARM,
     P_PLAN,
     P_POWER_VALUE,
+    P_UNTRAP_MOVE_HARM,
     W_ACTIVATE_WINS,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
@@ -28,6 +31,7 @@ from strategies.heuristic import (
     W_EFFECT,
     W_FATE_CARD,
     W_HERO_HARM,
+    W_HERO_ON_ENTER,
     W_HERO_ON_PLAY,
     W_KEEP_ITEM,
     W_MOVE,
@@ -347,8 +351,8 @@ def ready_at_nb(st, tb, ru, s, loc, total):
 
 @kernel
 def fate_card_harm_nb(st, tb, sp, s, k):
-    """Harm to Lady Tremaine of her revealed Fate card ``k`` if it is a Glass Slipper or moves her bride out of The
-    Ballroom, else NaN."""
+    """Harm to Lady Tremaine of her revealed Fate card ``k`` if it is a Glass Slipper, moves one of her Allies (her
+    bride out of The Ballroom) or frees and moves a Hero, else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
@@ -359,6 +363,9 @@ def fate_card_harm_nb(st, tb, sp, s, k):
         ball = admits_only_loc_nb(st, tb, s)
         if ball >= 0 and bride_at_nb(st, tb, s, ball):
             return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
+        return sp[P_MOVE_ALLY_HARM]
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_UNTRAP_AND_MOVE:
+        return sp[P_UNTRAP_MOVE_HARM]
     return np.nan
 
 
@@ -413,6 +420,17 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # the Fairy Godmother brings Ball Gown Cinderella with her
         if tb.card[a, K.CF_ON_PLAY] == AB_FIND_NAMED_HERO_PLAY:
             x += sp[P_FAIRY_GODMOTHER_HARM] * sp[P_WEDDING_VALUE]
+        return x
+    if what == W_HERO_ON_ENTER:
+        # a Hero discarding an Item where it enters
+        if tb.card[a, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
+            mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+            while mj != 0:
+                j = lowest_nb(mj)
+                mj &= mj - 1
+                if st.inst[s, j, K.I_LOC] == b and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
+                    x += sp[P_DISCARD_ITEM_HARM]
+                    break
         return x
     if what == W_HERO_HARM:
         # a Hero keeping the bride's Allies from The Ballroom, while she is not in

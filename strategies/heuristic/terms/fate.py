@@ -18,23 +18,14 @@ from simlab.kernels.query import (
 from strategies.heuristic.memo import allies_at_nb, progress_nb
 from strategies.heuristic.params import (
     BIG,
-    P_ALLIES_MINUS_HARM,
-    P_DISCARD_HAND_SHARE,
-    P_DISCARD_ITEM_HARM,
     P_FATE_DEFEAT_SHARE,
     P_FATE_EFFECT_HARM,
     P_FATE_ITEM_HARM,
     P_FATE_OUTMATCHED_SHARE,
     P_FATE_TARGET_PROGRESS,
     P_FATE_VALUE,
-    P_FRESH_CARD_KEEP,
     P_GATHER_ALLY_HARM,
-    P_MOVE_ALLY_HARM,
-    P_MOVE_HERO_HARM,
     P_REPLAY_HERO_HARM,
-    P_SMALL_HERO_HARM,
-    P_UNTRAP_MOVE_HARM,
-    P_WITCHES_HARM,
 )
 from strategies.heuristic.plan import (
     _F,
@@ -45,11 +36,11 @@ from strategies.heuristic.plan import (
     _TB,
     W_ALLIES_GATHERED,
     W_FATE_CARD,
+    W_HERO_ON_ENTER,
     W_HERO_ON_PLAY,
     W_REVEALED,
     ask_plan_nb,
 )
-from strategies.heuristic.terms.cards import _keep_value_nb
 from strategies.heuristic.terms.heroes import defeat_gain_nb, hero_threat_nb
 
 
@@ -63,25 +54,10 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
     h -= sp[P_FATE_DEFEAT_SHARE] * defeat_gain_nb(st, tb, ru, sp, s, c)
     if allies_at_nb(st, tb, s, loc) >= tb.card[c, K.CF_STRENGTH]:
         h -= sp[P_FATE_OUTMATCHED_SHARE] * h if h > 0 else 0.0
-    op = tb.card[c, K.CF_ON_PLAY]
-    if op == K.AB_GATHER_ALLIES:
-        h += gather_allies_harm_nb(st, tb, ru, sp, s, loc)
-    elif op == K.AB_LOSE_POWER_OR_DISCARD:
-        h += sp[P_WITCHES_HARM]
-    elif op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
-        h += sp[P_MOVE_HERO_HARM]
-    elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS or op == K.AB_MAY_MOVE_EACH_HERO:
-        h += sp[P_SMALL_HERO_HARM]
-    elif op != K.AB_NONE:
+    if tb.card[c, K.CF_ON_PLAY] != K.AB_NONE:
         h = ask_plan_nb(st, tb, ru, sp, W_HERO_ON_PLAY, s, c, loc, 0, h)
-    if tb.card[c, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
-        mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while mj != 0:
-            j = lowest_nb(mj)
-            mj &= mj - 1
-            if st.inst[s, j, K.I_LOC] == loc and tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_ITEM:
-                h += sp[P_DISCARD_ITEM_HARM]
-                break
+    if tb.card[c, K.CF_ON_ENTER] != K.AB_NONE:
+        h = ask_plan_nb(st, tb, ru, sp, W_HERO_ON_ENTER, s, c, loc, 0, h)
     return h
 
 
@@ -121,27 +97,10 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
         if not np.isnan(v):
             return v
     if t == K.T_ITEM:
-        p = tb.card[c, K.CF_PASSIVE]
-        if p == K.AB_ALLIES_HERE_MINUS:
-            return sp[P_ALLIES_MINUS_HARM]
         return sp[P_FATE_ITEM_HARM]
     if t == K.T_EFFECT:
-        ab = tb.card[c, K.CF_EFFECT]
-        if ab == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
+        if tb.card[c, K.CF_EFFECT] == K.AB_PLAY_HERO_FROM_FATE_DISCARD:
             return sp[P_REPLAY_HERO_HARM]
-        if ab == K.AB_UNTRAP_AND_MOVE:
-            return sp[P_UNTRAP_MOVE_HARM]
-        if ab == K.AB_MOVE_OPPONENT_ALLY:
-            return sp[P_MOVE_ALLY_HARM]
-        if ab == K.AB_DISCARD_HAND_DRAW:
-            # what the hand is worth keeping, against the cards drawn instead
-            kept = 0.0
-            mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
-            while mj != 0:
-                j = lowest_nb(mj)
-                mj &= mj - 1
-                kept += _keep_value_nb(st, tb, ru, sp, s, j)
-            return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
         return sp[P_FATE_EFFECT_HARM]
     return 0.0
 
