@@ -74,6 +74,7 @@ from strategies.heuristic.terms.cards import (
 )
 from strategies.heuristic.terms.fate import _fate_card_harm_nb, fate_action_value_nb
 from strategies.heuristic.terms.heroes import (
+    ally_kept_nb,
     best_vanquish_nb,
     defeat_value_nb,
     hero_threat_nb,
@@ -146,8 +147,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             if st.mark[k] != 0 and st.tmp[k] > 0:
                 total += st.tmp[k]
         rest = need - total
-        p = tb.card[st.inst[realm, a, K.I_CARD], K.CF_PASSIVE]
-        sc = sp[P_LOSE_FREE_ALLY] if (p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH) else 0.0
+        sc = sp[P_LOSE_FREE_ALLY] if ally_kept_nb(st, tb, ru, sp, realm, a) else 0.0
         if tb.card[st.inst[realm, a, K.I_CARD], K.CF_ACTIVATE] != K.AB_NONE:
             sc -= sp[P_KEEP_ACTIVATE_ALLY]  # an Ally with an Activate ability goes last
         s_k = st.tmp[a]

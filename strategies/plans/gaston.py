@@ -8,6 +8,7 @@ from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     can_remove_obstacle_nb,
+    hero_count_nb,
     missing_at_nb,
     missing_total_nb,
     obstacles_total_nb,
@@ -22,6 +23,7 @@ from strategies.heuristic import (
     P_ALLIES_MINUS_HARM,
     P_DEAD_CARD,
     P_DRAW_VALUE,
+    P_HERO_COMPANY_HARM,
     P_MOVE_HERO_HARM,
     P_POWER_VALUE,
     P_SMALL_HERO_HARM,
@@ -329,12 +331,14 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             x += sp[P_SMALL_HERO_HARM]
         return x
     if what == W_HERO_HARM:
-        # a Hero blocking Obstacle removal
-        if (
-            tb.card[a, K.CF_PASSIVE] == K.AB_BLOCKS_OBSTACLE_REMOVAL
-            and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES
-        ):
-            x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
+        p = tb.card[a, K.CF_PASSIVE]
+        if p == K.AB_BLOCKS_OBSTACLE_REMOVAL:
+            # a Hero blocking Obstacle removal
+            if objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
+                x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
+        elif p == K.AB_OTHER_HEROES_HERE_PLUS:
+            # a Hero stronger beside other Heroes
+            x += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, removes the Obstacles at his location

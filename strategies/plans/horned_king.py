@@ -5,12 +5,14 @@ import numpy as np
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import flip_cost_nb, passive_count_nb, zone_bits_nb
+from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, zone_bits_nb
 from simlab.villains import codes_for
 from strategies.heuristic import (
     P_DEAD_CARD,
     P_DISCARD_HAND_SHARE,
     P_FRESH_CARD_KEEP,
+    P_HERO_COMPANY_HARM,
+    P_NO_EFFECTS_HARM,
     P_PLAN,
     P_POWER_VALUE,
     P_SMALL_HERO_HARM,
@@ -18,6 +20,7 @@ from strategies.heuristic import (
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ALLIES_GATHERED,
+    W_ALLY_KEPT,
     W_CARD,
     W_DEFEAT_GAIN,
     W_DEFEAT_VALUE,
@@ -425,7 +428,16 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         elif p == AB_RETURNS_TO_FATE_DECK:
             # Gurgi comes back when defeated
             x -= sp[P_GURGI_HARM_DISCOUNT]
+        elif p == K.AB_NO_EFFECTS:
+            x += sp[P_NO_EFFECTS_HARM]
+        elif p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
+            # a Hero stronger beside other Heroes
+            x += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
         return x
+    if what == W_ALLY_KEPT:
+        # a Cauldron Born stays, Creeper goes to the Villain Mover
+        p = tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE]
+        return 1.0 if p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH else x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, lets the Horned King claim the Cauldron
         if tb.card[a, K.CF_ON_DEFEAT] == AB_CLAIM_CAULDRON:

@@ -17,6 +17,7 @@ from simlab.villains import card_type_code, codes_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 from strategies.heuristic import (
     BIG,
+    P_COST_PLUS_HARM,
     P_DISCARD_ITEM_HARM,
     P_MOVE_ALLY_HARM,
     P_PLAN,
@@ -433,9 +434,9 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
                     break
         return x
     if what == W_HERO_HARM:
-        # a Hero keeping the bride's Allies from The Ballroom, while she is not in
         p = tb.card[a, K.CF_PASSIVE]
         if p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
+            # a Hero keeping the bride's Allies from The Ballroom, while she is not in
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
@@ -443,6 +444,9 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
+        elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
+            # a Hero raising the cost of her Effects or Items
+            x += sp[P_COST_PLUS_HARM] * tb.card[a, K.CF_N]
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, plays the Glass Slippers

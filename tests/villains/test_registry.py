@@ -40,7 +40,6 @@ NOT_YET: dict[str, str] = {
     "strategies/heuristic/params.py": "the core parameters describing villain abilities (free_item, refresh_hand)",
     "strategies/heuristic/position.py": "a position's worth reading a villain's Effect (extra move or activate)",
     "strategies/heuristic/terms/cards.py": "card worths of villain abilities, to move to the plans",
-    "strategies/heuristic/terms/heroes.py": "Hero harms of villain-only ongoing abilities",
     "strategies/heuristic/terms/mover.py": "the Villain Mover's worth reading granted Activates and tile Allies",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).

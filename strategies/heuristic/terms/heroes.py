@@ -9,7 +9,6 @@ from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
-    hero_count_nb,
     realm_heroes_nb,
     trappable_nb,
     vanquish_eligible_nb,
@@ -28,20 +27,17 @@ from strategies.heuristic.memo import (
 from strategies.heuristic.params import (
     BIG,
     P_ALLY_VALUE,
-    P_COST_PLUS_HARM,
     P_COVER_FATE,
     P_COVER_GAIN,
     P_COVER_OTHER,
     P_COVER_PLAY,
     P_COVER_VALUE,
     P_COVER_VANQUISH,
-    P_HERO_COMPANY_HARM,
     P_HERO_STRENGTH_HARM,
-    P_NO_EFFECTS_HARM,
     P_THREAT_WEIGHT,
     P_VANQUISH_VALUE,
 )
-from strategies.heuristic.plan import W_DEFEAT_GAIN, W_DEFEAT_VALUE, W_HERO_HARM, ask_plan_nb
+from strategies.heuristic.plan import W_ALLY_KEPT, W_DEFEAT_GAIN, W_DEFEAT_VALUE, W_HERO_HARM, ask_plan_nb
 
 
 @kernel
@@ -110,15 +106,7 @@ def hero_threat_nb(st, tb, ru, sp, s, c, loc, self_k):
     h += sp[P_HERO_STRENGTH_HARM] * tb.card[c, K.CF_STRENGTH]
     if self_k >= 0 and st.inst[s, self_k, K.I_TRAPPED] != 0:
         return h * sp[P_THREAT_WEIGHT]
-    p = tb.card[c, K.CF_PASSIVE]
-    n = tb.card[c, K.CF_N]
-    if p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
-        h += sp[P_COST_PLUS_HARM] * n
-    elif p == K.AB_NO_EFFECTS:
-        h += sp[P_NO_EFFECTS_HARM]
-    elif p == K.AB_OTHER_HEROES_HERE_PLUS or p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
-        h += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
-    elif p != K.AB_NONE:
+    if tb.card[c, K.CF_PASSIVE] != K.AB_NONE:
         h = ask_plan_nb(st, tb, ru, sp, W_HERO_HARM, s, c, loc, self_k, h)
     return h * sp[P_THREAT_WEIGHT]
 
@@ -159,12 +147,19 @@ def vanquish_value_nb(st, tb, ru, sp, s, h):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if vanquish_eligible_nb(st, tb, s, k, here):
-            p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-            if p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
-                free += instance_strength_nb(st, tb, s, k)
+        if vanquish_eligible_nb(st, tb, s, k, here) and ally_kept_nb(st, tb, ru, sp, s, k):
+            free += instance_strength_nb(st, tb, s, k)
     lost = max(need - free, 0)
     return sp[P_VANQUISH_VALUE] + defeat_value_nb(st, tb, ru, sp, s, h) - sp[P_ALLY_VALUE] * lost
+
+
+@kernel
+def ally_kept_nb(st, tb, ru, sp, s, k):
+    """Seat ``s``'s Ally ``k``, used in a Vanquish, is not discarded (its plan says; only an ongoing ability keeps
+    one)."""
+    if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_NONE:
+        return False
+    return ask_plan_nb(st, tb, ru, sp, W_ALLY_KEPT, s, k, 0, 0, 0.0) != 0.0
 
 
 @kernel
