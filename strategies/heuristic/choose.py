@@ -10,13 +10,10 @@ import numpy as np
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     covered_nb,
     play_cost_nb,
-    vanquish_eligible_nb,
-    zone_bits_nb,
 )
 from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb
@@ -92,14 +89,12 @@ def uniform_nb(rng):
 @kernel
 def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     """Score of an O_CARD option naming instance ``j`` of seat ``s``, picked by ``s`` itself."""
-    c = st.inst[s, j, K.I_CARD]
-    if ctx == K.AB_PEEK_FATE_DISCARD_ONE:
-        return _fate_card_harm_nb(st, tb, ru, sp, s, j, -1, -1)
-    if tb.card[c, K.CF_TYPE] == K.T_HERO:
-        if ctx == K.AB_TRAP_HERO or ctx == K.AB_TRAPS_HEROES_HERE or ctx == K.AB_MOVE_HERO_HERE_TRAP:
-            return hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, j, K.I_LOC], j)
+    v = ask_plan_nb(st, tb, ru, sp, W_OWN_CARD, s, j, ctx, 0, np.nan)
+    if not np.isnan(v):
+        return v
+    if tb.card[st.inst[s, j, K.I_CARD], K.CF_TYPE] == K.T_HERO:
         return defeat_value_nb(st, tb, ru, sp, s, j)
-    return ask_plan_nb(st, tb, ru, sp, W_OWN_CARD, s, j, ctx, 0, 0.0)
+    return 0.0
 
 
 @kernel
@@ -201,16 +196,6 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         v = ask_plan_nb(st, tb, ru, sp, W_LOCATION_PICK, realm, a, ctx, 1 if mine else 0, np.nan)
         if not np.isnan(v):
             return v
-        if ctx == K.AB_PUSH_ALLIES_OUT or ctx == K.AB_FIND_OR_DEFEAT_STRENGTH:
-            # Allies pushed out / a Hero placed: near the owner's Allies helps the owner
-            strength = 0
-            m = zone_bits_nb(st, realm, K.Z_REALM) & VILLAIN_BITS
-            while m != 0:
-                k = lowest_nb(m)
-                m &= m - 1
-                if vanquish_eligible_nb(st, tb, realm, k, a):
-                    strength += instance_strength_nb(st, tb, realm, k)
-            return sign * strength
         # a Hero being placed or moved: harm is where it covers most
         v = top_row_value_nb(st, tb, sp, realm, a) if not covered_nb(st, tb, ru, realm, a) else 0.0
         return -sign * v

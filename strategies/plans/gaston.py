@@ -41,6 +41,7 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_REVEALED,
     _basic_fate_harm_nb,
+    allies_at_nb,
     group,
     objective_nb,
 )
@@ -204,6 +205,9 @@ def effect_value_nb(st, tb, sp, s, c):
 @kernel
 def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
     """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
+    if ctx == K.AB_PUSH_ALLIES_OUT:
+        # Allies pushed out near his other Allies: good for Gaston
+        return (1.0 if mine else -1.0) * allies_at_nb(st, tb, s, loc)
     if ctx == AB_REMOVE_OBSTACLES_ONE_LOCATION:
         return st.sv[s, K.SV_OBST + loc] + 0.0
     if (

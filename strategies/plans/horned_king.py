@@ -30,12 +30,14 @@ from strategies.heuristic import (
     W_HERO_ON_PLAY,
     W_KEEP,
     W_KEEPS_COPIES,
+    W_LOCATION_PICK,
     W_OWN_CARD,
     W_PLAY,
     W_POSITION,
     W_PROGRESS,
     W_SWAP,
     _keep_value_nb,
+    allies_at_nb,
     best_defeat_nb,
     earlier_copy_in_hand_nb,
     gather_allies_harm_nb,
@@ -395,6 +397,11 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # a Cauldron Born swapped in where none stands yet
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_CAULDRON_VALUE] if (born >> a) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
+    if what == W_LOCATION_PICK:
+        if b == K.AB_FIND_OR_DEFEAT_STRENGTH:
+            # a Hero placed near the Horned King's Allies: good for him
+            return (1.0 if c != 0 else -1.0) * allies_at_nb(st, tb, s, a)
+        return x
     if what == W_OWN_CARD:
         if b == AB_FLIP_CAULDRON:
             # losing a Cauldron Born: keep one at every location if possible

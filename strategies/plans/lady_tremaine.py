@@ -36,10 +36,12 @@ from strategies.heuristic import (
     W_HERO_ON_PLAY,
     W_KEEP_ITEM,
     W_MOVE,
+    W_OWN_CARD,
     W_POSITION,
     W_PROGRESS,
     W_READY,
     W_READY_AT,
+    _fate_card_harm_nb,
     activate_in_realm_nb,
     best_trap_nb,
     earlier_copy_in_hand_nb,
@@ -447,6 +449,17 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
             # a Hero raising the cost of her Effects or Items
             x += sp[P_COST_PLUS_HARM] * tb.card[a, K.CF_N]
+        return x
+    if what == W_OWN_CARD:
+        if b == K.AB_PEEK_FATE_DISCARD_ONE:
+            # the Fate card to discard: the one that would hurt her most
+            return _fate_card_harm_nb(st, tb, ru, sp, s, a, -1, -1)
+        card = st.inst[s, a, K.I_CARD]
+        if tb.card[card, K.CF_TYPE] == K.T_HERO and (
+            b == K.AB_TRAP_HERO or b == K.AB_TRAPS_HEROES_HERE or b == K.AB_MOVE_HERO_HERE_TRAP
+        ):
+            # the Hero to trap: the one doing most harm where it stands
+            return hero_threat_nb(st, tb, ru, sp, s, card, st.inst[s, a, K.I_LOC], a)
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, plays the Glass Slippers

@@ -35,8 +35,6 @@ NOT_YET: dict[str, str] = {
     "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
     "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
-    "strategies/heuristic/choose.py": "the choices by context that read villain abilities (traps, a Hero moved "
-    "after a Vanquish, tile Allies, modes)",
     "strategies/heuristic/params.py": "the core parameters describing villain abilities (free_item, refresh_hand)",
     "strategies/heuristic/position.py": "a position's worth reading a villain's Effect (extra move or activate)",
     "strategies/heuristic/terms/cards.py": "card worths of villain abilities, to move to the plans",
