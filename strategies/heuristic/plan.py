@@ -45,6 +45,8 @@ W_DEFEAT_VALUE = 24  # defeating its Hero instance a: x, the worth so far, adjus
 W_ACTIVATE_WINS = 25  # 1.0 if activating its card instance a (an activate_to_win) wins now (x: 0.0)
 W_HERO_ON_ENTER = 26  # its Fate Hero card row a played to location b: x, its harm so far, plus its on-enter's
 W_ALLY_KEPT = 27  # 1.0 if its Ally instance a, used in a Vanquish, is not discarded (x: 0.0)
+W_GRANTED_AT = 28  # the Villain Mover to location a, gaining b Power: x so far, plus the actions its cards there grant
+W_NOT_PLAYED_BY_SYMBOL = 29  # 1.0 if its hand card a may not be played with a Play symbol now (x: 0.0)
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for

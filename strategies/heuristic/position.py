@@ -1,15 +1,12 @@
 """Small readings of the position the scoring terms share: the villain's objective, the ongoing and activated
-abilities in a Realm, an extra Activate in hand. Plain queries with no weights, kept apart from the terms so that
-every terms module can read them without importing another.
+abilities in a Realm. Plain queries with no weights, kept apart from the terms so that every terms module can read
+them without importing another.
 """
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import (
-    play_cost_nb,
-    zone_bits_nb,
-)
+from simlab.kernels.query import zone_bits_nb
 
 
 @kernel
@@ -40,19 +37,3 @@ def activate_in_realm_nb(st, tb, s, ab):
         if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == ab:
             return k
     return -1
-
-
-@kernel
-def extra_activate_in_hand_nb(st, tb, s):
-    """A card in hand that grants an Activate action and can be paid for now."""
-    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        c = st.inst[s, k, K.I_CARD]
-        if (
-            tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
-            and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]
-        ):
-            return True
-    return False

@@ -26,11 +26,13 @@ from strategies.heuristic import (
     W_DEFEAT_VALUE,
     W_EFFECT,
     W_FATE_CARD,
+    W_GRANTED_AT,
     W_HERO_HARM,
     W_HERO_ON_PLAY,
     W_KEEP,
     W_KEEPS_COPIES,
     W_LOCATION_PICK,
+    W_NOT_PLAYED_BY_SYMBOL,
     W_OWN_CARD,
     W_PLAY,
     W_POSITION,
@@ -38,6 +40,7 @@ from strategies.heuristic import (
     W_SWAP,
     _keep_value_nb,
     allies_at_nb,
+    best_activation_nb,
     best_defeat_nb,
     earlier_copy_in_hand_nb,
     gather_allies_harm_nb,
@@ -393,6 +396,19 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_PLAY:
         return play_value_nb(st, tb, sp, s, b, x)
+    if what == W_GRANTED_AT:
+        # Ancient Soldiers there grant an Activate
+        if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, a) > 0:
+            x += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
+        return x
+    if what == W_NOT_PLAYED_BY_SYMBOL:
+        # a Cauldron Born comes into play by the swap, unless the rule lets it be played on the Power side
+        card = st.inst[s, a, K.I_CARD]
+        if tb.card[card, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
+            ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2
+        ):
+            return 1.0
+        return x
     if what == W_SWAP:
         # a Cauldron Born swapped in where none stands yet
         _, born = soldier_locations_nb(st, tb, s)

@@ -10,6 +10,7 @@ from simlab.kernels.query import (
     can_move_card_nb,
     first_symbol_nb,
     passive_count_nb,
+    play_cost_nb,
     symbol_available_nb,
     zone_bits_nb,
 )
@@ -45,7 +46,6 @@ from strategies.heuristic import (
     activate_in_realm_nb,
     best_trap_nb,
     earlier_copy_in_hand_nb,
-    extra_activate_in_hand_nb,
     group,
     hero_threat_nb,
 )
@@ -153,6 +153,22 @@ P_FATE_MOVES_ALLIES_HARM = P["fate_moves_allies_harm"]
 P_BALLROOM_CLOSED_HARM = P["ballroom_closed_harm"]
 P_SLIPPERS_DEFEAT = P["slippers_defeat"]
 P_SLIPPERS_DEFEAT_CANE = P["slippers_defeat_cane"]
+
+
+@kernel
+def extra_activate_in_hand_nb(st, tb, s):
+    """A card in hand that grants an Activate action and can be paid for now."""
+    m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        c = st.inst[s, k, K.I_CARD]
+        if (
+            tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
+            and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]
+        ):
+            return True
+    return False
 
 
 @kernel

@@ -36,9 +36,7 @@ NOT_YET: dict[str, str] = {
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
     "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
     "strategies/heuristic/params.py": "the core parameters describing villain abilities (free_item, refresh_hand)",
-    "strategies/heuristic/position.py": "a position's worth reading a villain's Effect (extra move or activate)",
     "strategies/heuristic/terms/cards.py": "card worths of villain abilities, to move to the plans",
-    "strategies/heuristic/terms/mover.py": "the Villain Mover's worth reading granted Activates and tile Allies",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}

@@ -18,8 +18,19 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic.memo import symbols_at_nb
 from strategies.heuristic.params import P_ACTIVATION_LOOKAHEAD, P_DISCARD_SYMBOL_SHARE, P_PLAN, P_SPEND_WEIGHT
-from strategies.heuristic.plan import _F, _I, _RU, _SP, _ST, _TB, W_ACTIONS_AT, W_READY_AT, ask_plan_nb
-from strategies.heuristic.position import realm_passive_at_nb
+from strategies.heuristic.plan import (
+    _F,
+    _I,
+    _RU,
+    _SP,
+    _ST,
+    _TB,
+    W_ACTIONS_AT,
+    W_GRANTED_AT,
+    W_NOT_PLAYED_BY_SYMBOL,
+    W_READY_AT,
+    ask_plan_nb,
+)
 from strategies.heuristic.terms.cards import _card_value_nb, best_activation_nb, power_worth_nb
 
 
@@ -66,8 +77,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
             total += vanquish_worth
         elif kind == K.S_DISCARD:
             total += sp[P_DISCARD_SYMBOL_SHARE] * dig_worth
-    if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, loc) > 0:
-        total += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + gains), 0.0)
+    total = ask_plan_nb(st, tb, ru, sp, W_GRANTED_AT, s, loc, gains, 0, total)
     if ready:
         total = ask_plan_nb(st, tb, ru, sp, W_READY_AT, s, loc, 0, 0, total)
     total += power_worth_nb(st, tb, sp, s, gains)
@@ -91,10 +101,11 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                 cost = play_cost_nb(st, tb, s, c)
                 if t == K.T_CONDITION or cost > budget:
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
-                    ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2
+                if (
+                    tb.card[c, K.CF_PASSIVE] != K.AB_NONE
+                    and ask_plan_nb(st, tb, ru, sp, W_NOT_PLAYED_BY_SYMBOL, s, k, 0, 0, 0.0) != 0.0
                 ):
-                    continue
+                    continue  # an ongoing ability keeps it from a Play symbol
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
                     continue
                 val = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
