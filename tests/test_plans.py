@@ -111,7 +111,8 @@ def test_gaston_values_his_removal_cards_and_the_last_obstacles_win():
     assert ask(sc, H.W_EFFECT, row(sc, "Temper")) == 0.5 * H.BIG
     sc = build({"obstacles": 9}, {})
     assert ask(sc, H.W_EFFECT, row(sc, "Get Out!")) == E["obstacle_value"] * 3
-    assert math.isnan(ask(sc, H.W_EFFECT, row(sc, "Belle Is Mine")))  # not his plan's to value: the core's
+    assert ask(sc, H.W_EFFECT, row(sc, "Belle Is Mine")) == -H.BIG  # an extra Vanquish, with no Hero to vanquish
+    assert math.isnan(ask(sc, H.W_EFFECT, row(sc, "Be Our Guest")))  # not his plan's to value: the core's
     assert ask(sc, H.W_KEEPS_COPIES, row(sc, "Temper"), x=0.0) == 1.0
     assert ask(sc, H.W_KEEPS_COPIES, row(sc, "Belle Is Mine"), x=0.0) == 0.0
 
@@ -238,7 +239,7 @@ def test_a_plan_is_asked_only_what_its_source_compares_what_with():
 
     gaston = answers(plan_of("gaston").plan_nb)
     assert H.W_PROGRESS in gaston and H.W_EFFECT in gaston
-    assert H.W_MOVE not in gaston and H.W_KEEP not in gaston  # Gaston's plan says nothing about these
+    assert H.W_MOVE not in gaston and H.W_SWAP not in gaston  # Gaston's plan says nothing about these
     assert answers(H.no_plan_nb) == set()
     table = link._TABLES[H.PLAN_ANSWERS_TABLE]
     for row, folder in enumerate(REGISTRY):

@@ -121,8 +121,6 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
         ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
         ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
-        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"),
-        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"),
         ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action"),
         ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
         ("item_default", 1.0, 0.0, 4.0, "any other Item"),
@@ -232,8 +230,6 @@ P_PEEK_FATE_ACTIVATE = 54
 P_ACTIVATE_DEFAULT = 55
 P_REVEAL_ALLY_DRAWS = 56
 P_RESHUFFLE_ARRANGE = 57
-P_FREE_ITEM = 58
-P_REFRESH_HAND = 59
 P_HIJACK_FATE = 60
 P_EFFECT_DEFAULT = 61
 P_ITEM_DEFAULT = 62

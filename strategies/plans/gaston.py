@@ -26,6 +26,7 @@ from strategies.heuristic import (
     P_HERO_COMPANY_HARM,
     P_MOVE_HERO_HARM,
     P_POWER_VALUE,
+    P_REVEAL_ALLY_DRAWS,
     P_SMALL_HERO_HARM,
     W_ACTIONS_AT,
     W_ACTIVATION,
@@ -36,13 +37,18 @@ from strategies.heuristic import (
     W_FATE_CARD,
     W_HERO_HARM,
     W_HERO_ON_PLAY,
+    W_KEEP,
     W_KEEPS_COPIES,
     W_LOCATION_PICK,
     W_PROGRESS,
     W_REVEALED,
     _basic_fate_harm_nb,
+    _best_move_nb,
     allies_at_nb,
+    best_defeat_nb,
+    best_vanquish_nb,
     group,
+    keep_removal_nb,
     objective_nb,
 )
 from strategies.plans import slots
@@ -170,8 +176,9 @@ def can_finish_here_nb(st, tb, s, plays, budget):
 
 
 @kernel
-def effect_value_nb(st, tb, sp, s, c):
-    """Worth of resolving Gaston's Effect card row ``c`` if it removes or replaces his Obstacles, else NaN."""
+def effect_value_nb(st, tb, ru, sp, s, c):
+    """Worth of resolving Gaston's Effect card row ``c`` if it removes or replaces his Obstacles, gives him an extra
+    Vanquish or Move, defeats a Hero or reveals cards until an Ally, else NaN."""
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     obst = obstacles_total_nb(st, s)
@@ -199,6 +206,14 @@ def effect_value_nb(st, tb, sp, s, c):
         if beast:
             return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
         return sp[P_DEAD_CARD]
+    if ab == K.AB_EXTRA_VANQUISH:
+        return best_vanquish_nb(st, tb, ru, sp, s)
+    if ab == K.AB_EXTRA_MOVE:
+        return _best_move_nb(st, tb, ru, sp, s)
+    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+        return best_defeat_nb(st, tb, ru, sp, s, n)
+    if ab == K.AB_REVEAL_UNTIL_ALLY:
+        return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
     return np.nan
 
 
@@ -291,7 +306,16 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             spots += tb.locs[v, loc, K.LC_SPOTS]
         return 1.0 - obstacles_total_nb(st, s) / max(spots, 1)
     if what == W_EFFECT:
-        return effect_value_nb(st, tb, sp, s, a)
+        return effect_value_nb(st, tb, ru, sp, s, a)
+    if what == W_KEEP:
+        # an Effect that defeats Heroes, kept by the worst Hero in play
+        card = st.inst[s, a, K.I_CARD]
+        ab = tb.card[card, K.CF_EFFECT]
+        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (
+            ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH
+        ):
+            return keep_removal_nb(st, tb, ru, sp, s, a)
+        return x
     if what == W_ALLY:
         # an Ally that activates to remove Obstacles
         if tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE] == AB_REMOVE_OBSTACLES:

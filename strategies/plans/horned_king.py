@@ -10,6 +10,7 @@ from simlab.villains import codes_for
 from strategies.heuristic import (
     P_DEAD_CARD,
     P_DISCARD_HAND_SHARE,
+    P_DRAW_VALUE,
     P_FRESH_CARD_KEEP,
     P_HERO_COMPANY_HARM,
     P_NO_EFFECTS_HARM,
@@ -66,6 +67,7 @@ AB_FLIP_CAULDRON = CODES["flip_cauldron"]
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
 
 PARAMS = (
+    *group("effects", ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"), at=58),
     *group(
         "progress",
         ("progress_soldier", 0.05, 0.0, 0.2, "Horned King: per location with Ancient Soldiers or a Cauldron Born"),
@@ -120,6 +122,7 @@ PARAMS = (
 )
 
 P = slots(__name__, PARAMS)
+P_FREE_ITEM = P["free_item"]
 P_PROGRESS_SOLDIER = P["progress_soldier"]
 P_PROGRESS_BORN = P["progress_born"]
 P_PROGRESS_CLAIMED = P["progress_claimed"]
@@ -233,7 +236,8 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
 
 @kernel
 def effect_value_nb(st, tb, ru, sp, s, c, budget):
-    """Worth of resolving the Horned King's Effect card row ``c`` if it claims or powers the Cauldron, else NaN."""
+    """Worth of resolving the Horned King's Effect card row ``c`` if it claims or powers the Cauldron, defeats a
+    Hero, draws, gains Power per Hero or plays an Item for free, else NaN."""
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     if ab == AB_POWER_CAULDRON:
@@ -249,6 +253,12 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         if st.sv[s, K.SV_TILE] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
+    if ab == K.AB_DRAW:
+        return n * sp[P_DRAW_VALUE]
+    if ab == K.AB_POWER_PER_HERO:
+        return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
+    if ab == K.AB_FREE_ITEM:
+        return sp[P_FREE_ITEM]
     return np.nan
 
 

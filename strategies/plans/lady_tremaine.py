@@ -11,6 +11,7 @@ from simlab.kernels.query import (
     first_symbol_nb,
     passive_count_nb,
     play_cost_nb,
+    realm_instance_nb,
     symbol_available_nb,
     zone_bits_nb,
 )
@@ -20,9 +21,12 @@ from strategies.heuristic import (
     BIG,
     P_COST_PLUS_HARM,
     P_DISCARD_ITEM_HARM,
+    P_DRAW_VALUE,
     P_MOVE_ALLY_HARM,
     P_PLAN,
     P_POWER_VALUE,
+    P_RESHUFFLE_ARRANGE,
+    P_TRAP_EFFECT_SHARE,
     P_UNTRAP_MOVE_HARM,
     W_ACTIVATE_WINS,
     W_ACTIVATION,
@@ -35,6 +39,7 @@ from strategies.heuristic import (
     W_HERO_HARM,
     W_HERO_ON_ENTER,
     W_HERO_ON_PLAY,
+    W_KEEP,
     W_KEEP_ITEM,
     W_MOVE,
     W_OWN_CARD,
@@ -42,12 +47,16 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_READY,
     W_READY_AT,
+    _best_move_nb,
     _fate_card_harm_nb,
     activate_in_realm_nb,
+    best_activation_nb,
     best_trap_nb,
+    defeat_value_nb,
     earlier_copy_in_hand_nb,
     group,
     hero_threat_nb,
+    keep_removal_nb,
 )
 from strategies.plans import slots
 
@@ -69,6 +78,7 @@ PARAMS = (
         ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
         at=32,
     ),
+    *group("effects", ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"), at=59),
     *group(
         "progress",
         ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
@@ -119,6 +129,7 @@ PARAMS = (
 
 P = slots(__name__, PARAMS)
 P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
+P_REFRESH_HAND = P["refresh_hand"]
 P_PROGRESS_BRIDE = P["progress_bride"]
 P_PROGRESS_DAUGHTER = P["progress_daughter"]
 P_PROGRESS_BALLROOM = P["progress_ballroom"]
@@ -354,6 +365,35 @@ def midnight_value_nb(st, tb, ru, sp, s):
 
 
 @kernel
+def effect_value_nb(st, tb, ru, sp, s, c, budget):
+    """Worth of resolving Lady Tremaine's Effect card row ``c`` (``budget``: Power left after paying) if it is
+    Midnight, gives her an extra Move or Activate, traps or defeats a Hero, draws, arranges her Fate deck or
+    refreshes her hand, else NaN."""
+    ab = tb.card[c, K.CF_EFFECT]
+    n = tb.card[c, K.CF_N]
+    if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
+        return midnight_value_nb(st, tb, ru, sp, s)
+    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+        return max(_best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
+    if ab == K.AB_TRAP_HERO:
+        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
+    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
+        return n * sp[P_DRAW_VALUE]
+    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+        return sp[P_RESHUFFLE_ARRANGE]
+    if ab == K.AB_DEFEAT_NAMED_HERO:
+        best = -BIG
+        for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
+            h = realm_instance_nb(st, s, ref)
+            if h >= 0:
+                best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
+        return best
+    if ab == K.AB_REFRESH_HAND:
+        return sp[P_REFRESH_HAND]
+    return np.nan
+
+
+@kernel
 def ready_at_nb(st, tb, ru, s, loc, total):
     """``total`` plus a win if the bride can walk in at ``loc`` and Wedding Bells ring in the same turn."""
     v = st.sv[s, K.SV_VILLAIN]
@@ -403,8 +443,12 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ALLY:
         return ally_value_nb(st, tb, ru, sp, s, a, b, x)
     if what == W_EFFECT:
-        if tb.card[a, K.CF_EFFECT] == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
-            return midnight_value_nb(st, tb, ru, sp, s)
+        return effect_value_nb(st, tb, ru, sp, s, a, b)
+    if what == W_KEEP:
+        # an Effect that traps Heroes, kept by the worst Hero in play
+        card = st.inst[s, a, K.I_CARD]
+        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and tb.card[card, K.CF_EFFECT] == K.AB_TRAP_HERO:
+            return keep_removal_nb(st, tb, ru, sp, s, a)
         return x
     if what == W_ACTIVATION:
         if a >= 0:

@@ -17,7 +17,6 @@ from simlab.kernels.query import (
     can_enter_nb,
     can_move_card_nb,
     flip_cost_nb,
-    hero_count_nb,
     passive_count_nb,
     play_cost_nb,
     realm_instance_nb,
@@ -52,7 +51,6 @@ from strategies.heuristic.params import (
     P_DISCARD_BELOW,
     P_DRAW_VALUE,
     P_EFFECT_DEFAULT,
-    P_FREE_ITEM,
     P_HIJACK_FATE,
     P_ITEM_DEFAULT,
     P_KEEP_CONDITION_MAX,
@@ -77,14 +75,10 @@ from strategies.heuristic.params import (
     P_POWER_GLUT_SPAN,
     P_POWER_TARGET,
     P_POWER_VALUE,
-    P_REFRESH_HAND,
-    P_RESHUFFLE_ARRANGE,
-    P_REVEAL_ALLY_DRAWS,
     P_SECOND_COPY_KEEP,
     P_SPEND_WEIGHT,
     P_SURPLUS_SCALE,
     P_TRAP_ACTIVATE_MIN,
-    P_TRAP_EFFECT_SHARE,
 )
 from strategies.heuristic.plan import (
     _F,
@@ -107,9 +101,7 @@ from strategies.heuristic.plan import (
     ask_plan_nb,
 )
 from strategies.heuristic.terms.heroes import (
-    best_defeat_nb,
     best_trap_nb,
-    best_vanquish_nb,
     defeat_value_nb,
     heroes_at_nb,
     heroes_nb,
@@ -291,41 +283,10 @@ def best_move_nb(st, tb, ru, sp, s):
 @kernel
 def effect_value_nb(st, tb, ru, sp, s, c, budget):
     """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
-    ab = tb.card[c, K.CF_EFFECT]
-    n = tb.card[c, K.CF_N]
     v = ask_plan_nb(st, tb, ru, sp, W_EFFECT, s, c, budget, 0, np.nan)
     if not np.isnan(v):
         return v
-    if ab == K.AB_EXTRA_VANQUISH:
-        return best_vanquish_nb(st, tb, ru, sp, s)
-    if ab == K.AB_EXTRA_MOVE:
-        return _best_move_nb(st, tb, ru, sp, s)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
-        return max(_best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
-        return best_defeat_nb(st, tb, ru, sp, s, n)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
-        return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
-    if ab == K.AB_TRAP_HERO:
-        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
-    if ab == K.AB_RESHUFFLE_DISCARD_DRAW or ab == K.AB_DRAW:
-        return n * sp[P_DRAW_VALUE]
-    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
-        return sp[P_RESHUFFLE_ARRANGE]
-    if ab == K.AB_DEFEAT_NAMED_HERO:
-        best = -BIG
-        for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
-            h = realm_instance_nb(st, s, ref)
-            if h >= 0:
-                best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
-        return best
-    if ab == K.AB_POWER_PER_HERO:
-        return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
-    if ab == K.AB_FREE_ITEM:
-        return sp[P_FREE_ITEM]
-    if ab == K.AB_REFRESH_HAND:
-        return sp[P_REFRESH_HAND]
-    if ab == K.AB_HIJACK_FATE:
+    if tb.card[c, K.CF_EFFECT] == K.AB_HIJACK_FATE:
         return sp[P_HIJACK_FATE]
     return sp[P_EFFECT_DEFAULT]
 
@@ -416,24 +377,26 @@ def keep_worth_nb(st, tb, ru, sp, s, k):
             return sp[P_SECOND_COPY_KEEP]
         worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
-    if t == K.T_EFFECT:
-        ab = tb.card[c, K.CF_EFFECT]
-        if ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH or ab == K.AB_TRAP_HERO:
-            # worth what the worst Hero in play costs us (it may be the one to remove next turn)
-            if earlier_copy_in_hand_nb(st, s, k):
-                return sp[P_KEEP_REMOVAL_SECOND]
-            worst = 0.0
-            mh = heroes_nb(st, tb, s)
-            while mh != 0:
-                h = lowest_nb(mh)
-                mh &= mh - 1
-                worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
-            return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
     worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
     if t == K.T_ITEM:
         return ask_plan_nb(st, tb, ru, sp, W_KEEP_ITEM, s, k, 0, 0, worth)
     return worth
+
+
+@kernel
+def keep_removal_nb(st, tb, ru, sp, s, k):
+    """Worth of keeping hand card ``k``, an Effect that defeats or traps Heroes: what the worst Hero in play costs
+    (it may be the one to remove next turn)."""
+    if earlier_copy_in_hand_nb(st, s, k):
+        return sp[P_KEEP_REMOVAL_SECOND]
+    worst = 0.0
+    mh = heroes_nb(st, tb, s)
+    while mh != 0:
+        h = lowest_nb(mh)
+        mh &= mh - 1
+        worst = max(worst, defeat_value_nb(st, tb, ru, sp, s, h))
+    return max(sp[P_KEEP_REMOVAL_MIN], sp[P_KEEP_REMOVAL_SHARE] * worst)
 
 
 @kernel
