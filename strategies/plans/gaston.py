@@ -21,6 +21,8 @@ from simlab.villains import codes_for
 from strategies.heuristic import (
     BIG,
     P_ALLIES_MINUS_HARM,
+    P_ALLY_VALUE,
+    P_ATTACHED_HELP_SHARE,
     P_DEAD_CARD,
     P_DRAW_VALUE,
     P_HERO_COMPANY_HARM,
@@ -32,6 +34,7 @@ from strategies.heuristic import (
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
     W_ALLY,
+    W_CARD,
     W_DEFEAT_GAIN,
     W_EFFECT,
     W_FATE_CARD,
@@ -42,9 +45,11 @@ from strategies.heuristic import (
     W_LOCATION_PICK,
     W_PROGRESS,
     W_REVEALED,
+    W_STRENGTH_ADDED,
     _basic_fate_harm_nb,
     _best_move_nb,
     allies_at_nb,
+    ally_help_nb,
     best_defeat_nb,
     best_vanquish_nb,
     group,
@@ -218,6 +223,19 @@ def effect_value_nb(st, tb, ru, sp, s, c):
 
 
 @kernel
+def item_value_nb(st, tb, ru, sp, s, k, host):
+    """Worth of playing Gaston's Item ``k`` (to ``host``, -1: none yet) if it adds Strength to an Ally, else NaN."""
+    c = st.inst[s, k, K.I_CARD]
+    if tb.card[c, K.CF_TYPE] != K.T_ITEM or tb.card[c, K.CF_PASSIVE] != K.AB_ATTACHED_STRENGTH:
+        return np.nan
+    v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
+    if host >= 0:
+        help_host = ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
+        v += help_host * sp[P_ATTACHED_HELP_SHARE]
+    return v
+
+
+@kernel
 def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
     """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
     if ctx == K.AB_PUSH_ALLIES_OUT:
@@ -324,7 +342,22 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
                 if obstacles_total_nb(st, s) >= sp[P_REMOVER_ALLY_MIN]
                 else 0.0
             )
+        # a Wolf, stronger by every Wolf in play
+        if tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
+            x += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
         return x
+    if what == W_STRENGTH_ADDED:
+        if tb.card[a, K.CF_PASSIVE] == K.AB_WOLF_PACK:
+            # the new Wolf counts every Wolf in play, and each Wolf at location b grows by one
+            m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+            while m != 0:
+                k = lowest_nb(m)
+                m &= m - 1
+                if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
+                    x += 1 + (1 if st.inst[s, k, K.I_LOC] == b else 0)
+        return x
+    if what == W_CARD:
+        return item_value_nb(st, tb, ru, sp, s, a, c)
     if what == W_ACTIVATION:
         if a >= 0:
             card = st.inst[s, a, K.I_CARD]

@@ -38,6 +38,7 @@ from strategies.heuristic import (
     W_PLAY,
     W_POSITION,
     W_PROGRESS,
+    W_REACHES_NEIGHBOURS,
     W_SWAP,
     _keep_value_nb,
     allies_at_nb,
@@ -467,6 +468,8 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             # a Hero stronger beside other Heroes
             x += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
         return x
+    if what == W_REACHES_NEIGHBOURS:
+        return 1.0 if tb.card[a, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT else x
     if what == W_ALLY_KEPT:
         # a Cauldron Born stays, Creeper goes to the Villain Mover
         p = tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE]

@@ -22,10 +22,14 @@ from strategies.heuristic import (
     P_COST_PLUS_HARM,
     P_DISCARD_ITEM_HARM,
     P_DRAW_VALUE,
+    P_KEY_TRAP_ABSENT,
+    P_KEY_TRAP_BONUS,
     P_MOVE_ALLY_HARM,
+    P_PEEK_FATE_ACTIVATE,
     P_PLAN,
     P_POWER_VALUE,
     P_RESHUFFLE_ARRANGE,
+    P_TRAP_ACTIVATE_MIN,
     P_TRAP_EFFECT_SHARE,
     P_UNTRAP_MOVE_HARM,
     W_ACTIVATE_WINS,
@@ -328,8 +332,9 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
 
 
 @kernel
-def item_value_nb(st, tb, sp, s, k):
-    """Worth of playing the Invitation, Wedding Bells or the Cane ``k``, else NaN."""
+def item_value_nb(st, tb, ru, sp, s, k):
+    """Worth of playing the Invitation, Wedding Bells, the Cane or an Item trapping a named Hero ``k``, else
+    NaN."""
     c = st.inst[s, k, K.I_CARD]
     if tb.card[c, K.CF_TYPE] != K.T_ITEM:
         return np.nan
@@ -345,6 +350,12 @@ def item_value_nb(st, tb, sp, s, k):
         return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
     if act == AB_DISCARD_GLASS_SLIPPER:
         return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
+    if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
+        # an Item trapping the Hero it names: by that Hero's defeat
+        h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
+        if h >= 0:
+            return defeat_value_nb(st, tb, ru, sp, s, h) + sp[P_KEY_TRAP_BONUS]
+        return sp[P_KEY_TRAP_ABSENT]
     return np.nan
 
 
@@ -439,7 +450,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_MOVE:
         return move_value_nb(st, tb, ru, sp, s, a, b)
     if what == W_CARD:
-        return item_value_nb(st, tb, sp, s, a)
+        return item_value_nb(st, tb, ru, sp, s, a)
     if what == W_ALLY:
         return ally_value_nb(st, tb, ru, sp, s, a, b, x)
     if what == W_EFFECT:
@@ -453,12 +464,20 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ACTIVATION:
         if a >= 0:
             card = st.inst[s, a, K.I_CARD]
-            if tb.card[card, K.CF_ACTIVATE] == AB_DISCARD_GLASS_SLIPPER:
-                cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
+            ab = tb.card[card, K.CF_ACTIVATE]
+            cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
+            if ab == AB_DISCARD_GLASS_SLIPPER:
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
+            if ab == K.AB_MOVE_HERO_HERE_TRAP:
+                return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
+            if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+                return sp[P_PEEK_FATE_ACTIVATE] - cost
         return x
-    if what == W_ACTIVATE_WINS:  # Wedding Bells
-        return 1.0 if wedding_ready_nb(st, tb, s, st.inst[s, a, K.I_CARD]) else x
+    if what == W_ACTIVATE_WINS:
+        card = st.inst[s, a, K.I_CARD]
+        if tb.card[card, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:  # Wedding Bells
+            return 1.0 if wedding_ready_nb(st, tb, s, card) else -1.0
+        return x
     if what == W_ACTIVATION_IDLE:
         # the Cane with no Glass Slipper to discard
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]

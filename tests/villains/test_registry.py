@@ -35,7 +35,6 @@ NOT_YET: dict[str, str] = {
     "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
     "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
-    "strategies/heuristic/terms/cards.py": "card worths of villain abilities, to move to the plans",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}

@@ -17,9 +17,7 @@ from simlab.kernels.query import (
     can_enter_nb,
     can_move_card_nb,
     flip_cost_nb,
-    passive_count_nb,
     play_cost_nb,
-    realm_instance_nb,
     vanquish_eligible_nb,
     zone_bits_nb,
 )
@@ -42,7 +40,6 @@ from strategies.heuristic.params import (
     P_ALLY_NEAR_HERO,
     P_ALLY_NEAR_HERO_SHARE,
     P_ALLY_VALUE,
-    P_ATTACHED_HELP_SHARE,
     P_CARD_DEFAULT,
     P_DIG_SURPLUS_BOOST,
     P_DIG_VALUE,
@@ -59,8 +56,6 @@ from strategies.heuristic.params import (
     P_KEEP_REMOVAL_SECOND,
     P_KEEP_REMOVAL_SHARE,
     P_KEEP_SPEND_SHARE,
-    P_KEY_TRAP_ABSENT,
-    P_KEY_TRAP_BONUS,
     P_MOVE_COST,
     P_NOVICE_ACTIVATE,
     P_NOVICE_ACTIVATE_COST,
@@ -69,7 +64,6 @@ from strategies.heuristic.params import (
     P_NOVICE_KEEP,
     P_NOVICE_KEEP_COST,
     P_NOVICE_STRENGTH,
-    P_PEEK_FATE_ACTIVATE,
     P_PLAN,
     P_POWER_GLUT_FLOOR,
     P_POWER_GLUT_SPAN,
@@ -78,7 +72,6 @@ from strategies.heuristic.params import (
     P_SECOND_COPY_KEEP,
     P_SPEND_WEIGHT,
     P_SURPLUS_SCALE,
-    P_TRAP_ACTIVATE_MIN,
 )
 from strategies.heuristic.plan import (
     _F,
@@ -98,10 +91,11 @@ from strategies.heuristic.plan import (
     W_KEEPS_COPIES,
     W_MOVE,
     W_POSITION,
+    W_REACHES_NEIGHBOURS,
+    W_STRENGTH_ADDED,
     ask_plan_nb,
 )
 from strategies.heuristic.terms.heroes import (
-    best_trap_nb,
     defeat_value_nb,
     heroes_at_nb,
     heroes_nb,
@@ -147,7 +141,7 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
 def ally_help_nb(st, tb, ru, sp, s, c, loc):
     """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
     mh = heroes_at_nb(st, tb, s, loc)
-    if tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT:
+    if reaches_neighbours_nb(st, tb, ru, sp, s, c):
         if loc > 0:
             mh |= heroes_at_nb(st, tb, s, loc - 1)
         if loc < K.N_LOC - 1:
@@ -171,7 +165,7 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
     for x in range(K.N_LOC):
         if can_enter_nb(st, tb, s, c, x):
             enter |= 1 << x
-    adjacent = tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT
+    adjacent = reaches_neighbours_nb(st, tb, ru, sp, s, c)
     best = 0.0
     mh = heroes_nb(st, tb, s) if enter != 0 else 0
     while mh != 0:
@@ -188,19 +182,22 @@ def ally_help_anywhere_nb(st, tb, ru, sp, s, c):
 
 
 @kernel
+def reaches_neighbours_nb(st, tb, ru, sp, s, c):
+    """An Ally of seat ``s``'s card ``c`` may take part in a Vanquish at the locations next to its own (its plan
+    says; only an ongoing ability lets it)."""
+    if tb.card[c, K.CF_PASSIVE] == K.AB_NONE:
+        return False
+    return ask_plan_nb(st, tb, ru, sp, W_REACHES_NEIGHBOURS, s, c, 0, 0, 0.0) != 0.0
+
+
+@kernel
 def hero_help_nb(st, tb, ru, sp, s, c, h):
     """Worth of an Ally of card ``c`` joining the Allies that could vanquish Hero ``h`` (not yet defeatable)."""
     hl = st.inst[s, h, K.I_LOC]
     need = instance_strength_nb(st, tb, s, h) - allies_at_nb(st, tb, s, hl)
     add = tb.card[c, K.CF_STRENGTH]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_WOLF_PACK:
-        # the new Wolf counts every Wolf in play, and each Wolf at the Hero's location grows by one
-        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
-        while m != 0:
-            k = lowest_nb(m)
-            m &= m - 1
-            if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
-                add += 1 + (1 if st.inst[s, k, K.I_LOC] == hl else 0)
+    if tb.card[c, K.CF_PASSIVE] != K.AB_NONE:
+        add = int(ask_plan_nb(st, tb, ru, sp, W_STRENGTH_ADDED, s, c, hl, 0, float(add)))
     if need <= add:
         return sp[P_ALLY_ENABLES_DEFEAT] * defeat_value_nb(st, tb, ru, sp, s, h)
     # a step towards a Hero too strong for one Ally: Allies gather at his location
@@ -214,19 +211,14 @@ def activation_value_nb(st, tb, ru, sp, s, k):
         v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, -1, 0, 0, np.nan)
         return v if not np.isnan(v) else sp[P_ACTIVATE_DEFAULT] - sp[P_POWER_VALUE] * flip_cost_nb(st, tb, ru, s)
     c = st.inst[s, k, K.I_CARD]
-    ab = tb.card[c, K.CF_ACTIVATE]
     cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, c)
-    if ab == K.AB_ACTIVATE_TO_WIN:
+    if ask_plan_nb(st, tb, ru, sp, W_ACTIVATE_WINS, s, k, 0, 0, 0.0) != 0.0:
         return BIG
     if sp[P_PLAN] == 0:
         return sp[P_NOVICE_ACTIVATE] - sp[P_NOVICE_ACTIVATE_COST] * cost
     v = ask_plan_nb(st, tb, ru, sp, W_ACTIVATION, s, k, 0, 0, np.nan)
     if not np.isnan(v):
         return v
-    if ab == K.AB_MOVE_HERO_HERE_TRAP:
-        return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
-    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
-        return sp[P_PEEK_FATE_ACTIVATE] - cost
     return sp[P_ACTIVATE_DEFAULT] - cost
 
 
@@ -246,9 +238,10 @@ def best_activation_nb(st, tb, ru, sp, s, budget):
         ab = tb.card[c, K.CF_ACTIVATE]
         if ab == K.AB_NONE or activation_cost_nb(tb, ru, c) > budget:
             continue
-        if ab == K.AB_ACTIVATE_TO_WIN:
-            if ask_plan_nb(st, tb, ru, sp, W_ACTIVATE_WINS, s, k, 0, 0, 0.0) != 0.0:  # its plan says if it wins
-                return BIG
+        wins = ask_plan_nb(st, tb, ru, sp, W_ACTIVATE_WINS, s, k, 0, 0, 0.0)
+        if wins > 0.0:
+            return BIG
+        if wins < 0.0:  # an Activate to win that cannot win yet does nothing
             continue
         if ask_plan_nb(st, tb, ru, sp, W_ACTIVATION_IDLE, s, k, 0, 0, 0.0) != 0.0:
             continue
@@ -314,34 +307,19 @@ def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
         return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
         return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
-    p = tb.card[c, K.CF_PASSIVE]
     if t == K.T_ALLY or t == K.T_ITEM:
-        v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, 0, np.nan)
+        v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, host, np.nan)
         if not np.isnan(v):
             return v
     if t == K.T_ALLY:
         v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_STRENGTH]
         v = ask_plan_nb(st, tb, ru, sp, W_ALLY, s, k, loc, 0, v)
-        if p == K.AB_WOLF_PACK:
-            v += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
         if loc >= 0:
             v += ally_help_nb(st, tb, ru, sp, s, c, loc)
         else:
             v += ally_help_anywhere_nb(st, tb, ru, sp, s, c)
         return v
     if t == K.T_ITEM:
-        if p == K.AB_ATTACHED_STRENGTH:
-            v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
-            if host >= 0:
-                help_host = ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
-                v += help_host * sp[P_ATTACHED_HELP_SHARE]
-            return v
-        on_play = tb.card[c, K.CF_ON_PLAY]
-        if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
-            h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
-            if h >= 0:
-                return defeat_value_nb(st, tb, ru, sp, s, h) + sp[P_KEY_TRAP_BONUS]
-            return sp[P_KEY_TRAP_ABSENT]
         return sp[P_ITEM_DEFAULT]
     return sp[P_CARD_DEFAULT]
 
