@@ -89,7 +89,6 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("ally_near_hero_share", 0.3, 0.0, 1.5, "an Ally by a Hero it cannot beat yet: share of ally_value/Strength"),
         ("ally_near_hero", 0.5, 0.0, 2.0, "... plus this"),
         ("move_cost", 0.1, 0.0, 1.0, "cost of moving an Ally or Item (ties stay put)"),
-        ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
         ("lose_free_ally", 10.0, 0.0, 20.0, "Allies given up in a Vanquish: those that come back first"),
         ("keep_activate_ally", 3.0, 0.0, 10.0, "... an Ally with an Activate ability last"),
         ("lose_exact", 5.0, 0.0, 10.0, "... an Ally whose Strength completes the Vanquish"),
@@ -107,20 +106,11 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("cover_fate", 0.8, 0.0, 3.0, "covered Fate symbol (at cover_value 1.5)"),
         ("cover_other", 0.4, 0.0, 2.0, "covered Discard Cards symbol (at cover_value 1.5)"),
         ("hero_strength_harm", 0.3, 0.0, 1.5, "harm per Strength of a Hero (the Allies it ties up)"),
-        ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of Effects or Items, per +1"),
-        ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects"),
         ("hero_company_harm", 0.5, 0.0, 2.0, "a Hero stronger beside other Heroes, per Hero in the Realm"),
     ),
     *group(
         "effects",
-        ("trap_effect_share", 0.8, 0.0, 1.5, "an Effect trapping a Hero: share of its harm"),
-        ("trap_activate_min", 0.5, 0.0, 3.0, "activating a move-and-trap ability with no Hero worth trapping"),
-        ("key_trap_bonus", 1.0, 0.0, 4.0, "an Item trapping the Hero it names: on top of that Hero's defeat worth"),
-        ("key_trap_absent", 1.5, 0.0, 5.0, "... with that Hero not in the Realm"),
-        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating an ability that looks at the Fate deck and discards one"),
         ("activate_default", 0.5, 0.0, 3.0, "any other activated ability"),
-        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
-        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
         ("hijack_fate", 3.0, 0.0, 8.0, "taking over an opponent's Fate action"),
         ("effect_default", 0.5, 0.0, 3.0, "any other Effect"),
         ("item_default", 1.0, 0.0, 4.0, "any other Item"),
@@ -147,16 +137,8 @@ CORE_PARAMS: tuple[Param, ...] = (
         ("fate_defeat_share", 0.6, 0.0, 1.5, "a Hero the target will defeat at once: share of its defeat gain off"),
         ("fate_outmatched_share", 0.5, 0.0, 1.0, "a Hero the target's Allies already match: share of its harm off"),
         ("gather_ally_harm", 0.5, 0.0, 3.0, "a Hero gathering the target's Allies at its location: per Ally moved"),
-        ("witches_harm", 2.0, 0.0, 6.0, "a Hero making the target lose Power or discard cards"),
-        ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment"),
         ("small_hero_harm", 0.5, 0.0, 3.0, "a Hero moving Heroes or Items: its extra"),
-        ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters"),
         ("replay_hero_harm", 3.0, 0.0, 8.0, "a Hero played again from the Fate discard"),
-        ("untrap_move_harm", 2.0, 0.0, 6.0, "a Fate Effect freeing a trapped Hero and moving it"),
-        ("move_ally_harm", 1.0, 0.0, 4.0, "a Fate Effect moving the target's Ally"),
-        ("discard_hand_share", 0.5, 0.0, 2.0, "a Fate Effect discarding the target's hand: share of its keep worth"),
-        ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
-        ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies"),
         ("fate_item_harm", 1.0, 0.0, 4.0, "any other Fate Item"),
         ("fate_effect_harm", 1.0, 0.0, 4.0, "any other Fate Effect"),
     ),
@@ -204,7 +186,6 @@ P_ALLY_ENABLES_DEFEAT = 27
 P_ALLY_NEAR_HERO_SHARE = 28
 P_ALLY_NEAR_HERO = 29
 P_MOVE_COST = 30
-P_ATTACHED_HELP_SHARE = 31
 P_LOSE_FREE_ALLY = 33
 P_KEEP_ACTIVATE_ALLY = 34
 P_LOSE_EXACT = 35
@@ -219,17 +200,8 @@ P_COVER_VANQUISH = 43
 P_COVER_FATE = 44
 P_COVER_OTHER = 45
 P_HERO_STRENGTH_HARM = 46
-P_COST_PLUS_HARM = 47
-P_NO_EFFECTS_HARM = 48
 P_HERO_COMPANY_HARM = 49
-P_TRAP_EFFECT_SHARE = 50
-P_TRAP_ACTIVATE_MIN = 51
-P_KEY_TRAP_BONUS = 52
-P_KEY_TRAP_ABSENT = 53
-P_PEEK_FATE_ACTIVATE = 54
 P_ACTIVATE_DEFAULT = 55
-P_REVEAL_ALLY_DRAWS = 56
-P_RESHUFFLE_ARRANGE = 57
 P_HIJACK_FATE = 60
 P_EFFECT_DEFAULT = 61
 P_ITEM_DEFAULT = 62
@@ -250,16 +222,8 @@ P_FATE_TARGET_PROGRESS = 87
 P_FATE_DEFEAT_SHARE = 88
 P_FATE_OUTMATCHED_SHARE = 89
 P_GATHER_ALLY_HARM = 90
-P_WITCHES_HARM = 92
-P_MOVE_HERO_HARM = 93
 P_SMALL_HERO_HARM = 94
-P_DISCARD_ITEM_HARM = 95
 P_REPLAY_HERO_HARM = 96
-P_UNTRAP_MOVE_HARM = 98
-P_MOVE_ALLY_HARM = 99
-P_DISCARD_HAND_SHARE = 100
-P_FRESH_CARD_KEEP = 101
-P_ALLIES_MINUS_HARM = 103
 P_FATE_ITEM_HARM = 104
 P_FATE_EFFECT_HARM = 105
 P_NOVICE_BASE = 176

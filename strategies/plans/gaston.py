@@ -20,15 +20,11 @@ from simlab.kernels.query import (
 from simlab.villains import codes_for
 from strategies.heuristic import (
     BIG,
-    P_ALLIES_MINUS_HARM,
     P_ALLY_VALUE,
-    P_ATTACHED_HELP_SHARE,
     P_DEAD_CARD,
     P_DRAW_VALUE,
     P_HERO_COMPANY_HARM,
-    P_MOVE_HERO_HARM,
     P_POWER_VALUE,
-    P_REVEAL_ALLY_DRAWS,
     P_SMALL_HERO_HARM,
     W_ACTIONS_AT,
     W_ACTIVATION,
@@ -77,7 +73,27 @@ AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
 PLAN = "Gaston clears Belle and values removal per Power"
 
 PARAMS = (
+    *group(
+        "allies",
+        ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
+        at=31,
+    ),
+    *group(
+        "effects",
+        ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
+        at=56,
+    ),
+    *group(
+        "fate",
+        ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment"),
+        at=93,
+    ),
     *group("fate", ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"), at=97),
+    *group(
+        "fate",
+        ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies"),
+        at=103,
+    ),
     *group(
         "fate",
         ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
@@ -103,6 +119,10 @@ PARAMS = (
 )
 
 P = slots(__name__, PARAMS)
+P_ATTACHED_HELP_SHARE = P["attached_help_share"]
+P_REVEAL_ALLY_DRAWS = P["reveal_ally_draws"]
+P_MOVE_HERO_HARM = P["move_hero_harm"]
+P_ALLIES_MINUS_HARM = P["allies_minus_harm"]
 P_MAGIC_MIRROR_HARM = P["magic_mirror_harm"]
 P_ROSE_MIN_OBSTACLES = P["rose_min_obstacles"]
 P_ROSE_HARM = P["rose_harm"]

@@ -9,15 +9,11 @@ from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, 
 from simlab.villains import codes_for
 from strategies.heuristic import (
     P_DEAD_CARD,
-    P_DISCARD_HAND_SHARE,
     P_DRAW_VALUE,
-    P_FRESH_CARD_KEEP,
     P_HERO_COMPANY_HARM,
-    P_NO_EFFECTS_HARM,
     P_PLAN,
     P_POWER_VALUE,
     P_SMALL_HERO_HARM,
-    P_WITCHES_HARM,
     W_ACTIONS_AT,
     W_ACTIVATION,
     W_ALLIES_GATHERED,
@@ -68,6 +64,11 @@ AB_FLIP_CAULDRON = CODES["flip_cauldron"]
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
 
 PARAMS = (
+    *group(
+        "heroes",
+        ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects"),
+        at=48,
+    ),
     *group("effects", ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"), at=58),
     *group(
         "progress",
@@ -81,6 +82,17 @@ PARAMS = (
         "fate",
         ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
         at=91,
+    ),
+    *group(
+        "fate",
+        ("witches_harm", 2.0, 0.0, 6.0, "a Hero making the target lose Power or discard cards"),
+        at=92,
+    ),
+    *group(
+        "fate",
+        ("discard_hand_share", 0.5, 0.0, 2.0, "a Fate Effect discarding the target's hand: share of its keep worth"),
+        ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
+        at=100,
     ),
     *group("fate", ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"), at=102),
     *group(
@@ -123,6 +135,10 @@ PARAMS = (
 )
 
 P = slots(__name__, PARAMS)
+P_NO_EFFECTS_HARM = P["no_effects_harm"]
+P_WITCHES_HARM = P["witches_harm"]
+P_DISCARD_HAND_SHARE = P["discard_hand_share"]
+P_FRESH_CARD_KEEP = P["fresh_card_keep"]
 P_FREE_ITEM = P["free_item"]
 P_PROGRESS_SOLDIER = P["progress_soldier"]
 P_PROGRESS_BORN = P["progress_born"]

@@ -19,19 +19,9 @@ from simlab.villains import card_type_code, codes_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 from strategies.heuristic import (
     BIG,
-    P_COST_PLUS_HARM,
-    P_DISCARD_ITEM_HARM,
     P_DRAW_VALUE,
-    P_KEY_TRAP_ABSENT,
-    P_KEY_TRAP_BONUS,
-    P_MOVE_ALLY_HARM,
-    P_PEEK_FATE_ACTIVATE,
     P_PLAN,
     P_POWER_VALUE,
-    P_RESHUFFLE_ARRANGE,
-    P_TRAP_ACTIVATE_MIN,
-    P_TRAP_EFFECT_SHARE,
-    P_UNTRAP_MOVE_HARM,
     W_ACTIVATE_WINS,
     W_ACTIVATION,
     W_ACTIVATION_IDLE,
@@ -82,6 +72,25 @@ PARAMS = (
         ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
         at=32,
     ),
+    *group(
+        "heroes",
+        ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of Effects or Items, per +1"),
+        at=47,
+    ),
+    *group(
+        "effects",
+        ("trap_effect_share", 0.8, 0.0, 1.5, "an Effect trapping a Hero: share of its harm"),
+        ("trap_activate_min", 0.5, 0.0, 3.0, "activating a move-and-trap ability with no Hero worth trapping"),
+        ("key_trap_bonus", 1.0, 0.0, 4.0, "an Item trapping the Hero it names: on top of that Hero's defeat worth"),
+        ("key_trap_absent", 1.5, 0.0, 5.0, "... with that Hero not in the Realm"),
+        ("peek_fate_activate", 0.5, 0.0, 3.0, "activating an ability that looks at the Fate deck and discards one"),
+        at=50,
+    ),
+    *group(
+        "effects",
+        ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
+        at=57,
+    ),
     *group("effects", ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"), at=59),
     *group(
         "progress",
@@ -93,6 +102,17 @@ PARAMS = (
         ("progress_bells", 0.15, 0.0, 0.4, "Lady Tremaine: Wedding Bells in her Realm"),
         ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
         at=79,
+    ),
+    *group(
+        "fate",
+        ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters"),
+        at=95,
+    ),
+    *group(
+        "fate",
+        ("untrap_move_harm", 2.0, 0.0, 6.0, "a Fate Effect freeing a trapped Hero and moving it"),
+        ("move_ally_harm", 1.0, 0.0, 4.0, "a Fate Effect moving the target's Ally"),
+        at=98,
     ),
     *group(
         "fate",
@@ -132,6 +152,16 @@ PARAMS = (
 )
 
 P = slots(__name__, PARAMS)
+P_COST_PLUS_HARM = P["cost_plus_harm"]
+P_TRAP_EFFECT_SHARE = P["trap_effect_share"]
+P_TRAP_ACTIVATE_MIN = P["trap_activate_min"]
+P_KEY_TRAP_BONUS = P["key_trap_bonus"]
+P_KEY_TRAP_ABSENT = P["key_trap_absent"]
+P_PEEK_FATE_ACTIVATE = P["peek_fate_activate"]
+P_RESHUFFLE_ARRANGE = P["reshuffle_arrange"]
+P_DISCARD_ITEM_HARM = P["discard_item_harm"]
+P_UNTRAP_MOVE_HARM = P["untrap_move_harm"]
+P_MOVE_ALLY_HARM = P["move_ally_harm"]
 P_LUCIFER_TRAP_SHARE = P["lucifer_trap_share"]
 P_REFRESH_HAND = P["refresh_hand"]
 P_PROGRESS_BRIDE = P["progress_bride"]
