@@ -364,14 +364,16 @@ def write_report(report: Report) -> None:
                 items = [f"{r['question']} {r['verdict']}" if "question" in r else r["verdict"] for r in rows]
                 md += [f"- {v}" for v in items] + [""]
                 body.append("<ul>" + "".join(f"<li>{html.escape(v)}</li>" for v in items) + "</ul>")
-        for name, frame in sec.files.items():
-            _write_table(d, name, frame)
-            md += [f"Table `{name}`: [{name}.csv]({name}.csv), [{name}.parquet]({name}.parquet)", ""]
-            body.append(f'<p>Table {html.escape(name)}: <a href="{name}.csv">{name}.csv</a></p>')
+        # the plots right under the section's tables (the headline's skill trace on the first screen), then the
+        # links to the tables behind them
         for name, path in sec.plots.items():
             md += [f"![{name}]({path.name})", ""]
             data = base64.b64encode(path.read_bytes()).decode()
             body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
+        for name, frame in sec.files.items():
+            _write_table(d, name, frame)
+            md += [f"Table `{name}`: [{name}.csv]({name}.csv), [{name}.parquet]({name}.parquet)", ""]
+            body.append(f'<p>Table {html.escape(name)}: <a href="{name}.csv">{name}.csv</a></p>')
     # last: what regenerates the report (also settings.json), below every answer
     md += ["## Settings", "", "```json", settings_text, "```", ""]
     body.append(f"<h2>Settings</h2><pre>{html.escape(settings_text)}</pre>")

@@ -288,7 +288,7 @@ def balance(ctx: ReportContext) -> list[Section]:
         else "search level left out ([report] search_games = 0)"
     )
     text = (
-        f"Is each matchup balanced? The first villain's win rate [95%] at strong play (the shipped equilibrium "
+        f"The first villain's win rate [95%] at strong play (the shipped equilibrium "
         f"mixtures) and for new players (novice against novice), {ctx.games:,} games each, seats rotated; balanced "
         f"when the interval lies within {band} ([report] band). {strong_note(res)} Below: the win rate at every "
         f"level ({search})."
@@ -298,7 +298,7 @@ def balance(ctx: ReportContext) -> list[Section]:
         trace = res.trace.filter(pl.col("matchup") == m)
         if trace.height:
             name = f"skill_trace_{m}"
-            plots[name] = ctx.plot(name, lambda ax, t=trace: plot_skill_trace(t, ax, res.band), (7, 3.4))
+            plots[name] = ctx.plot(name, lambda ax, t=trace: plot_skill_trace(t, ax, res.band), (7, 3.0))
     sec = Section("Headline: is each matchup balanced?", text, {"headline": headline_view(res.table)}, plots)
     sec.files = {"headline_values": res.table, "skill_trace": res.trace}
     return [sec]
