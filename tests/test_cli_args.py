@@ -291,7 +291,8 @@ CASES = {
         ["equilibrium", *M, "--seed-strategy", "gaston=novice", "--seed-levels", "expert", "--table-games", "100"]
         + ["--epsilon", "0.05", "--iterations", "3", "--budget", "5000", "--candidate-games", "100"]
         + ["--validation-games", "50", "--value-games", "60", "--popsize", "4", "--seed", "4", *RULES]
-        + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--out", "eq", "--report-dir", "rep"],
+        + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--out", "eq", "--report-dir", "rep"]
+        + ["--br-from", "tuned,novice"],
         "simlab.studies.equilibrium:equilibrium",
         {
             "matchup": "gaston-vs-horned-king",
@@ -306,6 +307,7 @@ CASES = {
                 validation_games=50,
                 value_games=60,
                 popsize=4,
+                br_from=("tuned", "novice"),
             ),
             "checkpoint": Path("ck"),
             "progress": CALLABLE,

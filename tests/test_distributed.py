@@ -160,6 +160,7 @@ TINY_EQ = {
     "validation_games": 60,
     "value_games": 80,
     "popsize": 4,
+    "br_from": (),
 }
 
 

@@ -73,6 +73,7 @@ SMALL = {
     "value_games": 600,
     "popsize": 8,
     "step": 1.0,  # the tuner's own step: from novice, 4 generations need big steps (the default suits strong starts)
+    "br_from": (),  # one start a best response: the side's best (the starts are tested on their own below)
 }
 
 
@@ -213,6 +214,39 @@ def test_two_starts_give_one_answer(small, tmp_path):
     # claim; the claim is measured at the defaults (docs/studies/equilibrium.md, README).
     assert row["agree"], row
     assert abs(row["difference"]) <= row["allowed"] < 0.02 + 0.1
+
+
+def test_a_best_response_is_tuned_from_every_start_and_keeps_the_best():
+    from simlab.errors import InputError
+    from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
+
+    # novice-only populations: a best response tuned from expert beats the novice mixture by far more than one
+    # tuned from novice in the same budget, so the one kept (the largest validated gain) starts from expert
+    opts = EquilibriumSettings(**(SMALL | {"iterations": 1, "br_from": ("expert",)}))
+    seen = {}
+    res = equilibrium(
+        "gaston-vs-horned-king",
+        seed_levels=("novice",),
+        options=opts,
+        seed=1,
+        progress=lambda what, done, total: seen.setdefault(what, total),
+    )
+    row = res.iterations.row(0, named=True)
+    for side in ("a", "b"):
+        tried = dict(t.rsplit(" ", 1) for t in row[f"tried_{side}"].split(", "))
+        assert list(tried) == ["novice", "expert"], tried
+        gains = {k: float(v.rstrip("%")) / 100 for k, v in tried.items()}
+        assert row[f"started_from_{side}"] == max(gains, key=gains.get) == "expert", tried
+        assert row[f"gain_{side}"] == pytest.approx(gains["expert"], abs=5e-4)
+        assert gains["expert"] > gains["novice"] + 0.1, tried
+    # the budget is split between the starts: each tuned on half of it
+    tuned = {w: t for w, t in seen.items() if "best response from" in w}
+    assert sorted(tuned) == sorted(
+        f"iteration 1: {v}'s best response from {lv}" for v in ("gaston", "horned-king") for lv in ("novice", "expert")
+    )
+    assert set(tuned.values()) == {SMALL["budget"] // 2}
+    with pytest.raises(InputError, match="--br-from 'strong'"):
+        EquilibriumSettings(br_from=("strong",))
 
 
 def test_an_earlier_runs_equilibrium_starts_a_population(small, tmp_path):

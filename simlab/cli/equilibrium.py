@@ -54,16 +54,16 @@ def equilibrium_bar():
     return bar, update
 
 
-def _seed_levels(text: str) -> tuple[str, ...]:
+def _seed_levels(text: str, option: str = "--seed-levels") -> tuple[str, ...]:
     from simlab.runs.levels import LEVELS
 
-    items = split_items(text, "--seed-levels") if text.strip() else []
+    items = split_items(text, option) if text.strip() else []
     for lv in items:
         if lv not in ("novice", "expert", "tuned"):
             choices = ", ".join(v for v in LEVELS if v in ("novice", "expert", "tuned"))
-            raise InputError(f"--seed-levels: {lv!r} is not a scripted seed level; choose from {choices} (or none: '')")
+            raise InputError(f"{option}: {lv!r} is not a scripted seed level; choose from {choices} (or none: '')")
     if len(set(items)) != len(items):
-        raise InputError(f"--seed-levels {text!r} names a level twice")
+        raise InputError(f"{option} {text!r} names a level twice")
     return tuple(items)
 
 
@@ -140,6 +140,14 @@ def equilibrium(
         float,
         typer.Option(help="a best response's first CMA-ES step, in units of the tuner's (a fifth of each range)"),
     ] = eq.DEFAULT_STEP,
+    br_from: Annotated[
+        str,
+        typer.Option(
+            "--br-from",
+            help="levels each best response is also tuned from, besides its side's best pure strategy, the budget "
+            "split between the starts; comma-separated ('' for none)",
+        ),
+    ] = ",".join(eq.DEFAULT_BR_FROM),
     probe_games: Annotated[
         int,
         typer.Option(
@@ -186,7 +194,16 @@ def equilibrium(
         if probe_games < 0:
             raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
         options = eq.EquilibriumSettings(
-            table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games, popsize, step
+            table_games,
+            epsilon,
+            iterations,
+            budget,
+            candidate_games,
+            validation_games,
+            value_games,
+            popsize,
+            step,
+            _seed_levels(br_from, "--br-from"),
         )
         levels = _seed_levels(seed_levels)
         extra = _seed_strategies(seed_strategy)
