@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.data.edits import edited_cards
-from simlab.errors import InputError
+from simlab.errors import EditError, InputError
 from simlab.runs.settings import RunSettings
 from simlab.studies import fix as F
 
@@ -93,6 +93,18 @@ def test_candidates_never_break_a_rule_of_the_data():
             assert sum(c.copies for c in deck) <= (30 if deck[0].deck == "villain" else 15)
     names = {e.card for m in moves for e in m.edits if e.attribute == "cost"}
     assert "Beautiful as Me" not in names and "Beast" not in names  # a Condition and a Fate card print no cost
+
+
+def test_a_card_the_engine_resolves_once_gets_no_second_copy():
+    # a second Rose could be played as the other revealed card of the first, with none of its own: that game never
+    # ended (the fix finder at its defaults hung on it), so the data caps its copies and the search never tries it
+    with pytest.raises(EditError, match="The Rose can have at most 1 copy"):
+        edited_cards(["Be Our Guest:copies=1", "The Rose:copies=2"])
+    settings = RunSettings(games=10, level="expert")
+    moves = F.candidate_moves(settings, villains=("gaston",), kinds=("copies",))
+    assert moves, "other copies still move"
+    assert not [m for m in moves if any(e.card == "The Rose" and e.value > 1 for e in m.edits)]
+    assert [m for m in moves if any(e.card == "The Rose" and e.value == 0 for e in m.edits)], "a Rose may go"
 
 
 def test_an_edit_leaves_the_games_of_the_villains_it_does_not_touch_alone():

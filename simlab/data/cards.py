@@ -26,6 +26,7 @@ CARD_FIELDS = {
     "deck",
     "type",
     "copies",
+    "max_copies",
     "cost",
     "strength",
     "text",
@@ -311,6 +312,13 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
     villain table: passives, objective, traps, its tile."""
     v_deck, v_fate, v_out = decks
     doc, meta = v.raw, v.raw["villain"]
+    for c in vcards:
+        most = c.raw.get("max_copies")
+        if most is not None and c.copies > most:
+            raise CardDataError(
+                f"{v.name}: {c.name} can have at most {most} {'copy' if most == 1 else 'copies'} (its cards.toml says "
+                f"why: the rules engine resolves no more), got {c.copies}"
+            )
     for deck, size, out, first in (("villain", K.N_VCARDS, v_deck, 0), ("fate", K.N_FCARDS, v_fate, K.N_VCARDS)):
         rows = [c.row for c in vcards if c.deck == deck for _ in range(c.copies)]
         if len(rows) > size or (len(rows) < size and not short_decks):

@@ -268,6 +268,7 @@ def effect_nb(st, tb, ru, f):
         while missing_at_nb(st, tb, s, loc) > 0:
             replace_obstacle_at_nb(st, s, loc)
         return ret_nb(st, f)
+    return ret_nb(st, f)  # a code this routine does not resolve (refused by the card data): nothing
 
 
 @helper

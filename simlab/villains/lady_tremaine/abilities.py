@@ -298,6 +298,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         move_card_nb(st, tb, ru, s, chosen_nb(st, 1), chosen_nb(st, 2))
         return ret_nb(st, f)
+    return ret_nb(st, f)  # a code this routine does not resolve (refused by the card data): nothing
 
 
 @helper
