@@ -52,11 +52,11 @@ DEFAULT_CANDIDATE_GAMES = 1_000
 # in every last iteration); at 0.3 the same searches found validated gains of +5.9 and +7.3 points against the
 # mixtures shipped before (gaston-vs-horned-king, benchmarks/br_step.py)
 DEFAULT_STEP = 0.3
-# each best response is also tuned from these levels' strategies (those available here), not only from its side's
-# best pure strategy, the budget split between the starts: two runs seeded differently landed 5 to 8 points apart
-# when each tuned only from its own best (each one's mixture lost up to 9 points to strategies the other had
-# found); a local search reaches only what lies near where it starts
-DEFAULT_BR_FROM = ("expert", "tuned")
+# levels each best response is also tuned from, the budget split between the starts (--br-from); none by default:
+# at the shipped budget, starts from expert and tuned made two differently seeded runs agree within 0.8 points on
+# two matchups (3.96 against 3.85 allowed on the third), yet each converged in 2 to 4 iterations to mixtures the
+# shipped equilibrium's strategies beat by up to 13.6 points (docs/studies/equilibrium.md)
+DEFAULT_BR_FROM: tuple[str, ...] = ()
 DEFAULT_VALIDATION_GAMES = 4_000  # fresh games of a best response and of its side's mixture, paired
 DEFAULT_VALUE_GAMES = 10_000  # fresh games of mixture against mixture for the value's interval
 TIE = 1e-9  # payoffs within this of the optimum count as optimal when a tie between mixtures is broken
