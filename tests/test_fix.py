@@ -95,6 +95,28 @@ def test_candidates_never_break_a_rule_of_the_data():
     assert "Beautiful as Me" not in names and "Beast" not in names  # a Condition and a Fate card print no cost
 
 
+def test_the_pool_reaches_every_entry_outside_the_band():
+    import numpy as np
+
+    from simlab.studies.fix import FixOptions
+
+    band = F.parse_band("45-55")
+    # the unedited game: A wins 70% of a-vs-b (both entries out), c-vs-d balanced
+    base = {"gaston-vs-horned-king": np.array([0] * 7 + [1] * 3), "lady-tremaine-vs-gaston": np.array([0, 1] * 5)}
+    far = {("gaston-vs-horned-king", 0): 0.15, ("gaston-vs-horned-king", 1): 0.15}
+    rows, entries = [], {}
+    for i in range(6):  # edits that move only the balanced matchup: best by the objective (smaller, same distance)
+        rows.append({"fix": f"x{i}", "distance": 0.15, "edits": 1, "size": 1})
+        entries[f"x{i}"] = far | {("lady-tremaine-vs-gaston", 0): 0.0, ("lady-tremaine-vs-gaston", 1): 0.0}
+    for i, d in enumerate((0.05, 0.10)):  # edits that fix the first matchup but unbalance the second
+        rows.append({"fix": f"y{i}", "distance": 0.2, "edits": 1, "size": 1})
+        near = {("gaston-vs-horned-king", 0): d, ("gaston-vs-horned-king", 1): d}
+        entries[f"y{i}"] = near | {("lady-tremaine-vs-gaston", 0): 0.2, ("lady-tremaine-vs-gaston", 1): 0.2}
+    got = F._pool(rows, entries, base, band, FixOptions(pool=3))
+    assert got[:3] == ["x0", "x1", "x2"]  # the best by the objective first
+    assert set(got[3:]) == {"y0", "y1"}, got  # then those bringing an entry outside the band nearer, none else
+
+
 def test_a_card_the_engine_resolves_once_gets_no_second_copy():
     # a second Rose could be played as the other revealed card of the first, with none of its own: that game never
     # ended (the fix finder at its defaults hung on it), so the data caps its copies and the search never tries it
