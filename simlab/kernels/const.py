@@ -67,40 +67,10 @@ C_FATED = 5
 # its code when the registry is loaded (simlab.villains.ability_codes), from the codes left free below
 # N_ABILITY_CODES (an ongoing ability from PASSIVE_CODES).
 AB_NONE = 0
-# Effects (also used by Conditions and activations)
-AB_EXTRA_VANQUISH = 4
-AB_EXTRA_MOVE = 5
-AB_EXTRA_MOVE_OR_ACTIVATE = 6
-AB_DEFEAT_HERO_MAX_STRENGTH = 7
-AB_REVEAL_UNTIL_ALLY = 8
+# Effects the core resolves itself (a villain's folder declares the codes of its other Effects, activations and
+# when-played abilities; they are assigned below FIRST_PASSIVE)
 AB_PLAY_HERO_FROM_FATE_DISCARD = 11
-AB_RESHUFFLE_DISCARD_DRAW = 17
-AB_TRAP_HERO = 18
-AB_REFRESH_HAND = 19
-AB_RESHUFFLE_FATE_ARRANGE = 20
 AB_HIJACK_FATE = 21
-AB_DEFEAT_NAMED_HERO = 22
-AB_UNTRAP_AND_MOVE = 24
-AB_MOVE_OPPONENT_ALLY = 25
-AB_FREE_ITEM = 26
-AB_POWER_PER_HERO = 29
-AB_FIND_OR_DEFEAT_STRENGTH = 30  # find the named Hero and play it, or defeat a Hero of Strength N
-AB_DRAW = 32
-AB_DISCARD_HAND_DRAW = 33
-# Activated abilities
-AB_PEEK_FATE_DISCARD_ONE = 40
-AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
-AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds
-# When played / when played or moved / when defeated
-AB_PUSH_ALLIES_OUT = 50
-AB_MAY_MOVE_ONE_HERO = 52
-AB_FETCH_ATTACHMENT_HERE = 53
-AB_MAY_MOVE_HEROES_OR_ITEMS = 54  # may move all Heroes, or all attached Fate Items, to new locations
-AB_MOVE_NAMED_HERE_TRAP = 56  # move the named Hero to the card's location and trap it
-AB_DISCARD_ITEM_HERE = 59
-AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
-AB_GATHER_ALLIES = 62
-AB_LOSE_POWER_OR_DISCARD = 64  # the villain loses N Power or discards N cards (the Fating player chooses)
 # Passive abilities (FIRST_PASSIVE and up; bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES)
 FIRST_PASSIVE = 70
 AB_WOLF_PACK = 70
@@ -134,19 +104,9 @@ CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.sta
 
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
-ACTIVATE_SLOT = frozenset({"peek_fate_discard_one", "move_hero_here_trap", "activate_to_win"})
-ON_PLAY_SLOT = frozenset(
-    {
-        "may_move_one_hero",
-        "fetch_attachment_here",
-        "may_move_heroes_or_items",
-        "move_named_here_trap",
-        "may_move_each_hero",
-        "gather_allies",
-        "lose_power_or_discard",
-    }
-)
-ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
+ACTIVATE_SLOT = frozenset()  # the core handles no Activated Ability, no when-played ability
+ON_PLAY_SLOT = frozenset()
+ON_ENTER_SLOT = frozenset()
 ON_DEFEAT_SLOT = frozenset()
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"

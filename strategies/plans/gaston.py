@@ -68,6 +68,14 @@ AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
 AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
 AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
 AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
+AB_EXTRA_MOVE = CODES["extra_move"]
+AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
+AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
+AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
+AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
+AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
+AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
 
 
 PLAN = "Gaston clears Belle and values removal per Power"
@@ -231,13 +239,13 @@ def effect_value_nb(st, tb, ru, sp, s, c):
         if beast:
             return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
         return sp[P_DEAD_CARD]
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         return _best_move_nb(st, tb, ru, sp, s)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
+    if ab == AB_REVEAL_UNTIL_ALLY:
         return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
     return np.nan
 
@@ -258,7 +266,7 @@ def item_value_nb(st, tb, ru, sp, s, k, host):
 @kernel
 def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
     """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
-    if ctx == K.AB_PUSH_ALLIES_OUT:
+    if ctx == AB_PUSH_ALLIES_OUT:
         # Allies pushed out near his other Allies: good for Gaston
         return (1.0 if mine else -1.0) * allies_at_nb(st, tb, s, loc)
     if ctx == AB_REMOVE_OBSTACLES_ONE_LOCATION:
@@ -349,9 +357,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # an Effect that defeats Heroes, kept by the worst Hero in play
         card = st.inst[s, a, K.I_CARD]
         ab = tb.card[card, K.CF_EFFECT]
-        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (
-            ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH
-        ):
+        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (ab == AB_EXTRA_VANQUISH or ab == AB_DEFEAT_HERO_MAX_STRENGTH):
             return keep_removal_nb(st, tb, ru, sp, s, a)
         return x
     if what == W_ALLY:
@@ -406,9 +412,9 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_HERO_ON_PLAY:
         # a Hero moving Heroes or fetching an attachment
         op = tb.card[a, K.CF_ON_PLAY]
-        if op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
+        if op == AB_MAY_MOVE_ONE_HERO or op == AB_FETCH_ATTACHMENT_HERE:
             x += sp[P_MOVE_HERO_HARM]
-        elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
+        elif op == AB_MAY_MOVE_HEROES_OR_ITEMS:
             x += sp[P_SMALL_HERO_HARM]
         return x
     if what == W_HERO_HARM:

@@ -59,6 +59,14 @@ AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
 AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
 AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
 AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
+AB_DRAW = CODES["draw"]
+AB_POWER_PER_HERO = CODES["power_per_hero"]
+AB_FREE_ITEM = CODES["free_item"]
+AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
+AB_GATHER_ALLIES = CODES["gather_allies"]
+AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
+AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
 
 
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
@@ -261,7 +269,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 1 else sp[P_DEAD_CARD]
     if ab == AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 0 else n * sp[P_POWER_VALUE]
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_TILE] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
@@ -270,11 +278,11 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         if st.sv[s, K.SV_TILE] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
-    if ab == K.AB_DRAW:
+    if ab == AB_DRAW:
         return n * sp[P_DRAW_VALUE]
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         return sp[P_FREE_ITEM]
     return np.nan
 
@@ -375,7 +383,7 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k):
             return sp[P_HAPPY_DAY_HARM]
         if ab == AB_DEPOWER_CAULDRON:
             return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 2 else 0.0
-        if ab == K.AB_DISCARD_HAND_DRAW:
+        if ab == AB_DISCARD_HAND_DRAW:
             # what the hand is worth keeping, against the cards drawn instead
             kept = 0.0
             mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
@@ -441,7 +449,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_CAULDRON_VALUE] if (born >> a) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
     if what == W_LOCATION_PICK:
-        if b == K.AB_FIND_OR_DEFEAT_STRENGTH:
+        if b == AB_FIND_OR_DEFEAT_STRENGTH:
             # a Hero placed near the Horned King's Allies: good for him
             return (1.0 if c != 0 else -1.0) * allies_at_nb(st, tb, s, a)
         return x
@@ -461,11 +469,11 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_HERO_ON_PLAY:
         # a Hero gathering his Allies, making him lose Power or discard, or moving Heroes
         op = tb.card[a, K.CF_ON_PLAY]
-        if op == K.AB_GATHER_ALLIES:
+        if op == AB_GATHER_ALLIES:
             x += gather_allies_harm_nb(st, tb, ru, sp, s, b)
-        elif op == K.AB_LOSE_POWER_OR_DISCARD:
+        elif op == AB_LOSE_POWER_OR_DISCARD:
             x += sp[P_WITCHES_HARM]
-        elif op == K.AB_MAY_MOVE_EACH_HERO:
+        elif op == AB_MAY_MOVE_EACH_HERO:
             x += sp[P_SMALL_HERO_HARM]
         return x
     if what == W_HERO_HARM:

@@ -96,6 +96,14 @@ AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
 AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
 AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
 AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
+AB_EXTRA_MOVE = CODES["extra_move"]
+AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
+AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
+AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
+AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
+AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
+AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
 
 
 HANDLES = (
@@ -104,20 +112,20 @@ HANDLES = (
     AB_REMOVE_OBSTACLES,
     AB_REMOVE_OBSTACLES_ONE_LOCATION,
     AB_REPLACE_ONE_GAIN_OR_DRAW,
-    K.AB_EXTRA_VANQUISH,
-    K.AB_EXTRA_MOVE,
-    K.AB_DEFEAT_HERO_MAX_STRENGTH,
-    K.AB_REVEAL_UNTIL_ALLY,
+    AB_EXTRA_VANQUISH,
+    AB_EXTRA_MOVE,
+    AB_DEFEAT_HERO_MAX_STRENGTH,
+    AB_REVEAL_UNTIL_ALLY,
     AB_REVEAL_UNTIL_HERO,
     AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
     AB_REPLACE_ONE_EACH_LOCATION,
     AB_REPLACE_OBSTACLES,
     AB_FIND_HERO_RESHUFFLE_FATE,
     AB_REPLACE_ALL_ONE_LOCATION,
-    K.AB_MAY_MOVE_ONE_HERO,
-    K.AB_FETCH_ATTACHMENT_HERE,
-    K.AB_MAY_MOVE_HEROES_OR_ITEMS,
-    K.AB_PUSH_ALLIES_OUT,
+    AB_MAY_MOVE_ONE_HERO,
+    AB_FETCH_ATTACHMENT_HERE,
+    AB_MAY_MOVE_HEROES_OR_ITEMS,
+    AB_PUSH_ALLIES_OUT,
     AB_PLAY_OTHER_REVEAL_AGAIN,
 )
 
@@ -188,13 +196,13 @@ def effect_nb(st, tb, ru, f):
         else:
             draw_n_nb(st, s, n)
         return ret_nb(st, f)
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         st.g[K.G_ACTIONS] += 1
         return tail_nb(st, f, RT_CHOOSE_VANQUISH, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         st.g[K.G_ACTIONS] += 1
         return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         if pc == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
@@ -209,7 +217,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
+    if ab == AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
     if ab == AB_REVEAL_UNTIL_HERO:
@@ -275,7 +283,7 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of Gaston's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, CARD_HERE]
-    if ab == K.AB_MAY_MOVE_ONE_HERO:
+    if ab == AB_MAY_MOVE_ONE_HERO:
         if pc == 0:
             return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
         if pc == 1:
@@ -283,7 +291,7 @@ def on_play_nb(st, tb, ru, f):
             if hero >= 0:
                 return tail_nb(st, f, RT_MOVE_HERO, s, hero, st.g[K.G_RET1], chooser, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_FETCH_ATTACHMENT_HERE:
+    if ab == AB_FETCH_ATTACHMENT_HERE:
         # Maurice: find his Invention and attach it to a Hero at his location.
         if pc == 0:
             k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
@@ -305,7 +313,7 @@ def on_play_nb(st, tb, ru, f):
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
         log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
+    if ab == AB_MAY_MOVE_HEROES_OR_ITEMS:
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -481,11 +489,11 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             if missing_at_nb(st, tb, s, loc) == 0:
                 return 0
         return 1
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         return 1 if any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0) else 0
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         return 1 if any_move_nb(st, tb, s, 0) else 0
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         for h in range(K.N_INST):
             if (
                 st.inst[s, h, K.I_ZONE] == K.Z_REALM

@@ -87,24 +87,32 @@ AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
 AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
 AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
 AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+AB_FREE_ITEM = CODES["free_item"]
+AB_POWER_PER_HERO = CODES["power_per_hero"]
+AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
+AB_DRAW = CODES["draw"]
+AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
+AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
+AB_GATHER_ALLIES = CODES["gather_allies"]
+AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
 
 
 HANDLES = (
     AB_RETURNS_TO_FATE_DECK,
     AB_CLAIM_CAULDRON,
     OBJECTIVE,
-    K.AB_FREE_ITEM,
+    AB_FREE_ITEM,
     AB_POWER_CAULDRON,
     AB_CLAIM_OR_GAIN,
-    K.AB_POWER_PER_HERO,
-    K.AB_FIND_OR_DEFEAT_STRENGTH,
+    AB_POWER_PER_HERO,
+    AB_FIND_OR_DEFEAT_STRENGTH,
     AB_RESHUFFLE_OR_PAY_CLAIM,
-    K.AB_DRAW,
-    K.AB_DISCARD_HAND_DRAW,
+    AB_DRAW,
+    AB_DISCARD_HAND_DRAW,
     AB_DEPOWER_CAULDRON,
-    K.AB_MAY_MOVE_EACH_HERO,
-    K.AB_GATHER_ALLIES,
-    K.AB_LOSE_POWER_OR_DISCARD,
+    AB_MAY_MOVE_EACH_HERO,
+    AB_GATHER_ALLIES,
+    AB_LOSE_POWER_OR_DISCARD,
     AB_RESHUFFLE_FATE_PLAY_TWO,
     AB_FLIP_CAULDRON,
 )
@@ -173,7 +181,7 @@ def effect_nb(st, tb, ru, f):
     """The Horned King's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
     frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         if pc == 0:
             opt_clear_nb(st)
             for j in range(K.N_VCARDS):
@@ -196,10 +204,10 @@ def effect_nb(st, tb, ru, f):
         else:
             gain_power_nb(st, s, n)
         return ret_nb(st, f)
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         gain_power_nb(st, s, hero_count_nb(st, tb, s))
         return ret_nb(st, f)
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         if pc == 0:
             find_ok = 1 if find_ok_nb(st, tb, s, c) else 0
             defeat_ok = 1 if defeat_strength_ok_nb(st, tb, s, c) else 0
@@ -241,9 +249,9 @@ def effect_nb(st, tb, ru, f):
         else:
             villain_discard_into_deck_nb(st, s)
         return ret_nb(st, f)
-    if ab == K.AB_DRAW:
+    if ab == AB_DRAW:
         draw_n_nb(st, s, n)
-    elif ab == K.AB_DISCARD_HAND_DRAW:
+    elif ab == AB_DISCARD_HAND_DRAW:
         for j in range(K.N_VCARDS):
             if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
                 discard_nb(st, s, j)
@@ -259,7 +267,7 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of the Horned King's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, CARD_HERE]
-    if ab == K.AB_MAY_MOVE_EACH_HERO:
+    if ab == AB_MAY_MOVE_EACH_HERO:
         single = ru[K.R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
         if pc == 0:
             opt_clear_nb(st)
@@ -303,7 +311,7 @@ def on_play_nb(st, tb, ru, f):
                 if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                     return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_GATHER_ALLIES:
+    if ab == AB_GATHER_ALLIES:
         for k in range(K.N_VCARDS):
             if (
                 st.inst[s, k, K.I_ZONE] == K.Z_REALM
@@ -314,7 +322,7 @@ def on_play_nb(st, tb, ru, f):
             ):
                 move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
-    if ab == K.AB_LOSE_POWER_OR_DISCARD:
+    if ab == AB_LOSE_POWER_OR_DISCARD:
         n = tb.card[c, K.CF_N]
         if pc == 0:
             opt_clear_nb(st)
@@ -480,13 +488,13 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
     if ab == AB_POWER_CAULDRON:
         return 1 if st.sv[s, K.SV_TILE] == 1 else 0
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         # Probe with the option list, then give it back as it was: the caller may be building it.
         n0 = st.g[K.G_NOPT]
         found = 0
