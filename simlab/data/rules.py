@@ -38,7 +38,7 @@ def core_variants(docs: list[dict]) -> list[RuleVariant]:
     unprinted = _names(docs, lambda c: c.get("activate_cost") == "unprinted")
     unprinted += [d["tile"]["name"] for d in docs if d.get("tile", {}).get("flip_activate_cost") == "unprinted"]
     four = _names(docs, lambda c: c.get("condition") == "opponent_four_actions")
-    two_allies = _names(docs, lambda c: c.get("passive") == "attached_needs_two_allies")
+    two_allies = _names(docs, lambda c: "zero_strength_allies_vanquish" in c.get("rule_examples", ()))
     return [
         RuleVariant(
             "obstacles_cover_actions",

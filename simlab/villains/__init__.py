@@ -212,6 +212,7 @@ def bind_abilities() -> None:
     every code in its ``HANDLES``, and the engine's ``no_ability_r`` (nothing happens, as for a code no branch
     handled) and ``no_check_nb`` (nothing to check) for every other code. Must run before a game is played; the
     driver does it when imported."""
+    from simlab.kernels import const as K
     from simlab.kernels import engine, link
 
     size = engine.N_ABILITY_CODES
@@ -232,3 +233,12 @@ def bind_abilities() -> None:
         for code in range(size):
             kernel = getattr(modules[owners[code]], name) if code in owners else default
             link.fill(table, size, code, kernel, types)
+    asked = [0] * engine.N_ASKS
+    for folder, module in modules.items():
+        for ask, passives in getattr(module, "ASKED", {}).items():
+            for code in passives:
+                if code not in K.PASSIVE_CODES or owners.get(code) != folder:
+                    raise RuntimeError(f"{folder}: ASKED names {code}, no ongoing ability its abilities.py HANDLES")
+                asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
+    for ask, mask in enumerate(asked):
+        link.set_value(engine.ASKED_TABLE, engine.N_ASKS, ask, mask)

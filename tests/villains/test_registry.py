@@ -28,13 +28,7 @@ NOT_YET: dict[str, str] = {
     "slots of villain-only variants (R_*)",
     "simlab/kernels/query.py": "the ongoing abilities the queries read (Strength, play costs, who may enter or "
     "move, covered symbols, Obstacle removal, granted Activates)",
-    "simlab/kernels/engine/cards.py": "card placements reading tile Allies (and their rule), granting Items and "
-    "the no-Effects ability",
-    "simlab/kernels/engine/routines/actions.py": "vanquish_done_r's Allies: tile Allies kept, returned to hand, "
-    "moved to the Villain Mover",
-    "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
-    "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
@@ -385,6 +379,16 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
             assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
     for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
         assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)
+    # the questions asked of ongoing abilities reach those each folder answers them for (ASKED), and no other
+    from simlab.kernels import const as K
+
+    asked = [0] * engine.N_ASKS
+    for folder, module in V._ability_modules():
+        for ask, codes in getattr(module, "ASKED", {}).items():
+            for code in codes:
+                assert owners[code] == folder, f"{folder} answers {ask} for code {code}, which it does not handle"
+                asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
+    assert list(link._TABLES[engine.ASKED_TABLE]) == asked
 
 
 # ------------------------------------------------------------------------------------------ ability codes

@@ -2,12 +2,13 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.engine.abilities import ASK_NO_EFFECTS, ASK_PLAYABLE, own_ability_says_nb, realm_says_nb
 from simlab.kernels.engine.fate import effect_doable_nb
 from simlab.kernels.engine.log import log_nb, opt_add_nb
 from simlab.kernels.engine.piles import villain_discard_into_deck_nb
 from simlab.kernels.engine.realm import discard_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import can_enter_nb, passive_count_nb, play_cost_nb, realm_instance_nb, zone_bits_nb
+from simlab.kernels.query import can_enter_nb, play_cost_nb, realm_instance_nb, zone_bits_nb
 from simlab.kernels.state import set_zone_nb
 
 
@@ -20,9 +21,8 @@ def add_card_placements_nb(st, tb, ru, s, k):
     if tb.card[c, K.CF_EXCLUSIVE] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_EXCLUSIVE]) >= 0:
         return 0
     if t == K.T_ALLY:
-        if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2:
-                return 0
+        if own_ability_says_nb(st, tb, ru, ASK_PLAYABLE, s, c, -1) == 0:
+            return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
             base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
             if base >= 0 and st.sv[s, K.SV_LOCK + st.inst[s, base, K.I_LOC]] == 0:
@@ -48,7 +48,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
             for loc in range(K.N_LOC):
                 if not can_enter_nb(st, tb, s, c, loc):
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and granting_items_blocked_nb(st, tb, s, loc):
+                if own_ability_says_nb(st, tb, ru, ASK_PLAYABLE, s, c, loc) == 0:
                     continue
                 opt_add_nb(st, K.O_PLAY, k, loc, -1)
                 n += 1
@@ -56,23 +56,10 @@ def add_card_placements_nb(st, tb, ru, s, k):
 
 
 @kernel
-def granting_items_blocked_nb(st, tb, s, loc):
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, h, K.I_LOC] == loc
-            and st.inst[s, h, K.I_TRAPPED] == 0
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_GRANTING_ITEMS_HERE
-        ):
-            return True
-    return False
-
-
-@kernel
 def add_play_options_nb(st, tb, ru, s):
     """Add every card play seat ``s`` can make with a Play a Card action (one per distinct card)."""
     power = st.sv[s, K.SV_POWER]
-    no_effects = passive_count_nb(st, tb, s, K.AB_NO_EFFECTS) > 0
+    no_effects = realm_says_nb(st, tb, ru, ASK_NO_EFFECTS, s, -1, -1)
     hand = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
     m = hand
     while m != 0:

@@ -6,6 +6,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine.abilities import (
+    ASK_VANQUISH_RETURNS_ALLIES,
     CARD_HERE,
     CARD_LOCALS,
     CHECK_ACTIVATE,
@@ -127,7 +128,10 @@ HANDLES = (
     AB_MAY_MOVE_HEROES_OR_ITEMS,
     AB_PUSH_ALLIES_OUT,
     AB_PLAY_OTHER_REVEAL_AGAIN,
+    K.AB_VANQUISH_HERE_RETURNS_ALLIES,
 )
+# the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
+ASKED = {ASK_VANQUISH_RETURNS_ALLIES: (K.AB_VANQUISH_HERE_RETURNS_ALLIES,)}
 
 
 # the locals of Gaston's routines on the engine's card frames (after CARD_HERE on on_play_r's and on_enter_r's)
@@ -460,6 +464,15 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot == RESOLVE_ON_DEFEAT:  # clear_obstacles_at: the defeated Hero's location
         clear_obstacles_at_nb(st, tb, ru, s, tb.card[st.inst[s, c, K.I_CARD], K.CF_LOCATION])
         return 1
+    if slot == ASK_VANQUISH_RETURNS_ALLIES:  # an Ally of his at the Vanquish's location (c) sends them back to hand
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == c
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
+            ):
+                return 1
+        return 0
     if slot == CHECK_OBJECTIVE:
         if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
             return 0

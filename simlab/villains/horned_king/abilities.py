@@ -7,6 +7,8 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
+    ASK_NO_EFFECTS,
+    ASK_PLAYABLE,
     CARD_HERE,
     CARD_LOCALS,
     CARD_SEAT,
@@ -17,6 +19,7 @@ from simlab.kernels.engine.abilities import (
     NO_CHECK,
     RESOLVE_DEFEATED_BY_VANQUISH,
     RESOLVE_ON_DEFEAT,
+    RESOLVE_USED_IN_VANQUISH,
     card_frame_nb,
 )
 from simlab.kernels.engine.cards import add_card_placements_nb
@@ -69,6 +72,7 @@ from simlab.kernels.query import (
     can_enter_nb,
     flip_cost_nb,
     hero_count_nb,
+    passive_count_nb,
     realm_instance_nb,
     strength_nb,
     zone_bits_nb,
@@ -115,7 +119,17 @@ HANDLES = (
     AB_LOSE_POWER_OR_DISCARD,
     AB_RESHUFFLE_FATE_PLAY_TWO,
     AB_FLIP_CAULDRON,
+    K.AB_TILE_ALLY,
+    K.AB_GRANTS_ACTIVATE,
+    K.AB_NO_EFFECTS,
+    K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
 )
+# the engine's questions (engine.ASK_*, RESOLVE_USED_IN_VANQUISH) check_nb answers, and for which ongoing abilities
+ASKED = {
+    ASK_PLAYABLE: (K.AB_TILE_ALLY, K.AB_GRANTS_ACTIVATE),
+    ASK_NO_EFFECTS: (K.AB_NO_EFFECTS,),
+    RESOLVE_USED_IN_VANQUISH: (K.AB_TILE_ALLY, K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH),
+}
 
 
 # the locals of the Horned King's routines on the engine's frames (after CARD_HERE on on_play_r's)
@@ -152,6 +166,20 @@ def tile_allies_everywhere_nb(st, tb, s):
         if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
             locs |= 1 << st.inst[s, k, K.I_LOC]
     return locs == (1 << K.N_LOC) - 1
+
+
+@kernel
+def granting_items_blocked_nb(st, tb, s, loc):
+    """An Item granting an Activate may not be played to ``loc``: an untrapped Hero there blocks it."""
+    for h in range(K.N_INST):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, h, K.I_LOC] == loc
+            and st.inst[s, h, K.I_TRAPPED] == 0
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_GRANTING_ITEMS_HERE
+        ):
+            return True
+    return False
 
 
 @kernel
@@ -468,6 +496,25 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot == RESOLVE_ON_DEFEAT:  # claim_cauldron
         claim_cauldron_nb(st, s)
         return 1
+    if slot == ASK_PLAYABLE:
+        p = tb.card[c, K.CF_PASSIVE]
+        if p == K.AB_TILE_ALLY:  # played by the tile's Power side, or also from hand while that side shows
+            return 1 if ru[K.R_TILE_ALLY_PLAY_CARD] != 0 and st.sv[s, K.SV_TILE] == 2 else 0
+        if p == K.AB_GRANTS_ACTIVATE and budget >= 0:
+            return 0 if granting_items_blocked_nb(st, tb, s, budget) else 1
+        return NO_CHECK
+    if slot == ASK_NO_EFFECTS:
+        return 1 if passive_count_nb(st, tb, s, K.AB_NO_EFFECTS) > 0 else 0
+    if slot == RESOLVE_USED_IN_VANQUISH:
+        p = tb.card[c, K.CF_PASSIVE]
+        if p == K.AB_TILE_ALLY:  # not discarded
+            return 1
+        if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
+            mover = st.sv[s, K.SV_MOVER]
+            if st.inst[s, budget, K.I_LOC] != mover:
+                move_card_nb(st, tb, ru, s, budget, mover)
+            return 1
+        return NO_CHECK
     if slot == RESOLVE_DEFEATED_BY_VANQUISH:
         if tb.card[st.inst[s, c, K.I_CARD], K.CF_PASSIVE] != AB_RETURNS_TO_FATE_DECK:
             return NO_CHECK

@@ -7,6 +7,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
+    ASK_PLAYED_INTO_LOCKED,
     CARD_HERE,
     CARD_LOCALS,
     CHECK_ACTIVATE,
@@ -473,6 +474,8 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
+    if slot == ASK_PLAYED_INTO_LOCKED:  # the Prince, revealed while the Ballroom is locked
+        return 1 if ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0 else 0
     if slot == RESOLVE_REALM_CHANGED:  # traps_heroes_here
         trap_sweep_nb(st, tb, ru, s)
         return 1
