@@ -242,3 +242,55 @@ def bind_abilities() -> None:
                 asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
     for ask, mask in enumerate(asked):
         link.set_value(engine.ASKED_TABLE, engine.N_ASKS, ask, mask)
+    bind_queries()
+
+
+def _query_modules() -> dict[str, object]:
+    """folder -> its ``queries`` module, for every registered folder that has one."""
+    from importlib import import_module
+
+    out = {}
+    for folder in REGISTRY:
+        name = f"{package(folder)}.queries"
+        try:
+            out[folder] = import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return out
+
+
+def query_owners() -> dict[int, str]:
+    """Ongoing ability code -> the registered folder whose ``queries.py`` answers questions about it (its
+    ``ANSWERS``; one folder a code)."""
+    owner: dict[int, str] = {}
+    for folder, module in _query_modules().items():
+        for codes in getattr(module, "ANSWERS", {}).values():
+            for code in codes:
+                if owner.setdefault(code, folder) != folder:
+                    raise RuntimeError(f"ongoing ability {code} is answered for by both {owner[code]} and {folder}")
+    return owner
+
+
+def bind_queries() -> None:
+    """Fill the queries' table of villains' answers (:data:`simlab.kernels.query.QUERY_TABLE`): each folder's
+    ``queries.answer_nb`` for the ongoing abilities its ``ANSWERS`` names, ``query.no_answer_nb`` for every other
+    code; and the bits of the abilities answering each question (``ANSWERED_TABLE``)."""
+    from simlab.kernels import const as K
+    from simlab.kernels import link
+    from simlab.kernels import query as Q
+
+    modules = _query_modules()
+    owners = query_owners()
+    for code in range(K.N_ABILITY_CODES):
+        kernel = modules[owners[code]].answer_nb if code in owners else Q.no_answer_nb
+        link.fill(Q.QUERY_TABLE, K.N_ABILITY_CODES, code, kernel, Q.QUERY_TYPES)
+    answered = [0] * Q.N_QUESTIONS
+    for folder, module in modules.items():
+        for question, codes in getattr(module, "ANSWERS", {}).items():
+            for code in codes:
+                if code not in K.PASSIVE_CODES:
+                    raise RuntimeError(f"{folder}: queries.py ANSWERS names {code}, no ongoing ability")
+                answered[question] |= 1 << (code - K.FIRST_PASSIVE)
+    for question, mask in enumerate(answered):
+        link.set_value(Q.ANSWERED_TABLE, Q.N_QUESTIONS, question, mask)

@@ -26,8 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_YET: dict[str, str] = {
     "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below) and the rule "
     "slots of villain-only variants (R_*)",
-    "simlab/kernels/query.py": "the ongoing abilities the queries read (Strength, play costs, who may enter or "
-    "move, covered symbols, Obstacle removal, granted Activates)",
+    "simlab/kernels/query.py": "the ongoing abilities changing Strength (strength_nb)",
     "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
@@ -389,6 +388,20 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
                 assert owners[code] == folder, f"{folder} answers {ask} for code {code}, which it does not handle"
                 asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
     assert list(link._TABLES[engine.ASKED_TABLE]) == asked
+    # and the queries' questions reach the answers of the folders' queries.py (ANSWERS), and no other
+    from simlab.kernels import query
+
+    answers = link._PY_TABLES[query.QUERY_TABLE]
+    assert set(answers) == set(range(engine.N_ABILITY_CODES))
+    answered = [0] * query.N_QUESTIONS
+    for module in V._query_modules().values():
+        for question, codes in module.ANSWERS.items():
+            for code in codes:
+                assert answers[code] is getattr(module.answer_nb, "py_func", module.answer_nb)
+                answered[question] |= 1 << (code - K.FIRST_PASSIVE)
+    assert list(link._TABLES[query.ANSWERED_TABLE]) == answered
+    for code in set(range(engine.N_ABILITY_CODES)) - set(V.query_owners()):
+        assert answers[code] is getattr(query.no_answer_nb, "py_func", query.no_answer_nb)
 
 
 # ------------------------------------------------------------------------------------------ ability codes

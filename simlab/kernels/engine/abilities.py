@@ -4,9 +4,17 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.bits import lowest_nb
 from simlab.kernels.engine.frame import A0, A1, A2, A3, ret_nb
 from simlab.kernels.jit import kernel
+from simlab.kernels.query import (  # noqa: F401  (the check table's names, for the engine and the folders)
+    ASK_COVERS,
+    ASKED_TABLE,
+    CHECK_TABLE,
+    CHECK_TYPES,
+    N_ASKS,
+    NO_CHECK,
+    realm_checks_nb,
+)
 
 # The ability codes printed by one villain's cards are resolved by that villain's routine
 # (simlab/villains/<folder>/abilities.py: ability_r, compiled on its own), reached through a table of
@@ -25,9 +33,8 @@ _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, ty
 # before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
 # reached through a second table indexed by ability code, filled with the first. It answers 1 (it can), 0 (it
 # cannot) or NO_CHECK (its text leaves nothing to check: an Effect can be played, an Activated Ability cannot).
-CHECK_TABLE = "simlab_ability_checks"
-# (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the card
-CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+# CHECK_TABLE, CHECK_TYPES: (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the
+# card (defined with the queries, which ask it too: simlab.kernels.query)
 CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
 CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
 CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
@@ -49,13 +56,11 @@ RESOLVE_USED_IN_VANQUISH = 10  # (its own ability) Ally card row c, instance bud
 # and one asked of the seat's villain itself (the entry of its objective, which every villain's folder handles):
 ASK_PLAYED_INTO_LOCKED = 11  # card row c, played when revealed by a Fate action, to location budget, which is
 # locked: 1 if it goes there all the same (else it is discarded)
-NO_CHECK = -1
+# ASK_COVERS = 12 (the Realm's): 1 if a card at location c covers its top row (asked by query.covered_nb)
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
-# Entry ``ask`` (a question above): bit p - FIRST_PASSIVE set if the folder handling ongoing ability p answers it
-# (simlab.villains.bind_abilities fills it from each folder's ASKED). A clear bit is not asked: a call through the
-# table costs more than the bit test that saves it.
-ASKED_TABLE = "simlab_ability_asked"
-N_ASKS = 16
+# Entry ``ask`` of ASKED_TABLE (a question above): bit p - FIRST_PASSIVE set if the folder handling ongoing ability p
+# answers it (simlab.villains.bind_abilities fills it from each folder's ASKED). A clear bit is not asked: a call
+# through the table costs more than the bit test that saves it.
 _asked = link.table_reader(ASKED_TABLE, N_ASKS)
 
 
@@ -116,19 +121,6 @@ def own_ability_says_nb(st, tb, ru, ask, s, c, arg):
     if p < K.FIRST_PASSIVE or (_asked(ask) >> (p - K.FIRST_PASSIVE)) & 1 == 0:
         return NO_CHECK
     return _check(p, st, tb, ru, ask, s, c, arg)
-
-
-@kernel
-def realm_says_nb(st, tb, ru, ask, s, c, arg):
-    """Some ongoing ability in seat ``s``'s Realm answers 1 to question ``ask`` about ``c`` and ``arg`` (asked of each
-    ability there whose villain answers it, once an ability)."""
-    m = _asked(ask) & st.sv[s, K.SV_REALM_PASSIVES]
-    while m != 0:
-        b = lowest_nb(m)
-        m &= m - 1
-        if _check(K.FIRST_PASSIVE + b, st, tb, ru, ask, s, c, arg) == 1:
-            return True
-    return False
 
 
 @kernel

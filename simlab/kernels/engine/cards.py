@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.engine.abilities import ASK_NO_EFFECTS, ASK_PLAYABLE, own_ability_says_nb, realm_says_nb
+from simlab.kernels.engine.abilities import ASK_NO_EFFECTS, ASK_PLAYABLE, own_ability_says_nb, realm_checks_nb
 from simlab.kernels.engine.fate import effect_doable_nb
 from simlab.kernels.engine.log import log_nb, opt_add_nb
 from simlab.kernels.engine.piles import villain_discard_into_deck_nb
@@ -59,7 +59,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
 def add_play_options_nb(st, tb, ru, s):
     """Add every card play seat ``s`` can make with a Play a Card action (one per distinct card)."""
     power = st.sv[s, K.SV_POWER]
-    no_effects = realm_says_nb(st, tb, ru, ASK_NO_EFFECTS, s, -1, -1)
+    no_effects = realm_checks_nb(st, tb, ru, ASK_NO_EFFECTS, s, -1, -1)
     hand = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
     m = hand
     while m != 0:

@@ -7,6 +7,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
+    ASK_COVERS,
     ASK_PLAYED_INTO_LOCKED,
     CARD_HERE,
     CARD_LOCALS,
@@ -100,6 +101,7 @@ AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
 
 HANDLES = (
     K.AB_TRAPS_HEROES_HERE,
+    K.AB_GLASS_SLIPPER,
     AB_PLAY_GLASS_SLIPPERS,
     OBJECTIVE,
     AB_EXTRA_MOVE_OR_ACTIVATE,
@@ -121,6 +123,8 @@ HANDLES = (
     AB_FETCH_ALLY_HERE,
     AB_DISCARD_ITEM_HERE,
 )
+# the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
+ASKED = {ASK_COVERS: (K.AB_GLASS_SLIPPER,)}
 
 
 # the locals of Lady Tremaine's routines on the engine's card frames (after CARD_HERE on on_play_r's)
@@ -474,6 +478,16 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
+    if slot == ASK_COVERS:  # a Glass Slipper at location c covers its top row, in that reading
+        if ru[K.R_GLASS_SLIPPERS_COVER] == 0:
+            return 0
+        m = zone_bits_nb(st, s, K.Z_REALM)
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if st.inst[s, k, K.I_LOC] == c and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+                return 1
+        return 0
     if slot == ASK_PLAYED_INTO_LOCKED:  # the Prince, revealed while the Ballroom is locked
         return 1 if ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0 else 0
     if slot == RESOLVE_REALM_CHANGED:  # traps_heroes_here

@@ -8,7 +8,7 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_USED_IN_VANQUISH,
     _ability_r,
     own_ability_says_nb,
-    realm_says_nb,
+    realm_checks_nb,
 )
 from simlab.kernels.engine.frame import (
     A0,
@@ -86,7 +86,7 @@ def vanquish_done_r(st, tb, ru, f):
     h = st.fr[f, VQ_HERO]
     here = st.inst[s, h, K.I_LOC]
     log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, VQ_ALLIES], st.fr[f, VQ_STRENGTH_NEEDED], 0)
-    returns_allies = realm_says_nb(st, tb, ru, ASK_VANQUISH_RETURNS_ALLIES, s, here, -1)
+    returns_allies = realm_checks_nb(st, tb, ru, ASK_VANQUISH_RETURNS_ALLIES, s, here, -1)
     for k in range(K.N_VCARDS):
         if st.mark[k] == 0:
             continue
