@@ -202,14 +202,6 @@ VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at
 VF_WATCHING = 8  # bit p - FIRST_PASSIVE: ongoing ability p watches where cards stand ([villain] watching): it acts
 # as its card is played and whenever a card enters or moves in the Realm, by its villain's routine
 N_VF = 9
-# VF_PASSIVES bits of the other cards' abilities that can change an Ally's / a Hero's Strength (strength_nb)
-ALLY_STRENGTH_PASSIVES = (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE)) | (1 << (AB_ALLIES_HERE_MINUS - FIRST_PASSIVE))
-HERO_STRENGTH_PASSIVES = (
-    (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE))
-    | (1 << (AB_ATTACHED_NEEDS_TWO_ALLIES - FIRST_PASSIVE))
-    | (1 << (AB_OTHER_HEROES_HERE_PLUS - FIRST_PASSIVE))
-    | (1 << (AB_OTHER_HEROES_PLUS - FIRST_PASSIVE))
-)
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none

@@ -34,6 +34,10 @@ Q_VANQUISH_REACH = 3  # (the Ally's own) 1 if Ally card row a may join a Vanquis
 Q_MIN_ALLIES = 4  # (the Realm's) the Allies a Vanquish of Hero instance a needs at least (0: nothing to say)
 Q_ALLY_MOVE_BARRED = 5  # (the Realm's) 1 if the seat's Allies may not be moved by a Move action
 Q_GRANTED_ACTIVATES = 6  # (the Realm's) the Activate actions the cards at location a grant
+# Strength (strength_nb): every ability asked answers a number, the Strength it adds (negative: takes away)
+Q_OWN_STRENGTH = 7  # (its own) what the ability of Ally or Hero instance a adds to its printed Strength
+Q_ALLY_STRENGTH = 8  # (the Realm's) what ability p in the Realm adds to Ally instance a's Strength
+Q_HERO_STRENGTH = 9  # (the Realm's) what ability p in the Realm adds to Hero instance a's Strength
 
 # The top row's cover turns on a rule variant too: asked through the engine's check table (the folders' check_nb,
 # simlab.kernels.engine.abilities), which takes the rules array; its bits by question are ASKED_TABLE's.
@@ -100,9 +104,22 @@ def realm_max_nb(st, tb, q, s, a, b):
 def own_answer_nb(st, tb, q, s, c, b):
     """Card row ``c``'s own ongoing ability's answer to question ``q`` (about ``c`` and ``b``), or NO_ANSWER."""
     p = tb.card[c, K.CF_PASSIVE]
-    if p < K.FIRST_PASSIVE or (_answered(q) >> (p - K.FIRST_PASSIVE)) & 1 == 0:
+    if not answers_for_nb(q, p):
         return NO_ANSWER
     return _answer(p, as_ref(st), as_ref(tb), q, p, s, c, b)
+
+
+@kernel
+def answers_for_nb(q, p):
+    """Ongoing ability ``p`` is asked question ``q`` (its folder's queries.py answers it for ``p``)."""
+    return p >= K.FIRST_PASSIVE and (_answered(q) >> (p - K.FIRST_PASSIVE)) & 1 != 0
+
+
+@kernel
+def ability_answer_nb(st, tb, q, p, s, a, b):
+    """Ongoing ability ``p``'s answer to question ``q``, asked whatever the Realm holds (for
+    :func:`answers_for_nb` abilities)."""
+    return _answer(p, as_ref(st), as_ref(tb), q, p, s, a, b)
 
 
 @kernel
@@ -218,49 +235,21 @@ def strength_nb(st, tb, s, k):
     """Current Strength of an Ally or Hero, with every modifier in its Realm (never below 0)."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    here = st.inst[s, k, K.I_LOC]
     v = tb.card[c, K.CF_STRENGTH]
-    present = st.sv[s, K.SV_REALM_PASSIVES]
-    if t == K.T_ALLY:
-        p = tb.card[c, K.CF_PASSIVE]
-        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
-        if p != K.AB_WOLF_PACK and p != K.AB_PLUS_WITH_ALLY_HERE and present & K.ALLY_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's Realm changes this Ally's Strength
+    if t != K.T_ALLY and t != K.T_HERO:
+        return max(v, 0)
+    p = tb.card[c, K.CF_PASSIVE]
+    if answers_for_nb(Q_OWN_STRENGTH, p):
+        v += _answer(p, as_ref(st), as_ref(tb), Q_OWN_STRENGTH, p, s, k, 0)
+    q = Q_ALLY_STRENGTH if t == K.T_ALLY else Q_HERO_STRENGTH
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]  # 0: nothing in this seat's Realm changes its Strength
+    if m != 0:
+        rst = as_ref(st)
+        rtb = as_ref(tb)
         while m != 0:
-            j = lowest_nb(m)
+            pj = K.FIRST_PASSIVE + lowest_nb(m)
             m &= m - 1
-            cj = st.inst[s, j, K.I_CARD]
-            pj = tb.card[cj, K.CF_PASSIVE]
-            if p == K.AB_WOLF_PACK and cj == c:
-                v += 1
-            if p == K.AB_PLUS_WITH_ALLY_HERE and st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == K.T_ALLY:
-                v += tb.card[c, K.CF_N]
-                p = K.AB_NONE  # +n once, however many Allies are there
-            if st.inst[s, j, K.I_HOST] == k and pj == K.AB_ATTACHED_STRENGTH:
-                v += tb.card[cj, K.CF_N]
-            if pj == K.AB_ALLIES_HERE_MINUS and st.inst[s, j, K.I_LOC] == here:
-                v -= tb.card[cj, K.CF_N]
-    elif t == K.T_HERO:
-        own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
-        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
-        if own != K.AB_PLUS_PER_OTHER_HERO_HERE and present & K.HERO_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's Realm changes this Hero's Strength
-        while m != 0:
-            j = lowest_nb(m)
-            m &= m - 1
-            cj = st.inst[s, j, K.I_CARD]
-            pj = tb.card[cj, K.CF_PASSIVE]
-            if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_ATTACHED_NEEDS_TWO_ALLIES):
-                v += tb.card[cj, K.CF_N]
-            if tb.card[cj, K.CF_TYPE] != K.T_HERO:
-                continue
-            if own == K.AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, j, K.I_LOC] == here:
-                v += tb.card[c, K.CF_N]
-            if st.inst[s, j, K.I_TRAPPED] == 0:
-                if pj == K.AB_OTHER_HEROES_HERE_PLUS and st.inst[s, j, K.I_LOC] == here:
-                    v += tb.card[cj, K.CF_N]
-                elif pj == K.AB_OTHER_HEROES_PLUS:
-                    v += tb.card[cj, K.CF_N]
+            v += _answer(pj, rst, rtb, q, pj, s, k, 0)
     return max(v, 0)
 
 

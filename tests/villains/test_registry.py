@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_YET: dict[str, str] = {
     "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below) and the rule "
     "slots of villain-only variants (R_*)",
-    "simlab/kernels/query.py": "the ongoing abilities changing Strength (strength_nb)",
-    "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
 }
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}

@@ -8,7 +8,9 @@ from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     NO_ANSWER,
     Q_GRANTED_ACTIVATES,
+    Q_HERO_STRENGTH,
     Q_MIN_ALLIES,
+    Q_OWN_STRENGTH,
     Q_VANQUISH_REACH,
     zone_bits_nb,
 )
@@ -18,6 +20,8 @@ ANSWERS = {
     Q_VANQUISH_REACH: (K.AB_VANQUISH_ADJACENT,),
     Q_MIN_ALLIES: (K.AB_ATTACHED_NEEDS_TWO_ALLIES,),
     Q_GRANTED_ACTIVATES: (K.AB_GRANTS_ACTIVATE,),
+    Q_OWN_STRENGTH: (K.AB_PLUS_WITH_ALLY_HERE, K.AB_PLUS_PER_OTHER_HERO_HERE),
+    Q_HERO_STRENGTH: (K.AB_ATTACHED_NEEDS_TWO_ALLIES, K.AB_OTHER_HEROES_PLUS),
 }
 
 
@@ -43,4 +47,40 @@ def answer_nb(st, tb, q, p, s, a, b):
             if st.inst[s, k, K.I_LOC] == a and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == p:
                 n += 1
         return n
+    if q == Q_OWN_STRENGTH or q == Q_HERO_STRENGTH:
+        return strength_added_nb(st, tb, q, p, s, a)
     return NO_ANSWER
+
+
+@kernel
+def strength_added_nb(st, tb, q, p, s, k):
+    """The Strength ability ``p`` adds to instance ``k``: its own (plus_with_ally_here: its number, once, while another
+    Ally is at its location; plus_per_other_hero_here, untrapped: its number for each other Hero at its location),
+    or a card's in the Realm to a Hero (attached_needs_two_allies: its number, to the Hero it is attached to;
+    other_heroes_plus, untrapped: its number, to every other Hero)."""
+    c = st.inst[s, k, K.I_CARD]
+    here = st.inst[s, k, K.I_LOC]
+    if q == Q_OWN_STRENGTH and p == K.AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, k, K.I_TRAPPED] != 0:
+        return 0
+    n = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        cj = st.inst[s, j, K.I_CARD]
+        tj = tb.card[cj, K.CF_TYPE]
+        if q == Q_OWN_STRENGTH:
+            if p == K.AB_PLUS_WITH_ALLY_HERE:
+                if st.inst[s, j, K.I_LOC] == here and tj == K.T_ALLY:
+                    return tb.card[c, K.CF_N]  # once, however many Allies are there
+            elif tj == K.T_HERO and st.inst[s, j, K.I_LOC] == here:
+                n += tb.card[c, K.CF_N]
+            continue
+        if tb.card[cj, K.CF_PASSIVE] != p:
+            continue
+        if p == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
+            if st.inst[s, j, K.I_HOST] == k:
+                n += tb.card[cj, K.CF_N]
+        elif tj == K.T_HERO and st.inst[s, j, K.I_TRAPPED] == 0:  # other_heroes_plus
+            n += tb.card[cj, K.CF_N]
+    return n
