@@ -63,38 +63,17 @@ C_FATED = 5
 # ----------------------------------------------------------------------------- ability opcodes
 # One vocabulary for every ability slot of a card (effect, on_play, on_enter, on_defeat, passive,
 # activate); the card loader checks that each name is used in a slot where the engine handles it. The codes here
-# are the core's and the villains' that core code still reads; every other ability a villain's folder prints gets
-# its code when the registry is loaded (simlab.villains.ability_codes), from the codes left free below
-# N_ABILITY_CODES (an ongoing ability from PASSIVE_CODES).
+# are the core's; every ability a villain's folder prints gets its code when the registry is loaded
+# (simlab.villains.ability_codes), from the codes left free below N_ABILITY_CODES (an ongoing ability from
+# PASSIVE_CODES).
 AB_NONE = 0
 # Effects the core resolves itself (a villain's folder declares the codes of its other Effects, activations and
 # when-played abilities; they are assigned below FIRST_PASSIVE)
 AB_PLAY_HERO_FROM_FATE_DISCARD = 11
 AB_HIJACK_FATE = 21
-# Passive abilities (FIRST_PASSIVE and up; bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES)
+# Ongoing (passive) abilities: FIRST_PASSIVE and up, bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES (the
+# core reads none: each is its villain's folder's, asked by the engine and the queries where its text changes a rule)
 FIRST_PASSIVE = 70
-AB_WOLF_PACK = 70
-AB_ATTACHED_STRENGTH = 71
-AB_VANQUISH_HERE_RETURNS_ALLIES = 72  # Allies used in a Vanquish at its location go back to hand
-AB_BLOCKS_OBSTACLE_REMOVAL = 73
-AB_OTHER_HEROES_HERE_PLUS = 74
-AB_ALLIES_HERE_MINUS = 75
-AB_TRAPS_HEROES_HERE = 76  # Heroes at its location get a Trapped token
-AB_GLASS_SLIPPER = 77
-AB_NO_ALLIES_ENTER_BALLROOM = 78
-AB_EFFECT_COST_PLUS = 79
-AB_ALLIES_MOVED_ONLY_BY_FATE = 80
-AB_ITEM_COST_PLUS = 81
-AB_GRANTS_ACTIVATE = 82
-AB_TILE_ALLY = 83  # an Ally only the tile plays, kept after a Vanquish, counted by its objective
-AB_VANQUISH_ADJACENT = 84
-AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = 85  # used in a Vanquish: moves to the Mover, not discarded
-AB_PLUS_WITH_ALLY_HERE = 86  # +N Strength while another Ally is at its location
-AB_ATTACHED_NEEDS_TWO_ALLIES = 87  # on a Hero: +N Strength, and a Vanquish of it needs 2 Allies
-AB_BLOCKS_GRANTING_ITEMS_HERE = 88  # no Item granting an Activate may be played here
-AB_NO_EFFECTS = 90
-AB_OTHER_HEROES_PLUS = 91
-AB_PLUS_PER_OTHER_HERO_HERE = 92
 
 N_ABILITY_CODES = 128  # every ability code is below this: the engine's tables of villain routines have one entry a code
 PASSIVE_CODES = range(FIRST_PASSIVE, FIRST_PASSIVE + 63)  # an ongoing ability's code: one bit of VF_PASSIVES
@@ -113,23 +92,15 @@ assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one 
 TILE_SLOT = frozenset()  # a villain's tile ([tile] ability): the core handles none
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
-R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn
-R_REMOVE_N_NEEDS_N = 1  # a card removing N > 1 Obstacles needs N left to remove
-R_TILE_ALLY_ANY_LOCATION = 2  # the tile's swap puts its Ally at any location, not where the swapped card was
-R_TILE_ALLY_PLAY_CARD = 3  # a tile Ally may also be played with a Play a Card action while the Power side shows
-R_GLASS_SLIPPERS_COVER = 4
+# The core rules' slots; a villain's folder's rule variants ([[rule]] slot) get theirs when the registry is loaded
+# (simlab.villains.rule_slots), the indices left free below N_RULES.
 R_OBSTACLES_COVER = 5
-R_TRAPS_HEROES_HERE_CONTINUOUS = 6
-R_PLAYED_WHEN_REVEALED_INTO_LOCKED = 7  # a card played when revealed goes to its location even while it is locked
 R_UNPRINTED_ACTIVATION_COST = 8
-R_PUSH_ALLIES_SINGLE_DESTINATION = 9
-R_MOVE_EACH_HERO_SINGLE_DESTINATION = 10
-R_MOVE_HEROES_SINGLE_DESTINATION = 11  # may_move_heroes_or_items moves every Hero to one location
 R_MAX_TURNS = 12
 R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after the chosen one resolves
 R_FOUR_ACTIONS_ONCE = 14  # "after 4 actions" Conditions are offered once per turn, not after every later action
 R_ZERO_STRENGTH_NO_VANQUISH = 15  # an Ally at Strength 0 cannot join a Vanquish
-N_RULES = 16
+N_RULES = 32  # room for the slots of villains added later
 RULE_SLOTS = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("R_")}  # for [[rule]] tables
 
 # ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]

@@ -163,9 +163,75 @@ def codes_for(module: str) -> dict[str, int]:
 
 
 def frozen_key(folder: str) -> str:
-    """A short name for what the folder's modules freeze: its ability codes and its card types' codes."""
+    """A short name for what the folder's modules freeze: its ability codes, its card types' codes and its rule
+    slots."""
     types = card_types()
-    return codes_key(codes_of(folder) | {f"card type {t}": types.index(t) for t in declared_card_types(folder)})
+    frozen = codes_of(folder) | {f"card type {t}": types.index(t) for t in declared_card_types(folder)}
+    return codes_key(frozen | {f"rule slot {name}": i for name, i in slots_of(folder).items()})
+
+
+@cache
+def declared_rule_slots(folder: str) -> dict[str, int | None]:
+    """The rule slots the folder's ``[[rule]]`` tables name, in the order first named, each with the index its
+    table asks for (``index``; None: any free one)."""
+    doc = tomllib.loads(data_text(folder))
+    out: dict[str, int | None] = {}
+    for r in doc.get("rule", ()):
+        if "slot" in r and out.setdefault(r["slot"], r.get("index")) != r.get("index"):
+            raise RuntimeError(f"{folder}: rule slot {r['slot']} is given two indices")
+    return out
+
+
+def rule_slots() -> dict[str, int]:
+    """Every rule slot name -> its index in the kernels' rules array: the core's
+    (:data:`simlab.kernels.const.RULE_SLOTS`), then each slot a registered folder's rule variants name with the
+    index its ``[[rule]]`` table asks for (the shipped villains keep the indices their variants always had: the
+    variants are listed, and studies move through them, in index order), then, folder by folder in registry order,
+    each other slot the lowest index left free (below ``N_RULES``)."""
+    return dict(_rule_slots(REGISTRY))
+
+
+@cache
+def _rule_slots(registry: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    from simlab.kernels import const as K
+
+    slots = dict(K.RULE_SLOTS)
+    owner = dict.fromkeys(slots.values(), "the core")
+    for folder in registry:
+        for name, index in declared_rule_slots(folder).items():
+            if index is None or slots.get(name) == index:
+                continue
+            if name in slots or not 0 <= index < K.N_RULES or index in owner:
+                raise RuntimeError(f"{folder}: rule slot {name} cannot take index {index} (N_RULES, or taken)")
+            slots[name] = index
+            owner[index] = folder
+    for folder in registry:
+        for name in declared_rule_slots(folder):
+            if name in slots:
+                continue
+            index = next((i for i in range(K.N_RULES) if i not in owner), None)
+            if index is None:
+                raise RuntimeError(f"{folder}: no rule slot is left for {name} (N_RULES)")
+            slots[name] = index
+            owner[index] = folder
+    return tuple(slots.items())
+
+
+def slots_of(folder: str) -> dict[str, int]:
+    """Rule slot name -> index for the slots registered folder ``folder``'s rule variants name."""
+    slots = rule_slots()
+    return {name: slots[name] for name in declared_rule_slots(folder)}
+
+
+def slots_for(module: str) -> dict[str, int]:
+    """:func:`slots_of` the folder module ``module`` belongs to (as :func:`codes_for`, whose cache key covers
+    them)."""
+    from simlab.kernels import jit
+
+    parts = module.split(".")
+    folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
+    jit.cache_apart(module, frozen_key(folder))
+    return slots_of(folder)
 
 
 def card_type_code(name: str) -> int:

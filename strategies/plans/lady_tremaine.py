@@ -75,6 +75,12 @@ AB_UNTRAP_AND_MOVE = CODES["untrap_and_move"]
 AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
 AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
 AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
+AB_GLASS_SLIPPER = CODES["glass_slipper"]
+AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
+AB_ALLIES_MOVED_ONLY_BY_FATE = CODES["allies_moved_only_by_fate"]
+AB_NO_ALLIES_ENTER_BALLROOM = CODES["no_allies_enter_ballroom"]
+AB_EFFECT_COST_PLUS = CODES["effect_cost_plus"]
+AB_ITEM_COST_PLUS = CODES["item_cost_plus"]
 
 
 PLAN = "Lady Tremaine builds the wedding step by step"
@@ -263,7 +269,7 @@ def prince_in_realm_nb(st, tb, s):
 def wedding_after_bride_nb(st, tb, ru, s):
     """Lady Tremaine wins as soon as a Ball Gown daughter next to The Ballroom moves in and Wedding Bells rings."""
     ball = admits_only_loc_nb(st, tb, s)
-    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
+    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0:
         return False
     if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) < 0:
         return False
@@ -301,7 +307,7 @@ def wedding_progress_nb(st, tb, sp, s):
         p += sp[P_PROGRESS_PRINCE]
     if activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) >= 0:
         p += sp[P_PROGRESS_BELLS]
-    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
+    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, AB_GLASS_SLIPPER)
     return min(max(p, 0.0), 1.0)
 
 
@@ -318,7 +324,7 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
             if (
                 prince_in_realm_nb(st, tb, s)
                 and activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) >= 0
-                and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
+                and passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) == 0
             ):
                 step = sp[P_BRIDE_STEP_READY]
             if loc == ball:
@@ -366,7 +372,7 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
         ball = admits_only_loc_nb(st, tb, s)
         if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
             v += sp[P_DAUGHTER_BY_BALLROOM]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+    if tb.card[c, K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
         v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
     return v
 
@@ -389,7 +395,7 @@ def item_value_nb(st, tb, ru, sp, s, k):
     if act == AB_ACTIVATE_TO_WIN:
         return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
     if act == AB_DISCARD_GLASS_SLIPPER:
-        return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
+        return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
     if on_play == AB_MOVE_NAMED_HERE_TRAP:
         # an Item trapping the Hero it names: by that Hero's defeat
         h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
@@ -465,7 +471,7 @@ def fate_card_harm_nb(st, tb, sp, s, k):
     bride out of The Ballroom) or frees and moves a Hero, else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == AB_GLASS_SLIPPER:
         if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) >= 0:
             return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
         return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
@@ -521,7 +527,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ACTIVATION_IDLE:
         # the Cane with no Glass Slipper to discard
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
-        return 1.0 if ab == AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0 else x
+        return 1.0 if ab == AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) == 0 else x
     if what == W_KEEP_ITEM:
         card = st.inst[s, a, K.I_CARD]
         if (
@@ -556,16 +562,16 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_HERO_HARM:
         p = tb.card[a, K.CF_PASSIVE]
-        if p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
+        if p == AB_ALLIES_MOVED_ONLY_BY_FATE:
             # a Hero keeping the bride's Allies from The Ballroom, while she is not in
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
-        elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
+        elif p == AB_NO_ALLIES_ENTER_BALLROOM:
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
-        elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
+        elif p == AB_EFFECT_COST_PLUS or p == AB_ITEM_COST_PLUS:
             # a Hero raising the cost of her Effects or Items
             x += sp[P_COST_PLUS_HARM] * tb.card[a, K.CF_N]
         return x
@@ -575,7 +581,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             return _fate_card_harm_nb(st, tb, ru, sp, s, a, -1, -1)
         card = st.inst[s, a, K.I_CARD]
         if tb.card[card, K.CF_TYPE] == K.T_HERO and (
-            b == AB_TRAP_HERO or b == K.AB_TRAPS_HEROES_HERE or b == AB_MOVE_HERO_HERE_TRAP
+            b == AB_TRAP_HERO or b == AB_TRAPS_HEROES_HERE or b == AB_MOVE_HERO_HERE_TRAP
         ):
             # the Hero to trap: the one doing most harm where it stands
             return hero_threat_nb(st, tb, ru, sp, s, card, st.inst[s, a, K.I_LOC], a)

@@ -23,10 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Modules that still hold villain-specific code, and what is to move out of them (issue 39). The test below also
 # fails when one of them no longer names a villain or a villain-only mechanic, so that it leaves this list.
-NOT_YET: dict[str, str] = {
-    "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below) and the rule "
-    "slots of villain-only variants (R_*)",
-}
+NOT_YET: dict[str, str] = {}
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
 
@@ -441,3 +438,26 @@ def test_a_folder_added_last_is_assigned_free_codes_and_leaves_the_others(monkey
     monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("crowded",))
     with pytest.raises(RuntimeError, match="no ability code is left"):
         V.ability_codes()
+
+
+def test_rule_slots_are_the_cores_then_the_folders_and_a_new_one_takes_a_free_index(monkeypatch):
+    from simlab.kernels import const as K
+
+    before = V.rule_slots()
+    assert {n: before[n] for n in K.RULE_SLOTS} == K.RULE_SLOTS
+    assert len(set(before.values())) == len(before) and all(0 <= i < K.N_RULES for i in before.values())
+    for folder in V.REGISTRY:  # the shipped variants keep the indices their tables ask for
+        for name, index in V.declared_rule_slots(folder).items():
+            assert index is None or before[name] == index
+    declared = V.declared_rule_slots
+    extra = {"a_new_rule": None, "obstacle_win_at_start_of_turn": before["obstacle_win_at_start_of_turn"]}
+    monkeypatch.setattr(V, "declared_rule_slots", lambda f: extra if f == "extra" else declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("extra",))
+    after = V.rule_slots()
+    assert {n: after[n] for n in before} == before
+    assert after["a_new_rule"] == min(set(range(K.N_RULES)) - set(before.values()))
+    clash = {"another_rule": before["obstacle_win_at_start_of_turn"]}
+    monkeypatch.setattr(V, "declared_rule_slots", lambda f: clash if f == "extra" else declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY[:-1] + ("extra", "extra"))
+    with pytest.raises(RuntimeError, match="cannot take index"):
+        V.rule_slots()

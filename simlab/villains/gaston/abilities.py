@@ -81,7 +81,7 @@ from simlab.kernels.query import (
     realm_instance_nb,
     strength_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
@@ -105,6 +105,12 @@ AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
 AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
 AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
 AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
+AB_VANQUISH_HERE_RETURNS_ALLIES = CODES["vanquish_here_returns_allies"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_MOVE_HEROES_SINGLE_DESTINATION = SLOTS["move_heroes_single_destination"]
+R_PUSH_ALLIES_SINGLE_DESTINATION = SLOTS["push_allies_single_destination"]
+R_OBSTACLE_WIN_AT_START_OF_TURN = SLOTS["obstacle_win_at_start_of_turn"]
+R_REMOVE_N_NEEDS_N = SLOTS["remove_n_needs_n"]
 
 
 HANDLES = (
@@ -128,10 +134,10 @@ HANDLES = (
     AB_MAY_MOVE_HEROES_OR_ITEMS,
     AB_PUSH_ALLIES_OUT,
     AB_PLAY_OTHER_REVEAL_AGAIN,
-    K.AB_VANQUISH_HERE_RETURNS_ALLIES,
+    AB_VANQUISH_HERE_RETURNS_ALLIES,
 )
 # the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
-ASKED = {ASK_VANQUISH_RETURNS_ALLIES: (K.AB_VANQUISH_HERE_RETURNS_ALLIES,)}
+ASKED = {ASK_VANQUISH_RETURNS_ALLIES: (AB_VANQUISH_HERE_RETURNS_ALLIES,)}
 
 
 # the locals of Gaston's routines on the engine's card frames (after CARD_HERE on on_play_r's and on_enter_r's)
@@ -353,7 +359,7 @@ def on_play_nb(st, tb, ru, f):
             st.fr[f, NEXT_HERO] += 1
             pc = 2
         if pc == 2:
-            single = ru[K.R_MOVE_HEROES_SINGLE_DESTINATION] != 0
+            single = ru[R_MOVE_HEROES_SINGLE_DESTINATION] != 0
             for j in range(st.fr[f, NEXT_HERO], K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
                 if (
@@ -413,7 +419,7 @@ def on_enter_nb(st, tb, ru, f):
         st.fr[f, NEXT_ALLY] = k + 1
     # pc 2 or 3: the Allies still at Beast's location, in instance order
     here = st.fr[f, CARD_HERE]
-    single = ru[K.R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
+    single = ru[R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
     for k in range(st.fr[f, NEXT_ALLY], K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
@@ -469,14 +475,14 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             if (
                 st.inst[s, k, K.I_ZONE] == K.Z_REALM
                 and st.inst[s, k, K.I_LOC] == c
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_VANQUISH_HERE_RETURNS_ALLIES
             ):
                 return 1
         return 0
     if slot == CHECK_OBJECTIVE:
-        if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
+        if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
             return 0
-        if c == K.OBJECTIVE_AT_TURN_START and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
+        if c == K.OBJECTIVE_AT_TURN_START and ru[R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
             return 0
         return 1 if obstacles_total_nb(st, s) == 0 else 0
     if slot == CHECK_ACTIVATE:
@@ -490,7 +496,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     if ab == AB_REMOVE_OBSTACLES:
-        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
+        if ru[R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
             return 0
         return 1 if can_remove_obstacle_nb(st, tb, s) else 0
     if ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:

@@ -14,13 +14,22 @@ from simlab.kernels.query import (
     passive_count_nb,
     zone_bits_nb,
 )
+from simlab.villains import codes_for
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_BLOCKS_OBSTACLE_REMOVAL = CODES["blocks_obstacle_removal"]
+AB_WOLF_PACK = CODES["wolf_pack"]
+AB_ATTACHED_STRENGTH = CODES["attached_strength"]
+AB_ALLIES_HERE_MINUS = CODES["allies_here_minus"]
+AB_OTHER_HEROES_HERE_PLUS = CODES["other_heroes_here_plus"]
 
 # the questions answer_nb answers, and for which of his ongoing abilities
 ANSWERS = {
-    Q_OBSTACLE_REMOVAL_BLOCKED: (K.AB_BLOCKS_OBSTACLE_REMOVAL,),
-    Q_OWN_STRENGTH: (K.AB_WOLF_PACK,),
-    Q_ALLY_STRENGTH: (K.AB_ATTACHED_STRENGTH, K.AB_ALLIES_HERE_MINUS),
-    Q_HERO_STRENGTH: (K.AB_ATTACHED_STRENGTH, K.AB_OTHER_HEROES_HERE_PLUS),
+    Q_OBSTACLE_REMOVAL_BLOCKED: (AB_BLOCKS_OBSTACLE_REMOVAL,),
+    Q_OWN_STRENGTH: (AB_WOLF_PACK,),
+    Q_ALLY_STRENGTH: (AB_ATTACHED_STRENGTH, AB_ALLIES_HERE_MINUS),
+    Q_HERO_STRENGTH: (AB_ATTACHED_STRENGTH, AB_OTHER_HEROES_HERE_PLUS),
 }
 
 
@@ -54,13 +63,13 @@ def strength_added_nb(st, tb, q, p, s, k):
             continue
         if tb.card[cj, K.CF_PASSIVE] != p:
             continue
-        if p == K.AB_ATTACHED_STRENGTH:
+        if p == AB_ATTACHED_STRENGTH:
             if st.inst[s, j, K.I_HOST] == k:
                 n += tb.card[cj, K.CF_N]
-        elif p == K.AB_ALLIES_HERE_MINUS:
+        elif p == AB_ALLIES_HERE_MINUS:
             if st.inst[s, j, K.I_LOC] == here:
                 n -= tb.card[cj, K.CF_N]
-        elif p == K.AB_OTHER_HEROES_HERE_PLUS:
+        elif p == AB_OTHER_HEROES_HERE_PLUS:
             if (
                 tb.card[cj, K.CF_TYPE] == K.T_HERO
                 and st.inst[s, j, K.I_TRAPPED] == 0

@@ -78,7 +78,7 @@ from simlab.kernels.query import (
     zone_bits_nb,
     zone_instance_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
@@ -99,6 +99,15 @@ AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
 AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
 AB_GATHER_ALLIES = CODES["gather_allies"]
 AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
+AB_TILE_ALLY = CODES["tile_ally"]
+AB_GRANTS_ACTIVATE = CODES["grants_activate"]
+AB_NO_EFFECTS = CODES["no_effects"]
+AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = CODES["moves_to_villain_after_vanquish"]
+AB_BLOCKS_GRANTING_ITEMS_HERE = CODES["blocks_granting_items_here"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_MOVE_EACH_HERO_SINGLE_DESTINATION = SLOTS["move_each_hero_single_destination"]
+R_TILE_ALLY_ANY_LOCATION = SLOTS["tile_ally_any_location"]
+R_TILE_ALLY_PLAY_CARD = SLOTS["tile_ally_play_card"]
 
 
 HANDLES = (
@@ -119,16 +128,16 @@ HANDLES = (
     AB_LOSE_POWER_OR_DISCARD,
     AB_RESHUFFLE_FATE_PLAY_TWO,
     AB_FLIP_CAULDRON,
-    K.AB_TILE_ALLY,
-    K.AB_GRANTS_ACTIVATE,
-    K.AB_NO_EFFECTS,
-    K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
+    AB_TILE_ALLY,
+    AB_GRANTS_ACTIVATE,
+    AB_NO_EFFECTS,
+    AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
 )
 # the engine's questions (engine.ASK_*, RESOLVE_USED_IN_VANQUISH) check_nb answers, and for which ongoing abilities
 ASKED = {
-    ASK_PLAYABLE: (K.AB_TILE_ALLY, K.AB_GRANTS_ACTIVATE),
-    ASK_NO_EFFECTS: (K.AB_NO_EFFECTS,),
-    RESOLVE_USED_IN_VANQUISH: (K.AB_TILE_ALLY, K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH),
+    ASK_PLAYABLE: (AB_TILE_ALLY, AB_GRANTS_ACTIVATE),
+    ASK_NO_EFFECTS: (AB_NO_EFFECTS,),
+    RESOLVE_USED_IN_VANQUISH: (AB_TILE_ALLY, AB_MOVES_TO_VILLAIN_AFTER_VANQUISH),
 }
 
 
@@ -163,7 +172,7 @@ def tile_allies_everywhere_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
             locs |= 1 << st.inst[s, k, K.I_LOC]
     return locs == (1 << K.N_LOC) - 1
 
@@ -176,7 +185,7 @@ def granting_items_blocked_nb(st, tb, s, loc):
             st.inst[s, h, K.I_ZONE] == K.Z_REALM
             and st.inst[s, h, K.I_LOC] == loc
             and st.inst[s, h, K.I_TRAPPED] == 0
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_GRANTING_ITEMS_HERE
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == AB_BLOCKS_GRANTING_ITEMS_HERE
         ):
             return True
     return False
@@ -296,7 +305,7 @@ def on_play_nb(st, tb, ru, f):
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, CARD_HERE]
     if ab == AB_MAY_MOVE_EACH_HERO:
-        single = ru[K.R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
+        single = ru[R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -420,7 +429,7 @@ def tile_nb(st, tb, ru, f):
             for k in range(K.N_VCARDS):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY
                 ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
@@ -447,7 +456,7 @@ def tile_nb(st, tb, ru, f):
         for k in range(K.N_VCARDS):
             if (
                 st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY
                 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
             ):
                 cb = k
@@ -456,7 +465,7 @@ def tile_nb(st, tb, ru, f):
             for k in range(K.N_VCARDS):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_GRANTS_ACTIVATE
                 ):
                     dup = False
                     for j in range(1, st.g[K.G_NOPT]):
@@ -466,7 +475,7 @@ def tile_nb(st, tb, ru, f):
                         continue
                     for dest in range(K.N_LOC):
                         same = dest == st.inst[s, k, K.I_LOC]
-                        if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
+                        if (same or ru[R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
                             st, tb, s, st.inst[s, cb, K.I_CARD], dest
                         ):
                             opt_add_nb(st, K.O_SWAP, k, cb, dest)
@@ -498,18 +507,18 @@ def check_nb(st, tb, ru, slot, s, c, budget):
         return 1
     if slot == ASK_PLAYABLE:
         p = tb.card[c, K.CF_PASSIVE]
-        if p == K.AB_TILE_ALLY:  # played by the tile's Power side, or also from hand while that side shows
-            return 1 if ru[K.R_TILE_ALLY_PLAY_CARD] != 0 and st.sv[s, K.SV_TILE] == 2 else 0
-        if p == K.AB_GRANTS_ACTIVATE and budget >= 0:
+        if p == AB_TILE_ALLY:  # played by the tile's Power side, or also from hand while that side shows
+            return 1 if ru[R_TILE_ALLY_PLAY_CARD] != 0 and st.sv[s, K.SV_TILE] == 2 else 0
+        if p == AB_GRANTS_ACTIVATE and budget >= 0:
             return 0 if granting_items_blocked_nb(st, tb, s, budget) else 1
         return NO_CHECK
     if slot == ASK_NO_EFFECTS:
-        return 1 if passive_count_nb(st, tb, s, K.AB_NO_EFFECTS) > 0 else 0
+        return 1 if passive_count_nb(st, tb, s, AB_NO_EFFECTS) > 0 else 0
     if slot == RESOLVE_USED_IN_VANQUISH:
         p = tb.card[c, K.CF_PASSIVE]
-        if p == K.AB_TILE_ALLY:  # not discarded
+        if p == AB_TILE_ALLY:  # not discarded
             return 1
-        if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
+        if p == AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
             mover = st.sv[s, K.SV_MOVER]
             if st.inst[s, budget, K.I_LOC] != mover:
                 move_card_nb(st, tb, ru, s, budget, mover)

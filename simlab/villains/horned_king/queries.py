@@ -14,14 +14,24 @@ from simlab.kernels.query import (
     Q_VANQUISH_REACH,
     zone_bits_nb,
 )
+from simlab.villains import codes_for
+
+# the codes this folder's abilities were assigned when the registry was loaded
+CODES = codes_for(__name__)
+AB_VANQUISH_ADJACENT = CODES["vanquish_adjacent"]
+AB_ATTACHED_NEEDS_TWO_ALLIES = CODES["attached_needs_two_allies"]
+AB_GRANTS_ACTIVATE = CODES["grants_activate"]
+AB_PLUS_WITH_ALLY_HERE = CODES["plus_with_ally_here"]
+AB_PLUS_PER_OTHER_HERO_HERE = CODES["plus_per_other_hero_here"]
+AB_OTHER_HEROES_PLUS = CODES["other_heroes_plus"]
 
 # the questions answer_nb answers, and for which of his ongoing abilities
 ANSWERS = {
-    Q_VANQUISH_REACH: (K.AB_VANQUISH_ADJACENT,),
-    Q_MIN_ALLIES: (K.AB_ATTACHED_NEEDS_TWO_ALLIES,),
-    Q_GRANTED_ACTIVATES: (K.AB_GRANTS_ACTIVATE,),
-    Q_OWN_STRENGTH: (K.AB_PLUS_WITH_ALLY_HERE, K.AB_PLUS_PER_OTHER_HERO_HERE),
-    Q_HERO_STRENGTH: (K.AB_ATTACHED_NEEDS_TWO_ALLIES, K.AB_OTHER_HEROES_PLUS),
+    Q_VANQUISH_REACH: (AB_VANQUISH_ADJACENT,),
+    Q_MIN_ALLIES: (AB_ATTACHED_NEEDS_TWO_ALLIES,),
+    Q_GRANTED_ACTIVATES: (AB_GRANTS_ACTIVATE,),
+    Q_OWN_STRENGTH: (AB_PLUS_WITH_ALLY_HERE, AB_PLUS_PER_OTHER_HERO_HERE),
+    Q_HERO_STRENGTH: (AB_ATTACHED_NEEDS_TWO_ALLIES, AB_OTHER_HEROES_PLUS),
 }
 
 
@@ -60,7 +70,7 @@ def strength_added_nb(st, tb, q, p, s, k):
     other_heroes_plus, untrapped: its number, to every other Hero)."""
     c = st.inst[s, k, K.I_CARD]
     here = st.inst[s, k, K.I_LOC]
-    if q == Q_OWN_STRENGTH and p == K.AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, k, K.I_TRAPPED] != 0:
+    if q == Q_OWN_STRENGTH and p == AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, k, K.I_TRAPPED] != 0:
         return 0
     n = 0
     m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
@@ -70,7 +80,7 @@ def strength_added_nb(st, tb, q, p, s, k):
         cj = st.inst[s, j, K.I_CARD]
         tj = tb.card[cj, K.CF_TYPE]
         if q == Q_OWN_STRENGTH:
-            if p == K.AB_PLUS_WITH_ALLY_HERE:
+            if p == AB_PLUS_WITH_ALLY_HERE:
                 if st.inst[s, j, K.I_LOC] == here and tj == K.T_ALLY:
                     return tb.card[c, K.CF_N]  # once, however many Allies are there
             elif tj == K.T_HERO and st.inst[s, j, K.I_LOC] == here:
@@ -78,7 +88,7 @@ def strength_added_nb(st, tb, q, p, s, k):
             continue
         if tb.card[cj, K.CF_PASSIVE] != p:
             continue
-        if p == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
+        if p == AB_ATTACHED_NEEDS_TWO_ALLIES:
             if st.inst[s, j, K.I_HOST] == k:
                 n += tb.card[cj, K.CF_N]
         elif tj == K.T_HERO and st.inst[s, j, K.I_TRAPPED] == 0:  # other_heroes_plus

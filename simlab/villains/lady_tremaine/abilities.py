@@ -72,7 +72,7 @@ from simlab.kernels.query import (
     zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 
 # the codes this folder's abilities were assigned when the registry was loaded
@@ -97,11 +97,17 @@ AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
 AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
 AB_ACTIVATE_TO_WIN = CODES["activate_to_win"]
 AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
+AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
+AB_GLASS_SLIPPER = CODES["glass_slipper"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_TRAPS_HEROES_HERE_CONTINUOUS = SLOTS["traps_heroes_here_continuous"]
+R_GLASS_SLIPPERS_COVER = SLOTS["glass_slippers_cover"]
+R_PLAYED_WHEN_REVEALED_INTO_LOCKED = SLOTS["played_when_revealed_into_locked"]
 
 
 HANDLES = (
-    K.AB_TRAPS_HEROES_HERE,
-    K.AB_GLASS_SLIPPER,
+    AB_TRAPS_HEROES_HERE,
+    AB_GLASS_SLIPPER,
     AB_PLAY_GLASS_SLIPPERS,
     OBJECTIVE,
     AB_EXTRA_MOVE_OR_ACTIVATE,
@@ -124,7 +130,7 @@ HANDLES = (
     AB_DISCARD_ITEM_HERE,
 )
 # the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
-ASKED = {ASK_COVERS: (K.AB_GLASS_SLIPPER,)}
+ASKED = {ASK_COVERS: (AB_GLASS_SLIPPER,)}
 
 
 # the locals of Lady Tremaine's routines on the engine's card frames (after CARD_HERE on on_play_r's)
@@ -142,7 +148,7 @@ def fetch_slippers_nb(st, tb, s):
     for k in range(K.N_VCARDS, K.N_INST):
         c = st.inst[s, k, K.I_CARD]
         if (
-            tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+            tb.card[c, K.CF_PASSIVE] == AB_GLASS_SLIPPER
             and st.inst[s, k, K.I_ZONE] != K.Z_REALM
             and st.inst[s, k, K.I_ZONE] != K.Z_LIMBO
         ):
@@ -161,13 +167,13 @@ def fetch_slippers_nb(st, tb, s):
 def trap_sweep_nb(st, tb, ru, s):
     """Under the continuous reading, every Hero sharing a location with Lucifer (traps_heroes_here) gets a Trapped
     token while tokens last."""
-    if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
+    if ru[R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
         return
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
             heroes = zone_bits_nb(st, s, K.Z_REALM)
             while heroes != 0:
                 h = lowest_nb(heroes)
@@ -182,7 +188,7 @@ def passive_played_nb(st, tb, ru, f):
     by ``chooser``, gets a Trapped token."""
     s, k, chooser, pc, _, ab, _ = card_frame_nb(st, tb, f, K.CF_PASSIVE)
     if pc == START:
-        if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] != 0:
+        if ru[R_TRAPS_HEROES_HERE_CONTINUOUS] != 0:
             return ret_nb(st, f)
         here = st.inst[s, k, K.I_LOC]
         opt_clear_nb(st)
@@ -443,7 +449,7 @@ def activate_nb(st, tb, ru, f):
             for j in range(K.N_VCARDS, K.N_INST):
                 if (
                     st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_GLASS_SLIPPER
                 ):
                     opt_add_nb(st, K.O_CARD, j, s, 0)
             return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
@@ -479,17 +485,17 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
     if slot == ASK_COVERS:  # a Glass Slipper at location c covers its top row, in that reading
-        if ru[K.R_GLASS_SLIPPERS_COVER] == 0:
+        if ru[R_GLASS_SLIPPERS_COVER] == 0:
             return 0
         m = zone_bits_nb(st, s, K.Z_REALM)
         while m != 0:
             k = lowest_nb(m)
             m &= m - 1
-            if st.inst[s, k, K.I_LOC] == c and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+            if st.inst[s, k, K.I_LOC] == c and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_GLASS_SLIPPER:
                 return 1
         return 0
     if slot == ASK_PLAYED_INTO_LOCKED:  # the Prince, revealed while the Ballroom is locked
-        return 1 if ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0 else 0
+        return 1 if ru[R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0 else 0
     if slot == RESOLVE_REALM_CHANGED:  # traps_heroes_here
         trap_sweep_nb(st, tb, ru, s)
         return 1
@@ -511,7 +517,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
         if ab == AB_PEEK_FATE_DISCARD_ONE:
             return 1 if st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0 else 0
         if ab == AB_DISCARD_GLASS_SLIPPER:
-            return 1 if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0
+            return 1 if passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0 else 0
         if ab == AB_MOVE_HERO_HERE_TRAP:
             where = tb.card[c, K.CF_LOCATION]
             for h in range(K.N_INST):
