@@ -38,10 +38,10 @@ from strategies.heuristic import (
     W_SWAP,
     _keep_value_nb,
     allies_at_nb,
+    allies_moved_to_one_harm_nb,
     best_activation_nb,
     best_defeat_nb,
     earlier_copy_in_hand_nb,
-    gather_allies_harm_nb,
     group,
     objective_nb,
     realm_passive_at_nb,
@@ -479,7 +479,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # a Hero gathering his Allies, making him lose Power or discard, or moving Heroes
         op = tb.card[a, K.CF_ON_PLAY]
         if op == AB_GATHER_ALLIES:
-            x += gather_allies_harm_nb(st, tb, ru, sp, s, b)
+            x += allies_moved_to_one_harm_nb(st, tb, ru, sp, s, b)
         elif op == AB_LOSE_POWER_OR_DISCARD:
             x += sp[P_WITCHES_HARM]
         elif op == AB_MAY_MOVE_EACH_HERO:

@@ -17,7 +17,6 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
-from simlab.kernels.engine.cards import reveal_until_ally_nb
 from simlab.kernels.engine.fate import hero_placements_nb
 from simlab.kernels.engine.frame import (
     A4,
@@ -54,6 +53,7 @@ from simlab.kernels.engine.piles import (
     put_on_fate_deck_nb,
     reveal_fate_nb,
     shuffle_fate_deck_nb,
+    villain_discard_into_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
 from simlab.kernels.engine.routines.fate import (
@@ -81,6 +81,7 @@ from simlab.kernels.query import (
     realm_instance_nb,
     strength_nb,
 )
+from simlab.kernels.state import set_zone_nb
 from simlab.villains import codes_for, slots_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
@@ -149,6 +150,41 @@ HERO_DEST = A6  # the destination (single-destination reading),
 NEXT_ITEM = A7  # the next Item to look at
 NEXT_ALLY = A4  # push_allies_out: the next Ally to look at,
 ALLY_DEST = A5  # the destination (single-destination reading)
+
+
+@kernel
+def reveal_until_ally_nb(st, tb, s):
+    """reveal_until_ally: reveal from the deck until an Ally (to hand); the rest is discarded.
+
+    With no Ally left in deck or discard pile, the card only reshuffles the discard pile into the deck.
+    """
+    ally_left = False
+    for k in range(K.N_VCARDS):
+        if (st.inst[s, k, K.I_ZONE] == K.Z_VDECK or st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD) and tb.card[
+            st.inst[s, k, K.I_CARD], K.CF_TYPE
+        ] == K.T_ALLY:
+            ally_left = True
+    if not ally_left:
+        villain_discard_into_deck_nb(st, s)
+        return
+    for k in range(K.N_VCARDS):
+        st.mark[k] = 0
+    while True:
+        if st.sv[s, K.SV_VDECK_N] == 0:
+            villain_discard_into_deck_nb(st, s)
+        n = st.sv[s, K.SV_VDECK_N] - 1
+        k = st.vdeck[s, n]
+        st.sv[s, K.SV_VDECK_N] = n
+        st.inst[s, k, K.I_FLAGS] |= K.FLAG_DRAWN
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
+            set_zone_nb(st, s, k, K.Z_HAND)
+            log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
+            break
+        set_zone_nb(st, s, k, K.Z_LIMBO)
+        st.mark[k] = 1
+    for k in range(K.N_VCARDS):
+        if st.mark[k] != 0:
+            discard_nb(st, s, k)
 
 
 @helper
