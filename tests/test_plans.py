@@ -129,7 +129,7 @@ def test_gaston_empties_one_location_first_and_leaves_those_a_hero_clears():
     pick = [ask(sc, H.W_LOCATION_PICK, x, ability_codes()["remove_obstacles"], 1) for x in range(K.N_LOC)]
     cleared = -E["cleared_by_hero"]  # Maurice clears Belle's House, Beast his Castle
     assert pick == [cleared, -1.0, -2.0, cleared]
-    assert ask(sc, H.W_LOCATION_PICK, 0, K.AB_PUSH_ALLIES_OUT, 1) == 0.0  # no Ally of his to push out near
+    assert ask(sc, H.W_LOCATION_PICK, 0, ability_codes()["push_allies_out"], 1) == 0.0  # no Ally to push out near
     assert math.isnan(ask(sc, H.W_LOCATION_PICK, 0, ability_codes()["trap_hero"], 1))  # not his: the core's
 
 

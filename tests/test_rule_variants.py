@@ -10,6 +10,8 @@ from simlab.data import rules
 from simlab.errors import RuleError
 from simlab.kernels import const as K
 
+SLOTS = V.rule_slots()  # a villain's rule variants' slots, assigned when the registry is loaded
+
 GASTON, HK = 0, 1
 TAVERN, WOODS = "The Tavern", "The Woods"
 
@@ -105,18 +107,18 @@ def test_zero_strength_ally_joins_a_vanquish_or_not():
 
 # (name, default, other values, slot) of every variant users know: moving a definition must not change one
 KNOWN = {
-    "gaston_win_timing": ("immediate", ["start_of_turn"], K.R_OBSTACLE_WIN_AT_START_OF_TURN),
-    "get_out": ("up_to_three", ["exactly_three"], K.R_REMOVE_N_NEEDS_N),
-    "cauldron_born_placement": ("same_location", ["any_location"], K.R_TILE_ALLY_ANY_LOCATION),
-    "cauldron_born_play_card": ("no", ["yes"], K.R_TILE_ALLY_PLAY_CARD),
-    "glass_slippers_cover_actions": ("yes", ["no"], K.R_GLASS_SLIPPERS_COVER),
+    "gaston_win_timing": ("immediate", ["start_of_turn"], SLOTS["obstacle_win_at_start_of_turn"]),
+    "get_out": ("up_to_three", ["exactly_three"], SLOTS["remove_n_needs_n"]),
+    "cauldron_born_placement": ("same_location", ["any_location"], SLOTS["tile_ally_any_location"]),
+    "cauldron_born_play_card": ("no", ["yes"], SLOTS["tile_ally_play_card"]),
+    "glass_slippers_cover_actions": ("yes", ["no"], SLOTS["glass_slippers_cover"]),
     "obstacles_cover_actions": ("no", ["yes"], K.R_OBSTACLES_COVER),
-    "lucifer_trap": ("continuous", ["on_play"], K.R_TRAPS_HEROES_HERE_CONTINUOUS),
-    "prince_into_locked_ballroom": ("yes", ["no"], K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED),
+    "lucifer_trap": ("continuous", ["on_play"], SLOTS["traps_heroes_here_continuous"]),
+    "prince_into_locked_ballroom": ("yes", ["no"], SLOTS["played_when_revealed_into_locked"]),
     "unprinted_activation_cost": ("0", ["1", "2"], K.R_UNPRINTED_ACTIVATION_COST),
-    "beast_destination": ("single", ["each"], K.R_PUSH_ALLIES_SINGLE_DESTINATION),
-    "doli_destination": ("single", ["each"], K.R_MOVE_EACH_HERO_SINGLE_DESTINATION),
-    "mrs_potts_destination": ("each", ["single"], K.R_MOVE_HEROES_SINGLE_DESTINATION),
+    "beast_destination": ("single", ["each"], SLOTS["push_allies_single_destination"]),
+    "doli_destination": ("single", ["each"], SLOTS["move_each_hero_single_destination"]),
+    "mrs_potts_destination": ("each", ["single"], SLOTS["move_heroes_single_destination"]),
     "other_revealed_card": ("discarded_first", ["discarded_after"], K.R_OTHER_REVEALED_AFTER),
     "four_actions_window": ("every_later_action", ["once"], K.R_FOUR_ACTIONS_ONCE),
     "zero_strength_allies_vanquish": ("join", ["cannot_join"], K.R_ZERO_STRENGTH_NO_VANQUISH),

@@ -46,6 +46,7 @@ CARD_FIELDS = {
     "exclusive_with",
     "untrappable",
     "marked",
+    "rule_examples",  # core rule variants whose description names the card as an example (simlab.data.rules)
 }
 SLOTS = {
     "effect": K.EFFECT_SLOT,

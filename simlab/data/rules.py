@@ -2,7 +2,8 @@
 
 The core rules' variants are written here; those that concern one villain's cards are in its folder
 (``[[rule]]`` tables in ``simlab/villains/<folder>/cards.toml``), collected from the registry. Each names its
-slot in the kernels' rules array (``R_*`` in :mod:`simlab.kernels.const`, named by what it does).
+slot in the kernels' rules array (the core's ``R_*`` in :mod:`simlab.kernels.const`, named by what it does; a
+villain's, assigned when the registry is loaded: :func:`simlab.villains.rule_slots`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from simlab.errors import RuleError
 from simlab.kernels import const as K
+from simlab.villains import rule_slots
 
 DEFAULT_MAX_TURNS = 100
 MAX_TURNS_LIMIT = 10_000  # more is a typo: expert games end by round 120; run histograms are this long
@@ -38,7 +40,7 @@ def core_variants(docs: list[dict]) -> list[RuleVariant]:
     unprinted = _names(docs, lambda c: c.get("activate_cost") == "unprinted")
     unprinted += [d["tile"]["name"] for d in docs if d.get("tile", {}).get("flip_activate_cost") == "unprinted"]
     four = _names(docs, lambda c: c.get("condition") == "opponent_four_actions")
-    two_allies = _names(docs, lambda c: c.get("passive") == "attached_needs_two_allies")
+    two_allies = _names(docs, lambda c: "zero_strength_allies_vanquish" in c.get("rule_examples", ()))
     return [
         RuleVariant(
             "obstacles_cover_actions",
@@ -93,6 +95,7 @@ def _colon(names: list[str]) -> str:
 
 
 RULE_FIELDS = {"name", "slot", "values", "description"}
+OPTIONAL_RULE_FIELDS = {"index"}  # the slot's index in the rules array (simlab.villains.rule_slots)
 
 
 def villain_variants(folder: str, doc: dict) -> list[RuleVariant]:
@@ -102,11 +105,15 @@ def villain_variants(folder: str, doc: dict) -> list[RuleVariant]:
     out = []
     for i, r in enumerate(doc.get("rule", [])):
         where = f"simlab/villains/{folder}/cards.toml: rule {r.get('name', i + 1)!r}"
-        if set(r) != RULE_FIELDS:
-            raise RuleError(f"{where}: needs exactly the fields {sorted(RULE_FIELDS)}, has {sorted(r)}")
-        slot = K.RULE_SLOTS.get(r["slot"])
+        if not RULE_FIELDS <= set(r) <= RULE_FIELDS | OPTIONAL_RULE_FIELDS:
+            raise RuleError(
+                f"{where}: needs exactly the fields {sorted(RULE_FIELDS)} (and may give "
+                f"{sorted(OPTIONAL_RULE_FIELDS)}), has {sorted(r)}"
+            )
+        slots = rule_slots()
+        slot = slots.get(r["slot"])
         if slot is None or slot == K.R_MAX_TURNS:
-            raise RuleError(f"{where}: unknown slot {r['slot']!r}; choose from {sorted(K.RULE_SLOTS)}")
+            raise RuleError(f"{where}: unknown slot {r['slot']!r}; choose from {sorted(slots)}")
         values = r["values"]
         if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
             raise RuleError(f"{where}: values must name at least one integer code")

@@ -18,6 +18,12 @@ from simlab.kernels.engine import finished_nb
 from simlab.kernels.engine.abilities import objective_met_nb
 from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
 from simlab.kernels.query import (
+    Q_ALLY_STRENGTH,
+    Q_HERO_STRENGTH,
+    Q_MIN_ALLIES,
+    Q_OWN_STRENGTH,
+    ability_answer_nb,
+    answers_for_nb,
     available_symbols_nb,
     dearest_in_hand_nb,
     passive_count_nb,
@@ -158,42 +164,50 @@ LAST_PASSIVE = min(K.PASSIVE_CODES.stop, K.N_ABILITY_CODES) - 1  # any a folder 
 
 
 @kernel
+def realm_abilities_nb(st, tb, s):
+    """Bit p - FIRST_PASSIVE for the ongoing ability p of each card in seat ``s``'s Realm, found by walking all 45
+    instances (what SV_REALM_PASSIVES keeps)."""
+    out = 0
+    for j in range(K.N_INST):
+        p = tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE]
+        if st.inst[s, j, K.I_ZONE] == K.Z_REALM and p != K.AB_NONE:
+            out |= 1 << (p - K.FIRST_PASSIVE)
+    return out
+
+
+@kernel
 def walked_strength_nb(st, tb, s, k):
-    """Strength of instance ``k`` by its definition: every modifier of every card in the Realm, found by walking
-    all 45 instances (what :func:`~simlab.kernels.query.strength_nb` answers with its shortcuts)."""
+    """Strength of instance ``k`` by its definition: its printed Strength, what its own ongoing ability adds and what
+    every ongoing ability of the other cards in the Realm adds, each asked of its villain's queries (the abilities
+    found by walking all 45 instances: what :func:`~simlab.kernels.query.strength_nb` answers with its shortcuts)."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    here = st.inst[s, k, K.I_LOC]
     v = tb.card[c, K.CF_STRENGTH]
+    if t != K.T_ALLY and t != K.T_HERO:
+        return max(v, 0)
     own = tb.card[c, K.CF_PASSIVE]
-    if t == K.T_HERO and st.inst[s, k, K.I_TRAPPED] != 0:
-        own = K.AB_NONE
-    with_ally = False
-    for j in range(K.N_INST):
-        if j == k or st.inst[s, j, K.I_ZONE] != K.Z_REALM:
-            continue
-        cj = st.inst[s, j, K.I_CARD]
-        pj = tb.card[cj, K.CF_PASSIVE]
-        tj = tb.card[cj, K.CF_TYPE]
-        at = st.inst[s, j, K.I_LOC] == here
-        attached = st.inst[s, j, K.I_HOST] == k
-        if t == K.T_ALLY:
-            v += 1 if own == K.AB_WOLF_PACK and cj == c else 0
-            with_ally = with_ally or (own == K.AB_PLUS_WITH_ALLY_HERE and at and tj == K.T_ALLY)
-            v += tb.card[cj, K.CF_N] if attached and pj == K.AB_ATTACHED_STRENGTH else 0
-            v -= tb.card[cj, K.CF_N] if pj == K.AB_ALLIES_HERE_MINUS and at else 0
-        elif t == K.T_HERO:
-            if attached and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_ATTACHED_NEEDS_TWO_ALLIES):
-                v += tb.card[cj, K.CF_N]
-            if tj == K.T_HERO:
-                v += tb.card[c, K.CF_N] if own == K.AB_PLUS_PER_OTHER_HERO_HERE and at else 0
-                if st.inst[s, j, K.I_TRAPPED] == 0 and (
-                    (pj == K.AB_OTHER_HEROES_HERE_PLUS and at) or pj == K.AB_OTHER_HEROES_PLUS
-                ):
-                    v += tb.card[cj, K.CF_N]
-    if with_ally:
-        v += tb.card[c, K.CF_N]  # once, however many Allies are there
+    if answers_for_nb(Q_OWN_STRENGTH, own):
+        v += ability_answer_nb(st, tb, Q_OWN_STRENGTH, own, s, k, 0)
+    q = Q_ALLY_STRENGTH if t == K.T_ALLY else Q_HERO_STRENGTH
+    present = realm_abilities_nb(st, tb, s)
+    for p in range(K.FIRST_PASSIVE, LAST_PASSIVE + 1):
+        if (present >> (p - K.FIRST_PASSIVE)) & 1 != 0 and answers_for_nb(q, p):
+            v += ability_answer_nb(st, tb, q, p, s, k, 0)
     return max(v, 0)
+
+
+@kernel
+def walked_min_allies_nb(st, tb, s, h):
+    """The Allies a Vanquish of Hero ``h`` needs by its definition: the most any ongoing ability of the Realm's cards
+    asks (found by walking all 45 instances), else 1 (none at Strength 0)."""
+    need = 0
+    present = realm_abilities_nb(st, tb, s)
+    for p in range(K.FIRST_PASSIVE, LAST_PASSIVE + 1):
+        if (present >> (p - K.FIRST_PASSIVE)) & 1 != 0 and answers_for_nb(Q_MIN_ALLIES, p):
+            need = max(need, ability_answer_nb(st, tb, Q_MIN_ALLIES, p, s, h, -1))
+    if need > 0:
+        return need
+    return 1 if walked_strength_nb(st, tb, s, h) > 0 else 0
 
 
 @kernel
@@ -225,17 +239,10 @@ def queries_agree_nb(st, tb, ru, s):
             continue
         if strength_nb(st, tb, s, k) != walked_strength_nb(st, tb, s, k):
             return False
-        if tb.card[c, K.CF_TYPE] == K.T_HERO:
-            need = 1 if walked_strength_nb(st, tb, s, k) > 0 else 0
-            for j in range(K.N_INST):
-                if (
-                    st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and st.inst[s, j, K.I_HOST] == k
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES
-                ):
-                    need = 2
-            if vanquish_min_allies_nb(st, tb, s, k) != need:
-                return False
+        if tb.card[c, K.CF_TYPE] == K.T_HERO and vanquish_min_allies_nb(st, tb, s, k) != walked_min_allies_nb(
+            st, tb, s, k
+        ):
+            return False
     if dearest_in_hand_nb(st, tb, s) != dearest:
         return False
     for loc in range(K.N_LOC):

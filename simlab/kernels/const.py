@@ -63,68 +63,17 @@ C_FATED = 5
 # ----------------------------------------------------------------------------- ability opcodes
 # One vocabulary for every ability slot of a card (effect, on_play, on_enter, on_defeat, passive,
 # activate); the card loader checks that each name is used in a slot where the engine handles it. The codes here
-# are the core's and the villains' that core code still reads; every other ability a villain's folder prints gets
-# its code when the registry is loaded (simlab.villains.ability_codes), from the codes left free below
-# N_ABILITY_CODES (an ongoing ability from PASSIVE_CODES).
+# are the core's; every ability a villain's folder prints gets its code when the registry is loaded
+# (simlab.villains.ability_codes), from the codes left free below N_ABILITY_CODES (an ongoing ability from
+# PASSIVE_CODES).
 AB_NONE = 0
-# Effects (also used by Conditions and activations)
-AB_EXTRA_VANQUISH = 4
-AB_EXTRA_MOVE = 5
-AB_EXTRA_MOVE_OR_ACTIVATE = 6
-AB_DEFEAT_HERO_MAX_STRENGTH = 7
-AB_REVEAL_UNTIL_ALLY = 8
+# Effects the core resolves itself (a villain's folder declares the codes of its other Effects, activations and
+# when-played abilities; they are assigned below FIRST_PASSIVE)
 AB_PLAY_HERO_FROM_FATE_DISCARD = 11
-AB_RESHUFFLE_DISCARD_DRAW = 17
-AB_TRAP_HERO = 18
-AB_REFRESH_HAND = 19
-AB_RESHUFFLE_FATE_ARRANGE = 20
 AB_HIJACK_FATE = 21
-AB_DEFEAT_NAMED_HERO = 22
-AB_UNTRAP_AND_MOVE = 24
-AB_MOVE_OPPONENT_ALLY = 25
-AB_FREE_ITEM = 26
-AB_POWER_PER_HERO = 29
-AB_FIND_OR_DEFEAT_STRENGTH = 30  # find the named Hero and play it, or defeat a Hero of Strength N
-AB_DRAW = 32
-AB_DISCARD_HAND_DRAW = 33
-# Activated abilities
-AB_PEEK_FATE_DISCARD_ONE = 40
-AB_MOVE_HERO_HERE_TRAP = 42  # move a Hero to the card's location and trap it
-AB_ACTIVATE_TO_WIN = 43  # win now if the objective holds
-# When played / when played or moved / when defeated
-AB_PUSH_ALLIES_OUT = 50
-AB_MAY_MOVE_ONE_HERO = 52
-AB_FETCH_ATTACHMENT_HERE = 53
-AB_MAY_MOVE_HEROES_OR_ITEMS = 54  # may move all Heroes, or all attached Fate Items, to new locations
-AB_MOVE_NAMED_HERE_TRAP = 56  # move the named Hero to the card's location and trap it
-AB_DISCARD_ITEM_HERE = 59
-AB_MAY_MOVE_EACH_HERO = 61  # when played, may move each Hero to another location
-AB_GATHER_ALLIES = 62
-AB_LOSE_POWER_OR_DISCARD = 64  # the villain loses N Power or discards N cards (the Fating player chooses)
-# Passive abilities (FIRST_PASSIVE and up; bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES)
+# Ongoing (passive) abilities: FIRST_PASSIVE and up, bit p - FIRST_PASSIVE of the villain table's VF_PASSIVES (the
+# core reads none: each is its villain's folder's, asked by the engine and the queries where its text changes a rule)
 FIRST_PASSIVE = 70
-AB_WOLF_PACK = 70
-AB_ATTACHED_STRENGTH = 71
-AB_VANQUISH_HERE_RETURNS_ALLIES = 72  # Allies used in a Vanquish at its location go back to hand
-AB_BLOCKS_OBSTACLE_REMOVAL = 73
-AB_OTHER_HEROES_HERE_PLUS = 74
-AB_ALLIES_HERE_MINUS = 75
-AB_TRAPS_HEROES_HERE = 76  # Heroes at its location get a Trapped token
-AB_GLASS_SLIPPER = 77
-AB_NO_ALLIES_ENTER_BALLROOM = 78
-AB_EFFECT_COST_PLUS = 79
-AB_ALLIES_MOVED_ONLY_BY_FATE = 80
-AB_ITEM_COST_PLUS = 81
-AB_GRANTS_ACTIVATE = 82
-AB_TILE_ALLY = 83  # an Ally only the tile plays, kept after a Vanquish, counted by its objective
-AB_VANQUISH_ADJACENT = 84
-AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = 85  # used in a Vanquish: moves to the Mover, not discarded
-AB_PLUS_WITH_ALLY_HERE = 86  # +N Strength while another Ally is at its location
-AB_ATTACHED_NEEDS_TWO_ALLIES = 87  # on a Hero: +N Strength, and a Vanquish of it needs 2 Allies
-AB_BLOCKS_GRANTING_ITEMS_HERE = 88  # no Item granting an Activate may be played here
-AB_NO_EFFECTS = 90
-AB_OTHER_HEROES_PLUS = 91
-AB_PLUS_PER_OTHER_HERO_HERE = 92
 
 N_ABILITY_CODES = 128  # every ability code is below this: the engine's tables of villain routines have one entry a code
 PASSIVE_CODES = range(FIRST_PASSIVE, FIRST_PASSIVE + 63)  # an ongoing ability's code: one bit of VF_PASSIVES
@@ -134,42 +83,24 @@ CONDITION_CODES = {k[2:].lower(): v for k, v in dict(globals()).items() if k.sta
 
 # Which ability names the engine handles in each slot of a card.
 EFFECT_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if 1 <= v < 40)
-ACTIVATE_SLOT = frozenset({"peek_fate_discard_one", "move_hero_here_trap", "activate_to_win"})
-ON_PLAY_SLOT = frozenset(
-    {
-        "may_move_one_hero",
-        "fetch_attachment_here",
-        "may_move_heroes_or_items",
-        "move_named_here_trap",
-        "may_move_each_hero",
-        "gather_allies",
-        "lose_power_or_discard",
-    }
-)
-ON_ENTER_SLOT = frozenset({"push_allies_out", "discard_item_here"})
+ACTIVATE_SLOT = frozenset()  # the core handles no Activated Ability, no when-played ability
+ON_PLAY_SLOT = frozenset()
+ON_ENTER_SLOT = frozenset()
 ON_DEFEAT_SLOT = frozenset()
 PASSIVE_SLOT = frozenset(n for n, v in ABILITY_CODES.items() if v >= FIRST_PASSIVE)
 assert max(ABILITY_CODES.values()) - FIRST_PASSIVE < 63, "VF_PASSIVES holds one bit per passive ability"
 TILE_SLOT = frozenset()  # a villain's tile ([tile] ability): the core handles none
 
 # ---------------------------------------------------------------- rule variants (index into the rules array)
-R_OBSTACLE_WIN_AT_START_OF_TURN = 0  # the remove-all-Obstacles objective wins only at the start of its turn
-R_REMOVE_N_NEEDS_N = 1  # a card removing N > 1 Obstacles needs N left to remove
-R_TILE_ALLY_ANY_LOCATION = 2  # the tile's swap puts its Ally at any location, not where the swapped card was
-R_TILE_ALLY_PLAY_CARD = 3  # a tile Ally may also be played with a Play a Card action while the Power side shows
-R_GLASS_SLIPPERS_COVER = 4
+# The core rules' slots; a villain's folder's rule variants ([[rule]] slot) get theirs when the registry is loaded
+# (simlab.villains.rule_slots), the indices left free below N_RULES.
 R_OBSTACLES_COVER = 5
-R_TRAPS_HEROES_HERE_CONTINUOUS = 6
-R_PLAYED_WHEN_REVEALED_INTO_LOCKED = 7  # a card played when revealed goes to its location even while it is locked
 R_UNPRINTED_ACTIVATION_COST = 8
-R_PUSH_ALLIES_SINGLE_DESTINATION = 9
-R_MOVE_EACH_HERO_SINGLE_DESTINATION = 10
-R_MOVE_HEROES_SINGLE_DESTINATION = 11  # may_move_heroes_or_items moves every Hero to one location
 R_MAX_TURNS = 12
 R_OTHER_REVEALED_AFTER = 13  # the other revealed Fate card is discarded after the chosen one resolves
 R_FOUR_ACTIONS_ONCE = 14  # "after 4 actions" Conditions are offered once per turn, not after every later action
 R_ZERO_STRENGTH_NO_VANQUISH = 15  # an Ally at Strength 0 cannot join a Vanquish
-N_RULES = 16
+N_RULES = 32  # room for the slots of villains added later
 RULE_SLOTS = {k[2:].lower(): v for k, v in dict(globals()).items() if k.startswith("R_")}  # for [[rule]] tables
 
 # ----------------------------------------------------------------------------- per-seat scalars: State.sv[seat, SV_*]
@@ -242,14 +173,6 @@ VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at
 VF_WATCHING = 8  # bit p - FIRST_PASSIVE: ongoing ability p watches where cards stand ([villain] watching): it acts
 # as its card is played and whenever a card enters or moves in the Realm, by its villain's routine
 N_VF = 9
-# VF_PASSIVES bits of the other cards' abilities that can change an Ally's / a Hero's Strength (strength_nb)
-ALLY_STRENGTH_PASSIVES = (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE)) | (1 << (AB_ALLIES_HERE_MINUS - FIRST_PASSIVE))
-HERO_STRENGTH_PASSIVES = (
-    (1 << (AB_ATTACHED_STRENGTH - FIRST_PASSIVE))
-    | (1 << (AB_ATTACHED_NEEDS_TWO_ALLIES - FIRST_PASSIVE))
-    | (1 << (AB_OTHER_HEROES_HERE_PLUS - FIRST_PASSIVE))
-    | (1 << (AB_OTHER_HEROES_PLUS - FIRST_PASSIVE))
-)
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none
@@ -273,7 +196,7 @@ G_WINNER = 4  # seat, or -1
 G_END = 5  # END_* reason
 G_ACTIONS = 6  # actions taken this turn (extra actions from cards included)
 G_USED = 7  # bitmask of the board symbols used at the mover's location this turn
-G_AS_USED = 8  # Activate actions granted by Allies (grants_activate) used this turn
+G_AS_USED = 8  # Activate actions granted by cards in the Realm (query.Q_GRANTED_ACTIVATES) used this turn
 G_NOPT = 9  # options currently in State.opts
 G_LOG_N = 10
 G_SP = 11  # routines on the stack (State.fr[:G_SP]); 0 between steps

@@ -5,9 +5,143 @@ Strategies may import these; the engine's mutating kernels live in :mod:`simlab.
 ``ru`` the int64 rule-variant array (``R_*``); ``s`` a seat, ``k`` a card instance of that seat.
 """
 
+from numba import types
+
 from simlab.kernels import const as K
+from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
+from simlab.kernels.ref import as_ref
+
+# ----------------------------------------------------------------------------- what the queries ask the villains
+# A query turning on an ongoing ability asks the villain's folder handling it: ``answer_nb(st, tb, q, p, s, a, b)``
+# in the folder's queries.py, reached through a table by ability code ``p`` (filled from the registry by
+# simlab.villains.bind_abilities), for the abilities in the seat's Realm (SV_REALM_PASSIVES), or the card's own,
+# that the folder says answer question ``q`` (its ANSWERS; a value table of bits by question: a clear bit is not
+# asked, so a game without such an ability pays one bit test). An answer reads the state only.
+QUERY_TABLE = "simlab_villain_queries"
+QUERY_TYPES = link.ENGINE_REF_TYPES[:2] + (types.int64,) * 5  # (ref(st), ref(tb), q, p, s, a, b)
+_answer = link.table_caller(QUERY_TABLE, K.N_ABILITY_CODES, QUERY_TYPES, types.int64)
+ANSWERED_TABLE = "simlab_villain_answered"
+N_QUESTIONS = 16
+_answered = link.table_reader(ANSWERED_TABLE, N_QUESTIONS)
+NO_ANSWER = -1
+Q_COST_PLUS = 0  # (the Realm's) the Power more a card of type a costs to play
+Q_ENTRY_BARRED = 1  # (the Realm's) 1 if card row a, though admitted, may not be played or moved to the admits-only
+# location b
+Q_OBSTACLE_REMOVAL_BLOCKED = 2  # (the Realm's) 1 if no Obstacle may be removed
+Q_VANQUISH_REACH = 3  # (the Ally's own) 1 if Ally card row a may join a Vanquish at a location b - its own away
+Q_MIN_ALLIES = 4  # (the Realm's) the Allies a Vanquish of Hero instance a needs at least (0: nothing to say)
+Q_ALLY_MOVE_BARRED = 5  # (the Realm's) 1 if the seat's Allies may not be moved by a Move action
+Q_GRANTED_ACTIVATES = 6  # (the Realm's) the Activate actions the cards at location a grant
+# Strength (strength_nb): every ability asked answers a number, the Strength it adds (negative: takes away)
+Q_OWN_STRENGTH = 7  # (its own) what the ability of Ally or Hero instance a adds to its printed Strength
+Q_ALLY_STRENGTH = 8  # (the Realm's) what ability p in the Realm adds to Ally instance a's Strength
+Q_HERO_STRENGTH = 9  # (the Realm's) what ability p in the Realm adds to Hero instance a's Strength
+
+# The top row's cover turns on a rule variant too: asked through the engine's check table (the folders' check_nb,
+# simlab.kernels.engine.abilities), which takes the rules array; its bits by question are ASKED_TABLE's.
+CHECK_TABLE = "simlab_ability_checks"
+# (ref(st), ref(tb), ru, slot, seat, card row, budget)
+CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+NO_CHECK = -1
+_check = link.table_caller(CHECK_TABLE, K.N_ABILITY_CODES, CHECK_TYPES, types.int64)
+ASKED_TABLE = "simlab_ability_asked"
+N_ASKS = 16
+_asked = link.table_reader(ASKED_TABLE, N_ASKS)
+ASK_COVERS = 12  # (the Realm's) 1 if a card at location c covers its top row
+
+
+@kernel
+def realm_answers_nb(st, tb, q, s, a, b):
+    """Some ongoing ability in seat ``s``'s Realm answers 1 to question ``q`` about ``a`` and ``b``."""
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
+    if m == 0:
+        return False
+    rst = as_ref(st)
+    rtb = as_ref(tb)
+    while m != 0:
+        p = K.FIRST_PASSIVE + lowest_nb(m)
+        m &= m - 1
+        if _answer(p, rst, rtb, q, p, s, a, b) == 1:
+            return True
+    return False
+
+
+@kernel
+def realm_sum_nb(st, tb, q, s, a, b):
+    """The sum of the answers of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
+    if m == 0:
+        return 0
+    rst = as_ref(st)
+    rtb = as_ref(tb)
+    n = 0
+    while m != 0:
+        p = K.FIRST_PASSIVE + lowest_nb(m)
+        m &= m - 1
+        n += max(_answer(p, rst, rtb, q, p, s, a, b), 0)
+    return n
+
+
+@kernel
+def realm_max_nb(st, tb, q, s, a, b):
+    """The largest answer of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
+    if m == 0:
+        return 0
+    rst = as_ref(st)
+    rtb = as_ref(tb)
+    n = 0
+    while m != 0:
+        p = K.FIRST_PASSIVE + lowest_nb(m)
+        m &= m - 1
+        n = max(n, _answer(p, rst, rtb, q, p, s, a, b))
+    return n
+
+
+@kernel
+def own_answer_nb(st, tb, q, s, c, b):
+    """Card row ``c``'s own ongoing ability's answer to question ``q`` (about ``c`` and ``b``), or NO_ANSWER."""
+    p = tb.card[c, K.CF_PASSIVE]
+    if not answers_for_nb(q, p):
+        return NO_ANSWER
+    return _answer(p, as_ref(st), as_ref(tb), q, p, s, c, b)
+
+
+@kernel
+def answers_for_nb(q, p):
+    """Ongoing ability ``p`` is asked question ``q`` (its folder's queries.py answers it for ``p``)."""
+    return p >= K.FIRST_PASSIVE and (_answered(q) >> (p - K.FIRST_PASSIVE)) & 1 != 0
+
+
+@kernel
+def ability_answer_nb(st, tb, q, p, s, a, b):
+    """Ongoing ability ``p``'s answer to question ``q``, asked whatever the Realm holds (for
+    :func:`answers_for_nb` abilities)."""
+    return _answer(p, as_ref(st), as_ref(tb), q, p, s, a, b)
+
+
+@kernel
+def no_answer_nb(st, tb, q, p, s, a, b):
+    """The query table's entry for an ability no villain's queries answer for: NO_ANSWER."""
+    return NO_ANSWER
+
+
+@kernel
+def realm_checks_nb(st, tb, ru, ask, s, c, arg):
+    """Some ongoing ability in seat ``s``'s Realm answers 1 to the check table's question ``ask`` (``ASKED_TABLE``)."""
+    m = _asked(ask) & st.sv[s, K.SV_REALM_PASSIVES]
+    if m == 0:
+        return False
+    rst = as_ref(st)
+    rtb = as_ref(tb)
+    while m != 0:
+        b = lowest_nb(m)
+        m &= m - 1
+        if _check(K.FIRST_PASSIVE + b, rst, rtb, ru, ask, s, c, arg) == 1:
+            return True
+    return False
 
 
 @kernel
@@ -101,66 +235,34 @@ def strength_nb(st, tb, s, k):
     """Current Strength of an Ally or Hero, with every modifier in its Realm (never below 0)."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    here = st.inst[s, k, K.I_LOC]
     v = tb.card[c, K.CF_STRENGTH]
-    present = st.sv[s, K.SV_REALM_PASSIVES]
-    if t == K.T_ALLY:
-        p = tb.card[c, K.CF_PASSIVE]
-        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
-        if p != K.AB_WOLF_PACK and p != K.AB_PLUS_WITH_ALLY_HERE and present & K.ALLY_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's Realm changes this Ally's Strength
+    if t != K.T_ALLY and t != K.T_HERO:
+        return max(v, 0)
+    p = tb.card[c, K.CF_PASSIVE]
+    if answers_for_nb(Q_OWN_STRENGTH, p):
+        v += _answer(p, as_ref(st), as_ref(tb), Q_OWN_STRENGTH, p, s, k, 0)
+    q = Q_ALLY_STRENGTH if t == K.T_ALLY else Q_HERO_STRENGTH
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]  # 0: nothing in this seat's Realm changes its Strength
+    if m != 0:
+        rst = as_ref(st)
+        rtb = as_ref(tb)
         while m != 0:
-            j = lowest_nb(m)
+            pj = K.FIRST_PASSIVE + lowest_nb(m)
             m &= m - 1
-            cj = st.inst[s, j, K.I_CARD]
-            pj = tb.card[cj, K.CF_PASSIVE]
-            if p == K.AB_WOLF_PACK and cj == c:
-                v += 1
-            if p == K.AB_PLUS_WITH_ALLY_HERE and st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == K.T_ALLY:
-                v += tb.card[c, K.CF_N]
-                p = K.AB_NONE  # +n once, however many Allies are there
-            if st.inst[s, j, K.I_HOST] == k and pj == K.AB_ATTACHED_STRENGTH:
-                v += tb.card[cj, K.CF_N]
-            if pj == K.AB_ALLIES_HERE_MINUS and st.inst[s, j, K.I_LOC] == here:
-                v -= tb.card[cj, K.CF_N]
-    elif t == K.T_HERO:
-        own = tb.card[c, K.CF_PASSIVE] if st.inst[s, k, K.I_TRAPPED] == 0 else K.AB_NONE
-        m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
-        if own != K.AB_PLUS_PER_OTHER_HERO_HERE and present & K.HERO_STRENGTH_PASSIVES == 0:
-            m = 0  # nothing in this seat's Realm changes this Hero's Strength
-        while m != 0:
-            j = lowest_nb(m)
-            m &= m - 1
-            cj = st.inst[s, j, K.I_CARD]
-            pj = tb.card[cj, K.CF_PASSIVE]
-            if st.inst[s, j, K.I_HOST] == k and (pj == K.AB_ATTACHED_STRENGTH or pj == K.AB_ATTACHED_NEEDS_TWO_ALLIES):
-                v += tb.card[cj, K.CF_N]
-            if tb.card[cj, K.CF_TYPE] != K.T_HERO:
-                continue
-            if own == K.AB_PLUS_PER_OTHER_HERO_HERE and st.inst[s, j, K.I_LOC] == here:
-                v += tb.card[c, K.CF_N]
-            if st.inst[s, j, K.I_TRAPPED] == 0:
-                if pj == K.AB_OTHER_HEROES_HERE_PLUS and st.inst[s, j, K.I_LOC] == here:
-                    v += tb.card[cj, K.CF_N]
-                elif pj == K.AB_OTHER_HEROES_PLUS:
-                    v += tb.card[cj, K.CF_N]
+            v += _answer(pj, rst, rtb, q, pj, s, k, 0)
     return max(v, 0)
 
 
 @kernel
 def covered_nb(st, tb, ru, s, loc):
-    """The top action row of ``loc`` is covered (a Hero there, or a Glass Slipper if that variant is on)."""
+    """The top action row of ``loc`` is covered (a Hero there, or a card whose ongoing ability covers it)."""
     m = zone_bits_nb(st, s, K.Z_REALM)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if st.inst[s, k, K.I_LOC] == loc:
-            c = st.inst[s, k, K.I_CARD]
-            if tb.card[c, K.CF_TYPE] == K.T_HERO:
-                return True
-            if ru[K.R_GLASS_SLIPPERS_COVER] != 0 and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
-                return True
-    return False
+        if st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            return True
+    return realm_checks_nb(st, tb, ru, ASK_COVERS, s, loc, -1)
 
 
 @kernel
@@ -242,28 +344,21 @@ def first_symbol_nb(st, tb, ru, s, kind):
 
 @kernel
 def granted_activates_nb(st, tb, s):
-    """Activate actions granted by Allies (grants_activate) at the mover's location and not yet used."""
+    """Activate actions granted by cards at the mover's location (Q_GRANTED_ACTIVATES) and not yet used."""
     loc = mover_location_nb(st, s)
-    n = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
-    while m != 0:
-        k = lowest_nb(m)
-        m &= m - 1
-        if st.inst[s, k, K.I_LOC] == loc and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
-            n += 1
-    return n - st.g[K.G_AS_USED]
+    return realm_sum_nb(st, tb, Q_GRANTED_ACTIVATES, s, loc, -1) - st.g[K.G_AS_USED]
 
 
 @kernel
 def can_enter_nb(st, tb, s, c, loc):
-    """Card row ``c`` may be played or moved to ``loc`` of seat ``s`` (locks, the Ballroom's guest list)."""
+    """Card row ``c`` may be played or moved to ``loc`` of seat ``s`` (locks, an admits-only location's list)."""
     if loc < 0 or loc >= K.N_LOC or st.sv[s, K.SV_LOCK + loc] != 0:
         return False
     v = st.sv[s, K.SV_VILLAIN]
     if tb.locs[v, loc, K.LC_ADMITS_ONLY] != 0:
         if tb.card[c, K.CF_ADMITTED] == 0:
             return False
-        if tb.card[c, K.CF_TYPE] == K.T_ALLY and passive_count_nb(st, tb, s, K.AB_NO_ALLIES_ENTER_BALLROOM) > 0:
+        if realm_answers_nb(st, tb, Q_ENTRY_BARRED, s, c, loc):
             return False
     return True
 
@@ -271,8 +366,8 @@ def can_enter_nb(st, tb, s, c, loc):
 @kernel
 def play_cost_nb(st, tb, s, c):
     t = tb.card[c, K.CF_TYPE]
-    effect_plus = passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS) if t == K.T_EFFECT else 0
-    item_plus = passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS) if t == K.T_ITEM else 0
+    effect_plus = realm_sum_nb(st, tb, Q_COST_PLUS, s, K.T_EFFECT, -1) if t == K.T_EFFECT else 0
+    item_plus = realm_sum_nb(st, tb, Q_COST_PLUS, s, K.T_ITEM, -1) if t == K.T_ITEM else 0
     return cost_with_nb(tb, c, effect_plus, item_plus)
 
 
@@ -291,8 +386,8 @@ def cost_with_nb(tb, c, effect_plus, item_plus):
 def dearest_in_hand_nb(st, tb, s):
     """The highest play cost of a Villain card in seat ``s``'s hand (0 if none): :func:`play_cost_nb` of each,
     with the Realm's cost changes summed once."""
-    effect_plus = passive_sum_nb(st, tb, s, K.AB_EFFECT_COST_PLUS)
-    item_plus = passive_sum_nb(st, tb, s, K.AB_ITEM_COST_PLUS)
+    effect_plus = realm_sum_nb(st, tb, Q_COST_PLUS, s, K.T_EFFECT, -1)
+    item_plus = realm_sum_nb(st, tb, Q_COST_PLUS, s, K.T_ITEM, -1)
     dearest = 0
     m = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
     while m != 0:
@@ -338,7 +433,7 @@ def missing_total_nb(st, tb, s):
 @kernel
 def can_remove_obstacle_nb(st, tb, s):
     """An Obstacle can be removed: some are left and no ongoing ability blocks it."""
-    return obstacles_total_nb(st, s) > 0 and passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) == 0
+    return obstacles_total_nb(st, s) > 0 and not realm_answers_nb(st, tb, Q_OBSTACLE_REMOVAL_BLOCKED, s, -1, -1)
 
 
 # ----------------------------------------------------------------------------- Trapped tokens
@@ -392,7 +487,7 @@ def vanquish_eligible_nb(st, tb, s, k, loc):
     if tb.card[c, K.CF_TYPE] != K.T_ALLY:
         return False
     d = st.inst[s, k, K.I_LOC] - loc
-    return d == 0 or (tb.card[c, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT and (d == 1 or d == -1))
+    return d == 0 or own_answer_nb(st, tb, Q_VANQUISH_REACH, s, c, d) == 1
 
 
 @kernel
@@ -418,15 +513,9 @@ def vanquish_min_allies_nb(st, tb, s, h):
 @kernel
 def min_allies_at_strength_nb(st, tb, s, h, hero_strength):
     """:func:`vanquish_min_allies_nb` for Hero ``h`` whose Strength the caller knows."""
-    m = zone_bits_nb(st, s, K.Z_REALM) if may_have_passive_nb(st, tb, s, K.AB_ATTACHED_NEEDS_TWO_ALLIES) else 0
-    while m != 0:
-        j = lowest_nb(m)
-        m &= m - 1
-        if (
-            st.inst[s, j, K.I_HOST] == h
-            and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES
-        ):
-            return 2
+    need = realm_max_nb(st, tb, Q_MIN_ALLIES, s, h, -1)
+    if need > 0:
+        return need
     return 1 if hero_strength > 0 else 0
 
 
@@ -492,7 +581,7 @@ def can_move_card_nb(st, tb, s, k, dest, by_fate):
     if dest == here or st.sv[s, K.SV_LOCK + here] != 0:
         return False
     if t == K.T_ALLY:
-        if not by_fate and passive_count_nb(st, tb, s, K.AB_ALLIES_MOVED_ONLY_BY_FATE) > 0:
+        if not by_fate and realm_answers_nb(st, tb, Q_ALLY_MOVE_BARRED, s, k, dest):
             return False
     elif t == K.T_ITEM:
         if by_fate or st.inst[s, k, K.I_HOST] >= 0:

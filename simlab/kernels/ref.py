@@ -83,25 +83,35 @@ def _shape_field(context, array_type) -> int:
 def _ref(typingctx, tup):
     if not isinstance(tup, types.BaseNamedTuple):
         return None
+    return RefType(tup)(tup), _ref_codegen
 
-    def codegen(context, builder, signature, args):
-        tup_type = signature.args[0]
-        # the references' readers take the fixed axes as given (_ref_getattr): a tuple with others is refused
-        for index, (attr, field) in enumerate(zip(tup_type.fields, tup_type.types, strict=True)):
-            array = builder.extract_value(args[0], index)
-            for axis, n in _fixed_axes(tup_type, attr):
-                size = builder.extract_value(builder.extract_value(array, _shape_field(context, field)), axis)
-                with cgutils.if_unlikely(builder, builder.icmp_signed("!=", size, context.get_constant(types.intp, n))):
-                    message = f"{tup_type.instance_class.__name__}.{attr}: axis {axis} must be {n} long"
-                    context.call_conv.return_user_exc(builder, ValueError, (message,))
-        ptr = cgutils.alloca_once(builder, context.get_value_type(tup_type))
-        builder.store(args[0], ptr)
-        # The fields are read as invariant (_ref_getattr), which the memory is only once this store is done:
-        # an empty asm statement hands the pointer on as one LLVM cannot trace back to the store, so no read is
-        # moved before it or answered from the uninitialised slot.
-        return builder.asm(ir.FunctionType(ptr.type, [ptr.type]), "", "=r,0,~{memory}", [ptr], True)
 
-    return RefType(tup)(tup), codegen
+@intrinsic
+def _as_ref(typingctx, x):
+    if isinstance(x, RefType):
+        return x(x), lambda context, builder, signature, args: args[0]
+    if isinstance(x, types.BaseNamedTuple):
+        return RefType(x)(x), _ref_codegen
+    return None
+
+
+def _ref_codegen(context, builder, signature, args):
+    """A reference to tuple ``args[0]`` in the caller's frame (ref() and as_ref() of a tuple)."""
+    tup_type = signature.args[0]
+    # the references' readers take the fixed axes as given (_ref_getattr): a tuple with others is refused
+    for index, (attr, field) in enumerate(zip(tup_type.fields, tup_type.types, strict=True)):
+        array = builder.extract_value(args[0], index)
+        for axis, n in _fixed_axes(tup_type, attr):
+            size = builder.extract_value(builder.extract_value(array, _shape_field(context, field)), axis)
+            with cgutils.if_unlikely(builder, builder.icmp_signed("!=", size, context.get_constant(types.intp, n))):
+                message = f"{tup_type.instance_class.__name__}.{attr}: axis {axis} must be {n} long"
+                context.call_conv.return_user_exc(builder, ValueError, (message,))
+    ptr = cgutils.alloca_once(builder, context.get_value_type(tup_type))
+    builder.store(args[0], ptr)
+    # The fields are read as invariant (_ref_getattr), which the memory is only once this store is done:
+    # an empty asm statement hands the pointer on as one LLVM cannot trace back to the store, so no read is
+    # moved before it or answered from the uninitialised slot.
+    return builder.asm(ir.FunctionType(ptr.type, [ptr.type]), "", "=r,0,~{memory}", [ptr], True)
 
 
 if numba.config.DISABLE_JIT:
@@ -110,5 +120,8 @@ if numba.config.DISABLE_JIT:
         """The tuple itself (plain Python)."""
         return tup
 
+    as_ref = ref
+
 else:
     ref = _ref
+    as_ref = _as_ref  # a reference given as it is, a tuple as ref() makes one: for kernels called with either

@@ -163,9 +163,75 @@ def codes_for(module: str) -> dict[str, int]:
 
 
 def frozen_key(folder: str) -> str:
-    """A short name for what the folder's modules freeze: its ability codes and its card types' codes."""
+    """A short name for what the folder's modules freeze: its ability codes, its card types' codes and its rule
+    slots."""
     types = card_types()
-    return codes_key(codes_of(folder) | {f"card type {t}": types.index(t) for t in declared_card_types(folder)})
+    frozen = codes_of(folder) | {f"card type {t}": types.index(t) for t in declared_card_types(folder)}
+    return codes_key(frozen | {f"rule slot {name}": i for name, i in slots_of(folder).items()})
+
+
+@cache
+def declared_rule_slots(folder: str) -> dict[str, int | None]:
+    """The rule slots the folder's ``[[rule]]`` tables name, in the order first named, each with the index its
+    table asks for (``index``; None: any free one)."""
+    doc = tomllib.loads(data_text(folder))
+    out: dict[str, int | None] = {}
+    for r in doc.get("rule", ()):
+        if "slot" in r and out.setdefault(r["slot"], r.get("index")) != r.get("index"):
+            raise RuntimeError(f"{folder}: rule slot {r['slot']} is given two indices")
+    return out
+
+
+def rule_slots() -> dict[str, int]:
+    """Every rule slot name -> its index in the kernels' rules array: the core's
+    (:data:`simlab.kernels.const.RULE_SLOTS`), then each slot a registered folder's rule variants name with the
+    index its ``[[rule]]`` table asks for (the shipped villains keep the indices their variants always had: the
+    variants are listed, and studies move through them, in index order), then, folder by folder in registry order,
+    each other slot the lowest index left free (below ``N_RULES``)."""
+    return dict(_rule_slots(REGISTRY))
+
+
+@cache
+def _rule_slots(registry: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    from simlab.kernels import const as K
+
+    slots = dict(K.RULE_SLOTS)
+    owner = dict.fromkeys(slots.values(), "the core")
+    for folder in registry:
+        for name, index in declared_rule_slots(folder).items():
+            if index is None or slots.get(name) == index:
+                continue
+            if name in slots or not 0 <= index < K.N_RULES or index in owner:
+                raise RuntimeError(f"{folder}: rule slot {name} cannot take index {index} (N_RULES, or taken)")
+            slots[name] = index
+            owner[index] = folder
+    for folder in registry:
+        for name in declared_rule_slots(folder):
+            if name in slots:
+                continue
+            index = next((i for i in range(K.N_RULES) if i not in owner), None)
+            if index is None:
+                raise RuntimeError(f"{folder}: no rule slot is left for {name} (N_RULES)")
+            slots[name] = index
+            owner[index] = folder
+    return tuple(slots.items())
+
+
+def slots_of(folder: str) -> dict[str, int]:
+    """Rule slot name -> index for the slots registered folder ``folder``'s rule variants name."""
+    slots = rule_slots()
+    return {name: slots[name] for name in declared_rule_slots(folder)}
+
+
+def slots_for(module: str) -> dict[str, int]:
+    """:func:`slots_of` the folder module ``module`` belongs to (as :func:`codes_for`, whose cache key covers
+    them)."""
+    from simlab.kernels import jit
+
+    parts = module.split(".")
+    folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
+    jit.cache_apart(module, frozen_key(folder))
+    return slots_of(folder)
 
 
 def card_type_code(name: str) -> int:
@@ -212,6 +278,7 @@ def bind_abilities() -> None:
     every code in its ``HANDLES``, and the engine's ``no_ability_r`` (nothing happens, as for a code no branch
     handled) and ``no_check_nb`` (nothing to check) for every other code. Must run before a game is played; the
     driver does it when imported."""
+    from simlab.kernels import const as K
     from simlab.kernels import engine, link
 
     size = engine.N_ABILITY_CODES
@@ -232,3 +299,64 @@ def bind_abilities() -> None:
         for code in range(size):
             kernel = getattr(modules[owners[code]], name) if code in owners else default
             link.fill(table, size, code, kernel, types)
+    asked = [0] * engine.N_ASKS
+    for folder, module in modules.items():
+        for ask, passives in getattr(module, "ASKED", {}).items():
+            for code in passives:
+                if code not in K.PASSIVE_CODES or owners.get(code) != folder:
+                    raise RuntimeError(f"{folder}: ASKED names {code}, no ongoing ability its abilities.py HANDLES")
+                asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
+    for ask, mask in enumerate(asked):
+        link.set_value(engine.ASKED_TABLE, engine.N_ASKS, ask, mask)
+    bind_queries()
+
+
+def _query_modules() -> dict[str, object]:
+    """folder -> its ``queries`` module, for every registered folder that has one."""
+    from importlib import import_module
+
+    out = {}
+    for folder in REGISTRY:
+        name = f"{package(folder)}.queries"
+        try:
+            out[folder] = import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return out
+
+
+def query_owners() -> dict[int, str]:
+    """Ongoing ability code -> the registered folder whose ``queries.py`` answers questions about it (its
+    ``ANSWERS``; one folder a code)."""
+    owner: dict[int, str] = {}
+    for folder, module in _query_modules().items():
+        for codes in getattr(module, "ANSWERS", {}).values():
+            for code in codes:
+                if owner.setdefault(code, folder) != folder:
+                    raise RuntimeError(f"ongoing ability {code} is answered for by both {owner[code]} and {folder}")
+    return owner
+
+
+def bind_queries() -> None:
+    """Fill the queries' table of villains' answers (:data:`simlab.kernels.query.QUERY_TABLE`): each folder's
+    ``queries.answer_nb`` for the ongoing abilities its ``ANSWERS`` names, ``query.no_answer_nb`` for every other
+    code; and the bits of the abilities answering each question (``ANSWERED_TABLE``)."""
+    from simlab.kernels import const as K
+    from simlab.kernels import link
+    from simlab.kernels import query as Q
+
+    modules = _query_modules()
+    owners = query_owners()
+    for code in range(K.N_ABILITY_CODES):
+        kernel = modules[owners[code]].answer_nb if code in owners else Q.no_answer_nb
+        link.fill(Q.QUERY_TABLE, K.N_ABILITY_CODES, code, kernel, Q.QUERY_TYPES)
+    answered = [0] * Q.N_QUESTIONS
+    for folder, module in modules.items():
+        for question, codes in getattr(module, "ANSWERS", {}).items():
+            for code in codes:
+                if code not in K.PASSIVE_CODES:
+                    raise RuntimeError(f"{folder}: queries.py ANSWERS names {code}, no ongoing ability")
+                answered[question] |= 1 << (code - K.FIRST_PASSIVE)
+    for question, mask in enumerate(answered):
+        link.set_value(Q.ANSWERED_TABLE, Q.N_QUESTIONS, question, mask)

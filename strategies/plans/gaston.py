@@ -68,6 +68,19 @@ AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
 AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
 AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
 AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
+AB_EXTRA_MOVE = CODES["extra_move"]
+AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
+AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
+AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
+AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
+AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
+AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
+AB_ATTACHED_STRENGTH = CODES["attached_strength"]
+AB_BLOCKS_OBSTACLE_REMOVAL = CODES["blocks_obstacle_removal"]
+AB_ALLIES_HERE_MINUS = CODES["allies_here_minus"]
+AB_WOLF_PACK = CODES["wolf_pack"]
+AB_OTHER_HEROES_HERE_PLUS = CODES["other_heroes_here_plus"]
 
 
 PLAN = "Gaston clears Belle and values removal per Power"
@@ -231,13 +244,13 @@ def effect_value_nb(st, tb, ru, sp, s, c):
         if beast:
             return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
         return sp[P_DEAD_CARD]
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         return best_vanquish_nb(st, tb, ru, sp, s)
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         return _best_move_nb(st, tb, ru, sp, s)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         return best_defeat_nb(st, tb, ru, sp, s, n)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
+    if ab == AB_REVEAL_UNTIL_ALLY:
         return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
     return np.nan
 
@@ -246,7 +259,7 @@ def effect_value_nb(st, tb, ru, sp, s, c):
 def item_value_nb(st, tb, ru, sp, s, k, host):
     """Worth of playing Gaston's Item ``k`` (to ``host``, -1: none yet) if it adds Strength to an Ally, else NaN."""
     c = st.inst[s, k, K.I_CARD]
-    if tb.card[c, K.CF_TYPE] != K.T_ITEM or tb.card[c, K.CF_PASSIVE] != K.AB_ATTACHED_STRENGTH:
+    if tb.card[c, K.CF_TYPE] != K.T_ITEM or tb.card[c, K.CF_PASSIVE] != AB_ATTACHED_STRENGTH:
         return np.nan
     v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
     if host >= 0:
@@ -258,7 +271,7 @@ def item_value_nb(st, tb, ru, sp, s, k, host):
 @kernel
 def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
     """Score of location ``loc`` picked for ability ``ctx`` in Gaston's Realm (``mine``: by Gaston), else NaN."""
-    if ctx == K.AB_PUSH_ALLIES_OUT:
+    if ctx == AB_PUSH_ALLIES_OUT:
         # Allies pushed out near his other Allies: good for Gaston
         return (1.0 if mine else -1.0) * allies_at_nb(st, tb, s, loc)
     if ctx == AB_REMOVE_OBSTACLES_ONE_LOCATION:
@@ -272,7 +285,7 @@ def location_pick_nb(st, tb, sp, s, loc, ctx, mine):
         # Empty one location before the next: It Is You needs every location to miss one, and the
         # locations a Hero clears when defeated are left for that Hero.
         sc = -st.sv[s, K.SV_OBST + loc] - sp[P_CLEARED_BY_HERO] * clears_location_nb(st, tb, s, loc)
-        replacing = passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0
+        replacing = passive_count_nb(st, tb, s, AB_BLOCKS_OBSTACLE_REMOVAL) > 0
         return sc if mine != replacing else -sc
     if ctx == AB_REPLACE_ONE_GAIN_OR_DRAW or ctx == AB_REPLACE_OBSTACLES or ctx == AB_REPLACE_ALL_ONE_LOCATION:
         return missing_at_nb(st, tb, s, loc) + 0.0
@@ -284,7 +297,7 @@ def fate_card_harm_nb(st, tb, sp, s, k):
     """Harm to Gaston of his revealed Fate card ``k`` if it weakens his Allies, puts Obstacles back, plays another
     card (The Rose, valued as if the other were average) or brings Beast, else NaN."""
     c = st.inst[s, k, K.I_CARD]
-    if tb.card[c, K.CF_TYPE] == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_ALLIES_HERE_MINUS:
+    if tb.card[c, K.CF_TYPE] == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == AB_ALLIES_HERE_MINUS:
         return sp[P_ALLIES_MINUS_HARM]
     if tb.card[c, K.CF_TYPE] != K.T_EFFECT:
         return np.nan
@@ -349,9 +362,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # an Effect that defeats Heroes, kept by the worst Hero in play
         card = st.inst[s, a, K.I_CARD]
         ab = tb.card[card, K.CF_EFFECT]
-        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (
-            ab == K.AB_EXTRA_VANQUISH or ab == K.AB_DEFEAT_HERO_MAX_STRENGTH
-        ):
+        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (ab == AB_EXTRA_VANQUISH or ab == AB_DEFEAT_HERO_MAX_STRENGTH):
             return keep_removal_nb(st, tb, ru, sp, s, a)
         return x
     if what == W_ALLY:
@@ -363,17 +374,17 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
                 else 0.0
             )
         # a Wolf, stronger by every Wolf in play
-        if tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
-            x += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, K.AB_WOLF_PACK)
+        if tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE] == AB_WOLF_PACK:
+            x += sp[P_ALLY_VALUE] * passive_count_nb(st, tb, s, AB_WOLF_PACK)
         return x
     if what == W_STRENGTH_ADDED:
-        if tb.card[a, K.CF_PASSIVE] == K.AB_WOLF_PACK:
+        if tb.card[a, K.CF_PASSIVE] == AB_WOLF_PACK:
             # the new Wolf counts every Wolf in play, and each Wolf at location b grows by one
             m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
             while m != 0:
                 k = lowest_nb(m)
                 m &= m - 1
-                if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_WOLF_PACK:
+                if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_WOLF_PACK:
                     x += 1 + (1 if st.inst[s, k, K.I_LOC] == b else 0)
         return x
     if what == W_CARD:
@@ -406,25 +417,25 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_HERO_ON_PLAY:
         # a Hero moving Heroes or fetching an attachment
         op = tb.card[a, K.CF_ON_PLAY]
-        if op == K.AB_MAY_MOVE_ONE_HERO or op == K.AB_FETCH_ATTACHMENT_HERE:
+        if op == AB_MAY_MOVE_ONE_HERO or op == AB_FETCH_ATTACHMENT_HERE:
             x += sp[P_MOVE_HERO_HARM]
-        elif op == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
+        elif op == AB_MAY_MOVE_HEROES_OR_ITEMS:
             x += sp[P_SMALL_HERO_HARM]
         return x
     if what == W_HERO_HARM:
         p = tb.card[a, K.CF_PASSIVE]
-        if p == K.AB_BLOCKS_OBSTACLE_REMOVAL:
+        if p == AB_BLOCKS_OBSTACLE_REMOVAL:
             # a Hero blocking Obstacle removal
             if objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
                 x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
-        elif p == K.AB_OTHER_HEROES_HERE_PLUS:
+        elif p == AB_OTHER_HEROES_HERE_PLUS:
             # a Hero stronger beside other Heroes
             x += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
         return x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, removes the Obstacles at his location
         if tb.card[a, K.CF_ON_DEFEAT] == AB_CLEAR_OBSTACLES_AT:
-            if passive_count_nb(st, tb, s, K.AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[a, K.CF_PASSIVE] == 0:
+            if passive_count_nb(st, tb, s, AB_BLOCKS_OBSTACLE_REMOVAL) > 0 and tb.card[a, K.CF_PASSIVE] == 0:
                 return 0.0
             return sp[P_OBSTACLE_VALUE] * st.sv[s, K.SV_OBST + tb.card[a, K.CF_LOCATION]]
         return x

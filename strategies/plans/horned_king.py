@@ -6,7 +6,7 @@ from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, zone_bits_nb
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 from strategies.heuristic import (
     P_DEAD_CARD,
     P_DRAW_VALUE,
@@ -38,10 +38,10 @@ from strategies.heuristic import (
     W_SWAP,
     _keep_value_nb,
     allies_at_nb,
+    allies_moved_to_one_harm_nb,
     best_activation_nb,
     best_defeat_nb,
     earlier_copy_in_hand_nb,
-    gather_allies_harm_nb,
     group,
     objective_nb,
     realm_passive_at_nb,
@@ -59,6 +59,25 @@ AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
 AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
 AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
 AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
+AB_DRAW = CODES["draw"]
+AB_POWER_PER_HERO = CODES["power_per_hero"]
+AB_FREE_ITEM = CODES["free_item"]
+AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
+AB_GATHER_ALLIES = CODES["gather_allies"]
+AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
+AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
+AB_GRANTS_ACTIVATE = CODES["grants_activate"]
+AB_TILE_ALLY = CODES["tile_ally"]
+AB_ATTACHED_NEEDS_TWO_ALLIES = CODES["attached_needs_two_allies"]
+AB_BLOCKS_GRANTING_ITEMS_HERE = CODES["blocks_granting_items_here"]
+AB_NO_EFFECTS = CODES["no_effects"]
+AB_OTHER_HEROES_PLUS = CODES["other_heroes_plus"]
+AB_PLUS_PER_OTHER_HERO_HERE = CODES["plus_per_other_hero_here"]
+AB_VANQUISH_ADJACENT = CODES["vanquish_adjacent"]
+AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = CODES["moves_to_villain_after_vanquish"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_TILE_ALLY_PLAY_CARD = SLOTS["tile_ally_play_card"]
 
 
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
@@ -187,9 +206,9 @@ def soldier_locations_nb(st, tb, s):
         k = lowest_nb(m)
         m &= m - 1
         p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-        if p == K.AB_GRANTS_ACTIVATE:
+        if p == AB_GRANTS_ACTIVATE:
             soldiers |= 1 << st.inst[s, k, K.I_LOC]
-        elif p == K.AB_TILE_ALLY:
+        elif p == AB_TILE_ALLY:
             born |= 1 << st.inst[s, k, K.I_LOC]
     return soldiers | born, born
 
@@ -205,7 +224,7 @@ def swap_pending_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
             in_hand = True
     if not in_hand:
         return False
@@ -215,7 +234,7 @@ def swap_pending_nb(st, tb, s):
         k = lowest_nb(m)
         m &= m - 1
         if (
-            tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+            tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_GRANTS_ACTIVATE
             and (born >> st.inst[s, k, K.I_LOC]) & 1 == 0
         ):
             return True
@@ -241,12 +260,12 @@ def others_at_nb(st, tb, s, k, loc, pa, pb):
 def position_value_nb(st, tb, sp, s, k, loc, v):
     """``v`` plus the worth of Ancient Soldiers or a Cauldron Born ``k`` standing at ``loc``."""
     p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-    if p == K.AB_GRANTS_ACTIVATE:
-        if others_at_nb(st, tb, s, k, loc, K.AB_GRANTS_ACTIVATE, K.AB_TILE_ALLY) == 0:
+    if p == AB_GRANTS_ACTIVATE:
+        if others_at_nb(st, tb, s, k, loc, AB_GRANTS_ACTIVATE, AB_TILE_ALLY) == 0:
             v += sp[P_SOLDIER_ALONE_SHARE] * sp[P_SOLDIER_VALUE]
-    elif p == K.AB_TILE_ALLY:
+    elif p == AB_TILE_ALLY:
         # a Cauldron Born counts for the objective only where no other one stands
-        if others_at_nb(st, tb, s, k, loc, K.AB_TILE_ALLY, K.AB_TILE_ALLY) == 0:
+        if others_at_nb(st, tb, s, k, loc, AB_TILE_ALLY, AB_TILE_ALLY) == 0:
             v += sp[P_CAULDRON_VALUE]
     return v
 
@@ -261,7 +280,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 1 else sp[P_DEAD_CARD]
     if ab == AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 0 else n * sp[P_POWER_VALUE]
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         v = best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_TILE] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
@@ -270,11 +289,11 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
         if st.sv[s, K.SV_TILE] == 0 and budget >= n:
             return sp[P_CAULDRON_VALUE] - n * sp[P_POWER_VALUE]
         return sp[P_BARGAIN_FALLBACK]
-    if ab == K.AB_DRAW:
+    if ab == AB_DRAW:
         return n * sp[P_DRAW_VALUE]
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         return hero_count_nb(st, tb, s) * sp[P_POWER_VALUE]
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         return sp[P_FREE_ITEM]
     return np.nan
 
@@ -285,12 +304,12 @@ def card_value_nb(st, tb, sp, s, k, loc):
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     p = tb.card[c, K.CF_PASSIVE]
-    if t == K.T_ALLY and p == K.AB_TILE_ALLY:
+    if t == K.T_ALLY and p == AB_TILE_ALLY:
         _, born = soldier_locations_nb(st, tb, s)
         if loc < 0:
             return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
         return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
-    if t == K.T_ITEM and p == K.AB_GRANTS_ACTIVATE:
+    if t == K.T_ITEM and p == AB_GRANTS_ACTIVATE:
         if objective_nb(st, tb, s) != OBJ_CAULDRON_BORN_EVERYWHERE:
             return sp[P_SPARE_SOLDIER]
         both, _ = soldier_locations_nb(st, tb, s)
@@ -306,11 +325,11 @@ def keep_value_nb(st, tb, sp, s, k):
     powered; else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
+    if tb.card[c, K.CF_PASSIVE] == AB_TILE_ALLY:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
         for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
                 earlier += 1
         if st.sv[s, K.SV_TILE] == 0:
             return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
@@ -321,14 +340,14 @@ def keep_value_nb(st, tb, sp, s, k):
         return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
     if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE and st.sv[s, K.SV_TILE] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
-        if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE:
+        if tb.card[c, K.CF_PASSIVE] == AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
             if count_nb(both) < K.N_LOC:
                 return sp[P_SOLDIER_VALUE]
         if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_POWER_CAULDRON:
             if (
                 st.g[K.G_NSEATS] > 1
-                and passive_count_nb(st, tb, s, K.AB_GRANTS_ACTIVATE) == 0
+                and passive_count_nb(st, tb, s, AB_GRANTS_ACTIVATE) == 0
                 and not earlier_copy_in_hand_nb(st, s, k)
             ):
                 # the only answer left to Gurgi's Sacrifice: no Ancient Soldiers' Activate could power it again
@@ -350,12 +369,12 @@ def play_value_nb(st, tb, sp, s, cost, v):
     turn's swap when a Cauldron Born is waiting in hand."""
     if st.sv[s, K.SV_TILE] >= 1 and sp[P_SWAP_RESERVE] > 0:
         swap_cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
-        if st.sv[s, K.SV_POWER] - cost < swap_cost and realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, -1) > 0:
+        if st.sv[s, K.SV_POWER] - cost < swap_cost and realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, -1) > 0:
             mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
             while mj != 0:
                 j = lowest_nb(mj)
                 mj &= mj - 1
-                if tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+                if tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
                     v -= sp[P_SWAP_RESERVE] * sp[P_CAULDRON_VALUE] * sp[P_SWAP_RESERVE_SHARE]
                     break
     return v
@@ -367,7 +386,7 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k):
     Sacrifice or discards his hand, else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_ATTACHED_NEEDS_TWO_ALLIES:
+    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == AB_ATTACHED_NEEDS_TWO_ALLIES:
         return sp[P_DYRNWYN_HARM]
     if t == K.T_EFFECT:
         ab = tb.card[c, K.CF_EFFECT]
@@ -375,7 +394,7 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k):
             return sp[P_HAPPY_DAY_HARM]
         if ab == AB_DEPOWER_CAULDRON:
             return sp[P_DEPOWER_SHARE] * sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 2 else 0.0
-        if ab == K.AB_DISCARD_HAND_DRAW:
+        if ab == AB_DISCARD_HAND_DRAW:
             # what the hand is worth keeping, against the cards drawn instead
             kept = 0.0
             mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
@@ -425,15 +444,13 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return play_value_nb(st, tb, sp, s, b, x)
     if what == W_GRANTED_AT:
         # Ancient Soldiers there grant an Activate
-        if realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, a) > 0:
+        if realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, a) > 0:
             x += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
         return x
     if what == W_NOT_PLAYED_BY_SYMBOL:
         # a Cauldron Born comes into play by the swap, unless the rule lets it be played on the Power side
         card = st.inst[s, a, K.I_CARD]
-        if tb.card[card, K.CF_PASSIVE] == K.AB_TILE_ALLY and (
-            ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2
-        ):
+        if tb.card[card, K.CF_PASSIVE] == AB_TILE_ALLY and (ru[R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2):
             return 1.0
         return x
     if what == W_SWAP:
@@ -441,7 +458,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_CAULDRON_VALUE] if (born >> a) & 1 == 0 else sp[P_SWAP_ONTO_BORN]
     if what == W_LOCATION_PICK:
-        if b == K.AB_FIND_OR_DEFEAT_STRENGTH:
+        if b == AB_FIND_OR_DEFEAT_STRENGTH:
             # a Hero placed near the Horned King's Allies: good for him
             return (1.0 if c != 0 else -1.0) * allies_at_nb(st, tb, s, a)
         return x
@@ -449,7 +466,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         if b == AB_FLIP_CAULDRON:
             # losing a Cauldron Born: keep one at every location if possible
             here = st.inst[s, a, K.I_LOC]
-            return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, K.AB_TILE_ALLY, here) > 1 else 0.0
+            return sp[P_SPARE_BORN_LOST] if realm_passive_at_nb(st, tb, s, AB_TILE_ALLY, here) > 1 else 0.0
         return x
     if what == W_ALLIES_GATHERED:
         # the Cauldron Born locations emptied
@@ -461,35 +478,35 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_HERO_ON_PLAY:
         # a Hero gathering his Allies, making him lose Power or discard, or moving Heroes
         op = tb.card[a, K.CF_ON_PLAY]
-        if op == K.AB_GATHER_ALLIES:
-            x += gather_allies_harm_nb(st, tb, ru, sp, s, b)
-        elif op == K.AB_LOSE_POWER_OR_DISCARD:
+        if op == AB_GATHER_ALLIES:
+            x += allies_moved_to_one_harm_nb(st, tb, ru, sp, s, b)
+        elif op == AB_LOSE_POWER_OR_DISCARD:
             x += sp[P_WITCHES_HARM]
-        elif op == K.AB_MAY_MOVE_EACH_HERO:
+        elif op == AB_MAY_MOVE_EACH_HERO:
             x += sp[P_SMALL_HERO_HARM]
         return x
     if what == W_HERO_HARM:
         p = tb.card[a, K.CF_PASSIVE]
-        if p == K.AB_BLOCKS_GRANTING_ITEMS_HERE:
+        if p == AB_BLOCKS_GRANTING_ITEMS_HERE:
             # a Hero blocking the Ancient Soldiers at its location
             if objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE:
-                soldiers = realm_passive_at_nb(st, tb, s, K.AB_GRANTS_ACTIVATE, b)
+                soldiers = realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, b)
                 x += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
         elif p == AB_RETURNS_TO_FATE_DECK:
             # Gurgi comes back when defeated
             x -= sp[P_GURGI_HARM_DISCOUNT]
-        elif p == K.AB_NO_EFFECTS:
+        elif p == AB_NO_EFFECTS:
             x += sp[P_NO_EFFECTS_HARM]
-        elif p == K.AB_OTHER_HEROES_PLUS or p == K.AB_PLUS_PER_OTHER_HERO_HERE:
+        elif p == AB_OTHER_HEROES_PLUS or p == AB_PLUS_PER_OTHER_HERO_HERE:
             # a Hero stronger beside other Heroes
             x += sp[P_HERO_COMPANY_HARM] * hero_count_nb(st, tb, s)
         return x
     if what == W_REACHES_NEIGHBOURS:
-        return 1.0 if tb.card[a, K.CF_PASSIVE] == K.AB_VANQUISH_ADJACENT else x
+        return 1.0 if tb.card[a, K.CF_PASSIVE] == AB_VANQUISH_ADJACENT else x
     if what == W_ALLY_KEPT:
         # a Cauldron Born stays, Creeper goes to the Villain Mover
         p = tb.card[st.inst[s, a, K.I_CARD], K.CF_PASSIVE]
-        return 1.0 if p == K.AB_TILE_ALLY or p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH else x
+        return 1.0 if p == AB_TILE_ALLY or p == AB_MOVES_TO_VILLAIN_AFTER_VANQUISH else x
     if what == W_DEFEAT_GAIN:
         # a Hero who, defeated, lets the Horned King claim the Cauldron
         if tb.card[a, K.CF_ON_DEFEAT] == AB_CLAIM_CAULDRON:

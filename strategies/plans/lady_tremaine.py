@@ -62,6 +62,25 @@ AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
 AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
 AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
 AB_PLAY_GLASS_SLIPPERS = CODES["play_glass_slippers"]
+AB_EXTRA_MOVE_OR_ACTIVATE = CODES["extra_move_or_activate"]
+AB_ACTIVATE_TO_WIN = CODES["activate_to_win"]
+AB_MOVE_NAMED_HERE_TRAP = CODES["move_named_here_trap"]
+AB_TRAP_HERO = CODES["trap_hero"]
+AB_RESHUFFLE_DISCARD_DRAW = CODES["reshuffle_discard_draw"]
+AB_RESHUFFLE_FATE_ARRANGE = CODES["reshuffle_fate_arrange"]
+AB_DEFEAT_NAMED_HERO = CODES["defeat_named_hero"]
+AB_REFRESH_HAND = CODES["refresh_hand"]
+AB_MOVE_OPPONENT_ALLY = CODES["move_opponent_ally"]
+AB_UNTRAP_AND_MOVE = CODES["untrap_and_move"]
+AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
+AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
+AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
+AB_GLASS_SLIPPER = CODES["glass_slipper"]
+AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
+AB_ALLIES_MOVED_ONLY_BY_FATE = CODES["allies_moved_only_by_fate"]
+AB_NO_ALLIES_ENTER_BALLROOM = CODES["no_allies_enter_ballroom"]
+AB_EFFECT_COST_PLUS = CODES["effect_cost_plus"]
+AB_ITEM_COST_PLUS = CODES["item_cost_plus"]
 
 
 PLAN = "Lady Tremaine builds the wedding step by step"
@@ -208,10 +227,7 @@ def extra_activate_in_hand_nb(st, tb, s):
         k = lowest_nb(m)
         m &= m - 1
         c = st.inst[s, k, K.I_CARD]
-        if (
-            tb.card[c, K.CF_EFFECT] == K.AB_EXTRA_MOVE_OR_ACTIVATE
-            and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]
-        ):
+        if tb.card[c, K.CF_EFFECT] == AB_EXTRA_MOVE_OR_ACTIVATE and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]:
             return True
     return False
 
@@ -253,9 +269,9 @@ def prince_in_realm_nb(st, tb, s):
 def wedding_after_bride_nb(st, tb, ru, s):
     """Lady Tremaine wins as soon as a Ball Gown daughter next to The Ballroom moves in and Wedding Bells rings."""
     ball = admits_only_loc_nb(st, tb, s)
-    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0:
+    if ball < 0 or bride_at_nb(st, tb, s, ball) or passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0:
         return False
-    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0:
+    if not prince_in_realm_nb(st, tb, s) or activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) < 0:
         return False
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
@@ -289,9 +305,9 @@ def wedding_progress_nb(st, tb, sp, s):
             p += sp[P_PROGRESS_BRIDE_IN]
     if prince_in_realm_nb(st, tb, s):
         p += sp[P_PROGRESS_PRINCE]
-    if activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0:
+    if activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) >= 0:
         p += sp[P_PROGRESS_BELLS]
-    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER)
+    p -= sp[P_PROGRESS_SLIPPER] * passive_count_nb(st, tb, s, AB_GLASS_SLIPPER)
     return min(max(p, 0.0), 1.0)
 
 
@@ -307,8 +323,8 @@ def position_value_nb(st, tb, sp, s, k, loc, v):
             step = sp[P_BRIDE_STEP]
             if (
                 prince_in_realm_nb(st, tb, s)
-                and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) >= 0
-                and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0
+                and activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) >= 0
+                and passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) == 0
             ):
                 step = sp[P_BRIDE_STEP_READY]
             if loc == ball:
@@ -356,7 +372,7 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
         ball = admits_only_loc_nb(st, tb, s)
         if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
             v += sp[P_DAUGHTER_BY_BALLROOM]
-    if tb.card[c, K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+    if tb.card[c, K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
         v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb(st, tb, ru, sp, s), 0.0)
     return v
 
@@ -376,11 +392,11 @@ def item_value_nb(st, tb, ru, sp, s, k):
         if st.sv[s, K.SV_LOCK + where] != 0:
             return sp[P_INVITATION_LOCKED] * wv + (sp[P_INVITATION_BRIDE] * wv if bride_at_nb(st, tb, s, -1) else 0.0)
         return sp[P_INVITATION_OPEN]
-    if act == K.AB_ACTIVATE_TO_WIN:
+    if act == AB_ACTIVATE_TO_WIN:
         return sp[P_BELLS_OPEN] * wv if st.sv[s, K.SV_LOCK + where] == 0 else sp[P_BELLS_LOCKED] * wv
     if act == AB_DISCARD_GLASS_SLIPPER:
-        return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
-    if on_play == K.AB_MOVE_NAMED_HERE_TRAP:
+        return sp[P_CANE_SLIPPER] * wv if passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0 else sp[P_CANE_IDLE] * wv
+    if on_play == AB_MOVE_NAMED_HERE_TRAP:
         # an Item trapping the Hero it names: by that Hero's defeat
         h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
         if h >= 0:
@@ -414,22 +430,22 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     n = tb.card[c, K.CF_N]
     if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         return midnight_value_nb(st, tb, ru, sp, s)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+    if ab == AB_EXTRA_MOVE_OR_ACTIVATE:
         return max(_best_move_nb(st, tb, ru, sp, s), best_activation_nb(st, tb, ru, sp, s, budget))
-    if ab == K.AB_TRAP_HERO:
+    if ab == AB_TRAP_HERO:
         return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb(st, tb, ru, sp, s)
-    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
+    if ab == AB_RESHUFFLE_DISCARD_DRAW:
         return n * sp[P_DRAW_VALUE]
-    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+    if ab == AB_RESHUFFLE_FATE_ARRANGE:
         return sp[P_RESHUFFLE_ARRANGE]
-    if ab == K.AB_DEFEAT_NAMED_HERO:
+    if ab == AB_DEFEAT_NAMED_HERO:
         best = -BIG
         for ref in (tb.card[c, K.CF_REF0], tb.card[c, K.CF_REF1]):
             h = realm_instance_nb(st, s, ref)
             if h >= 0:
                 best = max(best, defeat_value_nb(st, tb, ru, sp, s, h))
         return best
-    if ab == K.AB_REFRESH_HAND:
+    if ab == AB_REFRESH_HAND:
         return sp[P_REFRESH_HAND]
     return np.nan
 
@@ -455,16 +471,16 @@ def fate_card_harm_nb(st, tb, sp, s, k):
     bride out of The Ballroom) or frees and moves a Hero, else NaN."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
-    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER:
+    if t == K.T_ITEM and tb.card[c, K.CF_PASSIVE] == AB_GLASS_SLIPPER:
         if activate_in_realm_nb(st, tb, s, AB_DISCARD_GLASS_SLIPPER) >= 0:
             return sp[P_FATE_SLIPPER_CANE] * sp[P_WEDDING_VALUE]
         return sp[P_FATE_SLIPPER] * sp[P_WEDDING_VALUE]
-    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_MOVE_OPPONENT_ALLY:
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_MOVE_OPPONENT_ALLY:
         ball = admits_only_loc_nb(st, tb, s)
         if ball >= 0 and bride_at_nb(st, tb, s, ball):
             return sp[P_NIGHTINGALE_BRIDE] * sp[P_WEDDING_VALUE]
         return sp[P_MOVE_ALLY_HARM]
-    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == K.AB_UNTRAP_AND_MOVE:
+    if t == K.T_EFFECT and tb.card[c, K.CF_EFFECT] == AB_UNTRAP_AND_MOVE:
         return sp[P_UNTRAP_MOVE_HARM]
     return np.nan
 
@@ -488,7 +504,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_KEEP:
         # an Effect that traps Heroes, kept by the worst Hero in play
         card = st.inst[s, a, K.I_CARD]
-        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and tb.card[card, K.CF_EFFECT] == K.AB_TRAP_HERO:
+        if tb.card[card, K.CF_TYPE] == K.T_EFFECT and tb.card[card, K.CF_EFFECT] == AB_TRAP_HERO:
             return keep_removal_nb(st, tb, ru, sp, s, a)
         return x
     if what == W_ACTIVATION:
@@ -498,25 +514,25 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             cost = sp[P_POWER_VALUE] * activation_cost_nb(tb, ru, card)
             if ab == AB_DISCARD_GLASS_SLIPPER:
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
-            if ab == K.AB_MOVE_HERO_HERE_TRAP:
+            if ab == AB_MOVE_HERO_HERE_TRAP:
                 return max(best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
-            if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+            if ab == AB_PEEK_FATE_DISCARD_ONE:
                 return sp[P_PEEK_FATE_ACTIVATE] - cost
         return x
     if what == W_ACTIVATE_WINS:
         card = st.inst[s, a, K.I_CARD]
-        if tb.card[card, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:  # Wedding Bells
+        if tb.card[card, K.CF_ACTIVATE] == AB_ACTIVATE_TO_WIN:  # Wedding Bells
             return 1.0 if wedding_ready_nb(st, tb, s, card) else -1.0
         return x
     if what == W_ACTIVATION_IDLE:
         # the Cane with no Glass Slipper to discard
         ab = tb.card[st.inst[s, a, K.I_CARD], K.CF_ACTIVATE]
-        return 1.0 if ab == AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) == 0 else x
+        return 1.0 if ab == AB_DISCARD_GLASS_SLIPPER and passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) == 0 else x
     if what == W_KEEP_ITEM:
         card = st.inst[s, a, K.I_CARD]
         if (
-            tb.card[card, K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN
-            and activate_in_realm_nb(st, tb, s, K.AB_ACTIVATE_TO_WIN) < 0
+            tb.card[card, K.CF_ACTIVATE] == AB_ACTIVATE_TO_WIN
+            and activate_in_realm_nb(st, tb, s, AB_ACTIVATE_TO_WIN) < 0
             and not earlier_copy_in_hand_nb(st, s, a)
         ):
             # the only Wedding Bells in reach: the plan cannot finish without it, whatever The Ballroom's lock
@@ -535,7 +551,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_HERO_ON_ENTER:
         # a Hero discarding an Item where it enters
-        if tb.card[a, K.CF_ON_ENTER] == K.AB_DISCARD_ITEM_HERE:
+        if tb.card[a, K.CF_ON_ENTER] == AB_DISCARD_ITEM_HERE:
             mj = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
             while mj != 0:
                 j = lowest_nb(mj)
@@ -546,26 +562,26 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return x
     if what == W_HERO_HARM:
         p = tb.card[a, K.CF_PASSIVE]
-        if p == K.AB_ALLIES_MOVED_ONLY_BY_FATE:
+        if p == AB_ALLIES_MOVED_ONLY_BY_FATE:
             # a Hero keeping the bride's Allies from The Ballroom, while she is not in
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_FATE_MOVES_ALLIES_HARM] * sp[P_WEDDING_VALUE]
-        elif p == K.AB_NO_ALLIES_ENTER_BALLROOM:
+        elif p == AB_NO_ALLIES_ENTER_BALLROOM:
             ball = admits_only_loc_nb(st, tb, s)
             if ball >= 0 and not bride_at_nb(st, tb, s, ball):
                 x += sp[P_BALLROOM_CLOSED_HARM] * sp[P_WEDDING_VALUE]
-        elif p == K.AB_EFFECT_COST_PLUS or p == K.AB_ITEM_COST_PLUS:
+        elif p == AB_EFFECT_COST_PLUS or p == AB_ITEM_COST_PLUS:
             # a Hero raising the cost of her Effects or Items
             x += sp[P_COST_PLUS_HARM] * tb.card[a, K.CF_N]
         return x
     if what == W_OWN_CARD:
-        if b == K.AB_PEEK_FATE_DISCARD_ONE:
+        if b == AB_PEEK_FATE_DISCARD_ONE:
             # the Fate card to discard: the one that would hurt her most
             return _fate_card_harm_nb(st, tb, ru, sp, s, a, -1, -1)
         card = st.inst[s, a, K.I_CARD]
         if tb.card[card, K.CF_TYPE] == K.T_HERO and (
-            b == K.AB_TRAP_HERO or b == K.AB_TRAPS_HEROES_HERE or b == K.AB_MOVE_HERO_HERE_TRAP
+            b == AB_TRAP_HERO or b == AB_TRAPS_HEROES_HERE or b == AB_MOVE_HERO_HERE_TRAP
         ):
             # the Hero to trap: the one doing most harm where it stands
             return hero_threat_nb(st, tb, ru, sp, s, card, st.inst[s, a, K.I_LOC], a)

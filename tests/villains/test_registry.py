@@ -23,19 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Modules that still hold villain-specific code, and what is to move out of them (issue 39). The test below also
 # fails when one of them no longer names a villain or a villain-only mechanic, so that it leaves this list.
-NOT_YET: dict[str, str] = {
-    "simlab/kernels/const.py": "the codes of the villains' abilities the core still reads (below) and the rule "
-    "slots of villain-only variants (R_*)",
-    "simlab/kernels/query.py": "the ongoing abilities the queries read (Strength, play costs, who may enter or "
-    "move, covered symbols, Obstacle removal, granted Activates)",
-    "simlab/kernels/engine/cards.py": "card placements reading tile Allies (and their rule), granting Items and "
-    "the no-Effects ability",
-    "simlab/kernels/engine/routines/actions.py": "vanquish_done_r's Allies: tile Allies kept, returned to hand, "
-    "moved to the Villain Mover",
-    "simlab/kernels/engine/routines/fate.py": "the rule of a card played when revealed into a locked location",
-    "simlab/engine/invariants.py": "walked_strength_nb works Strength out from the ongoing abilities",
-    "simlab/data/rules.py": "a rule variant's reading of attached_needs_two_allies",
-}
+NOT_YET: dict[str, str] = {}
 # Modules that name a villain because a study asks about it by name (not villain code).
 ASKED = {"simlab/report/sections.py": 'the report answers the question "is Lady Tremaine harder?" by name'}
 
@@ -385,6 +373,30 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
             assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
     for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
         assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)
+    # the questions asked of ongoing abilities reach those each folder answers them for (ASKED), and no other
+    from simlab.kernels import const as K
+
+    asked = [0] * engine.N_ASKS
+    for folder, module in V._ability_modules():
+        for ask, codes in getattr(module, "ASKED", {}).items():
+            for code in codes:
+                assert owners[code] == folder, f"{folder} answers {ask} for code {code}, which it does not handle"
+                asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
+    assert list(link._TABLES[engine.ASKED_TABLE]) == asked
+    # and the queries' questions reach the answers of the folders' queries.py (ANSWERS), and no other
+    from simlab.kernels import query
+
+    answers = link._PY_TABLES[query.QUERY_TABLE]
+    assert set(answers) == set(range(engine.N_ABILITY_CODES))
+    answered = [0] * query.N_QUESTIONS
+    for module in V._query_modules().values():
+        for question, codes in module.ANSWERS.items():
+            for code in codes:
+                assert answers[code] is getattr(module.answer_nb, "py_func", module.answer_nb)
+                answered[question] |= 1 << (code - K.FIRST_PASSIVE)
+    assert list(link._TABLES[query.ANSWERED_TABLE]) == answered
+    for code in set(range(engine.N_ABILITY_CODES)) - set(V.query_owners()):
+        assert answers[code] is getattr(query.no_answer_nb, "py_func", query.no_answer_nb)
 
 
 # ------------------------------------------------------------------------------------------ ability codes
@@ -426,3 +438,26 @@ def test_a_folder_added_last_is_assigned_free_codes_and_leaves_the_others(monkey
     monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("crowded",))
     with pytest.raises(RuntimeError, match="no ability code is left"):
         V.ability_codes()
+
+
+def test_rule_slots_are_the_cores_then_the_folders_and_a_new_one_takes_a_free_index(monkeypatch):
+    from simlab.kernels import const as K
+
+    before = V.rule_slots()
+    assert {n: before[n] for n in K.RULE_SLOTS} == K.RULE_SLOTS
+    assert len(set(before.values())) == len(before) and all(0 <= i < K.N_RULES for i in before.values())
+    for folder in V.REGISTRY:  # the shipped variants keep the indices their tables ask for
+        for name, index in V.declared_rule_slots(folder).items():
+            assert index is None or before[name] == index
+    declared = V.declared_rule_slots
+    extra = {"a_new_rule": None, "obstacle_win_at_start_of_turn": before["obstacle_win_at_start_of_turn"]}
+    monkeypatch.setattr(V, "declared_rule_slots", lambda f: extra if f == "extra" else declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY + ("extra",))
+    after = V.rule_slots()
+    assert {n: after[n] for n in before} == before
+    assert after["a_new_rule"] == min(set(range(K.N_RULES)) - set(before.values()))
+    clash = {"another_rule": before["obstacle_win_at_start_of_turn"]}
+    monkeypatch.setattr(V, "declared_rule_slots", lambda f: clash if f == "extra" else declared(f))
+    monkeypatch.setattr(V, "REGISTRY", V.REGISTRY[:-1] + ("extra", "extra"))
+    with pytest.raises(RuntimeError, match="cannot take index"):
+        V.rule_slots()

@@ -6,6 +6,15 @@ from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.engine.frame import A0, A1, A2, A3, ret_nb
 from simlab.kernels.jit import kernel
+from simlab.kernels.query import (  # noqa: F401  (the check table's names, for the engine and the folders)
+    ASK_COVERS,
+    ASKED_TABLE,
+    CHECK_TABLE,
+    CHECK_TYPES,
+    N_ASKS,
+    NO_CHECK,
+    realm_checks_nb,
+)
 
 # The ability codes printed by one villain's cards are resolved by that villain's routine
 # (simlab/villains/<folder>/abilities.py: ability_r, compiled on its own), reached through a table of
@@ -24,9 +33,8 @@ _ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, ty
 # before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
 # reached through a second table indexed by ability code, filled with the first. It answers 1 (it can), 0 (it
 # cannot) or NO_CHECK (its text leaves nothing to check: an Effect can be played, an Activated Ability cannot).
-CHECK_TABLE = "simlab_ability_checks"
-# (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the card
-CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+# CHECK_TABLE, CHECK_TYPES: (ref(st), ref(tb), ru, slot, seat, card row, budget): the Power left after paying the
+# card (defined with the queries, which ask it too: simlab.kernels.query)
 CHECK_EFFECT = 0  # an Effect or Condition, of a Villain or a Fate deck
 CHECK_ACTIVATE = 1  # an Activated Ability in the Realm, at an unlocked location, its cost affordable
 CHECK_TAKES_OVER_FATE_ACTION = 2  # a Fate Effect picked in a Fate action: 1 if it resolves the Fate action itself
@@ -35,8 +43,25 @@ CHECK_OBJECTIVE = 3  # the seat's objective (card row: the point asked at, K.OBJ
 RESOLVE_ON_DEFEAT = 4  # a Hero's "when defeated" ability, the Hero just defeated
 RESOLVE_DEFEATED_BY_VANQUISH = 5  # a Hero's ongoing ability, the Hero defeated by a Vanquish: 1 if it moved it
 RESOLVE_REALM_CHANGED = 6  # an ongoing ability watching where cards stand (VF_WATCHING): a card entered or moved
-NO_CHECK = -1
+# The questions the engine asks of an ongoing ability's villain where the rules leave a card's text to decide; a
+# folder names the ongoing abilities its check_nb answers each for (ASKED in its abilities.py), the others are not
+# asked (ASKED_TABLE):
+ASK_PLAYABLE = 7  # card row c, from hand by a Play a Card action (its own ability), to location budget (-1: before
+# a location is picked, an Ally): 0 if it may not be played (there)
+ASK_NO_EFFECTS = 8  # (an ability in the seat's Realm) 1 if the seat may play no Effect
+ASK_VANQUISH_RETURNS_ALLIES = 9  # (an ability in the seat's Realm) a Vanquish at location c: 1 if the Allies used
+# in it go back to their owner's hand instead of the discard pile
+RESOLVE_USED_IN_VANQUISH = 10  # (its own ability) Ally card row c, instance budget, used in a Vanquish: 1 once its
+# ability dealt with it (kept or moved it), else the engine discards it (or returns it to hand)
+# and one asked of the seat's villain itself (the entry of its objective, which every villain's folder handles):
+ASK_PLAYED_INTO_LOCKED = 11  # card row c, played when revealed by a Fate action, to location budget, which is
+# locked: 1 if it goes there all the same (else it is discarded)
+# ASK_COVERS = 12 (the Realm's): 1 if a card at location c covers its top row (asked by query.covered_nb)
 _check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
+# Entry ``ask`` of ASKED_TABLE (a question above): bit p - FIRST_PASSIVE set if the folder handling ongoing ability p
+# answers it (simlab.villains.bind_abilities fills it from each folder's ASKED). A clear bit is not asked: a call
+# through the table costs more than the bit test that saves it.
+_asked = link.table_reader(ASKED_TABLE, N_ASKS)
 
 
 # The frame of an engine routine resolving a card's ability (resolve_effect_r, on_play_r, on_enter_r, activate_r),
@@ -86,3 +111,19 @@ def no_ability_r(st, tb, ru, f):
 def no_check_nb(st, tb, ru, slot, s, c, budget):
     """The check table's entry for a code no villain checks: NO_CHECK."""
     return NO_CHECK
+
+
+@kernel
+def own_ability_says_nb(st, tb, ru, ask, s, c, arg):
+    """Card row ``c``'s own ongoing ability's answer to question ``ask`` (``arg``: the question's other argument), or
+    NO_CHECK if it has none or its villain does not answer that question."""
+    p = tb.card[c, K.CF_PASSIVE]
+    if p < K.FIRST_PASSIVE or (_asked(ask) >> (p - K.FIRST_PASSIVE)) & 1 == 0:
+        return NO_CHECK
+    return _check(p, st, tb, ru, ask, s, c, arg)
+
+
+@kernel
+def villain_says_nb(st, tb, ru, ask, s, c, arg):
+    """Seat ``s``'s villain's answer to question ``ask`` (through the entry of its objective's code)."""
+    return _check(tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_OBJECTIVE], st, tb, ru, ask, s, c, arg)

@@ -2,13 +2,11 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
+from simlab.kernels.engine.abilities import ASK_NO_EFFECTS, ASK_PLAYABLE, own_ability_says_nb, realm_checks_nb
 from simlab.kernels.engine.fate import effect_doable_nb
-from simlab.kernels.engine.log import log_nb, opt_add_nb
-from simlab.kernels.engine.piles import villain_discard_into_deck_nb
-from simlab.kernels.engine.realm import discard_nb
+from simlab.kernels.engine.log import opt_add_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import can_enter_nb, passive_count_nb, play_cost_nb, realm_instance_nb, zone_bits_nb
-from simlab.kernels.state import set_zone_nb
+from simlab.kernels.query import can_enter_nb, play_cost_nb, realm_instance_nb, zone_bits_nb
 
 
 @kernel
@@ -20,9 +18,8 @@ def add_card_placements_nb(st, tb, ru, s, k):
     if tb.card[c, K.CF_EXCLUSIVE] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_EXCLUSIVE]) >= 0:
         return 0
     if t == K.T_ALLY:
-        if tb.card[c, K.CF_PASSIVE] == K.AB_TILE_ALLY:
-            if ru[K.R_TILE_ALLY_PLAY_CARD] == 0 or st.sv[s, K.SV_TILE] != 2:
-                return 0
+        if own_ability_says_nb(st, tb, ru, ASK_PLAYABLE, s, c, -1) == 0:
+            return 0
         if tb.card[c, K.CF_SWAP_FROM] >= 0:
             base = realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM])
             if base >= 0 and st.sv[s, K.SV_LOCK + st.inst[s, base, K.I_LOC]] == 0:
@@ -48,7 +45,7 @@ def add_card_placements_nb(st, tb, ru, s, k):
             for loc in range(K.N_LOC):
                 if not can_enter_nb(st, tb, s, c, loc):
                     continue
-                if tb.card[c, K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE and granting_items_blocked_nb(st, tb, s, loc):
+                if own_ability_says_nb(st, tb, ru, ASK_PLAYABLE, s, c, loc) == 0:
                     continue
                 opt_add_nb(st, K.O_PLAY, k, loc, -1)
                 n += 1
@@ -56,23 +53,10 @@ def add_card_placements_nb(st, tb, ru, s, k):
 
 
 @kernel
-def granting_items_blocked_nb(st, tb, s, loc):
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, h, K.I_LOC] == loc
-            and st.inst[s, h, K.I_TRAPPED] == 0
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == K.AB_BLOCKS_GRANTING_ITEMS_HERE
-        ):
-            return True
-    return False
-
-
-@kernel
 def add_play_options_nb(st, tb, ru, s):
     """Add every card play seat ``s`` can make with a Play a Card action (one per distinct card)."""
     power = st.sv[s, K.SV_POWER]
-    no_effects = passive_count_nb(st, tb, s, K.AB_NO_EFFECTS) > 0
+    effects_barred = realm_checks_nb(st, tb, ru, ASK_NO_EFFECTS, s, -1, -1)
     hand = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
     m = hand
     while m != 0:
@@ -94,42 +78,7 @@ def add_play_options_nb(st, tb, ru, s):
         if cost > power or t == K.T_CONDITION or tb.card[c, K.CF_BLOCKED] != 0:
             continue
         if t == K.T_EFFECT:
-            if not no_effects and effect_doable_nb(st, tb, ru, s, c, power - cost):
+            if not effects_barred and effect_doable_nb(st, tb, ru, s, c, power - cost):
                 opt_add_nb(st, K.O_PLAY, k, -1, -1)
         else:
             add_card_placements_nb(st, tb, ru, s, k)
-
-
-@kernel
-def reveal_until_ally_nb(st, tb, s):
-    """reveal_until_ally: reveal from the deck until an Ally (to hand); the rest is discarded.
-
-    With no Ally left in deck or discard pile, the card only reshuffles the discard pile into the deck.
-    """
-    ally_left = False
-    for k in range(K.N_VCARDS):
-        if (st.inst[s, k, K.I_ZONE] == K.Z_VDECK or st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD) and tb.card[
-            st.inst[s, k, K.I_CARD], K.CF_TYPE
-        ] == K.T_ALLY:
-            ally_left = True
-    if not ally_left:
-        villain_discard_into_deck_nb(st, s)
-        return
-    for k in range(K.N_VCARDS):
-        st.mark[k] = 0
-    while True:
-        if st.sv[s, K.SV_VDECK_N] == 0:
-            villain_discard_into_deck_nb(st, s)
-        n = st.sv[s, K.SV_VDECK_N] - 1
-        k = st.vdeck[s, n]
-        st.sv[s, K.SV_VDECK_N] = n
-        st.inst[s, k, K.I_FLAGS] |= K.FLAG_DRAWN
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
-            set_zone_nb(st, s, k, K.Z_HAND)
-            log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
-            break
-        set_zone_nb(st, s, k, K.Z_LIMBO)
-        st.mark[k] = 1
-    for k in range(K.N_VCARDS):
-        if st.mark[k] != 0:
-            discard_nb(st, s, k)

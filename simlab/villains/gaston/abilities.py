@@ -6,6 +6,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.engine.abilities import (
+    ASK_VANQUISH_RETURNS_ALLIES,
     CARD_HERE,
     CARD_LOCALS,
     CHECK_ACTIVATE,
@@ -16,7 +17,6 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
-from simlab.kernels.engine.cards import reveal_until_ally_nb
 from simlab.kernels.engine.fate import hero_placements_nb
 from simlab.kernels.engine.frame import (
     A4,
@@ -53,6 +53,7 @@ from simlab.kernels.engine.piles import (
     put_on_fate_deck_nb,
     reveal_fate_nb,
     shuffle_fate_deck_nb,
+    villain_discard_into_deck_nb,
 )
 from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
 from simlab.kernels.engine.routines.fate import (
@@ -80,7 +81,8 @@ from simlab.kernels.query import (
     realm_instance_nb,
     strength_nb,
 )
-from simlab.villains import codes_for
+from simlab.kernels.state import set_zone_nb
+from simlab.villains import codes_for, slots_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
@@ -96,6 +98,20 @@ AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
 AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
 AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
 AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
+AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
+AB_EXTRA_MOVE = CODES["extra_move"]
+AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
+AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
+AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
+AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
+AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
+AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
+AB_VANQUISH_HERE_RETURNS_ALLIES = CODES["vanquish_here_returns_allies"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_MOVE_HEROES_SINGLE_DESTINATION = SLOTS["move_heroes_single_destination"]
+R_PUSH_ALLIES_SINGLE_DESTINATION = SLOTS["push_allies_single_destination"]
+R_OBSTACLE_WIN_AT_START_OF_TURN = SLOTS["obstacle_win_at_start_of_turn"]
+R_REMOVE_N_NEEDS_N = SLOTS["remove_n_needs_n"]
 
 
 HANDLES = (
@@ -104,22 +120,25 @@ HANDLES = (
     AB_REMOVE_OBSTACLES,
     AB_REMOVE_OBSTACLES_ONE_LOCATION,
     AB_REPLACE_ONE_GAIN_OR_DRAW,
-    K.AB_EXTRA_VANQUISH,
-    K.AB_EXTRA_MOVE,
-    K.AB_DEFEAT_HERO_MAX_STRENGTH,
-    K.AB_REVEAL_UNTIL_ALLY,
+    AB_EXTRA_VANQUISH,
+    AB_EXTRA_MOVE,
+    AB_DEFEAT_HERO_MAX_STRENGTH,
+    AB_REVEAL_UNTIL_ALLY,
     AB_REVEAL_UNTIL_HERO,
     AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
     AB_REPLACE_ONE_EACH_LOCATION,
     AB_REPLACE_OBSTACLES,
     AB_FIND_HERO_RESHUFFLE_FATE,
     AB_REPLACE_ALL_ONE_LOCATION,
-    K.AB_MAY_MOVE_ONE_HERO,
-    K.AB_FETCH_ATTACHMENT_HERE,
-    K.AB_MAY_MOVE_HEROES_OR_ITEMS,
-    K.AB_PUSH_ALLIES_OUT,
+    AB_MAY_MOVE_ONE_HERO,
+    AB_FETCH_ATTACHMENT_HERE,
+    AB_MAY_MOVE_HEROES_OR_ITEMS,
+    AB_PUSH_ALLIES_OUT,
     AB_PLAY_OTHER_REVEAL_AGAIN,
+    AB_VANQUISH_HERE_RETURNS_ALLIES,
 )
+# the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
+ASKED = {ASK_VANQUISH_RETURNS_ALLIES: (AB_VANQUISH_HERE_RETURNS_ALLIES,)}
 
 
 # the locals of Gaston's routines on the engine's card frames (after CARD_HERE on on_play_r's and on_enter_r's)
@@ -131,6 +150,41 @@ HERO_DEST = A6  # the destination (single-destination reading),
 NEXT_ITEM = A7  # the next Item to look at
 NEXT_ALLY = A4  # push_allies_out: the next Ally to look at,
 ALLY_DEST = A5  # the destination (single-destination reading)
+
+
+@kernel
+def reveal_until_ally_nb(st, tb, s):
+    """reveal_until_ally: reveal from the deck until an Ally (to hand); the rest is discarded.
+
+    With no Ally left in deck or discard pile, the card only reshuffles the discard pile into the deck.
+    """
+    ally_left = False
+    for k in range(K.N_VCARDS):
+        if (st.inst[s, k, K.I_ZONE] == K.Z_VDECK or st.inst[s, k, K.I_ZONE] == K.Z_VDISCARD) and tb.card[
+            st.inst[s, k, K.I_CARD], K.CF_TYPE
+        ] == K.T_ALLY:
+            ally_left = True
+    if not ally_left:
+        villain_discard_into_deck_nb(st, s)
+        return
+    for k in range(K.N_VCARDS):
+        st.mark[k] = 0
+    while True:
+        if st.sv[s, K.SV_VDECK_N] == 0:
+            villain_discard_into_deck_nb(st, s)
+        n = st.sv[s, K.SV_VDECK_N] - 1
+        k = st.vdeck[s, n]
+        st.sv[s, K.SV_VDECK_N] = n
+        st.inst[s, k, K.I_FLAGS] |= K.FLAG_DRAWN
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_ALLY:
+            set_zone_nb(st, s, k, K.Z_HAND)
+            log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
+            break
+        set_zone_nb(st, s, k, K.Z_LIMBO)
+        st.mark[k] = 1
+    for k in range(K.N_VCARDS):
+        if st.mark[k] != 0:
+            discard_nb(st, s, k)
 
 
 @helper
@@ -188,13 +242,13 @@ def effect_nb(st, tb, ru, f):
         else:
             draw_n_nb(st, s, n)
         return ret_nb(st, f)
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         st.g[K.G_ACTIONS] += 1
         return tail_nb(st, f, RT_CHOOSE_VANQUISH, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         st.g[K.G_ACTIONS] += 1
         return tail_nb(st, f, RT_CHOOSE_MOVE, s, ab, 0, 0, 0, 0, 0)
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         if pc == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
@@ -209,7 +263,7 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         defeat_hero_nb(st, tb, ru, s, chosen_nb(st, 1), 0, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_REVEAL_UNTIL_ALLY:
+    if ab == AB_REVEAL_UNTIL_ALLY:
         reveal_until_ally_nb(st, tb, s)
         return ret_nb(st, f)
     if ab == AB_REVEAL_UNTIL_HERO:
@@ -276,7 +330,7 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of Gaston's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, CARD_HERE]
-    if ab == K.AB_MAY_MOVE_ONE_HERO:
+    if ab == AB_MAY_MOVE_ONE_HERO:
         if pc == 0:
             return call_nb(st, f, 1, RT_PICK_HERO_TO_MOVE, chooser, s, 1, ab, 0, 0, 0)
         if pc == 1:
@@ -284,7 +338,7 @@ def on_play_nb(st, tb, ru, f):
             if hero >= 0:
                 return tail_nb(st, f, RT_MOVE_HERO, s, hero, st.g[K.G_RET1], chooser, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_FETCH_ATTACHMENT_HERE:
+    if ab == AB_FETCH_ATTACHMENT_HERE:
         # Maurice: find his Invention and attach it to a Hero at his location.
         if pc == 0:
             k = find_nb(st, s, tb.card[c, K.CF_REF0], 0)
@@ -306,7 +360,7 @@ def on_play_nb(st, tb, ru, f):
         st.inst[s, k, K.I_FLAGS] |= K.FLAG_PLAYED
         log_nb(st, K.EV_FATE_PLAY, s, k, here, host, chooser)
         return ret_nb(st, f)
-    if ab == K.AB_MAY_MOVE_HEROES_OR_ITEMS:
+    if ab == AB_MAY_MOVE_HEROES_OR_ITEMS:
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -342,7 +396,7 @@ def on_play_nb(st, tb, ru, f):
             st.fr[f, NEXT_HERO] += 1
             pc = 2
         if pc == 2:
-            single = ru[K.R_MOVE_HEROES_SINGLE_DESTINATION] != 0
+            single = ru[R_MOVE_HEROES_SINGLE_DESTINATION] != 0
             for j in range(st.fr[f, NEXT_HERO], K.N_INST):
                 cj = st.inst[s, j, K.I_CARD]
                 if (
@@ -402,7 +456,7 @@ def on_enter_nb(st, tb, ru, f):
         st.fr[f, NEXT_ALLY] = k + 1
     # pc 2 or 3: the Allies still at Beast's location, in instance order
     here = st.fr[f, CARD_HERE]
-    single = ru[K.R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
+    single = ru[R_PUSH_ALLIES_SINGLE_DESTINATION] != 0
     for k in range(st.fr[f, NEXT_ALLY], K.N_VCARDS):
         if (
             st.inst[s, k, K.I_ZONE] == K.Z_REALM
@@ -453,10 +507,19 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot == RESOLVE_ON_DEFEAT:  # clear_obstacles_at: the defeated Hero's location
         clear_obstacles_at_nb(st, tb, ru, s, tb.card[st.inst[s, c, K.I_CARD], K.CF_LOCATION])
         return 1
+    if slot == ASK_VANQUISH_RETURNS_ALLIES:  # an Ally of his at the Vanquish's location (c) sends them back to hand
+        for k in range(K.N_VCARDS):
+            if (
+                st.inst[s, k, K.I_ZONE] == K.Z_REALM
+                and st.inst[s, k, K.I_LOC] == c
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_VANQUISH_HERE_RETURNS_ALLIES
+            ):
+                return 1
+        return 0
     if slot == CHECK_OBJECTIVE:
-        if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
+        if c == K.OBJECTIVE_AFTER_OBSTACLE_REMOVED and ru[R_OBSTACLE_WIN_AT_START_OF_TURN] != 0:
             return 0
-        if c == K.OBJECTIVE_AT_TURN_START and ru[K.R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
+        if c == K.OBJECTIVE_AT_TURN_START and ru[R_OBSTACLE_WIN_AT_START_OF_TURN] == 0:
             return 0
         return 1 if obstacles_total_nb(st, s) == 0 else 0
     if slot == CHECK_ACTIVATE:
@@ -470,7 +533,7 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ab = tb.card[c, K.CF_EFFECT]
     n = tb.card[c, K.CF_N]
     if ab == AB_REMOVE_OBSTACLES:
-        if ru[K.R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
+        if ru[R_REMOVE_N_NEEDS_N] != 0 and n > 1 and obstacles_total_nb(st, s) < n:
             return 0
         return 1 if can_remove_obstacle_nb(st, tb, s) else 0
     if ab == AB_REMOVE_OBSTACLES_ONE_LOCATION:
@@ -482,11 +545,11 @@ def check_nb(st, tb, ru, slot, s, c, budget):
             if missing_at_nb(st, tb, s, loc) == 0:
                 return 0
         return 1
-    if ab == K.AB_EXTRA_VANQUISH:
+    if ab == AB_EXTRA_VANQUISH:
         return 1 if any_vanquish_possible_nb(st, tb, s, ru[K.R_ZERO_STRENGTH_NO_VANQUISH] == 0) else 0
-    if ab == K.AB_EXTRA_MOVE:
+    if ab == AB_EXTRA_MOVE:
         return 1 if any_move_nb(st, tb, s, 0) else 0
-    if ab == K.AB_DEFEAT_HERO_MAX_STRENGTH:
+    if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         for h in range(K.N_INST):
             if (
                 st.inst[s, h, K.I_ZONE] == K.Z_REALM

@@ -7,6 +7,8 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
+    ASK_NO_EFFECTS,
+    ASK_PLAYABLE,
     CARD_HERE,
     CARD_LOCALS,
     CARD_SEAT,
@@ -17,6 +19,7 @@ from simlab.kernels.engine.abilities import (
     NO_CHECK,
     RESOLVE_DEFEATED_BY_VANQUISH,
     RESOLVE_ON_DEFEAT,
+    RESOLVE_USED_IN_VANQUISH,
     card_frame_nb,
 )
 from simlab.kernels.engine.cards import add_card_placements_nb
@@ -69,12 +72,13 @@ from simlab.kernels.query import (
     can_enter_nb,
     flip_cost_nb,
     hero_count_nb,
+    passive_count_nb,
     realm_instance_nb,
     strength_nb,
     zone_bits_nb,
     zone_instance_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 
 # the codes this folder's abilities were assigned when the registry was loaded
 CODES = codes_for(__name__)
@@ -87,27 +91,54 @@ AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
 AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
 AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
 AB_FLIP_CAULDRON = CODES["flip_cauldron"]
+AB_FREE_ITEM = CODES["free_item"]
+AB_POWER_PER_HERO = CODES["power_per_hero"]
+AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
+AB_DRAW = CODES["draw"]
+AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
+AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
+AB_GATHER_ALLIES = CODES["gather_allies"]
+AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
+AB_TILE_ALLY = CODES["tile_ally"]
+AB_GRANTS_ACTIVATE = CODES["grants_activate"]
+AB_NO_EFFECTS = CODES["no_effects"]
+AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = CODES["moves_to_villain_after_vanquish"]
+AB_BLOCKS_GRANTING_ITEMS_HERE = CODES["blocks_granting_items_here"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_MOVE_EACH_HERO_SINGLE_DESTINATION = SLOTS["move_each_hero_single_destination"]
+R_TILE_ALLY_ANY_LOCATION = SLOTS["tile_ally_any_location"]
+R_TILE_ALLY_PLAY_CARD = SLOTS["tile_ally_play_card"]
 
 
 HANDLES = (
     AB_RETURNS_TO_FATE_DECK,
     AB_CLAIM_CAULDRON,
     OBJECTIVE,
-    K.AB_FREE_ITEM,
+    AB_FREE_ITEM,
     AB_POWER_CAULDRON,
     AB_CLAIM_OR_GAIN,
-    K.AB_POWER_PER_HERO,
-    K.AB_FIND_OR_DEFEAT_STRENGTH,
+    AB_POWER_PER_HERO,
+    AB_FIND_OR_DEFEAT_STRENGTH,
     AB_RESHUFFLE_OR_PAY_CLAIM,
-    K.AB_DRAW,
-    K.AB_DISCARD_HAND_DRAW,
+    AB_DRAW,
+    AB_DISCARD_HAND_DRAW,
     AB_DEPOWER_CAULDRON,
-    K.AB_MAY_MOVE_EACH_HERO,
-    K.AB_GATHER_ALLIES,
-    K.AB_LOSE_POWER_OR_DISCARD,
+    AB_MAY_MOVE_EACH_HERO,
+    AB_GATHER_ALLIES,
+    AB_LOSE_POWER_OR_DISCARD,
     AB_RESHUFFLE_FATE_PLAY_TWO,
     AB_FLIP_CAULDRON,
+    AB_TILE_ALLY,
+    AB_GRANTS_ACTIVATE,
+    AB_NO_EFFECTS,
+    AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
 )
+# the engine's questions (engine.ASK_*, RESOLVE_USED_IN_VANQUISH) check_nb answers, and for which ongoing abilities
+ASKED = {
+    ASK_PLAYABLE: (AB_TILE_ALLY, AB_GRANTS_ACTIVATE),
+    ASK_NO_EFFECTS: (AB_NO_EFFECTS,),
+    RESOLVE_USED_IN_VANQUISH: (AB_TILE_ALLY, AB_MOVES_TO_VILLAIN_AFTER_VANQUISH),
+}
 
 
 # the locals of the Horned King's routines on the engine's frames (after CARD_HERE on on_play_r's)
@@ -141,9 +172,23 @@ def tile_allies_everywhere_nb(st, tb, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
             locs |= 1 << st.inst[s, k, K.I_LOC]
     return locs == (1 << K.N_LOC) - 1
+
+
+@kernel
+def granting_items_blocked_nb(st, tb, s, loc):
+    """An Item granting an Activate may not be played to ``loc``: an untrapped Hero there blocks it."""
+    for h in range(K.N_INST):
+        if (
+            st.inst[s, h, K.I_ZONE] == K.Z_REALM
+            and st.inst[s, h, K.I_LOC] == loc
+            and st.inst[s, h, K.I_TRAPPED] == 0
+            and tb.card[st.inst[s, h, K.I_CARD], K.CF_PASSIVE] == AB_BLOCKS_GRANTING_ITEMS_HERE
+        ):
+            return True
+    return False
 
 
 @kernel
@@ -173,7 +218,7 @@ def effect_nb(st, tb, ru, f):
     """The Horned King's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
     frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         if pc == 0:
             opt_clear_nb(st)
             for j in range(K.N_VCARDS):
@@ -196,10 +241,10 @@ def effect_nb(st, tb, ru, f):
         else:
             gain_power_nb(st, s, n)
         return ret_nb(st, f)
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         gain_power_nb(st, s, hero_count_nb(st, tb, s))
         return ret_nb(st, f)
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         if pc == 0:
             find_ok = 1 if find_ok_nb(st, tb, s, c) else 0
             defeat_ok = 1 if defeat_strength_ok_nb(st, tb, s, c) else 0
@@ -241,9 +286,9 @@ def effect_nb(st, tb, ru, f):
         else:
             villain_discard_into_deck_nb(st, s)
         return ret_nb(st, f)
-    if ab == K.AB_DRAW:
+    if ab == AB_DRAW:
         draw_n_nb(st, s, n)
-    elif ab == K.AB_DISCARD_HAND_DRAW:
+    elif ab == AB_DISCARD_HAND_DRAW:
         for j in range(K.N_VCARDS):
             if st.inst[s, j, K.I_ZONE] == K.Z_HAND:
                 discard_nb(st, s, j)
@@ -259,8 +304,8 @@ def on_play_nb(st, tb, ru, f):
     """The "when played" abilities of the Horned King's Heroes and Items (on ``on_play_r``'s frame)."""
     s, h, chooser, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ON_PLAY)
     here = st.fr[f, CARD_HERE]
-    if ab == K.AB_MAY_MOVE_EACH_HERO:
-        single = ru[K.R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
+    if ab == AB_MAY_MOVE_EACH_HERO:
+        single = ru[R_MOVE_EACH_HERO_SINGLE_DESTINATION] != 0
         if pc == 0:
             opt_clear_nb(st)
             opt_add_nb(st, K.O_MODE, K.M_NOTHING, 0, 0)
@@ -303,7 +348,7 @@ def on_play_nb(st, tb, ru, f):
                 if dest >= 0 and dest != st.inst[s, j, K.I_LOC]:
                     return call_nb(st, f, 5, RT_MOVE_HERO, s, j, dest, chooser, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_GATHER_ALLIES:
+    if ab == AB_GATHER_ALLIES:
         for k in range(K.N_VCARDS):
             if (
                 st.inst[s, k, K.I_ZONE] == K.Z_REALM
@@ -314,7 +359,7 @@ def on_play_nb(st, tb, ru, f):
             ):
                 move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
-    if ab == K.AB_LOSE_POWER_OR_DISCARD:
+    if ab == AB_LOSE_POWER_OR_DISCARD:
         n = tb.card[c, K.CF_N]
         if pc == 0:
             opt_clear_nb(st)
@@ -384,7 +429,7 @@ def tile_nb(st, tb, ru, f):
             for k in range(K.N_VCARDS):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY
                 ):
                     opt_add_nb(st, K.O_CARD, k, s, 0)
             if st.g[K.G_NOPT] > 0:
@@ -411,7 +456,7 @@ def tile_nb(st, tb, ru, f):
         for k in range(K.N_VCARDS):
             if (
                 st.inst[s, k, K.I_ZONE] == K.Z_HAND
-                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TILE_ALLY
+                and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY
                 and tb.card[st.inst[s, k, K.I_CARD], K.CF_BLOCKED] == 0
             ):
                 cb = k
@@ -420,7 +465,7 @@ def tile_nb(st, tb, ru, f):
             for k in range(K.N_VCARDS):
                 if (
                     st.inst[s, k, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_GRANTS_ACTIVATE
+                    and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_GRANTS_ACTIVATE
                 ):
                     dup = False
                     for j in range(1, st.g[K.G_NOPT]):
@@ -430,7 +475,7 @@ def tile_nb(st, tb, ru, f):
                         continue
                     for dest in range(K.N_LOC):
                         same = dest == st.inst[s, k, K.I_LOC]
-                        if (same or ru[K.R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
+                        if (same or ru[R_TILE_ALLY_ANY_LOCATION] != 0) and can_enter_nb(
                             st, tb, s, st.inst[s, cb, K.I_CARD], dest
                         ):
                             opt_add_nb(st, K.O_SWAP, k, cb, dest)
@@ -460,6 +505,25 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot == RESOLVE_ON_DEFEAT:  # claim_cauldron
         claim_cauldron_nb(st, s)
         return 1
+    if slot == ASK_PLAYABLE:
+        p = tb.card[c, K.CF_PASSIVE]
+        if p == AB_TILE_ALLY:  # played by the tile's Power side, or also from hand while that side shows
+            return 1 if ru[R_TILE_ALLY_PLAY_CARD] != 0 and st.sv[s, K.SV_TILE] == 2 else 0
+        if p == AB_GRANTS_ACTIVATE and budget >= 0:
+            return 0 if granting_items_blocked_nb(st, tb, s, budget) else 1
+        return NO_CHECK
+    if slot == ASK_NO_EFFECTS:
+        return 1 if passive_count_nb(st, tb, s, AB_NO_EFFECTS) > 0 else 0
+    if slot == RESOLVE_USED_IN_VANQUISH:
+        p = tb.card[c, K.CF_PASSIVE]
+        if p == AB_TILE_ALLY:  # not discarded
+            return 1
+        if p == AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
+            mover = st.sv[s, K.SV_MOVER]
+            if st.inst[s, budget, K.I_LOC] != mover:
+                move_card_nb(st, tb, ru, s, budget, mover)
+            return 1
+        return NO_CHECK
     if slot == RESOLVE_DEFEATED_BY_VANQUISH:
         if tb.card[st.inst[s, c, K.I_CARD], K.CF_PASSIVE] != AB_RETURNS_TO_FATE_DECK:
             return NO_CHECK
@@ -480,13 +544,13 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
-    if ab == K.AB_POWER_PER_HERO:
+    if ab == AB_POWER_PER_HERO:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
     if ab == AB_POWER_CAULDRON:
         return 1 if st.sv[s, K.SV_TILE] == 1 else 0
-    if ab == K.AB_FIND_OR_DEFEAT_STRENGTH:
+    if ab == AB_FIND_OR_DEFEAT_STRENGTH:
         return 1 if find_ok_nb(st, tb, s, c) or defeat_strength_ok_nb(st, tb, s, c) else 0
-    if ab == K.AB_FREE_ITEM:
+    if ab == AB_FREE_ITEM:
         # Probe with the option list, then give it back as it was: the caller may be building it.
         n0 = st.g[K.G_NOPT]
         found = 0

@@ -7,6 +7,8 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
+    ASK_COVERS,
+    ASK_PLAYED_INTO_LOCKED,
     CARD_HERE,
     CARD_LOCALS,
     CHECK_ACTIVATE,
@@ -70,7 +72,7 @@ from simlab.kernels.query import (
     zone_count_nb,
 )
 from simlab.kernels.state import set_zone_nb
-from simlab.villains import codes_for
+from simlab.villains import codes_for, slots_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 
 # the codes this folder's abilities were assigned when the registry was loaded
@@ -82,31 +84,53 @@ AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
 AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
 AB_FETCH_ALLY_HERE = CODES["fetch_ally_here"]
 AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
+AB_EXTRA_MOVE_OR_ACTIVATE = CODES["extra_move_or_activate"]
+AB_RESHUFFLE_DISCARD_DRAW = CODES["reshuffle_discard_draw"]
+AB_TRAP_HERO = CODES["trap_hero"]
+AB_REFRESH_HAND = CODES["refresh_hand"]
+AB_RESHUFFLE_FATE_ARRANGE = CODES["reshuffle_fate_arrange"]
+AB_DEFEAT_NAMED_HERO = CODES["defeat_named_hero"]
+AB_UNTRAP_AND_MOVE = CODES["untrap_and_move"]
+AB_MOVE_OPPONENT_ALLY = CODES["move_opponent_ally"]
+AB_MOVE_NAMED_HERE_TRAP = CODES["move_named_here_trap"]
+AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
+AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
+AB_ACTIVATE_TO_WIN = CODES["activate_to_win"]
+AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
+AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
+AB_GLASS_SLIPPER = CODES["glass_slipper"]
+SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
+R_TRAPS_HEROES_HERE_CONTINUOUS = SLOTS["traps_heroes_here_continuous"]
+R_GLASS_SLIPPERS_COVER = SLOTS["glass_slippers_cover"]
+R_PLAYED_WHEN_REVEALED_INTO_LOCKED = SLOTS["played_when_revealed_into_locked"]
 
 
 HANDLES = (
-    K.AB_TRAPS_HEROES_HERE,
+    AB_TRAPS_HEROES_HERE,
+    AB_GLASS_SLIPPER,
     AB_PLAY_GLASS_SLIPPERS,
     OBJECTIVE,
-    K.AB_EXTRA_MOVE_OR_ACTIVATE,
-    K.AB_RESHUFFLE_DISCARD_DRAW,
-    K.AB_TRAP_HERO,
-    K.AB_REFRESH_HAND,
-    K.AB_RESHUFFLE_FATE_ARRANGE,
-    K.AB_DEFEAT_NAMED_HERO,
+    AB_EXTRA_MOVE_OR_ACTIVATE,
+    AB_RESHUFFLE_DISCARD_DRAW,
+    AB_TRAP_HERO,
+    AB_REFRESH_HAND,
+    AB_RESHUFFLE_FATE_ARRANGE,
+    AB_DEFEAT_NAMED_HERO,
     AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
-    K.AB_UNTRAP_AND_MOVE,
-    K.AB_MOVE_OPPONENT_ALLY,
+    AB_UNTRAP_AND_MOVE,
+    AB_MOVE_OPPONENT_ALLY,
     AB_UNLOCK_PLAY_NAMED,
-    K.AB_MOVE_NAMED_HERE_TRAP,
+    AB_MOVE_NAMED_HERE_TRAP,
     AB_FIND_NAMED_HERO_PLAY,
-    K.AB_PEEK_FATE_DISCARD_ONE,
+    AB_PEEK_FATE_DISCARD_ONE,
     AB_DISCARD_GLASS_SLIPPER,
-    K.AB_MOVE_HERO_HERE_TRAP,
-    K.AB_ACTIVATE_TO_WIN,
+    AB_MOVE_HERO_HERE_TRAP,
+    AB_ACTIVATE_TO_WIN,
     AB_FETCH_ALLY_HERE,
-    K.AB_DISCARD_ITEM_HERE,
+    AB_DISCARD_ITEM_HERE,
 )
+# the engine's questions (engine.ASK_*) check_nb answers, and for which ongoing abilities
+ASKED = {ASK_COVERS: (AB_GLASS_SLIPPER,)}
 
 
 # the locals of Lady Tremaine's routines on the engine's card frames (after CARD_HERE on on_play_r's)
@@ -124,7 +148,7 @@ def fetch_slippers_nb(st, tb, s):
     for k in range(K.N_VCARDS, K.N_INST):
         c = st.inst[s, k, K.I_CARD]
         if (
-            tb.card[c, K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+            tb.card[c, K.CF_PASSIVE] == AB_GLASS_SLIPPER
             and st.inst[s, k, K.I_ZONE] != K.Z_REALM
             and st.inst[s, k, K.I_ZONE] != K.Z_LIMBO
         ):
@@ -143,13 +167,13 @@ def fetch_slippers_nb(st, tb, s):
 def trap_sweep_nb(st, tb, ru, s):
     """Under the continuous reading, every Hero sharing a location with Lucifer (traps_heroes_here) gets a Trapped
     token while tokens last."""
-    if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
+    if ru[R_TRAPS_HEROES_HERE_CONTINUOUS] == 0:
         return
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_TRAPS_HEROES_HERE:
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
             heroes = zone_bits_nb(st, s, K.Z_REALM)
             while heroes != 0:
                 h = lowest_nb(heroes)
@@ -164,7 +188,7 @@ def passive_played_nb(st, tb, ru, f):
     by ``chooser``, gets a Trapped token."""
     s, k, chooser, pc, _, ab, _ = card_frame_nb(st, tb, f, K.CF_PASSIVE)
     if pc == START:
-        if ru[K.R_TRAPS_HEROES_HERE_CONTINUOUS] != 0:
+        if ru[R_TRAPS_HEROES_HERE_CONTINUOUS] != 0:
             return ret_nb(st, f)
         here = st.inst[s, k, K.I_LOC]
         opt_clear_nb(st)
@@ -189,7 +213,7 @@ def effect_nb(st, tb, ru, f):
     """Lady Tremaine's Effects and Conditions: resolve ``k`` in seat ``s``'s Realm (on ``resolve_effect_r``'s
     frame); ``chooser`` makes its choices."""
     s, k, chooser, pc, c, ab, n = card_frame_nb(st, tb, f, K.CF_EFFECT)
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+    if ab == AB_EXTRA_MOVE_OR_ACTIVATE:
         if pc == 0:
             st.g[K.G_ACTIONS] += 1
             can_move = 1 if any_move_nb(st, tb, s, 0) else 0
@@ -201,11 +225,11 @@ def effect_nb(st, tb, ru, f):
         if mode == K.M_ACTIVATE:
             return tail_nb(st, f, RT_CHOOSE_ACTIVATE, s, ab, 0, 0, 0, 0, 0)
         return ret_nb(st, f)
-    if ab == K.AB_RESHUFFLE_DISCARD_DRAW:
+    if ab == AB_RESHUFFLE_DISCARD_DRAW:
         villain_discard_into_deck_nb(st, s)
         draw_n_nb(st, s, n)
         return ret_nb(st, f)
-    if ab == K.AB_TRAP_HERO:
+    if ab == AB_TRAP_HERO:
         if pc == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
@@ -216,14 +240,14 @@ def effect_nb(st, tb, ru, f):
             return ret_nb(st, f)
         trap_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
-    if ab == K.AB_REFRESH_HAND:
+    if ab == AB_REFRESH_HAND:
         if pc == 0:
             return call_nb(st, f, 1, RT_DISCARD_PICKS, s, 0, ab, 0, 0, 0, 0)
         while hand_size_nb(st, s) < 4:
             if draw_nb(st, s) < 0:
                 break
         return ret_nb(st, f)
-    if ab == K.AB_RESHUFFLE_FATE_ARRANGE:
+    if ab == AB_RESHUFFLE_FATE_ARRANGE:
         # Take the top n and put them back one by one: the first chosen ends on top. st.mark holds the cards
         # taken (-1 once placed), st.tmp the order chosen.
         if pc == 0:
@@ -252,7 +276,7 @@ def effect_nb(st, tb, ru, f):
         for placed in range(got - 1, -1, -1):
             put_on_fate_deck_nb(st, s, st.tmp[placed])
         return ret_nb(st, f)
-    if ab == K.AB_DEFEAT_NAMED_HERO:
+    if ab == AB_DEFEAT_NAMED_HERO:
         if pc == 0:
             opt_clear_nb(st)
             h = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
@@ -272,7 +296,7 @@ def effect_nb(st, tb, ru, f):
                 defeat_hero_nb(st, tb, ru, s, h, 0, chooser)
         fetch_slippers_nb(st, tb, s)
         return ret_nb(st, f)
-    if ab == K.AB_UNTRAP_AND_MOVE:
+    if ab == AB_UNTRAP_AND_MOVE:
         if pc == 0:
             opt_clear_nb(st)
             for h in range(K.N_INST):
@@ -286,7 +310,7 @@ def effect_nb(st, tb, ru, f):
         dest = chosen_nb(st, 2)
         untrap_nb(st, s, h)
         return tail_nb(st, f, RT_MOVE_HERO, s, h, dest, chooser, 0, 0, 0)
-    if ab == K.AB_MOVE_OPPONENT_ALLY:
+    if ab == AB_MOVE_OPPONENT_ALLY:
         if pc == 0:
             opt_clear_nb(st)
             for j in range(K.N_VCARDS):
@@ -317,7 +341,7 @@ def on_play_nb(st, tb, ru, f):
                 st.inst[s, p, K.I_FLAGS] |= K.FLAG_PLAYED
                 log_nb(st, K.EV_FATE_PLAY, s, p, where, -1, s)
         return ret_nb(st, f)
-    if ab == K.AB_MOVE_NAMED_HERE_TRAP:
+    if ab == AB_MOVE_NAMED_HERE_TRAP:
         # The Key: Cinderella is moved to Cinderella's Room and Trapped.
         k = realm_instance_nb(st, s, tb.card[c, K.CF_REF0])
         where = tb.card[c, K.CF_LOCATION]
@@ -377,7 +401,7 @@ def on_enter_nb(st, tb, ru, f):
         ):
             move_card_nb(st, tb, ru, s, k, here)
         return ret_nb(st, f)
-    if ab == K.AB_DISCARD_ITEM_HERE:
+    if ab == AB_DISCARD_ITEM_HERE:
         # Jaq: discard one of the villain's own Items at his location.
         opt_clear_nb(st)
         for k in range(K.N_VCARDS):
@@ -397,7 +421,7 @@ def on_enter_nb(st, tb, ru, f):
 def activate_nb(st, tb, ru, f):
     """The Activated Abilities of Lady Tremaine's cards, paid for (on ``activate_r``'s frame)."""
     s, k, _, pc, c, ab, _ = card_frame_nb(st, tb, f, K.CF_ACTIVATE)
-    if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+    if ab == AB_PEEK_FATE_DISCARD_ONE:
         # Look at the top two Fate cards: discard one, the other goes back on top.
         if pc == 0:
             a = reveal_fate_nb(st, s)
@@ -426,13 +450,13 @@ def activate_nb(st, tb, ru, f):
             for j in range(K.N_VCARDS, K.N_INST):
                 if (
                     st.inst[s, j, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == K.AB_GLASS_SLIPPER
+                    and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_GLASS_SLIPPER
                 ):
                     opt_add_nb(st, K.O_CARD, j, s, 0)
             return ask_nb(st, f, 1, s, s, K.DK_CARD, ab)
         discard_nb(st, s, chosen_nb(st, 1))
         return ret_nb(st, f)
-    if ab == K.AB_MOVE_HERO_HERE_TRAP:
+    if ab == AB_MOVE_HERO_HERE_TRAP:
         where = tb.card[c, K.CF_LOCATION]
         if pc == 0:
             opt_clear_nb(st)
@@ -449,7 +473,7 @@ def activate_nb(st, tb, ru, f):
         if trappable_nb(st, tb, s, h):
             trap_nb(st, s, h)
         return ret_nb(st, f)
-    if ab == K.AB_ACTIVATE_TO_WIN:
+    if ab == AB_ACTIVATE_TO_WIN:
         declare_win_nb(st, s)
     return ret_nb(st, f)
 
@@ -461,6 +485,18 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     ready; her Effects need a move or an Activate (``budget``: the Power left), a Hero to trap or defeat, and her Fate
     Effects a Hero to free or an Ally to move; her objective is won by activating Wedding Bells, which holds when
     it could be activated."""
+    if slot == ASK_COVERS:  # a Glass Slipper at location c covers its top row, in that reading
+        if ru[R_GLASS_SLIPPERS_COVER] == 0:
+            return 0
+        m = zone_bits_nb(st, s, K.Z_REALM)
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
+            if st.inst[s, k, K.I_LOC] == c and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == AB_GLASS_SLIPPER:
+                return 1
+        return 0
+    if slot == ASK_PLAYED_INTO_LOCKED:  # the Prince, revealed while the Ballroom is locked
+        return 1 if ru[R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0 else 0
     if slot == RESOLVE_REALM_CHANGED:  # traps_heroes_here
         trap_sweep_nb(st, tb, ru, s)
         return 1
@@ -474,41 +510,41 @@ def check_nb(st, tb, ru, slot, s, c, budget):
         while m != 0:
             k = lowest_nb(m)
             m &= m - 1
-            if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == K.AB_ACTIVATE_TO_WIN:
+            if tb.card[st.inst[s, k, K.I_CARD], K.CF_ACTIVATE] == AB_ACTIVATE_TO_WIN:
                 return 1 if wedding_ready_nb(st, tb, s, st.inst[s, k, K.I_CARD]) else 0
         return 0
     if slot == CHECK_ACTIVATE:
         ab = tb.card[c, K.CF_ACTIVATE]
-        if ab == K.AB_PEEK_FATE_DISCARD_ONE:
+        if ab == AB_PEEK_FATE_DISCARD_ONE:
             return 1 if st.sv[s, K.SV_FDECK_N] + zone_count_nb(st, s, K.Z_FDISCARD) > 0 else 0
         if ab == AB_DISCARD_GLASS_SLIPPER:
-            return 1 if passive_count_nb(st, tb, s, K.AB_GLASS_SLIPPER) > 0 else 0
-        if ab == K.AB_MOVE_HERO_HERE_TRAP:
+            return 1 if passive_count_nb(st, tb, s, AB_GLASS_SLIPPER) > 0 else 0
+        if ab == AB_MOVE_HERO_HERE_TRAP:
             where = tb.card[c, K.CF_LOCATION]
             for h in range(K.N_INST):
                 if st.inst[s, h, K.I_ZONE] == K.Z_REALM and key_target_nb(st, tb, s, h, where):
                     return 1
             return 0
-        if ab == K.AB_ACTIVATE_TO_WIN:
+        if ab == AB_ACTIVATE_TO_WIN:
             return 1 if wedding_ready_nb(st, tb, s, c) else 0
         return NO_CHECK
     if slot != CHECK_EFFECT:
         return NO_CHECK
     ab = tb.card[c, K.CF_EFFECT]
-    if ab == K.AB_EXTRA_MOVE_OR_ACTIVATE:
+    if ab == AB_EXTRA_MOVE_OR_ACTIVATE:
         return 1 if any_move_nb(st, tb, s, 0) or any_activate_nb(st, tb, ru, s, budget) else 0
-    if ab == K.AB_TRAP_HERO:
+    if ab == AB_TRAP_HERO:
         return 1 if any_trappable_nb(st, tb, s) else 0
-    if ab == K.AB_DEFEAT_NAMED_HERO:
+    if ab == AB_DEFEAT_NAMED_HERO:
         named = (
             realm_instance_nb(st, s, tb.card[c, K.CF_REF0]) >= 0 or realm_instance_nb(st, s, tb.card[c, K.CF_REF1]) >= 0
         )
         return 1 if named else 0
     if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         return 1 if hero_count_nb(st, tb, s) > 0 else 0
-    if ab == K.AB_UNTRAP_AND_MOVE or ab == K.AB_MOVE_OPPONENT_ALLY:
+    if ab == AB_UNTRAP_AND_MOVE or ab == AB_MOVE_OPPONENT_ALLY:
         # a Trapped Hero to free and move, or an Ally to move
-        untrap = ab == K.AB_UNTRAP_AND_MOVE
+        untrap = ab == AB_UNTRAP_AND_MOVE
         for k in range(K.N_INST):
             for dest in range(K.N_LOC):
                 if trapped_move_ok_nb(st, tb, s, k, dest) if untrap else ally_fate_move_ok_nb(st, tb, s, k, dest):

@@ -62,7 +62,7 @@ def hero_fate_harm_nb(st, tb, ru, sp, s, c, loc):
 
 
 @kernel
-def gather_allies_harm_nb(st, tb, ru, sp, s, loc):
+def allies_moved_to_one_harm_nb(st, tb, ru, sp, s, loc):
     """Harm to seat ``s`` of every Ally of its Realm moved to ``loc``: the Allies moved, and what its plan loses
     besides (``W_ALLIES_GATHERED``)."""
     moved = 0

@@ -1,7 +1,15 @@
 """Routines of the Vanquish, Move an Item or Ally and Activate actions."""
 
 from simlab.kernels import const as K
-from simlab.kernels.engine.abilities import CARD_INSTANCE, CARD_SEAT, _ability_r
+from simlab.kernels.engine.abilities import (
+    ASK_VANQUISH_RETURNS_ALLIES,
+    CARD_INSTANCE,
+    CARD_SEAT,
+    RESOLVE_USED_IN_VANQUISH,
+    _ability_r,
+    own_ability_says_nb,
+    realm_checks_nb,
+)
 from simlab.kernels.engine.frame import (
     A0,
     A1,
@@ -78,25 +86,13 @@ def vanquish_done_r(st, tb, ru, f):
     h = st.fr[f, VQ_HERO]
     here = st.inst[s, h, K.I_LOC]
     log_nb(st, K.EV_VANQUISH, s, h, st.fr[f, VQ_ALLIES], st.fr[f, VQ_STRENGTH_NEEDED], 0)
-    returns_allies = False
-    for k in range(K.N_VCARDS):
-        if (
-            st.inst[s, k, K.I_ZONE] == K.Z_REALM
-            and st.inst[s, k, K.I_LOC] == here
-            and tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE] == K.AB_VANQUISH_HERE_RETURNS_ALLIES
-        ):
-            returns_allies = True
-    mover = st.sv[s, K.SV_MOVER]
+    returns_allies = realm_checks_nb(st, tb, ru, ASK_VANQUISH_RETURNS_ALLIES, s, here, -1)
     for k in range(K.N_VCARDS):
         if st.mark[k] == 0:
             continue
-        p = tb.card[st.inst[s, k, K.I_CARD], K.CF_PASSIVE]
-        if p == K.AB_TILE_ALLY:
-            continue
-        if p == K.AB_MOVES_TO_VILLAIN_AFTER_VANQUISH:
-            if st.inst[s, k, K.I_LOC] != mover:
-                move_card_nb(st, tb, ru, s, k, mover)
-        elif returns_allies:
+        if own_ability_says_nb(st, tb, ru, RESOLVE_USED_IN_VANQUISH, s, st.inst[s, k, K.I_CARD], k) == 1:
+            continue  # its ongoing ability kept or moved it
+        if returns_allies:
             leave_realm_nb(st, s, k, K.Z_HAND)
             log_nb(st, K.EV_TO_HAND, s, k, 0, 0, 0)
         else:

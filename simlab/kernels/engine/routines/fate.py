@@ -1,7 +1,13 @@
 """Routines of the Fate action: reveal two, play one, discard the other."""
 
 from simlab.kernels import const as K
-from simlab.kernels.engine.abilities import CHECK_TAKES_OVER_FATE_ACTION, _ability_r, _check
+from simlab.kernels.engine.abilities import (
+    ASK_PLAYED_INTO_LOCKED,
+    CHECK_TAKES_OVER_FATE_ACTION,
+    _ability_r,
+    _check,
+    villain_says_nb,
+)
 from simlab.kernels.engine.fate import discard_revealed_nb, fate_placements_nb, played_when_revealed_nb
 from simlab.kernels.engine.frame import (
     A0,
@@ -197,7 +203,9 @@ def fate_action_r(st, tb, ru, f):
                 at_once = r1
             if at_once >= 0:
                 where = tb.card[st.inst[s, at_once, K.I_CARD], K.CF_LOCATION]
-                if st.sv[s, K.SV_LOCK + where] == 0 or ru[K.R_PLAYED_WHEN_REVEALED_INTO_LOCKED] != 0:
+                if st.sv[s, K.SV_LOCK + where] == 0 or (
+                    villain_says_nb(st, tb, ru, ASK_PLAYED_INTO_LOCKED, s, st.inst[s, at_once, K.I_CARD], where) == 1
+                ):
                     put_in_realm_nb(st, s, at_once, where, -1)
                     st.inst[s, at_once, K.I_FLAGS] |= K.FLAG_PLAYED
                     log_nb(st, K.EV_FATE_PLAY, s, at_once, where, -1, actor)
