@@ -178,8 +178,7 @@ def equilibrium(
     --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
     each side's best response to the other's mixture (the tuner) joins if it beats its side's mixture on fresh
     games, until no best response gains more than --epsilon. Prints the value [95%], both mixtures and the
-    exploitability per iteration; writes the mixture file (the strong level) and the tables. Ctrl-C keeps every
-    finished step."""
+    exploitability per iteration; writes the mixture file (the strong level) and tables; Ctrl-C keeps each step."""
     import sys
     import time
 
@@ -193,18 +192,8 @@ def equilibrium(
             check_output_dir(path, option)
         if probe_games < 0:
             raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
-        options = eq.EquilibriumSettings(
-            table_games,
-            epsilon,
-            iterations,
-            budget,
-            candidate_games,
-            validation_games,
-            value_games,
-            popsize,
-            step,
-            _seed_levels(br_from, "--br-from"),
-        )
+        numbers = (table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games)
+        options = eq.EquilibriumSettings(*numbers, popsize, step, _seed_levels(br_from, "--br-from"))
         levels = _seed_levels(seed_levels)
         extra = _seed_strategies(seed_strategy)
         matchups = eq.pairings() if all_ else ["-vs-".join(parse_matchup(matchup))]
@@ -229,6 +218,13 @@ def equilibrium(
         where = checkpoint or f"{report_dir}/MATCHUP/steps"
         typer.echo(f"interrupted: every finished step is kept in {where}; run the same command to go on", err=True)
         raise typer.Exit(130) from None
+    _summary(results, t0)
+
+
+def _summary(results, t0: float) -> None:
+    """The table of every matchup's value, after a run of more than one."""
+    import time
+
     if len(results) > 1:
         from simlab.report.render import print_strong_play_summary
 
