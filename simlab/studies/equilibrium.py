@@ -443,6 +443,8 @@ class _DoubleOracle:
         self.played = 0
         self.t0 = time.perf_counter()
         self.stop = lambda: False  # Ctrl-C was pressed (set while a run plays)
+        # each side's --br-from strategies, the further starts of every best response
+        self.br_levels = {v: seed_population(v, opts.br_from) if opts.br_from else [] for v in villains}
 
     def say(self, what, done, total):
         if self.progress is not None:
@@ -485,7 +487,7 @@ class _DoubleOracle:
         each ``br_from`` level's strategy (those available here) that plays differently."""
         best = self.pops[v][int(np.argmax(payoff_v))]
         out, seen = [best], {spec_key(best)}
-        for spec in seed_population(v, self.opts.br_from) if self.opts.br_from else ():
+        for spec in self.br_levels[v]:
             if spec_key(spec) not in seen:
                 seen.add(spec_key(spec))
                 out.append(spec)

@@ -336,7 +336,7 @@ def _pool(rows: list[dict], entries: dict[str, dict], base: dict, band: Band, op
     out = [r["fix"] for r in _ranked(rows)[: options.pool]]
     for key, away in _entry_distances(base, band).items():
         if away > 0:
-            nearest = sorted((r for r in rows), key=lambda r: (entries[r["fix"]][key], r["fix"]))[:PER_ENTRY]
+            nearest = sorted(rows, key=lambda r: (entries[r["fix"]][key], r["fix"]))[:PER_ENTRY]
             out += [r["fix"] for r in nearest if entries[r["fix"]][key] < away]
     return list(dict.fromkeys(out))
 
