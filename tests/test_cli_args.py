@@ -292,7 +292,7 @@ CASES = {
         + ["--epsilon", "0.05", "--iterations", "3", "--budget", "5000", "--candidate-games", "100"]
         + ["--validation-games", "50", "--value-games", "60", "--popsize", "4", "--seed", "4", *RULES]
         + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--out", "eq", "--report-dir", "rep"]
-        + ["--br-from", "tuned,novice"],
+        + ["--br-from", "tuned,novice", "--library-games", "40", "--library", "lib"],
         "simlab.studies.equilibrium:equilibrium",
         {
             "matchup": "gaston-vs-horned-king",
@@ -308,11 +308,14 @@ CASES = {
                 value_games=60,
                 popsize=4,
                 br_from=("tuned", "novice"),
+                library_games=40,
             ),
+            "library": {"gaston": ["gaston from lib"], "horned-king": ["horned-king from lib"]},
             "checkpoint": Path("ck"),
             "progress": CALLABLE,
             "settings": settings(seed=4, variants=VARIANTS, max_turns=30, threads=1),
         },
+        stubs={"simlab.studies.equilibrium:library_strategies": lambda v, folders: [f"{v} from {','.join(folders)}"]},
     ),
     "equilibrium-probe": Case(
         ["equilibrium-probe", "--mixtures", "probe-mixtures", "-n", "12", "--epsilon", "0.04", "--strategy", "search"]

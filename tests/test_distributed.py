@@ -161,6 +161,7 @@ TINY_EQ = {
     "value_games": 80,
     "popsize": 4,
     "br_from": (),
+    "library_games": 60,  # the shipped equilibria's strategies tried too, on every backend
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import polars as pl
 import pytest
@@ -74,6 +76,7 @@ SMALL = {
     "popsize": 8,
     "step": 1.0,  # the tuner's own step: from novice, 4 generations need big steps (the default suits strong starts)
     "br_from": (),  # one start a best response: the side's best (the starts are tested on their own below)
+    "library_games": 0,  # no library strategies (tested on their own below)
 }
 
 
@@ -247,6 +250,62 @@ def test_a_best_response_is_tuned_from_every_start_and_keeps_the_best():
     assert set(tuned.values()) == {SMALL["budget"] // 2}
     with pytest.raises(InputError, match="--br-from 'strong'"):
         EquilibriumSettings(br_from=("strong",))
+
+
+def test_a_library_strategy_that_beats_the_mixture_is_the_best_response_and_joins():
+    from simlab.engine.game import strategy_spec
+    from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
+
+    # novice-only populations and expert in the library: expert beats the novice mixture by far more than the
+    # tuner finds from novice in this budget, so the best response is the library's, and it joins the population
+    opts = EquilibriumSettings(**(SMALL | {"library_games": 200}))
+    library = {v: [replace(strategy_spec("expert"), name="lib-expert")] for v in ("gaston", "horned-king")}
+    res = equilibrium("gaston-vs-horned-king", seed_levels=("novice",), options=opts, library=library, seed=1)
+    first = res.iterations.row(0, named=True)
+    for side in ("a", "b"):
+        tried = dict(t.rsplit(" ", 1) for t in first[f"tried_{side}"].split(", "))
+        assert list(tried) == ["novice", "library lib-expert"], tried
+        assert first[f"started_from_{side}"] == "library lib-expert"
+        assert first[f"best_response_{side}"] == "lib-expert"
+        assert first[f"gain_{side}_low"] > 0.05, first
+    assert first["joined"] == "gaston, horned-king"
+    assert all("lib-expert" in [s.name for s in pop] for pop in res.populations.values())
+    # the second iteration's best responses no longer try it: it is in the population
+    second = res.iterations.row(1, named=True)
+    assert "library" not in second["tried_a"] + second["tried_b"], second
+    assert res.provenance["library"] == {"gaston": ["lib-expert"], "horned-king": ["lib-expert"]}
+    # without a library (or with --library-games 0) the same run never tries one
+    none = equilibrium(
+        "gaston-vs-horned-king",
+        seed_levels=("novice",),
+        options=EquilibriumSettings(**(SMALL | {"iterations": 1, "library_games": 0})),
+        library=library,
+        seed=1,
+    )
+    assert "library" not in none.iterations["tried_a"][0] and none.provenance["library"] == {
+        "gaston": [],
+        "horned-king": [],
+    }
+
+
+def test_the_library_is_every_mixture_files_strategies_once(small, tmp_path):
+    from simlab.errors import InputError
+    from simlab.studies.equilibrium import EquilibriumSettings, library_strategies, spec_key, write_mixture_file
+
+    for run in ("first", "second"):  # the same equilibrium twice: each strategy once, named after the first run
+        write_mixture_file(small, tmp_path / run / "mixtures" / "gaston-vs-horned-king.toml", "simlab equilibrium")
+    got = library_strategies("gaston", [tmp_path / "first" / "mixtures", tmp_path / "second" / "mixtures"])
+    found = [s for s, _ in small.mixture("gaston").components]
+    assert [s.name for s in got] == [f"first-{s.name}" for s in found]
+    assert [spec_key(s) for s in got] == [spec_key(s) for s in found]
+    assert library_strategies("lady-tremaine", [tmp_path / "first" / "mixtures"]) == []
+    # the default: the shipped equilibria, each villain's strategies from every matchup it plays
+    shipped = library_strategies("horned-king")
+    assert len(shipped) >= 2 and all(s.name.startswith("equilibrium-") for s in shipped)
+    with pytest.raises(InputError, match="--library 'nowhere': no mixture files"):
+        library_strategies("gaston", ["nowhere"])
+    with pytest.raises(InputError, match="--library-games must be 0 or an even"):
+        EquilibriumSettings(library_games=3)
 
 
 def test_an_earlier_runs_equilibrium_starts_a_population(small, tmp_path):

@@ -86,6 +86,17 @@ def _seeds_for(matchup: str, extra: dict[str, list], seed_from: list[str] | None
     return mine
 
 
+def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> dict[str, dict[str, list]]:
+    """Each matchup's library, read once before the first game (a run of --all writes the shipped files that the
+    default library reads)."""
+    if not games:
+        return {m: {} for m in matchups}
+    from simlab.engine.game import parse_matchup
+
+    per_villain = {v: eq.library_strategies(v, folders or None) for m in matchups for v in parse_matchup(m)}
+    return {m: {v: per_villain[v] for v in parse_matchup(m)} for m in matchups}
+
+
 def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
     """The mixture file, the tables and the plot of one matchup's equilibrium, then its tables on screen."""
     from simlab.report.plots import plot_equilibrium, write_plot
@@ -99,61 +110,89 @@ def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
     print_strong_play(res, probe, files)
 
 
+SEED_LEVELS_TEXT = ",".join(eq.SEED_LEVELS)
+BR_FROM_TEXT = ",".join(eq.DEFAULT_BR_FROM)
+SeedStrategyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--seed-strategy", help="VILLAIN=STRATEGY to start that side's population with too (repeatable)"),
+]
+SeedFromOpt = Annotated[
+    list[str] | None,
+    typer.Option("--seed-from", help="an earlier run's folder of mixture files; its strategies join (repeatable)"),
+]
+SeedLevelsOpt = Annotated[
+    str, typer.Option("--seed-levels", help="levels each population starts with, comma-separated ('' for none)")
+]
+LibraryOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--library",
+        help="a folder of mixture files whose strategies every best response also tries (repeatable) "
+        "[default: the shipped equilibria, configs/equilibrium]",
+    ),
+]
+LibraryGamesOpt = Annotated[
+    int,
+    typer.Option(
+        "--library-games", help="games of each library strategy against the other side's mixture (0: no library)"
+    ),
+]
+TableGamesOpt = Annotated[
+    int,
+    typer.Option("--table-games", help="games per entry of the payoff table (1,200: a standard error <= 1.5 points)"),
+]
+EpsilonOpt = Annotated[
+    float, typer.Option(help="stop when neither side's best response gains more than this (a win-rate share)")
+]
+BudgetOpt = Annotated[int, typer.Option(help="search games of each best response (the tuner, CMA-ES)")]
+CandidateGamesOpt = Annotated[
+    int, typer.Option("--candidate-games", help="games each candidate of a best response plays")
+]
+ValidationGamesOpt = Annotated[
+    int, typer.Option("--validation-games", help="fresh games validating each best response against its mixture")
+]
+ValueGamesOpt = Annotated[
+    int, typer.Option("--value-games", help="fresh games of mixture against mixture for the value's interval")
+]
+StepOpt = Annotated[
+    float,
+    typer.Option(help="a best response's first CMA-ES step, in units of the tuner's (a fifth of each range)"),
+]
+BrFromOpt = Annotated[
+    str,
+    typer.Option(
+        "--br-from",
+        help="levels each best response is also tuned from, besides its side's best pure strategy, the budget "
+        "split between the starts; comma-separated ('' for none)",
+    ),
+]
+ProbeGamesOpt = Annotated[
+    int,
+    typer.Option(
+        "--probe-games", help="games per side of the search player against the other side's mixture (0: no probe)"
+    ),
+]
+
+
 def equilibrium(
     matchup: Annotated[str | None, typer.Option("--matchup", "-m", help="A-vs-B: two different villains")] = None,
     all_: Annotated[bool, typer.Option("--all", help="every 2-player pairing of different villains")] = False,
-    seed_strategy: Annotated[
-        list[str] | None,
-        typer.Option("--seed-strategy", help="VILLAIN=STRATEGY to start that side's population with too (repeatable)"),
-    ] = None,
-    seed_from: Annotated[
-        list[str] | None,
-        typer.Option("--seed-from", help="an earlier run's folder of mixture files; its strategies join (repeatable)"),
-    ] = None,
-    seed_levels: Annotated[
-        str, typer.Option("--seed-levels", help="levels each population starts with, comma-separated ('' for none)")
-    ] = ",".join(eq.SEED_LEVELS),
-    table_games: Annotated[
-        int,
-        typer.Option(
-            "--table-games", help="games per entry of the payoff table (1,200: a standard error <= 1.5 points)"
-        ),
-    ] = eq.DEFAULT_TABLE_GAMES,
-    epsilon: Annotated[
-        float, typer.Option(help="stop when neither side's best response gains more than this (a win-rate share)")
-    ] = eq.DEFAULT_EPSILON,
+    seed_strategy: SeedStrategyOpt = None,
+    seed_from: SeedFromOpt = None,
+    seed_levels: SeedLevelsOpt = SEED_LEVELS_TEXT,
+    library: LibraryOpt = None,
+    library_games: LibraryGamesOpt = eq.DEFAULT_LIBRARY_GAMES,
+    table_games: TableGamesOpt = eq.DEFAULT_TABLE_GAMES,
+    epsilon: EpsilonOpt = eq.DEFAULT_EPSILON,
     iterations: Annotated[int, typer.Option(help="best-response iterations at most")] = eq.DEFAULT_ITERATIONS,
-    budget: Annotated[
-        int, typer.Option(help="search games of each best response (the tuner, CMA-ES)")
-    ] = eq.DEFAULT_BUDGET,
-    candidate_games: Annotated[
-        int, typer.Option("--candidate-games", help="games each candidate of a best response plays")
-    ] = eq.DEFAULT_CANDIDATE_GAMES,
-    validation_games: Annotated[
-        int, typer.Option("--validation-games", help="fresh games validating each best response against its mixture")
-    ] = eq.DEFAULT_VALIDATION_GAMES,
-    value_games: Annotated[
-        int, typer.Option("--value-games", help="fresh games of mixture against mixture for the value's interval")
-    ] = eq.DEFAULT_VALUE_GAMES,
+    budget: BudgetOpt = eq.DEFAULT_BUDGET,
+    candidate_games: CandidateGamesOpt = eq.DEFAULT_CANDIDATE_GAMES,
+    validation_games: ValidationGamesOpt = eq.DEFAULT_VALIDATION_GAMES,
+    value_games: ValueGamesOpt = eq.DEFAULT_VALUE_GAMES,
     popsize: Annotated[int | None, typer.Option(help="CMA-ES population per generation [default: pycma's]")] = None,
-    step: Annotated[
-        float,
-        typer.Option(help="a best response's first CMA-ES step, in units of the tuner's (a fifth of each range)"),
-    ] = eq.DEFAULT_STEP,
-    br_from: Annotated[
-        str,
-        typer.Option(
-            "--br-from",
-            help="levels each best response is also tuned from, besides its side's best pure strategy, the budget "
-            "split between the starts; comma-separated ('' for none)",
-        ),
-    ] = ",".join(eq.DEFAULT_BR_FROM),
-    probe_games: Annotated[
-        int,
-        typer.Option(
-            "--probe-games", help="games per side of the search player against the other side's mixture (0: no probe)"
-        ),
-    ] = 0,
+    step: StepOpt = eq.DEFAULT_STEP,
+    br_from: BrFromOpt = BR_FROM_TEXT,
+    probe_games: ProbeGamesOpt = 0,
     seed: Seed = 0,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
@@ -193,12 +232,13 @@ def equilibrium(
         if probe_games < 0:
             raise InputError(f"--probe-games must be 0 or more, got {probe_games}")
         numbers = (table_games, epsilon, iterations, budget, candidate_games, validation_games, value_games)
-        options = eq.EquilibriumSettings(*numbers, popsize, step, _seed_levels(br_from, "--br-from"))
+        options = eq.EquilibriumSettings(*numbers, popsize, step, _seed_levels(br_from, "--br-from"), library_games)
         levels = _seed_levels(seed_levels)
         extra = _seed_strategies(seed_strategy)
         matchups = eq.pairings() if all_ else ["-vs-".join(parse_matchup(matchup))]
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium"
+        libraries = _libraries(library, matchups, library_games)
         bar, update = equilibrium_bar()
         results = []
         t0 = time.perf_counter()
@@ -208,7 +248,9 @@ def equilibrium(
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
                 mine = _seeds_for(m, extra, seed_from, all_)
                 with bar:
-                    res = eq.equilibrium(m, mine, levels, options, checkpoint=steps, progress=update, settings=settings)
+                    res = eq.equilibrium(
+                        m, mine, levels, options, steps, update, library=libraries[m], settings=settings
+                    )
                     probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
                 _write_and_print(res, probe, out, here, command)
                 results.append(res)

@@ -57,6 +57,11 @@ DEFAULT_STEP = 0.3
 # two matchups (3.96 against 3.85 allowed on the third), yet each converged in 2 to 4 iterations to mixtures the
 # shipped equilibrium's strategies beat by up to 13.6 points (docs/studies/equilibrium.md)
 DEFAULT_BR_FROM: tuple[str, ...] = ()
+# games each library strategy (every strategy of the villain in a mixture file: the shipped equilibria and any
+# --library folder) plays against the other side's mixture in each iteration; the best of them is validated like
+# the tuner's best response and counts as one (0: no library). Without it two runs from different starts stopped
+# at mixtures the other run's strategies beat by up to 13.6 points: the tuner's local search found a nearby optimum
+DEFAULT_LIBRARY_GAMES = 2_000
 DEFAULT_VALIDATION_GAMES = 4_000  # fresh games of a best response and of its side's mixture, paired
 DEFAULT_VALUE_GAMES = 10_000  # fresh games of mixture against mixture for the value's interval
 TIE = 1e-9  # payoffs within this of the optimum count as optimal when a tie between mixtures is broken
@@ -135,8 +140,12 @@ class EquilibriumSettings:
     popsize: int | None = None
     step: float = DEFAULT_STEP
     br_from: tuple[str, ...] = DEFAULT_BR_FROM  # levels a best response is also tuned from (the budget split)
+    library_games: int = DEFAULT_LIBRARY_GAMES  # games of each library strategy against the mixture (0: none)
 
     def __post_init__(self):
+        lg = self.library_games
+        if isinstance(lg, bool) or not isinstance(lg, int) or lg < 0 or lg % 2:
+            raise InputError(f"--library-games must be 0 or an even whole number (seats rotate), got {lg!r}")
         for name in ("table_games", "iterations", "budget", "candidate_games", "validation_games", "value_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -363,11 +372,45 @@ def seeds_from(folders, matchup: str) -> dict[str, list[StrategySpec]]:
         if not path.is_file():
             have = ", ".join(f.stem for f in sorted(folder.glob("*.toml"))) or "none"
             raise InputError(f"--seed-from {str(folder)!r}: no mixture file {path.name} (it has: {have})")
-        run = folder.parent.name if folder.name == "mixtures" else folder.name
+        run = _run_name(folder)
         shipped = read_equilibrium_file(path)
         for v in villains:
             for spec, _ in shipped.mixture(v).components:
                 out[v].append(replace(spec, name=f"{run}-{spec.name}"))
+    return out
+
+
+def _run_name(folder: Path) -> str:
+    return folder.parent.name if folder.name == "mixtures" else folder.name
+
+
+def library_strategies(villain: str, folders=None) -> list[StrategySpec]:
+    """Every strategy of ``villain`` in the mixture files of ``folders`` (default: the shipped equilibria, each
+    matchup it plays in), named ``<run>-<strategy>`` like :func:`seeds_from`, without repeats of what plays the
+    same. A best response also tries each of them (:data:`DEFAULT_LIBRARY_GAMES`), so a run stops only at a mixture
+    none of them beats by more than epsilon, wherever its populations started."""
+    from simlab.engine.mixture import mixture_files
+
+    if folders is None:
+        files = mixture_files()
+    else:
+        files = []
+        for folder in map(Path, folders):
+            found = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+            if not found:
+                raise InputError(f"--library {str(folder)!r}: no mixture files there (simlab equilibrium writes them)")
+            files += found
+    out, seen = [], set()
+    for path in files:
+        shipped = read_equilibrium_file(path)
+        if villain not in shipped.villains:
+            continue
+        run = _run_name(path.parent)
+        for spec, _ in shipped.mixture(villain).components:
+            if spec_key(spec) not in seen:
+                seen.add(spec_key(spec))
+                name = spec.name if spec.name.startswith(f"{run}-") else f"{run}-{spec.name}"
+                out.append(replace(spec, name=name))
     return out
 
 
@@ -379,6 +422,7 @@ def equilibrium(
     checkpoint: str | Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     *,
+    library: dict[str, list[StrategySpec]] | None = None,
     settings: RunSettings | None = None,
     **given,
 ) -> EquilibriumResult:
@@ -390,6 +434,8 @@ def equilibrium(
     options: games per table entry, epsilon, iterations, the tuner's budget and games (:class:`EquilibriumSettings`).
     checkpoint: a directory keeping every finished step (resume by running the same call again).
     progress: called with (what is being played, games done, games planned in this step).
+    library: villain -> the strategies each best response also tries (default: :func:`library_strategies`, the
+        shipped equilibria; none when ``options.library_games`` is 0).
     settings and ``given`` (:class:`simlab.runs.settings.RunSettings` fields): the seed, rule variants, turn cap,
         threads; games, level and strategies are not used.
     """
@@ -408,7 +454,12 @@ def equilibrium(
         if v not in villains:
             raise InputError(f"--seed-strategy names {v!r}, which is not in {matchup}; choose from {a}, {b}")
     pops = {v: seed_population(v, seed_levels, extra.get(v, ())) for v in villains}
-    oracle = _DoubleOracle(matchup, (a, b), opts, settings, pops, checkpoint, progress)
+    if not opts.library_games:
+        library = {}
+    elif library is None:
+        library = {v: library_strategies(v) for v in villains}
+    library = {v: list(library.get(v, ())) for v in villains}
+    oracle = _DoubleOracle(matchup, (a, b), opts, settings, pops, checkpoint, progress, library)
     with _StopFlag() as flag:
         oracle.stop = lambda: flag.stop
         try:
@@ -425,7 +476,7 @@ class _DoubleOracle:
     resumes), the games played. :meth:`iterate` grows the populations, :meth:`value` plays the last mixtures
     against each other, :meth:`result` gathers the tables."""
 
-    def __init__(self, matchup, villains, opts, settings: RunSettings, pops, checkpoint, progress):
+    def __init__(self, matchup, villains, opts, settings: RunSettings, pops, checkpoint, progress, library):
         from simlab.runs.backend import fingerprint
 
         self.matchup, self.villains, self.opts, self.settings, self.pops = matchup, villains, opts, settings, pops
@@ -445,6 +496,7 @@ class _DoubleOracle:
         self.stop = lambda: False  # Ctrl-C was pressed (set while a run plays)
         # each side's --br-from strategies, the further starts of every best response
         self.br_levels = {v: seed_population(v, opts.br_from) if opts.br_from else [] for v in villains}
+        self.library = library  # each side's strategies of earlier equilibria, tried by every best response
 
     def say(self, what, done, total):
         if self.progress is not None:
@@ -499,9 +551,37 @@ class _DoubleOracle:
         starts = self.br_starts(v, payoff_v)
         budget = self.opts.budget // len(starts)
         tried = [self._tuned_from(it, v, opp, start, budget, own, theirs) for start in starts]
+        from_library = self.library_best(it, v, opp, own, theirs)
+        if from_library is not None:
+            tried.append(from_library)
         best = max(tried, key=lambda br: br["change"])  # ties: the first start (the side's best pure strategy)
         best["tried"] = ", ".join(f"{br['start']} {br['change']:+.1%}" for br in tried)
         return best
+
+    def library_best(self, it: int, v: str, opp: str, own: MixedSpec, theirs: MixedSpec) -> dict | None:
+        """The library strategy of ``v`` (not yet in its population) that scores best against ``theirs`` on the
+        same ``library_games`` games, validated against ``own`` like a tuned best response; None if there is none."""
+        a, b = self.villains
+        n = self.opts.library_games
+        have = {spec_key(s) for s in self.pops[v]}
+        members = [s for s in self.library[v] if spec_key(s) not in have]
+        if not members:
+            return None
+        seed = derived_seed(self.settings.seed, f"equilibrium:{self.matchup}:{it}:{v}:library")
+        scores = []
+        for spec in members:
+            key = f"library:{it}:{v}:{n}:{spec_key(spec)}:{mixture_key(theirs)}"
+            got = self.store.get(key)
+            if got is None:
+                what = f"iteration {it}: {v}'s library strategy {spec.name}"
+                self.say(what, 0, n)
+                pair = (spec, theirs) if v == a else (theirs, spec)
+                s = _scores((a, b), pair, n, seed, self.settings, self.stop, lambda d, w=what: self.say(w, d, n))
+                self.played += s.size
+                got = self.store.put(key, {"score": float(s.mean() if v == a else 1.0 - s.mean())})
+            scores.append(got["score"])
+        best = members[int(np.argmax(scores))]  # ties: the first in library order
+        return {"spec": best, "start": f"library {best.name}", **self.validated(it, v, opp, best, own, theirs)}
 
     def _tuned_from(self, it, v, opp, start: StrategySpec, budget: int, own: MixedSpec, theirs: MixedSpec) -> dict:
         from simlab.studies.tune import tune
@@ -666,6 +746,7 @@ class _DoubleOracle:
             "max_turns": settings.max_turns,
             "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__},
             "seed_population": seeded,
+            "library": {v: [s.name for s in self.library[v]] for v in villains},
             "iterations": len(rows),
             "converged": converged,
             "stopped_by": stopped_by,
