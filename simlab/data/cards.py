@@ -194,9 +194,10 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
     syms = np.zeros((n_v, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64)
     syms[..., K.SY_KIND] = -1
     locs = np.zeros((n_v, K.N_LOC, K.N_LC), np.int64)
+    rules = strength_rules(villains, _ability_slots()[0])
     for v in villains:
         decks = (v_deck, v_fate, v_out)
-        _villain_row(vil, decks, card, v, [c for c in cards if c.villain == v.key], short_decks)
+        _villain_row(vil, decks, card, v, [c for c in cards if c.villain == v.key], short_decks, rules)
         _board(syms, locs, card, v, row_of)
     tables = Tables(card=card, vil=vil, v_deck=v_deck, v_fate=v_fate, syms=syms, locs=locs, v_out=v_out)
     return CardSet(tuple(villains), tuple(cards), tables)
@@ -308,7 +309,83 @@ def _card_row(card: np.ndarray, c: Card, villains: list[Villain], row_of: dict[s
     card[r, K.CF_MARKED] = bool(raw.get("marked", False))
 
 
-def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: list[Card], short_decks: bool) -> None:
+# [[strength]] in a villain's cards.toml: an ongoing ability's change of Strength, read inline by the engine
+# (query.strength_nb). changes: whose Strength; per: what its own change is counted per; amount: a number, "n" or
+# "-n" (the card's number); once: counted at most once; untrapped: only while the card is an untrapped Hero
+STRENGTH_CHANGES = {
+    "own": K.SC_OWN,
+    "host": K.SC_HOST,
+    "allies_here": K.SC_ALLIES_HERE,
+    "heroes_here": K.SC_HEROES_HERE,
+    "other_heroes": K.SC_OTHER_HEROES,
+}
+STRENGTH_PER = {
+    "none": K.SP_FLAT,
+    "other_copy": K.SP_OTHER_COPY,
+    "ally_here": K.SP_ALLY_HERE,
+    "hero_here": K.SP_HERO_HERE,
+}
+STRENGTH_KEYS = {"ability", "changes", "per", "amount", "once", "untrapped", "text"}
+# whose Strength each kind of change reaches: the villain table's masks (VF_ALLY_STRENGTH, VF_HERO_STRENGTH)
+# (a host: what the card attaches to)
+_REACHES = {K.SC_ALLIES_HERE: (True, False), K.SC_HEROES_HERE: (False, True), K.SC_OTHER_HEROES: (False, True)}
+
+
+def strength_rules(villains: list[Villain], codes: dict[str, int]) -> dict[str, tuple[int, int, int, object]]:
+    """Every [[strength]] declaration of the villain documents, by ability (one reading an ability, in any
+    villain's file: a card of another villain with the same ongoing ability follows it too; a copy of a
+    declaration is allowed, a different one refused), as (changes, per, flags, amount)."""
+    out: dict[str, tuple[int, int, int, object]] = {}
+    for v in villains:
+        for i, raw in enumerate(v.raw.get("strength", ())):
+            where = f"{v.name}: [[strength]] {i + 1}"
+            extra = set(raw) - STRENGTH_KEYS
+            if extra:
+                raise CardDataError(f"{where}: unknown keys {sorted(extra)}; allowed: {sorted(STRENGTH_KEYS)}")
+            name = raw.get("ability")
+            if codes.get(name) not in K.PASSIVE_CODES:
+                raise CardDataError(f"{where}: ability {name!r} is no ongoing ability")
+            changes, per = raw.get("changes"), raw.get("per", "none")
+            if changes not in STRENGTH_CHANGES:
+                raise CardDataError(f"{where}: changes must be one of {sorted(STRENGTH_CHANGES)}, got {changes!r}")
+            if per not in STRENGTH_PER or (per != "none" and changes != "own"):
+                raise CardDataError(
+                    f"{where}: per must be one of {sorted(STRENGTH_PER)}, and only with changes = 'own'"
+                )
+            amount = raw.get("amount")
+            if amount not in ("n", "-n") and (not isinstance(amount, int) or isinstance(amount, bool)):
+                raise CardDataError(f"{where}: amount must be a whole number, 'n' or '-n', got {amount!r}")
+            flags = K.SF_ONCE * bool(raw.get("once", False)) | K.SF_UNTRAPPED * bool(raw.get("untrapped", False))
+            rule = (STRENGTH_CHANGES[changes], STRENGTH_PER[per], flags, amount)
+            if out.setdefault(name, rule) != rule:
+                raise CardDataError(f"{where}: {name!r} is declared again, differently")
+    return out
+
+
+def _strength(vil: np.ndarray, card: np.ndarray, v: Villain, vcards: list[Card], codes: dict[str, int], rules) -> None:
+    """The Strength data (``rules``, from :func:`strength_rules`) of villain ``v``'s cards into the card table's
+    CF_STR_* columns, and the villain table's masks of its abilities that change other cards' Strength."""
+    for c in vcards:
+        name = c.raw.get("passive")
+        if name not in rules:
+            continue
+        changes, per, flags, amount = rules[name]
+        n = card[c.row, K.CF_N]
+        card[c.row, K.CF_STR_CHANGES] = changes
+        card[c.row, K.CF_STR_PER] = per
+        card[c.row, K.CF_STR_FLAGS] = flags
+        card[c.row, K.CF_STR_AMOUNT] = n if amount == "n" else -n if amount == "-n" else amount
+        bit = 1 << (codes[name] - K.FIRST_PASSIVE)
+        allies, heroes = _REACHES.get(changes, (False, False))
+        if changes == K.SC_HOST:  # the host is what the card attaches to
+            allies, heroes = card[c.row, K.CF_ATTACH] == K.A_ALLY, card[c.row, K.CF_ATTACH] == K.A_HERO
+        vil[v.row, K.VF_ALLY_STRENGTH] |= bit * allies
+        vil[v.row, K.VF_HERO_STRENGTH] |= bit * heroes
+
+
+def _villain_row(
+    vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: list[Card], short_decks: bool, rules: dict
+) -> None:
     """Villain ``v``'s decks (``decks``: the villain deck, fate deck and out-of-game tables) and its row of the
     villain table: passives, objective, traps, its tile."""
     v_deck, v_fate, v_out = decks
@@ -333,6 +410,7 @@ def _villain_row(vil: np.ndarray, decks, card: np.ndarray, v: Villain, vcards: l
             if card[row, K.CF_PASSIVE] != K.AB_NONE:
                 vil[v.row, K.VF_PASSIVES] |= 1 << (card[row, K.CF_PASSIVE] - K.FIRST_PASSIVE)
     codes, slot_names = _ability_slots()
+    _strength(vil, card, v, vcards, codes, rules)
     objective = meta.get("objective")
     if objective not in codes or objective in K.ABILITY_CODES:
         raise CardDataError(f"{v.name}: objective must name the villain's objective, got {objective!r}")

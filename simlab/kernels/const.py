@@ -158,7 +158,30 @@ CF_MARKED = 21  # 1: a card its villain's folder marks ([[card]] marked) for its
 CF_ADMITTED = 22  # may be played or moved to its villain's admits-only location
 CF_BLOCKED = 23  # 1: ablated, never played (from hand, as a Condition, by a swap or when revealed by a Fate action)
 CF_WHEN_REVEALED = 24  # 1: revealed by a Fate action, played at once to its location (its card type says so)
-N_CF = 25
+# what the card's ongoing ability does to Strength, from its villain's [[strength]] data (simlab/data/cards.py), so
+# query.strength_nb reads it inline: whose Strength (SC_*), counted per what (SP_*, its own only), SF_* conditions,
+# and the change per count (signed; the card's number already put in where the data says "n")
+CF_STR_CHANGES = 25
+CF_STR_PER = 26
+CF_STR_FLAGS = 27
+CF_STR_AMOUNT = 28
+N_CF = 29
+
+# whose Strength a card's ongoing ability changes (CF_STR_CHANGES)
+SC_NONE = 0
+SC_OWN = 1  # its own
+SC_HOST = 2  # the card it is attached to
+SC_ALLIES_HERE = 3  # each Ally at its location
+SC_HEROES_HERE = 4  # each other Hero at its location
+SC_OTHER_HEROES = 5  # every other Hero in the Realm
+# what its own change is counted per (CF_STR_PER)
+SP_FLAT = 0  # once
+SP_OTHER_COPY = 1  # each other copy of the card in the Realm
+SP_ALLY_HERE = 2  # each other Ally at its location
+SP_HERO_HERE = 3  # each other Hero at its location
+# conditions (CF_STR_FLAGS bits)
+SF_ONCE = 1  # counted at most once
+SF_UNTRAPPED = 2  # only while the card is an untrapped Hero
 
 # ----------------------------------------------------------------------------- villain table: Tables.vil[v, VF_*]
 VF_OBJECTIVE = 0  # the code of the villain's objective (see OBJECTIVE_POINTS)
@@ -172,7 +195,9 @@ VF_PASSIVES = 6  # bit p - FIRST_PASSIVE set: some card of the villain's two dec
 VF_OBJECTIVE_POINTS = 7  # bit p: the engine asks whether the objective holds at point p (OBJECTIVE_POINTS)
 VF_WATCHING = 8  # bit p - FIRST_PASSIVE: ongoing ability p watches where cards stand ([villain] watching): it acts
 # as its card is played and whenever a card enters or moves in the Realm, by its villain's routine
-N_VF = 9
+VF_ALLY_STRENGTH = 9  # bit p - FIRST_PASSIVE: ongoing ability p of the villain's cards changes other Allies' Strength
+VF_HERO_STRENGTH = 10  # the same for other Heroes' Strength
+N_VF = 11
 
 # board symbols: Tables.syms[v, loc, j, SY_*], j = 0.. with the top row first
 SY_KIND = 0  # S_*, -1 = none

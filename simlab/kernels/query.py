@@ -232,25 +232,81 @@ def hero_count_nb(st, tb, s):
 
 @kernel
 def strength_nb(st, tb, s, k):
-    """Current Strength of an Ally or Hero, with every modifier in its Realm (never below 0)."""
+    """Current Strength of an Ally or Hero, with every modifier in its Realm (never below 0). The modifiers are the
+    card table's Strength data (CF_STR_*, from each villain's [[strength]]), read here inline: this is asked for
+    every option the strategies score."""
     c = st.inst[s, k, K.I_CARD]
     t = tb.card[c, K.CF_TYPE]
     v = tb.card[c, K.CF_STRENGTH]
     if t != K.T_ALLY and t != K.T_HERO:
         return max(v, 0)
-    p = tb.card[c, K.CF_PASSIVE]
-    if answers_for_nb(Q_OWN_STRENGTH, p):
-        v += _answer(p, as_ref(st), as_ref(tb), Q_OWN_STRENGTH, p, s, k, 0)
-    q = Q_ALLY_STRENGTH if t == K.T_ALLY else Q_HERO_STRENGTH
-    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]  # 0: nothing in this seat's Realm changes its Strength
-    if m != 0:
-        rst = as_ref(st)
-        rtb = as_ref(tb)
-        while m != 0:
-            pj = K.FIRST_PASSIVE + lowest_nb(m)
-            m &= m - 1
-            v += _answer(pj, rst, rtb, q, pj, s, k, 0)
+    if tb.card[c, K.CF_STR_CHANGES] == K.SC_OWN:
+        v += own_strength_nb(st, tb, s, k)
+    reach = K.VF_ALLY_STRENGTH if t == K.T_ALLY else K.VF_HERO_STRENGTH
+    if tb.vil[st.sv[s, K.SV_VILLAIN], reach] & st.sv[s, K.SV_REALM_PASSIVES] != 0:
+        v += given_strength_nb(st, tb, s, k, t)
     return max(v, 0)
+
+
+@kernel
+def own_strength_nb(st, tb, s, k):
+    """What the ongoing ability of instance ``k`` adds to its own Strength (its CF_STR_* data)."""
+    c = st.inst[s, k, K.I_CARD]
+    flags = tb.card[c, K.CF_STR_FLAGS]
+    if flags & K.SF_UNTRAPPED != 0 and st.inst[s, k, K.I_TRAPPED] != 0:
+        return 0
+    amount = tb.card[c, K.CF_STR_AMOUNT]
+    per = tb.card[c, K.CF_STR_PER]
+    if per == K.SP_FLAT:
+        return amount
+    here = st.inst[s, k, K.I_LOC]
+    n = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        cj = st.inst[s, j, K.I_CARD]
+        if per == K.SP_OTHER_COPY:
+            hit = cj == c
+        else:
+            want = K.T_ALLY if per == K.SP_ALLY_HERE else K.T_HERO
+            hit = st.inst[s, j, K.I_LOC] == here and tb.card[cj, K.CF_TYPE] == want
+        if hit:
+            if flags & K.SF_ONCE != 0:
+                return amount
+            n += amount
+    return n
+
+
+@kernel
+def given_strength_nb(st, tb, s, k, t):
+    """What the ongoing abilities of the other cards in the Realm add to the Strength of instance ``k`` (of card
+    type ``t``), by their CF_STR_* data."""
+    here = st.inst[s, k, K.I_LOC]
+    n = 0
+    m = zone_bits_nb(st, s, K.Z_REALM) & ~(1 << k)
+    while m != 0:
+        j = lowest_nb(m)
+        m &= m - 1
+        cj = st.inst[s, j, K.I_CARD]
+        changes = tb.card[cj, K.CF_STR_CHANGES]
+        if changes <= K.SC_OWN:
+            continue
+        if tb.card[cj, K.CF_STR_FLAGS] & K.SF_UNTRAPPED != 0 and (
+            tb.card[cj, K.CF_TYPE] != K.T_HERO or st.inst[s, j, K.I_TRAPPED] != 0
+        ):
+            continue
+        if changes == K.SC_HOST:
+            hit = st.inst[s, j, K.I_HOST] == k
+        elif changes == K.SC_ALLIES_HERE:
+            hit = t == K.T_ALLY and st.inst[s, j, K.I_LOC] == here
+        elif changes == K.SC_HEROES_HERE:
+            hit = t == K.T_HERO and st.inst[s, j, K.I_LOC] == here
+        else:
+            hit = t == K.T_HERO
+        if hit:
+            n += tb.card[cj, K.CF_STR_AMOUNT]
+    return n
 
 
 @kernel
