@@ -69,8 +69,9 @@ def realm_answers_nb(st, tb, q, s, a, b):
 
 
 @kernel
-def realm_sum_nb(st, tb, q, s, a, b):
-    """The sum of the answers of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
+def realm_fold_nb(st, tb, q, s, a, b, largest):
+    """The answers of the ongoing abilities in seat ``s``'s Realm to question ``q``, each at least 0, summed, or
+    with ``largest`` the largest of them (0 if none answers)."""
     m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
     if m == 0:
         return 0
@@ -80,24 +81,21 @@ def realm_sum_nb(st, tb, q, s, a, b):
     while m != 0:
         p = K.FIRST_PASSIVE + lowest_nb(m)
         m &= m - 1
-        n += max(_answer(p, rst, rtb, q, p, s, a, b), 0)
+        x = max(_answer(p, rst, rtb, q, p, s, a, b), 0)
+        n = max(n, x) if largest else n + x
     return n
+
+
+@kernel
+def realm_sum_nb(st, tb, q, s, a, b):
+    """The sum of the answers of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
+    return realm_fold_nb(st, tb, q, s, a, b, False)
 
 
 @kernel
 def realm_max_nb(st, tb, q, s, a, b):
     """The largest answer of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
-    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
-    if m == 0:
-        return 0
-    rst = as_ref(st)
-    rtb = as_ref(tb)
-    n = 0
-    while m != 0:
-        p = K.FIRST_PASSIVE + lowest_nb(m)
-        m &= m - 1
-        n = max(n, _answer(p, rst, rtb, q, p, s, a, b))
-    return n
+    return realm_fold_nb(st, tb, q, s, a, b, True)
 
 
 @kernel
