@@ -181,7 +181,9 @@ def main() -> None:
     job = GamePlan(villains, (args.strategy,) * len(villains), args.games, 1, chunk=args.games).job(0, args.games)
     play_games(dataclasses.replace(job, n=2))  # load the kernels before mapping them
     if not args.no_map:
-        n = write_perf_map([jit.ENGINE_CACHE_DIR, jit.STRATEGY_CACHE_DIR])
+        # each base directory and its siblings <base>-<suffix> (the kernels bound on their own, the parts)
+        bases = (jit.ENGINE_CACHE_DIR, jit.STRATEGY_CACHE_DIR)
+        n = write_perf_map(sorted({d for b in bases for d in glob.glob(b + "*")}))
         print(f"perf map: {n} functions in /tmp/perf-{os.getpid()}.map", file=sys.stderr)
     t = time.perf_counter()
     games = play_games(job)[1]

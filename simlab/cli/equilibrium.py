@@ -215,9 +215,10 @@ def equilibrium(
 ) -> None:
     """A matchup's value at strong play: each side's population (novice, expert, tuned, --seed-strategy and
     --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
-    each side's best response to the other's mixture (the tuner) joins if it beats its side's mixture on fresh
-    games, until no best response gains more than --epsilon. Prints the value [95%], both mixtures and the
-    exploitability per iteration; writes the mixture file (the strong level) and tables; Ctrl-C keeps each step."""
+    each side's best response to the other's mixture (the tuner's, or a --library strategy's) joins if it beats
+    its side's mixture on fresh games, until no best response gains more than --epsilon. Prints the value [95%],
+    both mixtures and the exploitability per iteration; writes the mixture file (the strong level) and tables;
+    Ctrl-C keeps each step."""
     import sys
     import time
 

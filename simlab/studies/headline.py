@@ -183,7 +183,8 @@ def strong_note(res: HeadlineResult) -> str:
     if res.table["exploitability"].is_null().any():
         return "Exploitability blank: these rules or cards are not the ones the equilibrium was solved under."
     note = (
-        "Exploitability: the shipped equilibrium's, each side's best-response gain at its last iteration (the tuner)."
+        "Exploitability: the shipped equilibrium's, each side's best-response gain at its last iteration (the "
+        "tuner's or a library strategy's)."
     )
     if res.table["search_gain"].is_not_null().any():
         note += (
