@@ -69,12 +69,9 @@ def realm_answers_nb(st, tb, q, s, a, b):
 
 
 @kernel
-def realm_fold_nb(st, tb, q, s, a, b, largest):
-    """The answers of the ongoing abilities in seat ``s``'s Realm to question ``q``, each at least 0, summed, or
-    with ``largest`` the largest of them (0 if none answers)."""
-    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
-    if m == 0:
-        return 0
+def realm_fold_nb(st, tb, q, s, a, b, largest, m):
+    """The answers of the ongoing abilities ``m`` (bits) in seat ``s``'s Realm to question ``q``, each at least 0,
+    summed, or with ``largest`` the largest of them."""
     rst = as_ref(st)
     rtb = as_ref(tb)
     n = 0
@@ -89,13 +86,15 @@ def realm_fold_nb(st, tb, q, s, a, b, largest):
 @kernel
 def realm_sum_nb(st, tb, q, s, a, b):
     """The sum of the answers of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
-    return realm_fold_nb(st, tb, q, s, a, b, False)
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]  # tested here, so the common case (none) stays inline
+    return 0 if m == 0 else realm_fold_nb(st, tb, q, s, a, b, False, m)
 
 
 @kernel
 def realm_max_nb(st, tb, q, s, a, b):
     """The largest answer of the ongoing abilities in seat ``s``'s Realm to question ``q`` (0 if none answers)."""
-    return realm_fold_nb(st, tb, q, s, a, b, True)
+    m = _answered(q) & st.sv[s, K.SV_REALM_PASSIVES]
+    return 0 if m == 0 else realm_fold_nb(st, tb, q, s, a, b, True, m)
 
 
 @kernel
