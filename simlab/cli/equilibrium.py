@@ -93,7 +93,8 @@ def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> di
         return {m: {} for m in matchups}
     from simlab.engine.game import parse_matchup
 
-    per_villain = {v: eq.library_strategies(v, folders or None) for m in matchups for v in parse_matchup(m)}
+    villains = dict.fromkeys(v for m in matchups for v in parse_matchup(m))  # each read once
+    per_villain = {v: eq.library_strategies(v, folders or None) for v in villains}
     return {m: {v: per_villain[v] for v in parse_matchup(m)} for m in matchups}
 
 

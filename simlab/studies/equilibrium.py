@@ -502,6 +502,14 @@ class _DoubleOracle:
         if self.progress is not None:
             self.progress(what, done, total)
 
+    def play(self, what: str, strategies, n: int, seed: int) -> np.ndarray:
+        """The first villain's score in each of ``n`` games of ``strategies`` (one per villain, in order), shown as
+        ``what`` in the progress and counted in the games played."""
+        self.say(what, 0, n)
+        s = _scores(self.villains, strategies, n, seed, self.settings, self.stop, lambda d: self.say(what, d, n))
+        self.played += s.size
+        return s
+
     def entry(self, i: int, j: int) -> dict:
         """The payoff table's entry of the first side's strategy ``i`` against the second's ``j``."""
         a, b = self.villains
@@ -510,18 +518,7 @@ class _DoubleOracle:
         key = f"entry:{opts.table_games}:{spec_key(ra)}:{spec_key(cb)}"
         got = self.store.get(key)
         if got is None:
-            what = f"table: {ra.name} against {cb.name}"
-            self.say(what, 0, opts.table_games)
-            s = _scores(
-                (a, b),
-                (ra, cb),
-                opts.table_games,
-                self.table_seed,
-                self.settings,
-                self.stop,
-                lambda d: self.say(what, d, opts.table_games),
-            )
-            self.played += s.size
+            s = self.play(f"table: {ra.name} against {cb.name}", (ra, cb), opts.table_games, self.table_seed)
             got = self.store.put(key, {"score": float(s.mean()), "var": float(s.var(ddof=1)), "games": int(s.size)})
         return got
 
@@ -561,7 +558,7 @@ class _DoubleOracle:
     def library_best(self, it: int, v: str, opp: str, own: MixedSpec, theirs: MixedSpec) -> dict | None:
         """The library strategy of ``v`` (not yet in its population) that scores best against ``theirs`` on the
         same ``library_games`` games, validated against ``own`` like a tuned best response; None if there is none."""
-        a, b = self.villains
+        first = v == self.villains[0]
         n = self.opts.library_games
         have = {spec_key(s) for s in self.pops[v]}
         members = [s for s in self.library[v] if spec_key(s) not in have]
@@ -573,12 +570,9 @@ class _DoubleOracle:
             key = f"library:{it}:{v}:{n}:{spec_key(spec)}:{mixture_key(theirs)}"
             got = self.store.get(key)
             if got is None:
-                what = f"iteration {it}: {v}'s library strategy {spec.name}"
-                self.say(what, 0, n)
-                pair = (spec, theirs) if v == a else (theirs, spec)
-                s = _scores((a, b), pair, n, seed, self.settings, self.stop, lambda d, w=what: self.say(w, d, n))
-                self.played += s.size
-                got = self.store.put(key, {"score": float(s.mean() if v == a else 1.0 - s.mean())})
+                pair = (spec, theirs) if first else (theirs, spec)
+                s = self.play(f"iteration {it}: {v}'s library strategy {spec.name}", pair, n, seed)
+                got = self.store.put(key, {"score": float(s.mean() if first else 1.0 - s.mean())})
             scores.append(got["score"])
         best = members[int(np.argmax(scores))]  # ties: the first in library order
         return {"spec": best, "start": f"library {best.name}", **self.validated(it, v, opp, best, own, theirs)}
@@ -691,19 +685,8 @@ class _DoubleOracle:
         vkey = f"value:{opts.value_games}:{mixture_key(mix_a)}:{mixture_key(mix_b)}"
         got = self.store.get(vkey)
         if got is None:
-            what = "the value: mixture against mixture"
-            self.say(what, 0, opts.value_games)
             vseed = derived_seed(self.settings.seed, f"equilibrium:{self.matchup}:value")
-            s = _scores(
-                (a, b),
-                (mix_a, mix_b),
-                opts.value_games,
-                vseed,
-                self.settings,
-                self.stop,
-                lambda d: self.say(what, d, opts.value_games),
-            )
-            self.played += s.size
+            s = self.play("the value: mixture against mixture", (mix_a, mix_b), opts.value_games, vseed)
             got = self.store.put(vkey, dict(zip(("value", "low", "high"), _mean_interval(s), strict=True)))
         return got
 
