@@ -236,6 +236,10 @@ def _read_docs(docs: list[dict]) -> tuple[list[Villain], list[Card]]:
                 raise CardDataError(f"{where}: type must be one of {types}, got {c.get('type')!r}")
             if c.get("deck") not in ("villain", "fate"):
                 raise CardDataError(f"{where}: deck must be 'villain' or 'fate'")
+            home = {"Hero": "fate", "Ally": "villain"}.get(c["type"], c["deck"])
+            if c["deck"] != home:
+                # the engine looks for Heroes among a seat's Fate instances and for Allies among its Villain ones
+                raise CardDataError(f"{where}: {c['type']} cards belong in the {home} deck, not the {c['deck']} deck")
             cards.append(
                 Card(
                     len(cards),

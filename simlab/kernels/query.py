@@ -9,7 +9,7 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.ref import as_ref
 
@@ -213,7 +213,7 @@ def zone_count_nb(st, s, zone):
 def realm_heroes_nb(st, tb, s):
     """Bitmask of the Heroes in seat ``s``'s Realm."""
     heroes = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS  # Heroes are Fate cards (the card data's load checks)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
@@ -309,7 +309,7 @@ def given_strength_nb(st, tb, s, k, t):
 @kernel
 def covered_nb(st, tb, ru, s, loc):
     """The top action row of ``loc`` is covered (a Hero there, or a card whose ongoing ability covers it)."""
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
@@ -581,7 +581,7 @@ def vanquish_possible_nb(st, tb, s, h, zero_joins):
     loc = st.inst[s, h, K.I_LOC]
     total = 0
     count = 0
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS  # Allies are Villain cards (the card data's load checks)
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
@@ -596,7 +596,7 @@ def vanquish_possible_nb(st, tb, s, h, zero_joins):
 
 @kernel
 def any_vanquish_possible_nb(st, tb, s, zero_joins):
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1

@@ -328,8 +328,11 @@ def keep_value_nb(st, tb, sp, s, k):
     if tb.card[c, K.CF_PASSIVE] == AB_TILE_ALLY:
         # one Cauldron Born in hand is worth keeping for the next swap; more wait longer
         earlier = 0
-        for j in range(k):
-            if st.inst[s, j, K.I_ZONE] == K.Z_HAND and tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
+        mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS & ((1 << k) - 1)
+        while mj != 0:
+            j = lowest_nb(mj)
+            mj &= mj - 1
+            if tb.card[st.inst[s, j, K.I_CARD], K.CF_PASSIVE] == AB_TILE_ALLY:
                 earlier += 1
         if st.sv[s, K.SV_TILE] == 0:
             return sp[P_KEEP_BORN_UNCLAIMED] if earlier == 0 else sp[P_KEEP_BORN_EXTRA_UNCLAIMED]
