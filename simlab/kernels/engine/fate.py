@@ -1,11 +1,12 @@
 """Fate cards: where a revealed card can be played, and whether its Effect can do what it says."""
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import lowest_nb
 from simlab.kernels.engine.abilities import CHECK_EFFECT, _check
 from simlab.kernels.engine.log import log_nb, opt_add_nb
 from simlab.kernels.engine.realm import discard_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import can_enter_nb, realm_instance_nb
+from simlab.kernels.query import can_enter_nb, realm_heroes_nb, realm_instance_nb
 
 
 @kernel
@@ -62,12 +63,11 @@ def fate_placements_nb(st, tb, ru, s, k):
     if t == K.T_ITEM:
         n = 0
         if tb.card[c, K.CF_ATTACH] == K.A_HERO:
-            for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and can_enter_nb(st, tb, s, c, st.inst[s, h, K.I_LOC])
-                ):
+            mh = realm_heroes_nb(st, tb, s)
+            while mh != 0:
+                h = lowest_nb(mh)
+                mh &= mh - 1
+                if can_enter_nb(st, tb, s, c, st.inst[s, h, K.I_LOC]):
                     opt_add_nb(st, K.O_FATE_PLAY, k, st.inst[s, h, K.I_LOC], h)
                     n += 1
         elif tb.card[c, K.CF_LOCATION] >= 0:

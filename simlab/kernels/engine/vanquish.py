@@ -1,7 +1,7 @@
 """Vanquish: which Allies can join one, and which Heroes can be vanquished."""
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import lowest_nb
+from simlab.kernels.bits import FATE_BITS, lowest_nb
 from simlab.kernels.engine.log import opt_add_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import strength_nb, vanquish_eligible_nb, vanquish_possible_nb, zone_bits_nb
@@ -27,7 +27,7 @@ def can_vanquish_rules_nb(st, tb, ru, s, h):
 @kernel
 def add_vanquish_options_nb(st, tb, ru, s):
     """Add (O_VANQUISH, h) for every Hero seat ``s`` can vanquish now."""
-    m = zone_bits_nb(st, s, K.Z_REALM)
+    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS  # Heroes are Fate cards (the card data's load checks)
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1

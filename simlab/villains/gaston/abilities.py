@@ -5,6 +5,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import lowest_nb
 from simlab.kernels.engine.abilities import (
     ASK_VANQUISH_RETURNS_ALLIES,
     CARD_HERE,
@@ -78,6 +79,7 @@ from simlab.kernels.query import (
     missing_at_nb,
     missing_total_nb,
     obstacles_total_nb,
+    realm_heroes_nb,
     realm_instance_nb,
     strength_nb,
 )
@@ -251,12 +253,11 @@ def effect_nb(st, tb, ru, f):
     if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
         if pc == 0:
             opt_clear_nb(st)
-            for h in range(K.N_INST):
-                if (
-                    st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                    and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                    and strength_nb(st, tb, s, h) <= n
-                ):
+            m = realm_heroes_nb(st, tb, s)
+            while m != 0:
+                h = lowest_nb(m)
+                m &= m - 1
+                if strength_nb(st, tb, s, h) <= n:
                     opt_add_nb(st, K.O_CARD, h, s, 0)
             if st.g[K.G_NOPT] > 0:
                 return ask_nb(st, f, 1, s, chooser, K.DK_CARD, ab)
@@ -550,12 +551,11 @@ def check_nb(st, tb, ru, slot, s, c, budget):
     if ab == AB_EXTRA_MOVE:
         return 1 if any_move_nb(st, tb, s, 0) else 0
     if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
-        for h in range(K.N_INST):
-            if (
-                st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                and strength_nb(st, tb, s, h) <= n
-            ):
+        m = realm_heroes_nb(st, tb, s)
+        while m != 0:
+            h = lowest_nb(m)
+            m &= m - 1
+            if strength_nb(st, tb, s, h) <= n:
                 return 1
         return 0
     if ab == AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN:

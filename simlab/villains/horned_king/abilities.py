@@ -73,6 +73,7 @@ from simlab.kernels.query import (
     flip_cost_nb,
     hero_count_nb,
     passive_count_nb,
+    realm_heroes_nb,
     realm_instance_nb,
     strength_nb,
     zone_bits_nb,
@@ -205,12 +206,11 @@ def find_ok_nb(st, tb, s, c):
 @kernel
 def defeat_strength_ok_nb(st, tb, s, c):
     """A Hero of exactly card row ``c``'s number in Strength is in seat ``s``'s Realm."""
-    for h in range(K.N_INST):
-        if (
-            st.inst[s, h, K.I_ZONE] == K.Z_REALM
-            and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-            and strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]
-        ):
+    m = realm_heroes_nb(st, tb, s)
+    while m != 0:
+        h = lowest_nb(m)
+        m &= m - 1
+        if strength_nb(st, tb, s, h) == tb.card[c, K.CF_N]:
             return True
     return False
 
@@ -258,12 +258,11 @@ def effect_nb(st, tb, ru, f):
                 return call_nb(st, f, 2, RT_PICK_LOCATION, chooser, s, tb.card[c, K.CF_REF0], -1, ab, 0, 0)
             if mode == K.M_DEFEAT:
                 opt_clear_nb(st)
-                for h in range(K.N_INST):
-                    if (
-                        st.inst[s, h, K.I_ZONE] == K.Z_REALM
-                        and tb.card[st.inst[s, h, K.I_CARD], K.CF_TYPE] == K.T_HERO
-                        and strength_nb(st, tb, s, h) == n
-                    ):
+                m = realm_heroes_nb(st, tb, s)
+                while m != 0:
+                    h = lowest_nb(m)
+                    m &= m - 1
+                    if strength_nb(st, tb, s, h) == n:
                         opt_add_nb(st, K.O_CARD, h, s, 0)
                 return ask_nb(st, f, 3, s, chooser, K.DK_CARD, ab)
             return ret_nb(st, f)

@@ -1,6 +1,7 @@
 """Routines of the Vanquish, Move an Item or Ally and Activate actions."""
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
     ASK_VANQUISH_RETURNS_ALLIES,
     CARD_INSTANCE,
@@ -31,7 +32,7 @@ from simlab.kernels.engine.moving import add_activate_options_nb, add_move_optio
 from simlab.kernels.engine.realm import discard_nb, leave_realm_nb, move_card_nb
 from simlab.kernels.engine.vanquish import add_vanquish_options_nb, vanquish_ally_strength_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import activation_cost_nb, strength_nb, vanquish_min_allies_nb
+from simlab.kernels.query import activation_cost_nb, strength_nb, vanquish_min_allies_nb, zone_bits_nb
 
 # vanquish_r's (and vanquish_done_r's) frame; st.tmp holds each eligible Ally's Strength (-1: not eligible) and
 # st.mark the Allies picked
@@ -59,6 +60,12 @@ def vanquish_r(st, tb, ru, f):
         st.fr[f, VQ_ALLIES_NEEDED] = vanquish_min_allies_nb(st, tb, s, h)
         for k in range(K.N_INST):
             st.mark[k] = 0
+            st.tmp[k] = -1
+        # only an Ally in the Realm can join, and Allies are Villain cards (the card data's load checks)
+        m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
+        while m != 0:
+            k = lowest_nb(m)
+            m &= m - 1
             st.tmp[k] = vanquish_ally_strength_nb(st, tb, ru, s, k, here)
     elif pc == VQ_AFTER_ALLY:
         if chosen_nb(st, 0) == K.O_PASS:
