@@ -5,7 +5,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
+from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.engine.abilities import (
     ASK_NO_EFFECTS,
     ASK_PLAYABLE,
@@ -181,7 +181,7 @@ def tile_allies_everywhere_nb(st, tb, s):
 @kernel
 def granting_items_blocked_nb(st, tb, s, loc):
     """An Item granting an Activate may not be played to ``loc``: an untrapped Hero there blocks it."""
-    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS
+    m = realm_heroes_nb(st, tb, s)
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1

@@ -1,12 +1,12 @@
 """Routines for the small choices cards ask for: a location, a Hero to move, a mode, cards to discard."""
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import FATE_BITS, lowest_nb
+from simlab.kernels.bits import lowest_nb
 from simlab.kernels.engine.frame import A0, A1, A2, A3, A4, A5, A6, ask_nb, chosen_nb, ret_nb
 from simlab.kernels.engine.log import opt_add_nb, opt_clear_nb
 from simlab.kernels.engine.realm import discard_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import can_enter_nb, hero_can_move_nb, zone_bits_nb
+from simlab.kernels.query import can_enter_nb, hero_can_move_nb, realm_heroes_nb
 
 # pick_location_r's frame
 PL_CHOOSER = A0
@@ -65,7 +65,7 @@ def pick_hero_to_move_r(st, tb, ru, f):
     opt_clear_nb(st)
     if st.fr[f, PH_MAY_DECLINE]:
         opt_add_nb(st, K.O_PASS, 0, 0, 0)
-    m = zone_bits_nb(st, s, K.Z_REALM) & FATE_BITS  # the Heroes in the Realm
+    m = realm_heroes_nb(st, tb, s)
     while m != 0:
         h = lowest_nb(m)
         m &= m - 1
