@@ -41,6 +41,7 @@ from strategies import novice as _novice
 from strategies import plans as _plans
 from strategies import random as _random
 from strategies import search as _search
+from strategies.heuristic.params import DIVISORS
 
 KERNELS = {"random": 0, "heuristic": 1, "search": 2}
 """Kernel ids known to the dispatcher."""
@@ -138,6 +139,8 @@ def strategy_from_table(
             raise StrategyError(f"{where}: params.{key} must be a number, got {value!r}")
         if not math.isfinite(value):
             raise StrategyError(f"{where}: params.{key} must be a finite number, got {value!r}")
+        if key in DIVISORS and value <= 0:
+            raise StrategyError(f"{where}: params.{key} must be above 0 (the scoring divides by it), got {value!r}")
         params[key] = float(value)
     if base.kernel == KERNELS["search"] and (problem := _search.check_params(params)):
         raise StrategyError(f"{where}: {problem}")

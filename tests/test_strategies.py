@@ -59,6 +59,8 @@ def test_strategy_file_by_name_and_by_path():
         ('base = "expert"\n[params]\nplan = true\n', "params.plan must be a number"),
         ('base = "expert"\n[params]\nfate_value = nan\n', "params.fate_value must be a finite number, got nan"),
         ('base = "expert"\n[params]\nfate_value = -inf\n', "params.fate_value must be a finite number, got -inf"),
+        ('base = "expert"\n[params]\nsurplus_scale = 0\n', "params.surplus_scale must be above 0 (the scoring divides"),
+        ('base = "expert"\n[params]\npower_glut_span = -2\n', "params.power_glut_span must be above 0"),
         ('base = "expert"\nname = "\xff"\n'.encode("latin-1"), "is not UTF-8 text"),
         ('base = "elsewhere/other.toml"\n', "cannot read strategy file"),
         ("[params]\nplan = 1\n", "missing key 'base'"),

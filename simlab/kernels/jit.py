@@ -21,7 +21,10 @@ from pathlib import Path
 import numba
 from numba import njit
 
-JIT_FLAGS = {"cache": True, "nogil": True}
+# numpy's error model: a division by zero gives inf or NaN (integers: 0) instead of raising, so no division
+# carries a zero test and a raise path. No game divides by zero (the regression fixture plays the same games);
+# the weights the heuristic divides by are refused at 0 when a strategy file is read (heuristic.params.DIVISORS).
+JIT_FLAGS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 _ROOT = Path(__file__).resolve().parents[2]
 

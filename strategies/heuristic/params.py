@@ -25,6 +25,11 @@ class Param:
     slot: int | None = None  # its fixed place in State.sparams, if it has one (see strategies.plans.slots)
 
 
+# The weights the scoring divides by (kernels compile with numpy's error model: a division by zero gives inf or
+# NaN instead of raising), so a strategy file must give each a positive value.
+DIVISORS = frozenset({"surplus_scale", "power_glut_span"})
+
+
 def group(group: str, *rows: tuple, at: int | None = None) -> tuple[Param, ...]:
     """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]]); ``at``:
     the slot of the first (the others follow it), for rows whose place in ``State.sparams`` is fixed."""
