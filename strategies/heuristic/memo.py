@@ -3,14 +3,19 @@
 Scoring one decision asks for some values again and again (a Hero's defeat worth, for every Ally that could help
 beat it and every card that could remove it). They depend only on the position and on the deciding player's
 parameters, neither of which changes while a decision is scored (only the random stream does, and none of them
-reads it); ``choose_ref_nb`` clears them when it starts (except where the step after the decision before changes
-one known thing its values did not read: :func:`close_memo_nb`) and reads none between decisions
-(``G_SCORING``). Outside a decision these kernels work them out afresh every time. The memoised readings that
-need no weights are here (Strength, Allies at a location, symbols available, progress); the terms memoise their
-own values through :func:`memo_has_nb` and :func:`memo_put_nb`.
+reads it); ``choose_ref_nb`` clears them when it starts and reads none between decisions (``G_SCORING``). Outside a
+decision these kernels work them out afresh every time. The memoised readings that need no weights are here
+(Strength, Allies at a location, symbols available, progress); the terms memoise their own values through
+:func:`memo_has_nb`, :func:`memo_begin_nb` and :func:`memo_put_nb`.
+
+Some decisions follow one another with only known things changed between them (:func:`close_memo_nb`: the mover's
+location, the symbols used, Power). Each memoised value records which of those it read (``READ_*`` bits, marked by
+the accessors of :mod:`simlab.kernels.query` and inherited from every memoised value it used, in the reads row
+``MEMO_READS + m``), and the next decision keeps every value that read none of what changed.
 """
 
 from simlab.kernels import const as K
+from simlab.kernels.bits import lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     allies_strength_at_nb,
@@ -21,7 +26,8 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic.plan import W_PROGRESS, ask_plan_nb
 
-# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with:
+# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with; row K.MEMO_READS + m holds
+# the READ_* bits of each value of row m:
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb
 M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
 M_ALLIES_AT = 2  # by location: allies_at_nb
@@ -38,49 +44,86 @@ M_STRENGTH = 10  # by Ally or Hero instance: strength_nb
 @kernel
 def open_memo_nb(st, kind):
     """Start scoring a decision of ``kind``: nothing kept yet, unless the last decision scored left its memo for
-    this one (:func:`close_memo_nb`)."""
-    keep = st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == kind
+    this one (:func:`close_memo_nb`): then every value that read nothing the step between changed."""
+    keep = (
+        st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1
+        and st.g[K.G_MEMO_FOR] == kind
+        and st.g[K.G_MEMO_DECISION] == st.g[K.G_DECISIONS]
+    )
     st.g[K.G_MEMO_KEPT] = 0
     st.g[K.G_SCORING] = 1
-    if keep:
-        return
     st.g[K.G_MEMO_READS] = 0
+    stale = st.g[K.G_MEMO_STALE]
     for s in range(st.g[K.G_NSEATS]):
-        for m in range(K.N_MEMO):
-            st.memo_ok[s, m] = 0
+        for m in range(K.MEMO_READS):
+            ok = st.memo_ok[s, m]
+            if not keep:
+                ok = 0
+            left = ok
+            while left != 0:
+                k = lowest_nb(left)
+                left &= left - 1
+                if int(st.memo[s, K.MEMO_READS + m, k]) & stale != 0:
+                    ok &= ~(1 << k)
+            st.memo_ok[s, m] = ok
 
 
 @kernel
 def close_memo_nb(st, kind, code):
-    """End scoring a decision of ``kind`` (``code``: the option chosen). Two decisions follow with only one thing
-    changed between them, the same seat deciding with the same parameters, and keep the memo unless its values
-    read that thing (``G_MEMO_READS``, marked by the queries that read it):
+    """End scoring a decision of ``kind`` (``code``: the option chosen). Two decisions follow with only known
+    things changed between them (``G_MEMO_STALE``), the same seat deciding with the same parameters and no other
+    decision between (``G_MEMO_DECISION``), and the second keeps the values that read none of them:
     - the Villain Mover decision, and the Action decision one step later: the mover has moved (no symbol is used
       yet this turn);
+    - an Action decision that takes the Gain Power action, and the Action decision one step later: Power is
+      gained and the symbol used (the "after 4 actions" window that may open between asks a decision, if any);
     - an Action decision that takes the Discard action, and the first discard it asks in the same step: the
       Discard symbol is used (nothing has left the hand yet)."""
     st.g[K.G_SCORING] = 0
-    reads = st.g[K.G_MEMO_READS]
-    if kind == K.DK_MOVE and reads & K.READ_MOVER == 0:
+    st.g[K.G_MEMO_DECISION] = st.g[K.G_DECISIONS] + 1
+    if kind == K.DK_MOVE:
         st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
         st.g[K.G_MEMO_FOR] = K.DK_ACTION
-    elif kind == K.DK_ACTION and code == K.O_DISCARD and reads & K.READ_USED == 0:
+        st.g[K.G_MEMO_STALE] = K.READ_MOVER
+    elif kind == K.DK_ACTION and code == K.O_GAIN:
+        st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
+        st.g[K.G_MEMO_FOR] = K.DK_ACTION
+        st.g[K.G_MEMO_STALE] = K.READ_POWER | K.READ_USED
+    elif kind == K.DK_ACTION and code == K.O_DISCARD:
         st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 1
         st.g[K.G_MEMO_FOR] = K.DK_DISCARD
+        st.g[K.G_MEMO_STALE] = K.READ_USED
 
 
 @kernel
 def memo_has_nb(st, s, m, k):
-    """``State.memo[s, m, k]`` holds this decision's value."""
-    return st.g[K.G_SCORING] != 0 and (st.memo_ok[s, m] >> k) & 1 != 0
+    """``State.memo[s, m, k]`` holds this decision's value (what it read then counts as read by the value being
+    worked out)."""
+    if st.g[K.G_SCORING] == 0 or (st.memo_ok[s, m] >> k) & 1 == 0:
+        return False
+    st.g[K.G_MEMO_READS] |= int(st.memo[s, K.MEMO_READS + m, k])
+    return True
 
 
 @kernel
-def memo_put_nb(st, s, m, k, v):
-    """``v``, kept as ``State.memo[s, m, k]`` while a decision is scored."""
+def memo_begin_nb(st):
+    """Start working out a value to memoise: the READ_* bits marked so far, to hand to :func:`memo_put_nb`; the
+    marks from here to there are this value's."""
+    outer = st.g[K.G_MEMO_READS]
+    st.g[K.G_MEMO_READS] = 0
+    return outer
+
+
+@kernel
+def memo_put_nb(st, s, m, k, v, outer):
+    """``v``, kept as ``State.memo[s, m, k]`` while a decision is scored, with what it read since
+    :func:`memo_begin_nb` returned ``outer`` (which the value it is part of read too)."""
+    reads = st.g[K.G_MEMO_READS]
+    st.g[K.G_MEMO_READS] = reads | outer
     if st.g[K.G_SCORING] != 0:
         st.memo_ok[s, m] |= 1 << k
         st.memo[s, m, k] = v
+        st.memo[s, K.MEMO_READS + m, k] = reads
     return v
 
 
@@ -89,8 +132,9 @@ def vanquishable_nb(st, tb, s, h):
     """:func:`~simlab.kernels.query.can_vanquish_nb`, found once per decision."""
     if memo_has_nb(st, s, M_VANQUISHABLE, h):
         return st.memo[s, M_VANQUISHABLE, h] != 0.0
+    outer = memo_begin_nb(st)
     yes = can_vanquish_nb(st, tb, s, h)
-    memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0)
+    memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0, outer)
     return yes
 
 
@@ -99,7 +143,8 @@ def instance_strength_nb(st, tb, s, k):
     """:func:`~simlab.kernels.query.strength_nb` of seat ``s``'s Ally or Hero ``k``, found once per decision."""
     if memo_has_nb(st, s, M_STRENGTH, k):
         return int(st.memo[s, M_STRENGTH, k])
-    return int(memo_put_nb(st, s, M_STRENGTH, k, float(strength_nb(st, tb, s, k))))
+    outer = memo_begin_nb(st)
+    return int(memo_put_nb(st, s, M_STRENGTH, k, float(strength_nb(st, tb, s, k)), outer))
 
 
 @kernel
@@ -107,7 +152,8 @@ def allies_at_nb(st, tb, s, loc):
     """:func:`~simlab.kernels.query.allies_strength_at_nb` with none left out, found once per decision."""
     if memo_has_nb(st, s, M_ALLIES_AT, loc):
         return int(st.memo[s, M_ALLIES_AT, loc])
-    return int(memo_put_nb(st, s, M_ALLIES_AT, loc, float(allies_strength_at_nb(st, tb, s, loc, -1))))
+    outer = memo_begin_nb(st)
+    return int(memo_put_nb(st, s, M_ALLIES_AT, loc, float(allies_strength_at_nb(st, tb, s, loc, -1)), outer))
 
 
 @kernel
@@ -115,7 +161,8 @@ def dearest_nb(st, tb, s):
     """:func:`~simlab.kernels.query.dearest_in_hand_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SEAT, 1):
         return int(st.memo[s, M_SEAT, 1])
-    return int(memo_put_nb(st, s, M_SEAT, 1, float(dearest_in_hand_nb(st, tb, s))))
+    outer = memo_begin_nb(st)
+    return int(memo_put_nb(st, s, M_SEAT, 1, float(dearest_in_hand_nb(st, tb, s)), outer))
 
 
 @kernel
@@ -123,7 +170,8 @@ def symbols_at_nb(st, tb, ru, s, loc):
     """:func:`~simlab.kernels.query.available_symbols_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SYMBOLS, loc):
         return int(st.memo[s, M_SYMBOLS, loc])
-    return int(memo_put_nb(st, s, M_SYMBOLS, loc, float(available_symbols_nb(st, tb, ru, s, loc))))
+    outer = memo_begin_nb(st)
+    return int(memo_put_nb(st, s, M_SYMBOLS, loc, float(available_symbols_nb(st, tb, ru, s, loc)), outer))
 
 
 @kernel
@@ -132,4 +180,5 @@ def progress_nb(st, tb, ru, sp, s):
     per decision)."""
     if memo_has_nb(st, s, M_SEAT, 0):
         return st.memo[s, M_SEAT, 0]
-    return memo_put_nb(st, s, M_SEAT, 0, ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_SEAT, 0, ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0), outer)

@@ -18,6 +18,7 @@ from simlab.kernels.query import (
     can_move_card_nb,
     flip_cost_nb,
     play_cost_nb,
+    power_nb,
     vanquish_eligible_nb,
     zone_bits_nb,
 )
@@ -28,6 +29,7 @@ from strategies.heuristic.memo import (
     allies_at_nb,
     dearest_nb,
     instance_strength_nb,
+    memo_begin_nb,
     memo_has_nb,
     memo_put_nb,
     progress_nb,
@@ -110,7 +112,8 @@ def position_value_nb(st, tb, ru, sp, s, k, loc):
         return position_worth_nb(st, tb, ru, sp, s, k, loc)
     if memo_has_nb(st, s, M_STAYING, k):
         return st.memo[s, M_STAYING, k]
-    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc), outer)
 
 
 @kernel
@@ -292,7 +295,8 @@ def card_value_nb(st, tb, ru, sp, s, k, loc, host):
         return card_worth_nb(st, tb, ru, sp, s, k, loc, host)
     if memo_has_nb(st, s, M_CARD, k):
         return st.memo[s, M_CARD, k]
-    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host), outer)
 
 
 @kernel
@@ -306,7 +310,7 @@ def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
             return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
         return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
-        return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
+        return _effect_value_nb(st, tb, ru, sp, s, c, power_nb(st, s) - cost)
     if t == K.T_ALLY or t == K.T_ITEM:
         v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, host, np.nan)
         if not np.isnan(v):
@@ -329,7 +333,8 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     """Worth of keeping hand card ``k`` (what a discard gives up; found once per decision)."""
     if memo_has_nb(st, s, M_KEEP, k):
         return st.memo[s, M_KEEP, k]
-    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k), outer)
 
 
 @kernel
@@ -353,7 +358,7 @@ def keep_worth_nb(st, tb, ru, sp, s, k):
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
             return sp[P_SECOND_COPY_KEEP]
-        worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
+        worth = _effect_value_nb(st, tb, ru, sp, s, c, power_nb(st, s))
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
     worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
@@ -405,7 +410,7 @@ def junk_count_nb(st, tb, ru, sp, s):
 @kernel
 def power_surplus_nb(st, tb, sp, s):
     """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
-    return st.sv[s, K.SV_POWER] - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
+    return power_nb(st, s) - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
 
 
 @kernel

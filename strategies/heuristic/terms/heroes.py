@@ -20,6 +20,7 @@ from strategies.heuristic.memo import (
     M_SEAT,
     M_TOP_ROW,
     instance_strength_nb,
+    memo_begin_nb,
     memo_has_nb,
     memo_put_nb,
     vanquishable_nb,
@@ -45,7 +46,8 @@ def top_row_value_nb(st, tb, sp, s, loc):
     """Worth to seat ``s`` of the top-row actions of ``loc`` (what a Hero there covers; found once per decision)."""
     if memo_has_nb(st, s, M_TOP_ROW, loc):
         return st.memo[s, M_TOP_ROW, loc]
-    return memo_put_nb(st, s, M_TOP_ROW, loc, top_row_worth_nb(st, tb, sp, s, loc))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_TOP_ROW, loc, top_row_worth_nb(st, tb, sp, s, loc), outer)
 
 
 @kernel
@@ -75,6 +77,7 @@ def heroes_at_nb(st, tb, s, loc):
     """Bitmask of the Heroes in seat ``s``'s Realm at ``loc`` (found once per decision)."""
     if memo_has_nb(st, s, M_HEROES_AT, loc):
         return int(st.memo[s, M_HEROES_AT, loc])
+    outer = memo_begin_nb(st)
     here = 0
     m = heroes_nb(st, tb, s)
     while m != 0:
@@ -82,7 +85,7 @@ def heroes_at_nb(st, tb, s, loc):
         m &= m - 1
         if st.inst[s, k, K.I_LOC] == loc:
             here |= 1 << k
-    return int(memo_put_nb(st, s, M_HEROES_AT, loc, float(here)))
+    return int(memo_put_nb(st, s, M_HEROES_AT, loc, float(here), outer))
 
 
 @kernel
@@ -90,7 +93,8 @@ def heroes_nb(st, tb, s):
     """Bitmask of the Heroes in seat ``s``'s Realm (found once per decision)."""
     if memo_has_nb(st, s, M_SEAT, 2):
         return int(st.memo[s, M_SEAT, 2])
-    return int(memo_put_nb(st, s, M_SEAT, 2, float(realm_heroes_nb(st, tb, s))))
+    outer = memo_begin_nb(st)
+    return int(memo_put_nb(st, s, M_SEAT, 2, float(realm_heroes_nb(st, tb, s)), outer))
 
 
 @kernel
@@ -124,7 +128,8 @@ def defeat_value_nb(st, tb, ru, sp, s, h):
     """Worth to seat ``s`` of defeating its Hero instance ``h`` (found once per decision)."""
     if memo_has_nb(st, s, M_DEFEAT, h):
         return st.memo[s, M_DEFEAT, h]
-    return memo_put_nb(st, s, M_DEFEAT, h, defeat_worth_nb(st, tb, ru, sp, s, h))
+    outer = memo_begin_nb(st)
+    return memo_put_nb(st, s, M_DEFEAT, h, defeat_worth_nb(st, tb, ru, sp, s, h), outer)
 
 
 @kernel
