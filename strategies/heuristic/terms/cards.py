@@ -25,6 +25,7 @@ from simlab.kernels.query import (
 from strategies.heuristic.memo import (
     M_CARD,
     M_KEEP,
+    M_PLAY_AT,
     M_STAYING,
     allies_at_nb,
     dearest_nb,
@@ -289,14 +290,15 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
 
 @kernel
 def card_value_nb(st, tb, ru, sp, s, k, loc, host):
-    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best, found
-    once per decision)."""
-    if loc >= 0 or host >= 0:
+    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best; found
+    once per decision where there is no host)."""
+    if host >= 0 or loc >= K.N_LOC:
         return card_worth_nb(st, tb, ru, sp, s, k, loc, host)
-    if memo_has_nb(st, s, M_CARD, k):
-        return st.memo[s, M_CARD, k]
+    m = M_CARD if loc < 0 else M_PLAY_AT + loc
+    if memo_has_nb(st, s, m, k):
+        return st.memo[s, m, k]
     outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host), outer)
+    return memo_put_nb(st, s, m, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host), outer)
 
 
 @kernel
