@@ -398,7 +398,7 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
-MEMO_READS = 15  # rows of values in State.memo per seat (what each holds: strategies.heuristic, M_*); row
+MEMO_READS = 19  # rows of values in State.memo per seat (what each holds: strategies.heuristic, M_*); row
 # MEMO_READS + m holds the READ_* bits each value of row m read
 N_MEMO = 2 * MEMO_READS
 

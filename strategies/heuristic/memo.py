@@ -40,6 +40,7 @@ M_TOP_ROW = 8  # by location: top_row_value_nb
 M_HEROES_AT = 9  # by location: heroes_at_nb
 M_STRENGTH = 10  # by Ally or Hero instance: strength_nb
 M_PLAY_AT = 11  # rows 11 to 14, by hand instance: card_value_nb at location 0 to 3 (no host)
+M_MOVED_TO = 15  # rows 15 to 18, by Ally or Item instance: position_value_nb at location 0 to 3, not where it stands
 
 
 @kernel

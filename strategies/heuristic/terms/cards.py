@@ -25,6 +25,7 @@ from simlab.kernels.query import (
 from strategies.heuristic.memo import (
     M_CARD,
     M_KEEP,
+    M_MOVED_TO,
     M_PLAY_AT,
     M_STAYING,
     allies_at_nb,
@@ -108,13 +109,12 @@ from strategies.heuristic.terms.heroes import (
 @kernel
 def position_value_nb(st, tb, ru, sp, s, k, loc):
     """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes; where it stands:
-    found once per decision)."""
-    if loc != st.inst[s, k, K.I_LOC]:
-        return position_worth_nb(st, tb, ru, sp, s, k, loc)
-    if memo_has_nb(st, s, M_STAYING, k):
-        return st.memo[s, M_STAYING, k]
+    found once per decision, and so is where it could move)."""
+    m = M_STAYING if loc == st.inst[s, k, K.I_LOC] else M_MOVED_TO + loc
+    if memo_has_nb(st, s, m, k):
+        return st.memo[s, m, k]
     outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc), outer)
+    return memo_put_nb(st, s, m, k, position_worth_nb(st, tb, ru, sp, s, k, loc), outer)
 
 
 @kernel
