@@ -453,7 +453,8 @@ def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
 def _memo_reads(st, m):
     """{instance or location: its READ_* bits} of the values memoised in row ``m`` of seat 0."""
     ok = int(st.memo_ok[0, m])
-    return {k: int(st.memo[0, K.MEMO_READS + m, k]) for k in range(K.N_INST) if ok >> k & 1}
+    masks = [int(st.memo_ok[0, K.N_MEMO * (1 + r) + m]) for r in range(K.N_READS)]
+    return {k: sum((masks[r] >> k & 1) << r for r in range(K.N_READS)) for k in range(K.N_INST) if ok >> k & 1}
 
 
 @numba.njit(cache=False)
@@ -560,7 +561,7 @@ def test_an_action_keeps_for_the_next_decision_only_what_did_not_read_what_it_ch
     _close(st, K.DK_ACTION, code)
     assert st.g[K.G_MEMO_STALE] == stale
     _next_decision(st, kind, steps)
-    assert M_SYMBOLS not in {m for m in range(K.MEMO_READS) if _memo_reads(st, m)}  # read the symbols used
+    assert M_SYMBOLS not in {m for m in range(K.N_MEMO) if _memo_reads(st, m)}  # read the symbols used
     assert bool(_memo_reads(st, M_CARD)) == (code == K.O_DISCARD)  # read Power
     assert bool(_memo_reads(st, M_KEEP)) == (code == K.O_DISCARD)
     assert 2 in _memo_reads(st, M_SEAT)  # the Heroes in the Realm read neither

@@ -398,9 +398,11 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
-MEMO_READS = 19  # rows of values in State.memo per seat (what each holds: strategies.heuristic, M_*); row
-# MEMO_READS + m holds the READ_* bits each value of row m read
-N_MEMO = 2 * MEMO_READS
+N_MEMO = 19  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
+N_READS = 3  # READ_* bits
+# State.memo_ok per seat: column m, bit k: memo[s, m, k] is this decision's; column N_MEMO * (1 + r) + m, bit k: that
+# value read READ_* bit r
+N_MEMO_OK = (1 + N_READS) * N_MEMO
 
 # ----------------------------------------------------------------------------- routine frames: State.fr[depth, FR_*]
 FR_ROUTINE = 0  # RT_* of the routine

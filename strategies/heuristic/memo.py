@@ -10,12 +10,11 @@ decision these kernels work them out afresh every time. The memoised readings th
 
 Some decisions follow one another with only known things changed between them (:func:`close_memo_nb`: the mover's
 location, the symbols used, Power). Each memoised value records which of those it read (``READ_*`` bits, marked by
-the accessors of :mod:`simlab.kernels.query` and inherited from every memoised value it used, in the reads row
-``MEMO_READS + m``), and the next decision keeps every value that read none of what changed.
+the accessors of :mod:`simlab.kernels.query` and inherited from every memoised value it used; one bitmask a row
+and a bit in ``State.memo_ok``), and the next decision keeps every value that read none of what changed.
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.bits import lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     allies_strength_at_nb,
@@ -26,8 +25,8 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic.plan import W_PROGRESS, ask_plan_nb
 
-# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with; row K.MEMO_READS + m holds
-# the READ_* bits of each value of row m:
+# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with (what each value read: columns
+# K.N_MEMO * (1 + r) + m of State.memo_ok, bit r of READ_*):
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb
 M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
 M_ALLIES_AT = 2  # by location: allies_at_nb
@@ -55,18 +54,18 @@ def open_memo_nb(st, kind):
     st.g[K.G_MEMO_KEPT] = 0
     st.g[K.G_SCORING] = 1
     st.g[K.G_MEMO_READS] = 0
+    if not keep:
+        for s in range(st.g[K.G_NSEATS]):
+            for m in range(K.N_MEMO):
+                st.memo_ok[s, m] = 0
+        return
     stale = st.g[K.G_MEMO_STALE]
     for s in range(st.g[K.G_NSEATS]):
-        for m in range(K.MEMO_READS):
+        for m in range(K.N_MEMO):
             ok = st.memo_ok[s, m]
-            if not keep:
-                ok = 0
-            left = ok
-            while left != 0:
-                k = lowest_nb(left)
-                left &= left - 1
-                if int(st.memo[s, K.MEMO_READS + m, k]) & stale != 0:
-                    ok &= ~(1 << k)
+            for r in range(K.N_READS):
+                if (stale >> r) & 1:
+                    ok &= ~st.memo_ok[s, K.N_MEMO * (1 + r) + m]
             st.memo_ok[s, m] = ok
 
 
@@ -103,7 +102,10 @@ def memo_has_nb(st, s, m, k):
     worked out)."""
     if st.g[K.G_SCORING] == 0 or (st.memo_ok[s, m] >> k) & 1 == 0:
         return False
-    st.g[K.G_MEMO_READS] |= int(st.memo[s, K.MEMO_READS + m, k])
+    reads = 0
+    for r in range(K.N_READS):
+        reads |= ((st.memo_ok[s, K.N_MEMO * (1 + r) + m] >> k) & 1) << r
+    st.g[K.G_MEMO_READS] |= reads
     return True
 
 
@@ -125,7 +127,9 @@ def memo_put_nb(st, s, m, k, v, outer):
     if st.g[K.G_SCORING] != 0:
         st.memo_ok[s, m] |= 1 << k
         st.memo[s, m, k] = v
-        st.memo[s, K.MEMO_READS + m, k] = reads
+        for r in range(K.N_READS):
+            col = K.N_MEMO * (1 + r) + m
+            st.memo_ok[s, col] = (st.memo_ok[s, col] & ~(1 << k)) | (((reads >> r) & 1) << k)
     return v
 
 

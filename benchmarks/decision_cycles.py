@@ -1,0 +1,100 @@
+"""Where a game's time goes, by decision kind: CPU cycles counted inside the jitted driver loop.
+
+Usage:
+
+    python benchmarks/decision_cycles.py [--matchup gaston-vs-horned-king] [--strategy expert] [--games 3000]
+
+Plays ``--games`` games on one thread with a copy of the driver's loop (``simlab.engine.driver.play_nb``) that
+reads the processor's cycle counter (LLVM's ``readcyclecounter``) around each call of the engine and of the
+deciding strategy, and prints each part's share of the cycles, how many a game and the kilocycles each takes: the
+engine (``advance``, every step between two decisions), then each decision kind (``DK_*``), with the Action
+decisions that follow a Gain Power action apart (the heuristic keeps part of its memo for them). The games are
+the same as ``simlab run`` plays (the same seeds; the counter reads change nothing). The counter's rate may not
+be the processor's clock: compare shares and ratios, not absolute figures, and repeat on a quiet machine. Not a
+test: a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from simlab.engine import driver, warmup
+from simlab.engine.game import Game
+from simlab.kernels import const as K
+from simlab.kernels.engine import apply_nb
+from simlab.kernels.ref import ref
+
+KINDS = {v: k for k, v in vars(K).items() if k.startswith("DK_")}
+ENGINE, AFTER_GAIN = 0, 1  # the first two rows of the counts; DK_x is row 2 + x
+
+
+@intrinsic
+def cycles(typingctx):
+    """The processor's cycle counter."""
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=ir.FunctionType(ir.IntType(64), []))
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+advance = driver.advance
+decide_nb = driver.decide_nb
+
+
+@numba.njit
+def play_counted(st, tb, ru, spent, count):
+    """:func:`simlab.engine.driver.play_nb` to the end, adding each part's cycles to ``spent`` (rows as above)."""
+    rst, rtb = ref(st), ref(tb)
+    last = -1
+    while True:
+        t = cycles()
+        more = advance(rst, rtb, ru, 1 << 62)
+        spent[ENGINE] += cycles() - t
+        if not more:
+            return
+        kind = st.g[K.G_PEND_KIND]
+        row = AFTER_GAIN if kind == K.DK_ACTION and last == K.O_GAIN else 2 + kind
+        t = cycles()
+        i = decide_nb(st, tb, ru, rst, rtb)
+        spent[row] += cycles() - t
+        count[row] += 1
+        last = st.opts[i, 0] if kind == K.DK_ACTION else -1
+        apply_nb(rst, i)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    ap.add_argument("--strategy", default="expert")
+    ap.add_argument("--games", type=int, default=3000)
+    args = ap.parse_args()
+    warmup.ensure()
+    rows = 2 + max(KINDS) + 1
+    spent, count = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
+    seats = len(args.matchup.split("-vs-"))
+    for index in range(args.games):
+        g = Game.new(args.matchup, seed=0, game_index=index, strategies=(args.strategy,) * seats)
+        play_counted(g.state, g.cards.tables, g.rules, spent, count)
+    names = {ENGINE: "the engine (advance)", AFTER_GAIN: "DK_ACTION after Gain"}
+    names.update({2 + v: k for v, k in KINDS.items()})
+    total = spent.sum()
+    print(f"{args.matchup}, {args.strategy}, {args.games:,} games: {total / args.games / 1e3:,.0f} kcycles a game")
+    print(f"{'part':24s} {'share':>6s} {'a game':>8s} {'kcycles each':>13s}")
+    for row in np.argsort(-spent):
+        if spent[row] == 0:
+            continue
+        each = spent[row] / max(count[row], 1) / 1e3 if row != ENGINE else spent[row] / args.games / 1e3
+        per_game = count[row] / args.games if row != ENGINE else 1.0
+        print(f"{names[row]:24s} {spent[row] / total:6.1%} {per_game:8.2f} {each:13.2f}")
+
+
+if __name__ == "__main__":
+    main()
