@@ -164,13 +164,13 @@ def test_the_check_sees_a_circle_through_an_import_inside_a_function(tmp_path):
     assert cycles(graph) == [["simlab.a", "simlab.b", "simlab.c"]]
 
 
-def test_the_heuristic_reads_the_mover_the_symbols_used_and_power_only_through_their_accessors():
-    # strategies.heuristic keeps a decision's memoised values for the next one only if they did not read what the
-    # step between changes: the mover's location (query.mover_location_nb marks a read), the symbols used this turn
-    # (query.used_symbols_nb) or Power (query.power_nb). A direct read of SV_MOVER, G_USED or SV_POWER, in the
-    # heuristic, a plan or a query they call, would go unnoticed, and neither may call the engine's kernels (which
-    # read them). A villain folder's queries (queries.py, which its plan may call) are held to the same rule.
-    accessors = {"SV_MOVER": "mover_location_nb", "G_USED": "used_symbols_nb", "SV_POWER": "power_nb"}
+def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_accessors():
+    # strategies.heuristic keeps a decision's memo for the next one only if its values did not read what the step
+    # between changes: the mover's location (query.mover_location_nb marks a read) or the symbols used this turn
+    # (query.used_symbols_nb). A direct read of SV_MOVER or G_USED, in the heuristic, a plan or a query they call,
+    # would go unnoticed, and neither may call the engine's kernels (which read them). A villain folder's queries
+    # (queries.py, which its plan may call) are held to the same rule.
+    accessors = {"SV_MOVER": "mover_location_nb", "G_USED": "used_symbols_nb"}
     files = [*sorted((ROOT / "strategies" / "heuristic").rglob("*.py")), ROOT / "simlab" / "kernels" / "query.py"]
     files += sorted((ROOT / "strategies" / "plans").glob("*.py"))
     files += sorted((ROOT / "simlab" / "villains").glob("*/queries.py"))

@@ -16,7 +16,7 @@ from simlab.cli import app
 from simlab.engine.game import Game
 from simlab.errors import InputError, StrategyError
 from simlab.kernels import const as K
-from simlab.kernels.query import mover_location_nb
+from simlab.kernels.query import available_symbols_nb
 from simlab.kernels.ref import ref
 from simlab.kernels.state import copy_state
 from simlab.runs.sim import simulate
@@ -387,41 +387,24 @@ def _option_scores(st, tb, ru, out):
     heuristic.close_memo_nb(rst, kind, -1)
 
 
-def _kept_from(st) -> int:
-    """What the waiting decision keeps the memo from (DK_* of the decision before, O_GAIN for a Gain Power
-    action), or -1 if it keeps none."""
-    if not (
-        st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1
-        and st.g[K.G_MEMO_FOR] == st.g[K.G_PEND_KIND]
-        and st.g[K.G_MEMO_DECISION] == st.g[K.G_DECISIONS]
-    ):
-        return -1
-    if st.g[K.G_PEND_KIND] == K.DK_DISCARD:
-        return K.DK_ACTION
-    return K.O_GAIN if st.g[K.G_MEMO_STALE] & K.READ_POWER else K.DK_MOVE
-
-
 @pytest.mark.parametrize("villains", [("gaston", "horned-king"), ("lady-tremaine", "gaston"), HK_VS_LT])
 @pytest.mark.parametrize("strategy", ["expert", "novice", "fate-heavy"])
 def test_a_memo_kept_from_the_last_decision_scores_every_option_as_a_fresh_one(villains, strategy):
-    # The Action decision right after the Villain Mover's, the Action decision right after a Gain Power action, and
-    # the first discard of a Discard action keep what scoring the decision before worked out, less what read the
-    # mover, Power or the symbols used (G_MEMO_STALE): every option must score exactly as with nothing kept, in
-    # real games of every villain.
-    kept = {K.DK_MOVE: 0, K.O_GAIN: 0, K.DK_ACTION: 0}
+    # The Action decision right after the Villain Mover's, and the first discard of a Discard action, keep what
+    # scoring the decision before worked out (G_MEMO_KEPT, G_MEMO_FOR): every option must score exactly as with
+    # nothing kept, in real games of every villain.
+    kept = {K.DK_ACTION: 0, K.DK_DISCARD: 0}
     for st, tb, ru in waiting_decisions(villains, strategy, seed=5, games=12):
-        cause = _kept_from(st)
-        if cause >= 0:
-            kept[cause] += 1
+        if st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == st.g[K.G_PEND_KIND]:
+            kept[int(st.g[K.G_PEND_KIND])] += 1
             with_memo, fresh = copy_state(st), copy_state(st)
             fresh.g[K.G_MEMO_KEPT] = 0
             a, b = np.full(K.MAX_OPTS, np.nan), np.full(K.MAX_OPTS, np.nan)
             _option_scores(with_memo, tb, ru, a)
             _option_scores(fresh, tb, ru, b)
             np.testing.assert_array_equal(a, b)
-    assert kept[K.DK_MOVE] > 12 * 10  # about one an Action phase
-    assert kept[K.O_GAIN] > 12 * 5  # most turns gain Power first
-    assert kept[K.DK_ACTION] > 12  # most Discard actions
+    assert kept[K.DK_ACTION] > 12 * 10  # about one an Action phase
+    assert kept[K.DK_DISCARD] > 12  # most Discard actions
 
 
 @numba.njit(cache=False)
@@ -450,137 +433,59 @@ def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
     assert below > seen // 10  # the ceiling rules the action out often enough to matter
 
 
-def _memo_reads(st, m):
-    """{instance or location: its READ_* bits} of the values memoised in row ``m`` of seat 0."""
-    ok = int(st.memo_ok[0, m])
-    masks = [int(st.memo_ok[0, K.N_MEMO * (1 + r) + m]) for r in range(K.N_READS)]
-    return {k: sum((masks[r] >> k & 1) << r for r in range(K.N_READS)) for k in range(K.N_INST) if ok >> k & 1}
+def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_action_decision():
+    # Lady Tremaine's plan times the bride's walk into The Ballroom by an Activate at the mover's location: read
+    # while the move is scored (best_move_nb -> W_MOVE), that value is the old location's, so the memo is not kept.
+    from simlab.engine.driver import choose_nb
+
+    def move_decision(bells: bool):
+        castle = ["Ball Gown Drizella", "Wedding Bells"] if bells else ["Ball Gown Drizella"]
+        sc = build(
+            {
+                "mover": "The Castle",
+                "unlocked": ["The Ballroom"],
+                "hand": [],
+                "realm": {"The Ballroom": ["The Prince"], "The Castle": castle},
+            },
+            {},
+            villains=("lady-tremaine", "gaston"),
+            phase="move",
+        )
+        st = copy_state(sc.game.state)
+        st.sv[0, K.SV_STRATEGY] = STRATEGIES["expert"].kernel
+        st.sparams[0] = STRATEGIES["expert"].vector()
+        choose_nb(st, sc.game.cards.tables, sc.game.rules)
+        return st.g[K.G_MEMO_KEPT], st.g[K.G_STEPS], st.g[K.G_MEMO_READS]
+
+    kept, steps, reads = move_decision(bells=True)
+    assert kept == 0 and reads & K.READ_MOVER
+    kept, steps, reads = move_decision(bells=False)  # no wedding this turn: the plan does not look at the mover
+    assert kept == steps + 2 and not reads & K.READ_MOVER
 
 
 @numba.njit(cache=False)
-def _open(st, kind):
-    heuristic.open_memo_nb(ref(st), kind)
-    st.g[K.G_SCORING] = 0
-
-
-def _next_decision(st, kind, steps):
-    """``st`` as the engine leaves it at the next decision, of ``kind``, ``steps`` steps on, its memo opened."""
-    st.g[K.G_STEPS] += steps
-    st.g[K.G_DECISIONS] += 1
-    _open(st, kind)
-
-
-@numba.njit(cache=False)
-def _memoise_reading(st, m, k, read):
-    """Memoise 1.0 as ``State.memo[0, m, k]``, having read, if ``read``, the mover's location (query's accessor)."""
-    rst = ref(st)
-    outer = heuristic.memo_begin_nb(rst)
-    if read:
-        mover_location_nb(rst, 0)
-    heuristic.memo_put_nb(rst, 0, m, k, 1.0, outer)
-
-
-def test_a_move_decision_keeps_for_the_action_decision_only_what_did_not_read_the_movers_location():
-    # The mover moves between the Villain Mover decision and the Action decision: a value that read where it
-    # stood is dropped, the others are kept.
-    from strategies.heuristic import M_CARD, M_STAYING
-
-    sc, st = _memo_position()
-    _open(st, K.DK_MOVE)
-    st.g[K.G_SCORING] = 1
-    _memoise_reading(st, M_STAYING, 3, True)
-    _memoise_reading(st, M_CARD, 4, False)
-    _close(st, K.DK_MOVE, K.O_LOC)
-    assert st.g[K.G_MEMO_STALE] == K.READ_MOVER
-    assert _memo_reads(st, M_STAYING) == {3: K.READ_MOVER} and _memo_reads(st, M_CARD) == {4: 0}
-    _next_decision(st, K.DK_ACTION, 1)
-    assert _memo_reads(st, M_STAYING) == {} and _memo_reads(st, M_CARD) == {4: 0}
-
-
-@numba.njit(cache=False)
-def _work_out(st, tb, ru, player, symbols, card, keep):
-    """Open a memo as a decision would and work out, if asked, the symbols at the mover's location (they read the
-    symbols used), the worth of hand card ``card`` and then its keep worth (for an Effect both read Power), and
-    the Heroes in the Realm (they read nothing that changes between decisions); close it as an Action decision."""
+def _close_after_reading_symbols(st, tb, ru, kind, code, read):
+    """Score nothing but, if ``read``, the symbols available at the mover's location; close as ``kind`` choosing
+    ``code``."""
     rst, rtb = ref(st), ref(tb)
-    sp = st.sparams[player]
-    heuristic.open_memo_nb(rst, K.DK_ACTION)
-    if symbols:
-        heuristic.symbols_at_nb(rst, rtb, ru, player, st.sv[player, K.SV_MOVER])
-    if card >= 0:
-        heuristic._card_value_nb(rst, rtb, ru, sp, player, card, -1, -1)
-    if keep >= 0:
-        heuristic._keep_value_nb(rst, rtb, ru, sp, player, keep)
-    heuristic.heroes_nb(rst, rtb, player)
+    heuristic.open_memo_nb(rst, kind)
+    if read:
+        available_symbols_nb(rst, rtb, ru, 0, st.sv[0, K.SV_MOVER])
+    heuristic.close_memo_nb(rst, kind, code)
 
 
-@numba.njit(cache=False)
-def _close(st, kind, code):
-    heuristic.close_memo_nb(ref(st), kind, code)
-
-
-def _memo_position():
-    sc = build(
-        {"mover": "Morva", "hand": ["Visions", "Creeper"], "realm": {"Morva": ["Cauldron Born"]}},
-        {"mover": "The Tavern"},
-        villains=HK_VS_GASTON,
-        phase="actions",
-    )
-    st = copy_state(sc.game.state)
-    st.sparams[0] = STRATEGIES["expert"].vector()
-    return sc, st
-
-
-def test_a_value_read_from_the_memo_passes_on_what_it_read():
-    # keep_value_nb of an Effect asks its card_value_nb, which reads Power: worked out after it (a memo hit), the
-    # keep worth must still record Power, or a Gain Power action would leave it stale.
-    from strategies.heuristic import M_CARD, M_KEEP
-
-    sc, st = _memo_position()
-    visions = sc.game.locate(0, "Visions")[0]["instance"]
-    _work_out(st, sc.game.cards.tables, sc.game.rules, 0, False, visions, visions)
-    assert _memo_reads(st, M_CARD)[visions] & K.READ_POWER
-    assert _memo_reads(st, M_KEEP)[visions] & K.READ_POWER
-
-
-@pytest.mark.parametrize(
-    "code, kind, steps, stale",
-    [
-        (K.O_GAIN, K.DK_ACTION, 1, K.READ_POWER | K.READ_USED),
-        (K.O_DISCARD, K.DK_DISCARD, 0, K.READ_USED),
-    ],
-)
-def test_an_action_keeps_for_the_next_decision_only_what_did_not_read_what_it_changes(code, kind, steps, stale):
-    # A Gain Power action changes Power and the symbols used before the next Action decision; a Discard action
-    # uses its symbol before its first discard. Values that read what changed are dropped, the rest kept.
-    from strategies.heuristic import M_CARD, M_KEEP, M_SEAT, M_SYMBOLS
-
-    sc, st = _memo_position()
-    visions = sc.game.locate(0, "Visions")[0]["instance"]
-    _work_out(st, sc.game.cards.tables, sc.game.rules, 0, True, visions, visions)
-    _close(st, K.DK_ACTION, code)
-    assert st.g[K.G_MEMO_STALE] == stale
-    _next_decision(st, kind, steps)
-    assert M_SYMBOLS not in {m for m in range(K.N_MEMO) if _memo_reads(st, m)}  # read the symbols used
-    assert bool(_memo_reads(st, M_CARD)) == (code == K.O_DISCARD)  # read Power
-    assert bool(_memo_reads(st, M_KEEP)) == (code == K.O_DISCARD)
-    assert 2 in _memo_reads(st, M_SEAT)  # the Heroes in the Realm read neither
-
-
-@pytest.mark.parametrize("between", ["step", "decision", "kind"])
-def test_a_memo_is_kept_only_for_the_very_next_decision_of_its_kind(between):
-    # another step, another player's decision (the "after 4 actions" Condition window), or a decision of another
-    # kind between: nothing kept
-    from strategies.heuristic import M_SEAT
-
-    sc, st = _memo_position()
-    _work_out(st, sc.game.cards.tables, sc.game.rules, 0, False, -1, -1)
-    _close(st, K.DK_ACTION, K.O_GAIN)
-    st.g[K.G_STEPS] += 2 if between == "step" else 1
-    st.g[K.G_DECISIONS] += 2 if between == "decision" else 1
-    _open(st, K.DK_DISCARD if between == "kind" else K.DK_ACTION)
-    assert not _memo_reads(st, M_SEAT)
-    st.g[K.G_MEMO_KEPT] = 0
+def test_a_discard_action_keeps_its_memo_for_the_first_discard_unless_the_symbols_used_were_read():
+    # the Discard action marks its symbol used before the first discard is asked: a memo whose values read the
+    # symbols used (query.used_symbols_nb, under available_symbols_nb) is not kept for it
+    sc = build({}, {})
+    for read, kept in ((False, True), (True, False)):
+        st = copy_state(sc.game.state)
+        _close_after_reading_symbols(st, sc.game.cards.tables, sc.game.rules, K.DK_ACTION, K.O_DISCARD, read)
+        assert bool(st.g[K.G_MEMO_READS] & K.READ_USED) == read
+        assert (st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == K.DK_DISCARD) == kept
+    st = copy_state(sc.game.state)  # any other action: nothing kept
+    _close_after_reading_symbols(st, sc.game.cards.tables, sc.game.rules, K.DK_ACTION, K.O_PLAY, False)
+    assert st.g[K.G_MEMO_KEPT] == 0
 
 
 def test_expert_horned_king_keeps_our_hour_has_arrived_while_nothing_else_could_power_the_cauldron_again():

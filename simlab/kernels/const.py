@@ -241,16 +241,12 @@ G_RET1 = 24
 G_FOUR_OPENED = 25  # the "after 4 actions" Condition window has opened this turn
 G_SCORING = 26  # 1 while a strategy scores a decision: State.memo then keeps what it has worked out (else 0)
 G_MEMO_KEPT = 27  # G_STEPS + 1 at the decision (of kind G_MEMO_FOR) that may keep the memo the strategy's last
-# decision worked out (strategies.heuristic: the step between changes only what G_MEMO_STALE says); 0: none may
+# decision worked out (strategies.heuristic: the step between changes nothing its values read); 0: none may
 G_MEMO_FOR = 28
-G_MEMO_READS = 29  # READ_* bits read by the value being worked out (query.py's accessors mark them)
-G_MEMO_STALE = 30  # READ_* bits the step before the kept decision changes: its values that read one are dropped
-G_MEMO_DECISION = 31  # G_DECISIONS at the kept decision: no other decision (any player's) came between
-N_G = 32
-# What some steps change and a memoised value may have read (State.memo's reads rows)
+G_MEMO_READS = 29  # READ_* bits: what the values in the memo read that some steps change (query.py's accessors)
+N_G = 30
 READ_MOVER = 1  # the Villain Mover's location (mover_location_nb)
 READ_USED = 2  # the board symbols used this turn (used_symbols_nb)
-READ_POWER = 4  # any seat's Power (power_nb)
 
 TRIG_VANQUISH = 1
 TRIG_DISCARD = 2
@@ -398,11 +394,7 @@ N_VCARDS = 30
 N_FCARDS = 15
 N_INST = N_VCARDS + N_FCARDS  # card instances per seat: villain cards first, then Fate cards
 MAX_OPTS = 512
-N_MEMO = 19  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
-N_READS = 3  # READ_* bits
-# State.memo_ok per seat: column m, bit k: memo[s, m, k] is this decision's; column N_MEMO * (1 + r) + m, bit k: that
-# value read READ_* bit r
-N_MEMO_OK = (1 + N_READS) * N_MEMO
+N_MEMO = 11  # rows of State.memo per seat (what each holds: strategies.heuristic, M_*)
 
 # ----------------------------------------------------------------------------- routine frames: State.fr[depth, FR_*]
 FR_ROUTINE = 0  # RT_* of the routine

@@ -366,20 +366,10 @@ def symbol_kinds_nb(tb, v, loc, symbols):
 @kernel
 def mover_location_nb(st, s):
     """Where seat ``s``'s Villain Mover stands. A strategy reads it only through this: read while a decision is
-    scored, it marks the value being worked out as depending on it (``G_MEMO_READS``), so it is not kept across the
-    move."""
+    scored, it marks the memo's values as depending on it (``G_MEMO_READS``), so they are not kept across the move."""
     if st.g[K.G_SCORING] != 0:
         st.g[K.G_MEMO_READS] |= K.READ_MOVER
     return st.sv[s, K.SV_MOVER]
-
-
-@kernel
-def power_nb(st, s):
-    """Seat ``s``'s Power. A strategy reads it only through this, as :func:`mover_location_nb`, so a memoised value
-    that read it is not kept across a Gain Power action."""
-    if st.g[K.G_SCORING] != 0:
-        st.g[K.G_MEMO_READS] |= K.READ_POWER
-    return st.sv[s, K.SV_POWER]
 
 
 @kernel

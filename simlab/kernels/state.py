@@ -31,10 +31,10 @@ State = namedtuple(
         "sparams",  # float64 (P, N_SPARAMS): strategy parameters per seat
         "memo",  # float64 (P, N_MEMO, 45): values a strategy worked out while scoring the decision under way
         # (rows M_* of strategies.heuristic; by instance, or by location)
-        "memo_ok",  # int64 (P, N_MEMO_OK): bit k of [s, m]: memo[s, m, k] is this decision's; read only while
+        "memo_ok",  # int64 (P, N_MEMO): bit k of [s, m]: memo[s, m, k] is this decision's; read only while
         # G_SCORING is 1 (the strategy clears it when it starts scoring, so states copied or edited meanwhile
-        # keep nothing stale; it keeps it for the next decision only where known things change between them:
-        # G_MEMO_KEPT); bit k of [s, N_MEMO * (1 + r) + m]: that value read READ_* bit r
+        # keep nothing stale; it keeps it for the next decision only where one known thing changes between them:
+        # G_MEMO_KEPT)
     ],
 )
 
@@ -67,7 +67,7 @@ State.AXES = {
     "log": (6,),
     "sparams": (N_SPARAMS,),
     "memo": (K.N_MEMO, K.N_INST),
-    "memo_ok": (K.N_MEMO_OK,),
+    "memo_ok": (K.N_MEMO,),
 }
 Tables.AXES = {
     "card": (K.N_CF,),
@@ -100,7 +100,7 @@ def new_state_nb(n_seats, log_cap):
         np.zeros(K.N_INST, np.int64),
         np.zeros((P, N_SPARAMS), np.float64),
         np.zeros((P, K.N_MEMO, K.N_INST), np.float64),
-        np.zeros((P, K.N_MEMO_OK), np.int64),
+        np.zeros((P, K.N_MEMO), np.int64),
     )
 
 

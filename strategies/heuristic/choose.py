@@ -14,7 +14,6 @@ from simlab.kernels.jit import helper, kernel
 from simlab.kernels.query import (
     covered_nb,
     play_cost_nb,
-    power_nb,
 )
 from simlab.kernels.ref import ref
 from simlab.kernels.rng import next_u64_nb
@@ -179,17 +178,17 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_DEFEAT:
             return sp[P_MODE_DEFEAT]
         if a == K.M_GAIN:
-            return sp[P_MODE_GAIN_SHORT] if power_nb(st, realm) < sp[P_MODE_POWER_SHORT] else sp[P_MODE_GAIN]
+            return sp[P_MODE_GAIN_SHORT] if st.sv[realm, K.SV_POWER] < sp[P_MODE_POWER_SHORT] else sp[P_MODE_GAIN]
         if a == K.M_DRAW:
             return sp[P_MODE_DRAW]
         if a == K.M_MOVE:
             return _best_move_nb(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
-            return best_activation_nb(st, tb, ru, sp, realm, power_nb(st, realm))
+            return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
             return sp[P_MODE_MOVE_HEROES] * -sign
         if a == K.M_LOSE_POWER:
-            return (sp[P_MODE_LOSE_POWER] if power_nb(st, realm) >= sp[P_MODE_POWER_SHORT] else 0.0) * -sign
+            return (sp[P_MODE_LOSE_POWER] if st.sv[realm, K.SV_POWER] >= sp[P_MODE_POWER_SHORT] else 0.0) * -sign
         if a == K.M_DISCARD_CARDS:
             return sp[P_MODE_DISCARD] * -sign
         return 0.0

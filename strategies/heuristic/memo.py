@@ -3,15 +3,11 @@
 Scoring one decision asks for some values again and again (a Hero's defeat worth, for every Ally that could help
 beat it and every card that could remove it). They depend only on the position and on the deciding player's
 parameters, neither of which changes while a decision is scored (only the random stream does, and none of them
-reads it); ``choose_ref_nb`` clears them when it starts and reads none between decisions (``G_SCORING``). Outside a
-decision these kernels work them out afresh every time. The memoised readings that need no weights are here
-(Strength, Allies at a location, symbols available, progress); the terms memoise their own values through
-:func:`memo_has_nb`, :func:`memo_begin_nb` and :func:`memo_put_nb`.
-
-Some decisions follow one another with only known things changed between them (:func:`close_memo_nb`: the mover's
-location, the symbols used, Power). Each memoised value records which of those it read (``READ_*`` bits, marked by
-the accessors of :mod:`simlab.kernels.query` and inherited from every memoised value it used; one bitmask a row
-and a bit in ``State.memo_ok``), and the next decision keeps every value that read none of what changed.
+reads it); ``choose_ref_nb`` clears them when it starts (except where the step after the decision before changes
+one known thing its values did not read: :func:`close_memo_nb`) and reads none between decisions
+(``G_SCORING``). Outside a decision these kernels work them out afresh every time. The memoised readings that
+need no weights are here (Strength, Allies at a location, symbols available, progress); the terms memoise their
+own values through :func:`memo_has_nb` and :func:`memo_put_nb`.
 """
 
 from simlab.kernels import const as K
@@ -25,8 +21,7 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic.plan import W_PROGRESS, ask_plan_nb
 
-# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with (what each value read: columns
-# K.N_MEMO * (1 + r) + m of State.memo_ok, bit r of READ_*):
+# Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with:
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb
 M_VANQUISHABLE = 1  # by Hero instance: vanquishable_nb (1.0 or 0.0)
 M_ALLIES_AT = 2  # by location: allies_at_nb
@@ -38,98 +33,54 @@ M_SYMBOLS = 7  # by location: the board symbols available there (available_symbo
 M_TOP_ROW = 8  # by location: top_row_value_nb
 M_HEROES_AT = 9  # by location: heroes_at_nb
 M_STRENGTH = 10  # by Ally or Hero instance: strength_nb
-M_PLAY_AT = 11  # rows 11 to 14, by hand instance: card_value_nb at location 0 to 3 (no host)
-M_MOVED_TO = 15  # rows 15 to 18, by Ally or Item instance: position_value_nb at location 0 to 3, not where it stands
 
 
 @kernel
 def open_memo_nb(st, kind):
     """Start scoring a decision of ``kind``: nothing kept yet, unless the last decision scored left its memo for
-    this one (:func:`close_memo_nb`): then every value that read nothing the step between changed."""
-    keep = (
-        st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1
-        and st.g[K.G_MEMO_FOR] == kind
-        and st.g[K.G_MEMO_DECISION] == st.g[K.G_DECISIONS]
-    )
+    this one (:func:`close_memo_nb`)."""
+    keep = st.g[K.G_MEMO_KEPT] == st.g[K.G_STEPS] + 1 and st.g[K.G_MEMO_FOR] == kind
     st.g[K.G_MEMO_KEPT] = 0
     st.g[K.G_SCORING] = 1
-    st.g[K.G_MEMO_READS] = 0
-    if not keep:
-        for s in range(st.g[K.G_NSEATS]):
-            for m in range(K.N_MEMO):
-                st.memo_ok[s, m] = 0
+    if keep:
         return
-    stale = st.g[K.G_MEMO_STALE]
+    st.g[K.G_MEMO_READS] = 0
     for s in range(st.g[K.G_NSEATS]):
         for m in range(K.N_MEMO):
-            ok = st.memo_ok[s, m]
-            for r in range(K.N_READS):
-                if (stale >> r) & 1:
-                    ok &= ~st.memo_ok[s, K.N_MEMO * (1 + r) + m]
-            st.memo_ok[s, m] = ok
+            st.memo_ok[s, m] = 0
 
 
 @kernel
 def close_memo_nb(st, kind, code):
-    """End scoring a decision of ``kind`` (``code``: the option chosen). Two decisions follow with only known
-    things changed between them (``G_MEMO_STALE``), the same seat deciding with the same parameters and no other
-    decision between (``G_MEMO_DECISION``), and the second keeps the values that read none of them:
+    """End scoring a decision of ``kind`` (``code``: the option chosen). Two decisions follow with only one thing
+    changed between them, the same seat deciding with the same parameters, and keep the memo unless its values
+    read that thing (``G_MEMO_READS``, marked by the queries that read it):
     - the Villain Mover decision, and the Action decision one step later: the mover has moved (no symbol is used
       yet this turn);
-    - an Action decision that takes the Gain Power action, and the Action decision one step later: Power is
-      gained and the symbol used (the "after 4 actions" window that may open between asks a decision, if any);
     - an Action decision that takes the Discard action, and the first discard it asks in the same step: the
       Discard symbol is used (nothing has left the hand yet)."""
     st.g[K.G_SCORING] = 0
-    st.g[K.G_MEMO_DECISION] = st.g[K.G_DECISIONS] + 1
-    if kind == K.DK_MOVE:
+    reads = st.g[K.G_MEMO_READS]
+    if kind == K.DK_MOVE and reads & K.READ_MOVER == 0:
         st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
         st.g[K.G_MEMO_FOR] = K.DK_ACTION
-        st.g[K.G_MEMO_STALE] = K.READ_MOVER
-    elif kind == K.DK_ACTION and code == K.O_GAIN:
-        st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 2
-        st.g[K.G_MEMO_FOR] = K.DK_ACTION
-        st.g[K.G_MEMO_STALE] = K.READ_POWER | K.READ_USED
-    elif kind == K.DK_ACTION and code == K.O_DISCARD:
+    elif kind == K.DK_ACTION and code == K.O_DISCARD and reads & K.READ_USED == 0:
         st.g[K.G_MEMO_KEPT] = st.g[K.G_STEPS] + 1
         st.g[K.G_MEMO_FOR] = K.DK_DISCARD
-        st.g[K.G_MEMO_STALE] = K.READ_USED
 
 
 @kernel
 def memo_has_nb(st, s, m, k):
-    """``State.memo[s, m, k]`` holds this decision's value (what it read then counts as read by the value being
-    worked out)."""
-    if st.g[K.G_SCORING] == 0 or (st.memo_ok[s, m] >> k) & 1 == 0:
-        return False
-    reads = 0
-    for r in range(K.N_READS):
-        reads |= ((st.memo_ok[s, K.N_MEMO * (1 + r) + m] >> k) & 1) << r
-    st.g[K.G_MEMO_READS] |= reads
-    return True
+    """``State.memo[s, m, k]`` holds this decision's value."""
+    return st.g[K.G_SCORING] != 0 and (st.memo_ok[s, m] >> k) & 1 != 0
 
 
 @kernel
-def memo_begin_nb(st):
-    """Start working out a value to memoise: the READ_* bits marked so far, to hand to :func:`memo_put_nb`; the
-    marks from here to there are this value's."""
-    outer = st.g[K.G_MEMO_READS]
-    st.g[K.G_MEMO_READS] = 0
-    return outer
-
-
-@kernel
-def memo_put_nb(st, s, m, k, v, outer):
-    """``v``, kept as ``State.memo[s, m, k]`` while a decision is scored, with what it read since
-    :func:`memo_begin_nb` returned ``outer`` (which the value it is part of read too)."""
-    reads = st.g[K.G_MEMO_READS]
-    st.g[K.G_MEMO_READS] = reads | outer
+def memo_put_nb(st, s, m, k, v):
+    """``v``, kept as ``State.memo[s, m, k]`` while a decision is scored."""
     if st.g[K.G_SCORING] != 0:
         st.memo_ok[s, m] |= 1 << k
         st.memo[s, m, k] = v
-        for r in range(K.N_READS):
-            col = K.N_MEMO * (1 + r) + m
-            st.memo_ok[s, col] = (st.memo_ok[s, col] & ~(1 << k)) | (((reads >> r) & 1) << k)
     return v
 
 
@@ -138,9 +89,8 @@ def vanquishable_nb(st, tb, s, h):
     """:func:`~simlab.kernels.query.can_vanquish_nb`, found once per decision."""
     if memo_has_nb(st, s, M_VANQUISHABLE, h):
         return st.memo[s, M_VANQUISHABLE, h] != 0.0
-    outer = memo_begin_nb(st)
     yes = can_vanquish_nb(st, tb, s, h)
-    memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0, outer)
+    memo_put_nb(st, s, M_VANQUISHABLE, h, 1.0 if yes else 0.0)
     return yes
 
 
@@ -149,8 +99,7 @@ def instance_strength_nb(st, tb, s, k):
     """:func:`~simlab.kernels.query.strength_nb` of seat ``s``'s Ally or Hero ``k``, found once per decision."""
     if memo_has_nb(st, s, M_STRENGTH, k):
         return int(st.memo[s, M_STRENGTH, k])
-    outer = memo_begin_nb(st)
-    return int(memo_put_nb(st, s, M_STRENGTH, k, float(strength_nb(st, tb, s, k)), outer))
+    return int(memo_put_nb(st, s, M_STRENGTH, k, float(strength_nb(st, tb, s, k))))
 
 
 @kernel
@@ -158,8 +107,7 @@ def allies_at_nb(st, tb, s, loc):
     """:func:`~simlab.kernels.query.allies_strength_at_nb` with none left out, found once per decision."""
     if memo_has_nb(st, s, M_ALLIES_AT, loc):
         return int(st.memo[s, M_ALLIES_AT, loc])
-    outer = memo_begin_nb(st)
-    return int(memo_put_nb(st, s, M_ALLIES_AT, loc, float(allies_strength_at_nb(st, tb, s, loc, -1)), outer))
+    return int(memo_put_nb(st, s, M_ALLIES_AT, loc, float(allies_strength_at_nb(st, tb, s, loc, -1))))
 
 
 @kernel
@@ -167,8 +115,7 @@ def dearest_nb(st, tb, s):
     """:func:`~simlab.kernels.query.dearest_in_hand_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SEAT, 1):
         return int(st.memo[s, M_SEAT, 1])
-    outer = memo_begin_nb(st)
-    return int(memo_put_nb(st, s, M_SEAT, 1, float(dearest_in_hand_nb(st, tb, s)), outer))
+    return int(memo_put_nb(st, s, M_SEAT, 1, float(dearest_in_hand_nb(st, tb, s))))
 
 
 @kernel
@@ -176,8 +123,7 @@ def symbols_at_nb(st, tb, ru, s, loc):
     """:func:`~simlab.kernels.query.available_symbols_nb`, found once per decision."""
     if memo_has_nb(st, s, M_SYMBOLS, loc):
         return int(st.memo[s, M_SYMBOLS, loc])
-    outer = memo_begin_nb(st)
-    return int(memo_put_nb(st, s, M_SYMBOLS, loc, float(available_symbols_nb(st, tb, ru, s, loc)), outer))
+    return int(memo_put_nb(st, s, M_SYMBOLS, loc, float(available_symbols_nb(st, tb, ru, s, loc))))
 
 
 @kernel
@@ -186,5 +132,4 @@ def progress_nb(st, tb, ru, sp, s):
     per decision)."""
     if memo_has_nb(st, s, M_SEAT, 0):
         return st.memo[s, M_SEAT, 0]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_SEAT, 0, ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0), outer)
+    return memo_put_nb(st, s, M_SEAT, 0, ask_plan_nb(st, tb, ru, sp, W_PROGRESS, s, 0, 0, 0, 0.0))

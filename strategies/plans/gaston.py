@@ -14,7 +14,6 @@ from simlab.kernels.query import (
     obstacles_total_nb,
     passive_count_nb,
     play_cost_nb,
-    power_nb,
     realm_instance_nb,
     zone_bits_nb,
 )
@@ -406,7 +405,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ACTIONS_AT:
         # Play symbols enough to clear every Obstacle left: the game is won here
         if c > 0 and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
-            if can_finish_here_nb(st, tb, s, c, power_nb(st, s) + b):
+            if can_finish_here_nb(st, tb, s, c, st.sv[s, K.SV_POWER] + b):
                 x += 0.5 * BIG
         return x
     if what == W_LOCATION_PICK:

@@ -5,7 +5,7 @@ import numpy as np
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, power_nb, zone_bits_nb
+from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, zone_bits_nb
 from simlab.villains import codes_for, slots_for
 from strategies.heuristic import (
     P_DEAD_CARD,
@@ -372,7 +372,7 @@ def play_value_nb(st, tb, sp, s, cost, v):
     turn's swap when a Cauldron Born is waiting in hand."""
     if st.sv[s, K.SV_TILE] >= 1 and sp[P_SWAP_RESERVE] > 0:
         swap_cost = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST]
-        if power_nb(st, s) - cost < swap_cost and realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, -1) > 0:
+        if st.sv[s, K.SV_POWER] - cost < swap_cost and realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, -1) > 0:
             mj = zone_bits_nb(st, s, K.Z_HAND) & VILLAIN_BITS
             while mj != 0:
                 j = lowest_nb(mj)
@@ -439,7 +439,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_ACTIONS_AT:
         if b > 0 and swap_pending_nb(st, tb, s):
             # Power the next swap still lacks: without it the Cauldron Born waits another turn
-            short = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST] - power_nb(st, s)
+            short = tb.vil[st.sv[s, K.SV_VILLAIN], K.VF_SWAP_COST] - st.sv[s, K.SV_POWER]
             if short > 0:
                 x += sp[P_SWAP_POWER] * min(b, short)
         return x
@@ -448,7 +448,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_GRANTED_AT:
         # Ancient Soldiers there grant an Activate
         if realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, a) > 0:
-            x += max(best_activation_nb(st, tb, ru, sp, s, power_nb(st, s) + b), 0.0)
+            x += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
         return x
     if what == W_NOT_PLAYED_BY_SYMBOL:
         # a Cauldron Born comes into play by the swap, unless the rule lets it be played on the Power side

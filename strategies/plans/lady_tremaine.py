@@ -11,7 +11,6 @@ from simlab.kernels.query import (
     first_symbol_nb,
     passive_count_nb,
     play_cost_nb,
-    power_nb,
     realm_instance_nb,
     symbol_available_nb,
     zone_bits_nb,
@@ -228,7 +227,7 @@ def extra_activate_in_hand_nb(st, tb, s):
         k = lowest_nb(m)
         m &= m - 1
         c = st.inst[s, k, K.I_CARD]
-        if tb.card[c, K.CF_EFFECT] == AB_EXTRA_MOVE_OR_ACTIVATE and play_cost_nb(st, tb, s, c) <= power_nb(st, s):
+        if tb.card[c, K.CF_EFFECT] == AB_EXTRA_MOVE_OR_ACTIVATE and play_cost_nb(st, tb, s, c) <= st.sv[s, K.SV_POWER]:
             return True
     return False
 

@@ -18,20 +18,16 @@ from simlab.kernels.query import (
     can_move_card_nb,
     flip_cost_nb,
     play_cost_nb,
-    power_nb,
     vanquish_eligible_nb,
     zone_bits_nb,
 )
 from strategies.heuristic.memo import (
     M_CARD,
     M_KEEP,
-    M_MOVED_TO,
-    M_PLAY_AT,
     M_STAYING,
     allies_at_nb,
     dearest_nb,
     instance_strength_nb,
-    memo_begin_nb,
     memo_has_nb,
     memo_put_nb,
     progress_nb,
@@ -109,12 +105,12 @@ from strategies.heuristic.terms.heroes import (
 @kernel
 def position_value_nb(st, tb, ru, sp, s, k, loc):
     """Worth to seat ``s`` of its Ally or Item ``k`` standing at ``loc`` (what moving it changes; where it stands:
-    found once per decision, and so is where it could move)."""
-    m = M_STAYING if loc == st.inst[s, k, K.I_LOC] else M_MOVED_TO + loc
-    if memo_has_nb(st, s, m, k):
-        return st.memo[s, m, k]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, m, k, position_worth_nb(st, tb, ru, sp, s, k, loc), outer)
+    found once per decision)."""
+    if loc != st.inst[s, k, K.I_LOC]:
+        return position_worth_nb(st, tb, ru, sp, s, k, loc)
+    if memo_has_nb(st, s, M_STAYING, k):
+        return st.memo[s, M_STAYING, k]
+    return memo_put_nb(st, s, M_STAYING, k, position_worth_nb(st, tb, ru, sp, s, k, loc))
 
 
 @kernel
@@ -290,15 +286,13 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
 
 @kernel
 def card_value_nb(st, tb, ru, sp, s, k, loc, host):
-    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best; found
-    once per decision where there is no host)."""
-    if host >= 0 or loc >= K.N_LOC:
+    """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best, found
+    once per decision)."""
+    if loc >= 0 or host >= 0:
         return card_worth_nb(st, tb, ru, sp, s, k, loc, host)
-    m = M_CARD if loc < 0 else M_PLAY_AT + loc
-    if memo_has_nb(st, s, m, k):
-        return st.memo[s, m, k]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, m, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host), outer)
+    if memo_has_nb(st, s, M_CARD, k):
+        return st.memo[s, M_CARD, k]
+    return memo_put_nb(st, s, M_CARD, k, card_worth_nb(st, tb, ru, sp, s, k, loc, host))
 
 
 @kernel
@@ -312,7 +306,7 @@ def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
             return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
         return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
-        return _effect_value_nb(st, tb, ru, sp, s, c, power_nb(st, s) - cost)
+        return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     if t == K.T_ALLY or t == K.T_ITEM:
         v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, host, np.nan)
         if not np.isnan(v):
@@ -335,8 +329,7 @@ def keep_value_nb(st, tb, ru, sp, s, k):
     """Worth of keeping hand card ``k`` (what a discard gives up; found once per decision)."""
     if memo_has_nb(st, s, M_KEEP, k):
         return st.memo[s, M_KEEP, k]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k), outer)
+    return memo_put_nb(st, s, M_KEEP, k, keep_worth_nb(st, tb, ru, sp, s, k))
 
 
 @kernel
@@ -360,7 +353,7 @@ def keep_worth_nb(st, tb, ru, sp, s, k):
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
             return sp[P_SECOND_COPY_KEEP]
-        worth = _effect_value_nb(st, tb, ru, sp, s, c, power_nb(st, s))
+        worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
     worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
@@ -412,7 +405,7 @@ def junk_count_nb(st, tb, ru, sp, s):
 @kernel
 def power_surplus_nb(st, tb, sp, s):
     """Power beyond what the dearest card in hand (plus ``power_target``) needs; negative while short."""
-    return power_nb(st, s) - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
+    return st.sv[s, K.SV_POWER] - (dearest_nb(st, tb, s) + sp[P_POWER_TARGET])
 
 
 @kernel

@@ -20,7 +20,6 @@ from strategies.heuristic.memo import (
     M_SEAT,
     M_TOP_ROW,
     instance_strength_nb,
-    memo_begin_nb,
     memo_has_nb,
     memo_put_nb,
     vanquishable_nb,
@@ -46,8 +45,7 @@ def top_row_value_nb(st, tb, sp, s, loc):
     """Worth to seat ``s`` of the top-row actions of ``loc`` (what a Hero there covers; found once per decision)."""
     if memo_has_nb(st, s, M_TOP_ROW, loc):
         return st.memo[s, M_TOP_ROW, loc]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_TOP_ROW, loc, top_row_worth_nb(st, tb, sp, s, loc), outer)
+    return memo_put_nb(st, s, M_TOP_ROW, loc, top_row_worth_nb(st, tb, sp, s, loc))
 
 
 @kernel
@@ -77,7 +75,6 @@ def heroes_at_nb(st, tb, s, loc):
     """Bitmask of the Heroes in seat ``s``'s Realm at ``loc`` (found once per decision)."""
     if memo_has_nb(st, s, M_HEROES_AT, loc):
         return int(st.memo[s, M_HEROES_AT, loc])
-    outer = memo_begin_nb(st)
     here = 0
     m = heroes_nb(st, tb, s)
     while m != 0:
@@ -85,7 +82,7 @@ def heroes_at_nb(st, tb, s, loc):
         m &= m - 1
         if st.inst[s, k, K.I_LOC] == loc:
             here |= 1 << k
-    return int(memo_put_nb(st, s, M_HEROES_AT, loc, float(here), outer))
+    return int(memo_put_nb(st, s, M_HEROES_AT, loc, float(here)))
 
 
 @kernel
@@ -93,8 +90,7 @@ def heroes_nb(st, tb, s):
     """Bitmask of the Heroes in seat ``s``'s Realm (found once per decision)."""
     if memo_has_nb(st, s, M_SEAT, 2):
         return int(st.memo[s, M_SEAT, 2])
-    outer = memo_begin_nb(st)
-    return int(memo_put_nb(st, s, M_SEAT, 2, float(realm_heroes_nb(st, tb, s)), outer))
+    return int(memo_put_nb(st, s, M_SEAT, 2, float(realm_heroes_nb(st, tb, s))))
 
 
 @kernel
@@ -128,8 +124,7 @@ def defeat_value_nb(st, tb, ru, sp, s, h):
     """Worth to seat ``s`` of defeating its Hero instance ``h`` (found once per decision)."""
     if memo_has_nb(st, s, M_DEFEAT, h):
         return st.memo[s, M_DEFEAT, h]
-    outer = memo_begin_nb(st)
-    return memo_put_nb(st, s, M_DEFEAT, h, defeat_worth_nb(st, tb, ru, sp, s, h), outer)
+    return memo_put_nb(st, s, M_DEFEAT, h, defeat_worth_nb(st, tb, ru, sp, s, h))
 
 
 @kernel

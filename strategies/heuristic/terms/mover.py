@@ -12,7 +12,6 @@ from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
     play_cost_nb,
-    power_nb,
     realm_instance_nb,
     symbol_kinds_nb,
     zone_bits_nb,
@@ -68,7 +67,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         elif kind == K.S_PLAY:
             plays += 1
         elif kind == K.S_ACTIVATE:
-            lookahead = power_nb(st, s) + sp[P_ACTIVATION_LOOKAHEAD]
+            lookahead = st.sv[s, K.SV_POWER] + sp[P_ACTIVATION_LOOKAHEAD]
             total += max(best_activation_nb(st, tb, ru, sp, s, lookahead), 0.0)
         elif kind == K.S_MOVE:
             total += move_worth
@@ -86,7 +85,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
         total = ask_plan_nb(st, tb, ru, sp, W_ACTIONS_AT, s, loc, gains, plays, total)
     if plays > 0:
         # the best cards the Power here pays for, one per Play symbol
-        budget = power_nb(st, s) + gains
+        budget = st.sv[s, K.SV_POWER] + gains
         used = 0  # bitmask of hand cards already counted
         for _ in range(plays):
             best = 0.0
