@@ -8,7 +8,7 @@ Plays ``--games`` games on one thread with a copy of the driver's loop (``simlab
 reads the processor's cycle counter (LLVM's ``readcyclecounter``) around each call of the engine and of the
 deciding strategy, and prints each part's share of the cycles, how many a game and the kilocycles each takes: the
 engine (``advance``, every step between two decisions), then each decision kind (``DK_*``), with the Action
-decisions that follow a Gain Power action apart (the heuristic keeps part of its memo for them). The games are
+decisions that follow a Gain Power action apart (what a cross-decision memo would save there). The games are
 the same as ``simlab run`` plays (the same seeds; the counter reads change nothing). The counter's rate may not
 be the processor's clock: compare shares and ratios, not absolute figures, and repeat on a quiet machine. Not a
 test: a measurement.
@@ -56,7 +56,7 @@ def play_counted(st, tb, ru, spent, count):
     last = -1
     while True:
         t = cycles()
-        more = advance(rst, rtb, ru, 1 << 62)
+        more = advance(rst, rtb, ru, driver.ALL_STEPS)
         spent[ENGINE] += cycles() - t
         if not more:
             return
