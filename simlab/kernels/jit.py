@@ -188,6 +188,135 @@ def _fill_call_slots_at_the_call() -> bool:
 
 _fill_call_slots_at_the_call()
 
+
+def _compare_flags_faster() -> bool:
+    """Make numba's compile flags list their values as one merge of two dicts (compile time only; the same
+    values, in the same order).
+
+    numba keys each overload template's cache by the flags in force, so typing hashes and compares them about
+    110,000 times in a cold start, and each time ``TargetConfig.values`` reads every option through its property
+    (about 8 million property calls, 3-4% of a cold start's CPU). The options' defaults updated by ``_values``
+    (which only the options' setters write) give the same dict. Where numba's code does not look as expected
+    nothing is patched: compiling is only slower.
+    """
+    import inspect
+
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if getattr(config.values, "simlab_one_pass", False):
+        return True
+    try:  # an option's property reads ``self._values.get(name, option.default)``
+        source = inspect.getsource(type(config))
+    except (OSError, TypeError):
+        return False
+    if "self._values.get(name, option.default)" not in source or "_values" not in getattr(config, "__slots__", ()):
+        return False
+
+    defaults: dict[type, dict] = {}  # each config class's options' defaults, in the options' order
+
+    def values(self):
+        cls = type(self)
+        if cls not in defaults:
+            defaults[cls] = {name: option.default for name, option in cls.options.items()}
+        return {**defaults[cls], **self._values}  # a set option keeps its place in the options' order
+
+    values.simlab_one_pass = True
+    config.values = values
+    return True
+
+
+_compare_flags_faster()
+
+
+def _plain_error_messages() -> bool:
+    """Build numba's typing error messages without colorama (compile time only; the same code).
+
+    Typing a call tries numba's templates in turn, and each that does not fit builds an error message, about
+    60,000 in a cold start; with colorama installed each message's markup wraps and unwraps the standard streams
+    (``ColorShell``), 2-4% of a cold start's CPU. The messages keep their text, without terminal escapes.
+    Where numba's code does not look as expected nothing is patched: compiling is only slower.
+    """
+    from numba.core import errors
+
+    dummy = getattr(errors, "_DummyColorScheme", None)
+    if dummy is None or not hasattr(errors, "_termcolor_inst") or not callable(getattr(errors, "termcolor", None)):
+        return False
+    if isinstance(errors._termcolor_inst, dummy) and getattr(errors._termcolor_inst, "simlab_plain", False):
+        return True
+
+    class PlainColorScheme(dummy):
+        simlab_plain = True
+
+        def code(self, msg):
+            return msg
+
+        errmsg = filename = indicate = highlight = reset = code
+
+    errors._termcolor_inst = PlainColorScheme()
+    return True
+
+
+_plain_error_messages()
+
+
+def _list_ir_variables_faster() -> bool:
+    """Make numba list the variables of an IR statement into one list as it walks it (compile time only; the same
+    variables, in the same order).
+
+    numba's analyses list each statement's variables many times over (``Inst._rec_list_vars``: about 5 million
+    calls in a cold start, 4-6% of its CPU), and its walk returns a new list from every value it visits, a
+    statement's source location and constants included, each then copied into its parent's. Here the walk
+    appends to one list, with a call per container rather than per value, testing each value's type in the
+    same order. Where numba's code does not look as
+    expected nothing is patched: compiling is only slower.
+    """
+    import inspect
+
+    from numba.core import ir
+
+    inst = ir.Inst
+    if getattr(inst._rec_list_vars, "simlab_one_list", False):
+        return True
+    try:
+        source = inspect.getsource(inst._rec_list_vars)
+    except (OSError, TypeError):
+        return False
+    walk = (
+        "isinstance(val, Var)",
+        "isinstance(val, Inst)",
+        "val.list_vars()",
+        "isinstance(val, (list, tuple))",
+        "isinstance(val, dict)",
+        "val.values()",
+    )
+    if not all(step in source for step in walk):
+        return False
+    var, node = ir.Var, ir.Inst
+
+    def collect(values, out):  # a call per container, not per value
+        for val in values:
+            if isinstance(val, var):
+                out.append(val)
+            elif isinstance(val, node):
+                out.extend(val.list_vars())
+            elif isinstance(val, (list, tuple)):
+                collect(val, out)
+            elif isinstance(val, dict):
+                collect(val.values(), out)
+
+    def rec_list_vars(self, val):
+        out: list = []
+        collect((val,), out)
+        return out
+
+    rec_list_vars.simlab_one_list = True
+    inst._rec_list_vars = rec_list_vars
+    return True
+
+
+_list_ir_variables_faster()
+
 # LLVM names of the functions compiled from simlab's and the strategies' modules (Itanium-mangled module paths)
 OWN_CODE = ("_ZN6simlab", "_ZN10strategies")
 
