@@ -71,8 +71,8 @@ from strategies.heuristic.terms.cards import (
 )
 from strategies.heuristic.terms.fate import _fate_card_harm_nb, fate_action_value_nb
 from strategies.heuristic.terms.heroes import (
+    _best_vanquish_nb,
     ally_kept_nb,
-    best_vanquish_nb,
     defeat_value_nb,
     hero_threat_nb,
     top_row_value_nb,
@@ -261,7 +261,7 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
         move_worth = max(_best_move_nb(st, tb, ru, sp, player), 0.0) if (offered >> K.S_MOVE) & 1 else 0.0
         vanquish_worth = 0.0
         if (offered >> K.S_VANQUISH) & 1:
-            vanquish_worth = max(best_vanquish_nb(st, tb, ru, sp, player), 0.0)
+            vanquish_worth = max(_best_vanquish_nb(st, tb, ru, sp, player), 0.0)
         dig_worth = dig_worth_nb(st, tb, ru, sp, player) if (offered >> K.S_DISCARD) & 1 else 0.0
         fate_worth = 0.0
         if (offered >> K.S_FATE) & 1:

@@ -7,17 +7,18 @@ keep_value_nb -> card_value_nb -> effect_value_nb -> ...). They are also parts a
 _NAME is the symbol call of NAME; bind_parts() must run before a kernel calling one is loaded from the cache (the
 driver does it when imported).
 
-Each part's argument types are kept beside it, in the module that holds it (``CARD_PARTS``, ``FATE_PARTS``,
-``MOVER_PARTS``, ``CHOOSE_PARTS``); this module lists them all, callees first, for :func:`bind_parts`.
+Each part's argument types are kept beside it, in the module that holds it (``HERO_PARTS``, ``CARD_PARTS``,
+``FATE_PARTS``, ``MOVER_PARTS``, ``CHOOSE_PARTS``); this module lists them all, callees first, for :func:`bind_parts`.
 """
 
 from simlab.kernels import link
 from strategies.heuristic.choose import CHOOSE_PARTS
 from strategies.heuristic.terms.cards import CARD_PARTS
 from strategies.heuristic.terms.fate import FATE_PARTS
+from strategies.heuristic.terms.heroes import HERO_PARTS
 from strategies.heuristic.terms.mover import MOVER_PARTS
 
-PART_TYPES = {**CARD_PARTS, **FATE_PARTS, **MOVER_PARTS, **CHOOSE_PARTS}  # callees first
+PART_TYPES = {**HERO_PARTS, **CARD_PARTS, **FATE_PARTS, **MOVER_PARTS, **CHOOSE_PARTS}  # callees first
 
 
 def bind_parts() -> None:

@@ -36,11 +36,11 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_REACHES_NEIGHBOURS,
     W_SWAP,
+    _best_defeat_nb,
     _keep_value_nb,
     allies_at_nb,
     allies_moved_to_one_harm_nb,
     best_activation_nb,
-    best_defeat_nb,
     earlier_copy_in_hand_nb,
     group,
     objective_nb,
@@ -281,7 +281,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 0 else n * sp[P_POWER_VALUE]
     if ab == AB_FIND_OR_DEFEAT_STRENGTH:
-        v = best_defeat_nb(st, tb, ru, sp, s, n)
+        v = _best_defeat_nb(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_TILE] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v

@@ -43,6 +43,7 @@ from strategies.heuristic import (
     W_READY_AT,
     _best_move_nb,
     _fate_card_harm_nb,
+    _keep_removal_nb,
     activate_in_realm_nb,
     best_activation_nb,
     best_trap_nb,
@@ -50,7 +51,6 @@ from strategies.heuristic import (
     earlier_copy_in_hand_nb,
     group,
     hero_threat_nb,
-    keep_removal_nb,
 )
 from strategies.plans import slots
 
@@ -505,7 +505,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # an Effect that traps Heroes, kept by the worst Hero in play
         card = st.inst[s, a, K.I_CARD]
         if tb.card[card, K.CF_TYPE] == K.T_EFFECT and tb.card[card, K.CF_EFFECT] == AB_TRAP_HERO:
-            return keep_removal_nb(st, tb, ru, sp, s, a)
+            return _keep_removal_nb(st, tb, ru, sp, s, a)
         return x
     if what == W_ACTIVATION:
         if a >= 0:

@@ -6,6 +6,7 @@ terms of the villain's own cards and of Fate read these, so they sit first.
 """
 
 from simlab.kernels import const as K
+from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
 from simlab.kernels.jit import kernel
 from simlab.kernels.query import (
@@ -37,7 +38,19 @@ from strategies.heuristic.params import (
     P_THREAT_WEIGHT,
     P_VANQUISH_VALUE,
 )
-from strategies.heuristic.plan import W_ALLY_KEPT, W_DEFEAT_GAIN, W_DEFEAT_VALUE, W_HERO_HARM, ask_plan_nb
+from strategies.heuristic.plan import (
+    _F,
+    _I,
+    _RU,
+    _SP,
+    _ST,
+    _TB,
+    W_ALLY_KEPT,
+    W_DEFEAT_GAIN,
+    W_DEFEAT_VALUE,
+    W_HERO_HARM,
+    ask_plan_nb,
+)
 
 
 @kernel
@@ -198,3 +211,14 @@ def best_trap_nb(st, tb, ru, sp, s):
             c = st.inst[s, h, K.I_CARD]
             best = max(best, hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h))
     return best
+
+
+# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
+# symbol. The plans and the Villain Mover ask for them once a card or a decision, so a call costs nothing in play;
+# linked in, each would be compiled again inside the scoring kernels and all three plans.
+HERO_PARTS = {
+    best_vanquish_nb: (_ST, _TB, _RU, _SP, _I),
+    best_defeat_nb: (_ST, _TB, _RU, _SP, _I, _I),
+}
+_best_vanquish_nb = link.caller(best_vanquish_nb, HERO_PARTS[best_vanquish_nb], _F)
+_best_defeat_nb = link.caller(best_defeat_nb, HERO_PARTS[best_defeat_nb], _F)
