@@ -112,7 +112,7 @@ def bind(dispatcher, argtypes: tuple) -> str:
 def caller(dispatcher, argtypes: tuple, restype):
     """A function for kernels to call: ``dispatcher`` itself without the JIT, else an intrinsic calling its
     symbol, which must be bound (:func:`bind`) before a kernel calling it is compiled or loaded from the
-    cache. The arguments must have exactly ``argtypes``, integers excepted (cast to int64)."""
+    cache. The arguments must have exactly ``argtypes``, integers excepted (cast to an int64 or float64 argument)."""
     if numba.config.DISABLE_JIT:
         return dispatcher
     symbol = symbol_name(dispatcher)
@@ -123,7 +123,7 @@ def caller(dispatcher, argtypes: tuple, restype):
         if len(args) != n:
             raise TypingError(f"{symbol} takes {n} arguments, got {len(args)}")
         for a, t in zip(args, argtypes, strict=True):
-            if a != t and not (t == types.int64 and isinstance(a, types.Integer)):
+            if a != t and not (t in (types.int64, types.float64) and isinstance(a, types.Integer)):
                 raise TypingError(f"{symbol} is bound for {argtypes}, called with {args}")
         sig = restype(*args)
         bind(dispatcher, argtypes)  # compiling a caller: make sure the callee's symbol exists
@@ -257,7 +257,7 @@ def table_caller(name: str, size: int, argtypes: tuple, restype):
         if len(args) != n:
             raise TypingError(f"{name} entries take {n} arguments, got {len(args)}")
         for a, t in zip(args, argtypes, strict=True):
-            if a != t and not (t == types.int64 and isinstance(a, types.Integer)):
+            if a != t and not (t in (types.int64, types.float64) and isinstance(a, types.Integer)):
                 raise TypingError(f"{name} entries take {argtypes}, called with {args}")
         sig = restype(index, *args)
 

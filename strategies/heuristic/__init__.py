@@ -53,6 +53,7 @@ from strategies.heuristic.plan import _TB as _TB
 from strategies.heuristic.position import *  # noqa: F403
 from strategies.heuristic.terms.cards import *  # noqa: F403
 from strategies.heuristic.terms.cards import _ally_help_nb as _ally_help_nb
+from strategies.heuristic.terms.cards import _best_activation_nb as _best_activation_nb
 from strategies.heuristic.terms.cards import _best_move_nb as _best_move_nb
 from strategies.heuristic.terms.cards import _card_value_nb as _card_value_nb
 from strategies.heuristic.terms.cards import _effect_value_nb as _effect_value_nb
@@ -63,6 +64,7 @@ from strategies.heuristic.terms.fate import _basic_fate_harm_nb as _basic_fate_h
 from strategies.heuristic.terms.fate import _fate_card_harm_nb as _fate_card_harm_nb
 from strategies.heuristic.terms.heroes import *  # noqa: F403
 from strategies.heuristic.terms.heroes import _best_defeat_nb as _best_defeat_nb
+from strategies.heuristic.terms.heroes import _best_trap_nb as _best_trap_nb
 from strategies.heuristic.terms.heroes import _best_vanquish_nb as _best_vanquish_nb
 from strategies.heuristic.terms.mover import *  # noqa: F403
 from strategies.heuristic.terms.mover import _location_value_nb as _location_value_nb

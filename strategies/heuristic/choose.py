@@ -58,11 +58,11 @@ from strategies.heuristic.plan import (
     ask_plan_nb,
 )
 from strategies.heuristic.terms.cards import (
+    _best_activation_nb,
     _best_move_nb,
     _card_value_nb,
     _keep_value_nb,
     activation_value_nb,
-    best_activation_nb,
     dig_worth_nb,
     discard_action_ceiling_nb,
     discard_action_value_nb,
@@ -184,7 +184,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_MOVE:
             return _best_move_nb(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
-            return best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
+            return _best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
             return sp[P_MODE_MOVE_HEROES] * -sign
         if a == K.M_LOSE_POWER:

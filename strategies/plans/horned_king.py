@@ -36,11 +36,11 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_REACHES_NEIGHBOURS,
     W_SWAP,
+    _best_activation_nb,
     _best_defeat_nb,
     _keep_value_nb,
     allies_at_nb,
     allies_moved_to_one_harm_nb,
-    best_activation_nb,
     earlier_copy_in_hand_nb,
     group,
     objective_nb,
@@ -448,7 +448,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_GRANTED_AT:
         # Ancient Soldiers there grant an Activate
         if realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, a) > 0:
-            x += max(best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
+            x += max(_best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
         return x
     if what == W_NOT_PLAYED_BY_SYMBOL:
         # a Cauldron Born comes into play by the swap, unless the rule lets it be played on the Power side

@@ -470,6 +470,7 @@ CARD_PARTS = {
     keep_value_nb: (_ST, _TB, _RU, _SP, _I, _I),
     ally_help_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),  # asked by the plans
     keep_removal_nb: (_ST, _TB, _RU, _SP, _I, _I),  # asked by the plans
+    best_activation_nb: (_ST, _TB, _RU, _SP, _I, _F),  # the budget compared with costs only: as a float
 }
 _best_move_nb = link.caller(best_move_nb, CARD_PARTS[best_move_nb], _F)
 _effect_value_nb = link.caller(effect_value_nb, CARD_PARTS[effect_value_nb], _F)
@@ -477,3 +478,4 @@ _card_value_nb = link.caller(card_value_nb, CARD_PARTS[card_value_nb], _F)
 _keep_value_nb = link.caller(keep_value_nb, CARD_PARTS[keep_value_nb], _F)
 _ally_help_nb = link.caller(ally_help_nb, CARD_PARTS[ally_help_nb], _F)
 _keep_removal_nb = link.caller(keep_removal_nb, CARD_PARTS[keep_removal_nb], _F)
+_best_activation_nb = link.caller(best_activation_nb, CARD_PARTS[best_activation_nb], _F)

@@ -219,6 +219,8 @@ def best_trap_nb(st, tb, ru, sp, s):
 HERO_PARTS = {
     best_vanquish_nb: (_ST, _TB, _RU, _SP, _I),
     best_defeat_nb: (_ST, _TB, _RU, _SP, _I, _I),
+    best_trap_nb: (_ST, _TB, _RU, _SP, _I),
 }
 _best_vanquish_nb = link.caller(best_vanquish_nb, HERO_PARTS[best_vanquish_nb], _F)
 _best_defeat_nb = link.caller(best_defeat_nb, HERO_PARTS[best_defeat_nb], _F)
+_best_trap_nb = link.caller(best_trap_nb, HERO_PARTS[best_trap_nb], _F)

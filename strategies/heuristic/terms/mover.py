@@ -31,7 +31,7 @@ from strategies.heuristic.plan import (
     W_READY_AT,
     ask_plan_nb,
 )
-from strategies.heuristic.terms.cards import _card_value_nb, best_activation_nb, power_worth_nb
+from strategies.heuristic.terms.cards import _best_activation_nb, _card_value_nb, power_worth_nb
 
 
 @kernel
@@ -68,7 +68,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
             plays += 1
         elif kind == K.S_ACTIVATE:
             lookahead = st.sv[s, K.SV_POWER] + sp[P_ACTIVATION_LOOKAHEAD]
-            total += max(best_activation_nb(st, tb, ru, sp, s, lookahead), 0.0)
+            total += max(_best_activation_nb(st, tb, ru, sp, s, lookahead), 0.0)
         elif kind == K.S_MOVE:
             total += move_worth
         elif kind == K.S_FATE:
