@@ -191,3 +191,73 @@ def test_a_reference_reads_fixed_axes_as_constants_and_refuses_other_sizes():
         with pytest.raises(ValueError, match=rf"State\.{field}: axis \d must be \d+ long"):
             _read_through_a_reference(wrong)
     assert set(State.AXES) <= set(State._fields)
+
+
+def test_the_flags_list_the_same_values_in_the_same_order_as_numbas_properties():
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import TargetConfig
+
+    assert getattr(TargetConfig.values, "simlab_one_pass", False)  # patched at import
+    flags = Flags()
+    flags.nrt = True
+    flags.error_model = "numpy"
+    flags.no_cpython_wrapper = True
+    by_property = {name: getattr(flags, name) for name in flags.options}  # numba's own reading
+    assert list(flags.values().items()) == list(by_property.items())
+    assert flags == Flags(flags) and hash(flags) == hash(Flags(flags))
+    other = Flags(flags)
+    other.nrt = False
+    assert flags != other
+
+
+def _numba_rec_list_vars(self, val):
+    """numba's own walk (numba.core.ir.Inst._rec_list_vars), kept here to compare the patched one against."""
+    from numba.core import ir
+
+    if isinstance(val, ir.Var):
+        return [val]
+    elif isinstance(val, ir.Inst):
+        return val.list_vars()
+    elif isinstance(val, (list, tuple)):
+        return [v for x in val for v in _numba_rec_list_vars(self, x)]
+    elif isinstance(val, dict):
+        return [v for x in val.values() for v in _numba_rec_list_vars(self, x)]
+    return []
+
+
+def test_an_ir_statement_lists_the_same_variables_in_the_same_order_as_numbas_walk(monkeypatch):
+    from numba.core import ir
+    from numba.core.compiler import run_frontend
+
+    from simlab.villains.gaston.abilities import ability_r
+    from strategies.heuristic.choose import choose_by_ref_nb, score_nb
+    from strategies.heuristic.terms.mover import location_value_nb
+
+    assert getattr(ir.Inst._rec_list_vars, "simlab_one_list", False)  # patched at import
+    patched = ir.Inst._rec_list_vars
+    statements = 0
+    for fn in (choose_by_ref_nb.py_func, score_nb.py_func, location_value_nb.py_func, ability_r.py_func):
+        for block in run_frontend(fn).blocks.values():
+            for stmt in block.body:
+                listed = stmt.list_vars()
+                monkeypatch.setattr(ir.Inst, "_rec_list_vars", _numba_rec_list_vars)
+                walked = stmt.list_vars()
+                monkeypatch.setattr(ir.Inst, "_rec_list_vars", patched)
+                assert [id(v) for v in listed] == [id(v) for v in walked], stmt
+                statements += 1
+    assert statements > 100
+
+
+def test_numba_typing_errors_keep_their_text_without_terminal_escapes():
+    from numba import njit as plain_njit
+    from numba.core import errors
+
+    assert errors.termcolor().highlight("x") == "x"
+
+    @plain_njit(cache=False)
+    def bad(x):
+        return x.no_such_attribute
+
+    with pytest.raises(errors.TypingError, match="no_such_attribute") as raised:
+        bad(1)
+    assert "\x1b[" not in str(raised.value)

@@ -253,7 +253,15 @@ def _plain_error_messages() -> bool:
 
         errmsg = filename = indicate = highlight = reset = code
 
-    errors._termcolor_inst = PlainColorScheme()
+    plain = PlainColorScheme()
+    errors._termcolor_inst = plain
+    # the modules that kept numba's scheme when they were imported
+    from numba.core import compiler_machinery, ir, typeinfer
+    from numba.core.typing import typeof
+
+    for module in (compiler_machinery, ir, typeinfer, typeof):
+        if isinstance(getattr(module, "_termcolor", None), dummy):
+            module._termcolor = plain
     return True
 
 
