@@ -22,7 +22,7 @@ from pathlib import Path
 
 from simlab.kernels import jit
 
-EXPECTED_SECONDS = 50  # a cold compile on the idle 2-core reference machine: 45-53 s (README, "Speed")
+EXPECTED_SECONDS = 30  # a cold compile on the 2-core reference machine: 22-28 s (docs/performance.md)
 _STAGES = ("compiling", "loading")
 _SEARCH_STAGE = "the search player"
 SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
