@@ -80,6 +80,16 @@ CHECKS_CACHE_DIR = os.path.join(_cache_base(), "checks-" + _source_hash(_KERNELS
 numba.config.CACHE_DIR = ENGINE_CACHE_DIR
 
 
+def _source(obj) -> str:
+    """The source of numba's ``obj``, to check it looks as a patch expects ("" if it cannot be read)."""
+    import inspect
+
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
 def _run_with_global(module, name: str, make, method):
     """``method`` (a numba method) made to run with ``module.<name>`` set to ``make()``, and put back after (numba
     compiles under its global lock: one compilation at a time)."""
@@ -155,7 +165,6 @@ def _fill_call_slots_at_the_call() -> bool:
     entry block unfilled and zeroes the slot at the call, just before it, so the callee sees what it saw before.
     Where numba's code does not look as expected nothing is patched: the code is only slower.
     """
-    import inspect
     import types
 
     from numba.core import callconv, cgutils
@@ -163,11 +172,10 @@ def _fill_call_slots_at_the_call() -> bool:
     conv = callconv.CPUCallConv
     if getattr(conv.call_function, "simlab_fills_at_the_call", False):
         return True
-    try:
-        source = inspect.getsource(conv.call_function)
-    except (OSError, TypeError):
-        return False
-    if source.count("cgutils.alloca_once(") != 2 or getattr(callconv, "cgutils", None) is not cgutils:
+    if (
+        _source(conv.call_function).count("cgutils.alloca_once(") != 2
+        or getattr(callconv, "cgutils", None) is not cgutils
+    ):
         return False
 
     def alloca_filled_at_the_call(builder, ty, size=None, name="", zfill=False):
@@ -199,18 +207,14 @@ def _compare_flags_faster() -> bool:
     (which only the options' setters write) give the same dict. Where numba's code does not look as expected
     nothing is patched: compiling is only slower.
     """
-    import inspect
-
     from numba.core import targetconfig
 
     config = targetconfig.TargetConfig
     if getattr(config.values, "simlab_one_pass", False):
         return True
-    try:  # an option's property reads ``self._values.get(name, option.default)``
-        source = inspect.getsource(type(config))
-    except (OSError, TypeError):
-        return False
-    if "self._values.get(name, option.default)" not in source or "_values" not in getattr(config, "__slots__", ()):
+    # an option's property reads ``self._values.get(name, option.default)``
+    reads_values = "self._values.get(name, option.default)" in _source(type(config))
+    if not reads_values or "_values" not in getattr(config, "__slots__", ()):
         return False
 
     defaults: dict[type, dict] = {}  # each config class's options' defaults, in the options' order
@@ -276,20 +280,14 @@ def _list_ir_variables_faster() -> bool:
     calls in a cold start, 4-6% of its CPU), and its walk returns a new list from every value it visits, a
     statement's source location and constants included, each then copied into its parent's. Here the walk
     appends to one list, with a call per container rather than per value, testing each value's type in the
-    same order. Where numba's code does not look as
-    expected nothing is patched: compiling is only slower.
+    same order. Where numba's code does not look as expected nothing is patched: compiling is only slower.
     """
-    import inspect
-
     from numba.core import ir
 
     inst = ir.Inst
     if getattr(inst._rec_list_vars, "simlab_one_list", False):
         return True
-    try:
-        source = inspect.getsource(inst._rec_list_vars)
-    except (OSError, TypeError):
-        return False
+    source = _source(inst._rec_list_vars)
     walk = (
         "isinstance(val, Var)",
         "isinstance(val, Inst)",
