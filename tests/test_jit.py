@@ -261,3 +261,15 @@ def test_numba_typing_errors_keep_their_text_without_terminal_escapes():
     with pytest.raises(errors.TypingError, match="no_such_attribute") as raised:
         bad(1)
     assert "\x1b[" not in str(raised.value)
+
+
+def test_a_bound_kernel_takes_its_own_types_or_an_integer_cast_to_an_int64_or_float64():
+    from numba import types
+
+    from simlab.kernels.link import _args_fit
+
+    bound = (types.int64, types.float64)
+    assert _args_fit((types.int64, types.float64), bound)
+    assert _args_fit((types.int32, types.int64), bound)  # integers cast to the bound argument
+    assert not _args_fit((types.float64, types.float64), bound)  # a float never narrows to an integer
+    assert not _args_fit((types.int64, types.boolean), bound)

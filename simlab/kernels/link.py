@@ -109,6 +109,15 @@ def bind(dispatcher, argtypes: tuple) -> str:
     return symbol
 
 
+def _args_fit(args: tuple, argtypes: tuple) -> bool:
+    """A call's argument types fit a bound kernel's: exactly, or an integer for an int64 or float64 argument (the
+    call casts it)."""
+    return all(
+        a == t or (t in (types.int64, types.float64) and isinstance(a, types.Integer))
+        for a, t in zip(args, argtypes, strict=True)
+    )
+
+
 def caller(dispatcher, argtypes: tuple, restype):
     """A function for kernels to call: ``dispatcher`` itself without the JIT, else an intrinsic calling its
     symbol, which must be bound (:func:`bind`) before a kernel calling it is compiled or loaded from the
@@ -122,9 +131,8 @@ def caller(dispatcher, argtypes: tuple, restype):
     def typer(typingctx, *args):
         if len(args) != n:
             raise TypingError(f"{symbol} takes {n} arguments, got {len(args)}")
-        for a, t in zip(args, argtypes, strict=True):
-            if a != t and not (t in (types.int64, types.float64) and isinstance(a, types.Integer)):
-                raise TypingError(f"{symbol} is bound for {argtypes}, called with {args}")
+        if not _args_fit(args, argtypes):
+            raise TypingError(f"{symbol} is bound for {argtypes}, called with {args}")
         sig = restype(*args)
         bind(dispatcher, argtypes)  # compiling a caller: make sure the callee's symbol exists
 
@@ -256,9 +264,8 @@ def table_caller(name: str, size: int, argtypes: tuple, restype):
     def typer(typingctx, index, *args):
         if len(args) != n:
             raise TypingError(f"{name} entries take {n} arguments, got {len(args)}")
-        for a, t in zip(args, argtypes, strict=True):
-            if a != t and not (t in (types.int64, types.float64) and isinstance(a, types.Integer)):
-                raise TypingError(f"{name} entries take {argtypes}, called with {args}")
+        if not _args_fit(args, argtypes):
+            raise TypingError(f"{name} entries take {argtypes}, called with {args}")
         sig = restype(index, *args)
 
         def codegen(context, builder, signature, values):
