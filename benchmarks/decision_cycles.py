@@ -28,7 +28,7 @@ from simlab.engine import driver, warmup
 from simlab.engine.game import Game
 from simlab.kernels import const as K
 from simlab.kernels.engine import apply_nb
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 
 KINDS = {v: k for k, v in vars(K).items() if k.startswith("DK_")}
 ENGINE, AFTER_GAIN = 0, 1  # the first two rows of the counts; DK_x is row 2 + x
@@ -56,7 +56,7 @@ def play_counted(st, tb, ru, spent, count):
     last = -1
     while True:
         t = cycles()
-        more = advance(rst, rtb, ru, driver.ALL_STEPS)
+        more = advance(rst, rtb, as_ptr(ru), driver.ALL_STEPS)
         spent[ENGINE] += cycles() - t
         if not more:
             return

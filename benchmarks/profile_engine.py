@@ -106,20 +106,20 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     from simlab.engine.game import Game
     from simlab.kernels import const as K
     from simlab.kernels.engine import advance_nb, apply_nb
-    from simlab.kernels.ref import ref
+    from simlab.kernels.ref import as_ptr, ref
     from simlab.kernels.state import copy_state
 
     @njit(nogil=True, _nrt=False)
     def full_nb(st, tb, ru):
         rst, rtb = ref(st), ref(tb)
-        while D.advance(rst, rtb, ru, 1 << 62):
+        while D.advance(rst, rtb, as_ptr(ru), 1 << 62):
             D.apply_nb(rst, D.decide_nb(st, tb, ru, rst, rtb))
 
     @njit(nogil=True, _nrt=False)
     def replay_nb(st, tb, ru, choices, streams):
         rst, rtb = ref(st), ref(tb)
         i = 0
-        while D.advance(rst, rtb, ru, 1 << 62):
+        while D.advance(rst, rtb, as_ptr(ru), 1 << 62):
             D.apply_nb(rst, choices[i])
             st.rng[0] = streams[i]
             i += 1

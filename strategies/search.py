@@ -58,7 +58,7 @@ from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb
 from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
 from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
 from simlab.kernels.link import ENGINE_REF_TYPES, bind, caller
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
 from strategies.heuristic import CHOOSE_REF_TYPES, progress_nb
@@ -323,9 +323,10 @@ def rollout_nb(ws, tb, ru, horizon, policy):
     steps = 1 if horizon >= 0 else ALL_STEPS
     rws = ref(ws)
     rtb = ref(tb)
+    rru = as_ptr(ru)
     while True:
-        if call_advance(rws, rtb, ru, steps):
-            call_apply(rws, policy_nb(rws, rtb, ru, policy))
+        if call_advance(rws, rtb, rru, steps):
+            call_apply(rws, policy_nb(rws, rtb, rru, policy))
         elif ws.g[K.G_PHASE] == K.PH_OVER:
             return
         elif ws.g[K.G_PHASE] == K.PH_START:
@@ -340,7 +341,7 @@ def features_nb(ws, tb, ru, s, out):
     rollout policy measures it (0 to 1), its Power / 10, the Heroes and the Villain cards in its Realm / 4, and the
     progress to the 4th power (a villain one step from its objective wins more often than a line says). Whose turn is
     next is left out: every option's rollouts stop before the same seat's turn."""
-    p = progress_nb(ref(ws), ref(tb), ru, ws.sparams[s], s)
+    p = progress_nb(ref(ws), ref(tb), as_ptr(ru), as_ptr(ws.sparams[s]), s)
     out[F_PROGRESS] = p
     out[F_PROGRESS4] = p * p * p * p
     out[F_POWER] = ws.sv[s, K.SV_POWER] / 10.0
@@ -386,11 +387,11 @@ def value_nb(ws, tb, ru, player, sp, x):
     rival = 0
     for d in range(1, ws.g[K.G_NSEATS]):
         q = (player + d) % ws.g[K.G_NSEATS]
-        p = progress_nb(ref(ws), ref(tb), ru, ws.sparams[q], q)
+        p = progress_nb(ref(ws), ref(tb), as_ptr(ru), as_ptr(ws.sparams[q]), q)
         if p > best:
             best = p
             rival = q
-    lead = progress_nb(ref(ws), ref(tb), ru, ws.sparams[player], player) - best
+    lead = progress_nb(ref(ws), ref(tb), as_ptr(ru), as_ptr(ws.sparams[player]), player) - best
     lead += power_weight * (ws.sv[player, K.SV_POWER] - ws.sv[rival, K.SV_POWER])
     return 0.5 + 0.5 * min(max(lead, -0.999), 0.999)
 
@@ -460,7 +461,7 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
         world.rng[0] = next_u64_nb(local)
         if j == 0:
             copy_state_nb(ws, world)
-            pick = policy_nb(ref(ws), ref(tb), ru, policy)
+            pick = policy_nb(ref(ws), ref(tb), as_ptr(ru), policy)
             stats[4, pick] = 0.0
             if not searched:  # a kind left to the rollout policy: its answer in this world
                 return pick

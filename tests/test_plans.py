@@ -13,7 +13,7 @@ from conftest import build
 import simlab.engine.driver  # noqa: F401  (binds the heuristic's parts and fills the table of plans)
 from simlab.kernels import const as K
 from simlab.kernels import link
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.villains import REGISTRY, ability_codes
 from strategies import STRATEGIES
 from strategies import heuristic as H
@@ -25,7 +25,7 @@ LT, HK = ("lady-tremaine", "gaston"), ("horned-king", "gaston")
 
 @numba.njit(cache=False)
 def _ask(st, tb, ru, sp, what, s, a, b, c, x):
-    return H.ask_plan_nb(ref(st), ref(tb), ru, sp, what, s, a, b, c, x)
+    return H.ask_plan_nb(ref(st), ref(tb), as_ptr(ru), as_ptr(sp), what, s, a, b, c, x)
 
 
 def ask(sc, what: int, a: int = 0, b: int = 0, c: int = 0, x: float = NAN, seat: int = 0) -> float:

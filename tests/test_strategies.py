@@ -17,7 +17,7 @@ from simlab.engine.game import Game
 from simlab.errors import InputError, StrategyError
 from simlab.kernels import const as K
 from simlab.kernels.query import available_symbols_nb
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.state import copy_state
 from simlab.runs.sim import simulate
 from simlab.studies.ladder import pairings, skill_ladder
@@ -383,7 +383,9 @@ def _option_scores(st, tb, ru, out):
     player, realm, kind = st.g[K.G_PEND_PLAYER], st.g[K.G_PEND_REALM], st.g[K.G_PEND_KIND]
     heuristic.open_memo_nb(rst, kind)
     for i in range(st.g[K.G_PEND_N]):
-        out[i] = heuristic._score_nb(rst, rtb, ru, st.sparams[player], realm, player, kind, st.g[K.G_PEND_CTX], i)
+        out[i] = heuristic._score_nb(
+            rst, rtb, as_ptr(ru), as_ptr(st.sparams[player]), realm, player, kind, st.g[K.G_PEND_CTX], i
+        )
     heuristic.close_memo_nb(rst, kind, -1)
 
 

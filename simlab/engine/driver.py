@@ -27,7 +27,7 @@ from simlab.kernels import const as K
 from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb, bind_routines, setup_nb
 from simlab.kernels.jit import entry_kernel, helper, kernel
 from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.state import clear_state_nb, new_state
 from simlab.villains import bind_abilities
 from strategies import search
@@ -101,10 +101,10 @@ def decide_nb(st, tb, ru, rst, rtb):
     n = st.g[K.G_PEND_N]
     strategy = st.sv[player, K.SV_STRATEGY]
     if strategy == 1:
-        return call_heuristic(rst, rtb, ru, realm, player, kind, ctx, n)
+        return call_heuristic(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
     if strategy == 2:
         return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
-    return random_choose_nb(rst, rtb, ru, realm, player, kind, ctx, n)
+    return random_choose_nb(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
 
 
 @entry_kernel
@@ -113,7 +113,8 @@ def play_nb(st, tb, ru, max_steps):
     end = st.g[K.G_STEPS] + max_steps
     rst = ref(st)
     rtb = ref(tb)
-    while advance(rst, rtb, ru, end - st.g[K.G_STEPS]):
+    rru = as_ptr(ru)
+    while advance(rst, rtb, rru, end - st.g[K.G_STEPS]):
         apply_nb(rst, decide_nb(st, tb, ru, rst, rtb))
 
 

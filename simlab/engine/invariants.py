@@ -33,7 +33,7 @@ from simlab.kernels.query import (
     symbol_available_nb,
     vanquish_min_allies_nb,
 )
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.state import new_state_nb
 
 INVARIANTS = (
@@ -285,7 +285,11 @@ def check_nb(st, tb, ru):
         if st.g[K.G_ROUND] > cap:
             return TERMINATION
     elif winner >= 0:
-        if winner >= P or st.g[K.G_END] != K.END_OBJECTIVE or not objective_met_nb(ref(st), ref(tb), ru, winner):
+        if (
+            winner >= P
+            or st.g[K.G_END] != K.END_OBJECTIVE
+            or not objective_met_nb(ref(st), ref(tb), as_ptr(ru), winner)
+        ):
             return WINNER
     elif winner != -1 or st.g[K.G_END] != K.END_TURN_CAP or st.g[K.G_ROUND] != cap + 1:
         return WINNER

@@ -11,7 +11,7 @@ from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.jit import kernel
-from simlab.kernels.ref import as_ref
+from simlab.kernels.ref import as_ptr, as_ref
 
 # ----------------------------------------------------------------------------- what the queries ask the villains
 # A query turning on an ongoing ability asks the villain's folder handling it: ``answer_nb(st, tb, q, p, s, a, b)``
@@ -133,10 +133,11 @@ def realm_checks_nb(st, tb, ru, ask, s, c, arg):
         return False
     rst = as_ref(st)
     rtb = as_ref(tb)
+    rru = as_ptr(ru)
     while m != 0:
         b = lowest_nb(m)
         m &= m - 1
-        if _check(K.FIRST_PASSIVE + b, rst, rtb, ru, ask, s, c, arg) == 1:
+        if _check(K.FIRST_PASSIVE + b, rst, rtb, rru, ask, s, c, arg) == 1:
             return True
     return False
 

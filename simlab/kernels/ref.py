@@ -114,6 +114,19 @@ def _ref_codegen(context, builder, signature, args):
     return builder.asm(ir.FunctionType(ptr.type, [ptr.type]), "", "=r,0,~{memory}", [ptr], True)
 
 
+@intrinsic
+def _as_ptr(typingctx, x):
+    if isinstance(x, types.CPointer):
+        return x(x), lambda context, builder, signature, args: args[0]
+    if isinstance(x, types.Array) and x.ndim == 1 and x.layout == "C":
+
+        def codegen(context, builder, signature, args):
+            return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+        return types.CPointer(x.dtype)(x), codegen
+    return None
+
+
 if numba.config.DISABLE_JIT:
 
     def ref(tup):
@@ -122,6 +135,11 @@ if numba.config.DISABLE_JIT:
 
     as_ref = ref
 
+    def as_ptr(array):
+        """The array itself (plain Python)."""
+        return array
+
 else:
     ref = _ref
     as_ref = _as_ref  # a reference given as it is, a tuple as ref() makes one: for kernels called with either
+    as_ptr = _as_ptr

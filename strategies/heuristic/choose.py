@@ -15,7 +15,7 @@ from simlab.kernels.query import (
     covered_nb,
     play_cost_nb,
 )
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rng import next_u64_nb
 from strategies.heuristic.memo import close_memo_nb, instance_strength_nb, open_memo_nb
 from strategies.heuristic.params import (
@@ -231,7 +231,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """Index of the best-scoring option (ties and near-ties broken by the ``noise`` term)."""
     # every scoring kernel below gets the state and the tables as one pointer each (simlab/kernels/ref.py)
-    return _choose_by_ref_nb(ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+    return _choose_by_ref_nb(ref(st), ref(tb), as_ptr(ru), realm, player, kind, ctx, n)
 
 
 @kernel
@@ -251,7 +251,7 @@ def choose_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
 
 @helper
 def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
-    sp = st.sparams[player]
+    sp = as_ptr(st.sparams[player])
     best = -np.inf
     best_i = 0
     if kind == K.DK_MOVE:

@@ -52,7 +52,7 @@ from simlab.kernels.engine.routines.heroes import move_hero_r, on_enter_r, on_pl
 from simlab.kernels.engine.routines.obstacles import remove_obstacles_r, replace_obstacles_r
 from simlab.kernels.engine.routines.turn import after_action_r, step_r, take_action_r, tile_r
 from simlab.kernels.jit import entry_kernel, helper, kernel
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rng import seed_stream_nb
 from simlab.kernels.state import set_zone_nb
 
@@ -125,7 +125,7 @@ def advance_nb(st, tb, ru, steps):
     deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
     done, or the game is over (False)."""
     # the routines get State and Tables as one pointer each (simlab/kernels/ref.py), valid in this frame
-    return _advance_by_ref(ref(st), ref(tb), ru, steps)
+    return _advance_by_ref(ref(st), ref(tb), as_ptr(ru), steps)
 
 
 @kernel
