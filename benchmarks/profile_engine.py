@@ -5,6 +5,10 @@ Usage (Linux, ``pip install -e '.[bench]'`` for pyelftools):
     perf record -F 999 -o perf.data python benchmarks/profile_engine.py --games 3000 --strategy expert
     perf report -i perf.data --no-children --sort sym
 
+With ``--call-graph`` the kernels are compiled with frame pointers (into a numba cache of their own, a cold start the
+first time), so that ``perf record -g`` walks the jitted calls: ``perf report --children`` gives each function's time
+with its callees, ``benchmarks/perf_tree.py`` the time under one function by callee.
+
 numba's compiled code has no symbols perf can see, so once the kernels are loaded this script writes
 ``/tmp/perf-<pid>.map`` (perf's map format for JIT code): every function symbol of the cached object code,
 at the address the process loaded it. Functions LLVM inlined into their callers count towards the caller.
@@ -159,6 +163,20 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     )
 
 
+FRAME_POINTERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "frame_pointers")
+
+
+def with_frame_pointers() -> None:
+    """Run this script again, in this process (perf follows it), with the kernels compiled with frame pointers
+    (``frame_pointers/sitecustomize.py``) into a numba cache of their own: the usual cache keeps its code."""
+    import tempfile
+
+    path = os.pathsep.join(p for p in (FRAME_POINTERS, os.environ.get("PYTHONPATH")) if p)
+    cache = os.path.join(tempfile.gettempdir(), "simlab-frame-pointers-cache")
+    env = dict(os.environ, PYTHONPATH=path, SIMLAB_FRAME_POINTERS="1", NUMBA_CACHE_DIR=cache)
+    os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], env)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
@@ -166,7 +184,14 @@ def main() -> None:
     ap.add_argument("--strategy", default="expert")
     ap.add_argument("--no-map", action="store_true", help="only time the games")
     ap.add_argument("--split", type=int, default=0, metavar="N", help="engine against strategies, over N games")
+    ap.add_argument(
+        "--call-graph",
+        action="store_true",
+        help="compile with frame pointers (into a cache of their own) so that perf record -g sees the calls",
+    )
     args = ap.parse_args()
+    if args.call_graph and os.environ.get("SIMLAB_FRAME_POINTERS") != "1":
+        with_frame_pointers()
     warnings.filterwarnings("ignore")
     if args.split:
         numba.set_num_threads(1)

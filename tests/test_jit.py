@@ -7,13 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 from numba import njit, types
 
 from simlab.kernels import jit
 from simlab.kernels.jit import entry_kernel, kernel
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 
 
 @kernel
@@ -78,7 +79,7 @@ def test_a_state_from_python_is_the_state_a_kernel_allocates():
 
 _REF_IN_A_COUNTING_FUNCTION = """
 import collections, numba, numpy as np
-from simlab.kernels.ref import ref
+from simlab.kernels.ref import as_ptr, ref
 Pair = collections.namedtuple("Pair", "a b")
 
 @numba.njit(cache=False)  # reference counting on, as in a test's own wrapper or an allocating kernel
@@ -102,6 +103,22 @@ def test_a_counting_function_reading_a_reference_keeps_the_arrays_alive():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == [str(200 * (33 * 1 + 33 * 2 + 100)), "0.0"]
+
+
+@numba.njit(cache=False)
+def _read_through_pointers(ru, sp, i):
+    # as the parts are called: the pointer made once, given on (as_ptr of a pointer is the pointer), indexed
+    p, q = as_ptr(ru), as_ptr(sp)
+    return as_ptr(p)[i] + p[0], q[i] * 2.0
+
+
+def test_as_ptr_reads_an_arrays_data_as_the_array_does():
+    ru = np.arange(7, 14, dtype=np.int64)
+    rows = np.arange(12.0).reshape(3, 4)
+    for i in range(4):
+        assert _read_through_pointers(ru, rows[2], i) == (ru[i] + ru[0], rows[2, i] * 2.0)
+    with pytest.raises(numba.TypingError):
+        _read_through_pointers(ru, rows, 0)  # a 2-D array has no pointer form: refused when it is typed
 
 
 _CALL_SLOTS = """

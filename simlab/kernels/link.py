@@ -69,7 +69,7 @@ def engine_arg_types() -> tuple:
 
 
 ENGINE_TYPES = engine_arg_types()
-# the same, as the routines take them: one pointer to each tuple (simlab/kernels/ref.py)
+# the same, as the routines take them: one pointer to each tuple, and to the rules' data (simlab/kernels/ref.py)
 ENGINE_REF_TYPES = (RefType(ENGINE_TYPES[0]), RefType(ENGINE_TYPES[1]), types.CPointer(types.int64))
 STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, player, kind, ctx, n)
 

@@ -12,6 +12,11 @@ so a ``ref()`` call that runs more than once, in a loop, must be given the same 
 the axes that every such tuple's arrays have (all but the first, the class's ``AXES``: ``State.AXES``) are read as
 constants, so an index's multiplications by them fold; ``ref()`` refuses a tuple whose arrays have other sizes
 (ValueError).
+
+A lone 1-D array is seven words (its memory record, parent, size, item size, data, shape, stride): the rule variants
+(``ru``) and a seat's parameters (``sp``, ``st.sparams[player]``) reach every part, plan, check and routine as
+``as_ptr(array)``, a pointer to the data, indexed as the array was (no negative indices: every index is a constant
+``R_*``, ``P_*`` or ``S_*``). Measured on the whole game, paired against the arrays: 0.920 (about 8% faster).
 """
 
 import numba
@@ -116,6 +121,7 @@ def _ref_codegen(context, builder, signature, args):
 
 @intrinsic
 def _as_ptr(typingctx, x):
+    # a pointer to a C-contiguous 1-D array's data (given as it is if it is one already), valid while the array lives
     if isinstance(x, types.CPointer):
         return x(x), lambda context, builder, signature, args: args[0]
     if isinstance(x, types.Array) and x.ndim == 1 and x.layout == "C":
@@ -136,7 +142,7 @@ if numba.config.DISABLE_JIT:
     as_ref = ref
 
     def as_ptr(array):
-        """The array itself (plain Python)."""
+        """The array itself (plain Python): what kernels index as ``as_ptr(array)[i]``."""
         return array
 
 else:
