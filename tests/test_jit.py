@@ -121,6 +121,25 @@ def test_as_ptr_reads_an_arrays_data_as_the_array_does():
         _read_through_pointers(ru, rows, 0)  # a 2-D array has no pointer form: refused when it is typed
 
 
+def _unpacked(calls: dict, allowed=()) -> dict:
+    return {
+        name: argtypes
+        for name, argtypes in calls.items()
+        if name not in allowed and any(isinstance(t, (types.Array, types.BaseTuple)) for t in argtypes)
+    }
+
+
+def test_no_call_across_a_part_or_a_table_passes_an_array_unpacked():
+    # an array argument is seven machine words at every call LLVM cannot inline; the state and the tables go as
+    # ref(), the rules and the parameters as as_ptr(). The search player's entry is called once per decision.
+    import simlab.engine.driver as driver
+    from simlab.kernels import link
+
+    assert len(link.CALLS) > 20
+    assert not _unpacked(link.CALLS, allowed=(driver.PLAYER_TABLE,))
+    assert _unpacked({"some_part": (link.ENGINE_REF_TYPES[0], types.Array(types.float64, 1, "C"))})
+
+
 _CALL_SLOTS = """
 import re, numba
 import simlab.kernels.jit  # its patches apply when it is imported

@@ -34,6 +34,7 @@ _DEFER = False
 DEFERRED: dict[str, tuple] = {}  # symbol (or table entry's kernel) name -> (dispatcher, argtypes), in bind order
 _STUBBED: set[str] = set()
 _RESTYPES: dict = {}  # symbol -> the return type its callers are compiled for (caller())
+CALLS: dict[str, tuple] = {}  # symbol or table -> the argument types every call passes (caller(), table_caller())
 _STUB = None
 
 
@@ -126,6 +127,7 @@ def caller(dispatcher, argtypes: tuple, restype):
         return dispatcher
     symbol = symbol_name(dispatcher)
     _RESTYPES[symbol] = restype
+    CALLS[symbol] = argtypes
     n = len(argtypes)
 
     def typer(typingctx, *args):
@@ -252,6 +254,7 @@ def table_caller(name: str, size: int, argtypes: tuple, restype):
     """A function for kernels to call as ``f(i, *args)``: entry ``i`` of table ``name`` (filled by
     :func:`fill` before it is called; an empty entry is an error the caller must rule out)."""
     _table(name, size)
+    CALLS[name] = argtypes
     if numba.config.DISABLE_JIT:
         py = _PY_TABLES[name]
 
