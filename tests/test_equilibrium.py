@@ -219,6 +219,7 @@ def test_two_starts_give_one_answer(small, tmp_path):
     assert abs(row["difference"]) <= row["allowed"] < 0.02 + 0.1
 
 
+@pytest.mark.slow
 def test_a_best_response_is_tuned_from_every_start_and_keeps_the_best():
     from simlab.errors import InputError
     from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
@@ -252,6 +253,7 @@ def test_a_best_response_is_tuned_from_every_start_and_keeps_the_best():
         EquilibriumSettings(br_from=("strong",))
 
 
+@pytest.mark.slow
 def test_a_library_strategy_that_beats_the_mixture_is_the_best_response_and_joins():
     from simlab.engine.game import strategy_spec
     from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
@@ -288,6 +290,7 @@ def test_a_library_strategy_that_beats_the_mixture_is_the_best_response_and_join
     }
 
 
+@pytest.mark.slow
 def test_the_library_is_every_mixture_files_strategies_once(small, tmp_path):
     from simlab.errors import InputError
     from simlab.studies.equilibrium import EquilibriumSettings, library_strategies, spec_key, write_mixture_file
@@ -308,6 +311,7 @@ def test_the_library_is_every_mixture_files_strategies_once(small, tmp_path):
         EquilibriumSettings(library_games=3)
 
 
+@pytest.mark.slow
 def test_an_earlier_runs_equilibrium_starts_a_population(small, tmp_path):
     from simlab.studies.equilibrium import seed_population, seeds_from, spec_key, write_mixture_file
 

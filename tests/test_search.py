@@ -492,6 +492,7 @@ def held_out():
     return value.positions(60, seed=1234)
 
 
+@pytest.mark.slow
 def test_value_model_is_calibrated_on_held_out_games(held_out):
     """On positions of games the model was not fitted on (seed 1234; it was fitted on seed 0), one random position
     per game, the share won in each fifth of predicted chance is within 3 standard errors of the prediction, and the
@@ -512,6 +513,7 @@ def test_value_model_is_calibrated_on_held_out_games(held_out):
     assert (value.calibration(wrong, held_out, bins=5)["z"].abs() > 3).any()
 
 
+@pytest.mark.slow
 def test_value_kernel_agrees_with_the_fitted_model(held_out):
     """The kernel's probability at a turn's start is the study's softmax over the same features."""
     from simlab.studies import value
@@ -554,6 +556,7 @@ def pl_frame(rows):
 # ============================================================================ strength
 
 
+@pytest.mark.slow
 def test_search_beats_expert_clearly_and_replays_on_any_thread_count():
     """The built-in search playing the Horned King against an expert Gaston, 30 games, seats rotated, wins more than
     expert does in the same seat on the same seeds by over 3 standard errors (of a proportion at expert's rate); the
