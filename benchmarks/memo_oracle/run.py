@@ -1,0 +1,113 @@
+"""The memo's values served by an oracle: how fast expert play would be if every memoised value equal to its last
+value cost nothing (measured with the JIT, every game the same).
+
+Usage (the patch applies to 6cbb983; the patched tree is used, not the installed one):
+
+    git worktree add /tmp/oracle 6cbb983 && git -C /tmp/oracle apply $PWD/benchmarks/memo_oracle/oracle.patch
+    NUMBA_CACHE_DIR=/tmp/oracle-cache python benchmarks/memo_oracle/run.py /tmp/oracle --games 1000
+
+The patch gives ``State.memo`` room for a record of every decision's memoised values, and a game mode
+(``G_ORACLE``): 1 records, at each value worked out, whether it equals the last value worked out for the same seat,
+row and index in the game (and the memo-keeping reads of each decision); 2 replays: a value the record marks
+unchanged is served from the record instead of being worked out (a value the record marks changed is worked out);
+0 plays as main does. Each game is played three times, recording, then replaying and normally (those two in
+alternating order), on the processor's cycle counter; the three must end alike. The replay is what a memo kept
+up to date across decisions at no cost at all would do: a ceiling for keeping the memo's rows (card worths, keep
+worths, defeat worths, Strengths, ...) up to date. Not a test: a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tree", help="a checkout of 6cbb983 with oracle.patch applied")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    args = ap.parse_args()
+    # the patched tree's simlab, not the installed one (an editable install's finder would take precedence)
+    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+    sys.path.insert(0, args.tree)
+    warnings.filterwarnings("ignore")
+
+    import numba
+    import numpy as np
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    import simlab
+    from simlab.engine import driver, warmup
+    from simlab.engine.game import Game
+    from simlab.kernels import const as K
+    from simlab.kernels.engine import apply_nb
+    from simlab.kernels.ref import as_ptr, ref
+
+    if not simlab.__file__.startswith(args.tree) or not hasattr(K, "G_ORACLE"):
+        sys.exit(f"{args.tree} is not a tree with oracle.patch applied")
+    np.seterr(all="ignore")
+
+    @intrinsic
+    def cycles(typingctx):
+        def codegen(context, builder, signature, values):
+            fnty = ir.FunctionType(ir.IntType(64), [])
+            return builder.call(builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty), [])
+
+        return types.int64(), codegen
+
+    advance, decide_nb = driver.advance, driver.decide_nb
+
+    @numba.njit
+    def play_timed(st, tb, ru, out):
+        rst, rtb = ref(st), ref(tb)
+        t0 = cycles()
+        while True:
+            t = cycles()
+            more = advance(rst, rtb, as_ptr(ru), driver.ALL_STEPS)
+            out[1] += cycles() - t
+            if not more:
+                break
+            t = cycles()
+            i = decide_nb(st, tb, ru, rst, rtb)
+            out[2] += cycles() - t
+            apply_nb(rst, i)
+        out[0] += cycles() - t0
+
+    def new(index, mode):
+        g = Game.new(args.matchup, seed=0, game_index=index, strategies=("expert",) * seats)
+        g.state.g[K.G_ORACLE] = mode
+        return g
+
+    def result(g):
+        return tuple(int(g.state.g[x]) for x in (K.G_WINNER, K.G_ROUND, K.G_STEPS, K.G_DECISIONS))
+
+    warmup.ensure()
+    seats = len(args.matchup.split("-vs-"))
+    spent = {0: np.zeros(3, np.int64), 2: np.zeros(3, np.int64)}
+    alike = 0
+    for index in range(args.games):
+        rec = new(index, 1)
+        play_timed(rec.state, rec.cards.tables, rec.rules, np.zeros(3, np.int64))
+        ends = {result(rec)}
+        for mode in (0, 2) if index % 2 else (2, 0):
+            g = new(index, mode)
+            if mode == 2:
+                g.state.memo[:, K.N_MEMO :, :] = rec.state.memo[:, K.N_MEMO :, :]
+            play_timed(g.state, g.cards.tables, g.rules, spent[mode])
+            ends.add(result(g))
+        alike += len(ends) == 1
+    n = args.games
+    print(f"{args.matchup}, expert: {n} games, {alike} ended alike in all three plays")
+    for mode, name in ((0, "as main"), (2, "oracle")):
+        t = spent[mode]
+        total, engine, choosing = (x / n / 1e3 for x in t)
+        print(f"{name:8s} kcycles a game: {total:7.1f} (engine {engine:6.1f}, choosing {choosing:6.1f})")
+    print(f"as main / oracle: {spent[0][0] / spent[2][0]:.3f} a game, {spent[0][2] / spent[2][2]:.3f} choosing")
+
+
+if __name__ == "__main__":
+    main()
