@@ -1,0 +1,194 @@
+"""Every unchanged option score served by an oracle: how fast expert play would be if a heuristic kept its option
+scores up to date at no cost (measured with the JIT, every game the same).
+
+Usage (the patch applies to 0699320; the patched tree is used, not the installed one):
+
+    git worktree add /tmp/option-oracle 0699320
+    git -C /tmp/option-oracle apply $PWD/benchmarks/option_oracle/oracle.patch
+    NUMBA_DISABLE_JIT=1 python benchmarks/option_oracle/run.py record 1000 /tmp/record.pkl /tmp/option-oracle
+    NUMBA_CACHE_DIR=/tmp/oracle-cache python benchmarks/option_oracle/run.py replay 1000 /tmp/record.pkl \
+        /tmp/option-oracle [--matchup gaston-vs-horned-king]
+
+``record`` plays the games without the JIT and notes every piece a decision scores (each option's score, the
+Villain Mover's location worths and the four worths it works out for all locations, a discard's keep worths and
+threshold) that equals the last value of the same piece (the deciding seat, the decision kind and the option) in
+the game, worked out at an earlier step. ``replay`` plays each game twice with the JIT, in alternating order, on
+the processor's cycle counter: as main does, and with each noted piece served from the record instead of worked out
+(the patch's ``orc_nb`` in ``choose_scored_nb``; ``G_ORACLE``). The games must end alike in the three plays. The
+replay is a heuristic that knows for free which of its option scores are unchanged: a ceiling for keeping them up
+to date. Not a test: a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import warnings
+
+SENTINEL = -1.2345e300  # the patch's ORC_SENTINEL: nothing recorded for this piece
+
+
+def end(g) -> tuple:
+    from simlab.kernels import const as K
+
+    return tuple(int(g.state.g[x]) for x in (K.G_WINNER, K.G_ROUND, K.G_STEPS, K.G_DECISIONS))
+
+
+def record(games: int, matchup: str) -> dict:
+    """Per game: ({(decision, slot): value} for the unchanged pieces, how the game ended)."""
+    from simlab.engine.game import Game
+    from simlab.kernels import const as K
+    from strategies.heuristic import choose
+
+    game: dict = {}
+
+    def note(st, slot, key, v) -> None:
+        steps, d = int(st.g[K.G_STEPS]), int(st.g[K.G_DECISIONS])
+        before, step = game["last"].get(key, (None, steps))
+        # no room for options past the 85th: they are worked out
+        room = slot is not None and (slot < 85 or key[0] not in ("option", "location", "keep"))
+        if room and step != steps and (before == v or (before != before and v != v)):
+            game["pieces"][(d, slot)] = v
+        game["last"][key] = (v, steps)
+
+    def hook(name: str, label) -> None:
+        f = getattr(choose, name)
+
+        def hooked(st, tb, ru, sp, *args):
+            v = f(st, tb, ru, sp, *args)
+            if st.g[K.G_SCORING]:
+                piece = label(st, args)
+                if piece is not None:
+                    note(st, piece[0], piece[1], v)
+            return v
+
+        setattr(choose, name, hooked)
+
+    def option(st, col: int, value: int):
+        for i in range(int(st.g[K.G_PEND_N])):
+            if st.opts[i, col] == value:
+                return i
+        return None
+
+    def pending(st) -> int:
+        return int(st.g[K.G_PEND_KIND])
+
+    def shared(slot: int, name: str):
+        return lambda st, a: (slot, (name, *a)) if pending(st) == K.DK_MOVE else None
+
+    # the slots: an option's index, or 85-88 for the Villain Mover's worths and 89 for the discard threshold
+    hook("_score_nb", lambda st, a: (a[4], ("option", a[1], a[0], a[2], a[3], *(int(x) for x in st.opts[a[4]]))))
+    hook(
+        "_location_value_nb",
+        lambda st, a: (option(st, 1, a[1]), ("location", a[0], a[1])) if pending(st) == K.DK_MOVE else None,
+    )
+    for slot, name in enumerate(("_best_move_nb", "_best_vanquish_nb", "dig_worth_nb", "fate_action_value_nb"), 85):
+        hook(name, shared(slot, name))
+    hook("discard_threshold_nb", lambda st, a: (89, ("threshold", *a)) if pending(st) == K.DK_DISCARD else None)
+    hook(
+        "_keep_value_nb",
+        lambda st, a: (option(st, 1, a[1]), ("keep", *a)) if pending(st) == K.DK_DISCARD else None,
+    )
+    seats = len(matchup.split("-vs-"))
+    out = {}
+    for index in range(games):
+        game["pieces"], game["last"] = {}, {}
+        g = Game.new(matchup, seed=0, game_index=index, strategies=("expert",) * seats)
+        g.play()
+        out[index] = (game["pieces"], end(g))
+    return out
+
+
+def replay(games: int, matchup: str, recorded: dict) -> None:
+    import numba
+    import numpy as np
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    from simlab.engine import driver, warmup
+    from simlab.engine.game import Game
+    from simlab.kernels import const as K
+    from simlab.kernels.engine import apply_nb
+    from simlab.kernels.ref import as_ptr, ref
+
+    @intrinsic
+    def cycles(typingctx):
+        def codegen(context, builder, signature, values):
+            fnty = ir.FunctionType(ir.IntType(64), [])
+            return builder.call(builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty), [])
+
+        return types.int64(), codegen
+
+    advance, decide_nb = driver.advance, driver.decide_nb
+
+    @numba.njit
+    def play_timed(st, tb, ru, out):
+        rst, rtb = ref(st), ref(tb)
+        t0 = cycles()
+        while True:
+            t = cycles()
+            more = advance(rst, rtb, as_ptr(ru), driver.ALL_STEPS)
+            out[1] += cycles() - t
+            if not more:
+                break
+            t = cycles()
+            i = decide_nb(st, tb, ru, rst, rtb)
+            out[2] += cycles() - t
+            apply_nb(rst, i)
+        out[0] += cycles() - t0
+
+    warmup.ensure()
+    np.seterr(all="ignore")
+    seats = len(matchup.split("-vs-"))
+    spent = {0: np.zeros(3, np.int64), 2: np.zeros(3, np.int64)}
+    alike = 0
+    for index in range(games):
+        pieces, ended = recorded[index]
+        ends = {ended}
+        for mode in (0, 2) if index % 2 else (2, 0):
+            g = Game.new(matchup, seed=0, game_index=index, strategies=("expert",) * seats)
+            if mode == 2:
+                g.state.memo[0, K.ORC_OPT :, :] = SENTINEL
+                for (d, slot), v in pieces.items():
+                    if d < K.ORC_D:
+                        g.state.memo[0, K.ORC_OPT + d * 2 + slot // K.N_INST, slot % K.N_INST] = v
+            g.state.g[K.G_ORACLE] = mode
+            play_timed(g.state, g.cards.tables, g.rules, spent[mode])
+            ends.add(end(g))
+        alike += len(ends) == 1
+    print(f"{matchup}, expert: {games} games, {alike} ended alike in the record, as main and with the oracle")
+    for mode, name in ((0, "as main"), (2, "oracle")):
+        total, engine, choosing = (x / games / 1e3 for x in spent[mode])
+        print(f"{name:8s} kcycles a game: {total:7.1f} (engine {engine:6.1f}, choosing {choosing:6.1f})")
+    print(f"as main / oracle: {spent[0][0] / spent[2][0]:.3f} a game, {spent[0][2] / spent[2][2]:.3f} choosing")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("step", choices=("record", "replay"))
+    ap.add_argument("games", type=int)
+    ap.add_argument("record_file")
+    ap.add_argument("tree", help="a checkout of 0699320 with oracle.patch applied")
+    ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    args = ap.parse_args()
+    # the patched tree's simlab, not the installed one (an editable install's finder would take precedence)
+    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+    sys.path.insert(0, args.tree)
+    warnings.filterwarnings("ignore")
+    import simlab
+    from simlab.kernels import const as K
+
+    if not simlab.__file__.startswith(args.tree) or not hasattr(K, "G_ORACLE"):
+        sys.exit(f"{args.tree} is not a tree with oracle.patch applied")
+    if args.step == "record":
+        with open(args.record_file, "wb") as f:
+            pickle.dump(record(args.games, args.matchup), f)
+        return
+    with open(args.record_file, "rb") as f:
+        replay(args.games, args.matchup, pickle.load(f))
+
+
+if __name__ == "__main__":
+    main()
