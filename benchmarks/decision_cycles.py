@@ -70,19 +70,44 @@ def play_counted(st, tb, ru, spent, count):
         apply_nb(rst, i)
 
 
+@numba.njit
+def play_timed(st, tb, ru, out):
+    """:func:`simlab.engine.driver.play_nb` to the end, adding the whole game's cycles to ``out[0]``, the engine's to
+    ``out[1]`` and the strategies' to ``out[2]``."""
+    rst, rtb = ref(st), ref(tb)
+    t0 = cycles()
+    while True:
+        t = cycles()
+        more = advance(rst, rtb, as_ptr(ru), driver.ALL_STEPS)
+        out[1] += cycles() - t
+        if not more:
+            break
+        t = cycles()
+        i = decide_nb(st, tb, ru, rst, rtb)
+        out[2] += cycles() - t
+        apply_nb(rst, i)
+    out[0] += cycles() - t0
+
+
+def count_cycles(matchup: str, strategy: str, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cycles and calls by row (:func:`play_counted`) over ``games`` games, the same as ``simlab run`` plays."""
+    warmup.ensure()
+    rows = 2 + max(KINDS) + 1
+    spent, count = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
+    seats = len(matchup.split("-vs-"))
+    for index in range(games):
+        g = Game.new(matchup, seed=0, game_index=index, strategies=(strategy,) * seats)
+        play_counted(g.state, g.cards.tables, g.rules, spent, count)
+    return spent, count
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
     ap.add_argument("--strategy", default="expert")
     ap.add_argument("--games", type=int, default=3000)
     args = ap.parse_args()
-    warmup.ensure()
-    rows = 2 + max(KINDS) + 1
-    spent, count = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
-    seats = len(args.matchup.split("-vs-"))
-    for index in range(args.games):
-        g = Game.new(args.matchup, seed=0, game_index=index, strategies=(args.strategy,) * seats)
-        play_counted(g.state, g.cards.tables, g.rules, spent, count)
+    spent, count = count_cycles(args.matchup, args.strategy, args.games)
     names = {ENGINE: "the engine (advance)", AFTER_GAIN: "DK_ACTION after Gain"}
     names.update({2 + v: k for v, k in KINDS.items()})
     total = spent.sum()

@@ -99,21 +99,10 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
 
 def decision_cycles(matchup: str, strategy: str, games: int) -> dict[str, int]:
     """Cycles of the engine ("engine") and of each decision kind, with the JIT."""
-    import numpy as np
-
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import decision_cycles as dc
 
-    from simlab.engine import warmup
-    from simlab.engine.game import Game
-
-    warmup.ensure()
-    rows = 2 + max(dc.KINDS) + 1
-    spent, count = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
-    seats = len(matchup.split("-vs-"))
-    for index in range(games):
-        g = Game.new(matchup, seed=0, game_index=index, strategies=(strategy,) * seats)
-        dc.play_counted(g.state, g.cards.tables, g.rules, spent, count)
+    spent, _ = dc.count_cycles(matchup, strategy, games)
     out = {"engine": int(spent[dc.ENGINE]), "DK_ACTION": int(spent[dc.AFTER_GAIN])}
     for v, name in dc.KINDS.items():
         out[name] = out.get(name, 0) + int(spent[2 + v])

@@ -22,9 +22,12 @@ to date. Not a test: a measurement.
 from __future__ import annotations
 
 import argparse
+import os
 import pickle
 import sys
 import warnings
+
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # decision_cycles.py's timed loop
 
 SENTINEL = -1.2345e300  # the patch's ORC_SENTINEL: nothing recorded for this piece
 
@@ -101,43 +104,12 @@ def record(games: int, matchup: str) -> dict:
 
 
 def replay(games: int, matchup: str, recorded: dict) -> None:
-    import numba
     import numpy as np
-    from llvmlite import ir
-    from numba import types
-    from numba.extending import intrinsic
+    from decision_cycles import play_timed
 
-    from simlab.engine import driver, warmup
+    from simlab.engine import warmup
     from simlab.engine.game import Game
     from simlab.kernels import const as K
-    from simlab.kernels.engine import apply_nb
-    from simlab.kernels.ref import as_ptr, ref
-
-    @intrinsic
-    def cycles(typingctx):
-        def codegen(context, builder, signature, values):
-            fnty = ir.FunctionType(ir.IntType(64), [])
-            return builder.call(builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty), [])
-
-        return types.int64(), codegen
-
-    advance, decide_nb = driver.advance, driver.decide_nb
-
-    @numba.njit
-    def play_timed(st, tb, ru, out):
-        rst, rtb = ref(st), ref(tb)
-        t0 = cycles()
-        while True:
-            t = cycles()
-            more = advance(rst, rtb, as_ptr(ru), driver.ALL_STEPS)
-            out[1] += cycles() - t
-            if not more:
-                break
-            t = cycles()
-            i = decide_nb(st, tb, ru, rst, rtb)
-            out[2] += cycles() - t
-            apply_nb(rst, i)
-        out[0] += cycles() - t0
 
     warmup.ensure()
     np.seterr(all="ignore")
@@ -175,7 +147,7 @@ def main() -> None:
     args = ap.parse_args()
     # the patched tree's simlab, not the installed one (an editable install's finder would take precedence)
     sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
-    sys.path.insert(0, args.tree)
+    sys.path[:0] = [args.tree, BENCHMARKS]
     warnings.filterwarnings("ignore")
     import simlab
     from simlab.kernels import const as K
