@@ -30,7 +30,7 @@ strategy = sys.argv[5]
 plays = {v: strategy for v in sys.argv[1].split("-vs-")}
 run(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
 ready = time.perf_counter() - t0
-from simlab.engine import warmup
+from simlab.game import warmup
 # the compile-only processes of a cold start are this process's children: their peak is the compile's
 out = {"start_s": ready, "parts_s": sum(warmup.LAST_PART_SECONDS.values()),
        "compile_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}

@@ -57,13 +57,13 @@ def opponents_levels(given: str | None = None) -> list[str]:
 
 def decision_cost(strategy: str, games: int, seed: int) -> dict:
     """Time every decision of the search seat (seat 0) in ``games`` games per ordered pairing, one thread."""
-    from simlab.engine import warmup
+    from simlab.game import warmup
 
     warmup.ensure(search=True)
-    import simlab.engine.driver as driver
-    from simlab.engine.game import Game
+    import simlab.game.driver as driver
+    from simlab.game.api import Game
     from simlab.kernels import const as K
-    from simlab.kernels.engine import advance_nb, apply_nb
+    from simlab.kernels.rules import advance_nb, apply_nb
 
     seconds = 0.0
     decisions = options = 0

@@ -7,7 +7,7 @@ Every seat plays ``random`` (uniform over the legal options of every decision: t
 corners of the rules). The games go round the 2-player pairings (mirrors included) and the 3-player game, and
 round the rule settings (the defaults, then each non-default value of every variant alone), one chunk per
 (matchup, setting) in turn; seats rotate game by game and game i of the run draws its randomness from
-(seed, i). After setup and after every step :func:`simlab.engine.invariants.check_nb` checks the invariants the
+(seed, i). After setup and after every step :func:`simlab.game.invariants.check_nb` checks the invariants the
 hypothesis test checks (the same kernel); a game also fails if it takes more than ``--max-steps`` steps.
 
 Prints the games, steps and broken invariants (with the first broken game of each, to replay), games/s, and
@@ -26,7 +26,7 @@ import numpy as np
 
 from simlab.data.cards import VILLAIN_KEYS, load_cards
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS, rules_array
-from simlab.engine.invariants import CHECKED_FIELDS, INVARIANTS, play_checked_batch_nb
+from simlab.game.invariants import CHECKED_FIELDS, INVARIANTS, play_checked_batch_nb
 from simlab.kernels import const as K
 from simlab.kernels.state import N_SPARAMS
 from simlab.runs.sim import seat_table

@@ -4,7 +4,7 @@ Usage:
 
     python benchmarks/decision_cycles.py [--matchup gaston-vs-horned-king] [--strategy expert] [--games 3000]
 
-Plays ``--games`` games on one thread with a copy of the driver's loop (``simlab.engine.driver.play_nb``) that
+Plays ``--games`` games on one thread with a copy of the driver's loop (``simlab.game.driver.play_nb``) that
 reads the processor's cycle counter (LLVM's ``readcyclecounter``) around each call of the engine and of the
 deciding strategy, and prints each part's share of the cycles, how many a game and the kilocycles each takes: the
 engine (``advance``, every step between two decisions), then each decision kind (``DK_*``), with the Action
@@ -24,11 +24,11 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from simlab.engine import driver, warmup
-from simlab.engine.game import Game
+from simlab.game import driver, warmup
+from simlab.game.api import Game
 from simlab.kernels import const as K
-from simlab.kernels.engine import apply_nb
 from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.rules import apply_nb
 
 KINDS = {v: k for k, v in vars(K).items() if k.startswith("DK_")}
 ENGINE, AFTER_GAIN = 0, 1  # the first two rows of the counts; DK_x is row 2 + x
@@ -51,7 +51,7 @@ decide_nb = driver.decide_nb
 
 @numba.njit
 def play_counted(st, tb, ru, spent, count):
-    """:func:`simlab.engine.driver.play_nb` to the end, adding each part's cycles to ``spent`` (rows as above)."""
+    """:func:`simlab.game.driver.play_nb` to the end, adding each part's cycles to ``spent`` (rows as above)."""
     rst, rtb = ref(st), ref(tb)
     last = -1
     while True:
@@ -72,7 +72,7 @@ def play_counted(st, tb, ru, spent, count):
 
 @numba.njit
 def play_timed(st, tb, ru, out):
-    """:func:`simlab.engine.driver.play_nb` to the end, adding the whole game's cycles to ``out[0]``, the engine's to
+    """:func:`simlab.game.driver.play_nb` to the end, adding the whole game's cycles to ``out[0]``, the engine's to
     ``out[1]`` and the strategies' to ``out[2]``."""
     rst, rtb = ref(st), ref(tb)
     t0 = cycles()

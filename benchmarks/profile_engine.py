@@ -105,12 +105,12 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     import numpy as np
     from numba import njit
 
-    import simlab.engine.driver as D
-    from simlab.engine import warmup
-    from simlab.engine.game import Game
+    import simlab.game.driver as D
+    from simlab.game import warmup
+    from simlab.game.api import Game
     from simlab.kernels import const as K
-    from simlab.kernels.engine import advance_nb, apply_nb
     from simlab.kernels.ref import as_ptr, ref
+    from simlab.kernels.rules import advance_nb, apply_nb
     from simlab.kernels.state import copy_state
 
     @njit(nogil=True, _nrt=False)

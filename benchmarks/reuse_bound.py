@@ -67,11 +67,11 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # the random stream's uint64 arithmetic wraps on purpose
     np.seterr(all="ignore")
 
-    import simlab.engine.driver as D
+    import simlab.game.driver as D
     import strategies.heuristic as H
-    from simlab.engine.game import Game
+    from simlab.game.api import Game
     from simlab.kernels import const as K
-    from simlab.kernels.engine import advance_nb, apply_nb
+    from simlab.kernels.rules import advance_nb, apply_nb
 
     calls: collections.Counter = collections.Counter()
     found = {where: collections.Counter() for where in ("decision", "turn", "game")}

@@ -7,7 +7,7 @@ Every strategy module exports ``NAME``, ``DESCRIPTION``, ``PARAMS`` (name -> def
 ``st.sparams[player]`` (in the order of its kernel's ``PARAM_NAMES``).
 
 Strategies sharing a kernel differ only in parameters; the engine's dispatcher
-(``simlab/engine/driver.py``) maps a kernel id (:data:`KERNELS`) to its code.
+(``simlab/game/driver.py``) maps a kernel id (:data:`KERNELS`) to its code.
 
 A variant is a TOML file::
 

@@ -55,11 +55,11 @@ from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb
-from simlab.kernels.engine import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
 from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
 from simlab.kernels.link import ENGINE_REF_TYPES, bind, caller
 from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
+from simlab.kernels.rules import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
 from strategies.heuristic import CHOOSE_REF_TYPES, progress_nb
 from strategies.heuristic import bind_parts as bind_heuristic_parts

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.engine.scenario import Scenario
+from simlab.game.scenario import Scenario
 
 # Components that are not cards but carry an ability code of their own (see tests/test_abilities.py).
 COMPONENTS = {"The Black Cauldron": ("flip_cauldron",)}

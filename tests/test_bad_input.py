@@ -13,8 +13,8 @@ import typer
 from typer.testing import CliRunner
 
 from simlab.cli import OneLineErrors, app
-from simlab.engine.game import parse_matchup
 from simlab.errors import InputError
+from simlab.game.api import parse_matchup
 from simlab.runs.sim import run
 
 runner = CliRunner()

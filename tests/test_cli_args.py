@@ -131,7 +131,7 @@ CASES = {
     ),
     "replay": Case(
         ["replay", *M, "--seed", "6", "--game", "3", "--strategy", "horned-king=novice", *RULES, "--max-turns", "25"],
-        "simlab.engine.replay:replay",
+        "simlab.game.replay:replay",
         {
             "matchup": ("horned-king", "gaston"),  # game 3 of a run: the seats rotated once
             "seed": 6,
@@ -394,9 +394,9 @@ CASES = {
     "strategies": Case(["strategies", "novice"], "strategies:parameter_table", {"strategy": "novice"}),
     "warmup": Case(
         ["warmup"],
-        "simlab.engine.warmup:ensure",
+        "simlab.game.warmup:ensure",
         {"search": True},
-        stubs={"simlab.engine.warmup:cached": lambda: False},  # as if nothing were compiled yet
+        stubs={"simlab.game.warmup:cached": lambda: False},  # as if nothing were compiled yet
     ),
 }
 

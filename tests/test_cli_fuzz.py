@@ -278,7 +278,7 @@ FAST = settings(
 @FAST
 @given(data=st.data())
 def test_the_command_line_however_called_is_exit_0_or_2(sandbox, monkeypatch, data):
-    from simlab.engine import warmup
+    from simlab.game import warmup
 
     monkeypatch.setattr(warmup, "ensure", first_game)
     fuzz(sandbox, data, play=False)

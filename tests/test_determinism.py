@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from simlab.engine.replay import replay
+from simlab.game.replay import replay
 from simlab.runs.sim import simulate
 
 SNIPPET = """
 import warnings, numpy as np
 warnings.filterwarnings("ignore")
 np.seterr(all="ignore")
-from simlab.engine.replay import replay
+from simlab.game.replay import replay
 print(replay("gaston-vs-horned-king", seed=7, game_index=3, max_turns=12).text)
 """
 
@@ -75,7 +75,7 @@ SEARCH_SNIPPET = """
 import sys, warnings, numpy as np
 warnings.filterwarnings("ignore")
 np.seterr(all="ignore")
-from simlab.engine.replay import replay
+from simlab.game.replay import replay
 print(replay(("gaston", "horned-king"), seed=4, game_index=1, max_turns=6, strategies=(sys.argv[1], "search")).text)
 """
 

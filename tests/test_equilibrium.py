@@ -159,9 +159,9 @@ def test_a_resumed_run_plays_nothing_and_ends_the_same(small):
 
 @pytest.mark.slow
 def test_the_mixture_file_plays_what_the_run_found(small, tmp_path):
-    from simlab.engine.mixture import load_mixture
     from simlab.runs.sim import run
     from simlab.studies.equilibrium import write_mixture_file
+    from strategies.mixture import load_mixture
 
     path = write_mixture_file(small, tmp_path / "gaston-vs-horned-king.toml", "simlab equilibrium ...")
     for v in small.villains:
@@ -255,7 +255,7 @@ def test_a_best_response_is_tuned_from_every_start_and_keeps_the_best():
 
 @pytest.mark.slow
 def test_a_library_strategy_that_beats_the_mixture_is_the_best_response_and_joins():
-    from simlab.engine.game import strategy_spec
+    from simlab.game.api import strategy_spec
     from simlab.studies.equilibrium import EquilibriumSettings, equilibrium
 
     # novice-only populations and expert in the library: expert beats the novice mixture by far more than the
@@ -377,10 +377,10 @@ def test_comparing_folders_without_a_shared_matchup_is_refused(tmp_path):
 def test_the_search_probe_of_a_mixture_file_is_paired_and_recorded(small, tmp_path):
     import tomllib
 
-    from simlab.engine.mixture import load_mixture
     from simlab.runs.sim import run
     from simlab.studies.difficulty import derived_seed
     from simlab.studies.equilibrium import read_equilibrium_file, record_probe, search_probe, write_mixture_file
+    from strategies.mixture import load_mixture
 
     path = write_mixture_file(small, tmp_path / "gaston-vs-horned-king.toml", "simlab equilibrium ...")
     shipped = read_equilibrium_file(path)

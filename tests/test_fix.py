@@ -225,7 +225,7 @@ def test_a_bad_line_of_the_edits_file_is_named(tmp_path):
 def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path):
     from types import SimpleNamespace
 
-    from simlab.report.plan import _fix
+    from simlab.report.budget import _fix
     from simlab.report.plots import write_plot
     from simlab.report.sections import balance_fix, play_fix
     from simlab.runs.backend import counting

@@ -75,7 +75,7 @@ exploitability = 0.013
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
 
     (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE)
     monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path,))
@@ -84,7 +84,7 @@ def shipped(tmp_path, monkeypatch):
 
 @pytest.fixture
 def none_shipped(tmp_path, monkeypatch):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
 
     monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path / "empty",))
 
@@ -138,7 +138,7 @@ def test_run_says_which_level_played_and_where_strong_play_stands(shipped):
 
 
 def test_a_search_probe_past_epsilon_marks_the_strong_verdict(tmp_path, monkeypatch):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
     from simlab.studies.headline import headline_view, strong_note
 
     probe = """[provenance.options]

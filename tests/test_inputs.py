@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from simlab.data.inputs import MAX_TOML_DEPTH, read_toml, toml_depth
-from simlab.engine.mixture import load_mixture
 from simlab.errors import InputError
+from strategies.mixture import load_mixture
 
 
 def test_depth_counts_tables_and_arrays():

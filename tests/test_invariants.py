@@ -1,6 +1,6 @@
 """Invariants after every step of random games (hypothesis), through the engine API: every pairing, mirrors and
 the 3-player game, every strategy on any seat (random, novice, expert, fate-heavy and a strategy file), every
-rule variant. The invariants are defined once, in simlab.engine.invariants (benchmarks/check_invariants.py
+rule variant. The invariants are defined once, in simlab.game.invariants (benchmarks/check_invariants.py
 checks the same ones over a million random-strategy games)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from simlab.data.rules import RULE_VARIANTS
-from simlab.engine.game import Game
-from simlab.engine.invariants import (
+from simlab.game.api import Game
+from simlab.game.invariants import (
     BETWEEN,
     CARDS,
     INVARIANTS,

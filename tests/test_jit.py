@@ -132,7 +132,7 @@ def _unpacked(calls: dict, allowed=()) -> dict:
 def test_no_call_across_a_part_or_a_table_passes_an_array_unpacked():
     # an array argument is seven machine words at every call LLVM cannot inline; the state and the tables go as
     # ref(), the rules and the parameters as as_ptr(). The search player's entry is called once per decision.
-    import simlab.engine.driver as driver
+    import simlab.game.driver as driver
     from simlab.kernels import link
 
     assert len(link.CALLS) > 20

@@ -82,7 +82,7 @@ FLOORS = (
     "simlab.villains",  # one folder a villain: its card data and ability routines
     "simlab.data",  # card and board tables, rule variants, edits
     "strategies",  # the players (heuristic, plans, search), above the kernels and villains, below the engine
-    "simlab.engine",  # one game: driver, warmup, matchup tables, scenarios, replays, invariant checks
+    "simlab.game",  # one game: driver, warmup, matchup tables, scenarios, replays, invariant checks
     "simlab.runs",  # many games: settings, plan, seats, backends, checkpoints, tallies, levels, experiment files
     "simlab.studies",  # questions answered by runs: matrix, ladder, impact, what-ifs, difficulty, tuning, ...
     "simlab.report",  # the report's sections, its rendering and every plot
@@ -180,7 +180,7 @@ def test_the_heuristic_reads_the_mover_and_the_symbols_used_only_through_their_a
         kernels_read = {
             m
             for m in imports(path, known)
-            if m.startswith(("simlab.kernels.engine", "simlab.villains.")) and not m.endswith(".queries")
+            if m.startswith(("simlab.kernels.rules", "simlab.villains.")) and not m.endswith(".queries")
         }
         assert not kernels_read, f"{path.name} imports {kernels_read}"
         for fn in ast.walk(tree):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlab.engine.mixture import draw_uniforms, load_mixture, mixture, seat_slots, slot_table
 from simlab.errors import InputError, StrategyError
 from simlab.runs.seating import seat_table
 from simlab.runs.sim import run
 from strategies import resolve
+from strategies.mixture import draw_uniforms, load_mixture, mixture, seat_slots, slot_table
 
 MATCHUP = "gaston-vs-horned-king"
 
@@ -124,7 +124,7 @@ base = "expert"
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
 
     (tmp_path / "gaston-vs-horned-king.toml").write_text(EQ_FILE)
     monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path,))
@@ -132,8 +132,8 @@ def shipped(tmp_path, monkeypatch):
 
 
 def test_the_strong_level_plays_the_pairings_equilibrium(shipped):
-    from simlab.engine.mixture import play_spec
     from simlab.runs.levels import available_levels, level_strategies
+    from strategies.mixture import play_spec
 
     assert "strong" in available_levels(("gaston", "horned-king"))
     assert "strong" not in available_levels(("gaston", "lady-tremaine"))  # no equilibrium with lady-tremaine
@@ -148,7 +148,7 @@ def test_the_strong_level_plays_the_pairings_equilibrium(shipped):
 
 
 def test_without_a_pairings_equilibrium_strong_plays_the_most_weighted_strategy(shipped):
-    from simlab.engine.mixture import play_spec
+    from strategies.mixture import play_spec
 
     mirror = play_spec("strong#gaston", ("gaston", "gaston"))
     assert [(s.name, w) for s, w in mirror.components] == [("g-expert", 1.0)]

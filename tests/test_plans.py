@@ -10,7 +10,7 @@ import numba
 import pytest
 from conftest import build
 
-import simlab.engine.driver  # noqa: F401  (binds the heuristic's parts and fills the table of plans)
+import simlab.game.driver  # noqa: F401  (binds the heuristic's parts and fills the table of plans)
 from simlab.kernels import const as K
 from simlab.kernels import link
 from simlab.kernels.ref import as_ptr, ref

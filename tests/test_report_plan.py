@@ -163,7 +163,7 @@ villains = ["gaston"]
 
 @pytest.fixture(scope="module")
 def small_report(tmp_path_factory):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
 
     tmp = tmp_path_factory.mktemp("small")
     (tmp / "small.toml").write_text(SMALL)

@@ -205,7 +205,7 @@ def test_a_strength_verdict_reverses_under_a_reading():
 
 
 def test_cli_difficulty_prints_labelled_verdicts(tmp_path, monkeypatch):
-    import simlab.engine.mixture as M
+    import strategies.mixture as M
 
     monkeypatch.setattr(M, "MIXTURE_DIRS", (tmp_path / "none",))  # the shipped mixtures may not exist yet
     res = runner.invoke(

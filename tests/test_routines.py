@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simlab.kernels import link
-from simlab.kernels.engine import drive, frame
+from simlab.kernels.rules import drive, frame
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ def test_every_routine_code_names_one_routine_of_the_list():
 
 
 def test_the_table_holds_every_routine_at_its_code():
-    import simlab.engine.driver  # noqa: F401  (fills the table)
+    import simlab.game.driver  # noqa: F401  (fills the table)
 
     filled = link.filled(drive.ROUTINE_TABLE, drive.N_ROUTINE_CODES)
     assert filled == set(drive.ROUTINES)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import build, entry, labels, names_at
 
 from simlab.data.cards import VILLAIN_FOLDERS, CardSet, _read, compile_cards
-from simlab.engine.scenario import Scenario
+from simlab.game.scenario import Scenario
 from simlab.kernels import const as K
-from simlab.kernels.engine import find_nb
+from simlab.kernels.rules import find_nb
 
 
 def test_draw_only_at_end_of_turn():

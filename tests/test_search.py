@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import simlab.engine.driver as driver
-from simlab.engine.game import Game
-from simlab.engine.scenario import Scenario
+import simlab.game.driver as driver
 from simlab.errors import StrategyError
+from simlab.game.api import Game
+from simlab.game.scenario import Scenario
 from simlab.kernels import const as K
-from simlab.kernels.engine import advance_nb, apply_nb
+from simlab.kernels.rules import advance_nb, apply_nb
 from simlab.kernels.state import copy_state, index_zones_nb
 from strategies import StrategySpec, load_strategy_file, resolve, search
 
@@ -23,7 +23,7 @@ ALL = 1 << 62
 @pytest.fixture(autouse=True, scope="module")
 def _search_compiled():
     """The search player compiles on first use; these tests call the driver's kernels directly."""
-    from simlab.engine import warmup
+    from simlab.game import warmup
 
     warmup.ensure(search=True)
 
@@ -36,11 +36,11 @@ def test_search_fails_clearly_until_compiled():
     import sys
 
     code = (
-        "import numpy as np; from simlab.engine import warmup; warmup.ensure(); import simlab.engine.driver as d; "
-        "from simlab.engine.game import Game; from simlab.kernels import const as K; "
+        "import numpy as np; from simlab.game import warmup; warmup.ensure(); import simlab.game.driver as d; "
+        "from simlab.game.api import Game; from simlab.kernels import const as K; "
         "g = Game.new('gaston-vs-horned-king', seed=0, strategies=('expert', 'expert')); "
         "g.state.sv[:, K.SV_STRATEGY] = 2; "
-        "from simlab.kernels.engine import advance_nb; advance_nb(g.state, g.cards.tables, g.rules, 1 << 62); "
+        "from simlab.kernels.rules import advance_nb; advance_nb(g.state, g.cards.tables, g.rules, 1 << 62); "
         "d.choose_nb(g.state, g.cards.tables, g.rules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)

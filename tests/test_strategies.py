@@ -13,8 +13,8 @@ from conftest import build
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.engine.game import Game
 from simlab.errors import InputError, StrategyError
+from simlab.game.api import Game
 from simlab.kernels import const as K
 from simlab.kernels.query import available_symbols_nb
 from simlab.kernels.ref import as_ptr, ref
@@ -364,8 +364,8 @@ def test_the_decision_memo_keeps_nothing_from_one_position_for_the_next():
 def waiting_decisions(villains, strategy: str, seed: int, games: int):
     """Each decision waiting in ``games`` games of ``strategy`` on every seat, as (state, tables, rules) before the
     strategy answers it (the state is the game's own: copy it to change it)."""
-    from simlab.engine.driver import choose_nb
-    from simlab.kernels.engine import advance_nb, apply_nb
+    from simlab.game.driver import choose_nb
+    from simlab.kernels.rules import advance_nb, apply_nb
 
     for index in range(games):
         g = Game.new(villains, seed=seed, game_index=index, strategies=(strategy,) * len(villains))
@@ -438,7 +438,7 @@ def test_the_discard_actions_ceiling_is_never_below_its_score(strategy):
 def test_a_move_decision_that_reads_the_movers_location_keeps_nothing_for_the_action_decision():
     # Lady Tremaine's plan times the bride's walk into The Ballroom by an Activate at the mover's location: read
     # while the move is scored (best_move_nb -> W_MOVE), that value is the old location's, so the memo is not kept.
-    from simlab.engine.driver import choose_nb
+    from simlab.game.driver import choose_nb
 
     def move_decision(bells: bool):
         castle = ["Ball Gown Drizella", "Wedding Bells"] if bells else ["Ball Gown Drizella"]

@@ -173,7 +173,7 @@ def test_equilibrium_writes_strategies_and_trajectory(tmp_path):
 
 @pytest.mark.slow
 def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
-    import simlab.engine.mixture as mixtures
+    import strategies.mixture as mixtures
     from simlab.runs.levels import available_levels, level_strategies, strongest_level
     from simlab.studies.ladder import skill_ladder
 

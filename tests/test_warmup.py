@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from simlab import villains
-from simlab.engine import warmup
-from simlab.kernels import engine, link
+from simlab.game import warmup
+from simlab.kernels import link, rules
 from simlab.runs.sim import simulate
 from strategies import heuristic
 
@@ -45,9 +45,9 @@ def test_a_cold_start_says_what_it_compiles_and_marks_the_cache(tmp_path, monkey
     # every part went to one of the processes: each engine routine, each villain's routine, the heuristic,
     # the drivers (in this test session's warm cache, each process loads them instead of compiling)
     parts = set(warmup.LAST_PART_SECONDS)
-    assert {link.symbol_name(r) for r in engine.ROUTINES.values()} <= parts
+    assert {link.symbol_name(r) for r in rules.ROUTINES.values()} <= parts
     assert {link.symbol_name(m.ability_r) for _, m in villains._ability_modules()} <= parts
-    assert {link.symbol_name(heuristic.choose_by_ref_nb), link.symbol_name(engine.advance_by_ref_nb)} <= parts
+    assert {link.symbol_name(heuristic.choose_by_ref_nb), link.symbol_name(rules.advance_by_ref_nb)} <= parts
     assert {"play_range_nb", "play_nb", "setup_nb"} <= parts
     # warm, in this process and in a new one (the marker found): nothing more is said or timed
     said.clear()
@@ -75,15 +75,15 @@ def test_one_core_or_processes_that_fail_compile_here(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_path):
     code = (
-        "from simlab.kernels import link; link.defer_compiling(); import simlab.engine.driver; "
-        "from simlab.kernels import engine; "
-        "print(all(link.symbol_name(r) in link.DEFERRED for r in engine.ROUTINES.values()), len(link.DEFERRED))"
+        "from simlab.kernels import link; link.defer_compiling(); import simlab.game.driver; "
+        "from simlab.kernels import rules; "
+        "print(all(link.symbol_name(r) in link.DEFERRED for r in rules.ROUTINES.values()), len(link.DEFERRED))"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     every_routine, n = res.stdout.split()
-    assert every_routine == "True" and int(n) > len(engine.ROUTINES)
+    assert every_routine == "True" and int(n) > len(rules.ROUTINES)
     assert list(Path(tmp_path / "cache").rglob("*.nbc")) == []  # imported and bound: nothing compiled
 
 

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.data.edits import CardEdit, edited_cards, parse_edit
-from simlab.engine.game import Game
 from simlab.errors import ConfigError, EditError
+from simlab.game.api import Game
 from simlab.kernels import const as K
 from simlab.runs.experiment import load_experiment
 from simlab.runs.sim import play_games, simulate
@@ -80,7 +80,7 @@ def test_removed_copies_are_out_of_the_game():
 def test_an_ablated_card_cannot_be_played():
     hand = {"mover": "The Tavern", "power": 6, "hand": ["Get Out!", "Temper"]}
     assert "play Get Out!" in labels(build(dict(hand), {}))
-    from simlab.engine.scenario import Scenario
+    from simlab.game.scenario import Scenario
 
     desc = {"villains": ["gaston", "horned-king"], "active": 0, "phase": "actions", "seats": [dict(hand), {}]}
     ablated = Scenario.build(desc, cards=edited_cards(["Get Out!:ablate"]))
@@ -89,7 +89,7 @@ def test_an_ablated_card_cannot_be_played():
 
 def test_edited_cost_is_what_the_villain_pays():
     hand = {"mover": "The Tavern", "power": 4, "hand": ["Get Out!"]}
-    from simlab.engine.scenario import Scenario
+    from simlab.game.scenario import Scenario
 
     desc = {"villains": ["gaston", "horned-king"], "active": 0, "phase": "actions", "seats": [hand, {}]}
     assert "play Get Out!" not in labels(Scenario.build(desc))  # costs 5
@@ -126,7 +126,7 @@ def test_ablation_is_reproducible_and_pairs_the_same_games():
 
 
 def test_an_ablated_prince_revealed_by_fate_is_discarded():
-    from simlab.engine.scenario import Scenario
+    from simlab.game.scenario import Scenario
 
     desc = {
         "villains": ["lady-tremaine", "gaston"],
@@ -188,7 +188,7 @@ def test_edits_reach_runs_and_replays():
     assert [str(e) for e in run.edits] == edit
     assert '"Get Out!:cost=4"' in run.to_json()
     assert not run.games.equals(simulate("gaston-vs-horned-king", 60, seed=4).games)  # the cost changes games
-    from simlab.engine.replay import replay
+    from simlab.game.replay import replay
 
     row = run.games.row(0, named=True)
     assert (row["seat0"], row["seat1"]) == ("gaston", "horned-king")

@@ -40,8 +40,8 @@ def main() -> None:
     import numpy as np
 
     import simlab
-    from simlab.engine import warmup
-    from simlab.engine.game import Game
+    from simlab.game import warmup
+    from simlab.game.api import Game
     from simlab.kernels import const as K
 
     if not simlab.__file__.startswith(args.tree) or not hasattr(K, "G_ORACLE"):

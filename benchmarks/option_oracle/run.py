@@ -40,7 +40,7 @@ def end(g) -> tuple:
 
 def record(games: int, matchup: str) -> dict:
     """Per game: ({(decision, slot): value} for the unchanged pieces, how the game ended)."""
-    from simlab.engine.game import Game
+    from simlab.game.api import Game
     from simlab.kernels import const as K
     from strategies.heuristic import choose
 
@@ -107,8 +107,8 @@ def replay(games: int, matchup: str, recorded: dict) -> None:
     import numpy as np
     from decision_cycles import play_timed
 
-    from simlab.engine import warmup
-    from simlab.engine.game import Game
+    from simlab.game import warmup
+    from simlab.game.api import Game
     from simlab.kernels import const as K
 
     warmup.ensure()

@@ -94,7 +94,7 @@ def cards(
 def list_villain_cards(villain: str) -> None:
     """``simlab cards --villain V --list``: the cards as printed and the edits each takes."""
     from simlab.data.edits import card_sheet
-    from simlab.engine.game import check_villain
+    from simlab.game.api import check_villain
 
     try:
         rows = card_sheet(check_villain(villain))

@@ -91,7 +91,7 @@ def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> di
     default library reads)."""
     if not games:
         return {m: {} for m in matchups}
-    from simlab.engine.game import parse_matchup
+    from simlab.game.api import parse_matchup
 
     villains = dict.fromkeys(v for m in matchups for v in parse_matchup(m))  # each read once
     per_villain = {v: eq.library_strategies(v, folders or None) for v in villains}
@@ -223,7 +223,7 @@ def equilibrium(
     import sys
     import time
 
-    from simlab.engine.game import parse_matchup
+    from simlab.game.api import parse_matchup
     from simlab.runs.settings import RunSettings
 
     try:
@@ -329,7 +329,7 @@ def equilibrium_probe(
 
     import polars as pl
 
-    from simlab.engine.game import parse_matchup
+    from simlab.game.api import parse_matchup
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
 

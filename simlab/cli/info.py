@@ -15,7 +15,7 @@ from simlab.report.render import _parameter_rich_table, console, rules_view, str
 
 def warmup() -> None:
     """Compile the simulation kernels now (the first run otherwise does it), and say how long it took."""
-    from simlab.engine import warmup as warm
+    from simlab.game import warmup as warm
     from simlab.kernels import jit
 
     if warm.cached() and warm.search_cached():

@@ -37,8 +37,8 @@ from simlab.cli.common import (
 )
 from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.engine.game import DEFAULT_STRATEGY
 from simlab.errors import USER_ERRORS, InputError
+from simlab.game.api import DEFAULT_STRATEGY
 from simlab.report.render import console, goldfish_view, matrix_table, print_run
 
 
@@ -159,7 +159,7 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
     """``--resume DIR`` plays the checkpoint's own run: a setting given with it must equal the checkpoint's
     (``settings``: option -> value given or None), and ``others`` (options a resumed run cannot take) must not
     be given at all; either is refused with one line rather than silently ignored."""
-    from simlab.engine.game import parse_matchup
+    from simlab.game.api import parse_matchup
     from simlab.runs.sim import checkpoint_settings
 
     saved = checkpoint_settings(path)
@@ -275,8 +275,8 @@ def replay(
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
 ) -> None:
     """Print one game of a run as a readable log."""
-    from simlab.engine.game import parse_matchup
-    from simlab.engine.replay import replay as replay_game
+    from simlab.game.api import parse_matchup
+    from simlab.game.replay import replay as replay_game
     from simlab.runs.sim import seat_table
 
     try:

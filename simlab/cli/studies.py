@@ -86,7 +86,7 @@ def difficulty(
     and question labelled holds / reverses / not significant across the settings of that question (strong play;
     new players)."""
     from simlab.data.cards import VILLAIN_KEYS
-    from simlab.engine.game import check_villain
+    from simlab.game.api import check_villain
     from simlab.runs.levels import SEARCH_GAMES, check_level
     from simlab.studies.leverage import parse_perturbation
     from simlab.studies.robust import robust_difficulty

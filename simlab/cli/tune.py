@@ -111,7 +111,7 @@ def tune(
     3-player parts against the current opponents and other levels), every candidate on the same games, then
     validate on fresh games: the improvement over the start with a paired 95% interval, part by part.
     Ctrl-C stops the search and keeps the best so far."""
-    from simlab.engine.game import check_villain
+    from simlab.game.api import check_villain
     from simlab.runs.levels import strategy_at
     from simlab.studies import tune as tuning
 

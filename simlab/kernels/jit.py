@@ -4,7 +4,7 @@ numba links the compiled code of every callee into each caller and optimises the
 deep call graph of separately compiled functions costs time that grows with the square of its depth.
 The large kernels (the engine's routines, the villains' routines, the heuristic's largest scoring kernels)
 are therefore compiled once each and called through symbols or tables (:mod:`simlab.kernels.link`), and a
-cold start compiles them in parallel processes (:mod:`simlab.engine.warmup`).
+cold start compiles them in parallel processes (:mod:`simlab.game.warmup`).
 
 numba's cache is keyed on each function's own source file only: a kernel does not notice that a constant
 it uses (``const.py``) or a kernel it calls changed in another file. The cache therefore lives in a
@@ -37,8 +37,8 @@ def _module_file(name: str) -> Path:
 
 # The modules whose kernels are cached apart from the engine's, by the dotted name numba sees (fn.__module__).
 # the invariant checks (tests and benchmarks only): editing them recompiles nothing else
-_CHECKS_MODULE = "simlab.engine.invariants"
-_DRIVER_MODULE = "simlab.engine.driver"
+_CHECKS_MODULE = "simlab.game.invariants"
+_DRIVER_MODULE = "simlab.game.driver"
 _ENGINE_LINKED = ("strategies.random",)  # strategy modules compiled into the driver itself
 _PLAYERS = ("strategies.search",)  # strategy modules that play other strategies (cached apart: see below)
 

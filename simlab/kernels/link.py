@@ -7,7 +7,7 @@ instead compiled once, on its own, for the one signature it is called with, and 
 is registered under a symbol name (:func:`bind`); callers reach it through an intrinsic that emits a call
 to that symbol (:func:`caller`), so their own code stays small. A symbol must be bound before any of its
 callers is compiled or loaded from the cache: the driver binds every strategy kernel and their callees
-when it is imported (:mod:`simlab.engine.driver`).
+when it is imported (:mod:`simlab.game.driver`).
 """
 
 import inspect
@@ -25,7 +25,7 @@ from simlab.kernels.ref import RefType
 from simlab.kernels.state import Tables, new_state
 
 _BOUND: dict[str, int] = {}
-# A compile-only process (simlab.engine.warmup's parallel cold start) defers compiling: bind() and fill() register a
+# A compile-only process (simlab.game.warmup's parallel cold start) defers compiling: bind() and fill() register a
 # stub address instead, so kernels that call the symbol can be compiled (and cached) before the callee exists
 # anywhere, and note what they would have compiled in DEFERRED, for the process to compile on request. Its
 # code never runs: the cached object code keeps its references to the symbols by name, resolved when a

@@ -1,6 +1,6 @@
 """Read-only questions about a game state (no mutation, no decisions).
 
-Strategies may import these; the engine's mutating kernels live in :mod:`simlab.kernels.engine`.
+Strategies may import these; the engine's mutating kernels live in :mod:`simlab.kernels.rules`.
 ``st`` is a :class:`~simlab.kernels.state.State`, ``tb`` the card :class:`~simlab.kernels.state.Tables`,
 ``ru`` the int64 rule-variant array (``R_*``); ``s`` a seat, ``k`` a card instance of that seat.
 """
@@ -40,7 +40,7 @@ Q_ALLY_STRENGTH = 8  # (the Realm's) what ability p in the Realm adds to Ally in
 Q_HERO_STRENGTH = 9  # (the Realm's) what ability p in the Realm adds to Hero instance a's Strength
 
 # The top row's cover turns on a rule variant too: asked through the engine's check table (the folders' check_nb,
-# simlab.kernels.engine.abilities), which takes the rules array; its bits by question are ASKED_TABLE's.
+# simlab.kernels.rules.abilities), which takes the rules array; its bits by question are ASKED_TABLE's.
 CHECK_TABLE = "simlab_ability_checks"
 # (ref(st), ref(tb), ru, slot, seat, card row, budget)
 CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)

@@ -25,8 +25,8 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.inputs import output_name
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
-from simlab.engine.game import check_villain
 from simlab.errors import InputError
+from simlab.game.api import check_villain
 from simlab.report.sections import STUDIES, ReportContext, Section, sections_in_order
 from simlab.runs.experiment import Experiment
 from simlab.runs.settings import RunSettings
@@ -120,7 +120,14 @@ def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section
     is made), counting the games of each; the section that records planned against played."""
     import time
 
-    from simlab.report.plan import at_most_seconds, estimate_seconds, measure_rates, plan_frame, plan_lines, plan_report
+    from simlab.report.budget import (
+        at_most_seconds,
+        estimate_seconds,
+        measure_rates,
+        plan_frame,
+        plan_lines,
+        plan_report,
+    )
     from simlab.runs.backend import counting
 
     plans = plan_report(ctx)

@@ -96,7 +96,7 @@ class ChunkJob:
     edits: tuple = ()
     mode: str = "games"  # games: per-game columns; tally: only the run's counts; flags: games + card flags
     expect: tuple = ()  # the fingerprint (version, rules hash) of the process that made the job
-    draws: tuple = ()  # per entry, (slot, cumulative weight) pairs when a mixture plays (simlab.engine.mixture)
+    draws: tuple = ()  # per entry, (slot, cumulative weight) pairs when a mixture plays (strategies.mixture)
 
     def seats(self) -> np.ndarray:
         """int64 (n, P): the matchup entry in each seat of each of the chunk's games."""
@@ -106,22 +106,22 @@ class ChunkJob:
 
     def slots(self, seats: np.ndarray) -> np.ndarray:
         """int64 (n, P): the strategy slot at each seat of each game (the entry itself unless a mixture plays)."""
-        from simlab.engine.mixture import seat_slots
+        from strategies.mixture import seat_slots
 
         return seat_slots(seats, self.draws, self.seed, self.first)
 
 
 def play_games(job: ChunkJob):
     """Play the chunk's games here: (seats, out_games, out_turns, out_flags), the arrays the batch driver
-    fills (:func:`simlab.engine.driver.play_batch`; flags only in ``flags`` mode), with the seat table."""
+    fills (:func:`simlab.game.driver.play_batch`; flags only in ``flags`` mode), with the seat table."""
     from simlab.data.edits import edited_cards
     from simlab.data.rules import rules_array
-    from simlab.engine import warmup
+    from simlab.game import warmup
     from simlab.kernels import const as K
     from strategies import KERNELS
 
     warmup.ensure(search=KERNELS["search"] in job.slot_kernels)
-    from simlab.engine.driver import play_batch
+    from simlab.game.driver import play_batch
 
     cards = edited_cards(job.edits)
     ru = rules_array(dict(job.variants), job.max_turns)

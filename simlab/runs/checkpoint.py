@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from simlab.errors import InputError
-from simlab.runs.plan import GamePlan
+from simlab.runs.gameplan import GamePlan
 
 CHUNK_ARRAYS = ("winner_seat", "end", "rounds", "turns")  # a chunk file's per-game arrays, in checksum order
 

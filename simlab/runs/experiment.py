@@ -49,8 +49,8 @@ from simlab.data.edits import (
 )
 from simlab.data.inputs import read_toml
 from simlab.data.rules import DEFAULT_MAX_TURNS, MAX_TURNS_LIMIT, RULE_VARIANTS, rules_array
-from simlab.engine.game import parse_matchup, strategy_spec
 from simlab.errors import BackendError, ConfigError, EditError, InputError, RuleError
+from simlab.game.api import parse_matchup, strategy_spec
 from simlab.runs.backend import check_backend
 from simlab.runs.sim import MAX_GAMES
 

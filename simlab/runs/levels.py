@@ -5,7 +5,7 @@ built-in strategies on every seat; ``tuned`` plays each villain's tuned strategy
 (``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``); ``search`` is the search player
 (:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy
 (each villain's tuned strategy where its file exists, else expert); ``strong`` plays the equilibrium mixtures of
-``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`simlab.engine.mixture` for the 3-player and mirror
+``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`strategies.mixture` for the 3-player and mirror
 games). Levels are listed weakest first.
 
 A search game costs hundreds of scripted games, so commands give the search level fewer games by default
@@ -16,8 +16,8 @@ scripted level (:func:`strongest_level`) unless the search level is asked for.
 from __future__ import annotations
 
 from simlab.data.cards import VILLAIN_KEYS
-from simlab.engine.game import check_villain
 from simlab.errors import InputError, StrategyError
+from simlab.game.api import check_villain
 from strategies import resolve
 
 LEVELS = ("random", "novice", "expert", "tuned", "strong", "search")
@@ -39,14 +39,14 @@ def level_strategy(level: str, villain: str) -> str:
     level = check_level(level)
     check_villain(villain)
     if level == "strong":
-        from simlab.engine.mixture import STRONG, strong_files
+        from strategies.mixture import STRONG, strong_files
 
         if not strong_files(villain):
             raise InputError(
                 f"level 'strong' needs an equilibrium with {villain} in configs/equilibrium/, which has none; "
                 "make them with: simlab equilibrium --all"
             )
-        return f"{STRONG}#{villain}"  # which mixture plays is decided with the matchup (simlab.engine.mixture)
+        return f"{STRONG}#{villain}"  # which mixture plays is decided with the matchup (strategies.mixture)
     if level != "tuned":
         return level
     name = f"tuned-{villain}"
@@ -141,7 +141,7 @@ def play_label(strategies, level: str | None = None, matchup: tuple[str, ...] | 
 
 def _differing(pairs, level: str, matchup: tuple[str, ...] | None) -> dict[str, str]:
     """villain -> strategy name, for each of ``pairs`` that ``level`` would not play (in order, once each)."""
-    from simlab.engine.mixture import play_spec
+    from strategies.mixture import play_spec
 
     out = {}
     for villain, strategy in pairs:

@@ -1,7 +1,7 @@
 """Run settings: what every study plays with, checked once.
 
 A :class:`RunSettings` is built once (by the CLI from its options, or in Python) and handed to a study; the
-study asks it for the strategies of the villains it seats and for the :class:`simlab.runs.plan.GamePlan` of each
+study asks it for the strategies of the villains it seats and for the :class:`simlab.runs.gameplan.GamePlan` of each
 matchup it plays, instead of taking and checking the same tail of parameters (games, seed, strategies or
 level, rule variants, turn cap, threads, card edits, progress) again in every module.
 """
@@ -18,9 +18,9 @@ import numpy as np
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.edits import edited_cards, normalise
 from simlab.data.rules import DEFAULT_MAX_TURNS, rules_array
-from simlab.engine.game import DEFAULT_STRATEGY, check_seed
 from simlab.errors import InputError
-from simlab.runs.plan import DEFAULT_CHUNK, GamePlan, check_games, check_strategies
+from simlab.game.api import DEFAULT_STRATEGY, check_seed
+from simlab.runs.gameplan import DEFAULT_CHUNK, GamePlan, check_games, check_strategies
 
 
 def check_threads(threads) -> int | None:

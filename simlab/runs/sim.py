@@ -21,9 +21,8 @@ import polars as pl
 
 from simlab.data.edits import describe, edited_cards
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.engine.game import DEFAULT_STRATEGY, check_villain, parse_matchup
-from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
+from simlab.game.api import DEFAULT_STRATEGY, check_villain, parse_matchup
 from simlab.runs.checkpoint import (  # noqa: F401
     CHUNK_ARRAYS,
     Checkpoint,
@@ -32,12 +31,21 @@ from simlab.runs.checkpoint import (  # noqa: F401
     chunk_checksum,
     settings_hash,
 )
+from simlab.runs.gameplan import (  # noqa: F401
+    DEFAULT_CHUNK,
+    MAX_GAMES,
+    GamePlan,
+    _chunks,
+    _set_threads,
+    check_games,
+    check_strategies,
+)
 from simlab.runs.levels import play_label
 from simlab.runs.output import _frame, _ParquetOut, card_flags  # noqa: F401
-from simlab.runs.plan import DEFAULT_CHUNK, MAX_GAMES, GamePlan, _chunks, _set_threads, check_games, check_strategies  # noqa: F401
 from simlab.runs.seating import check_first, seat_table  # noqa: F401
 from simlab.runs.settings import RunSettings
 from simlab.runs.tally import Tally, entry_names, hist_stats  # noqa: F401
+from strategies.mixture import play_spec
 
 KEEP_GAMES_UP_TO = 1_000_000
 MIN_GAMES_FOR_TARGET = 1000  # --target-ci never stops before this many games
@@ -204,7 +212,7 @@ def run(
     from simlab.runs.backend import current, play_chunk
 
     jobs = plan.jobs(mode, skip=set(done))
-    from simlab.engine import warmup
+    from simlab.game import warmup
 
     warmup.ensure(search=plan.needs_search)  # compiling, if the cache is cold, is not play: games/s starts after it
     t0 = time.perf_counter()

@@ -33,13 +33,13 @@ import numpy as np
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
-from simlab.engine.game import parse_matchup
-from simlab.engine.mixture import MixedSpec, mixture
 from simlab.errors import InputError
+from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import Z95
 from simlab.studies.difficulty import derived_seed
 from strategies import StrategySpec
+from strategies.mixture import MixedSpec, mixture
 
 SEED_LEVELS = ("novice", "expert", "tuned")  # each side's population starts with these (those available here)
 DEFAULT_TABLE_GAMES = 1_200  # per entry of the payoff table: a standard error of at most 1.44 points
@@ -257,7 +257,7 @@ def _scores(villains, strategies, n, seed, settings: RunSettings, stop, on_chunk
     """Entry 0's score in each of games 0..n-1 (1 win, 0.5 unfinished, 0 loss), seats rotated; ``on_chunk`` is
     called with the games done after each chunk."""
     from simlab.runs.backend import current, play_chunk
-    from simlab.runs.plan import GamePlan
+    from simlab.runs.gameplan import GamePlan
 
     plan = GamePlan(villains, tuple(strategies), n, seed, settings.variant_dict, settings.max_turns)
     out = np.zeros(n, np.float64)
@@ -342,7 +342,7 @@ class EquilibriumResult:
 def seed_population(villain: str, levels=SEED_LEVELS, extra=()) -> list[StrategySpec]:
     """A side's first strategies: each of ``levels`` available here (``tuned`` once its file exists), then
     ``extra`` (strategy names or specs), without repeats of what plays the same."""
-    from simlab.engine.game import strategy_spec
+    from simlab.game.api import strategy_spec
     from simlab.runs.levels import available_levels, level_strategy
 
     have = available_levels((villain,))
@@ -389,7 +389,7 @@ def library_strategies(villain: str, folders=None) -> list[StrategySpec]:
     matchup it plays in), named ``<run>-<strategy>`` like :func:`seeds_from`, without repeats of what plays the
     same. A best response also tries each of them (:data:`DEFAULT_LIBRARY_GAMES`), so a run stops only at a mixture
     none of them beats by more than epsilon, wherever its populations started."""
-    from simlab.engine.mixture import mixture_files
+    from strategies.mixture import mixture_files
 
     if folders is None:
         files = mixture_files()
@@ -806,7 +806,7 @@ def _without_none(value):
 def write_mixture_file(
     result: EquilibriumResult, path: str | Path, command: str = "", probe: pl.DataFrame | None = None
 ) -> Path:
-    """Write both sides' mixtures (their support) as a mixture file (:mod:`simlab.engine.mixture`), with the value,
+    """Write both sides' mixtures (their support) as a mixture file (:mod:`strategies.mixture`), with the value,
     the exploitability, the search probe's gains (when ``probe``, from :func:`search_probe`) and how it was made as
     ``[provenance]``."""
     import tomli_w
@@ -869,7 +869,7 @@ class ShippedEquilibrium:
 
 def read_equilibrium_file(path: str | Path) -> ShippedEquilibrium:
     """The equilibrium a mixture file holds (refused unless it names its matchup and both its villains' mixtures)."""
-    from simlab.engine.mixture import load_mixture, read_mixture_file
+    from strategies.mixture import load_mixture, read_mixture_file
 
     path = Path(path)
     doc = read_mixture_file(path)
@@ -919,7 +919,7 @@ def record_probe(path: str | Path, probe: pl.DataFrame, command: str = "") -> Pa
     naming the search strategy, the commit and the rules it was measured with; the mixtures are left as they are."""
     import tomli_w
 
-    from simlab.engine.mixture import read_mixture_file
+    from strategies.mixture import read_mixture_file
 
     path = Path(path)
     doc = read_mixture_file(path)
@@ -946,8 +946,8 @@ def search_probe(
     search level" when the gain's interval lies above ``epsilon``."""
     from dataclasses import replace
 
-    from simlab.engine import warmup
-    from simlab.engine.game import strategy_spec
+    from simlab.game import warmup
+    from simlab.game.api import strategy_spec
 
     settings = settings_from(settings, "the search probe", **given)
     a, b = result.villains

@@ -43,8 +43,8 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.edits import CardEdit, check_edit, edited_cards, normalise, parse_edit
 from simlab.data.rules import RULE_VARIANTS, rules_array
-from simlab.engine.game import parse_matchup
 from simlab.errors import EditError, InputError, RuleError
+from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import interval_text, wilson
 from simlab.runs.tally import entry_names
@@ -705,9 +705,9 @@ def _finalists(games: _Games, searched: pl.DataFrame, by_text: dict, base: dict,
 def _start(settings: RunSettings, villain: str):
     """The strategy a re-tune of ``villain`` starts from: the one it plays, or (a mixture: no parameters) its
     tuned strategy where the file exists, else expert."""
-    from simlab.engine.mixture import play_spec
     from simlab.runs.levels import available_levels, level_strategy
     from strategies import KERNELS
+    from strategies.mixture import play_spec
 
     spec = play_spec(settings.strategy(villain))
     if getattr(spec, "kernel", None) == KERNELS["heuristic"]:

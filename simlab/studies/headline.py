@@ -46,7 +46,7 @@ def verdict(villains: tuple[str, str], rate: float, low: float, high: float, ban
 
 def shipped_provenance(villains: tuple[str, ...]) -> tuple[Path, dict] | None:
     """The shipped mixture file of a 2-player pairing (either order) and its ``[provenance]``; None without one."""
-    from simlab.engine.mixture import mixture_files, read_mixture_file
+    from strategies.mixture import mixture_files, read_mixture_file
 
     if len(villains) != 2 or villains[0] == villains[1]:
         return None

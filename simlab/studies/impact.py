@@ -18,8 +18,8 @@ import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS, load_cards
 from simlab.data.edits import CardEdit
-from simlab.engine.game import check_villain
 from simlab.errors import InputError
+from simlab.game.api import check_villain
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import card_flags, run
 from simlab.runs.stats import wilson

@@ -6,14 +6,14 @@ import numpy as np
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
-from simlab.engine.game import check_villain
-from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
+from simlab.game.api import check_villain
 from simlab.runs.levels import check_level, default_games, is_level, is_search, scripted_levels, strategy_at
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import goldfish, simulate
 from simlab.runs.stats import wilson
 from simlab.studies.matchups import matrix
+from strategies.mixture import play_spec
 
 
 def skill_ladder(

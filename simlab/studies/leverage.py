@@ -24,8 +24,8 @@ from simlab.data.cards import VILLAIN_KEYS, prose_name
 from simlab.data.edits import BoardEdit, normalise, parse_edit, plausible_board_errors
 from simlab.data.inputs import agree
 from simlab.data.rules import RULE_VARIANTS, rules_array
-from simlab.engine.game import parse_matchup
 from simlab.errors import InputError, RuleError
+from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
 
 BOARD_CHOICES = ("catalogue", "none")

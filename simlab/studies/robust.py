@@ -32,8 +32,8 @@ import numpy as np
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS, prose_name
-from simlab.engine.game import check_villain
 from simlab.errors import InputError
+from simlab.game.api import check_villain
 from simlab.runs.levels import LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import interval_text

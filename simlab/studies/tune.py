@@ -41,14 +41,14 @@ import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.engine.game import check_villain, strategy_spec
-from simlab.engine.mixture import play_spec
 from simlab.errors import InputError
+from simlab.game.api import check_villain, strategy_spec
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import interval_text, wilson
 from simlab.studies.difficulty import derived_seed
 from simlab.studies.whatif import paired_effect
 from strategies import KERNELS, StrategySpec
+from strategies.mixture import play_spec
 
 DEFAULT_BUDGET = 300_000  # search games of one tune
 DEFAULT_CANDIDATE_GAMES = 1_000  # games per candidate, split evenly over the opponents and seats

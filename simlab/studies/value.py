@@ -41,8 +41,8 @@ def positions(games: int, seed: int, level: str = "tuned", every: int = 1, villa
     """Every seat's features at the start of every ``every``-th turn of ``games`` games per seating
     (:func:`seatings`), every seat played at ``level``: one row per (game, turn, seat), with ``won`` (this seat won
     the game; games stopped by the turn cap are left out)."""
-    from simlab.engine import warmup
-    from simlab.engine.game import Game
+    from simlab.game import warmup
+    from simlab.game.api import Game
     from simlab.kernels import const as K
     from simlab.runs.levels import strategy_at
     from strategies.search import turn_positions_nb

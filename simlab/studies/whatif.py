@@ -14,8 +14,8 @@ import polars as pl
 
 from simlab.data.edits import ATTRIBUTES, FLAGS, check_edit
 from simlab.data.rules import RULE_VARIANTS, rules_array
-from simlab.engine.game import parse_matchup
 from simlab.errors import InputError
+from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import _chunks, entry_names
 from simlab.runs.stats import paired_difference, wilson

@@ -279,12 +279,12 @@ def bind_abilities() -> None:
     handled) and ``no_check_nb`` (nothing to check) for every other code. Must run before a game is played; the
     driver does it when imported."""
     from simlab.kernels import const as K
-    from simlab.kernels import engine, link
+    from simlab.kernels import link, rules
 
-    size = engine.N_ABILITY_CODES
+    size = rules.N_ABILITY_CODES
     tables = (
-        (engine.ABILITY_TABLE, engine.ABILITY_TYPES, "ability_r", engine.no_ability_r),
-        (engine.CHECK_TABLE, engine.CHECK_TYPES, "check_nb", engine.no_check_nb),
+        (rules.ABILITY_TABLE, rules.ABILITY_TYPES, "ability_r", rules.no_ability_r),
+        (rules.CHECK_TABLE, rules.CHECK_TYPES, "check_nb", rules.no_check_nb),
     )
     if all(len(link.filled(table, size)) == size for table, *_ in tables):
         return
@@ -299,7 +299,7 @@ def bind_abilities() -> None:
         for code in range(size):
             kernel = getattr(modules[owners[code]], name) if code in owners else default
             link.fill(table, size, code, kernel, types)
-    asked = [0] * engine.N_ASKS
+    asked = [0] * rules.N_ASKS
     for folder, module in modules.items():
         for ask, passives in getattr(module, "ASKED", {}).items():
             for code in passives:
@@ -307,7 +307,7 @@ def bind_abilities() -> None:
                     raise RuntimeError(f"{folder}: ASKED names {code}, no ongoing ability its abilities.py HANDLES")
                 asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
     for ask, mask in enumerate(asked):
-        link.set_value(engine.ASKED_TABLE, engine.N_ASKS, ask, mask)
+        link.set_value(rules.ASKED_TABLE, rules.N_ASKS, ask, mask)
     bind_queries()
 
 

@@ -24,7 +24,7 @@ The package, in the order its modules import one another:
 
 * :mod:`~strategies.heuristic.params`: the parameter registry (:class:`Param`, :func:`group`, :data:`CORE_PARAMS`)
   and the ``P_*`` slot of each core weight;
-* :mod:`~strategies.heuristic.plan`: what the core asks each villain's plan (the ``W_*`` codes) and the table it
+* :mod:`~strategies.heuristic.questions`: what the core asks each villain's plan (the ``W_*`` codes) and the table it
   asks through;
 * :mod:`~strategies.heuristic.position`: small readings of the position;
 * :mod:`~strategies.heuristic.memo`: what one decision works out once (the ``M_*`` rows of ``State.memo``) and when
@@ -43,14 +43,14 @@ from strategies.heuristic.choose import _score_nb as _score_nb
 from strategies.heuristic.memo import *  # noqa: F403
 from strategies.heuristic.params import *  # noqa: F403
 from strategies.heuristic.parts import *  # noqa: F403
-from strategies.heuristic.plan import *  # noqa: F403
-from strategies.heuristic.plan import _F as _F
-from strategies.heuristic.plan import _I as _I
-from strategies.heuristic.plan import _RU as _RU
-from strategies.heuristic.plan import _SP as _SP
-from strategies.heuristic.plan import _ST as _ST
-from strategies.heuristic.plan import _TB as _TB
 from strategies.heuristic.position import *  # noqa: F403
+from strategies.heuristic.questions import *  # noqa: F403
+from strategies.heuristic.questions import _F as _F
+from strategies.heuristic.questions import _I as _I
+from strategies.heuristic.questions import _RU as _RU
+from strategies.heuristic.questions import _SP as _SP
+from strategies.heuristic.questions import _ST as _ST
+from strategies.heuristic.questions import _TB as _TB
 from strategies.heuristic.terms.cards import *  # noqa: F403
 from strategies.heuristic.terms.cards import _ally_help_nb as _ally_help_nb
 from strategies.heuristic.terms.cards import _best_activation_nb as _best_activation_nb

@@ -43,7 +43,7 @@ from strategies.heuristic.params import (
     P_PLAN,
     P_SPEND_WEIGHT,
 )
-from strategies.heuristic.plan import (
+from strategies.heuristic.questions import (
     _F,
     _I,
     _RU,

@@ -19,7 +19,7 @@ from simlab.kernels.query import (
     dearest_in_hand_nb,
     strength_nb,
 )
-from strategies.heuristic.plan import W_PROGRESS, ask_plan_nb
+from strategies.heuristic.questions import W_PROGRESS, ask_plan_nb
 
 # Rows of State.memo (and columns of State.memo_ok), each by what it is indexed with:
 M_DEFEAT = 0  # by Hero instance: defeat_value_nb

@@ -259,7 +259,7 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
 
 # The rules engine and the heuristic's core, read whole, comments and docstrings too (issue 39's acceptance: grep
 # finds no villain name in kernels/ or the core heuristic).
-ENGINE_CORE = ("simlab/kernels", "simlab/engine", "strategies/heuristic")
+ENGINE_CORE = ("simlab/kernels", "simlab/game", "strategies/heuristic")
 
 
 def declared_names() -> set[str]:
@@ -356,38 +356,38 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
 
 
 def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables():
-    import simlab.engine.driver  # noqa: F401  (binds the routines and fills the table)
-    from simlab.kernels import engine, link
+    import simlab.game.driver  # noqa: F401  (binds the routines and fills the table)
+    from simlab.kernels import link, rules
 
-    filled = link.filled(engine.ABILITY_TABLE, engine.N_ABILITY_CODES)
-    assert filled == set(range(engine.N_ABILITY_CODES))
-    assert link.filled(engine.CHECK_TABLE, engine.N_ABILITY_CODES) == set(range(engine.N_ABILITY_CODES))
-    py = link._PY_TABLES[engine.ABILITY_TABLE]
-    checks = link._PY_TABLES[engine.CHECK_TABLE]
+    filled = link.filled(rules.ABILITY_TABLE, rules.N_ABILITY_CODES)
+    assert filled == set(range(rules.N_ABILITY_CODES))
+    assert link.filled(rules.CHECK_TABLE, rules.N_ABILITY_CODES) == set(range(rules.N_ABILITY_CODES))
+    py = link._PY_TABLES[rules.ABILITY_TABLE]
+    checks = link._PY_TABLES[rules.CHECK_TABLE]
     owners = V.ability_owners()
     for code, folder in owners.items():
         module = importlib.import_module(f"{V.package(folder)}.abilities")
         assert py[code] is getattr(module.ability_r, "py_func", module.ability_r)
         assert checks[code] is getattr(module.check_nb, "py_func", module.check_nb)
         if hasattr(module.check_nb, "overloads"):  # the table's callers read an int64 answer
-            assert module.check_nb.overloads[engine.CHECK_TYPES].signature.return_type == types.int64
-    for code in set(range(engine.N_ABILITY_CODES)) - set(owners):
-        assert checks[code] is getattr(engine.no_check_nb, "py_func", engine.no_check_nb)
+            assert module.check_nb.overloads[rules.CHECK_TYPES].signature.return_type == types.int64
+    for code in set(range(rules.N_ABILITY_CODES)) - set(owners):
+        assert checks[code] is getattr(rules.no_check_nb, "py_func", rules.no_check_nb)
     # the questions asked of ongoing abilities reach those each folder answers them for (ASKED), and no other
     from simlab.kernels import const as K
 
-    asked = [0] * engine.N_ASKS
+    asked = [0] * rules.N_ASKS
     for folder, module in V._ability_modules():
         for ask, codes in getattr(module, "ASKED", {}).items():
             for code in codes:
                 assert owners[code] == folder, f"{folder} answers {ask} for code {code}, which it does not handle"
                 asked[ask] |= 1 << (code - K.FIRST_PASSIVE)
-    assert list(link._TABLES[engine.ASKED_TABLE]) == asked
+    assert list(link._TABLES[rules.ASKED_TABLE]) == asked
     # and the queries' questions reach the answers of the folders' queries.py (ANSWERS), and no other
     from simlab.kernels import query
 
     answers = link._PY_TABLES[query.QUERY_TABLE]
-    assert set(answers) == set(range(engine.N_ABILITY_CODES))
+    assert set(answers) == set(range(rules.N_ABILITY_CODES))
     answered = [0] * query.N_QUESTIONS
     for module in V._query_modules().values():
         for question, codes in module.ANSWERS.items():
@@ -395,7 +395,7 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
                 assert answers[code] is getattr(module.answer_nb, "py_func", module.answer_nb)
                 answered[question] |= 1 << (code - K.FIRST_PASSIVE)
     assert list(link._TABLES[query.ANSWERED_TABLE]) == answered
-    for code in set(range(engine.N_ABILITY_CODES)) - set(V.query_owners()):
+    for code in set(range(rules.N_ABILITY_CODES)) - set(V.query_owners()):
         assert answers[code] is getattr(query.no_answer_nb, "py_func", query.no_answer_nb)
 
 

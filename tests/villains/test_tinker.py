@@ -23,9 +23,9 @@ GAMES = 100  # a kind, half with the Tinker first
 PLAY = """
 import json, sys
 import simlab.villains as V
-from simlab.engine import warmup
-from simlab.engine.game import Game
-from simlab.engine.invariants import INVARIANTS, play_checked_nb
+from simlab.game import warmup
+from simlab.game.api import Game
+from simlab.game.invariants import INVARIANTS, play_checked_nb
 from simlab.kernels import const as K
 from strategies.heuristic import W_PROGRESS
 from strategies.plans import answers, plan_of

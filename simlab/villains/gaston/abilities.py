@@ -1,12 +1,26 @@
 """Gaston's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
-``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only his cards use
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.rules`) for the ability codes only his cards use
 (``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
 registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
 """
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.engine.abilities import (
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import (
+    any_move_nb,
+    any_vanquish_possible_nb,
+    can_enter_nb,
+    can_remove_obstacle_nb,
+    hero_count_nb,
+    missing_at_nb,
+    missing_total_nb,
+    obstacles_total_nb,
+    realm_heroes_nb,
+    realm_instance_nb,
+    strength_nb,
+)
+from simlab.kernels.rules.abilities import (
     ASK_VANQUISH_RETURNS_ALLIES,
     CARD_HERE,
     CARD_LOCALS,
@@ -18,8 +32,8 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_ON_DEFEAT,
     card_frame_nb,
 )
-from simlab.kernels.engine.fate import hero_placements_nb
-from simlab.kernels.engine.frame import (
+from simlab.kernels.rules.fate import hero_placements_nb
+from simlab.kernels.rules.frame import (
     A4,
     A5,
     A6,
@@ -45,10 +59,10 @@ from simlab.kernels.engine.frame import (
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.heroes import defeat_hero_nb
-from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb, over_nb
-from simlab.kernels.engine.obstacles import clear_obstacles_at_nb, remove_obstacle_at_nb, replace_obstacle_at_nb
-from simlab.kernels.engine.piles import (
+from simlab.kernels.rules.heroes import defeat_hero_nb
+from simlab.kernels.rules.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb, over_nb
+from simlab.kernels.rules.obstacles import clear_obstacles_at_nb, remove_obstacle_at_nb, replace_obstacle_at_nb
+from simlab.kernels.rules.piles import (
     draw_n_nb,
     fate_discard_into_deck_nb,
     put_on_fate_deck_nb,
@@ -56,8 +70,8 @@ from simlab.kernels.engine.piles import (
     shuffle_fate_deck_nb,
     villain_discard_into_deck_nb,
 )
-from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
-from simlab.kernels.engine.routines.fate import (
+from simlab.kernels.rules.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb
+from simlab.kernels.rules.routines.fate import (
     FA_ACTOR,
     FA_OTHER,
     FA_PICK,
@@ -68,20 +82,6 @@ from simlab.kernels.engine.routines.fate import (
     FA_REMOVALS_OWED,
     FA_TARGET,
     PC_TAKEN_OVER,
-)
-from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import (
-    any_move_nb,
-    any_vanquish_possible_nb,
-    can_enter_nb,
-    can_remove_obstacle_nb,
-    hero_count_nb,
-    missing_at_nb,
-    missing_total_nb,
-    obstacles_total_nb,
-    realm_heroes_nb,
-    realm_instance_nb,
-    strength_nb,
 )
 from simlab.kernels.state import set_zone_nb
 from simlab.villains import codes_for, slots_for

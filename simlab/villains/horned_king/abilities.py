@@ -1,12 +1,24 @@
 """The Horned King's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
-``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only his cards use
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.rules`) for the ability codes only his cards use
 (``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
 registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
 """
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.engine.abilities import (
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import (
+    can_enter_nb,
+    flip_cost_nb,
+    hero_count_nb,
+    passive_count_nb,
+    realm_heroes_nb,
+    realm_instance_nb,
+    strength_nb,
+    zone_bits_nb,
+    zone_instance_nb,
+)
+from simlab.kernels.rules.abilities import (
     ASK_NO_EFFECTS,
     ASK_PLAYABLE,
     CARD_HERE,
@@ -22,9 +34,9 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_USED_IN_VANQUISH,
     card_frame_nb,
 )
-from simlab.kernels.engine.cards import add_card_placements_nb
-from simlab.kernels.engine.fate import discard_revealed_nb
-from simlab.kernels.engine.frame import (
+from simlab.kernels.rules.cards import add_card_placements_nb
+from simlab.kernels.rules.fate import discard_revealed_nb
+from simlab.kernels.rules.frame import (
     A4,
     A5,
     GO,
@@ -46,9 +58,9 @@ from simlab.kernels.engine.frame import (
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.heroes import defeat_hero_nb
-from simlab.kernels.engine.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb
-from simlab.kernels.engine.piles import (
+from simlab.kernels.rules.heroes import defeat_hero_nb
+from simlab.kernels.rules.log import gain_power_nb, log_nb, opt_add_nb, opt_clear_nb
+from simlab.kernels.rules.piles import (
     draw_n_nb,
     fate_discard_into_deck_nb,
     hand_size_nb,
@@ -57,8 +69,8 @@ from simlab.kernels.engine.piles import (
     shuffle_fate_deck_nb,
     villain_discard_into_deck_nb,
 )
-from simlab.kernels.engine.realm import discard_nb, find_nb, leave_realm_nb, move_card_nb, put_in_realm_nb
-from simlab.kernels.engine.routines.fate import (
+from simlab.kernels.rules.realm import discard_nb, find_nb, leave_realm_nb, move_card_nb, put_in_realm_nb
+from simlab.kernels.rules.routines.fate import (
     FA_ACTOR,
     FA_END,
     FA_OTHER,
@@ -66,18 +78,6 @@ from simlab.kernels.engine.routines.fate import (
     FA_TAKEN_OVER_LOCAL,
     FA_TARGET,
     PC_TAKEN_OVER,
-)
-from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import (
-    can_enter_nb,
-    flip_cost_nb,
-    hero_count_nb,
-    passive_count_nb,
-    realm_heroes_nb,
-    realm_instance_nb,
-    strength_nb,
-    zone_bits_nb,
-    zone_instance_nb,
 )
 from simlab.villains import codes_for, slots_for
 

@@ -1,12 +1,27 @@
 """Lady Tremaine's ability routines: the branches of the engine's routines (``resolve_effect_r``, ``on_play_r``,
-``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.engine`) for the ability codes only her cards use
+``on_enter_r``, ``activate_r`` in :mod:`simlab.kernels.rules`) for the ability codes only her cards use
 (``HANDLES``). The engine reaches :func:`ability_r` through its table of ability routines, filled from the
 registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame, as the branches did.
 """
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.engine.abilities import (
+from simlab.kernels.jit import helper, kernel
+from simlab.kernels.query import (
+    ally_fate_move_ok_nb,
+    any_move_nb,
+    any_trappable_nb,
+    can_enter_nb,
+    hero_can_move_nb,
+    hero_count_nb,
+    passive_count_nb,
+    realm_instance_nb,
+    trappable_nb,
+    trapped_move_ok_nb,
+    zone_bits_nb,
+    zone_count_nb,
+)
+from simlab.kernels.rules.abilities import (
     ASK_COVERS,
     ASK_PLAYED_INTO_LOCKED,
     CARD_HERE,
@@ -19,7 +34,7 @@ from simlab.kernels.engine.abilities import (
     RESOLVE_REALM_CHANGED,
     card_frame_nb,
 )
-from simlab.kernels.engine.frame import (
+from simlab.kernels.rules.frame import (
     A2,
     A3,
     A4,
@@ -41,10 +56,10 @@ from simlab.kernels.engine.frame import (
     ret_nb,
     tail_nb,
 )
-from simlab.kernels.engine.heroes import defeat_hero_nb
-from simlab.kernels.engine.log import declare_win_nb, log_nb, opt_add_nb, opt_clear_nb
-from simlab.kernels.engine.moving import any_activate_nb
-from simlab.kernels.engine.piles import (
+from simlab.kernels.rules.heroes import defeat_hero_nb
+from simlab.kernels.rules.log import declare_win_nb, log_nb, opt_add_nb, opt_clear_nb
+from simlab.kernels.rules.moving import any_activate_nb
+from simlab.kernels.rules.piles import (
     draw_n_nb,
     draw_nb,
     fate_discard_into_deck_nb,
@@ -55,22 +70,7 @@ from simlab.kernels.engine.piles import (
     take_from_deck_nb,
     villain_discard_into_deck_nb,
 )
-from simlab.kernels.engine.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb, trap_nb, untrap_nb
-from simlab.kernels.jit import helper, kernel
-from simlab.kernels.query import (
-    ally_fate_move_ok_nb,
-    any_move_nb,
-    any_trappable_nb,
-    can_enter_nb,
-    hero_can_move_nb,
-    hero_count_nb,
-    passive_count_nb,
-    realm_instance_nb,
-    trappable_nb,
-    trapped_move_ok_nb,
-    zone_bits_nb,
-    zone_count_nb,
-)
+from simlab.kernels.rules.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb, trap_nb, untrap_nb
 from simlab.kernels.state import set_zone_nb
 from simlab.villains import codes_for, slots_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb

@@ -73,7 +73,7 @@ from strategies.heuristic.params import (
     P_SPEND_WEIGHT,
     P_SURPLUS_SCALE,
 )
-from strategies.heuristic.plan import (
+from strategies.heuristic.questions import (
     _F,
     _I,
     _RU,

@@ -27,7 +27,7 @@ from strategies.heuristic.params import (
     P_GATHER_ALLY_HARM,
     P_REPLAY_HERO_HARM,
 )
-from strategies.heuristic.plan import (
+from strategies.heuristic.questions import (
     _F,
     _I,
     _RU,

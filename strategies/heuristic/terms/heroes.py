@@ -38,7 +38,7 @@ from strategies.heuristic.params import (
     P_THREAT_WEIGHT,
     P_VANQUISH_VALUE,
 )
-from strategies.heuristic.plan import (
+from strategies.heuristic.questions import (
     _F,
     _I,
     _RU,

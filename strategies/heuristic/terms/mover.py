@@ -18,7 +18,7 @@ from simlab.kernels.query import (
 )
 from strategies.heuristic.memo import symbols_at_nb
 from strategies.heuristic.params import P_ACTIVATION_LOOKAHEAD, P_DISCARD_SYMBOL_SHARE, P_PLAN, P_SPEND_WEIGHT
-from strategies.heuristic.plan import (
+from strategies.heuristic.questions import (
     _F,
     _I,
     _RU,

@@ -1,0 +1,193 @@
+"""The driver: plays games by answering the engine's decisions with each seat's strategy.
+
+The engine (:mod:`simlab.kernels.rules`) knows nothing of strategies: ``advance_nb`` plays until a player
+must choose and returns with the decision held in the state. This module asks the deciding seat's
+strategy kernel and hands the answer back with ``apply_nb``, one game at a time (:func:`play_nb`) or many
+in parallel (:func:`play_batch`, each game's stream from (seed, game index) alone).
+
+``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel
+(id 1, behind ``novice``, ``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are
+large: linked in, their code would be copied into and re-optimised with every kernel that calls them. Each
+is compiled on its own, for the one signature it is called with, and called through a process-wide symbol
+bound when this module is imported (:mod:`simlab.kernels.link`), before any caller is compiled or loaded
+from the cache; the engine's routines first (:func:`simlab.kernels.rules.bind_routines`), since
+``advance_nb`` calls them through symbols, then the villains' ability routines, which the engine's routines
+call through a table (:func:`simlab.villains.bind_abilities`). The search player compiles on first use
+only (:func:`bind_search`, about 20 s): until then its table entry holds a kernel that says so.
+"""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+from numba import types
+
+from simlab.kernels import const as K
+from simlab.kernels.jit import entry_kernel, helper, kernel
+from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
+from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.rules import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb, bind_routines, setup_nb
+from simlab.kernels.state import clear_state_nb, new_state
+from simlab.villains import bind_abilities
+from strategies import search
+from strategies.heuristic import CHOOSE_REF_TYPES
+from strategies.heuristic import bind_parts as bind_heuristic_parts
+from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
+from strategies.plans import bind_plans
+from strategies.random import choose_nb as random_choose_nb
+
+GAME_FIELDS = ("winner", "end", "rounds", "steps", "decisions")  # columns of play_batch's out_games
+ALL_STEPS = 1 << 62
+ARG_TYPES = STRATEGY_ARG_TYPES
+ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps): play_nb's
+
+# The big kernels, each compiled once and called through a symbol (see simlab.kernels.link); callees first.
+bind_routines()
+bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
+bind(advance_by_ref_nb, ADVANCE_REF_TYPES)
+bind_heuristic_parts()  # the heuristic's largest scoring kernels, which its choose_nb calls through symbols
+bind_plans()  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
+bind(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES)
+# State and Tables cross these calls as references (one pointer each, simlab/kernels/ref.py), not unpacked
+advance = caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
+call_heuristic = caller(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES, types.int64)
+# Entry 0: the search player once bound (bind_search), else search_not_bound_nb.
+PLAYER_TABLE = "simlab_driver_players"
+call_player = table_caller(PLAYER_TABLE, 1, ARG_TYPES, types.int64)
+
+
+@kernel
+def search_not_bound_nb(st, tb, ru, realm, player, kind, ctx, n):
+    raise RuntimeError("the search player is not compiled: call simlab.game.warmup.ensure(search=True) first")
+
+
+fill(PLAYER_TABLE, 1, 0, search_not_bound_nb, ARG_TYPES)
+_search_bound = False
+
+
+def search_bound() -> bool:
+    """The search player is behind kernel id 2 in this process."""
+    return _search_bound
+
+
+def bind_search() -> bool:
+    """Compile the search player (or load it from the cache) and put it behind kernel id 2; False if it was
+    there already."""
+    global _search_bound
+    if _search_bound:
+        return False
+    search.bind_callees()
+    fill(PLAYER_TABLE, 1, 0, search.choose_nb, ARG_TYPES)
+    _search_bound = True
+    return True
+
+
+@entry_kernel
+def choose_nb(st, tb, ru):
+    """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (kernel id in
+    ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search)."""
+    return decide_nb(st, tb, ru, ref(st), ref(tb))
+
+
+@helper
+def decide_nb(st, tb, ru, rst, rtb):
+    """:func:`choose_nb`, given also references to ``st`` and ``tb`` (made by the caller, valid in its frame);
+    inlined where it is called, so that no call passes the tuples unpacked."""
+    player = st.g[K.G_PEND_PLAYER]
+    realm = st.g[K.G_PEND_REALM]
+    kind = st.g[K.G_PEND_KIND]
+    ctx = st.g[K.G_PEND_CTX]
+    n = st.g[K.G_PEND_N]
+    strategy = st.sv[player, K.SV_STRATEGY]
+    if strategy == 1:
+        return call_heuristic(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
+    if strategy == 2:
+        return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
+    return random_choose_nb(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
+
+
+@entry_kernel
+def play_nb(st, tb, ru, max_steps):
+    """Play ``max_steps`` more steps (or to the end), each seat's strategy answering its decisions."""
+    end = st.g[K.G_STEPS] + max_steps
+    rst = ref(st)
+    rtb = ref(tb)
+    rru = as_ptr(ru)
+    while advance(rst, rtb, rru, end - st.g[K.G_STEPS]):
+        apply_nb(rst, decide_nb(st, tb, ru, rst, rtb))
+
+
+@kernel
+def start_game_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, index):
+    """``st`` (any state of ``villains.shape[0]`` seats) set up for game ``index``: seat ``s`` plays villain row
+    ``villains[s]`` with strategy slot ``slots[s]`` (kernel id ``slot_kernels[slot]``, parameters
+    ``slot_params[slot]``)."""
+    clear_state_nb(st)
+    setup_nb(st, tb, ru, villains, slots, slot_kernels, slot_params, seed, index)
+
+
+@entry_kernel
+def play_range_nb(
+    st, tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, games, turns, flags, lo, hi
+):
+    """Play games ``first_index + lo .. first_index + hi - 1`` (rows ``lo .. hi - 1`` of the arrays below) in
+    ``st``, one after the other.
+
+    seat_villains: int64 (n, P) villain row of each seat, seat 0 first.
+    seat_slots: int64 (n, P) strategy slot of each seat; slot_kernels int64 (S,) and slot_params float64
+    (S, N_SPARAMS) give each slot's kernel id and parameters.
+    games: int64 (n, 5) out: winner seat (-1 none), end reason, rounds, steps, decisions.
+    turns: int64 (n, P) out: turns taken by each seat.
+    flags: int8 (n, P, 45) out: FLAG_DRAWN | FLAG_PLAYED per card instance, or shape (0, P, 45) to skip.
+    """
+    P = seat_villains.shape[1]
+    for i in range(lo, hi):
+        start_game_nb(
+            st, tb, ru, seat_villains[i], seat_slots[i], slot_kernels, slot_params, seed, first_index + np.uint64(i)
+        )
+        play_nb(st, tb, ru, ALL_STEPS)
+        games[i, 0] = st.g[K.G_WINNER]
+        games[i, 1] = st.g[K.G_END]
+        games[i, 2] = min(st.g[K.G_ROUND], ru[K.R_MAX_TURNS])
+        games[i, 3] = st.g[K.G_STEPS]
+        games[i, 4] = st.g[K.G_DECISIONS]
+        for s in range(P):
+            turns[i, s] = st.sv[s, K.SV_TURNS]
+        if flags.shape[0] > 0:
+            for s in range(P):
+                for k in range(K.N_INST):
+                    flags[i, s, k] = st.inst[s, k, K.I_FLAGS]
+
+
+BLOCK = 64  # games a thread plays before taking the next block (games differ in length: the threads finish together)
+
+
+def play_batch(
+    tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns, out_flags
+):
+    """Play games ``first_index .. first_index + n - 1`` on ``numba.get_num_threads()`` threads (arrays as in
+    :func:`play_range_nb`). Each thread takes the next block of games as it finishes one and plays it in
+    :func:`play_range_nb`, which releases the GIL; a game's stream comes from (seed, game index) alone, so
+    the results do not depend on the threads."""
+    n, P = seat_villains.shape
+    args = (tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns)
+    threads = min(numba.get_num_threads(), -(-n // BLOCK))
+    if threads <= 1:
+        play_range_nb(new_state(P, 0), *args, out_flags, 0, n)
+        return
+    blocks = iter(range(0, n, BLOCK))
+    lock = threading.Lock()
+
+    def work() -> None:
+        st = new_state(P, 0)  # one state a thread, cleared for each game
+        while True:
+            with lock:
+                lo = next(blocks, None)
+            if lo is None:
+                return
+            play_range_nb(st, *args, out_flags, lo, min(lo + BLOCK, n))
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()

@@ -1,0 +1,362 @@
+"""Compile the simulation kernels before the first game, saying so, and never count it as play.
+
+numba compiles a kernel the first time it runs and caches the machine code on disk (see
+:mod:`simlab.kernels.jit`), so only the first run after an install or an edit of the kernels pays for it.
+:func:`ensure` is called before any game is played: when the cache is warm it costs a file check; when it is
+cold it compiles them in compile-only processes, one a core (:func:`_compile_in_parallel`), then loads them,
+and reports its progress to a notifier (stderr by default). Runs time their games after :func:`ensure`, so
+games/s never includes compilation. ``simlab warmup`` does it ahead of time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from simlab.kernels import jit
+
+EXPECTED_SECONDS = 30  # a cold compile on the 2-core reference machine: 22-28 s (docs/performance.md)
+_STAGES = ("compiling", "loading")
+_SEARCH_STAGE = "the search player"
+SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
+MAX_PROCESSES = 4
+PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
+# Seconds each part took on the 2-core reference machine, for the largest first (the rest about 1 s each): the
+# order that keeps the processes busy to the end. Only the order depends on them.
+_PART_SECONDS = {
+    "simlab_strategies_heuristic_choose_choose_by_ref_nb": 11.2,  # with the decision memo (6856f48)
+    "play_range_nb": 6.2,
+    "simlab_simlab_kernels_rules_routines_turn_step_r": 5.7,
+    "simlab_strategies_heuristic_choose_score_nb": 5.2,  # with the decision memo
+    "simlab_strategies_heuristic_terms_cards_effect_value_nb": 2.7,
+    "simlab_strategies_heuristic_terms_cards_card_value_nb": 2.7,
+    "simlab_strategies_heuristic_terms_mover_location_value_nb": 2.4,
+    "simlab_simlab_kernels_rules_routines_actions_vanquish_r": 2.3,
+    "simlab_simlab_kernels_rules_routines_fate_fate_action_r": 1.8,
+    "simlab_strategies_heuristic_terms_fate_basic_fate_harm_nb": 1.7,
+    "simlab_strategies_heuristic_terms_cards_best_move_nb": 1.5,
+}
+# a villain's ability routine and its plan, whichever the villain (the shipped ones': 6.9-14.1 s and 3.1-5.7 s)
+_VILLAIN_PART_SECONDS = (
+    ("simlab_simlab_villains_", "_abilities_ability_r", 9.3),
+    ("simlab_strategies_plans_", "_plan_nb", 4.5),
+)
+LAST_PART_SECONDS: dict[str, float] = {}  # what each part took in this process's last cold compile
+_notifier: Callable[[str], None] | None = None
+_ready = False
+
+
+def _part_seconds(name: str) -> float:
+    for head, tail, seconds in _VILLAIN_PART_SECONDS:
+        if name.startswith(head) and name.endswith(tail):
+            return seconds
+    return _PART_SECONDS.get(name, 1.0)
+
+
+def _marker() -> Path:
+    # One marker per (engine, strategies) source hash and source tree: editing a kernel or a strategy makes
+    # the cache cold, and so does another checkout of the same sources (numba keys its files by path too).
+    from simlab.villains import ability_codes, codes_key, search_path
+
+    tree = hashlib.sha256(str(jit._ROOT).encode())
+    for where in (jit._ROOT / "simlab" / "villains", *search_path()):  # the folders' routines: with the engine
+        for path in sorted(where.glob("*/abilities.py")):
+            tree.update(path.read_bytes())
+    tree.update(codes_key(ability_codes()).encode())  # frozen into the villains' routines and plans
+    tree = tree.hexdigest()[:8]
+    return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}-{tree}"
+
+
+def cached() -> bool:
+    """The kernels for the current sources are compiled and cached (the next run starts in about a second)."""
+    return _ready or _marker().exists()
+
+
+def set_notifier(notify: Callable[[str], None] | None) -> None:
+    """``notify(message)`` is called when compiling starts and at each stage (None: print to stderr)."""
+    global _notifier
+    _notifier = notify
+
+
+def _say(message: str) -> None:
+    if _notifier is not None:
+        _notifier(message)
+    else:
+        print(f"simlab: {message}", file=sys.stderr, flush=True)
+
+
+def _parts() -> dict[str, Callable[[], None]]:
+    """Every separately compiled part of the main job, by name: each kernel the driver binds or puts in a table
+    (in a compile-only process they are noted, not compiled: :func:`simlab.kernels.link.defer_compiling`) and
+    the drivers Python calls, for the argument types the runs pass."""
+    import numba
+    import numpy as np
+
+    from simlab.game.driver import ADVANCE_ARG_TYPES, choose_nb, play_nb, play_range_nb
+    from simlab.kernels import link
+    from simlab.kernels.rules import setup_nb
+
+    def typed(args) -> tuple:
+        return tuple(numba.typeof(a) for a in args)
+
+    tb, ru, vrows, kernels, params = _game_inputs()
+    slots = np.arange(len(vrows), dtype=np.int64)
+    setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, slots, kernels, params, np.uint64(0), np.uint64(0)))
+    parts = {name: (lambda d=d, a=a: d.compile(a)) for name, (d, a) in link.DEFERRED.items()}
+    parts["play_range_nb"] = lambda: play_range_nb.compile(link.ENGINE_TYPES[:1] + typed(_batch_args() + (0, 1)))
+    parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(link.ENGINE_TYPES))
+    parts["setup_nb"] = lambda: setup_nb.compile(setup_types)
+    return parts
+
+
+def _compile_worker() -> None:
+    """A compile-only process of the parallel cold start: prints the names of the parts (one JSON line), then
+    compiles each part named on stdin, answering ``[name, seconds, error or ""]``, until stdin closes. numba's
+    cache carries what it compiles to the process that plays."""
+    from simlab.kernels import link
+
+    link.defer_compiling()
+    import simlab.game.driver  # noqa: F401  (notes what it binds in link.DEFERRED instead of compiling it)
+
+    parts = _parts()
+    print(json.dumps(list(parts)), flush=True)
+    for line in sys.stdin:
+        name = line.strip()
+        t = time.perf_counter()
+        try:
+            parts[name]()
+            error = ""
+        except Exception as exc:  # the playing process compiles it again, and shows the error if it recurs
+            error = f"{type(exc).__name__}: {exc}"
+        print(json.dumps([name, time.perf_counter() - t, error]), flush=True)
+
+
+_WORKER_CODE = "from simlab.game.warmup import _compile_worker; _compile_worker()"
+
+
+def _process_count() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_PROCESSES))
+
+
+def _compile_in_parallel(t_all: float) -> bool:
+    """Compile every part (:func:`_parts`) in compile-only processes, one a core, the largest parts first, each
+    process taking the next part as it finishes one; False if they could not start (nothing compiled)."""
+    try:
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _WORKER_CODE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env=dict(os.environ),
+            )
+            for _ in range(_process_count())
+        ]
+    except OSError:
+        return False
+    try:
+        return _share_out(procs, t_all)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
+    names = None
+    for proc in procs:
+        line = proc.stdout.readline()
+        if line:
+            names = json.loads(line)
+    if not names:
+        return False
+    todo = sorted(names, key=lambda n: -_part_seconds(n))
+    busy: dict[object, subprocess.Popen] = {}
+    select = selectors.DefaultSelector()
+
+    def give(proc: subprocess.Popen) -> None:
+        if todo:
+            proc.stdin.write(todo.pop(0) + "\n")
+            proc.stdin.flush()
+            busy[proc.stdout] = proc
+        else:  # nothing left: the process ends
+            select.unregister(proc.stdout)
+            proc.stdin.close()
+
+    for proc in procs:
+        if proc.poll() is None:
+            select.register(proc.stdout, selectors.EVENT_READ)
+            give(proc)
+    LAST_PART_SECONDS.clear()
+    said = time.perf_counter()
+    while busy:
+        for key, _ in select.select(timeout=PROGRESS_EVERY):
+            proc = busy.pop(key.fileobj)
+            line = proc.stdout.readline()
+            if not line:  # the process died: what it had is compiled again when loading
+                select.unregister(proc.stdout)
+                continue
+            name, seconds, _error = json.loads(line)
+            LAST_PART_SECONDS[name] = seconds
+            give(proc)
+        if time.perf_counter() - said >= PROGRESS_EVERY and busy:
+            said = time.perf_counter()
+            _say(f"compiled {len(LAST_PART_SECONDS)} of {len(names)} parts ({said - t_all:.0f} s)")
+    return True
+
+
+def search_cached() -> bool:
+    """The search player for the current sources is compiled and cached."""
+    return _search_marker().exists()
+
+
+def _search_marker() -> Path:
+    marker = _marker()  # hashes the villains' routines: once
+    return marker.with_name(marker.name + "-search-" + Path(jit.PLAYER_CACHE_DIR).name)
+
+
+def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
+    """Make sure the kernels are compiled (and bound) in this process; returns seconds per stage compiled.
+
+    A warm cache loads in about a second and says nothing; a cold one says what it does. The search player
+    (``search=True``) compiles only when a game needs it, the first time about ``SEARCH_SECONDS``.
+    """
+    times = _ensure(force)
+    if search:
+        times |= _ensure_search(force)
+    return times
+
+
+def _ensure_search(force: bool) -> dict[str, float]:
+    import numba
+
+    import simlab.game.driver as driver
+
+    if driver.search_bound():
+        return {}
+    cold = not numba.config.DISABLE_JIT and (force or not _search_marker().exists())
+    if cold:
+        _say(f"compiling the search player (first use only, about {SEARCH_SECONDS} s)")
+    t = time.perf_counter()
+    driver.bind_search()  # without the JIT: puts the Python function in the table
+    if not cold:
+        return {}
+    took = time.perf_counter() - t
+    try:
+        _search_marker().write_text(f"{took:.1f}\n")
+    except OSError:
+        pass
+    _say(f"compiled the search player in {took:.0f} s")
+    return {_SEARCH_STAGE: took}
+
+
+def _ensure(force: bool) -> dict[str, float]:
+    global _ready
+    if _ready and not force:
+        return {}
+    import numba
+
+    if numba.config.DISABLE_JIT:  # plain Python: nothing to compile
+        _ready = True
+        return {}
+    cold = force or not cached()
+    _ready = True  # the last stages play games themselves
+    times: dict[str, float] = {}
+    t_all = time.perf_counter()
+    if cold:
+        procs = _process_count()
+        _say(
+            f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores"
+            + (f", in {procs} processes)" if procs > 1 else ")")
+        )
+        if procs > 1 and _compile_in_parallel(t_all):
+            times[_STAGES[0]] = time.perf_counter() - t_all
+    t = time.perf_counter()
+    # binds the engine's routines, the villains' routines, advance_nb and the heuristic: loaded from the cache
+    # when the processes compiled them, compiled here otherwise (one core, or a process that failed)
+    import simlab.game.driver  # noqa: F401
+
+    _play_one_batch()
+    _play_one_game()
+    if cold:  # compiled in processes, then loaded here; or compiled here
+        times[_STAGES[1] if _STAGES[0] in times else _STAGES[0]] = time.perf_counter() - t
+    if cold:
+        total = time.perf_counter() - t_all
+        try:
+            _marker().parent.mkdir(parents=True, exist_ok=True)
+            _marker().write_text(f"{total:.1f}\n")
+        except OSError:
+            pass
+        _say(f"compiled in {total:.0f} s; later runs start in about a second")
+    return times
+
+
+def _game_inputs():
+    """Tables, rules and a two-seat expert-vs-random setup (one round) to run the drivers on."""
+    import numpy as np
+
+    from simlab.data.cards import load_cards
+    from simlab.data.rules import rules_array
+    from strategies import resolve
+
+    cards = load_cards()
+    specs = [resolve("expert"), resolve("random")]
+    vrows = np.array([v.row for v in (cards.villains[0], cards.villains[-1])], np.int64)
+    kernels = np.array([s.kernel for s in specs], np.int64)
+    params = np.stack([s.vector() for s in specs])
+    return cards.tables, rules_array({}, 1), vrows, kernels, params
+
+
+def _batch_args() -> tuple:
+    """Arguments of one batch of one game, typed as the runs pass them."""
+    import numpy as np
+
+    from simlab.kernels import const as K
+
+    tb, ru, vrows, kernels, params = _game_inputs()
+    seats = np.array([[0, 1]], np.int64)
+    return (
+        tb,
+        ru,
+        vrows[seats],
+        seats,
+        kernels,
+        params,
+        np.uint64(0),
+        np.uint64(0),
+        np.zeros((1, 5), np.int64),
+        np.zeros((1, 2), np.int64),
+        np.zeros((1, 2, K.N_INST), np.int8),
+    )
+
+
+def _play_one_batch() -> None:
+    from simlab.game.driver import play_batch
+
+    play_batch(*_batch_args())
+
+
+def _play_one_game() -> None:
+    import numpy as np
+
+    from simlab.game.driver import ALL_STEPS, play_nb
+    from simlab.kernels.rules import setup_nb
+    from simlab.kernels.state import new_state
+
+    tb, ru, vrows, kernels, params = _game_inputs()
+    st = new_state(2, 0)
+    setup_nb(st, tb, ru, vrows, np.arange(2, dtype=np.int64), kernels, params, np.uint64(0), np.uint64(0))
+    play_nb(st, tb, ru, ALL_STEPS)

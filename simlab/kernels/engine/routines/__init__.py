@@ -1,1 +1,0 @@
-"""The rules that wait for players' decisions: one routine a rule (see :mod:`simlab.kernels.engine.frame`)."""
