@@ -27,7 +27,7 @@ from numba.extending import intrinsic
 from simlab.game import driver, warmup
 from simlab.game.api import Game
 from simlab.kernels import const as K
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import as_ptr, ref
 from simlab.kernels.rules import apply_nb
 
 KINDS = {v: k for k, v in vars(K).items() if k.startswith("DK_")}

@@ -109,7 +109,7 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     from simlab.game import warmup
     from simlab.game.api import Game
     from simlab.kernels import const as K
-    from simlab.kernels.ref import as_ptr, ref
+    from simlab.kernels.compile import as_ptr, ref
     from simlab.kernels.rules import advance_nb, apply_nb
     from simlab.kernels.state import copy_state
 
@@ -197,7 +197,7 @@ def main() -> None:
         numba.set_num_threads(1)
         return split(args.matchup, args.strategy, args.split)
 
-    from simlab.kernels import jit
+    from simlab.kernels.compile import cache
     from simlab.runs.backend import play_games
     from simlab.runs.sim import GamePlan
 
@@ -206,9 +206,8 @@ def main() -> None:
     job = GamePlan(villains, (args.strategy,) * len(villains), args.games, 1, chunk=args.games).job(0, args.games)
     play_games(dataclasses.replace(job, n=2))  # load the kernels before mapping them
     if not args.no_map:
-        # each base directory and its siblings <base>-<suffix> (the kernels bound on their own, the parts)
-        bases = (jit.ENGINE_CACHE_DIR, jit.STRATEGY_CACHE_DIR)
-        n = write_perf_map(sorted({d for b in bases for d in glob.glob(b + "*")}))
+        # every cache directory of these sources' kernels (one per tag and import closure)
+        n = write_perf_map(sorted(glob.glob(os.path.join(cache.cache_base(), "*"))))
         print(f"perf map: {n} functions in /tmp/perf-{os.getpid()}.map", file=sys.stderr)
     t = time.perf_counter()
     games = play_games(job)[1]

@@ -1,6 +1,6 @@
 """``random``: uniform over the legal options of every decision."""
 
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rng import randint_nb
 
 NAME = "random"

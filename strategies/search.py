@@ -41,7 +41,7 @@ every seat's ``sparams`` row is its villain's block, so the heuristic reads it a
 
 The workspace (three states and two scratch arrays) is allocated once per decision; nothing is allocated
 per world or per rollout. The engine and the heuristic are called through their bound symbols
-(:mod:`simlab.kernels.link`), not linked in, so this kernel compiles in seconds.
+(``name.call``, :mod:`simlab.kernels.compile.link`), not linked in, so this kernel compiles in seconds.
 """
 
 from __future__ import annotations
@@ -51,20 +51,15 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb
-from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
-from simlab.kernels.link import ENGINE_REF_TYPES, bind, caller
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import allocating_kernel, as_ptr, entry_kernel, kernel, ref
 from simlab.kernels.rng import next_u64_nb, randint_nb
-from simlab.kernels.rules import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb
+from simlab.kernels.rules import advance_by_ref_nb, apply_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
-from strategies.heuristic import CHOOSE_REF_TYPES, progress_nb
-from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
-from strategies.plans import bind_plans
+from strategies.heuristic import progress_nb
 
 NAME = "search"
 DESCRIPTION = (
@@ -132,22 +127,6 @@ N_SCRATCH = N_FEATURES + 3  # the value's scratch: one seat's features, then eve
 N_VILLAIN_ROWS = 3
 STRIDE = (N_SPARAMS - HEADER) // N_VILLAIN_ROWS  # sparams[player, HEADER + row * STRIDE:]: rollout parameters
 ALL_STEPS = 1 << 62
-
-# kernels called through their symbols (bound by bind_callees before this module's kernels are compiled), the
-# state and the tables passed as references (one pointer each, simlab/kernels/ref.py)
-_APPLY_TYPES = ENGINE_REF_TYPES[:1] + (types.int64,)
-call_advance = caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
-call_apply = caller(apply_nb, _APPLY_TYPES, types.none)
-call_heuristic = caller(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES, types.int64)
-
-
-def bind_callees() -> None:
-    """Bind the kernels this module calls through symbols (the driver does it when imported)."""
-    bind(advance_by_ref_nb, ADVANCE_REF_TYPES)
-    bind(apply_nb, _APPLY_TYPES)
-    bind_heuristic_parts()
-    bind_plans()
-    bind(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES)
 
 
 def check_params(params: dict[str, float]) -> str | None:
@@ -306,11 +285,11 @@ def determinise_nb(st, observer, rng, scratch):
 @kernel
 def policy_nb(rws, rtb, ru, policy):
     """The rollout policy's answer to the decision waiting in the world ``rws`` refers to (1 heuristic, 0 random);
-    ``rws``, ``rtb``: references to the world and the tables (simlab/kernels/ref.py)."""
+    ``rws``, ``rtb``: references to the world and the tables (simlab/kernels/compile/ref.py)."""
     n = rws.g[K.G_PEND_N]
     if policy == 0:
         return randint_nb(rws.rng, n)
-    return call_heuristic(
+    return heuristic_choose_by_ref_nb.call(
         rws, rtb, ru, rws.g[K.G_PEND_REALM], rws.g[K.G_PEND_PLAYER], rws.g[K.G_PEND_KIND], rws.g[K.G_PEND_CTX], n
     )
 
@@ -325,8 +304,8 @@ def rollout_nb(ws, tb, ru, horizon, policy):
     rtb = ref(tb)
     rru = as_ptr(ru)
     while True:
-        if call_advance(rws, rtb, rru, steps):
-            call_apply(rws, policy_nb(rws, rtb, rru, policy))
+        if advance_by_ref_nb.call(rws, rtb, rru, steps):
+            apply_nb.call(rws, policy_nb(rws, rtb, rru, policy))
         elif ws.g[K.G_PHASE] == K.PH_OVER:
             return
         elif ws.g[K.G_PHASE] == K.PH_START:
@@ -478,14 +457,14 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
         if alive == 0:
             break
         copy_state_nb(ws, world)
-        call_apply(ref(ws), pick)
+        apply_nb.call(ref(ws), pick)
         rollout_nb(ws, tb, ru, horizon, policy)
         base = value_nb(ws, tb, ru, player, sp, x)
         for i in range(n):
             if stats[4, i] != 1.0:
                 continue
             copy_state_nb(ws, world)
-            call_apply(ref(ws), i)
+            apply_nb.call(ref(ws), i)
             rollout_nb(ws, tb, ru, horizon, policy)
             d = value_nb(ws, tb, ru, player, sp, x) - base
             stats[0, i] += d

@@ -12,8 +12,7 @@ from conftest import build
 
 import simlab.game.driver  # noqa: F401  (binds the heuristic's parts and fills the table of plans)
 from simlab.kernels import const as K
-from simlab.kernels import link
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import as_ptr, link, ref
 from simlab.villains import REGISTRY, ability_codes
 from strategies import STRATEGIES
 from strategies import heuristic as H

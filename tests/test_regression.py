@@ -78,10 +78,10 @@ print(runs, differ)
 
 @pytest.mark.slow
 def test_fixture_games_never_index_below_zero(tmp_path):
-    """simlab's kernels take a negative array index as given (simlab/kernels/jit.py: no wraparound), which is only
-    sound if no kernel ever indexes with one: with numba's bounds checks on, such an index raises IndexError. The
-    first games of every fixture run play with them on (a fresh cache, so every kernel compiles with them) and
-    end as the fixture says."""
+    """simlab's kernels take a negative array index as given (compile/patches/index_as_given.py: no wraparound),
+    which is only sound if no kernel ever indexes with one: with numba's bounds checks on, such an index raises
+    IndexError. The first games of every fixture run play with them on (a fresh cache, so every kernel compiles with
+    them) and end as the fixture says."""
     out = subprocess.run(
         [sys.executable, "-c", _BOUNDSCHECKED],
         cwd=Path(__file__).parent,

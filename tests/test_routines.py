@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.kernels import link
+from simlab.kernels.compile import link
 from simlab.kernels.rules import drive, frame
 
 ROOT = Path(__file__).resolve().parents[1]

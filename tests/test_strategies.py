@@ -16,8 +16,8 @@ from simlab.cli import app
 from simlab.errors import InputError, StrategyError
 from simlab.game.api import Game
 from simlab.kernels import const as K
+from simlab.kernels.compile import as_ptr, ref
 from simlab.kernels.query import available_symbols_nb
-from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.state import copy_state
 from simlab.runs.sim import simulate
 from simlab.studies.ladder import pairings, skill_ladder
@@ -383,7 +383,7 @@ def _option_scores(st, tb, ru, out):
     player, realm, kind = st.g[K.G_PEND_PLAYER], st.g[K.G_PEND_REALM], st.g[K.G_PEND_KIND]
     heuristic.open_memo_nb(rst, kind)
     for i in range(st.g[K.G_PEND_N]):
-        out[i] = heuristic._score_nb(
+        out[i] = heuristic.score_nb.call(
             rst, rtb, as_ptr(ru), as_ptr(st.sparams[player]), realm, player, kind, st.g[K.G_PEND_CTX], i
         )
     heuristic.close_memo_nb(rst, kind, -1)

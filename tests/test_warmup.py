@@ -13,7 +13,8 @@ import pytest
 
 from simlab import villains
 from simlab.game import warmup
-from simlab.kernels import link, rules
+from simlab.kernels import rules
+from simlab.kernels.compile import link
 from simlab.runs.sim import simulate
 from strategies import heuristic
 
@@ -75,7 +76,7 @@ def test_one_core_or_processes_that_fail_compile_here(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_a_compile_only_process_notes_the_kernels_instead_of_compiling_them(tmp_path):
     code = (
-        "from simlab.kernels import link; link.defer_compiling(); import simlab.game.driver; "
+        "from simlab.kernels.compile import link; link.defer_compiling(); import simlab.game.driver; "
         "from simlab.kernels import rules; "
         "print(all(link.symbol_name(r) in link.DEFERRED for r in rules.ROUTINES.values()), len(link.DEFERRED))"
     )

@@ -16,13 +16,13 @@ from simlab.report.render import _parameter_rich_table, console, rules_view, str
 def warmup() -> None:
     """Compile the simulation kernels now (the first run otherwise does it), and say how long it took."""
     from simlab.game import warmup as warm
-    from simlab.kernels import jit
+    from simlab.kernels.compile import cache
 
     if warm.cached() and warm.search_cached():
         t = time.perf_counter()
         warm.ensure(search=True)
         took = time.perf_counter() - t
-        console.print(f"the kernels are compiled and cached ({jit._cache_base()}); loaded in {took:.1f} s")
+        console.print(f"the kernels are compiled and cached ({cache.cache_base()}); loaded in {took:.1f} s")
         return
     times = warm.ensure(search=True)
     for stage, seconds in times.items():

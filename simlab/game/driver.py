@@ -8,12 +8,11 @@ in parallel (:func:`play_batch`, each game's stream from (seed, game index) alon
 ``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel
 (id 1, behind ``novice``, ``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are
 large: linked in, their code would be copied into and re-optimised with every kernel that calls them. Each
-is compiled on its own, for the one signature it is called with, and called through a process-wide symbol
-bound when this module is imported (:mod:`simlab.kernels.link`), before any caller is compiled or loaded
-from the cache; the engine's routines first (:func:`simlab.kernels.rules.bind_routines`), since
-``advance_nb`` calls them through symbols, then the villains' ability routines, which the engine's routines
-call through a table (:func:`simlab.villains.bind_abilities`). The search player compiles on first use
-only (:func:`bind_search`, about 20 s): until then its table entry holds a kernel that says so.
+is a part, compiled on its own for the one signature it is called with and called as ``name.call`` through
+a process-wide symbol, or an entry of a table of kernels (:mod:`simlab.kernels.compile`); ``bind_all()``,
+when this module is imported, binds every part and fills every table before any caller is compiled or loaded
+from the cache. The search player compiles on first use only (:func:`bind_search`, about 20 s): until then
+its table entry holds a kernel that says so.
 """
 
 import threading
@@ -24,15 +23,11 @@ import numpy as np
 from numba import types
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import entry_kernel, helper, kernel
-from simlab.kernels.link import ENGINE_TYPES, STRATEGY_ARG_TYPES, bind, caller, fill, table_caller
-from simlab.kernels.ref import as_ptr, ref
-from simlab.kernels.rules import ADVANCE_REF_TYPES, advance_by_ref_nb, apply_nb, bind_routines, setup_nb
-from simlab.kernels.state import clear_state_nb, new_state
+from simlab.kernels.compile import add_binder, as_ptr, bind_all, entry_kernel, fill, helper, kernel, ref, table_caller
+from simlab.kernels.rules import advance_by_ref_nb, apply_nb, setup_nb
+from simlab.kernels.state import ENGINE_TYPES, STRATEGY_ARG_TYPES, clear_state_nb, new_state
 from simlab.villains import bind_abilities
 from strategies import search
-from strategies.heuristic import CHOOSE_REF_TYPES
-from strategies.heuristic import bind_parts as bind_heuristic_parts
 from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.plans import bind_plans
 from strategies.random import choose_nb as random_choose_nb
@@ -42,16 +37,12 @@ ALL_STEPS = 1 << 62
 ARG_TYPES = STRATEGY_ARG_TYPES
 ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps): play_nb's
 
-# The big kernels, each compiled once and called through a symbol (see simlab.kernels.link); callees first.
-bind_routines()
-bind_abilities()  # each villain's ability routine, in the engine's table (simlab/villains/<folder>/abilities.py)
-bind(advance_by_ref_nb, ADVANCE_REF_TYPES)
-bind_heuristic_parts()  # the heuristic's largest scoring kernels, which its choose_nb calls through symbols
-bind_plans()  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
-bind(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES)
-# State and Tables cross these calls as references (one pointer each, simlab/kernels/ref.py), not unpacked
-advance = caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
-call_heuristic = caller(heuristic_choose_by_ref_nb, CHOOSE_REF_TYPES, types.int64)
+# Every part (the big kernels, each compiled once and called through its symbol) and every table of kernels (the
+# rules' routines, the villains' abilities, the plans), callees first, before any kernel calling them is compiled or
+# loaded from the cache. State and Tables cross these calls as references (one pointer each), not unpacked.
+add_binder(bind_abilities)  # each villain's routines, in the rules' tables (simlab/villains/<folder>/)
+add_binder(bind_plans)  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
+bind_all()
 # Entry 0: the search player once bound (bind_search), else search_not_bound_nb.
 PLAYER_TABLE = "simlab_driver_players"
 call_player = table_caller(PLAYER_TABLE, 1, ARG_TYPES, types.int64)
@@ -77,7 +68,6 @@ def bind_search() -> bool:
     global _search_bound
     if _search_bound:
         return False
-    search.bind_callees()
     fill(PLAYER_TABLE, 1, 0, search.choose_nb, ARG_TYPES)
     _search_bound = True
     return True
@@ -101,7 +91,7 @@ def decide_nb(st, tb, ru, rst, rtb):
     n = st.g[K.G_PEND_N]
     strategy = st.sv[player, K.SV_STRATEGY]
     if strategy == 1:
-        return call_heuristic(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
+        return heuristic_choose_by_ref_nb.call(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
     if strategy == 2:
         return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
     return random_choose_nb(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
@@ -114,7 +104,7 @@ def play_nb(st, tb, ru, max_steps):
     rst = ref(st)
     rtb = ref(tb)
     rru = as_ptr(ru)
-    while advance(rst, rtb, rru, end - st.g[K.G_STEPS]):
+    while advance_by_ref_nb.call(rst, rtb, rru, end - st.g[K.G_STEPS]):
         apply_nb(rst, decide_nb(st, tb, ru, rst, rtb))
 
 

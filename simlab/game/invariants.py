@@ -4,8 +4,8 @@
 
 :func:`check_nb` returns 0 when every invariant holds, else the code of the first one broken; the codes
 index :data:`INVARIANTS` from 1. A state is checked between steps (``G_SP == 0``: no routine under way, no
-decision waiting), so nothing may be left in limbo. Only tests and benchmarks use this module; it is cached
-apart from the engine (``simlab/kernels/jit.py``), so editing it recompiles nothing else.
+decision waiting), so nothing may be left in limbo. Only tests and benchmarks use this module; its kernels
+are cached by their own import closure (:mod:`simlab.kernels.compile.cache`), so editing it recompiles nothing else.
 """
 
 import numpy as np
@@ -14,7 +14,7 @@ from numba import prange
 from simlab.game.driver import play_nb, start_game_nb
 from simlab.kernels import const as K
 from simlab.kernels.bits import count_nb
-from simlab.kernels.jit import batch_kernel, entry_kernel, kernel
+from simlab.kernels.compile import as_ptr, batch_kernel, entry_kernel, kernel, ref
 from simlab.kernels.query import (
     Q_ALLY_STRENGTH,
     Q_HERO_STRENGTH,
@@ -31,7 +31,6 @@ from simlab.kernels.query import (
     symbol_available_nb,
     vanquish_min_allies_nb,
 )
-from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rules import finished_nb
 from simlab.kernels.rules.abilities import objective_met_nb
 from simlab.kernels.state import new_state_nb

@@ -1,7 +1,7 @@
 """Compile the simulation kernels before the first game, saying so, and never count it as play.
 
 numba compiles a kernel the first time it runs and caches the machine code on disk (see
-:mod:`simlab.kernels.jit`), so only the first run after an install or an edit of the kernels pays for it.
+:mod:`simlab.kernels.compile.cache`), so only the first run after an install or an edit of the kernels pays for it.
 :func:`ensure` is called before any game is played: when the cache is warm it costs a file check; when it is
 cold it compiles them in compile-only processes, one a core (:func:`_compile_in_parallel`), then loads them,
 and reports its progress to a notifier (stderr by default). Runs time their games after :func:`ensure`, so
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from simlab.kernels import jit
+from simlab.kernels.compile import cache, patches
 
 EXPECTED_SECONDS = 30  # a cold compile on the 2-core reference machine: 22-28 s (docs/performance.md)
 _STAGES = ("compiling", "loading")
@@ -28,50 +28,36 @@ _SEARCH_STAGE = "the search player"
 SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
 MAX_PROCESSES = 4
 PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
-# Seconds each part took on the 2-core reference machine, for the largest first (the rest about 1 s each): the
-# order that keeps the processes busy to the end. Only the order depends on them.
-_PART_SECONDS = {
-    "simlab_strategies_heuristic_choose_choose_by_ref_nb": 11.2,  # with the decision memo (6856f48)
-    "play_range_nb": 6.2,
-    "simlab_simlab_kernels_rules_routines_turn_step_r": 5.7,
-    "simlab_strategies_heuristic_choose_score_nb": 5.2,  # with the decision memo
-    "simlab_strategies_heuristic_terms_cards_effect_value_nb": 2.7,
-    "simlab_strategies_heuristic_terms_cards_card_value_nb": 2.7,
-    "simlab_strategies_heuristic_terms_mover_location_value_nb": 2.4,
-    "simlab_simlab_kernels_rules_routines_actions_vanquish_r": 2.3,
-    "simlab_simlab_kernels_rules_routines_fate_fate_action_r": 1.8,
-    "simlab_strategies_heuristic_terms_fate_basic_fate_harm_nb": 1.7,
-    "simlab_strategies_heuristic_terms_cards_best_move_nb": 1.5,
-}
-# a villain's ability routine and its plan, whichever the villain (the shipped ones': 6.9-14.1 s and 3.1-5.7 s)
-_VILLAIN_PART_SECONDS = (
-    ("simlab_simlab_villains_", "_abilities_ability_r", 9.3),
-    ("simlab_strategies_plans_", "_plan_nb", 4.5),
-)
 LAST_PART_SECONDS: dict[str, float] = {}  # what each part took in this process's last cold compile
 _notifier: Callable[[str], None] | None = None
 _ready = False
 
 
-def _part_seconds(name: str) -> float:
-    for head, tail, seconds in _VILLAIN_PART_SECONDS:
-        if name.startswith(head) and name.endswith(tail):
-            return seconds
-    return _PART_SECONDS.get(name, 1.0)
-
-
 def _marker() -> Path:
-    # One marker per (engine, strategies) source hash and source tree: editing a kernel or a strategy makes
+    # One marker per source tree and the sources every part is compiled from: editing a kernel or a strategy makes
     # the cache cold, and so does another checkout of the same sources (numba keys its files by path too).
-    from simlab.villains import ability_codes, codes_key, search_path
+    from simlab.villains import ability_codes, codes_key
 
-    tree = hashlib.sha256(str(jit._ROOT).encode())
-    for where in (jit._ROOT / "simlab" / "villains", *search_path()):  # the folders' routines: with the engine
-        for path in sorted(where.glob("*/abilities.py")):
-            tree.update(path.read_bytes())
+    tree = hashlib.sha256()
+    for path in _played_sources():
+        tree.update(str(path).encode())
+        tree.update(path.read_bytes())
     tree.update(codes_key(ability_codes()).encode())  # frozen into the villains' routines and plans
-    tree = tree.hexdigest()[:8]
-    return Path(jit.STRATEGY_CACHE_DIR) / f"ready-{Path(jit.ENGINE_CACHE_DIR).name}-{tree}"
+    return Path(cache.cache_base()) / f"ready-{tree.hexdigest()[:16]}"
+
+
+def _played_sources() -> list[Path]:
+    """The sources of every kernel a game may run: the driver's import closure, and the villain folders and plans
+    loaded by name (:mod:`simlab.villains`), which no import names."""
+    import simlab.villains
+    import strategies.plans
+    from simlab.villains import search_path
+
+    for package in ("simlab", "strategies"):
+        cache.follow(package)
+    folders = [Path(simlab.villains.__file__).parent, *search_path(), Path(strategies.plans.__file__).parent]
+    loaded = sorted({p for where in folders for p in where.rglob("*.py")})
+    return list(cache.closure("simlab.game.driver")) + loaded
 
 
 def cached() -> bool:
@@ -94,24 +80,25 @@ def _say(message: str) -> None:
 
 def _parts() -> dict[str, Callable[[], None]]:
     """Every separately compiled part of the main job, by name: each kernel the driver binds or puts in a table
-    (in a compile-only process they are noted, not compiled: :func:`simlab.kernels.link.defer_compiling`) and
+    (in a compile-only process they are noted, not compiled: :func:`simlab.kernels.compile.link.defer_compiling`) and
     the drivers Python calls, for the argument types the runs pass."""
     import numba
     import numpy as np
 
     from simlab.game.driver import ADVANCE_ARG_TYPES, choose_nb, play_nb, play_range_nb
-    from simlab.kernels import link
+    from simlab.kernels.compile import link
     from simlab.kernels.rules import setup_nb
+    from simlab.kernels.state import ENGINE_TYPES
 
     def typed(args) -> tuple:
         return tuple(numba.typeof(a) for a in args)
 
     tb, ru, vrows, kernels, params = _game_inputs()
     slots = np.arange(len(vrows), dtype=np.int64)
-    setup_types = link.ENGINE_TYPES[:1] + typed((tb, ru, vrows, slots, kernels, params, np.uint64(0), np.uint64(0)))
+    setup_types = ENGINE_TYPES[:1] + typed((tb, ru, vrows, slots, kernels, params, np.uint64(0), np.uint64(0)))
     parts = {name: (lambda d=d, a=a: d.compile(a)) for name, (d, a) in link.DEFERRED.items()}
-    parts["play_range_nb"] = lambda: play_range_nb.compile(link.ENGINE_TYPES[:1] + typed(_batch_args() + (0, 1)))
-    parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(link.ENGINE_TYPES))
+    parts["play_range_nb"] = lambda: play_range_nb.compile(ENGINE_TYPES[:1] + typed(_batch_args() + (0, 1)))
+    parts["play_nb"] = lambda: (play_nb.compile(ADVANCE_ARG_TYPES), choose_nb.compile(ENGINE_TYPES))
     parts["setup_nb"] = lambda: setup_nb.compile(setup_types)
     return parts
 
@@ -120,7 +107,7 @@ def _compile_worker() -> None:
     """A compile-only process of the parallel cold start: prints the names of the parts (one JSON line), then
     compiles each part named on stdin, answering ``[name, seconds, error or ""]``, until stdin closes. numba's
     cache carries what it compiles to the process that plays."""
-    from simlab.kernels import link
+    from simlab.kernels.compile import link
 
     link.defer_compiling()
     import simlab.game.driver  # noqa: F401  (notes what it binds in link.DEFERRED instead of compiling it)
@@ -183,7 +170,8 @@ def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
             names = json.loads(line)
     if not names:
         return False
-    todo = sorted(names, key=lambda n: -_part_seconds(n))
+    last = cache.part_seconds()  # the longest first: the order that keeps the processes busy to the end
+    todo = sorted(names, key=lambda n: -last.get(n, 1.0))
     busy: dict[object, subprocess.Popen] = {}
     select = selectors.DefaultSelector()
 
@@ -215,6 +203,7 @@ def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
         if time.perf_counter() - said >= PROGRESS_EVERY and busy:
             said = time.perf_counter()
             _say(f"compiled {len(LAST_PART_SECONDS)} of {len(names)} parts ({said - t_all:.0f} s)")
+    cache.record_part_seconds(LAST_PART_SECONDS)
     return True
 
 
@@ -225,7 +214,7 @@ def search_cached() -> bool:
 
 def _search_marker() -> Path:
     marker = _marker()  # hashes the villains' routines: once
-    return marker.with_name(marker.name + "-search-" + Path(jit.PLAYER_CACHE_DIR).name)
+    return marker.with_name(marker.name + "-search-" + cache.closure_hash("strategies.search"))
 
 
 def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
@@ -282,6 +271,8 @@ def _ensure(force: bool) -> dict[str, float]:
             f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores"
             + (f", in {procs} processes)" if procs > 1 else ")")
         )
+        for line in patches.not_applied():
+            _say(line)
         if procs > 1 and _compile_in_parallel(t_all):
             times[_STAGES[0]] = time.perf_counter() - t_all
     t = time.perf_counter()

@@ -10,7 +10,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from simlab.kernels.jit import helper
+from simlab.kernels.compile import helper
 
 VILLAIN_BITS = (1 << 30) - 1  # instances 0-29: the Villain deck
 FATE_BITS = ((1 << 45) - 1) ^ VILLAIN_BITS  # instances 30-44: the Fate deck

@@ -7,11 +7,11 @@ Strategies may import these; the engine's mutating kernels live in :mod:`simlab.
 
 from numba import types
 
+from simlab.kernels import compile
 from simlab.kernels import const as K
-from simlab.kernels import link
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
-from simlab.kernels.jit import kernel
-from simlab.kernels.ref import as_ptr, as_ref
+from simlab.kernels.compile import as_ptr, as_ref, kernel
+from simlab.kernels.state import ENGINE_REF_TYPES
 
 # ----------------------------------------------------------------------------- what the queries ask the villains
 # A query turning on an ongoing ability asks the villain's folder handling it: ``answer_nb(st, tb, q, p, s, a, b)``
@@ -20,11 +20,11 @@ from simlab.kernels.ref import as_ptr, as_ref
 # that the folder says answer question ``q`` (its ANSWERS; a value table of bits by question: a clear bit is not
 # asked, so a game without such an ability pays one bit test). An answer reads the state only.
 QUERY_TABLE = "simlab_villain_queries"
-QUERY_TYPES = link.ENGINE_REF_TYPES[:2] + (types.int64,) * 5  # (ref(st), ref(tb), q, p, s, a, b)
-_answer = link.table_caller(QUERY_TABLE, K.N_ABILITY_CODES, QUERY_TYPES, types.int64)
+QUERY_TYPES = ENGINE_REF_TYPES[:2] + (types.int64,) * 5  # (ref(st), ref(tb), q, p, s, a, b)
+_answer = compile.table_caller(QUERY_TABLE, K.N_ABILITY_CODES, QUERY_TYPES, types.int64)
 ANSWERED_TABLE = "simlab_villain_answered"
 N_QUESTIONS = 16
-_answered = link.table_reader(ANSWERED_TABLE, N_QUESTIONS)
+_answered = compile.table_reader(ANSWERED_TABLE, N_QUESTIONS)
 NO_ANSWER = -1
 Q_COST_PLUS = 0  # (the Realm's) the Power more a card of type a costs to play
 Q_ENTRY_BARRED = 1  # (the Realm's) 1 if card row a, though admitted, may not be played or moved to the admits-only
@@ -43,12 +43,12 @@ Q_HERO_STRENGTH = 9  # (the Realm's) what ability p in the Realm adds to Hero in
 # simlab.kernels.rules.abilities), which takes the rules array; its bits by question are ASKED_TABLE's.
 CHECK_TABLE = "simlab_ability_checks"
 # (ref(st), ref(tb), ru, slot, seat, card row, budget)
-CHECK_TYPES = link.ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
+CHECK_TYPES = ENGINE_REF_TYPES + (types.int64, types.int64, types.int64, types.int64)
 NO_CHECK = -1
-_check = link.table_caller(CHECK_TABLE, K.N_ABILITY_CODES, CHECK_TYPES, types.int64)
+_check = compile.table_caller(CHECK_TABLE, K.N_ABILITY_CODES, CHECK_TYPES, types.int64)
 ASKED_TABLE = "simlab_ability_asked"
 N_ASKS = 16
-_asked = link.table_reader(ASKED_TABLE, N_ASKS)
+_asked = compile.table_reader(ASKED_TABLE, N_ASKS)
 ASK_COVERS = 12  # (the Realm's) 1 if a card at location c covers its top row
 
 

@@ -6,7 +6,7 @@ chunk or process plays it, and the stream lives in ``State.rng`` so a copied sta
 
 import numpy as np
 
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 

@@ -7,11 +7,13 @@ whose Realm it is in. ``inst[s, k, I_CARD]`` is the card-table row of instance `
 
 from collections import namedtuple
 
+import numba
 import numpy as np
+from numba import types
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import allocating_kernel, entry_kernel, kernel
+from simlab.kernels.compile import RefType, allocating_kernel, entry_kernel, kernel
 
 State = namedtuple(
     "State",
@@ -55,7 +57,7 @@ N_SPARAMS = 768  # room for every named weight of the heuristic (strategies.plan
 # player: its own settings and the rollout policy's weights for each villain (strategies.search)
 
 # The sizes of every axis but the first, which every state and every card table has (new_state_nb, cards.py): a
-# kernel reading an array through a reference (simlab/kernels/ref.py) knows them as constants, so LLVM turns the
+# kernel reading an array through a reference (simlab/kernels/compile/ref.py) knows them as constants, so LLVM turns the
 # multiplications of an index by them into shifts and adds. ref() checks them each time it is made.
 State.AXES = {
     "inst": (K.N_INST, K.N_I),
@@ -173,3 +175,24 @@ def index_zones_nb(st):
             st.sv[s, K.SV_ZONE + st.inst[s, k, K.I_ZONE]] |= 1 << k
         index_realm_passives_nb(st, s)
     st.g[K.G_MEMO_KEPT] = 0  # a state written by hand keeps no strategy's memo
+
+
+def engine_arg_types() -> tuple:
+    """numba types of (st, tb, ru) exactly as every driver passes them (arrays allocated by numpy or numba)."""
+    z = np.zeros
+    tb = Tables(
+        z((1, K.N_CF), np.int64),
+        z((1, K.N_VF), np.int64),
+        z((1, 30), np.int64),
+        z((1, 15), np.int64),
+        z((1, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64),
+        z((1, K.N_LOC, K.N_LC), np.int64),
+        z((1, K.N_INST), np.int64),
+    )
+    return numba.typeof(new_state(1, 0)), numba.typeof(tb), numba.typeof(z(K.N_RULES, np.int64))
+
+
+ENGINE_TYPES = engine_arg_types()
+# the same, as the routines take them: one pointer to each tuple, and to the rules' data (as_ptr)
+ENGINE_REF_TYPES = (RefType(ENGINE_TYPES[0]), RefType(ENGINE_TYPES[1]), types.CPointer(types.int64))
+STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, player, kind, ctx, n)

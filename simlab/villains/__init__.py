@@ -152,13 +152,13 @@ def codes_of(folder: str) -> dict[str, int]:
 def codes_for(module: str) -> dict[str, int]:
     """:func:`codes_of` the folder that module ``module`` (``simlab.villains.<folder>.abilities``, or its plan
     ``strategies.plans.<folder>``) belongs to, for the module to freeze into its kernels; their cache is kept apart
-    by those codes (:func:`simlab.kernels.jit.cache_apart`), which numba's own cache, keyed on the source, would not
-    see change."""
-    from simlab.kernels import jit
+    by those codes (:func:`simlab.kernels.compile.cache.keep_apart`), which numba's own cache, keyed on the source,
+    would not see change."""
+    from simlab.kernels.compile import cache
 
     parts = module.split(".")
     folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
-    jit.cache_apart(module, frozen_key(folder))
+    cache.keep_apart(module, frozen_key(folder))
     return codes_of(folder)
 
 
@@ -226,11 +226,11 @@ def slots_of(folder: str) -> dict[str, int]:
 def slots_for(module: str) -> dict[str, int]:
     """:func:`slots_of` the folder module ``module`` belongs to (as :func:`codes_for`, whose cache key covers
     them)."""
-    from simlab.kernels import jit
+    from simlab.kernels.compile import cache
 
     parts = module.split(".")
     folder = parts[2] if module.startswith(__name__ + ".") else parts[-1]
-    jit.cache_apart(module, frozen_key(folder))
+    cache.keep_apart(module, frozen_key(folder))
     return slots_of(folder)
 
 
@@ -276,10 +276,11 @@ def bind_abilities() -> None:
     """Fill the engine's tables of ability routines and of ability checks from the registry, once per process: each
     folder's ``abilities.ability_r`` and ``abilities.check_nb`` (compiled on their own, or loaded from the cache) for
     every code in its ``HANDLES``, and the engine's ``no_ability_r`` (nothing happens, as for a code no branch
-    handled) and ``no_check_nb`` (nothing to check) for every other code. Must run before a game is played; the
-    driver does it when imported."""
+    handled) and ``no_check_nb`` (nothing to check) for every other code. A binder
+    (:func:`simlab.kernels.compile.bind_all`, which the driver calls when imported)."""
+    from simlab.kernels import compile as link
     from simlab.kernels import const as K
-    from simlab.kernels import link, rules
+    from simlab.kernels import rules
 
     size = rules.N_ABILITY_CODES
     tables = (
@@ -342,8 +343,8 @@ def bind_queries() -> None:
     """Fill the queries' table of villains' answers (:data:`simlab.kernels.query.QUERY_TABLE`): each folder's
     ``queries.answer_nb`` for the ongoing abilities its ``ANSWERS`` names, ``query.no_answer_nb`` for every other
     code; and the bits of the abilities answering each question (``ANSWERED_TABLE``)."""
+    from simlab.kernels import compile as link
     from simlab.kernels import const as K
-    from simlab.kernels import link
     from simlab.kernels import query as Q
 
     modules = _query_modules()

@@ -32,39 +32,17 @@ The package, in the order its modules import one another:
 * :mod:`~strategies.heuristic.terms`: the scoring terms, in ``heroes`` (the harm Heroes do), ``cards`` (the
   villain's own cards), ``fate`` (the harm done to a Fate target) and ``mover`` (the Villain Mover's locations);
 * :mod:`~strategies.heuristic.choose`: scoring one option and choosing, by decision kind;
-* :mod:`~strategies.heuristic.parts`: the largest kernels, compiled on their own and called through symbols.
+* the largest kernels are parts (``@part``), compiled on their own and called through symbols as ``name.call``.
 
 Every name of these modules is importable from ``strategies.heuristic`` itself, as when it was one module.
 """
 
 from strategies.heuristic.choose import *  # noqa: F403
-from strategies.heuristic.choose import _choose_by_ref_nb as _choose_by_ref_nb
-from strategies.heuristic.choose import _score_nb as _score_nb
 from strategies.heuristic.memo import *  # noqa: F403
 from strategies.heuristic.params import *  # noqa: F403
-from strategies.heuristic.parts import *  # noqa: F403
 from strategies.heuristic.position import *  # noqa: F403
 from strategies.heuristic.questions import *  # noqa: F403
-from strategies.heuristic.questions import _F as _F
-from strategies.heuristic.questions import _I as _I
-from strategies.heuristic.questions import _RU as _RU
-from strategies.heuristic.questions import _SP as _SP
-from strategies.heuristic.questions import _ST as _ST
-from strategies.heuristic.questions import _TB as _TB
 from strategies.heuristic.terms.cards import *  # noqa: F403
-from strategies.heuristic.terms.cards import _ally_help_nb as _ally_help_nb
-from strategies.heuristic.terms.cards import _best_activation_nb as _best_activation_nb
-from strategies.heuristic.terms.cards import _best_move_nb as _best_move_nb
-from strategies.heuristic.terms.cards import _card_value_nb as _card_value_nb
-from strategies.heuristic.terms.cards import _effect_value_nb as _effect_value_nb
-from strategies.heuristic.terms.cards import _keep_removal_nb as _keep_removal_nb
-from strategies.heuristic.terms.cards import _keep_value_nb as _keep_value_nb
 from strategies.heuristic.terms.fate import *  # noqa: F403
-from strategies.heuristic.terms.fate import _basic_fate_harm_nb as _basic_fate_harm_nb
-from strategies.heuristic.terms.fate import _fate_card_harm_nb as _fate_card_harm_nb
 from strategies.heuristic.terms.heroes import *  # noqa: F403
-from strategies.heuristic.terms.heroes import _best_defeat_nb as _best_defeat_nb
-from strategies.heuristic.terms.heroes import _best_trap_nb as _best_trap_nb
-from strategies.heuristic.terms.heroes import _best_vanquish_nb as _best_vanquish_nb
 from strategies.heuristic.terms.mover import *  # noqa: F403
-from strategies.heuristic.terms.mover import _location_value_nb as _location_value_nb

@@ -9,13 +9,11 @@ the same for every option once (``choose_scored_nb``).
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels import link
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.compile import as_ptr, helper, kernel, part, ref
 from simlab.kernels.query import (
     covered_nb,
     play_cost_nb,
 )
-from simlab.kernels.ref import as_ptr, ref
 from simlab.kernels.rng import next_u64_nb
 from strategies.heuristic.memo import close_memo_nb, instance_strength_nb, open_memo_nb
 from strategies.heuristic.params import (
@@ -58,27 +56,27 @@ from strategies.heuristic.questions import (
     ask_plan_nb,
 )
 from strategies.heuristic.terms.cards import (
-    _best_activation_nb,
-    _best_move_nb,
-    _card_value_nb,
-    _keep_value_nb,
     activation_value_nb,
+    best_activation_nb,
+    best_move_nb,
+    card_value_nb,
     dig_worth_nb,
     discard_action_ceiling_nb,
     discard_action_value_nb,
     discard_threshold_nb,
+    keep_value_nb,
     move_value_nb,
 )
-from strategies.heuristic.terms.fate import _fate_card_harm_nb, fate_action_value_nb
+from strategies.heuristic.terms.fate import fate_action_value_nb, fate_card_harm_nb
 from strategies.heuristic.terms.heroes import (
-    _best_vanquish_nb,
     ally_kept_nb,
+    best_vanquish_nb,
     defeat_value_nb,
     hero_threat_nb,
     top_row_value_nb,
     vanquish_value_nb,
 )
-from strategies.heuristic.terms.mover import _location_value_nb, symbols_offered_nb
+from strategies.heuristic.terms.mover import location_value_nb, symbols_offered_nb
 
 
 @kernel
@@ -97,7 +95,7 @@ def own_card_score_nb(st, tb, ru, sp, s, j, ctx):
     return 0.0
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I, returns=_F, cache="strategies")
 def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     """Score of option ``i`` of the current decision for ``player``."""
     code = st.opts[i, 0]
@@ -114,7 +112,7 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
             return 100.0 + b
         if code == K.O_PLAY:
             cost = play_cost_nb(st, tb, me, st.inst[me, a, K.I_CARD])
-            v = _card_value_nb(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
+            v = card_value_nb.call(st, tb, ru, sp, me, a, b, c3) - sp[P_SPEND_WEIGHT] * cost
             if sp[P_PLAN] != 0:
                 v = ask_plan_nb(st, tb, ru, sp, W_PLAY, me, a, cost, 0, v)
             return v
@@ -152,13 +150,13 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
     if kind == K.DK_DISCARD:
         if code == K.O_PASS:
             return 0.0
-        return discard_threshold_nb(st, tb, ru, sp, realm) - _keep_value_nb(st, tb, ru, sp, realm, a)
+        return discard_threshold_nb(st, tb, ru, sp, realm) - keep_value_nb.call(st, tb, ru, sp, realm, a)
     if kind == K.DK_CONDITION:
         if code == K.O_PASS:
             return 0.0
         if sp[P_PLAN] == 0:
             return sp[P_NOVICE_BASE]
-        return max(_card_value_nb(st, tb, ru, sp, realm, a, -1, -1), sp[P_CONDITION_MIN])
+        return max(card_value_nb.call(st, tb, ru, sp, realm, a, -1, -1), sp[P_CONDITION_MIN])
     # ---------------------------------------------------------------- choices inside card effects
     if not mine and not smart:
         return uniform_nb(st.rng)
@@ -167,8 +165,8 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if code == K.O_PASS:
             return 0.0
         if code == K.O_PLAY:
-            return _card_value_nb(st, tb, ru, sp, realm, a, b, c3)
-        harm = _fate_card_harm_nb(st, tb, ru, sp, realm, a, b if kind != K.DK_ARRANGE else -1, c3)
+            return card_value_nb.call(st, tb, ru, sp, realm, a, b, c3)
+        harm = fate_card_harm_nb.call(st, tb, ru, sp, realm, a, b if kind != K.DK_ARRANGE else -1, c3)
         return -harm if mine else harm
     if kind == K.DK_MODE:
         if a == K.M_CLAIM:
@@ -182,9 +180,9 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
         if a == K.M_DRAW:
             return sp[P_MODE_DRAW]
         if a == K.M_MOVE:
-            return _best_move_nb(st, tb, ru, sp, realm)
+            return best_move_nb.call(st, tb, ru, sp, realm)
         if a == K.M_ACTIVATE:
-            return _best_activation_nb(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
+            return best_activation_nb.call(st, tb, ru, sp, realm, st.sv[realm, K.SV_POWER])
         if a == K.M_MOVE_HEROES:
             return sp[P_MODE_MOVE_HEROES] * -sign
         if a == K.M_LOSE_POWER:
@@ -220,21 +218,24 @@ def score_nb(st, tb, ru, sp, realm, player, kind, ctx, i):
                 return own_card_score_nb(st, tb, ru, sp, realm, a, ctx)
             c = st.inst[realm, a, K.I_CARD]
             if tb.card[c, K.CF_TYPE] == K.T_ITEM:
-                return _keep_value_nb(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
+                return keep_value_nb.call(st, tb, ru, sp, realm, a) + sp[P_OPPONENT_ITEM]
 
             return instance_strength_nb(st, tb, realm, a) + 0.0
         return 0.0
     return 0.0
 
 
+CHOOSE_REF_TYPES = (_ST, _TB, _RU) + (_I,) * 5  # (ref(st), ref(tb), ru, realm, player, kind, ctx, n)
+
+
 @kernel
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """Index of the best-scoring option (ties and near-ties broken by the ``noise`` term)."""
-    # every scoring kernel below gets the state and the tables as one pointer each (simlab/kernels/ref.py)
-    return _choose_by_ref_nb(ref(st), ref(tb), as_ptr(ru), realm, player, kind, ctx, n)
+    # every scoring kernel below gets the state and the tables as one pointer each (simlab/kernels/compile/ref.py)
+    return choose_by_ref_nb.call(ref(st), ref(tb), as_ptr(ru), realm, player, kind, ctx, n)
 
 
-@kernel
+@part(*CHOOSE_REF_TYPES, returns=_I, cache="strategies")
 def choose_by_ref_nb(st, tb, ru, realm, player, kind, ctx, n):
     """:func:`choose_nb` for the state and the tables passed as references: what the driver calls (a bound call
     passes a tuple's every array field, about 185 machine words; a reference is one)."""
@@ -258,10 +259,10 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
         # the worths that do not depend on the location, each only if some option's location offers its symbol
         # (they are pure: skipping an unused one changes nothing)
         offered = symbols_offered_nb(st, tb, ru, player, n)
-        move_worth = max(_best_move_nb(st, tb, ru, sp, player), 0.0) if (offered >> K.S_MOVE) & 1 else 0.0
+        move_worth = max(best_move_nb.call(st, tb, ru, sp, player), 0.0) if (offered >> K.S_MOVE) & 1 else 0.0
         vanquish_worth = 0.0
         if (offered >> K.S_VANQUISH) & 1:
-            vanquish_worth = max(_best_vanquish_nb(st, tb, ru, sp, player), 0.0)
+            vanquish_worth = max(best_vanquish_nb.call(st, tb, ru, sp, player), 0.0)
         dig_worth = dig_worth_nb(st, tb, ru, sp, player) if (offered >> K.S_DISCARD) & 1 else 0.0
         fate_worth = 0.0
         if (offered >> K.S_FATE) & 1:
@@ -269,7 +270,7 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
                 fate_worth = max(fate_worth, fate_action_value_nb(st, tb, ru, sp, (player + d) % st.g[K.G_NSEATS]))
         ready = sp[P_PLAN] != 0 and ask_plan_nb(st, tb, ru, sp, W_READY, player, 0, 0, 0, 0.0) != 0.0
         for i in range(n):
-            sc = _location_value_nb(
+            sc = location_value_nb.call(
                 st, tb, ru, sp, player, st.opts[i, 1], move_worth, fate_worth, vanquish_worth, dig_worth, ready
             )
             sc += sp[P_NOISE] * uniform_nb(st.rng)
@@ -281,7 +282,7 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
         # score_nb's discard scores, with the threshold (the same for every option) computed once
         limit = discard_threshold_nb(st, tb, ru, sp, realm)
         for i in range(n):
-            sc = 0.0 if st.opts[i, 0] == K.O_PASS else limit - _keep_value_nb(st, tb, ru, sp, realm, st.opts[i, 1])
+            sc = 0.0 if st.opts[i, 0] == K.O_PASS else limit - keep_value_nb.call(st, tb, ru, sp, realm, st.opts[i, 1])
             sc += sp[P_NOISE] * uniform_nb(st.rng)
             if sc > best:
                 best = sc
@@ -298,22 +299,12 @@ def choose_scored_nb(st, tb, ru, realm, player, kind, ctx, n):
             late = i
             late_noise = sp[P_NOISE] * uniform_nb(st.rng)
             continue
-        sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
+        sc = score_nb.call(st, tb, ru, sp, realm, player, kind, ctx, i) + sp[P_NOISE] * uniform_nb(st.rng)
         if sc > best:
             best = sc
             best_i = i
     if late >= 0 and not discard_action_ceiling_nb(st, tb, sp, player) + late_noise < best:
-        sc = _score_nb(st, tb, ru, sp, realm, player, kind, ctx, late) + late_noise
+        sc = score_nb.call(st, tb, ru, sp, realm, player, kind, ctx, late) + late_noise
         if sc > best or (sc == best and late < best_i):
             best_i = late
     return best_i
-
-
-# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
-# symbol.
-CHOOSE_PARTS = {
-    score_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I),
-}
-_score_nb = link.caller(score_nb, CHOOSE_PARTS[score_nb], _F)
-CHOOSE_REF_TYPES = (_ST, _TB, _RU) + (_I,) * 5  # (ref(st), ref(tb), ru, realm, player, kind, ctx, n)
-_choose_by_ref_nb = link.caller(choose_by_ref_nb, CHOOSE_REF_TYPES, _I)

@@ -11,7 +11,7 @@ own values through :func:`memo_has_nb` and :func:`memo_put_nb`.
 """
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (
     allies_strength_at_nb,
     available_symbols_nb,

@@ -11,9 +11,10 @@ heuristic is bound for (``_ST`` ... ``_F``).
 
 from numba import types
 
+from simlab.kernels import compile
 from simlab.kernels import const as K
-from simlab.kernels import link
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.compile import helper, kernel
+from simlab.kernels.state import ENGINE_REF_TYPES
 
 # The questions: what seat s's plan is asked, what a, b and c are, and the x it gives back when it has nothing
 # to say.
@@ -52,16 +53,16 @@ W_STRENGTH_ADDED = 31  # its Ally card row a joining the Allies at location b: x
 
 PLAN_TABLE = "simlab_strategies_plans"
 N_PLAN_ROWS = 16  # villain rows the table has room for
-_ST, _TB, _RU = link.ENGINE_REF_TYPES
+_ST, _TB, _RU = ENGINE_REF_TYPES
 _SP = types.CPointer(types.float64)  # st.sparams[player]: as_ptr(st.sparams[player])
 _I, _F = types.int64, types.float64
 PLAN_TYPES = (_ST, _TB, _RU, _SP, _I, _I, _I, _I, _I, _F)  # (ref(st), ref(tb), ru, sp, what, s, a, b, c, x)
-_plan = link.table_caller(PLAN_TABLE, N_PLAN_ROWS, PLAN_TYPES, _F)
+_plan = compile.table_caller(PLAN_TABLE, N_PLAN_ROWS, PLAN_TYPES, _F)
 # Bit ``what`` of entry ``v``: villain row v's plan answers ``what`` (strategies.plans.bind_plans reads which from
 # its plan_nb). The others are not asked: the plan would give x back, and a call through the table costs about as
 # much as a small term (about 5,000 questions a game, a third of them to a plan with nothing to say).
 PLAN_ANSWERS_TABLE = "simlab_strategies_plan_answers"
-_plan_answers = link.table_reader(PLAN_ANSWERS_TABLE, N_PLAN_ROWS)
+_plan_answers = compile.table_reader(PLAN_ANSWERS_TABLE, N_PLAN_ROWS)
 
 
 @helper

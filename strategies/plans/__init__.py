@@ -114,9 +114,9 @@ def __getattr__(name: str):
 
 def bind_plans() -> None:
     """Fill the heuristic's table of plans from the registry: row ``i``, registered villain ``i``'s ``plan_nb``
-    (compiled or loaded from the cache; the heuristic's parts must be bound first, see
-    :func:`strategies.heuristic.bind_parts`, since a plan may call them)."""
-    from simlab.kernels import link
+    (compiled or loaded from the cache, after the heuristic's parts a plan calls, which
+    :func:`simlab.kernels.compile.fill` binds first)."""
+    from simlab.kernels import compile as link
     from simlab.villains import REGISTRY
     from strategies import heuristic as H
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     can_remove_obstacle_nb,
@@ -42,14 +42,14 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_REVEALED,
     W_STRENGTH_ADDED,
-    _ally_help_nb,
-    _basic_fate_harm_nb,
-    _best_defeat_nb,
-    _best_move_nb,
-    _best_vanquish_nb,
-    _keep_removal_nb,
     allies_at_nb,
+    ally_help_nb,
+    basic_fate_harm_nb,
+    best_defeat_nb,
+    best_move_nb,
+    best_vanquish_nb,
     group,
+    keep_removal_nb,
     objective_nb,
 )
 from strategies.plans import slots
@@ -245,11 +245,11 @@ def effect_value_nb(st, tb, ru, sp, s, c):
             return ov if can_remove_obstacle_nb(st, tb, s) else sp[P_DEAD_CARD]
         return sp[P_DEAD_CARD]
     if ab == AB_EXTRA_VANQUISH:
-        return _best_vanquish_nb(st, tb, ru, sp, s)
+        return best_vanquish_nb.call(st, tb, ru, sp, s)
     if ab == AB_EXTRA_MOVE:
-        return _best_move_nb(st, tb, ru, sp, s)
+        return best_move_nb.call(st, tb, ru, sp, s)
     if ab == AB_DEFEAT_HERO_MAX_STRENGTH:
-        return _best_defeat_nb(st, tb, ru, sp, s, n)
+        return best_defeat_nb.call(st, tb, ru, sp, s, n)
     if ab == AB_REVEAL_UNTIL_ALLY:
         return sp[P_REVEAL_ALLY_DRAWS] * sp[P_DRAW_VALUE]
     return np.nan
@@ -263,7 +263,7 @@ def item_value_nb(st, tb, ru, sp, s, k, host):
         return np.nan
     v = sp[P_ALLY_VALUE] * tb.card[c, K.CF_N]
     if host >= 0:
-        help_host = _ally_help_nb(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
+        help_host = ally_help_nb.call(st, tb, ru, sp, s, st.inst[s, host, K.I_CARD], st.inst[s, host, K.I_LOC])
         v += help_host * sp[P_ATTACHED_HELP_SHARE]
     return v
 
@@ -341,7 +341,7 @@ def rose_harm_nb(st, tb, ru, sp, s, k):
         j = lowest_nb(mj)
         mj &= mj - 1
         if j != k:
-            other = _basic_fate_harm_nb(st, tb, ru, sp, s, j, -1, -1)
+            other = basic_fate_harm_nb.call(st, tb, ru, sp, s, j, -1, -1)
             break
     return other + sp[P_ROSE_HARM] - (sp[P_ROSE_REMOVAL_SHARE] * sp[P_OBSTACLE_VALUE] if removes else 0.0)
 
@@ -363,7 +363,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         card = st.inst[s, a, K.I_CARD]
         ab = tb.card[card, K.CF_EFFECT]
         if tb.card[card, K.CF_TYPE] == K.T_EFFECT and (ab == AB_EXTRA_VANQUISH or ab == AB_DEFEAT_HERO_MAX_STRENGTH):
-            return _keep_removal_nb(st, tb, ru, sp, s, a)
+            return keep_removal_nb.call(st, tb, ru, sp, s, a)
         return x
     if what == W_ALLY:
         # an Ally that activates to remove Obstacles

@@ -4,9 +4,10 @@ import numpy as np
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, zone_bits_nb
 from simlab.villains import codes_for, slots_for
+from strategies import heuristic
 from strategies.heuristic import (
     P_DEAD_CARD,
     P_DRAW_VALUE,
@@ -36,11 +37,10 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_REACHES_NEIGHBOURS,
     W_SWAP,
-    _best_activation_nb,
-    _best_defeat_nb,
-    _keep_value_nb,
     allies_at_nb,
     allies_moved_to_one_harm_nb,
+    best_activation_nb,
+    best_defeat_nb,
     earlier_copy_in_hand_nb,
     group,
     objective_nb,
@@ -281,7 +281,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == AB_CLAIM_OR_GAIN:
         return sp[P_CAULDRON_VALUE] if st.sv[s, K.SV_TILE] == 0 else n * sp[P_POWER_VALUE]
     if ab == AB_FIND_OR_DEFEAT_STRENGTH:
-        v = _best_defeat_nb(st, tb, ru, sp, s, n)
+        v = best_defeat_nb.call(st, tb, ru, sp, s, n)
         if st.sv[s, K.SV_TILE] == 0:
             v = max(v, sp[P_PIG_KEEPER_SHARE] * sp[P_CAULDRON_VALUE])
         return v
@@ -404,7 +404,7 @@ def fate_card_harm_nb(st, tb, ru, sp, s, k):
             while mj != 0:
                 j = lowest_nb(mj)
                 mj &= mj - 1
-                kept += _keep_value_nb(st, tb, ru, sp, s, j)
+                kept += heuristic.keep_value_nb.call(st, tb, ru, sp, s, j)
             return sp[P_DISCARD_HAND_SHARE] * (kept - tb.card[c, K.CF_N] * sp[P_FRESH_CARD_KEEP])
     return np.nan
 
@@ -448,7 +448,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_GRANTED_AT:
         # Ancient Soldiers there grant an Activate
         if realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, a) > 0:
-            x += max(_best_activation_nb(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
+            x += max(best_activation_nb.call(st, tb, ru, sp, s, st.sv[s, K.SV_POWER] + b), 0.0)
         return x
     if what == W_NOT_PLAYED_BY_SYMBOL:
         # a Cauldron Born comes into play by the swap, unless the rule lets it be played on the Power side

@@ -4,7 +4,7 @@ import numpy as np
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (
     activation_cost_nb,
     can_move_card_nb,
@@ -17,6 +17,7 @@ from simlab.kernels.query import (
 )
 from simlab.villains import card_type_code, codes_for
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
+from strategies import heuristic
 from strategies.heuristic import (
     BIG,
     P_DRAW_VALUE,
@@ -41,16 +42,15 @@ from strategies.heuristic import (
     W_PROGRESS,
     W_READY,
     W_READY_AT,
-    _best_activation_nb,
-    _best_move_nb,
-    _best_trap_nb,
-    _fate_card_harm_nb,
-    _keep_removal_nb,
     activate_in_realm_nb,
+    best_activation_nb,
+    best_move_nb,
+    best_trap_nb,
     defeat_value_nb,
     earlier_copy_in_hand_nb,
     group,
     hero_threat_nb,
+    keep_removal_nb,
 )
 from strategies.plans import slots
 
@@ -373,7 +373,7 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
         if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
             v += sp[P_DAUGHTER_BY_BALLROOM]
     if tb.card[c, K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
-        v += sp[P_LUCIFER_TRAP_SHARE] * max(_best_trap_nb(st, tb, ru, sp, s), 0.0)
+        v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb.call(st, tb, ru, sp, s), 0.0)
     return v
 
 
@@ -431,9 +431,9 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS:
         return midnight_value_nb(st, tb, ru, sp, s)
     if ab == AB_EXTRA_MOVE_OR_ACTIVATE:
-        return max(_best_move_nb(st, tb, ru, sp, s), _best_activation_nb(st, tb, ru, sp, s, budget))
+        return max(best_move_nb.call(st, tb, ru, sp, s), best_activation_nb.call(st, tb, ru, sp, s, budget))
     if ab == AB_TRAP_HERO:
-        return sp[P_TRAP_EFFECT_SHARE] * _best_trap_nb(st, tb, ru, sp, s)
+        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb.call(st, tb, ru, sp, s)
     if ab == AB_RESHUFFLE_DISCARD_DRAW:
         return n * sp[P_DRAW_VALUE]
     if ab == AB_RESHUFFLE_FATE_ARRANGE:
@@ -505,7 +505,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         # an Effect that traps Heroes, kept by the worst Hero in play
         card = st.inst[s, a, K.I_CARD]
         if tb.card[card, K.CF_TYPE] == K.T_EFFECT and tb.card[card, K.CF_EFFECT] == AB_TRAP_HERO:
-            return _keep_removal_nb(st, tb, ru, sp, s, a)
+            return keep_removal_nb.call(st, tb, ru, sp, s, a)
         return x
     if what == W_ACTIVATION:
         if a >= 0:
@@ -515,7 +515,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             if ab == AB_DISCARD_GLASS_SLIPPER:
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
             if ab == AB_MOVE_HERO_HERE_TRAP:
-                return max(_best_trap_nb(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
+                return max(best_trap_nb.call(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
             if ab == AB_PEEK_FATE_DISCARD_ONE:
                 return sp[P_PEEK_FATE_ACTIVATE] - cost
         return x
@@ -578,7 +578,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
     if what == W_OWN_CARD:
         if b == AB_PEEK_FATE_DISCARD_ONE:
             # the Fate card to discard: the one that would hurt her most
-            return _fate_card_harm_nb(st, tb, ru, sp, s, a, -1, -1)
+            return heuristic.fate_card_harm_nb.call(st, tb, ru, sp, s, a, -1, -1)
         card = st.inst[s, a, K.I_CARD]
         if tb.card[card, K.CF_TYPE] == K.T_HERO and (
             b == AB_TRAP_HERO or b == AB_TRAPS_HEROES_HERE or b == AB_MOVE_HERO_HERE_TRAP

@@ -357,7 +357,8 @@ def test_each_printed_ability_has_one_routine_of_the_villain_printing_it():
 
 def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables():
     import simlab.game.driver  # noqa: F401  (binds the routines and fills the table)
-    from simlab.kernels import link, rules
+    from simlab.kernels import rules
+    from simlab.kernels.compile import link
 
     filled = link.filled(rules.ABILITY_TABLE, rules.N_ABILITY_CODES)
     assert filled == set(range(rules.N_ABILITY_CODES))
@@ -404,7 +405,7 @@ def test_the_engine_reaches_every_villain_routine_and_check_through_its_tables()
 
 def test_ability_codes_are_assigned_at_load_from_each_folders_declarations():
     from simlab.kernels import const as K
-    from simlab.kernels import jit
+    from simlab.kernels.compile import cache
 
     V._ability_modules()  # the routines, which ask for their codes when imported
     codes = V.ability_codes()
@@ -417,7 +418,7 @@ def test_ability_codes_are_assigned_at_load_from_each_folders_declarations():
             assert (codes[name] in K.PASSIVE_CODES) == passive, name
         # the folder's routines and plan freeze their codes: their cache is kept apart by them
         key = V.frozen_key(folder)
-        assert jit._APART[f"{V.package(folder)}.abilities"] == key
+        assert cache._APART[f"{V.package(folder)}.abilities"] == key
     assert {n for n in codes if n not in K.ABILITY_CODES}, "some codes come from the folders alone"
 
 

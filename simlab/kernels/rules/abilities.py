@@ -2,9 +2,9 @@
 
 from numba import types
 
+from simlab.kernels import compile
 from simlab.kernels import const as K
-from simlab.kernels import link
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (  # noqa: F401  (the check table's names, for the engine and the folders)
     ASK_COVERS,
     ASKED_TABLE,
@@ -15,6 +15,7 @@ from simlab.kernels.query import (  # noqa: F401  (the check table's names, for 
     realm_checks_nb,
 )
 from simlab.kernels.rules.frame import A0, A1, A2, A3, ret_nb
+from simlab.kernels.state import ENGINE_REF_TYPES
 
 # The ability codes printed by one villain's cards are resolved by that villain's routine
 # (simlab/villains/<folder>/abilities.py: ability_r, compiled on its own), reached through a table of
@@ -24,10 +25,10 @@ from simlab.kernels.rules.frame import A0, A1, A2, A3, ret_nb
 # on_play_r, on_enter_r, activate_r), as the branches it holds did when they were written here.
 ABILITY_TABLE = "simlab_ability_routines"
 N_ABILITY_CODES = K.N_ABILITY_CODES
-ROUTINE_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
-ADVANCE_REF_TYPES = link.ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, steps): advance_by_ref_nb
+ROUTINE_TYPES = ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, frame): every routine's arguments
+ADVANCE_REF_TYPES = ENGINE_REF_TYPES + (types.int64,)  # (ref(st), ref(tb), ru, steps): advance_by_ref_nb
 ABILITY_TYPES = ROUTINE_TYPES
-_ability_r = link.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
+_ability_r = compile.table_caller(ABILITY_TABLE, N_ABILITY_CODES, ABILITY_TYPES, types.int64)
 
 # Whether an ability printed by one villain's cards can do what it says (before an Effect or Condition is offered,
 # before an Activated Ability is) is that villain's too: ``check_nb`` in its abilities.py, compiled on its own and
@@ -57,11 +58,11 @@ RESOLVE_USED_IN_VANQUISH = 10  # (its own ability) Ally card row c, instance bud
 ASK_PLAYED_INTO_LOCKED = 11  # card row c, played when revealed by a Fate action, to location budget, which is
 # locked: 1 if it goes there all the same (else it is discarded)
 # ASK_COVERS = 12 (the Realm's): 1 if a card at location c covers its top row (asked by query.covered_nb)
-_check = link.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
+_check = compile.table_caller(CHECK_TABLE, N_ABILITY_CODES, CHECK_TYPES, types.int64)
 # Entry ``ask`` of ASKED_TABLE (a question above): bit p - FIRST_PASSIVE set if the folder handling ongoing ability p
 # answers it (simlab.villains.bind_abilities fills it from each folder's ASKED). A clear bit is not asked: a call
 # through the table costs more than the bit test that saves it.
-_asked = link.table_reader(ASKED_TABLE, N_ASKS)
+_asked = compile.table_reader(ASKED_TABLE, N_ASKS)
 
 
 # The frame of an engine routine resolving a card's ability (resolve_effect_r, on_play_r, on_enter_r, activate_r),

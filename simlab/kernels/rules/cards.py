@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import can_enter_nb, play_cost_nb, realm_instance_nb, zone_bits_nb
 from simlab.kernels.rules.abilities import ASK_NO_EFFECTS, ASK_PLAYABLE, own_ability_says_nb, realm_checks_nb
 from simlab.kernels.rules.fate import effect_doable_nb

@@ -2,10 +2,9 @@
 
 from numba import types
 
+from simlab.kernels import compile
 from simlab.kernels import const as K
-from simlab.kernels import link
-from simlab.kernels.jit import entry_kernel, helper, kernel
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import add_binder, as_ptr, entry_kernel, helper, part, ref
 from simlab.kernels.rng import seed_stream_nb
 from simlab.kernels.rules.abilities import ADVANCE_REF_TYPES, ROUTINE_TYPES
 from simlab.kernels.rules.frame import (
@@ -57,11 +56,11 @@ from simlab.kernels.rules.routines.turn import after_action_r, step_r, take_acti
 from simlab.kernels.state import set_zone_nb
 
 # Each routine is compiled once, on its own, and reached through a table of routines indexed by RT code
-# (simlab.kernels.link): linked in, the code of every routine would be optimised and generated again inside
+# (simlab.kernels.compile.link): linked in, the code of every routine would be optimised and generated again inside
 # advance_nb, which inlines the dispatcher run_routine_nb (measured when the dispatcher was still its own kernel:
 # advance_nb compiled in 202 s CPU and 1.36 GB linked in; reached through symbols, 117 s and 0.66 GB).
-# ROUTINES is the one list of them: bind_routines() fills the table from it, before a game is played; the driver
-# does it when imported.
+# ROUTINES is the one list of them: bind_routines() fills the table from it, before a game is played (a binder:
+# simlab.kernels.compile.bind_all, which the driver calls when imported).
 ROUTINE_TABLE = "simlab_routines"
 ROUTINES = {
     RT_STEP: step_r,
@@ -94,7 +93,7 @@ ROUTINES = {
     RT_PASSIVE_PLAYED: passive_played_r,
 }
 N_ROUTINE_CODES = max(ROUTINES) + 1  # RT codes are 1 to N_ROUTINE_CODES - 1
-_routine = link.table_caller(ROUTINE_TABLE, N_ROUTINE_CODES, ROUTINE_TYPES, types.int64)
+_routine = compile.table_caller(ROUTINE_TABLE, N_ROUTINE_CODES, ROUTINE_TYPES, types.int64)
 
 
 # Inlined into advance_nb: one hop per routine run (perf: the dispatcher alone, as its own kernel, took about a
@@ -113,10 +112,13 @@ def bind_routines() -> None:
     game is played."""
     if sorted(ROUTINES) != list(range(1, N_ROUTINE_CODES)):
         raise RuntimeError(f"routine codes must be 1 to {N_ROUTINE_CODES - 1}, one routine each: {sorted(ROUTINES)}")
-    if len(link.filled(ROUTINE_TABLE, N_ROUTINE_CODES)) == len(ROUTINES):
+    if len(compile.filled(ROUTINE_TABLE, N_ROUTINE_CODES)) == len(ROUTINES):
         return
     for code, routine in ROUTINES.items():
-        link.fill(ROUTINE_TABLE, N_ROUTINE_CODES, code, routine, ROUTINE_TYPES)
+        compile.fill(ROUTINE_TABLE, N_ROUTINE_CODES, code, routine, ROUTINE_TYPES)
+
+
+add_binder(bind_routines)
 
 
 @entry_kernel
@@ -124,11 +126,11 @@ def advance_nb(st, tb, ru, steps):
     """Play on until a decision waits for a player (True: its options are in ``st.opts[:G_PEND_N]``, the
     deciding seat in ``G_PEND_PLAYER``; answer it with :func:`apply_nb`), or ``steps`` more steps are
     done, or the game is over (False)."""
-    # the routines get State and Tables as one pointer each (simlab/kernels/ref.py), valid in this frame
-    return _advance_by_ref(ref(st), ref(tb), as_ptr(ru), steps)
+    # the routines get State and Tables as one pointer each (simlab/kernels/compile/ref.py), valid in this frame
+    return advance_by_ref_nb.call(ref(st), ref(tb), as_ptr(ru), steps)
 
 
-@kernel
+@part(*ADVANCE_REF_TYPES, returns=types.boolean)
 def advance_by_ref_nb(st, tb, ru, steps):
     """:func:`advance_nb` for the state and the tables passed as references: what the drivers call (a bound
     call passes a tuple's every array field, about 185 machine words; a reference is one)."""
@@ -147,9 +149,6 @@ def advance_ref_nb(st, tb, ru, steps):
             continue
         run_routine_nb(st, tb, ru, f)
     return True
-
-
-_advance_by_ref = link.caller(advance_by_ref_nb, ADVANCE_REF_TYPES, types.boolean)
 
 
 @entry_kernel

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import can_enter_nb, realm_heroes_nb, realm_instance_nb
 from simlab.kernels.rules.abilities import CHECK_EFFECT, _check
 from simlab.kernels.rules.log import log_nb, opt_add_nb

@@ -8,9 +8,12 @@ the stack at its saved point, the chosen index in ``G_CHOICE``. Everything a gam
 arrays, so a state copied at any decision continues exactly as the original would.
 """
 
+from numba import types
+
 from simlab.kernels import const as K
-from simlab.kernels.jit import entry_kernel, kernel
+from simlab.kernels.compile import kernel, part
 from simlab.kernels.rules.log import log_nb
+from simlab.kernels.state import ENGINE_REF_TYPES
 
 A0 = K.FR_A
 A1 = K.FR_A + 1
@@ -126,7 +129,8 @@ def ask_nb(st, f, pc, realm, player, kind, ctx):
     return WAIT
 
 
-@entry_kernel
+# the search player calls it through its symbol, on a reference to its world's state; bound on first use
+@part(ENGINE_REF_TYPES[0], types.int64, returns=types.none, python=True, lazy=True)
 def apply_nb(st, i):
     """Answer the waiting decision with option ``i`` (checked by the caller); ``advance_nb`` carries on."""
     st.g[K.G_ASK] = 0

@@ -1,7 +1,7 @@
 """Heroes defeated, and what their defeat sets off (their villain's routine resolves it)."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rules.abilities import RESOLVE_DEFEATED_BY_VANQUISH, RESOLVE_ON_DEFEAT, _check
 from simlab.kernels.rules.log import log_nb
 from simlab.kernels.rules.realm import discard_nb

@@ -1,7 +1,7 @@
 """The game log, the options of the waiting decision, and the changes every rule makes: Power gained, a win."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 
 
 @kernel

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import activation_cost_nb, can_move_card_nb, zone_bits_nb
 from simlab.kernels.rules.abilities import CHECK_ACTIVATE, _check
 from simlab.kernels.rules.log import opt_add_nb

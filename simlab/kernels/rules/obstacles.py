@@ -1,7 +1,7 @@
 """Obstacles removed and replaced."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import can_remove_obstacle_nb, obstacles_total_nb
 from simlab.kernels.rules.abilities import objective_holds_nb
 from simlab.kernels.rules.log import declare_win_nb, log_nb, over_nb

@@ -1,7 +1,7 @@
 """Decks and piles: shuffling, drawing, revealing, and taking a card out of a deck."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import entry_kernel, kernel
+from simlab.kernels.compile import entry_kernel, kernel
 from simlab.kernels.query import zone_count_nb
 from simlab.kernels.rng import shuffle_nb
 from simlab.kernels.rules.log import log_nb

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import entry_kernel, kernel
+from simlab.kernels.compile import entry_kernel, kernel
 from simlab.kernels.query import zone_bits_nb, zone_instance_nb
 from simlab.kernels.rules.abilities import RESOLVE_REALM_CHANGED, _check
 from simlab.kernels.rules.log import log_nb

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.compile import helper, kernel
 from simlab.kernels.query import (
     available_symbols_nb,
     first_symbol_nb,

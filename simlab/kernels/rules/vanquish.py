@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import strength_nb, vanquish_eligible_nb, vanquish_possible_nb, zone_bits_nb
 from simlab.kernels.rules.log import opt_add_nb
 

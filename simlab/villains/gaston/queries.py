@@ -4,7 +4,7 @@ They read the state only (tests/test_layout.py)."""
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (
     NO_ANSWER,
     Q_ALLY_STRENGTH,

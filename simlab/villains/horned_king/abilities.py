@@ -6,7 +6,7 @@ registry (:func:`simlab.villains.bind_abilities`); it runs on the engine's frame
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import helper, kernel
+from simlab.kernels.compile import helper, kernel
 from simlab.kernels.query import (
     can_enter_nb,
     flip_cost_nb,

@@ -5,7 +5,7 @@ queries ask of her ongoing abilities (:mod:`simlab.kernels.query`, ``Q_*``)."""
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import (
     NO_ANSWER,
     Q_ALLY_MOVE_BARRED,

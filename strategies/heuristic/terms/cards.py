@@ -3,15 +3,14 @@
 An Ally or Item where it stands, an activation, a move, an Effect resolved, a card played or kept in hand (by
 ability code, the plan adding its own cards' terms), the discard threshold and the worth of digging, and the worth
 of Power by what the hand can spend. ``effect_value_nb``, ``card_value_nb``, ``keep_value_nb`` and
-``best_move_nb`` are compiled on their own (:mod:`strategies.heuristic.parts`) and called through ``_NAME``.
+``best_move_nb`` are parts, compiled on their own and called through their symbols as ``name.call``.
 """
 
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel, part
 from simlab.kernels.query import (
     activation_cost_nb,
     can_enter_nb,
@@ -137,7 +136,7 @@ def position_worth_nb(st, tb, ru, sp, s, k, loc):
     return v
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, returns=_F, cache="strategies")  # asked by the plans
 def ally_help_nb(st, tb, ru, sp, s, c, loc):
     """Worth of adding an Ally of card ``c`` at ``loc``: Heroes it would let a Vanquish reach."""
     mh = heroes_at_nb(st, tb, s, loc)
@@ -222,7 +221,7 @@ def activation_value_nb(st, tb, ru, sp, s, k):
     return sp[P_ACTIVATE_DEFAULT] - cost
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _F, returns=_F, cache="strategies")  # the budget compared with costs only: as a float
 def best_activation_nb(st, tb, ru, sp, s, budget):
     """Best worth among activations seat ``s`` could afford with ``budget`` (-BIG if none)."""
     best = -BIG
@@ -260,7 +259,7 @@ def move_value_nb(st, tb, ru, sp, s, k, dest):
     return gain - sp[P_MOVE_COST]
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, returns=_F, cache="strategies")
 def best_move_nb(st, tb, ru, sp, s):
     best = -BIG
     m = zone_bits_nb(st, s, K.Z_REALM) & VILLAIN_BITS
@@ -273,7 +272,7 @@ def best_move_nb(st, tb, ru, sp, s):
     return best
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, returns=_F, cache="strategies")
 def effect_value_nb(st, tb, ru, sp, s, c, budget):
     """Worth to seat ``s`` of resolving Effect (or Condition) card ``c``; ``budget``: Power left after paying."""
     v = ask_plan_nb(st, tb, ru, sp, W_EFFECT, s, c, budget, 0, np.nan)
@@ -284,7 +283,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     return sp[P_EFFECT_DEFAULT]
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, _I, returns=_F, cache="strategies")
 def card_value_nb(st, tb, ru, sp, s, k, loc, host):
     """Worth to seat ``s`` of playing its card ``k`` to ``loc`` / ``host`` (loc < 0: wherever fits best, found
     once per decision)."""
@@ -306,7 +305,7 @@ def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
             return sp[P_NOVICE_BASE] + sp[P_NOVICE_STRENGTH] * tb.card[c, K.CF_STRENGTH]
         return sp[P_NOVICE_BASE] + sp[P_NOVICE_COST] * cost
     if t == K.T_EFFECT or t == K.T_CONDITION:
-        return _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
+        return effect_value_nb.call(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER] - cost)
     if t == K.T_ALLY or t == K.T_ITEM:
         v = ask_plan_nb(st, tb, ru, sp, W_CARD, s, k, loc, host, np.nan)
         if not np.isnan(v):
@@ -324,7 +323,7 @@ def card_worth_nb(st, tb, ru, sp, s, k, loc, host):
     return sp[P_CARD_DEFAULT]
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, returns=_F, cache="strategies")
 def keep_value_nb(st, tb, ru, sp, s, k):
     """Worth of keeping hand card ``k`` (what a discard gives up; found once per decision)."""
     if memo_has_nb(st, s, M_KEEP, k):
@@ -353,16 +352,16 @@ def keep_worth_nb(st, tb, ru, sp, s, k):
         # a Condition waits for its trigger: one copy in hand is enough
         if earlier_copy_in_hand_nb(st, s, k):
             return sp[P_SECOND_COPY_KEEP]
-        worth = _effect_value_nb(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
+        worth = effect_value_nb.call(st, tb, ru, sp, s, c, st.sv[s, K.SV_POWER])
         return min(max(worth, sp[P_KEEP_CONDITION_MIN]), sp[P_KEEP_CONDITION_MAX])
     spend = sp[P_KEEP_SPEND_SHARE] * sp[P_SPEND_WEIGHT] * play_cost_nb(st, tb, s, c)
-    worth = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - spend
+    worth = card_value_nb.call(st, tb, ru, sp, s, k, -1, -1) - spend
     if t == K.T_ITEM:
         return ask_plan_nb(st, tb, ru, sp, W_KEEP_ITEM, s, k, 0, 0, worth)
     return worth
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, returns=_F, cache="strategies")  # asked by the plans
 def keep_removal_nb(st, tb, ru, sp, s, k):
     """Worth of keeping hand card ``k``, an Effect that defeats or traps Heroes: what the worst Hero in play costs
     (it may be the one to remove next turn)."""
@@ -397,7 +396,7 @@ def junk_count_nb(st, tb, ru, sp, s):
     while m != 0:
         k = lowest_nb(m)
         m &= m - 1
-        if _keep_value_nb(st, tb, ru, sp, s, k) < limit:
+        if keep_value_nb.call(st, tb, ru, sp, s, k) < limit:
             n += 1
     return n
 
@@ -459,23 +458,3 @@ def power_worth_nb(st, tb, sp, s, gain):
     over = power_surplus_nb(st, tb, sp, s)
     factor = 1.0 if over <= 0 else max(sp[P_POWER_GLUT_FLOOR], 1.0 - over / sp[P_POWER_GLUT_SPAN])
     return sp[P_POWER_VALUE] * gain * factor
-
-
-# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
-# symbol.
-CARD_PARTS = {
-    best_move_nb: (_ST, _TB, _RU, _SP, _I),
-    effect_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),
-    card_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
-    keep_value_nb: (_ST, _TB, _RU, _SP, _I, _I),
-    ally_help_nb: (_ST, _TB, _RU, _SP, _I, _I, _I),  # asked by the plans
-    keep_removal_nb: (_ST, _TB, _RU, _SP, _I, _I),  # asked by the plans
-    best_activation_nb: (_ST, _TB, _RU, _SP, _I, _F),  # the budget compared with costs only: as a float
-}
-_best_move_nb = link.caller(best_move_nb, CARD_PARTS[best_move_nb], _F)
-_effect_value_nb = link.caller(effect_value_nb, CARD_PARTS[effect_value_nb], _F)
-_card_value_nb = link.caller(card_value_nb, CARD_PARTS[card_value_nb], _F)
-_keep_value_nb = link.caller(keep_value_nb, CARD_PARTS[keep_value_nb], _F)
-_ally_help_nb = link.caller(ally_help_nb, CARD_PARTS[ally_help_nb], _F)
-_keep_removal_nb = link.caller(keep_removal_nb, CARD_PARTS[keep_removal_nb], _F)
-_best_activation_nb = link.caller(best_activation_nb, CARD_PARTS[best_activation_nb], _F)

@@ -8,9 +8,8 @@ who Fates (which card, where) and the target's own picks inside a Fate effect re
 import numpy as np
 
 from simlab.kernels import const as K
-from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel, part
 from simlab.kernels.query import (
     can_enter_nb,
     zone_bits_nb,
@@ -75,7 +74,7 @@ def allies_moved_to_one_harm_nb(st, tb, ru, sp, s, loc):
     return sp[P_GATHER_ALLY_HARM] * moved + ask_plan_nb(st, tb, ru, sp, W_ALLIES_GATHERED, s, loc, 0, 0, 0.0)
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, _I, returns=_F, cache="strategies")
 def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
     """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot).
 
@@ -105,25 +104,15 @@ def basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host):
     return 0.0
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _I, _I, returns=_F, cache="strategies")
 def fate_card_harm_nb(st, tb, ru, sp, s, k, loc, host):
     """Harm to seat ``s`` of its revealed Fate card ``k`` played to ``loc`` / ``host`` (loc < 0: best spot)."""
     v = ask_plan_nb(st, tb, ru, sp, W_REVEALED, s, k, loc, host, np.nan)
     if not np.isnan(v):
         return v
-    return _basic_fate_harm_nb(st, tb, ru, sp, s, k, loc, host)
+    return basic_fate_harm_nb.call(st, tb, ru, sp, s, k, loc, host)
 
 
 @kernel
 def fate_action_value_nb(st, tb, ru, sp, target):
     return sp[P_FATE_VALUE] + sp[P_FATE_TARGET_PROGRESS] * progress_nb(st, tb, ru, sp, target)
-
-
-# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
-# symbol.
-FATE_PARTS = {
-    basic_fate_harm_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
-    fate_card_harm_nb: (_ST, _TB, _RU, _SP, _I, _I, _I, _I),
-}
-_basic_fate_harm_nb = link.caller(basic_fate_harm_nb, FATE_PARTS[basic_fate_harm_nb], _F)
-_fate_card_harm_nb = link.caller(fate_card_harm_nb, FATE_PARTS[fate_card_harm_nb], _F)

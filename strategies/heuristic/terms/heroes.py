@@ -6,9 +6,8 @@ terms of the villain's own cards and of Fate read these, so they sit first.
 """
 
 from simlab.kernels import const as K
-from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel, part
 from simlab.kernels.query import (
     realm_heroes_nb,
     trappable_nb,
@@ -175,7 +174,7 @@ def ally_kept_nb(st, tb, ru, sp, s, k):
     return ask_plan_nb(st, tb, ru, sp, W_ALLY_KEPT, s, k, 0, 0, 0.0) != 0.0
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, returns=_F, cache="strategies")
 def best_vanquish_nb(st, tb, ru, sp, s):
     best = -BIG
     mh = heroes_nb(st, tb, s)
@@ -187,7 +186,7 @@ def best_vanquish_nb(st, tb, ru, sp, s):
     return best
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, returns=_F, cache="strategies")
 def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     """Best worth of defeating one Hero of Strength <= max_strength (no Allies needed)."""
     best = -BIG
@@ -200,7 +199,7 @@ def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     return best
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, returns=_F, cache="strategies")
 def best_trap_nb(st, tb, ru, sp, s):
     best = -BIG
     mh = heroes_nb(st, tb, s)
@@ -211,16 +210,3 @@ def best_trap_nb(st, tb, ru, sp, s):
             c = st.inst[s, h, K.I_CARD]
             best = max(best, hero_threat_nb(st, tb, ru, sp, s, c, st.inst[s, h, K.I_LOC], h))
     return best
-
-
-# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
-# symbol. The plans and the Villain Mover ask for them once a card or a decision, so a call costs nothing in play;
-# linked in, each would be compiled again inside the scoring kernels and all three plans.
-HERO_PARTS = {
-    best_vanquish_nb: (_ST, _TB, _RU, _SP, _I),
-    best_defeat_nb: (_ST, _TB, _RU, _SP, _I, _I),
-    best_trap_nb: (_ST, _TB, _RU, _SP, _I),
-}
-_best_vanquish_nb = link.caller(best_vanquish_nb, HERO_PARTS[best_vanquish_nb], _F)
-_best_defeat_nb = link.caller(best_defeat_nb, HERO_PARTS[best_defeat_nb], _F)
-_best_trap_nb = link.caller(best_trap_nb, HERO_PARTS[best_trap_nb], _F)

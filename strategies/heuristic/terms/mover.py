@@ -7,9 +7,8 @@ given the worths that do not depend on the location, which ``choose_scored_nb`` 
 from numba import types
 
 from simlab.kernels import const as K
-from simlab.kernels import link
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel, part
 from simlab.kernels.query import (
     play_cost_nb,
     realm_instance_nb,
@@ -31,7 +30,7 @@ from strategies.heuristic.questions import (
     W_READY_AT,
     ask_plan_nb,
 )
-from strategies.heuristic.terms.cards import _best_activation_nb, _card_value_nb, power_worth_nb
+from strategies.heuristic.terms.cards import best_activation_nb, card_value_nb, power_worth_nb
 
 
 @kernel
@@ -46,7 +45,7 @@ def symbols_offered_nb(st, tb, ru, s, n):
     return offered
 
 
-@kernel
+@part(_ST, _TB, _RU, _SP, _I, _I, _F, _F, _F, _F, types.boolean, returns=_F, cache="strategies")
 def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_worth, dig_worth, ready):
     """Worth to seat ``s`` of moving its Villain Mover to ``loc``: the actions it could take there.
 
@@ -68,7 +67,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
             plays += 1
         elif kind == K.S_ACTIVATE:
             lookahead = st.sv[s, K.SV_POWER] + sp[P_ACTIVATION_LOOKAHEAD]
-            total += max(_best_activation_nb(st, tb, ru, sp, s, lookahead), 0.0)
+            total += max(best_activation_nb.call(st, tb, ru, sp, s, lookahead), 0.0)
         elif kind == K.S_MOVE:
             total += move_worth
         elif kind == K.S_FATE:
@@ -108,7 +107,7 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
                     continue  # an ongoing ability keeps it from a Play symbol
                 if tb.card[c, K.CF_SWAP_FROM] >= 0 and realm_instance_nb(st, s, tb.card[c, K.CF_SWAP_FROM]) < 0:
                     continue
-                val = _card_value_nb(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
+                val = card_value_nb.call(st, tb, ru, sp, s, k, -1, -1) - sp[P_SPEND_WEIGHT] * cost
                 if val > best:
                     best = val
                     bk = k
@@ -118,11 +117,3 @@ def location_value_nb(st, tb, ru, sp, s, loc, move_worth, fate_worth, vanquish_w
             budget -= play_cost_nb(st, tb, s, st.inst[s, bk, K.I_CARD])
             total += best
     return total
-
-
-# The parts of this module compiled on their own (strategies.heuristic.parts): _NAME calls NAME through its
-# symbol.
-MOVER_PARTS = {
-    location_value_nb: (_ST, _TB, _RU, _SP, _I, _I, _F, _F, _F, _F, types.boolean),
-}
-_location_value_nb = link.caller(location_value_nb, MOVER_PARTS[location_value_nb], _F)

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import activation_cost_nb, strength_nb, vanquish_min_allies_nb, zone_bits_nb
 from simlab.kernels.rules.abilities import (
     ASK_VANQUISH_RETURNS_ALLIES,

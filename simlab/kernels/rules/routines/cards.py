@@ -1,7 +1,7 @@
 """Routines playing Villain cards from hand."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import play_cost_nb
 from simlab.kernels.rules.abilities import CARD_INSTANCE, CARD_SEAT, _ability_r
 from simlab.kernels.rules.frame import (

@@ -2,7 +2,7 @@
 
 from simlab.kernels import const as K
 from simlab.kernels.bits import lowest_nb
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import can_enter_nb, hero_can_move_nb, realm_heroes_nb
 from simlab.kernels.rules.frame import A0, A1, A2, A3, A4, A5, A6, ask_nb, chosen_nb, ret_nb
 from simlab.kernels.rules.log import opt_add_nb, opt_clear_nb

@@ -1,7 +1,7 @@
 """Routines resolving Effects and Conditions, and the Condition windows."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rules.abilities import _ability_r, card_frame_nb
 from simlab.kernels.rules.fate import effect_doable_nb, hero_placements_nb
 from simlab.kernels.rules.frame import (

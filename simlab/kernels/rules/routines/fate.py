@@ -1,7 +1,7 @@
 """Routines of the Fate action: reveal two, play one, discard the other."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import realm_instance_nb
 from simlab.kernels.rules.abilities import (
     ASK_PLAYED_INTO_LOCKED,

@@ -1,7 +1,7 @@
 """Routines playing and moving Heroes, and their "when played" and "when moved" abilities."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rules.abilities import CARD_HERE, CARD_INSTANCE, CARD_SEAT, _ability_r
 from simlab.kernels.rules.frame import A0, A1, A2, A3, RT_ON_ENTER, RT_ON_PLAY, START, call_nb, ret_nb
 from simlab.kernels.rules.log import log_nb

@@ -1,7 +1,7 @@
 """Routines removing and replacing Obstacles one at a time, each where a player picks."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.query import can_remove_obstacle_nb, missing_at_nb, missing_total_nb
 from simlab.kernels.rules.frame import A0, A1, A2, A3, A4, ask_nb, chosen_nb, ret_nb
 from simlab.kernels.rules.log import opt_add_nb, opt_clear_nb, over_nb

@@ -1,7 +1,7 @@
 """Routines of the turn: one step (a phase, or one action with its Condition windows)."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rules.abilities import _ability_r, objective_holds_nb
 from simlab.kernels.rules.frame import (
     A0,

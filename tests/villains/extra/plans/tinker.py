@@ -3,7 +3,7 @@
 from simlab.villains.tinker.abilities import HOARD
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from strategies.heuristic import W_PROGRESS
 
 PLAN = "the Tinker hoards Power"

@@ -3,7 +3,7 @@ objective, power_hoard (12 Power at the start of his turn). His other cards prin
 Gaston's routines resolve."""
 
 from simlab.kernels import const as K
-from simlab.kernels.jit import kernel
+from simlab.kernels.compile import kernel
 from simlab.kernels.rules.abilities import CARD_SEAT, CHECK_OBJECTIVE, NO_CHECK
 from simlab.kernels.rules.frame import ret_nb
 from simlab.kernels.rules.log import gain_power_nb

@@ -1,4 +1,5 @@
-"""How kernels are compiled: one specialisation per argument types, no Python wrapper unless Python calls them."""
+"""How kernels are declared and compiled (simlab.kernels.compile): one specialisation per argument types, no Python
+wrapper unless Python calls them, parts called through their symbols, the patches of numba, the cache groups."""
 
 from __future__ import annotations
 
@@ -12,9 +13,8 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from simlab.kernels import jit
-from simlab.kernels.jit import entry_kernel, kernel
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import as_ptr, entry_kernel, kernel, ref
+from simlab.kernels.compile import flags as jit
 
 
 @kernel
@@ -55,7 +55,7 @@ def test_python_calls_a_kernel_through_a_twin_and_kernels_call_the_kernel(tmp_pa
     # a kernel loaded from numba's cache (its entries are keyed by the source's content, so another checkout or run
     # finds them) compiles none of its callees, and the checks would see no overloads: they run with an empty cache
     out = subprocess.run(
-        [sys.executable, "-c", "import test_jit; test_jit.check_twins()"],
+        [sys.executable, "-c", "import test_compile; test_compile.check_twins()"],
         cwd=Path(__file__).parent,
         env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
         capture_output=True,
@@ -79,7 +79,7 @@ def test_a_state_from_python_is_the_state_a_kernel_allocates():
 
 _REF_IN_A_COUNTING_FUNCTION = """
 import collections, numba, numpy as np
-from simlab.kernels.ref import as_ptr, ref
+from simlab.kernels.compile import as_ptr, ref
 Pair = collections.namedtuple("Pair", "a b")
 
 @numba.njit(cache=False)  # reference counting on, as in a test's own wrapper or an allocating kernel
@@ -133,16 +133,17 @@ def test_no_call_across_a_part_or_a_table_passes_an_array_unpacked():
     # an array argument is seven machine words at every call LLVM cannot inline; the state and the tables go as
     # ref(), the rules and the parameters as as_ptr(). The search player's entry is called once per decision.
     import simlab.game.driver as driver
-    from simlab.kernels import link
+    from simlab.kernels.compile import link
+    from simlab.kernels.state import ENGINE_REF_TYPES
 
     assert len(link.CALLS) > 20
     assert not _unpacked(link.CALLS, allowed=(driver.PLAYER_TABLE,))
-    assert _unpacked({"some_part": (link.ENGINE_REF_TYPES[0], types.Array(types.float64, 1, "C"))})
+    assert _unpacked({"some_part": (ENGINE_REF_TYPES[0], types.Array(types.float64, 1, "C"))})
 
 
 _CALL_SLOTS = """
 import re, numba
-import simlab.kernels.jit  # its patches apply when it is imported
+import simlab.kernels.compile  # its patches apply when it is imported
 
 @numba.njit(cache=False)
 def one_more(x):
@@ -302,10 +303,146 @@ def test_numba_typing_errors_keep_their_text_without_terminal_escapes():
 def test_a_bound_kernel_takes_its_own_types_or_an_integer_cast_to_an_int64_or_float64():
     from numba import types
 
-    from simlab.kernels.link import _args_fit
+    from simlab.kernels.compile.link import _args_fit
 
     bound = (types.int64, types.float64)
     assert _args_fit((types.int64, types.float64), bound)
     assert _args_fit((types.int32, types.int64), bound)  # integers cast to the bound argument
     assert not _args_fit((types.float64, types.float64), bound)  # a float never narrows to an integer
     assert not _args_fit((types.int64, types.boolean), bound)
+
+
+# ------------------------------------------------------------------------------------------ the seam's declarations
+
+
+def test_every_patch_of_numba_applies_on_the_numba_versions_it_was_checked_on():
+    from simlab.kernels.compile import patches
+
+    for patch in patches.PATCHES:
+        name = patches.name_of(patch)
+        if numba.__version__ not in patch.CHECKED_ON:
+            pytest.skip(f"numba {numba.__version__}: patch {name} checked on {patch.CHECKED_ON} only")
+        assert patches.APPLIED[name], f"{name} did not apply to numba {numba.__version__}"
+    assert patches.not_applied() == []
+
+
+def test_a_patch_that_did_not_apply_is_said_so_with_its_cost(monkeypatch):
+    from simlab.kernels.compile import patches
+
+    monkeypatch.setitem(patches.APPLIED, "index_as_given", False)
+    lines = patches.not_applied()
+    assert len(lines) == 1 and "'index_as_given' did not apply" in lines[0] and "wraparound" in lines[0]
+
+
+def test_numbas_version_is_pinned_below_the_next_minor_release():
+    import re
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    (spec,) = [d for d in pyproject["project"]["dependencies"] if d.startswith("numba")]
+    upper = re.search(r"<\s*([\d.]+)", spec)
+    assert upper, f"numba has no upper version pin: {spec!r}"
+    major, minor = (int(x) for x in numba.__version__.split(".")[:2])
+    assert tuple(int(x) for x in upper.group(1).split(".")[:2]) == (major, minor + 1)
+
+
+def _negative_literal_indices(path: Path) -> list[str]:
+    """Every subscript of a kernel in ``path`` (a function under one of the seam's decorators) with a negative
+    integer literal in its index, as ``path:line``."""
+    import ast
+
+    decorators = {"kernel", "helper", "entry_kernel", "allocating_kernel", "allocating_entry_kernel", "batch_kernel"}
+    decorators |= {"part"}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        names = {
+            (d.func if isinstance(d, ast.Call) else d).id
+            for d in fn.decorator_list
+            if isinstance(d.func if isinstance(d, ast.Call) else d, ast.Name)
+        }
+        if not names & decorators:
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Subscript):
+                for item in ast.walk(node.slice):
+                    if (
+                        isinstance(item, ast.UnaryOp)
+                        and isinstance(item.op, ast.USub)
+                        and isinstance(item.operand, ast.Constant)
+                        and isinstance(item.operand.value, int)
+                    ):
+                        out.append(f"{path.name}:{node.lineno}")
+    return out
+
+
+def test_no_kernel_indexes_with_a_negative_literal():
+    # the kernels take a signed index as given (patches/index_as_given.py): a[-1] would read before the array
+    root = Path(__file__).resolve().parents[1]
+    files = [*(root / "simlab").rglob("*.py"), *(root / "strategies").rglob("*.py")]
+    files += (root / "tests" / "villains").rglob("*.py")
+    found = [hit for path in files for hit in _negative_literal_indices(path)]
+    assert found == [], "a negative index reads the wrong element in a kernel: use n - 1"
+
+
+def test_the_negative_index_check_finds_one(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("@kernel\ndef last_nb(a, n):\n    return a[n] + a[-1]\n\n\ndef python(a):\n    return a[-1]\n")
+    assert _negative_literal_indices(bad) == ["bad.py:3"]
+
+
+def test_a_part_is_called_through_its_symbol_and_bound_before_its_callers():
+    import simlab.game.driver  # noqa: F401  (binds every part)
+    from simlab.kernels.compile import link, registry
+    from strategies.heuristic.terms import heroes
+
+    symbol = link.symbol_name(heroes.best_defeat_nb)
+    part = registry.PARTS[symbol]
+    assert part.dispatcher is heroes.best_defeat_nb and part.restype == types.float64
+    assert symbol in link._BOUND  # bound when the driver was imported
+    assert heroes.best_defeat_nb.call is not heroes.best_defeat_nb  # the symbol call, not the linked kernel
+    # the plans call it by symbol: binding a plan binds it first
+    from strategies.plans import horned_king
+
+    assert heroes.best_defeat_nb in link._parts_reached(horned_king.plan_nb)
+
+
+def test_the_cache_directory_of_a_module_changes_when_a_module_it_imports_changes(tmp_path, monkeypatch):
+    from simlab.kernels.compile import cache
+
+    pkg = tmp_path / "toypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "consts.py").write_text("N = 3\n")
+    (pkg / "kernels.py").write_text("from toypkg.consts import N\n")
+    (pkg / "other.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cache.follow("toypkg")
+    before = cache.cache_dir("toy", "toypkg.kernels")
+    assert os.path.basename(before).startswith("toy-")
+    (pkg / "other.py").write_text("X = 2\n")  # not imported by toypkg.kernels
+    cache.closure.cache_clear()
+    assert cache.cache_dir("toy", "toypkg.kernels") == before
+    (pkg / "consts.py").write_text("N = 4\n")
+    cache.closure.cache_clear()
+    assert cache.cache_dir("toy", "toypkg.kernels") != before
+
+
+def test_the_compile_plumbing_names_no_module_of_another_package():
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    seam = root / "simlab" / "kernels" / "compile"
+    for path in seam.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        named = set(re.findall(r"\b(?:simlab|strategies)\.[\w.]+", text))
+        assert all(n.startswith("simlab.kernels.compile") for n in named), (path.name, named)
+    outside = [
+        p.relative_to(root).as_posix()
+        for pkg in ("simlab", "strategies")
+        for p in (root / pkg).rglob("*.py")
+        if seam not in p.parents and re.search(r"link\.caller|_PARTS\b", p.read_text(encoding="utf-8"))
+    ]
+    assert outside == []

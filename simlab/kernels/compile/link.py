@@ -1,31 +1,30 @@
-"""Calling a separately compiled kernel through a process-wide symbol instead of linking its code in.
+"""Calling a separately compiled kernel through a process-wide symbol or a table instead of linking its code in.
 
-numba links the compiled code of every callee into each separately compiled caller and optimises and
-generates its machine code again there (see :mod:`simlab.kernels.jit`). A large kernel called from
-several places (the heuristic strategy, the engine's ``advance_nb`` called from a search player) is
-instead compiled once, on its own, for the one signature it is called with, and its native entry point
-is registered under a symbol name (:func:`bind`); callers reach it through an intrinsic that emits a call
-to that symbol (:func:`caller`), so their own code stays small. A symbol must be bound before any of its
-callers is compiled or loaded from the cache: the driver binds every strategy kernel and their callees
-when it is imported (:mod:`simlab.game.driver`).
+numba links the compiled code of every callee into each separately compiled caller and optimises and generates its
+machine code again there (see :mod:`simlab.kernels.compile.flags`). A large kernel called from several places is
+instead declared a part (``@part(...)``): compiled once, on its own, for the one signature its decorator declares,
+and its native entry point registered under a symbol name (:func:`bind`); callers write ``name.call(...)``, an
+intrinsic that emits a call to that symbol, so their own code stays small. A symbol must be bound before any of its
+callers is compiled or loaded from the cache: :func:`bind` binds first every part the kernel's code reaches (found
+from the kernels its source names), and :func:`bind_all` binds every declared part and fills every table before the
+first game (the driver calls it when imported).
 """
 
 import inspect
+import types as pytypes
 
 import llvmlite.binding as ll
 import numba
-import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import intrinsic
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
+from numba.extending import intrinsic, lower_getattr
 
-from simlab.kernels import const as K
-from simlab.kernels.ref import RefType
-from simlab.kernels.state import Tables, new_state
+from simlab.kernels.compile import registry
 
 _BOUND: dict[str, int] = {}
-# A compile-only process (simlab.game.warmup's parallel cold start) defers compiling: bind() and fill() register a
+# A compile-only process (a parallel cold start's) defers compiling: bind() and fill() register a
 # stub address instead, so kernels that call the symbol can be compiled (and cached) before the callee exists
 # anywhere, and note what they would have compiled in DEFERRED, for the process to compile on request. Its
 # code never runs: the cached object code keeps its references to the symbols by name, resolved when a
@@ -33,9 +32,11 @@ _BOUND: dict[str, int] = {}
 _DEFER = False
 DEFERRED: dict[str, tuple] = {}  # symbol (or table entry's kernel) name -> (dispatcher, argtypes), in bind order
 _STUBBED: set[str] = set()
-_RESTYPES: dict = {}  # symbol -> the return type its callers are compiled for (caller())
-CALLS: dict[str, tuple] = {}  # symbol or table -> the argument types every call passes (caller(), table_caller())
+_RESTYPES: dict = {}  # symbol -> the return type its callers are compiled for (_caller())
+CALLS: dict[str, tuple] = {}  # symbol or table -> the argument types every call passes (parts' calls, table_caller())
 _STUB = None
+_REACHED: dict[int, tuple] = {}  # id of a dispatcher -> _parts_reached(it)
+_BINDING: set[str] = set()  # symbols whose callees are being bound (a part calling itself back waits for its turn)
 
 
 def defer_compiling() -> None:
@@ -53,42 +54,64 @@ def _defer(dispatcher, argtypes: tuple) -> str:
     return symbol
 
 
-def engine_arg_types() -> tuple:
-    """numba types of (st, tb, ru) exactly as every driver passes them (arrays allocated by numpy or numba)."""
-    z = np.zeros
-    st = new_state(1, 0)
-    tb = Tables(
-        z((1, K.N_CF), np.int64),
-        z((1, K.N_VF), np.int64),
-        z((1, 30), np.int64),
-        z((1, 15), np.int64),
-        z((1, K.N_LOC, K.MAX_SYMBOLS, K.N_SY), np.int64),
-        z((1, K.N_LOC, K.N_LC), np.int64),
-        z((1, K.N_INST), np.int64),
-    )
-    return numba.typeof(st), numba.typeof(tb), numba.typeof(z(K.N_RULES, np.int64))
-
-
-ENGINE_TYPES = engine_arg_types()
-# the same, as the routines take them: one pointer to each tuple, and to the rules' data (simlab/kernels/ref.py)
-ENGINE_REF_TYPES = (RefType(ENGINE_TYPES[0]), RefType(ENGINE_TYPES[1]), types.CPointer(types.int64))
-STRATEGY_ARG_TYPES = ENGINE_TYPES + (types.int64,) * 5  # (st, tb, ru, realm, player, kind, ctx, n)
-
-
 def symbol_name(dispatcher) -> str:
     """The symbol a kernel is bound as: its module and name (``simlab_strategies_heuristic_choose_choose_nb``)."""
     fn = getattr(dispatcher, "py_func", dispatcher)  # a plain function under NUMBA_DISABLE_JIT
     return "simlab_" + f"{fn.__module__}.{fn.__name__}".replace(".", "_")
 
 
+def _kernels_named(fn) -> list:
+    """The dispatchers the source of ``fn`` names: globals, and attributes of modules it names."""
+    out = []
+    names: set[str] = set()
+    todo = [fn.__code__]
+    while todo:
+        code = todo.pop()
+        names.update(code.co_names)
+        todo.extend(c for c in code.co_consts if hasattr(c, "co_names"))
+    g = fn.__globals__
+    for name in sorted(names):
+        value = g.get(name)
+        if isinstance(value, pytypes.ModuleType):
+            out.extend(getattr(value, n, None) for n in sorted(names))
+        else:
+            out.append(value)
+    return [d for d in out if hasattr(d, "py_func")]
+
+
+def _parts_reached(dispatcher) -> tuple:
+    """The parts the code of ``dispatcher`` calls through their symbols, itself or through the kernels linked into
+    it (memoised: the kernels' sources do not change in a process)."""
+    key = id(dispatcher)
+    if key not in _REACHED:
+        _REACHED[key] = ()  # a kernel calling itself back ends the walk here
+        out = []
+        for callee in _kernels_named(dispatcher.py_func):
+            part = registry.PARTS.get(symbol_name(callee))
+            out.extend((callee,) if part is not None and part.dispatcher is callee else _parts_reached(callee))
+        _REACHED[key] = tuple(dict.fromkeys(out))
+    return _REACHED[key]
+
+
+def _bind_callees(dispatcher) -> None:
+    """Bind every part the code of ``dispatcher`` reaches, each after its own callees."""
+    for callee in _parts_reached(dispatcher):
+        bind(callee, registry.PARTS[symbol_name(callee)].argtypes)
+
+
 def bind(dispatcher, argtypes: tuple) -> str:
-    """Compile ``dispatcher`` for ``argtypes`` (or load it from the cache) and register its entry point as
-    its :func:`symbol_name` (once per process); the symbol's name."""
+    """Compile ``dispatcher`` for ``argtypes`` (or load it from the cache), after binding the parts it calls, and
+    register its entry point as its :func:`symbol_name` (once per process); the symbol's name."""
     if numba.config.DISABLE_JIT:  # plain Python functions: nothing to bind
         return ""
     symbol = symbol_name(dispatcher)
-    if symbol in _BOUND:
+    if symbol in _BOUND or symbol in _BINDING:
         return symbol
+    _BINDING.add(symbol)
+    try:
+        _bind_callees(dispatcher)
+    finally:
+        _BINDING.discard(symbol)
     if _DEFER:
         if symbol not in _STUBBED:
             import ctypes
@@ -100,7 +123,7 @@ def bind(dispatcher, argtypes: tuple) -> str:
     cres = dispatcher.overloads[argtypes]
     if symbol in _RESTYPES and types.unliteral(cres.signature.return_type) != _RESTYPES[symbol]:
         raise TypeError(
-            f"{symbol} returns {cres.signature.return_type}, its callers expect {_RESTYPES[symbol]} (see caller())"
+            f"{symbol} returns {cres.signature.return_type}, its callers expect {_RESTYPES[symbol]} (see _caller())"
         )
     address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
     if not address:
@@ -119,7 +142,7 @@ def _args_fit(args: tuple, argtypes: tuple) -> bool:
     )
 
 
-def caller(dispatcher, argtypes: tuple, restype):
+def _caller(dispatcher, argtypes: tuple, restype):
     """A function for kernels to call: ``dispatcher`` itself without the JIT, else an intrinsic calling its
     symbol, which must be bound (:func:`bind`) before a kernel calling it is compiled or loaded from the
     cache. The arguments must have exactly ``argtypes``, integers excepted (cast to an int64 or float64 argument)."""
@@ -161,6 +184,40 @@ def caller(dispatcher, argtypes: tuple, restype):
     return intrinsic(typing)
 
 
+def declare_part(dispatcher, argtypes: tuple, restype, lazy: bool = False) -> None:
+    """Register ``dispatcher`` as a part bound for ``argtypes`` and give it ``.call``, its symbol call (itself
+    without the JIT)."""
+    registry.add_part(symbol_name(dispatcher), registry.Part(dispatcher, argtypes, restype, lazy))
+    dispatcher.call = _caller(dispatcher, argtypes, restype)
+
+
+def bind_all(lazy: bool = False) -> None:
+    """Bind every declared part, each after the parts it calls, and run every table's binder (once per process;
+    ``lazy``: the parts and binders bound on first use too)."""
+    for part in list(registry.PARTS.values()):
+        if lazy or not part.lazy:
+            bind(part.dispatcher, part.argtypes)
+    for binder, on_use in list(registry.BINDERS):
+        if lazy or not on_use:
+            binder()
+
+
+@infer_getattr
+class _PartCall(AttributeTemplate):
+    """``name.call`` of a part, read in a kernel: the intrinsic calling its symbol (declare_part)."""
+
+    key = types.Dispatcher
+
+    def resolve_call(self, ty):
+        target = getattr(ty.dispatcher, "call", None)
+        return None if target is None else self.context.resolve_value_type(target)
+
+
+@lower_getattr(types.Dispatcher, "call")
+def _part_call_value(context, builder, ty, value):
+    return context.get_dummy_value()  # a call of an intrinsic is lowered from its type, not from a value
+
+
 # ---------------------------------------------------------------------------- tables of kernels
 
 # A table of kernels is a process-wide array of native entry points, registered as a symbol when this module
@@ -192,6 +249,7 @@ def fill(name: str, size: int, index: int, dispatcher, argtypes: tuple) -> None:
     _PY_TABLES[name][index] = getattr(dispatcher, "py_func", dispatcher)
     if numba.config.DISABLE_JIT:
         return
+    _bind_callees(dispatcher)
     if _DEFER:  # the entry stays empty: this process never plays
         _defer(dispatcher, argtypes)
         return
