@@ -5,7 +5,7 @@ Usage: python benchmarks/bench_search.py [--players search-flat,search] [--sampl
                                         [--cost-games 0] [--threads 2] [--seed 0] [--opponents tuned,expert]
                                         [--out reports/search-curve-cpu]
 
-For each player (a search strategy: ``search-flat``, the flat player of before issue 37, and ``search``, successive
+For each player (a search strategy: ``search-flat``, the flat player kept for comparison, and ``search``, successive
 halving with rollouts truncated by the value model) and each budget (``samples``; the other settings the player's
 own, ``--horizon``, ``--screen`` and ``--rollout`` aside):
 

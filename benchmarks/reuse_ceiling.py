@@ -5,7 +5,7 @@ Usage:
     python benchmarks/reuse_ceiling.py [--matchup gaston-vs-horned-king] [--strategy expert] [--games 40]
                                        [--cycle-games 1000]
 
-A heuristic that keeps its values up to date as the state changes (issue 37's "features kept up to date") can at
+A heuristic that keeps its values up to date as the state changes (features kept up to date) can at
 best skip the work whose result did not change since it was last worked out. This script measures how much of
 the work that is, at the level of what a decision scores:
 

@@ -47,8 +47,6 @@ MARKER = re.compile(r"^<!-- simlab:([a-z-]+)((?: [\w.-]+)*) -->$", re.MULTILINE)
 OUTSIDE = (
     ("history/speed.md", "benchmarks/HISTORY.md"),
     ("history/changelog.md", "CHANGELOG.md"),
-    ("img/search-strength.png", "reports/search-curve/strength.png"),
-    ("img/search-strength-tuned.png", "reports/search-curve-tuned/strength.png"),
     ("img/search-strength-cpu.png", "reports/search-curve-cpu/strength.png"),
     ("img/tune-trajectory.png", "reports/tune/trajectory.png"),
 )

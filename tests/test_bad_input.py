@@ -1,7 +1,7 @@
 """Bad input, command by command: one line on stderr naming the bad value (and the valid choices), exit code
-2, no traceback, and nothing written or changed in the working directory. The table holds every case of
-issue 19 (tracebacks, the -n hang, usage boxes, values that were accepted, messages that did not name the
-file or key) and at least one case per command."""
+2, no traceback, and nothing written or changed in the working directory. The table holds every kind of bad
+input once mishandled (tracebacks, the -n hang, usage boxes, values that were accepted, messages that did not name
+the file or key) and at least one case per command."""
 
 from __future__ import annotations
 
@@ -36,11 +36,11 @@ FILES = {
     "report-search0.toml": b'name = "r"\n[report]\nsearch_games = 0\n',
     "blocker": b"",  # a file where a directory is wanted
     "real.csv": b"villains,winner,first,rounds\ngaston;horned-king,gaston,gaston,20\n",  # a log of real games
-    # issue 38: TOML deep enough for tomllib's recursion to fail, and nested just past the limit; a file too large
+    # TOML deep enough for tomllib's recursion to fail, and nested just past the limit; a file too large
     "deep.toml": b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
     "deep-tables.toml": b"a" + b".a" * 40 + b" = 1\n",
     "huge.toml": b"# " + b"x" * 1_000_000 + b"\n",
-    # issue 38: a report's name is one folder name inside --out
+    # a report's name is one folder name inside --out
     "report-up.toml": b'name = "../../../some/where/evil"\n',
     "report-empty.toml": b'name = ""\n',
     "report-abs.toml": b'name = "/tmp/evil"\n',
@@ -50,7 +50,7 @@ FILES = {
 
 # (args, a piece of the one line); ids are the argument strings
 CASES = [
-    # --- issue 19: tracebacks
+    # --- input that once raised a traceback
     (f"run {M} -n 5 --strategy gaston=latin1.toml", "latin1.toml is not UTF-8 text"),
     (f"run {M} -n 5 --backend dask --scheduler notaurl", "'notaurl' is not a scheduler address; give tcp://HOST:PORT"),
     ("matrix -n 5 --png out.xyz", "--png 'out.xyz' must be a file name ending in .png"),
@@ -79,7 +79,7 @@ CASES = [
     ("run --config first.toml", "first.toml: first 'jafar' is not valid; choose from rotate, random, gaston"),
     ("run --config backend.toml", "backend.toml: backend: unknown backend 'spark'; choose from local, dask"),
     ("run --config scheduler.toml", "scheduler.toml: scheduler: 'notaurl' is not a scheduler address"),
-    # --- issue 38: TOML however formed is one line naming the file and the limit
+    # --- TOML however formed is one line naming the file and the limit
     ("strategies deep.toml", "strategy file deep.toml nests tables or arrays deeper than the limit of 16"),
     (f"run {M} -n 5 --strategy gaston=deep-tables.toml", "strategy file deep-tables.toml nests tables or arrays"),
     ("run --config deep.toml", "experiment file deep.toml nests tables or arrays deeper than the limit of 16"),
@@ -87,7 +87,7 @@ CASES = [
     ("sweep --config huge.toml", "experiment file huge.toml is larger than the limit of 1,000,000 bytes"),
     ("strategies huge.toml", "strategy file huge.toml is larger than the limit of 1,000,000 bytes"),
     ("run --config plots.png", "experiment file plots.png is a directory; give a .toml file"),
-    # --- issue 38: repeats that contradict each other name both values
+    # --- repeats that contradict each other name both values
     (
         f"run {M} -n 5 --rules get_out=exactly_three --rules get_out=up_to_three",
         "--rules 'get_out=exactly_three' and --rules 'get_out=up_to_three' contradict each other",
@@ -110,13 +110,13 @@ CASES = [
         "reading 'get_out=exactly_three' and reading 'get_out=up_to_three' contradict each other",
     ),
     ("tune --villain gaston --opponent lady-tremaine=novice --opponent lady-tremaine=expert", "contradict each other"),
-    # --- issue 38: a report config never picks a path outside the output folder
+    # --- a report config never picks a path outside the output folder
     ("report --config report-up.toml", "report-up.toml: name '../../../some/where/evil' must be a single name inside"),
     ("report --config report-empty.toml", "report-empty.toml: name '' must be a non-empty name"),
     ("report --config report-abs.toml", "report-abs.toml: name '/tmp/evil' must be a single name inside the output"),
     ("report --config report-dot.toml", "report-dot.toml: name '..' must be a single name inside the output folder"),
     ("report --config report-link.toml --out links", "report-link.toml: name 'elsewhere' leads outside the output"),
-    # --- issue 38: output paths checked before the first game
+    # --- output paths checked before the first game
     ("matrix -n 5 --png /proc/x.png", "cannot write --png '/proc/x.png'"),
     ("leverage -n 5 --out /proc/x.csv", "cannot write --out '/proc/x.csv'"),
     ("leverage -n 5 --out x.txt", "--out 'x.txt' must be a file name ending in .parquet or .csv"),
@@ -137,7 +137,7 @@ CASES = [
     ("report --out /proc/reports", "cannot write the report to '/proc/reports/balance'"),
     ("fix --checkpoint /proc/fix", "cannot write --checkpoint '/proc/fix'"),
     ("fix --report-dir /proc/fix", "cannot write --report-dir '/proc/fix'"),
-    # --- issue 38: an empty item in a list is refused, never dropped
+    # --- an empty item in a list is refused, never dropped
     (f"sweep {M} --rule get_out --values 1,,2", "--values '1,,2' has an empty item (item 2 of 3)"),
     (f"sweep {M} --rule get_out --values exactly_three,", "--values 'exactly_three,' has an empty item (item 2 of"),
     (f"sweep {M} --rule get_out --values ' '", "--values '' is empty"),
@@ -184,7 +184,7 @@ CASES = [
     ("calibrate --games real.csv -n 5 --png calibration.jpg", "--png 'calibration.jpg' must be a file name ending"),
     ("calibrate --games real.csv -n 5 --levels wizard", "unknown level 'wizard'"),
     ("calibrate --games real.csv -n 5 --rules get_out=sometimes", "rule variant get_out cannot be 'sometimes'"),
-    # --- issue 36: a villain written with _ or capitals gets "did you mean"
+    # --- a villain written with _ or capitals gets "did you mean"
     ("goldfish --villain lady_tremaine", "unknown villain 'lady_tremaine'; did you mean 'lady-tremaine'? choose from"),
     (f"run {M} -n 5 --strategy Horned_King=novice", "--strategy names villain 'Horned_King', which is not in"),
     ("run -m lady_tremaine-vs-gaston -n 5", "unknown villain 'lady_tremaine' in matchup"),

@@ -544,7 +544,7 @@ def test_cli_example_log_end_to_end(tmp_path):
 
 
 def test_a_log_of_villain_a_villain_b_and_a_blank_first_player_is_read_with_unknown_seats(tmp_path):
-    # issue 36: the common public layout, nobody noting who went first, was refused ("no 'villains' column")
+    # the common public layout, nobody noting who went first, was once refused ("no 'villains' column")
     path = tmp_path / "log.csv"
     path.write_text(
         "villain_a,villain_b,winner,first_player,notes\n"

@@ -1,4 +1,4 @@
-"""Fuzzing the command line (issue 38): random argument lists built from every command's real option names with
+"""Fuzzing the command line: random argument lists built from every command's real option names with
 hostile values, and random TOML documents handed over as strategy, experiment, report and mixture files. Every run
 ends with exit code 0 or 2 and never a traceback, and nothing is written outside the temporary folder it runs in.
 

@@ -1,5 +1,5 @@
 """simlab first-seat: the first seat's advantage in every pairing and the 3-player game at one level, with 95%
-intervals and a plot; the matrix's first-seat column carries its interval (issue 36)."""
+intervals and a plot; the matrix's first-seat column carries its interval."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Hints name only commands and options that exist and suggest only syntax that is valid (issue 36: the unknown-card
-hint named `simlab cards --list`, which did not exist; `--edit "Get Out!:cost+1"` suggested `cost+1=2`); and
+"""Hints name only commands and options that exist and suggest only syntax that is valid (the unknown-card hint once
+named `simlab cards --list`, which did not exist; `--edit "Get Out!:cost+1"` suggested `cost+1=2`); and
 `simlab cards --villain V --list` shows each card as printed, with the edits it takes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""simlab.data.inputs: what users hand the toolkit, checked in one place (issue 38)."""
+"""simlab.data.inputs: what users hand the toolkit, checked in one place."""
 
 from __future__ import annotations
 

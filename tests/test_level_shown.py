@@ -1,5 +1,5 @@
 """Every table, plot title and JSON output says the level the games were played at, and the strategies that differ
-from it (issue 36: run, matrix, sweep and cards defaulted to expert without saying so); plot files are named after
+from it (run, matrix, sweep and cards once defaulted to expert without saying so); plot files are named after
 what they show, and a plot that replaces a file says so."""
 
 from __future__ import annotations

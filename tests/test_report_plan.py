@@ -146,7 +146,7 @@ def test_tables_show_percentages_in_one_interval_notation():
     ]
 
 
-# ---------------------------------------------------------------------------- the small report of issue 36
+# ------------------------------------------------- a small report: its plan kept, rates with intervals, headline first
 
 SMALL = """
 name = "small"

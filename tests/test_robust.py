@@ -151,7 +151,7 @@ def gaston_horned_king():
 
 def test_the_leverage_table_puts_obstacles_covering_actions_first(gaston_horned_king):
     # Known answer: obstacles_cover_actions=yes takes the Horned King from about 21% to about 70% against
-    # Gaston at expert play (shared/reference, issue 15); at 200 paired games the change's standard error
+    # Gaston at expert play (shared/reference); at 200 paired games the change's standard error
     # is about 5 points, so a change above +25 points is more than 4 standard errors inside the known one.
     t = gaston_horned_king
     assert t.height == 2 * len(rule_perturbations())  # every reading, both villains
@@ -184,7 +184,7 @@ def test_board_readings_only_where_that_villain_plays():
 
 def test_a_strength_verdict_reverses_under_a_reading():
     # At expert play Gaston is stronger than the Horned King; with obstacles covering actions the Horned King
-    # is (issue 15: 21% -> 70% head to head). Measured on strength only, the verdict must read "reverses".
+    # is (21% -> 70% head to head). Measured on strength only, the verdict must read "reverses".
     res = robust_difficulty(
         ("gaston", "horned-king"),
         ["expert"],
