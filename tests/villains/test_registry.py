@@ -21,7 +21,7 @@ from simlab.data.cards import compile_cards, load_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Modules that still hold villain-specific code, and what is to move out of them (issue 39). The test below also
+# Modules that still hold villain-specific code, and what is to move out of them. The test below also
 # fails when one of them no longer names a villain or a villain-only mechanic, so that it leaves this list.
 NOT_YET: dict[str, str] = {}
 # Modules that name a villain because a study asks about it by name (not villain code).
@@ -257,7 +257,7 @@ def test_the_check_sees_a_villain_named_in_code(tmp_path, code, named, monkeypat
 
 # ------------------------------------------------------------------------------------------ the engine's core
 
-# The rules engine and the heuristic's core, read whole, comments and docstrings too (issue 39's acceptance: grep
+# The rules engine and the heuristic's core, read whole, comments and docstrings too (grep
 # finds no villain name in kernels/ or the core heuristic).
 ENGINE_CORE = ("simlab/kernels", "simlab/game", "strategies/heuristic")
 
