@@ -373,7 +373,7 @@ def ally_value_nb(st, tb, ru, sp, s, k, loc, v):
         if loc >= 0 and ball >= 0 and (loc == ball - 1 or loc == ball + 1):
             v += sp[P_DAUGHTER_BY_BALLROOM]
     if tb.card[c, K.CF_PASSIVE] == AB_TRAPS_HEROES_HERE:
-        v += sp[P_LUCIFER_TRAP_SHARE] * max(best_trap_nb.call(st, tb, ru, sp, s), 0.0)
+        v += sp[P_LUCIFER_TRAP_SHARE] * best_trap_nb.call(st, tb, ru, sp, s, 0.0)
     return v
 
 
@@ -433,7 +433,7 @@ def effect_value_nb(st, tb, ru, sp, s, c, budget):
     if ab == AB_EXTRA_MOVE_OR_ACTIVATE:
         return max(best_move_nb.call(st, tb, ru, sp, s), best_activation_nb.call(st, tb, ru, sp, s, budget))
     if ab == AB_TRAP_HERO:
-        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb.call(st, tb, ru, sp, s)
+        return sp[P_TRAP_EFFECT_SHARE] * best_trap_nb.call(st, tb, ru, sp, s, -BIG)
     if ab == AB_RESHUFFLE_DISCARD_DRAW:
         return n * sp[P_DRAW_VALUE]
     if ab == AB_RESHUFFLE_FATE_ARRANGE:
@@ -515,7 +515,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
             if ab == AB_DISCARD_GLASS_SLIPPER:
                 return sp[P_CANE_SLIPPER] * sp[P_WEDDING_VALUE] - cost
             if ab == AB_MOVE_HERO_HERE_TRAP:
-                return max(best_trap_nb.call(st, tb, ru, sp, s), sp[P_TRAP_ACTIVATE_MIN]) - cost
+                return best_trap_nb.call(st, tb, ru, sp, s, sp[P_TRAP_ACTIVATE_MIN]) - cost
             if ab == AB_PEEK_FATE_DISCARD_ONE:
                 return sp[P_PEEK_FATE_ACTIVATE] - cost
         return x

@@ -199,9 +199,10 @@ def best_defeat_nb(st, tb, ru, sp, s, max_strength):
     return best
 
 
-@part(_ST, _TB, _RU, _SP, _I, returns=_F, cache="strategies")
-def best_trap_nb(st, tb, ru, sp, s):
-    best = -BIG
+@part(_ST, _TB, _RU, _SP, _I, _F, returns=_F, cache="strategies")
+def best_trap_nb(st, tb, ru, sp, s, floor):
+    """The largest threat of a Hero seat ``s`` could trap, at least ``floor``."""
+    best = floor
     mh = heroes_nb(st, tb, s)
     while mh != 0:
         h = lowest_nb(mh)
