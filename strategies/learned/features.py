@@ -1,0 +1,210 @@
+"""A position as one seat sees it: the features the learned value model reads (:mod:`strategies.learned.value`).
+
+From seat ``s``'s view, using only what that player may see: its own hand (what each card is), every seat's Power,
+each Realm's public cards (Allies, Items, Heroes and their current Strength), objective progress, the counts of
+every deck, discard pile and hand, locked locations, the turn and the seats. The opponents are summed up by the one
+furthest along (its block of features) and, in a 3-player game, the other's progress. Nothing an opponent holds
+hidden (its hand's cards, any deck's order) is read, so redrawing the hidden cards leaves the features unchanged
+(``tests/test_learned.py``).
+
+Progress is each villain's objective as the heuristic measures it with the parameters in that seat's
+``State.sparams`` row: compute features on a state whose rows are heuristic vectors (a scripted game's, or a search
+world's), and on a copy if the game goes on (the measure is memoised in the state).
+"""
+
+from simlab.kernels import const as K
+from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
+from simlab.kernels.compile import as_ptr, kernel, ref
+from simlab.kernels.query import strength_nb
+from strategies.heuristic import progress_nb
+
+# one seat's public block (PUBLIC names, in order); a value is scaled to about 0..1 by the divisor beside it
+PUBLIC = (
+    ("progress", 1.0),
+    ("progress4", 1.0),  # a villain one step from its objective wins more often than a line says
+    ("power", 10.0),
+    ("allies", 4.0),
+    ("ally_strength", 12.0),
+    ("items", 4.0),
+    ("heroes", 4.0),
+    ("hero_strength", 16.0),
+    ("trapped", 2.0),
+    ("hand", 6.0),
+    ("villain_deck", 30.0),
+    ("villain_discard", 30.0),
+    ("fate_deck", 15.0),
+    ("fate_discard", 15.0),
+    ("locked", 2.0),
+    ("obstacles", 8.0),
+    ("turns", 20.0),
+)
+# the deciding seat's own hand, which only it sees
+HAND = (
+    ("hand_cost", 20.0),
+    ("hand_top_cost", 8.0),
+    ("hand_allies", 4.0),
+    ("hand_items", 3.0),
+    ("hand_effects", 4.0),
+    ("hand_conditions", 2.0),
+)
+GAME = (
+    ("first_seat", 1.0),  # this seat plays first
+    ("my_turn", 1.0),  # this seat's turn is the one under way (or next)
+    ("three_players", 1.0),
+    ("round", 20.0),
+    ("third_progress", 1.0),  # in a 3-player game, the other opponent's progress (else 0)
+)
+N_VILLAIN_ROWS = 3  # one-hot villain rows (a row beyond them reads as none)
+N_PUBLIC = len(PUBLIC)
+N_HAND = len(HAND)
+N_GAME = len(GAME)
+PUBLIC_SCALE = tuple(d for _, d in PUBLIC)
+HAND_SCALE = tuple(d for _, d in HAND)
+GAME_SCALE = tuple(d for _, d in GAME)
+ME = 0
+RIVAL = N_PUBLIC
+HAND_AT = 2 * N_PUBLIC
+GAME_AT = HAND_AT + len(HAND)
+MY_VILLAIN = GAME_AT + len(GAME)
+RIVAL_VILLAIN = MY_VILLAIN + N_VILLAIN_ROWS
+N_FEATURES = RIVAL_VILLAIN + N_VILLAIN_ROWS
+FEATURE_NAMES = (
+    tuple(f"my_{n}" for n, _ in PUBLIC)
+    + tuple(f"rival_{n}" for n, _ in PUBLIC)
+    + tuple(n for n, _ in HAND)
+    + tuple(n for n, _ in GAME)
+    + tuple(f"my_villain_{i}" for i in range(N_VILLAIN_ROWS))
+    + tuple(f"rival_villain_{i}" for i in range(N_VILLAIN_ROWS))
+)
+
+
+@kernel
+def seat_progress_nb(st, tb, ru, s):
+    """Seat ``s``'s progress to its objective, 0 to 1, measured with the parameters of its ``sparams`` row."""
+    return progress_nb(ref(st), ref(tb), as_ptr(ru), as_ptr(st.sparams[s]), s)
+
+
+@kernel
+def public_nb(st, tb, ru, s, progress, out, at):
+    """Seat ``s``'s public block into ``out[at:at + N_PUBLIC]`` (``progress``: its progress, found by the caller)."""
+    realm = st.sv[s, K.SV_ZONE + K.Z_REALM]
+    allies = 0
+    ally_strength = 0
+    items = 0
+    m = realm & VILLAIN_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        kind = tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE]
+        if kind == K.T_ALLY:
+            allies += 1
+            ally_strength += strength_nb(st, tb, s, k)
+        elif kind == K.T_ITEM:
+            items += 1
+    heroes = 0
+    hero_strength = 0
+    trapped = 0
+    m = realm & FATE_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        kind = tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE]
+        if kind == K.T_HERO:
+            heroes += 1
+            hero_strength += strength_nb(st, tb, s, k)
+            trapped += st.inst[s, k, K.I_TRAPPED]
+    locked = 0
+    obstacles = 0
+    for loc in range(K.N_LOC):
+        locked += st.sv[s, K.SV_LOCK + loc]
+        obstacles += st.sv[s, K.SV_OBST + loc]
+    values = (
+        progress,
+        progress * progress * progress * progress,
+        float(st.sv[s, K.SV_POWER]),
+        float(allies),
+        float(ally_strength),
+        float(items),
+        float(heroes),
+        float(hero_strength),
+        float(trapped),
+        float(count_nb(st.sv[s, K.SV_ZONE + K.Z_HAND])),
+        float(st.sv[s, K.SV_VDECK_N]),
+        float(count_nb(st.sv[s, K.SV_ZONE + K.Z_VDISCARD])),
+        float(st.sv[s, K.SV_FDECK_N]),
+        float(count_nb(st.sv[s, K.SV_ZONE + K.Z_FDISCARD])),
+        float(locked),
+        float(obstacles),
+        float(st.sv[s, K.SV_TURNS]),
+    )
+    for i in range(N_PUBLIC):
+        out[at + i] = values[i] / PUBLIC_SCALE[i]
+
+
+@kernel
+def hand_nb(st, tb, s, out):
+    """Seat ``s``'s own hand into ``out[HAND_AT:GAME_AT]``."""
+    cost = 0
+    top = 0
+    allies = 0
+    items = 0
+    effects = 0
+    conditions = 0
+    m = st.sv[s, K.SV_ZONE + K.Z_HAND]
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        c = st.inst[s, k, K.I_CARD]
+        kind = tb.card[c, K.CF_TYPE]
+        cost += tb.card[c, K.CF_COST]
+        top = max(top, tb.card[c, K.CF_COST])
+        if kind == K.T_ALLY:
+            allies += 1
+        elif kind == K.T_ITEM:
+            items += 1
+        elif kind == K.T_EFFECT:
+            effects += 1
+        elif kind == K.T_CONDITION:
+            conditions += 1
+    values = (float(cost), float(top), float(allies), float(items), float(effects), float(conditions))
+    for i in range(N_HAND):
+        out[HAND_AT + i] = values[i] / HAND_SCALE[i]
+
+
+@kernel
+def features_nb(st, tb, ru, s, out):
+    """Seat ``s``'s view of ``st`` into ``out`` (float64, N_FEATURES; see the module's docstring)."""
+    P = st.g[K.G_NSEATS]
+    rival = -1
+    best = -1.0
+    third = 0.0
+    for d in range(1, P):
+        q = (s + d) % P
+        p = seat_progress_nb(st, tb, ru, q)
+        if p > best:
+            if rival >= 0:
+                third = best
+            best = p
+            rival = q
+        else:
+            third = p
+    public_nb(st, tb, ru, s, seat_progress_nb(st, tb, ru, s), out, ME)
+    public_nb(st, tb, ru, rival, best, out, RIVAL)
+    hand_nb(st, tb, s, out)
+    game = (
+        1.0 if st.sv[s, K.SV_SEAT_ORDER] == 0 else 0.0,
+        1.0 if st.g[K.G_ACTIVE] == s else 0.0,
+        1.0 if P == 3 else 0.0,
+        float(st.g[K.G_ROUND]),
+        third,
+    )
+    for i in range(N_GAME):
+        out[GAME_AT + i] = game[i] / GAME_SCALE[i]
+    for i in range(2 * N_VILLAIN_ROWS):
+        out[MY_VILLAIN + i] = 0.0
+    mine = st.sv[s, K.SV_VILLAIN]
+    theirs = st.sv[rival, K.SV_VILLAIN]
+    if mine < N_VILLAIN_ROWS:
+        out[MY_VILLAIN + mine] = 1.0
+    if theirs < N_VILLAIN_ROWS:
+        out[RIVAL_VILLAIN + theirs] = 1.0
