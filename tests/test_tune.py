@@ -410,7 +410,7 @@ def test_a_significantly_worse_part_blocks_adoption():
 
 def test_the_step_sets_how_far_the_first_candidates_stray_from_the_start():
     from simlab.runs.settings import RunSettings
-    from simlab.studies.tune import _optimizer, _tune_plan
+    from simlab.studies.tune.search import _optimizer, _tune_plan
 
     def spread(step: float) -> float:
         plan = _tune_plan(

@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -144,6 +144,47 @@ class _StopFlag:
         return False
 
 
+@dataclass
+class _ChunkSink:
+    """Where a run's chunk results go: the tally, the per-game frames kept (by first game), the parquet file and
+    the checkpoint. ``mode`` is what a chunk returns: "tally" (counts only), "games" or "flags" (a row per game)."""
+
+    villains: tuple[str, ...]
+    mode: str
+    tally: Tally
+    keep: bool
+    writer: _ParquetOut | None = None
+    store: Checkpoint | None = None
+    parts: dict = field(default_factory=dict)
+
+    def replay(self, done: dict) -> None:
+        """The chunks the checkpoint already holds (first game index -> (job, result)): tallied, and kept."""
+        for job, res in done.values():
+            seats = job.seats()
+            self.tally.add_raw(seats, res)
+            if self.keep:
+                self.parts[job.first] = _frame(self.villains, job, res, seats)
+
+    def add(self, job, res) -> None:
+        """A chunk just played: tallied, kept, written to the parquet file and saved in the checkpoint."""
+        if self.mode == "tally":
+            self.tally.merge(res)
+            return
+        seats = job.seats()
+        self.tally.add_raw(seats, res)
+        frame = _frame(self.villains, job, res, seats) if self.keep or self.writer is not None else None
+        if self.keep:
+            self.parts[job.first] = frame
+        if self.writer is not None:
+            self.writer.write(frame, res["flags"])
+        if self.store is not None:
+            self.store.save(job, res)
+
+    def games(self) -> pl.DataFrame | None:
+        """The per-game table of the chunks kept, in game order (None when none is kept)."""
+        return pl.concat([self.parts[k] for k in sorted(self.parts)]) if self.keep and self.parts else None
+
+
 def run(
     matchup: str,
     n_games: int | None = None,
@@ -199,16 +240,12 @@ def run(
     store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
     mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
-    tally = Tally(villains, settings.max_turns)
-    parts = {}
+    sink = _ChunkSink(villains, mode, Tally(villains, settings.max_turns), keep, writer, store)
+    tally = sink.tally
     done = {}
     if store is not None:
         done = store.load(plan)  # first game index -> (job, result) of the chunks already played
-        for job, res in done.values():
-            seats = job.seats()
-            tally.add_raw(seats, res)
-            if keep:
-                parts[job.first] = _frame(villains, job, res, seats)
+        sink.replay(done)
     from simlab.runs.backend import current, play_chunk
 
     jobs = plan.jobs(mode, skip=set(done))
@@ -225,18 +262,7 @@ def run(
             # keeps each job until its result comes back, at most as many as the backend has queued
             todo, sent = itertools.tee(jobs)
             for job, res in zip(todo, current().map(play_chunk, sent), strict=False):
-                if mode == "tally":
-                    tally.merge(res)
-                else:
-                    seats = job.seats()
-                    tally.add_raw(seats, res)
-                    frame = _frame(villains, job, res, seats) if keep or writer is not None else None
-                    if keep:
-                        parts[job.first] = frame
-                    if writer is not None:
-                        writer.write(frame, res["flags"])
-                    if store is not None:
-                        store.save(job, res)
+                sink.add(job, res)
                 if progress is not None:
                     progress(tally.games, n_games)
                 if flag.stop:
@@ -252,7 +278,7 @@ def run(
     seconds = time.perf_counter() - t0
     if tally.games == 0:
         raise KeyboardInterrupt
-    games = pl.concat([parts[k] for k in sorted(parts)]) if keep and parts else None
+    games = sink.games()
     return RunResult(
         matchup,
         villains,

@@ -606,7 +606,7 @@ def _objective(villain: str, matchups) -> str:
 
 def _adapt_plan(options: FixOptions, settings: RunSettings, villain: str, matchups):
     """The plan of the adaptation's re-tune of ``villain`` (its games; bad settings an InputError)."""
-    from simlab.studies.tune import _tune_plan
+    from simlab.studies.tune.search import _tune_plan
 
     goal = (_objective(villain, matchups), None)
     start = _start(settings, villain)
