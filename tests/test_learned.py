@@ -91,7 +91,8 @@ def test_the_kernel_evaluates_the_model_as_scikit_learn_does():
     x = learn.feature_matrix(frame)
     model = learn.fit_value(frame)
     library = model.pipeline.predict_proba(value.expand(x))[:, 1]
-    kernel = np.array([value.value_nb(row.copy(), model.weights) for row in x[:200]])
+    h = np.zeros(value.HIDDEN)
+    kernel = np.array([value.value_nb(row.copy(), model.weights, h) for row in x[:200]])
     np.testing.assert_allclose(kernel, library[:200], rtol=0, atol=1e-9)
     np.testing.assert_allclose(model.predict(x), library, rtol=0, atol=1e-9)
     assert 0 < library.min() < library.max() < 1

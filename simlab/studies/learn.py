@@ -104,3 +104,41 @@ def calibration(p: np.ndarray, result: np.ndarray, bins: int = 10) -> pl.DataFra
         if len(chunk):
             rows.append((float(p[chunk].mean()), float(result[chunk].mean()), len(chunk)))
     return pl.DataFrame(rows, schema=["predicted", "observed", "positions"], orient="row")
+
+
+def six_weight(frame: pl.DataFrame) -> np.ndarray:
+    """Each row's chance to win by the search player's 6-weight model (``strategies/search_value.toml``): the
+    softmax over the position's seats of each seat's villain weights times its progress, Power, Heroes (and Fate
+    Items), Villain cards in its Realm and progress to the 4th power, plus its villain's constant."""
+    from strategies.search import value_model
+
+    model = value_model()
+    x = np.stack(
+        [
+            frame["my_progress"].to_numpy(),
+            frame["my_power"].to_numpy(),
+            (frame["my_heroes"] + frame["my_fate_items"]).to_numpy(),
+            (frame["my_allies"] + frame["my_items"]).to_numpy(),
+            frame["my_progress4"].to_numpy(),
+            np.ones(len(frame)),
+        ],
+        axis=1,
+    )
+    weights = np.stack([model[v] for v in frame["villain"].to_list()])
+    scored = frame.select("seating", "game", "turn").with_columns(score=pl.Series(np.sum(x * weights, axis=1)))
+    scored = scored.with_columns(top=pl.col("score").max().over("seating", "game", "turn"))
+    scored = scored.with_columns(e=(pl.col("score") - pl.col("top")).exp())
+    return scored.select(pl.col("e") / pl.col("e").sum().over("seating", "game", "turn")).to_series().to_numpy()
+
+
+def compare(model, held: pl.DataFrame) -> pl.DataFrame:
+    """Log-loss and Brier score on held-out positions: ``model`` (a learned value model) and the 6-weight model,
+    every position counted once (games of the turn cap left out of the 6-weight model's, which never fitted them)."""
+    from strategies.learned import value
+
+    result = held["result"].to_numpy()
+    decided = result != 0.5
+    rows = []
+    for name, p in (("learned", model.predict(feature_matrix(held))), ("6-weight", six_weight(held))):
+        rows.append((name, value.log_loss(p[decided], result[decided]), value.brier(p[decided], result[decided])))
+    return pl.DataFrame(rows, schema=["model", "log_loss", "brier"], orient="row")

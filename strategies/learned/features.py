@@ -28,6 +28,7 @@ PUBLIC = (
     ("items", 4.0),
     ("heroes", 4.0),
     ("hero_strength", 16.0),
+    ("fate_items", 4.0),  # Fate Items, on Heroes or at a location
     ("trapped", 2.0),
     ("hand", 6.0),
     ("villain_deck", 30.0),
@@ -103,6 +104,7 @@ def public_nb(st, tb, ru, s, progress, out, at):
             items += 1
     heroes = 0
     hero_strength = 0
+    fate_items = 0
     trapped = 0
     m = realm & FATE_BITS
     while m != 0:
@@ -113,6 +115,8 @@ def public_nb(st, tb, ru, s, progress, out, at):
             heroes += 1
             hero_strength += strength_nb(st, tb, s, k)
             trapped += st.inst[s, k, K.I_TRAPPED]
+        elif kind == K.T_ITEM:
+            fate_items += 1
     locked = 0
     obstacles = 0
     for loc in range(K.N_LOC):
@@ -127,6 +131,7 @@ def public_nb(st, tb, ru, s, progress, out, at):
         float(items),
         float(heroes),
         float(hero_strength),
+        float(fate_items),
         float(trapped),
         float(count_nb(st.sv[s, K.SV_ZONE + K.Z_HAND])),
         float(st.sv[s, K.SV_VDECK_N]),
