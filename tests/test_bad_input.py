@@ -265,12 +265,12 @@ def test_did_you_mean_names_the_villain_key():
 
 
 def test_levels_and_strategy_names_are_case_blind():
-    from simlab.runs.levels import check_level, strategy_at
+    from simlab.runs.levels import Level, check_level, strategy_at
     from simlab.runs.settings import RunSettings
     from strategies import STRATEGIES, resolve
 
     assert check_level("Expert") == check_level(" EXPERT ") == "expert"
-    assert RunSettings(games=5, level="Novice").level == "novice"
+    assert RunSettings(games=5, level="Novice").level == Level("novice")
     assert strategy_at("Expert", "gaston") == "expert"
     assert resolve("Expert") is STRATEGIES["expert"] and resolve("NOVICE") is STRATEGIES["novice"]
     assert resolve("Tuned-Gaston").name == resolve("tuned-gaston").name

@@ -167,7 +167,7 @@ def sweep(
     except USER_ERRORS as exc:
         fail(str(exc))
     console.print(sweep_view(res, cfg["games"]))
-    png = png or default_png("sweep", res.matchup, res.what, settings.level or "expert")
+    png = png or default_png("sweep", res.matchup, res.what, settings.level_name or "expert")
     title = f"{res.matchup}: {res.what}, {res.play}"
     save_plot(png, lambda ax: plot_sweep(res.table, ax, title, res.baseline))
 

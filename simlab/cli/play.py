@@ -217,7 +217,7 @@ def matrix(
 
     res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
     console.print(matrix_table(res.table, settings))
-    png = png or default_png("matrix", settings.level or "expert")
+    png = png or default_png("matrix", settings.level_name or "expert")
     save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
 
 
@@ -228,8 +228,9 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
     check_png(png)
     bar, update = progress_bar()
     try:
-        n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
-        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
+        settings = run_settings(
+            n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
+        )
         with backend_for(backend, scheduler), bar:
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
@@ -261,7 +262,7 @@ def first_seat(
     res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
     frame = first_seat_table(res)
     console.print(first_seat_view(frame, settings))
-    png = png or default_png("first-seat", settings.level or "expert")
+    png = png or default_png("first-seat", settings.level_name or "expert")
     title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
     save_plot(png, lambda ax: plot_first_seat(frame, ax, title), 7, 4, what=f"--png {png!r}")
 
