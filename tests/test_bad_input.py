@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from simlab.cli import OneLineErrors, app
 from simlab.errors import InputError
 from simlab.game.api import parse_matchup
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
 
 runner = CliRunner()
@@ -210,7 +211,7 @@ def workdir(tmp_path_factory):
     (root / "plots.png").mkdir()  # a directory with a plot's name
     (root / "links").mkdir()
     (root / "links" / "elsewhere").symlink_to(tmp_path_factory.mktemp("outside"))  # a way out of links/
-    run("gaston-vs-horned-king", 20, seed=1, max_turns=3, chunk=10, checkpoint=root / "ckpt")
+    run("gaston-vs-horned-king", RunSettings(20, seed=1, max_turns=3), chunk=10, checkpoint=root / "ckpt")
     return root
 
 

@@ -81,20 +81,23 @@ CASES = {
         "simlab.runs.sim:run",
         {
             "matchup": "gaston-vs-horned-king",
-            "n_games": 123,
-            "seed": 5,
+            "settings": settings(
+                games=123,
+                seed=5,
+                level=NOVICE,
+                strategies=(),  # the --strategy items are the matchup's: below
+                variants=VARIANTS,
+                max_turns=40,
+                threads=1,
+                edits=EDITS,
+                progress=None,  # --json: no bar
+            ),
             "strategies": {"gaston": "novice"},
-            "variants": {"get_out": "exactly_three"},
-            "max_turns": 40,
-            "threads": 1,
             "first": "horned-king",
             "out": "games.parquet",
             "target_ci": 0.05,
             "keep_games": False,
-            "progress": None,  # --json: no bar
-            "edits": EDITS,
             "checkpoint": "ckpt",
-            "level": NOVICE,
         },
     ),
     "matrix": Case(

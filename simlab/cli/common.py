@@ -228,6 +228,22 @@ def experiment_settings(config: str | None, **given) -> dict:
     return out
 
 
+def config_settings(cfg: dict, progress=None, strategies: bool = True) -> RunSettings:
+    """The run settings of :func:`experiment_settings`' values (``strategies=False``: without its strategies,
+    which the command hands to the run of its matchup instead)."""
+    return RunSettings(
+        cfg["games"],
+        cfg["seed"],
+        cfg["level"],
+        cfg["strategies"] if strategies else {},
+        cfg["rules"],
+        cfg["max_turns"],
+        cfg["threads"],
+        cfg["edits"],
+        progress,
+    )
+
+
 def run_settings(
     n, seed, strategy, rules, max_turns, threads, edit, level, progress=None, where="the games", default=None
 ):

@@ -23,6 +23,7 @@ from simlab.cli.common import (
     VillainStrategies,
     backend_for,
     check_png,
+    config_settings,
     default_games,
     default_png,
     each_villain,
@@ -122,28 +123,23 @@ def run(
         )
         if n is None and cfg["experiment"].games is None:
             cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
+        # the --strategy items are this matchup's (each checked to be one of its villains), not the settings'
+        settings = config_settings(cfg, None if json_out else update, strategies=False)
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
             res = run_games(
                 cfg["matchup"],
-                cfg["games"],
-                cfg["seed"],
-                cfg["strategies"],
-                cfg["rules"],
-                cfg["max_turns"],
-                cfg["threads"],
+                settings,
+                strategies=cfg["strategies"],
                 first=cfg["first"],
                 out=out,
                 target_ci=target_ci,
                 keep_games=False,
-                progress=None if json_out else update,
-                edits=cfg["edits"],
                 checkpoint=checkpoint,
-                level=cfg["level"],
             )
         if not json_out:
             from simlab.studies.headline import level_line
 
-            console.print(level_line(res.villains, cfg["level"], cfg["strategies"]), highlight=False)
+            console.print(level_line(res.villains, settings.level, cfg["strategies"]), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
     print_or_json(res, json_out)
