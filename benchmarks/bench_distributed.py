@@ -27,14 +27,16 @@ def main() -> None:
     args = ap.parse_args()
 
     from simlab.runs.backend import ChunkJob, DaskBackend, fingerprint, play_chunk, use
+    from simlab.runs.settings import RunSettings
     from simlab.runs.sim import GamePlan, run
 
-    run(args.matchup, 4, seed=0)  # compile or load the kernels here first
+    run(args.matchup, RunSettings(4, 0))  # compile or load the kernels here first
     out = {"games": args.games, "matchup": args.matchup, "chunk": args.chunk, "cores": os.cpu_count()}
     out["max_turns"] = args.max_turns
     t = time.perf_counter()
     cap = {} if args.max_turns is None else {"max_turns": args.max_turns}
-    local = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False, **cap)
+    settings = RunSettings(args.games, 1, **cap)
+    local = run(args.matchup, settings, chunk=args.chunk, keep_games=False)
     out["local_s"] = time.perf_counter() - t
     out["local_games_per_s"] = args.games / out["local_s"]
 
@@ -46,7 +48,7 @@ def main() -> None:
         backend.client.run(play_chunk, warm)
         with use(backend):
             t = time.perf_counter()
-            remote = run(args.matchup, args.games, seed=1, chunk=args.chunk, keep_games=False, **cap)
+            remote = run(args.matchup, settings, chunk=args.chunk, keep_games=False)
             out["dask_s"] = time.perf_counter() - t
         out["dask_games_per_s"] = args.games / out["dask_s"]
         out["identical"] = all(

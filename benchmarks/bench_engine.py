@@ -25,10 +25,11 @@ import json, resource, sys, time, warnings
 import numpy as np
 warnings.filterwarnings("ignore"); np.seterr(all="ignore")
 t0 = time.perf_counter()
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
 strategy = sys.argv[5]
 plays = {v: strategy for v in sys.argv[1].split("-vs-")}
-run(sys.argv[1], 2, seed=0, max_turns=2, threads=1, strategies=plays)
+run(sys.argv[1], RunSettings(2, 0, max_turns=2, threads=1), strategies=plays)
 ready = time.perf_counter() - t0
 from simlab.game import warmup
 # the compile-only processes of a cold start are this process's children: their peak is the compile's
@@ -37,7 +38,7 @@ out = {"start_s": ready, "parts_s": sum(warmup.LAST_PART_SECONDS.values()),
 n = int(sys.argv[2])
 if n:
     for threads in [int(x) for x in sys.argv[3].split(",")]:
-        r = run(sys.argv[1], n, seed=1, threads=threads, max_turns=int(sys.argv[4]), strategies=plays,
+        r = run(sys.argv[1], RunSettings(n, 1, max_turns=int(sys.argv[4]), threads=threads), strategies=plays,
                 keep_games=False)
         out.setdefault(f"games_per_s_{threads}t", []).append(n / r.seconds)
         out["unfinished_share"] = float(r.summary.filter(r.summary["outcome"] == "unfinished")["rate"][0])

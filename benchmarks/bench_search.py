@@ -101,6 +101,7 @@ def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed:
     """Wins of ``villain`` played by ``strategy`` against each other villain at ``opponent_level``; seconds of
     wall time and of CPU time."""
     from simlab.runs.levels import strategy_at
+    from simlab.runs.settings import RunSettings
     from simlab.runs.sim import simulate
 
     wins = played = 0
@@ -110,10 +111,8 @@ def win_rate(villain: str, strategy: str, opponent_level: str, games: int, seed:
             continue
         res = simulate(
             f"{villain}-vs-{o}",
-            games,
-            seed=seed,
+            RunSettings(games, seed, threads=threads),
             strategies={villain: strategy_at(strategy, villain), o: strategy_at(opponent_level, o)},
-            threads=threads,
         ).games
         played += res.height
         wins += res.filter(pl.col("winner_index") == 0).height

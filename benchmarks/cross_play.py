@@ -21,10 +21,11 @@ import numpy as np
 
 
 def score(matchup: str, first: str, second: str, games: int, seed: int, threads: int) -> tuple[float, float]:
+    from simlab.runs.settings import RunSettings
     from simlab.runs.sim import run
 
     a, b = matchup.split("-vs-")
-    res = run(matchup, games, seed=seed, strategies={a: first, b: second}, threads=threads, keep_games=True)
+    res = run(matchup, RunSettings(games, seed, threads=threads), strategies={a: first, b: second}, keep_games=True)
     w = res.games["winner_index"]
     s = np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0))
     return float(s.mean()), 1.959963984540054 * float(s.std(ddof=1)) / math.sqrt(s.size)

@@ -40,11 +40,17 @@ except ImportError:  # a tree from before the layout move (simlab/ flat)
 assert simlab.__file__.startswith(tree), simlab.__file__
 matchup, strategy, threads = sys.argv[2], sys.argv[3], int(sys.argv[4])
 plays = {v: strategy for v in matchup.split("-vs-")}
-run(matchup, 50, seed=0, threads=threads, strategies=plays, keep_games=False)
+import inspect
+def play(n, seed):
+    if "n_games" in inspect.signature(run).parameters:  # a tree from before run took its settings alone
+        return run(matchup, n, seed=seed, threads=threads, strategies=plays, keep_games=False)
+    from simlab.runs.settings import RunSettings
+    return run(matchup, RunSettings(n, seed, threads=threads), strategies=plays, keep_games=False)
+play(50, 0)
 print("ready", flush=True)
 for line in sys.stdin:
     n, seed = map(int, line.split())
-    print(run(matchup, n, seed=seed, threads=threads, strategies=plays, keep_games=False).seconds, flush=True)
+    print(play(n, seed).seconds, flush=True)
 """
 
 

@@ -39,6 +39,7 @@ COUNT_FLAG = "--count-unchanged"
 def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[int]]:
     """Per decision kind: [pieces scored, pieces equal to their last value], played without the JIT."""
     from simlab.kernels import const as K
+    from simlab.runs.settings import RunSettings
     from simlab.runs.sim import run
     from strategies.heuristic import choose
 
@@ -93,7 +94,7 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
         hook(name, in_mover(name))
     hook("_keep_value_nb", kept_in_discard)
     seats = matchup.split("-vs-")
-    run(matchup, games, seed=0, threads=1, strategies=dict.fromkeys(seats, strategy), keep_games=False)
+    run(matchup, RunSettings(games, 0, threads=1), strategies=dict.fromkeys(seats, strategy), keep_games=False)
     return dict(tally)
 
 

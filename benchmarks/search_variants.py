@@ -47,6 +47,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, float]]:
 def play(villain: str, strategy: str, opponent: str, games: int, seed: int, threads: int, max_turns: int):
     """One row per game of ``villain`` (``strategy``) against each other villain at ``opponent``."""
     from simlab.runs.levels import strategy_at
+    from simlab.runs.settings import RunSettings
     from simlab.runs.sim import simulate
 
     rows = []
@@ -56,11 +57,8 @@ def play(villain: str, strategy: str, opponent: str, games: int, seed: int, thre
         t = time.process_time()
         res = simulate(
             f"{villain}-vs-{o}",
-            games,
-            seed=seed,
+            RunSettings(games, seed, max_turns=max_turns, threads=threads),
             strategies={villain: strategy_at(strategy, villain), o: strategy_at(opponent, o)},
-            threads=threads,
-            max_turns=max_turns,
         ).games
         seconds = (time.process_time() - t) / max(res.height, 1)  # CPU time: the machine is shared
         rows.append(

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from simlab.cli import OneLineErrors, app
 from simlab.errors import InputError
 from simlab.game.api import parse_matchup
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
 
 runner = CliRunner()
@@ -210,7 +211,7 @@ def workdir(tmp_path_factory):
     (root / "plots.png").mkdir()  # a directory with a plot's name
     (root / "links").mkdir()
     (root / "links" / "elsewhere").symlink_to(tmp_path_factory.mktemp("outside"))  # a way out of links/
-    run("gaston-vs-horned-king", 20, seed=1, max_turns=3, chunk=10, checkpoint=root / "ckpt")
+    run("gaston-vs-horned-king", RunSettings(20, seed=1, max_turns=3), chunk=10, checkpoint=root / "ckpt")
     return root
 
 
@@ -265,12 +266,12 @@ def test_did_you_mean_names_the_villain_key():
 
 
 def test_levels_and_strategy_names_are_case_blind():
-    from simlab.runs.levels import check_level, strategy_at
+    from simlab.runs.levels import Level, check_level, strategy_at
     from simlab.runs.settings import RunSettings
     from strategies import STRATEGIES, resolve
 
     assert check_level("Expert") == check_level(" EXPERT ") == "expert"
-    assert RunSettings(games=5, level="Novice").level == "novice"
+    assert RunSettings(games=5, level="Novice").level == Level("novice")
     assert strategy_at("Expert", "gaston") == "expert"
     assert resolve("Expert") is STRATEGIES["expert"] and resolve("NOVICE") is STRATEGIES["novice"]
     assert resolve("Tuned-Gaston").name == resolve("tuned-gaston").name

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.errors import InputError
+from simlab.runs.settings import RunSettings
 from simlab.studies.calibration import (
     DECISIVE_RATIO,
     POWER,
@@ -438,7 +439,7 @@ def test_predictions_are_the_simulated_rates_of_each_seat_order(truth):
     assert o["games"].to_list() == [N_SIM, N_SIM] and o["wins"].sum() == o["finished"][0]
     import simlab
 
-    run = simlab.run("gaston-vs-horned-king", 2 * N_SIM, seed=3, keep_games=True)
+    run = simlab.run("gaston-vs-horned-king", RunSettings(2 * N_SIM, seed=3), keep_games=True)
     first = run.games.filter(pl.col("seat0") == "gaston")
     assert o["wins"].to_list() == [
         first.filter(pl.col("winner_seat") == 0).height,

@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simlab.cli import app, pct_interval
+from simlab.runs.settings import RunSettings
 
 runner = CliRunner()
 
@@ -22,7 +23,7 @@ def test_replay_prints_a_readable_game():
     # the game the run of seed 7 played as its game 3: who sat first, who won, after how many rounds
     from simlab.runs.sim import run as play
 
-    game = play("gaston-vs-lady-tremaine", 4, seed=7, threads=1, keep_games=True).games.row(3, named=True)
+    game = play("gaston-vs-lady-tremaine", RunSettings(4, seed=7, threads=1), keep_games=True).games.row(3, named=True)
     name = {"gaston": "Gaston", "lady-tremaine": "Lady Tremaine"}
     assert out.split("== Round 1: ")[1].startswith(f"{name[game['seat0']]} (")
     assert out.rstrip().splitlines()[-1].startswith(f"Winner: {name[game['winner']]} (")

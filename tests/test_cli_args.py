@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.data.edits import normalise
+from simlab.runs.levels import Level
 from simlab.runs.settings import RunSettings
 
 runner = CliRunner()
@@ -25,6 +26,7 @@ RULES = ["--rules", "get_out=exactly_three"]
 EDIT = ["--edit", "Get Out!:cost=4"]
 EDITS = normalise(["Get Out!:cost=4"])
 VARIANTS = (("get_out", "exactly_three"),)
+NOVICE = Level("novice")  # a level as the settings hold it, parsed from the option's text
 
 
 @dataclass
@@ -69,7 +71,7 @@ def settings(**values) -> Fields:
 
 
 CARDS = {"games": 30, "seed": 2, "strategies": (("gaston", "novice"),), "variants": VARIANTS, "max_turns": 30}
-CARDS |= {"threads": 1, "edits": EDITS, "level": "novice"}
+CARDS |= {"threads": 1, "edits": EDITS, "level": NOVICE}
 
 CASES = {
     "run": Case(
@@ -79,20 +81,23 @@ CASES = {
         "simlab.runs.sim:run",
         {
             "matchup": "gaston-vs-horned-king",
-            "n_games": 123,
-            "seed": 5,
+            "settings": settings(
+                games=123,
+                seed=5,
+                level=NOVICE,
+                strategies=(),  # the --strategy items are the matchup's: below
+                variants=VARIANTS,
+                max_turns=40,
+                threads=1,
+                edits=EDITS,
+                progress=None,  # --json: no bar
+            ),
             "strategies": {"gaston": "novice"},
-            "variants": {"get_out": "exactly_three"},
-            "max_turns": 40,
-            "threads": 1,
             "first": "horned-king",
             "out": "games.parquet",
             "target_ci": 0.05,
             "keep_games": False,
-            "progress": None,  # --json: no bar
-            "edits": EDITS,
             "checkpoint": "ckpt",
-            "level": "novice",
         },
     ),
     "matrix": Case(
@@ -103,7 +108,7 @@ CASES = {
             "settings": settings(
                 games=77,
                 seed=4,
-                level="novice",
+                level=NOVICE,
                 strategies=(("gaston", "novice"),),
                 variants=VARIANTS,
                 max_turns=30,
@@ -120,7 +125,7 @@ CASES = {
             "settings": settings(
                 games=55,
                 seed=4,
-                level="novice",
+                level=NOVICE,
                 strategies=(("gaston", "novice"),),
                 variants=VARIANTS,
                 max_turns=30,
@@ -194,7 +199,7 @@ CASES = {
             "settings": settings(
                 games=40,
                 seed=3,
-                level="novice",
+                level=NOVICE,
                 strategies=(("gaston", "novice"),),
                 variants=(("lucifer_trap", "on_play"),),
                 max_turns=30,
@@ -229,7 +234,7 @@ CASES = {
             "perturbations": ["obstacles_cover_actions=yes"],
             "matchups": ["gaston-vs-horned-king"],
             "settings": settings(
-                games=30, seed=2, level="novice", variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
+                games=30, seed=2, level=NOVICE, variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
             ),
         },
     ),
@@ -363,7 +368,7 @@ CASES = {
             "checkpoint": "ck",
             "progress": CALLABLE,
             "settings": settings(
-                games=300, seed=4, level="novice", variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
+                games=300, seed=4, level=NOVICE, variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
             ),
         },
     ),

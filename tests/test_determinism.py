@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from simlab.game.replay import replay
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import simulate
 
 SNIPPET = """
@@ -38,13 +39,13 @@ def test_log_identical_with_jit_disabled():
 
 
 def test_batch_results_do_not_depend_on_chunking_or_threads():
-    a = simulate("gaston-vs-horned-king", 300, seed=5, max_turns=30, threads=1, chunk=300)
-    b = simulate("gaston-vs-horned-king", 300, seed=5, max_turns=30, threads=2, chunk=64)
+    a = simulate("gaston-vs-horned-king", RunSettings(300, seed=5, max_turns=30, threads=1), chunk=300)
+    b = simulate("gaston-vs-horned-king", RunSettings(300, seed=5, max_turns=30, threads=2), chunk=64)
     assert a.games.equals(b.games)
 
 
 def test_batch_game_matches_its_replay():
-    run = simulate("lady-tremaine-vs-horned-king", 12, seed=9, max_turns=25, threads=1)
+    run = simulate("lady-tremaine-vs-horned-king", RunSettings(12, seed=9, max_turns=25, threads=1))
     for row in run.games.iter_rows(named=True):
         order = tuple(row[f"seat{s}"] for s in range(2))
         rep = replay(order, seed=9, game_index=row["game"], max_turns=25)
@@ -54,7 +55,7 @@ def test_batch_game_matches_its_replay():
 
 
 def test_mirror_match_is_even_with_seats_rotated():
-    run = simulate("gaston-vs-gaston", 1200, seed=3, max_turns=60, threads=1)
+    run = simulate("gaston-vs-gaston", RunSettings(1200, seed=3, max_turns=60, threads=1))
     rows = {r["outcome"]: r["count"] for r in run.summary.iter_rows(named=True)}
     assert set(rows) == {"gaston #1", "gaston #2", "unfinished"}
     assert sum(rows.values()) == 1200
@@ -95,14 +96,20 @@ def test_search_game_is_the_same_in_another_process(tmp_path):
 
 def test_search_games_do_not_depend_on_chunking_or_threads(tmp_path):
     strategies = {"gaston": _small_search(tmp_path), "horned-king": "search"}
-    a = simulate("gaston-vs-horned-king", 6, seed=5, strategies=strategies, max_turns=8, threads=1, chunk=6)
-    b = simulate("gaston-vs-horned-king", 6, seed=5, strategies=strategies, max_turns=8, threads=2, chunk=4)
+    a = simulate(
+        "gaston-vs-horned-king", RunSettings(6, seed=5, max_turns=8, threads=1), strategies=strategies, chunk=6
+    )
+    b = simulate(
+        "gaston-vs-horned-king", RunSettings(6, seed=5, max_turns=8, threads=2), strategies=strategies, chunk=4
+    )
     assert a.games.equals(b.games)
 
 
 def test_search_game_matches_its_replay(tmp_path):
     small = _small_search(tmp_path)
-    run = simulate("lady-tremaine-vs-gaston", 4, seed=9, strategies={"gaston": small}, max_turns=10, threads=2)
+    run = simulate(
+        "lady-tremaine-vs-gaston", RunSettings(4, seed=9, max_turns=10, threads=2), strategies={"gaston": small}
+    )
     for row in run.games.iter_rows(named=True):
         order = tuple(row[f"seat{s}"] for s in range(2))
         strategies = tuple(small if v == "gaston" else "expert" for v in order)

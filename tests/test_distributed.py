@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.errors import BackendError, InputError
 from simlab.runs.backend import DaskBackend, use
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import resume, run, simulate
 from simlab.studies.whatif import winner_indices
 
@@ -81,7 +82,7 @@ def stop(*procs):
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("dask")
-    simulate(MATCHUP, 4, seed=0)  # compiled kernels in the cache before the workers load them
+    simulate(MATCHUP, RunSettings(4, seed=0))  # compiled kernels in the cache before the workers load them
     sched, address = start_scheduler(tmp)
     workers = [start_worker(address, tmp, f"w{i}") for i in (1, 2)]
     try:
@@ -99,11 +100,11 @@ def same_summaries(a, b):
 @pytest.mark.slow
 def test_distributed_results_equal_local(cluster):
     address, _ = cluster
-    local = run(MATCHUP, 300, seed=5, chunk=50, keep_games=True)
+    local = run(MATCHUP, RunSettings(300, seed=5), chunk=50, keep_games=True)
     local_w = winner_indices(MATCHUP, 200, 6, edits=["Get Out!:cost=4"])
     with use(DaskBackend(address)) as backend:
-        remote = run(MATCHUP, 300, seed=5, chunk=50, keep_games=True)
-        plain = run(MATCHUP, 300, seed=5, chunk=50, keep_games=False)  # counts only travel back
+        remote = run(MATCHUP, RunSettings(300, seed=5), chunk=50, keep_games=True)
+        plain = run(MATCHUP, RunSettings(300, seed=5), chunk=50, keep_games=False)  # counts only travel back
         remote_w = winner_indices(MATCHUP, 200, 6, edits=["Get Out!:cost=4"])
         backend.close()
     same_summaries(local, remote)
@@ -118,9 +119,9 @@ def test_search_games_on_the_cluster_equal_local(cluster, tmp_path):
     small = tmp_path / "search-small.toml"
     small.write_text('base = "search"\n[params]\nsamples = 3\nhorizon = 0\nscreen = 1\nkinds = 2447\n')
     strategies = {"gaston": str(small)}
-    local = run(MATCHUP, 8, seed=2, strategies=strategies, max_turns=10, chunk=4, keep_games=True)
+    local = run(MATCHUP, RunSettings(8, seed=2, max_turns=10), strategies=strategies, chunk=4, keep_games=True)
     with use(DaskBackend(address)) as backend:
-        remote = run(MATCHUP, 8, seed=2, strategies=strategies, max_turns=10, chunk=4, keep_games=True)
+        remote = run(MATCHUP, RunSettings(8, seed=2, max_turns=10), strategies=strategies, chunk=4, keep_games=True)
         backend.close()
     assert local.games.equals(remote.games)
 
@@ -207,7 +208,7 @@ def test_a_worker_dying_mid_run_loses_a_chunk_which_is_played_again(cluster):
     """A worker is killed while it is playing a chunk (checked on the scheduler first): the scheduler counts the
     chunk lost, plays it elsewhere, and the run equals the local one."""
     address, workers = cluster
-    local = run(MATCHUP, 1200, seed=8, chunk=100)
+    local = run(MATCHUP, RunSettings(1200, seed=8), chunk=100)
     killed = []
 
     with use(DaskBackend(address, max_pending=8)) as backend:
@@ -224,7 +225,7 @@ def test_a_worker_dying_mid_run_loses_a_chunk_which_is_played_again(cluster):
                 workers[1].kill()
                 killed.append(done)
 
-        remote = run(MATCHUP, 1200, seed=8, chunk=100, progress=kill_while_it_plays)
+        remote = run(MATCHUP, RunSettings(1200, seed=8, progress=kill_while_it_plays), chunk=100)
         lost = _lost_chunks(client) - lost_before
         backend.close()
     assert killed and workers[1].wait(timeout=30) is not None
@@ -283,14 +284,14 @@ def test_a_worker_with_other_rule_data_or_version_is_refused(tmp_path, differs):
 
 
 def test_interrupted_checkpointed_run_resumes_to_the_same_result(tmp_path):
-    whole = run(MATCHUP, 400, seed=11, chunk=50)
+    whole = run(MATCHUP, RunSettings(400, seed=11), chunk=50)
     ckpt = tmp_path / "ckpt"
 
     def interrupt_after_three(done, total):
         if done == 150:
             os.kill(os.getpid(), signal.SIGINT)
 
-    part = run(MATCHUP, 400, seed=11, chunk=50, checkpoint=ckpt, progress=interrupt_after_three)
+    part = run(MATCHUP, RunSettings(400, seed=11, progress=interrupt_after_three), chunk=50, checkpoint=ckpt)
     assert part.interrupted and part.n_games == 150
     assert len(list(ckpt.glob("chunk-*.npz"))) == 3 and not list(ckpt.glob("*.tmp*"))
     calls = []
@@ -330,9 +331,9 @@ def test_progress_bar_counts_chunks_done_of_all():
 
 def test_a_checkpoint_from_other_settings_is_refused(tmp_path):
     ckpt = tmp_path / "ckpt"
-    run(MATCHUP, 100, seed=1, chunk=50, checkpoint=ckpt)
+    run(MATCHUP, RunSettings(100, seed=1), chunk=50, checkpoint=ckpt)
     with pytest.raises(InputError, match="seed: 1 there, 2 here"):
-        run(MATCHUP, 100, seed=2, chunk=50, checkpoint=ckpt)
+        run(MATCHUP, RunSettings(100, seed=2), chunk=50, checkpoint=ckpt)
     res = runner.invoke(
         app, ["run", "-m", MATCHUP, "-n", "100", "--seed", "1", "--checkpoint", str(ckpt), "--edit", "Temper:cost=3"]
     )
@@ -370,9 +371,9 @@ def test_chunk_files_carry_their_identity_and_a_checksum_checked_on_resume(tmp_p
 
     from simlab.runs.sim import chunk_checksum
 
-    whole = run(MATCHUP, 40, seed=3, chunk=10, max_turns=8)
+    whole = run(MATCHUP, RunSettings(40, seed=3, max_turns=8), chunk=10)
     ckpt = tmp_path / "ckpt"
-    run(MATCHUP, 40, seed=3, chunk=10, max_turns=8, checkpoint=ckpt)
+    run(MATCHUP, RunSettings(40, seed=3, max_turns=8), chunk=10, checkpoint=ckpt)
     files = sorted(ckpt.glob("chunk-*.npz"))
     assert [f.name for f in files] == [f"chunk-{i:012d}.npz" for i in (0, 10, 20, 30)]
     with np.load(files[1]) as z:
@@ -396,7 +397,7 @@ def test_chunk_files_carry_their_identity_and_a_checksum_checked_on_resume(tmp_p
     refused("chunk-000000000010.npz' holds games 0-9, but its name is that of games 10-19")
     # a chunk of the same games from a run with other settings (here the seed)
     other = tmp_path / "other"
-    run(MATCHUP, 40, seed=4, chunk=10, max_turns=8, checkpoint=other)
+    run(MATCHUP, RunSettings(40, seed=4, max_turns=8), chunk=10, checkpoint=other)
     files[1].write_bytes((other / files[1].name).read_bytes())
     refused("chunk-000000000010.npz' belongs to another run")
     # its identity edited to claim the right run: the checksum no longer matches

@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.runs.settings import RunSettings
 from simlab.studies.equilibrium import solve_matrix_game
 
 
@@ -126,7 +127,10 @@ def test_the_value_is_the_final_mixtures_score_on_their_own_games(small):
     n = SMALL["value_games"]
     seed = derived_seed(1, "equilibrium:gaston-vs-horned-king:value")
     games = run(
-        "gaston-vs-horned-king", n, seed=seed, strategies={v: small.mixture(v) for v in small.villains}, keep_games=True
+        "gaston-vs-horned-king",
+        RunSettings(n, seed=seed),
+        strategies={v: small.mixture(v) for v in small.villains},
+        keep_games=True,
     ).games
     score = np.where(games["winner_index"] == 0, 1.0, np.where(games["winner_index"] < 0, 0.5, 0.0))
     assert small.value == pytest.approx(score.mean(), abs=1e-12)
@@ -169,9 +173,12 @@ def test_the_mixture_file_plays_what_the_run_found(small, tmp_path):
         assert [w for _, w in mix.components] == pytest.approx([w for _, w in found.components], abs=1e-6)
         assert [s.params for s, _ in mix.components] == [s.params for s, _ in found.components]
     strategies = {v: f"{path}#{v}" for v in small.villains}
-    a = run("gaston-vs-horned-king", 120, seed=4, strategies=strategies, keep_games=True)
+    a = run("gaston-vs-horned-king", RunSettings(120, seed=4), strategies=strategies, keep_games=True)
     b = run(
-        "gaston-vs-horned-king", 120, seed=4, strategies={v: small.mixture(v) for v in small.villains}, keep_games=True
+        "gaston-vs-horned-king",
+        RunSettings(120, seed=4),
+        strategies={v: small.mixture(v) for v in small.villains},
+        keep_games=True,
     )
     assert a.games.equals(b.games)
 
@@ -395,8 +402,7 @@ def test_the_search_probe_of_a_mixture_file_is_paired_and_recorded(small, tmp_pa
         # the side's own mixture on the probe's games, replayed through the public run API
         games = run(
             f"{v}-vs-{opp}",
-            16,
-            seed=derived_seed(7, f"equilibrium:gaston-vs-horned-king:probe:{v}"),
+            RunSettings(16, seed=derived_seed(7, f"equilibrium:gaston-vs-horned-king:probe:{v}")),
             strategies={v: shipped.mixture(v), opp: shipped.mixture(opp)},
             keep_games=True,
         ).games

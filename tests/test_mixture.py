@@ -8,6 +8,7 @@ import pytest
 
 from simlab.errors import InputError, StrategyError
 from simlab.runs.seating import seat_table
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
 from strategies import resolve
 from strategies.mixture import draw_uniforms, load_mixture, mixture, seat_slots, slot_table
@@ -43,17 +44,21 @@ def test_draws_do_not_depend_on_chunking_and_differ_by_seed():
 
 def test_a_mixture_of_one_strategy_plays_the_same_games_as_the_strategy():
     alone = mixture("expert only", [(resolve("expert"), 1.0)])
-    a = run(MATCHUP, 200, seed=2, strategies={"gaston": alone}, keep_games=True)
-    b = run(MATCHUP, 200, seed=2, strategies={"gaston": "expert"}, keep_games=True)
+    a = run(MATCHUP, RunSettings(200, seed=2), strategies={"gaston": alone}, keep_games=True)
+    b = run(MATCHUP, RunSettings(200, seed=2), strategies={"gaston": "expert"}, keep_games=True)
     assert a.games.equals(b.games)
 
 
 def test_each_game_is_the_game_its_drawn_strategy_plays():
     mix = novice_expert(0.5)
     n, seed = 240, 11
-    mixed = run(MATCHUP, n, seed=seed, strategies={"gaston": mix, "horned-king": "expert"}, keep_games=True).games
+    mixed = run(
+        MATCHUP, RunSettings(n, seed=seed), strategies={"gaston": mix, "horned-king": "expert"}, keep_games=True
+    ).games
     pure = {
-        name: run(MATCHUP, n, seed=seed, strategies={"gaston": name, "horned-king": "expert"}, keep_games=True).games
+        name: run(
+            MATCHUP, RunSettings(n, seed=seed), strategies={"gaston": name, "horned-king": "expert"}, keep_games=True
+        ).games
         for name in ("novice", "expert")
     }
     _, draws = slot_table([mix, resolve("expert")])
@@ -90,7 +95,9 @@ def test_a_mixture_file_names_each_villains_mixture(tmp_path):
     g = load_mixture(f"{path}#gaston")
     assert [(s.name, w) for s, w in g.components] == [("gaston-1", 0.25), ("sharp", 0.75)]
     assert g.components[1][0].params["obstacle_value"] == 6.0
-    res = run(MATCHUP, 40, seed=1, strategies={"gaston": f"{path}#gaston", "horned-king": f"{path}#horned-king"})
+    res = run(
+        MATCHUP, RunSettings(40, seed=1), strategies={"gaston": f"{path}#gaston", "horned-king": f"{path}#horned-king"}
+    )
     assert res.n_games == 40
     with pytest.raises(InputError, match="no strategy for 'lady-tremaine'"):
         load_mixture(f"{path}#lady-tremaine")
@@ -141,8 +148,8 @@ def test_the_strong_level_plays_the_pairings_equilibrium(shipped):
     assert names == {"gaston": "strong#gaston", "horned-king": "strong#horned-king"}
     mix = play_spec("strong#gaston", ("gaston", "horned-king"))
     assert [(s.name, w) for s, w in mix.components] == [("g-novice", 0.25), ("g-expert", 0.75)]
-    a = run(MATCHUP, 200, seed=3, level="strong", keep_games=True)
-    b = run(MATCHUP, 200, seed=3, strategies={"gaston": mix, "horned-king": "expert"}, keep_games=True)
+    a = run(MATCHUP, RunSettings(200, seed=3, level="strong"), keep_games=True)
+    b = run(MATCHUP, RunSettings(200, seed=3), strategies={"gaston": mix, "horned-king": "expert"}, keep_games=True)
     assert a.games.equals(b.games)
     assert a.strategies[0].startswith("strong (gaston-vs-horned-king equilibrium)")
 

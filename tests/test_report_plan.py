@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.report.tables import display_table
 from simlab.runs.backend import counting
+from simlab.runs.settings import RunSettings
 from simlab.studies.robust import RobustResult, grouped_verdicts, label_verdicts, question_groups
 
 runner = CliRunner()
@@ -26,9 +27,9 @@ def test_counting_sees_every_game_a_run_plays_and_nests():
     from simlab.runs.sim import run
 
     with counting() as outer:
-        run("gaston-vs-horned-king", 130, seed=1, chunk=50)
+        run("gaston-vs-horned-king", RunSettings(130, seed=1), chunk=50)
         with counting() as inner:
-            run("gaston-vs-lady-tremaine", 70, seed=1, level="novice")
+            run("gaston-vs-lady-tremaine", RunSettings(70, seed=1, level="novice"))
     assert inner.games == 70 and inner.search == 0
     assert outer.games == 200
     with counting() as none:

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import simlab
 from simlab.cli import app
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import card_flags, run, seat_table
 from simlab.runs.stats import wilson
 
@@ -30,8 +31,8 @@ def frames_equal(a, b):
 
 
 def test_summaries_do_not_depend_on_threads_or_chunks():
-    a = run("gaston-vs-lady-tremaine", 400, seed=3, threads=1, chunk=400, keep_games=True)
-    b = run("gaston-vs-lady-tremaine", 400, seed=3, threads=2, chunk=64, keep_games=True)
+    a = run("gaston-vs-lady-tremaine", RunSettings(400, seed=3, threads=1), chunk=400, keep_games=True)
+    b = run("gaston-vs-lady-tremaine", RunSettings(400, seed=3, threads=2), chunk=64, keep_games=True)
     frames_equal(a, b)
     assert a.games.equals(b.games)
 
@@ -61,7 +62,7 @@ def test_wilson_interval_covers_a_known_rate_95_percent_of_the_time():
 
 
 def test_run_result_frames_and_first_seat_advantage():
-    res = simlab.run("gaston-vs-horned-king", 300, seed=2, threads=2)
+    res = simlab.run("gaston-vs-horned-king", RunSettings(300, seed=2, threads=2))
     s = res.summary
     assert s["count"].sum() == 300 and set(s["outcome"]) == {"gaston", "horned-king", "unfinished"}
     by = res.by_seat
@@ -85,7 +86,9 @@ def test_run_result_frames_and_first_seat_advantage():
 
 
 def test_first_seat_fixed_or_random():
-    fixed = run("gaston-vs-lady-tremaine-vs-horned-king", 30, seed=1, first="lady-tremaine", keep_games=True)
+    fixed = run(
+        "gaston-vs-lady-tremaine-vs-horned-king", RunSettings(30, seed=1), first="lady-tremaine", keep_games=True
+    )
     assert set(fixed.games["seat0"]) == {"lady-tremaine"}
     seats = seat_table(("gaston", "horned-king"), 1000, 0, "random", seed=9)
     assert (np.sort(seats, axis=1) == [0, 1]).all()
@@ -94,7 +97,7 @@ def test_first_seat_fixed_or_random():
 
 
 def test_target_ci_stops_once_every_interval_is_narrow_enough():
-    res = run("gaston-vs-horned-king", 50_000, seed=4, target_ci=0.08, chunk=500)
+    res = run("gaston-vs-horned-king", RunSettings(50_000, seed=4), target_ci=0.08, chunk=500)
     assert res.stopped_at_target and res.n_games < 50_000
     s = res.summary.filter(pl.col("outcome") != "unfinished")
     assert ((s["high"] - s["low"]) < 0.08).all()
@@ -102,7 +105,7 @@ def test_target_ci_stops_once_every_interval_is_narrow_enough():
 
 def test_out_parquet_has_one_row_per_game_with_card_flags(tmp_path):
     path = tmp_path / "games.parquet"
-    res = run("gaston-vs-horned-king", 100, seed=6, out=path, keep_games=True)
+    res = run("gaston-vs-horned-king", RunSettings(100, seed=6), out=path, keep_games=True)
     games = pl.read_parquet(path)
     assert games.height == 100
     assert games.select("game", "winner", "rounds", "seat0", "seat1").equals(
@@ -123,10 +126,10 @@ def test_ctrl_c_keeps_the_finished_games_and_a_valid_out_file(tmp_path):
         if done == 64:
             os.kill(os.getpid(), signal.SIGINT)
 
-    res = run("gaston-vs-horned-king", 640, seed=8, chunk=64, out=path, progress=interrupt)
+    res = run("gaston-vs-horned-king", RunSettings(640, seed=8, progress=interrupt), chunk=64, out=path)
     assert res.interrupted and res.n_games == 64
     assert pq.read_table(path).num_rows == 64
-    full = run("gaston-vs-horned-king", 64, seed=8)
+    full = run("gaston-vs-horned-king", RunSettings(64, seed=8))
     frames_equal(res, full)
 
 
@@ -180,11 +183,11 @@ def test_a_huge_n_starts_playing_at_once_and_target_ci_stops_it():
     def too_slow(signum, frame):
         raise TimeoutError("the run did not start playing")
 
-    run("gaston-vs-horned-king", 2, seed=4, max_turns=30)  # compiled before the clock starts
+    run("gaston-vs-horned-king", RunSettings(2, seed=4, max_turns=30))  # compiled before the clock starts
     old = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(60)
     try:
-        res = run("gaston-vs-horned-king", 10**18, seed=4, target_ci=0.2, chunk=500, max_turns=30)
+        res = run("gaston-vs-horned-king", RunSettings(10**18, seed=4, max_turns=30), target_ci=0.2, chunk=500)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
@@ -209,7 +212,7 @@ def test_an_out_file_failing_mid_run_keeps_the_games_and_says_where(tmp_path, mo
 
     monkeypatch.setattr(output._ParquetOut, "_write", full_after_one)
     path = tmp_path / "games.parquet"
-    res = run("gaston-vs-horned-king", 600, seed=2, out=path, chunk=200)
+    res = run("gaston-vs-horned-king", RunSettings(600, seed=2), out=path, chunk=200)
     assert res.n_games == 600  # every game played and counted
     assert res.out_error.startswith(f"cannot write --out {str(path)!r}: No space left on device")
     assert "holds the first 200 games" in res.out_error

@@ -15,6 +15,7 @@ from simlab.game.scenario import Scenario
 from simlab.kernels import const as K
 from simlab.kernels.rules import advance_nb, apply_nb
 from simlab.kernels.state import copy_state, index_zones_nb
+from simlab.runs.settings import RunSettings
 from strategies import StrategySpec, load_strategy_file, resolve, search
 
 ALL = 1 << 62
@@ -567,7 +568,7 @@ def test_search_beats_expert_clearly_and_replays_on_any_thread_count():
 
     def games(strategy, n, threads):
         chosen = {"horned-king": strategy, "gaston": "expert"}
-        return simulate("horned-king-vs-gaston", n, seed=11, strategies=chosen, threads=threads).games
+        return simulate("horned-king-vs-gaston", RunSettings(n, seed=11, threads=threads), strategies=chosen).games
 
     base = games("expert", 2000, 2)
     p0 = base.filter(pl.col("winner_index") == 0).height / base.height

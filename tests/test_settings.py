@@ -71,6 +71,10 @@ def test_run_with_settings_uses_only_the_matchups_villains():
     s = RunSettings(12, 4, strategies={"lady-tremaine": "random", "gaston": "novice"})
     res = run("gaston-vs-horned-king", settings=s, keep_games=True)
     assert res.strategies == ("novice", "expert")
-    assert res.games.equals(run("gaston-vs-horned-king", 12, 4, {"gaston": "novice"}, keep_games=True).games)
+    assert res.games.equals(
+        run("gaston-vs-horned-king", RunSettings(12, seed=4), strategies={"gaston": "novice"}, keep_games=True).games
+    )
+    with pytest.raises(TypeError, match="run takes its settings as one RunSettings"):
+        run("gaston-vs-horned-king", 12)  # the games alone, as before settings were all a run took
     with pytest.raises(InputError, match="not in the matchup"):
-        run("gaston-vs-horned-king", 12, 4, {"lady-tremaine": "random"})
+        run("gaston-vs-horned-king", RunSettings(12, seed=4), strategies={"lady-tremaine": "random"})

@@ -19,6 +19,7 @@ from simlab.kernels import const as K
 from simlab.kernels.compile import as_ptr, ref
 from simlab.kernels.query import available_symbols_nb
 from simlab.kernels.state import copy_state
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import simulate
 from simlab.studies.ladder import pairings, skill_ladder
 from strategies import STRATEGIES, heuristic, load_strategy_file, parameter_table, resolve
@@ -92,7 +93,7 @@ def test_a_relative_base_is_read_from_the_strategy_files_folder(tmp_path, monkey
 
 def test_unknown_strategy_lists_the_choices():
     with pytest.raises(InputError, match="choose from random, novice, expert, fate-heavy"):
-        simulate("gaston-vs-horned-king", 5, strategies={"gaston": "genius"})
+        simulate("gaston-vs-horned-king", RunSettings(5), strategies={"gaston": "genius"})
 
 
 def test_strategies_command_summarises_and_lists_every_parameter_on_request():
@@ -590,7 +591,9 @@ def test_experts_finish_their_games():
 
 
 def test_expert_mirror_match_is_even():
-    run = simulate("lady-tremaine-vs-lady-tremaine", 1000, seed=4, strategies={"lady-tremaine": "expert"}, threads=2)
+    run = simulate(
+        "lady-tremaine-vs-lady-tremaine", RunSettings(1000, seed=4, threads=2), strategies={"lady-tremaine": "expert"}
+    )
     rows = {r["outcome"]: r["count"] for r in run.summary.iter_rows(named=True)}
     a, b = rows["lady-tremaine #1"], rows["lady-tremaine #2"]
     decided = a + b

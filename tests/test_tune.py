@@ -17,6 +17,7 @@ import strategies
 from simlab.cli import app
 from simlab.errors import InputError
 from simlab.report.plots import plot_trajectory, write_plot
+from simlab.runs.settings import RunSettings
 from simlab.studies.tune import iterated_best_response, read_provenance, tunable_params, tune, validate, write_strategy
 from strategies import resolve
 
@@ -196,10 +197,14 @@ def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
 def test_level_plays_every_villain_at_that_level():
     import simlab
 
-    a = simlab.run("gaston-vs-horned-king", 40, seed=2, level="novice", threads=2)
-    b = simlab.run("gaston-vs-horned-king", 40, seed=2, strategies={"gaston": "novice", "horned-king": "novice"})
+    a = simlab.run("gaston-vs-horned-king", RunSettings(40, seed=2, level="novice", threads=2))
+    b = simlab.run(
+        "gaston-vs-horned-king", RunSettings(40, seed=2), strategies={"gaston": "novice", "horned-king": "novice"}
+    )
     assert a.summary.equals(b.summary) and a.strategies == ("novice", "novice")
-    c = simlab.run("gaston-vs-horned-king", 40, seed=2, level="novice", strategies={"gaston": "expert"}, threads=2)
+    c = simlab.run(
+        "gaston-vs-horned-king", RunSettings(40, seed=2, level="novice", threads=2), strategies={"gaston": "expert"}
+    )
     assert c.strategies == ("expert", "novice")
 
 
@@ -332,7 +337,7 @@ def test_the_objective_counts_what_it_says():
     parts = {p.name: p for p in parse_objective(text).parts}
 
     def rate(matchup, n, seed, strategies):
-        games = simulate(matchup, n, seed=seed, strategies=strategies, threads=2).games
+        games = simulate(matchup, RunSettings(n, seed=seed, threads=2), strategies=strategies).games
         return games.filter(pl.col("winner_index") == 0).height / n
 
     def part_rate(part, n, seed, field):

@@ -15,6 +15,7 @@ from simlab import villains
 from simlab.game import warmup
 from simlab.kernels import rules
 from simlab.kernels.compile import link
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import simulate
 from strategies import heuristic
 
@@ -101,7 +102,7 @@ def test_games_per_second_never_counts_compiling(monkeypatch):
 
     monkeypatch.setattr(warmup, "ensure", compile_slowly)
     t0 = time.perf_counter()
-    res = simulate("gaston-vs-horned-king", 20, seed=1, threads=1)
+    res = simulate("gaston-vs-horned-king", RunSettings(20, seed=1, threads=1))
     assert time.perf_counter() - t0 >= slow
     assert res.seconds < slow  # the clock of the games starts after the kernels are ready
 

@@ -13,6 +13,7 @@ from simlab.errors import ConfigError, EditError
 from simlab.game.api import Game
 from simlab.kernels import const as K
 from simlab.runs.experiment import load_experiment
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import play_games, simulate
 from simlab.runs.stats import paired_difference
 from simlab.studies.impact import ablation
@@ -184,10 +185,12 @@ def test_paired_difference_identities_and_coverage():
 
 def test_edits_reach_runs_and_replays():
     edit = ["Get Out!:cost=4"]
-    run = simulate("gaston-vs-horned-king", 60, seed=4, edits=edit)
+    run = simulate("gaston-vs-horned-king", RunSettings(60, seed=4, edits=edit))
     assert [str(e) for e in run.edits] == edit
     assert '"Get Out!:cost=4"' in run.to_json()
-    assert not run.games.equals(simulate("gaston-vs-horned-king", 60, seed=4).games)  # the cost changes games
+    assert not run.games.equals(
+        simulate("gaston-vs-horned-king", RunSettings(60, seed=4)).games
+    )  # the cost changes games
     from simlab.game.replay import replay
 
     row = run.games.row(0, named=True)

@@ -21,6 +21,7 @@ from simlab.cli.common import (
     VillainStrategies,
     backend_for,
     check_png,
+    config_settings,
     default_png,
     experiment_settings,
     fail,
@@ -34,7 +35,6 @@ from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
 from simlab.report.render import ablation_view, card_sheet_view, console, observational_view, sweep_view
-from simlab.runs.settings import RunSettings
 
 
 def cards(
@@ -152,22 +152,12 @@ def sweep(
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
         with backend_for(cfg["backend"], cfg["scheduler"]), bar:
-            settings = RunSettings(
-                cfg["games"],
-                cfg["seed"],
-                cfg["level"],
-                cfg["strategies"],
-                cfg["rules"],
-                cfg["max_turns"],
-                cfg["threads"],
-                cfg["edits"],
-                update,
-            )
+            settings = config_settings(cfg, update)
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     console.print(sweep_view(res, cfg["games"]))
-    png = png or default_png("sweep", res.matchup, res.what, settings.level or "expert")
+    png = png or default_png("sweep", res.matchup, res.what, settings.level_name or "expert")
     title = f"{res.matchup}: {res.what}, {res.play}"
     save_plot(png, lambda ax: plot_sweep(res.table, ax, title, res.baseline))
 

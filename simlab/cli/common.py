@@ -15,6 +15,7 @@ from rich.progress import Progress
 from simlab.data.inputs import agree
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import console
+from simlab.runs import levels
 from simlab.runs.settings import RunSettings
 
 
@@ -172,7 +173,7 @@ def check_games(n: int) -> None:
         fail(f"-n must be a positive number of games of at most 2**63 - 1, got {n}")
 
 
-def default_games(n: int | None, default: int, level: str | None, strategies=()) -> int:
+def default_games(n: int | None, default: int, level: levels.Level | str | None, strategies=()) -> int:
     """``n`` if given, else ``default``, or at most :data:`simlab.runs.levels.SEARCH_GAMES` when the level or one of
     ``strategies`` is the search player (a search game costs hundreds of scripted ones)."""
     from simlab.runs.levels import default_games as for_level
@@ -222,18 +223,42 @@ def experiment_settings(config: str | None, **given) -> dict:
     if out.get("matchup") is None:
         fail("give --matchup VILLAIN-vs-VILLAIN[-vs-VILLAIN] (or a --config file that sets matchup)")
     check_games(out["games"])
+    if out.get("level") is not None:
+        out["level"] = levels.Level.parse(out["level"])  # read once: what follows takes the value
     return out
 
 
-def run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, progress=None, where="the games"):
+def config_settings(cfg: dict, progress=None, strategies: bool = True) -> RunSettings:
+    """The run settings of :func:`experiment_settings`' values (``strategies=False``: without its strategies,
+    which the command hands to the run of its matchup instead)."""
+    return RunSettings(
+        cfg["games"],
+        cfg["seed"],
+        cfg["level"],
+        cfg["strategies"] if strategies else {},
+        cfg["rules"],
+        cfg["max_turns"],
+        cfg["threads"],
+        cfg["edits"],
+        progress,
+    )
+
+
+def run_settings(
+    n, seed, strategy, rules, max_turns, threads, edit, level, progress=None, where="the games", default=None
+):
     """The options every study takes, checked once (:class:`simlab.runs.settings.RunSettings`); ``where`` names what
-    the study plays in the message about a --strategy for a villain not in it."""
+    the study plays in the message about a --strategy for a villain not in it. ``n`` None: ``default`` games, at
+    most :data:`simlab.runs.levels.SEARCH_GAMES` at a search level or with a search --strategy."""
+    strategies = parse_pairs(strategy, "--strategy")
+    level = levels.Level.parse(level) if level is not None else None  # read once: what follows takes the value
+    n = default_games(n, default, level, strategies.values())
     check_games(n)
     return RunSettings(
         n,
         seed,
         level,
-        parse_pairs(strategy, "--strategy"),
+        strategies,
         parse_pairs(rules, "--rules"),
         max_turns,
         threads,

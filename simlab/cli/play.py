@@ -23,6 +23,7 @@ from simlab.cli.common import (
     VillainStrategies,
     backend_for,
     check_png,
+    config_settings,
     default_games,
     default_png,
     each_villain,
@@ -122,28 +123,23 @@ def run(
         )
         if n is None and cfg["experiment"].games is None:
             cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
+        # the --strategy items are this matchup's (each checked to be one of its villains), not the settings'
+        settings = config_settings(cfg, None if json_out else update, strategies=False)
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
             res = run_games(
                 cfg["matchup"],
-                cfg["games"],
-                cfg["seed"],
-                cfg["strategies"],
-                cfg["rules"],
-                cfg["max_turns"],
-                cfg["threads"],
+                settings,
+                strategies=cfg["strategies"],
                 first=cfg["first"],
                 out=out,
                 target_ci=target_ci,
                 keep_games=False,
-                progress=None if json_out else update,
-                edits=cfg["edits"],
                 checkpoint=checkpoint,
-                level=cfg["level"],
             )
         if not json_out:
             from simlab.studies.headline import level_line
 
-            console.print(level_line(res.villains, cfg["level"], cfg["strategies"]), highlight=False)
+            console.print(level_line(res.villains, settings.level, cfg["strategies"]), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
     print_or_json(res, json_out)
@@ -217,7 +213,7 @@ def matrix(
 
     res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
     console.print(matrix_table(res.table, settings))
-    png = png or default_png("matrix", settings.level or "expert")
+    png = png or default_png("matrix", settings.level_name or "expert")
     save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
 
 
@@ -228,8 +224,9 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
     check_png(png)
     bar, update = progress_bar()
     try:
-        n = default_games(n, 10000, level, parse_pairs(strategy, "--strategy").values())
-        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix")
+        settings = run_settings(
+            n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
+        )
         with backend_for(backend, scheduler), bar:
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
@@ -261,7 +258,7 @@ def first_seat(
     res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
     frame = first_seat_table(res)
     console.print(first_seat_view(frame, settings))
-    png = png or default_png("first-seat", settings.level or "expert")
+    png = png or default_png("first-seat", settings.level_name or "expert")
     title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
     save_plot(png, lambda ax: plot_first_seat(frame, ax, title), 7, 4, what=f"--png {png!r}")
 

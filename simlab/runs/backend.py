@@ -9,7 +9,7 @@ Select a backend for a block of code with :func:`use`; the library's runs (``run
 ``ablation``, ``difficulty``, ``report``) play their chunks on the current one::
 
     with simlab.runs.backend.use(simlab.runs.backend.DaskBackend("tcp://10.0.0.5:8786")):
-        simlab.run("gaston-vs-horned-king", 10_000_000)
+        simlab.run("gaston-vs-horned-king", RunSettings(10_000_000))
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ from simlab.data.rules import DEFAULT_MAX_TURNS, MAX_TURNS_LIMIT, RULE_VARIANTS,
 from simlab.errors import BackendError, ConfigError, EditError, InputError, RuleError
 from simlab.game.api import parse_matchup, strategy_spec
 from simlab.runs.backend import check_backend
+from simlab.runs.levels import Level
 from simlab.runs.sim import MAX_GAMES
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
@@ -104,7 +105,7 @@ class Experiment:
     seed: int | None = None
     max_turns: int | None = None
     first: str | None = None
-    level: str | None = None  # a level of simlab.runs.levels for every villain [strategies] does not name
+    level: Level | None = None  # the level (simlab.runs.levels) of every villain [strategies] does not name
     threads: int | None = None
     strategies: dict = field(default_factory=dict)
     rules: dict = field(default_factory=dict)
@@ -124,7 +125,7 @@ class Experiment:
             "seed": self.seed,
             "max_turns": self.max_turns,
             "first": self.first,
-            "level": self.level,
+            "level": None if self.level is None else self.level.name,
             "strategies": self.strategies,
             "rules": self.rules,
             "edits": [str(e) for e in self.edits],
@@ -208,9 +209,7 @@ def load_experiment(name_or_path: str) -> Experiment:
                 raise InputError(f"[strategies] {villain} must be a strategy name, got {strategy!r}")
             strategy_spec(strategy)
         if "level" in doc:
-            from simlab.runs.levels import check_level
-
-            doc["level"] = check_level(doc["level"])
+            doc["level"] = Level.parse(doc["level"])
         rules = doc.get("rules", {})
         bad = [k for k, v in rules.items() if not isinstance(v, str)]
         if bad:

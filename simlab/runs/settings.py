@@ -21,6 +21,7 @@ from simlab.data.rules import DEFAULT_MAX_TURNS, rules_array
 from simlab.errors import InputError
 from simlab.game.api import DEFAULT_STRATEGY, check_seed
 from simlab.runs.gameplan import DEFAULT_CHUNK, GamePlan, check_games, check_strategies
+from simlab.runs.levels import Level
 
 
 def check_threads(threads) -> int | None:
@@ -37,7 +38,8 @@ class RunSettings:
     """What a study plays with, checked when it is made (bad input: an InputError naming the value).
 
     games: games per matchup (a study may scale it); seed: the run's seed (game i depends on (seed, i) only).
-    level: a level of :mod:`simlab.runs.levels` playing every villain ``strategies`` does not name (default expert).
+    level: a :class:`simlab.runs.levels.Level` (given as one or its name, parsed here) playing every villain
+    ``strategies`` does not name (None: expert).
     strategies: villain -> strategy name or TOML path (given as a dict). variants: rule variant -> value.
     max_turns: the turn cap. threads: numba threads (None: all). edits: card and board edits (objects or
     ``"CARD:ATTRIBUTE=VALUE"`` strings). progress: called with (games done, games planned).
@@ -45,7 +47,7 @@ class RunSettings:
 
     games: int = 2000
     seed: int = 0
-    level: str | None = None
+    level: Level | None = None
     strategies: tuple[tuple[str, str], ...] = ()
     variants: tuple[tuple[str, str], ...] = ()
     max_turns: int = DEFAULT_MAX_TURNS
@@ -61,9 +63,7 @@ class RunSettings:
         strategies = check_strategies(self.strategies, VILLAIN_KEYS, where)
         set_(self, "strategies", tuple(sorted(strategies.items())))
         if self.level is not None:
-            from simlab.runs.levels import check_level
-
-            set_(self, "level", check_level(self.level))
+            set_(self, "level", Level.parse(self.level))  # the one place a level's text is read
         variants = dict(self.variants or {})
         rules_array(variants, self.max_turns)  # unknown variants, values and turn caps fail here
         # a bool is the yes/no value rules_array reads it as (str(True) would be no value of any variant)
@@ -78,6 +78,11 @@ class RunSettings:
         return dataclasses.replace(self, **changes)
 
     @property
+    def level_name(self) -> str | None:
+        """The level's name (None without a level), as reports and checkpoints record it."""
+        return None if self.level is None else self.level.name
+
+    @property
     def variant_dict(self) -> dict[str, str]:
         return dict(self.variants)
 
@@ -87,9 +92,7 @@ class RunSettings:
         if villain in given:
             return given[villain]
         if self.level is not None:
-            from simlab.runs.levels import level_strategy
-
-            return level_strategy(self.level, villain)
+            return self.level.strategy(villain)
         return DEFAULT_STRATEGY
 
     def strategies_for(self, villains=VILLAIN_KEYS) -> dict[str, str]:
@@ -137,7 +140,7 @@ class RunSettings:
         return {
             "games": self.games,
             "seed": self.seed,
-            "level": self.level,
+            "level": self.level_name,
             "strategies": dict(self.strategies),
             "variants": dict(self.variants),
             "max_turns": self.max_turns,

@@ -13,7 +13,6 @@ import json
 import signal
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -187,49 +186,40 @@ class _ChunkSink:
 
 def run(
     matchup: str,
-    n_games: int | None = None,
-    seed: int = 0,
-    strategies: dict[str, str] | None = None,
-    variants: dict[str, str] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    threads: int | None = None,
+    settings: RunSettings,
+    *,
+    strategies: dict | None = None,
     first: str = "rotate",
     out: str | Path | None = None,
     target_ci: float | None = None,
     keep_games: bool | None = None,
     chunk: int = DEFAULT_CHUNK,
-    progress: Callable[[int, int], None] | None = None,
-    edits=None,
     checkpoint: str | Path | None = None,
-    level: str | None = None,
-    settings: RunSettings | None = None,
 ) -> RunResult:
-    """Play up to ``n_games`` of ``matchup`` and summarise them.
+    """Play up to ``settings.games`` of ``matchup`` with ``settings`` (a :class:`simlab.runs.settings.RunSettings`,
+    checked when it was made: games, seed, level, strategies, rule variants, turn cap, threads, card edits,
+    progress) and summarise them. The settings' strategies for villains not in the matchup are not used.
 
-    strategies: villain -> strategy name or TOML path (default ``expert``, or ``level``'s).
-    level: a level of :mod:`simlab.runs.levels` (random, novice, expert, tuned) playing every villain that
-        ``strategies`` does not name.
+    strategies: villain -> strategy name, TOML path or spec for this matchup (each one of its villains), in place
+        of the settings' (else their level's; default expert).
     first: ``"rotate"`` (default), ``"random"`` or a villain of the matchup who always plays first.
     out: a parquet file to stream one row per game to (valid even if the run is interrupted).
     target_ci: stop after the first chunk (at least 1,000 games in) at which every entry's 95% win-rate
         interval is narrower than this.
     keep_games: keep the per-game table in memory (default: for runs of at most 1,000,000 games).
-    progress: called with (games done, games planned) after each chunk.
-    edits: card edits (``simlab.data.edits``: CardEdit objects or ``"CARD:ATTRIBUTE=VALUE"`` strings).
     checkpoint: a directory that records each finished chunk; run again with the same settings (or
         :func:`resume`) to finish an interrupted run. Other settings are refused, naming what differs.
-    settings: a :class:`simlab.runs.settings.RunSettings` (checked once) in place of n_games, seed, variants,
-        max_turns, threads, progress, edits and level; ``strategies`` then overrides its strategies for this
-        matchup, and its strategies for villains not in the matchup are not used.
     Chunks are played on the current backend (:mod:`simlab.runs.backend`).
     """
+    if not isinstance(settings, RunSettings):
+        raise TypeError(
+            f"run takes its settings as one RunSettings: run(matchup, RunSettings(games, ...)), got {settings!r}"
+        )
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
     if target_ci is not None and not 0 < target_ci < 1:
         raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
     check_strategies(strategies, villains, f"the matchup {matchup!r}")
-    if settings is None:
-        settings = RunSettings(n_games, seed, level, strategies, variants, max_turns, threads, edits, progress)
     n_games, seed, edits, progress = settings.games, settings.seed, settings.edits, settings.progress
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     if checkpoint is not None and out is not None:
@@ -301,19 +291,22 @@ def resume(path, threads: int | None = None, progress=None, keep_games: bool | N
     """Finish the checkpointed run in ``path`` (its settings come from the checkpoint)."""
     s = checkpoint_settings(path)
     villains = parse_matchup(s["matchup"])
-    return run(
-        s["matchup"],
+    settings = RunSettings(
         s["n_games"],
         s["seed"],
-        dict(zip(villains, s["strategies"], strict=True)),
-        s["variants"],
-        s["max_turns"],
-        threads,
+        variants=s["variants"],
+        max_turns=s["max_turns"],
+        threads=threads,
+        edits=s["edits"],
+        progress=progress,
+    )
+    return run(
+        s["matchup"],
+        settings,
+        strategies=dict(zip(villains, s["strategies"], strict=True)),
         first=s["first"],
         keep_games=keep_games,
         chunk=s["chunk"],
-        progress=progress,
-        edits=s["edits"],
         checkpoint=path,
     )
 
@@ -321,9 +314,9 @@ def resume(path, threads: int | None = None, progress=None, keep_games: bool | N
 # ============================================================================ older entry points
 
 
-def simulate(matchup: str, n_games: int | None = None, **kw) -> RunResult:
-    """:func:`run` (the same keywords) with the per-game table kept (for tests and small studies)."""
-    return run(matchup, n_games, keep_games=True, **kw)
+def simulate(matchup: str, settings: RunSettings, **kw) -> RunResult:
+    """:func:`run` (the same arguments) with the per-game table kept (for tests and small studies)."""
+    return run(matchup, settings, keep_games=True, **kw)
 
 
 def play_games(

@@ -79,7 +79,7 @@ def difficulty(
     games are not played). ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as
     keywords: seed, level, variants, max_turns, threads, edits, progress) say how."""
     settings = settings_from(settings, n_games=n_games, **given)
-    level = settings.level or "expert"
+    level = settings.level_name or "expert"
     n_games, seed, progress = settings.games, settings.seed, settings.progress
     variants, max_turns, edits = settings.variant_dict, settings.max_turns, settings.edits
     villains = tuple(check_villain(v) for v in villains)

@@ -274,7 +274,7 @@ class _Games:
         record = {
             "study": "fix",
             "seed": settings.seed,
-            "level": settings.level,
+            "level": settings.level_name,
             "strategies": {v: str(settings.strategy(v)) for v in VILLAIN_KEYS},
             "variants": settings.variant_dict,
             "edits": [str(e) for e in settings.edits],
@@ -519,7 +519,9 @@ def fix(
     searched, by_text = _search(games, moves, base, band, options)
     fixes, table, finals = _finalists(games, searched, by_text, base, band, options)
     empty = pl.DataFrame()
-    result = FixResult(band, settings.level, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched)
+    result = FixResult(
+        band, settings.level_name, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched
+    )
     result.adaptation, result.adapted = empty, empty
     result.play = settings.play_label()
     result.verdict = "the unedited game is inside the band" if not finals else "adaptation not checked"

@@ -176,7 +176,7 @@ def leverage(
     if settings is None and n_games is None:
         n_games = DEFAULT_GAMES
     settings = settings_from(settings, n_games=n_games, **given)
-    n_games, seed, level, progress = settings.games, settings.seed, settings.level or "expert", settings.progress
+    n_games, seed, level, progress = settings.games, settings.seed, settings.level_name or "expert", settings.progress
     base_variants, base_edits, max_turns = settings.variant_dict, settings.edits, settings.max_turns
     matchups, todo, runs = leverage_runs(rules, board, perturbations, matchups, base_variants)
     strategies = settings.strategies_for(VILLAIN_KEYS)

@@ -171,7 +171,7 @@ def sweep(
         seed,
         {
             "games": n_games,
-            "level": settings.level,
+            "level": settings.level_name,
             "strategies": dict(settings.strategies),
             "variants": variants,
             "max_turns": max_turns,

@@ -65,8 +65,10 @@ import strategies.plans as P
 P.__path__.append(sys.argv[2])  # its plan, as if written under strategies/plans
 V.REGISTRY = V.REGISTRY + (folder.name,)  # the one registry line
 V.KEYS = tuple(V.key_of(f) for f in V.REGISTRY)
+from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
-r = run("gaston-vs-" + V.key_of(folder.name), 40, seed=0, threads=1, max_turns=30, strategies={"gaston": "expert"})
+settings = RunSettings(40, 0, threads=1, max_turns=30)
+r = run("gaston-vs-" + V.key_of(folder.name), settings, strategies={"gaston": "expert"})
 print(json.dumps({"games": int(r.summary["games"].sum()) if "games" in r.summary.columns else 40,
                   "outcomes": r.summary.select("outcome", "rate").rows()}))
 """
