@@ -62,11 +62,12 @@ class StrategySpec:
     source: str = "built-in"
     # a search player's rollout models: (villain, heuristic strategy) pairs in place of its ``rollout`` setting's
     rollouts: tuple = ()
+    value_model: str = ""  # a search player's learned value model (a JSON file; its ``value`` setting 2)
 
     def vector(self) -> np.ndarray:
         """The parameters as the kernel reads them (``State.sparams`` row)."""
         if self.kernel == KERNELS["search"]:
-            return _search.vector(self.params, resolve, dict(self.rollouts))
+            return _search.vector(self.params, resolve, dict(self.rollouts), self.value_model)
         out = np.zeros(N_SPARAMS, np.float64)
         for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
             out[i] = self.params[name]
@@ -108,7 +109,7 @@ def strategy_from_table(
     """A strategy variant from a TOML table (a strategy file's, or one entry of a mixture file's): ``base``, and
     optionally ``name``, ``description``, ``params``, ``provenance``; ``extra`` names more keys the caller reads.
     ``where`` names the table in errors; a relative ``base`` path is relative to ``base_dir``."""
-    keys = ("name", "description", "base", "params", "provenance", *extra)
+    keys = ("name", "description", "base", "params", "provenance", "value_model", *extra)
     unknown = sorted(set(doc) - set(keys))
     if unknown:
         raise StrategyError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(keys)}")
@@ -144,13 +145,33 @@ def strategy_from_table(
         params[key] = float(value)
     if base.kernel == KERNELS["search"] and (problem := _search.check_params(params)):
         raise StrategyError(f"{where}: {problem}")
+    model = _value_model_path(doc, where, base, base_dir)
+    if base.kernel == KERNELS["search"] and params["value"] == 2 and not model:
+        raise StrategyError(f"{where}: params.value = 2 needs value_model, the learned value model's file")
 
     for key in ("name", "description"):
         if key in doc and not isinstance(doc[key], str):
             raise StrategyError(f"{where}: {key} must be a string")
     name = doc.get("name", default_name)
     desc = doc.get("description", f"{base.name} with {', '.join(f'{k}={v}' for k, v in given.items()) or 'no changes'}")
-    return StrategySpec(name, desc, base.kernel, params, source=where)
+    return StrategySpec(name, desc, base.kernel, params, source=where, value_model=model)
+
+
+def _value_model_path(doc: dict, where: str, base: StrategySpec, base_dir: Path | None) -> str:
+    """The learned value model file a search strategy table names (relative to ``base_dir``), else its base's."""
+    if "value_model" not in doc:
+        return base.value_model
+    if base.kernel != KERNELS["search"]:
+        raise StrategyError(f"{where}: value_model is a search player's setting; base {base.name!r} is not one")
+    given = doc["value_model"]
+    if not isinstance(given, str) or not given:
+        raise StrategyError(f"{where}: value_model must be the path of a learned value model's file")
+    path = Path(given)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    if not path.is_file():
+        raise StrategyError(f"{where}: value_model: no file {str(path)!r}")
+    return str(path)
 
 
 def _is_path(name: str) -> bool:

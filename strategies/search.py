@@ -60,6 +60,8 @@ from simlab.kernels.rules import advance_by_ref_nb, apply_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
 from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.heuristic import progress_nb
+from strategies.learned import features as learned_features
+from strategies.learned import value as learned_value
 
 NAME = "search"
 DESCRIPTION = (
@@ -104,11 +106,18 @@ SETTINGS = (
         "rounds of successive halving: the worlds double and the worse half of the options is dropped each round, "
         "the survivors reaching samples (0: every option up to samples worlds, screened)",
     ),
-    ("value", 1.0, 0, 1, True, "score at the horizon: 1 the fitted value model, 0 the progress lead"),
+    (
+        "value",
+        1.0,
+        0,
+        2,
+        True,
+        "score at the horizon: 2 a learned value model (value_model), 1 the 6-weight value model, 0 the progress lead",
+    ),
 )
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)
-CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1), "value": (0, 1)}  # settings taking only these values
+CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1), "value": (0, 1, 2)}  # settings taking only these values
 (S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT, S_KINDS, S_SCREEN, S_HALVING, S_VALUE) = range(
     len(PARAM_NAMES)
 )
@@ -123,9 +132,13 @@ F_PROGRESS, F_POWER, F_HEROES, F_ALLIES, F_PROGRESS4 = range(5)
 N_FEATURES = 5
 VALUE_WIDTH = N_FEATURES + 1
 VALUE_AT = HEADER - 3 * VALUE_WIDTH  # sparams[player, VALUE_AT + row * VALUE_WIDTH:]: villain row's weights
-N_SCRATCH = N_FEATURES + 3  # the value's scratch: one seat's features, then every seat's score
+# the value's scratch: one seat's features, then every seat's score; or the learned model's features and hidden units
+N_SCRATCH = max(N_FEATURES + 3, learned_features.N_FEATURES + learned_value.HIDDEN)
 N_VILLAIN_ROWS = 3
-STRIDE = (N_SPARAMS - HEADER) // N_VILLAIN_ROWS  # sparams[player, HEADER + row * STRIDE:]: rollout parameters
+STRIDE = 256  # sparams[player, HEADER + row * STRIDE:]: rollout parameters (every heuristic weight)
+MODEL_AT = HEADER + N_VILLAIN_ROWS * STRIDE  # sparams[player, MODEL_AT:]: the learned value model (value 2)
+if MODEL_AT + learned_value.MODEL_WIDTH > N_SPARAMS:
+    raise RuntimeError(f"the learned value model needs {learned_value.MODEL_WIDTH} of State.sparams' {N_SPARAMS}")
 ALL_STEPS = 1 << 62
 
 
@@ -175,10 +188,11 @@ def value_model(path: str | None = None) -> dict[str, np.ndarray]:
     return {v: np.array([w[f] for f in FEATURE_NAMES] + [w["constant"]]) for v, w in doc["villains"].items()}
 
 
-def vector(params: dict[str, float], resolve, rollouts: dict | None = None) -> np.ndarray:
+def vector(params: dict[str, float], resolve, rollouts: dict | None = None, model_file: str = "") -> np.ndarray:
     """The ``State.sparams`` row of a search player: its settings, then each villain's rollout parameters
     (``resolve``: the strategy registry's resolver; ``rollouts``: villain -> the heuristic strategy its rollouts
-    play instead of the ``rollout`` setting's, e.g. an opponent's model)."""
+    play instead of the ``rollout`` setting's, e.g. an opponent's model), then the learned value model in the file
+    ``model_file`` (read with ``value`` 2)."""
     from simlab.data.cards import VILLAIN_KEYS, load_cards
 
     out = np.zeros(N_SPARAMS, np.float64)
@@ -197,7 +211,17 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None) -> n
         if np.any(rollout[STRIDE:]):
             raise RuntimeError(f"strategy {spec.name} has more parameters than the search holds ({STRIDE})")
         out[HEADER + row * STRIDE : HEADER + (row + 1) * STRIDE] = rollout[:STRIDE]
+    if params["value"] == 2:
+        out[MODEL_AT : MODEL_AT + learned_value.MODEL_WIDTH] = learned_model(model_file).weights
     return out
+
+
+@functools.cache
+def learned_model(path: str):
+    """The learned value model in the file at ``path`` (read once a process)."""
+    if not path:
+        raise ValueError("the search's value 2 needs a learned value model's file (value_model)")
+    return learned_value.read(Path(path))
 
 
 # ============================================================================ kernels
@@ -351,16 +375,29 @@ def model_value_nb(ws, tb, ru, player, sp, x):
 
 
 @kernel
+def learned_value_nb(ws, tb, ru, player, sp, x):
+    """The learned value model's probability that ``player`` wins ``ws`` (``sp[MODEL_AT:]``, value 2): its features
+    as that player sees them (each seat's progress measured with its rollout parameters) into ``x``, the hidden
+    units after them."""
+    n = learned_features.N_FEATURES
+    learned_features.features_nb(ws, tb, ru, player, x[:n])
+    return learned_value.value_nb(x[:n], sp[MODEL_AT:], x[n:])
+
+
+@kernel
 def value_nb(ws, tb, ru, player, sp, x):
     """How good ``ws`` is for ``player``, 0 to 1: a finished game's result, else (``sp``: the search player's
-    settings) the value model's probability of a win (``value`` 1), or its progress over the best opponent's (the
-    rollout policy's measure) plus ``power_weight`` per Power over that opponent's. ``x``: float64 scratch
+    settings) the learned value model's probability of a win (``value`` 2), the 6-weight model's (``value`` 1), or
+    its progress over the best opponent's (the rollout policy's measure) plus ``power_weight`` per Power over that
+    opponent's. ``x``: float64 scratch
     (N_SCRATCH,)."""
     if ws.g[K.G_PHASE] == K.PH_OVER:
         w = ws.g[K.G_WINNER]
         return 1.0 if w == player else (0.5 if w < 0 else 0.0)
     if sp[S_VALUE] == 1:
         return model_value_nb(ws, tb, ru, player, sp, x)
+    if sp[S_VALUE] == 2:
+        return learned_value_nb(ws, tb, ru, player, sp, x)
     power_weight = sp[S_POWER_WEIGHT]
     best = -1.0
     rival = 0

@@ -120,3 +120,80 @@ def test_the_same_positions_give_the_same_model():
     a, b = _positions(2), _positions(2)
     assert a.equals(b)  # games replay exactly
     np.testing.assert_array_equal(learn.fit_value(a).weights, learn.fit_value(b).weights)
+
+
+@pytest.fixture(scope="module")
+def small_model(tmp_path_factory):
+    from simlab.studies import learn
+
+    path = tmp_path_factory.mktemp("model") / "value.json"
+    model = learn.fit_value(_positions(3), {"command": "test"})
+    value.write(model, path)
+    return model, path
+
+
+def test_a_search_player_reads_its_learned_value_model_as_the_model_predicts(small_model, tmp_path):
+    from simlab.studies.learn import progress_vectors
+    from strategies import resolve, search
+
+    model, path = small_model
+    file = tmp_path / "search-learned.toml"
+    file.write_text(f'base = "search"\nvalue_model = "{path}"\n[params]\nvalue = 2\n')
+    spec = resolve(str(file))
+    sp = spec.vector()
+    np.testing.assert_array_equal(sp[search.MODEL_AT : search.MODEL_AT + value.MODEL_WIDTH], model.weights)
+    g = _midgame(("lady-tremaine", "horned-king"), 2)
+    ws = _view(g, progress_vectors(load_cards()))
+    x = np.zeros(search.N_SCRATCH)
+    for seat in range(2):
+        expected = model.predict(_features(g, ws, seat)[None, :])[0]
+        ws.memo_ok[:] = 0
+        got = search.learned_value_nb(ws, g.cards.tables, g.rules, seat, sp, x)
+        assert abs(got - expected) < 1e-9
+
+
+def test_a_learned_value_needs_its_model_file_and_a_search_base(small_model, tmp_path):
+    from simlab.errors import StrategyError
+    from strategies import resolve
+
+    _, path = small_model
+    bad = tmp_path / "no-model.toml"
+    bad.write_text('base = "search"\n[params]\nvalue = 2\n')
+    with pytest.raises(StrategyError, match="needs value_model"):
+        resolve(str(bad))
+    heuristic = tmp_path / "expert-model.toml"
+    heuristic.write_text(f'base = "expert"\nvalue_model = "{path}"\n')
+    with pytest.raises(StrategyError, match="search player's setting"):
+        resolve(str(heuristic))
+    missing = tmp_path / "missing.toml"
+    missing.write_text('base = "search"\nvalue_model = "nowhere.json"\n[params]\nvalue = 2\n')
+    with pytest.raises(StrategyError, match="no file"):
+        resolve(str(missing))
+
+
+def test_a_generation_that_is_not_stronger_is_refused():
+    from simlab.studies.learn import accepted, gain_interval
+
+    rng = np.random.default_rng(0)
+
+    def gains(shift):
+        return {v: gain_interval(rng.choice([-1.0, 0.0, 1.0], 2000, p=[0.2 - shift, 0.6, 0.2 + shift])) for v in "abc"}
+
+    ok, why = accepted(gains(0.05))
+    assert ok and why.startswith("accepted")
+    ok, why = accepted(gains(0.0))
+    assert not ok and "not above 0" in why
+    weaker = gains(0.05)
+    weaker["b"] = gain_interval(rng.choice([-1.0, 0.0, 1.0], 2000, p=[0.3, 0.6, 0.1]))
+    ok, why = accepted(weaker)
+    assert not ok and "b weaker" in why
+
+
+@pytest.mark.slow
+def test_a_generation_no_different_from_the_last_gains_nothing_paired():
+    from simlab.studies.learn import paired_gain
+
+    same = paired_gain("gaston", "expert", "expert", 60, 4, threads=1)
+    assert same["gain"] == 0.0 and same["games"] == 120  # the same strategy on the same games: the same results
+    better = paired_gain("gaston", "expert", "novice", 200, 4, threads=1)
+    assert better["low"] > 0  # expert over novice, paired: a gain the interval shows

@@ -30,11 +30,31 @@ def progress_vectors(cards) -> np.ndarray:
     return np.stack(rows).astype(np.float64)
 
 
-def positions(games: int, seed: int, level: str, villains=VILLAIN_KEYS, every: int = 1) -> pl.DataFrame:
+def positions(
+    games: int, seed: int, level: str, villains=VILLAIN_KEYS, every: int = 1, threads: int | None = None
+) -> pl.DataFrame:
     """Every seat's features at the start of every ``every``-th turn of ``games`` games per seating, every seat at
-    ``level``: one row per (seating, game, turn, seat) with ``result`` (1 won, 0 lost, 0.5 the turn cap)."""
+    ``level`` (a level or a strategy): one row per (seating, game, turn, seat) with ``result`` (1 won, 0 lost, 0.5
+    the turn cap). Games are played on ``threads`` threads (default: numba's); the frame does not depend on them."""
+    import numba
+
     from simlab.data.cards import load_cards
     from simlab.game import warmup
+
+    warmup.ensure(search="search" in level)
+    cards = load_cards()
+    progress = progress_vectors(cards)
+    jobs = [(order, i) for order in seatings(tuple(villains)) for i in range(games)]
+    threads = max(1, min(threads or numba.get_num_threads(), len(jobs)))
+    blocks = _record(jobs, seed, level, cards, progress, every, threads)
+    return pl.concat([blocks[job] for job in jobs if job in blocks])
+
+
+def _record(jobs, seed, level, cards, progress, every, threads) -> dict:
+    """Each job's (seating, game index) positions as a frame, played on ``threads`` threads."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
     from simlab.game.api import Game
     from simlab.game.positions import record_game_nb
     from simlab.kernels import const as K
@@ -42,38 +62,44 @@ def positions(games: int, seed: int, level: str, villains=VILLAIN_KEYS, every: i
     from simlab.runs.levels import strategy_at
     from strategies.learned.features import FEATURE_NAMES, N_FEATURES
 
-    warmup.ensure(search=level.startswith("search"))
-    cards = load_cards()
-    progress = progress_vectors(cards)
-    out = np.zeros((MAX_TURNS_KEPT, 3, N_FEATURES))
-    blocks = []
-    for order in seatings(tuple(villains)):
-        strategies = tuple(strategy_at(level, v) for v in order)
-        name = "-vs-".join(order)
-        work = new_state(len(order), 0)
-        for i in range(games):
+    todo = iter(jobs)
+    lock = threading.Lock()
+    blocks: dict = {}
+
+    def work() -> None:
+        out = np.zeros((MAX_TURNS_KEPT, 3, N_FEATURES))
+        states: dict[int, object] = {}
+        while True:
+            with lock:
+                job = next(todo, None)
+            if job is None:
+                return
+            order, i = job
+            strategies = tuple(strategy_at(level, v) for v in order)
             g = Game.new(order, seed=seed, game_index=i, strategies=strategies, cards=cards)
-            turns = record_game_nb(g.state, cards.tables, g.rules, work, progress, out)
+            work_state = states.setdefault(len(order), new_state(len(order), 0))
+            turns = record_game_nb(g.state, cards.tables, g.rules, work_state, progress, out)  # without the GIL
             winner = int(g.state.g[K.G_WINNER])
             taken = np.arange(0, turns, every)
+            rows = []
             for s, v in enumerate(order):
-                result = 0.5 if winner < 0 else float(s == winner)
-                block = {
-                    "seating": name,
+                columns = {
+                    "seating": "-vs-".join(order),
                     "game": i,
                     "turn": taken,
                     "seat": s,
                     "villain": v,
                     "seats": len(order),
-                    "result": result,
+                    "result": 0.5 if winner < 0 else float(s == winner),
                 }
-                feats = out[taken, s]
-                blocks.append(
-                    pl.DataFrame({**{k: np.broadcast_to(val, len(taken)) for k, val in block.items()}}).with_columns(
-                        pl.from_numpy(feats, schema=list(FEATURE_NAMES))
-                    )
-                )
-    return pl.concat(blocks)
+                frame = pl.DataFrame({k: np.broadcast_to(val, len(taken)) for k, val in columns.items()})
+                rows.append(frame.with_columns(pl.from_numpy(out[taken, s], schema=list(FEATURE_NAMES))))
+            blocks[job] = pl.concat(rows)
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()
+    return blocks
 
 
 def feature_matrix(frame: pl.DataFrame) -> np.ndarray:
@@ -142,3 +168,53 @@ def compare(model, held: pl.DataFrame) -> pl.DataFrame:
     for name, p in (("learned", model.predict(feature_matrix(held))), ("6-weight", six_weight(held))):
         rows.append((name, value.log_loss(p[decided], result[decided]), value.brier(p[decided], result[decided])))
     return pl.DataFrame(rows, schema=["model", "log_loss", "brier"], orient="row")
+
+
+# ============================================================================ is a generation stronger?
+
+
+def paired_gain(villain: str, candidate: str, incumbent: str, games: int, seed: int, threads=None) -> dict:
+    """How much more ``villain`` wins playing ``candidate`` than playing ``incumbent``, every other seat playing
+    ``incumbent``, on the same games (same seeds, seats and deals): over every 2-player pairing of ``villain`` with
+    another villain, ``games`` games each. Returns the gain (share of games), its 95% interval from the paired
+    differences, and the games."""
+    from simlab.runs.settings import RunSettings
+    from simlab.runs.sim import run
+
+    diffs = []
+    for other in VILLAIN_KEYS:
+        if other == villain:
+            continue
+        matchup = f"{villain}-vs-{other}"
+        won = {}
+        for name, strategy in (("candidate", candidate), ("incumbent", incumbent)):
+            settings = RunSettings(games, seed, threads=threads)
+            result = run(matchup, settings, strategies={villain: strategy, other: incumbent}, keep_games=True)
+            won[name] = result.games.sort("game")["winner"].eq(villain).fill_null(False).cast(pl.Float64).to_numpy()
+        diffs.append(won["candidate"] - won["incumbent"])
+    return gain_interval(np.concatenate(diffs))
+
+
+def gain_interval(diffs: np.ndarray) -> dict:
+    """The mean of paired differences and its 95% interval (normal approximation)."""
+    diffs = np.asarray(diffs, np.float64)
+    mean = float(diffs.mean())
+    half = 1.96 * float(diffs.std(ddof=1)) / np.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
+    return {"gain": mean, "low": mean - half, "high": mean + half, "games": len(diffs)}
+
+
+def accepted(gains: dict[str, dict]) -> tuple[bool, str]:
+    """Whether a generation is stronger than the last, from each villain's paired gain (:func:`paired_gain`):
+    accepted when the gain pooled over the villains has a 95% interval above 0 and no villain's interval lies wholly
+    below 0; else refused, with the reason."""
+    losing = [v for v, g in gains.items() if g["high"] < 0]
+    if losing:
+        return False, f"refused: {', '.join(losing)} weaker (interval below 0)"
+    n = sum(g["games"] for g in gains.values())
+    mean = sum(g["gain"] * g["games"] for g in gains.values()) / n
+    # the pooled interval from each villain's: independent games, so the variances add
+    var = sum(((g["high"] - g["gain"]) / 1.96) ** 2 * g["games"] ** 2 for g in gains.values()) / n**2
+    low = mean - 1.96 * var**0.5
+    if low <= 0:
+        return False, f"refused: pooled gain {mean:+.1%}, 95% interval reaching {low:+.1%} (not above 0)"
+    return True, f"accepted: pooled gain {mean:+.1%} [{low:+.1%}, {mean + 1.96 * var**0.5:+.1%}]"
