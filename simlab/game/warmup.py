@@ -60,6 +60,22 @@ def _played_sources() -> list[Path]:
     return list(cache.closure("simlab.game.driver")) + loaded
 
 
+SHIPPED_PART_SECONDS = Path(__file__).with_name("part_seconds.json")
+
+
+def _shipped_part_seconds() -> dict[str, float]:
+    """Seconds each part took in a cold compile on the 2-core reference machine (``part_seconds.json``, written by
+    ``python benchmarks/bench_engine.py --record-parts``): the order of a first cold compile, before this machine
+    has recorded its own."""
+    import json
+
+    try:
+        data = json.loads(SHIPPED_PART_SECONDS.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+
+
 def cached() -> bool:
     """The kernels for the current sources are compiled and cached (the next run starts in about a second)."""
     return _ready or _marker().exists()
@@ -170,7 +186,7 @@ def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
             names = json.loads(line)
     if not names:
         return False
-    last = cache.part_seconds()  # the longest first: the order that keeps the processes busy to the end
+    last = {**_shipped_part_seconds(), **cache.part_seconds()}  # the longest first: keeps every process busy
     todo = sorted(names, key=lambda n: -last.get(n, 1.0))
     busy: dict[object, subprocess.Popen] = {}
     select = selectors.DefaultSelector()

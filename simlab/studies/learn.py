@@ -218,3 +218,58 @@ def accepted(gains: dict[str, dict]) -> tuple[bool, str]:
     if low <= 0:
         return False, f"refused: pooled gain {mean:+.1%}, 95% interval reaching {low:+.1%} (not above 0)"
     return True, f"accepted: pooled gain {mean:+.1%} [{low:+.1%}, {mean + 1.96 * var**0.5:+.1%}]"
+
+
+# ============================================================================ one generation of expert iteration
+
+SEARCH_TEMPLATE = """# generation {k} of expert iteration (simlab.studies.learn): the search player scoring its
+# horizon by the learned value model beside this file, fitted on generation {prev}'s self-play
+name = "search-g{k}"
+base = "search"
+value_model = "value.json"
+description = "The search player of generation {k}, its horizon scored by a value model learned from generation {prev}"
+
+[params]
+value = 2
+
+[provenance]
+{provenance}
+"""
+
+
+def next_generation(
+    folder, k: int, incumbent: str, games: int, seed: int, threads=None, villains=VILLAIN_KEYS, positions_to=None
+):
+    """Play ``games`` self-play games per seating with ``incumbent`` (generation ``k - 1``'s search) on every seat,
+    fit the value model on their positions and write generation ``k`` into ``folder``: ``value.json`` and the search
+    strategy ``search.toml`` (and the positions as parquet to ``positions_to``, if given). Returns (the strategy
+    file, the model, the positions)."""
+    import time
+    from pathlib import Path
+
+    import tomli_w
+
+    from simlab.runs.backend import source_commit
+    from strategies.learned import value
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    t = time.process_time()
+    frame = positions(games, seed, incumbent, villains=villains, threads=threads)
+    provenance = {
+        "generation": k,
+        "data": incumbent,
+        "games_per_seating": games,
+        "positions": len(frame),
+        "seed": seed,
+        "commit": source_commit() or "unknown",
+        "command": f"simlab.studies.learn.next_generation(folder, {k}, {incumbent!r}, {games}, {seed})",
+    }
+    model = fit_value(frame, provenance)
+    provenance["cpu_seconds"] = round(time.process_time() - t, 1)
+    value.write(model, folder / "value.json")
+    if positions_to is not None:
+        frame.write_parquet(positions_to)
+    lines = tomli_w.dumps(provenance).strip()
+    (folder / "search.toml").write_text(SEARCH_TEMPLATE.format(k=k, prev=k - 1, provenance=lines))
+    return folder / "search.toml", model, frame
