@@ -17,7 +17,33 @@ from simlab.kernels.query import (
     realm_instance_nb,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains.gaston.codes import (
+    AB_ALLIES_HERE_MINUS,
+    AB_ATTACHED_STRENGTH,
+    AB_BLOCKS_OBSTACLE_REMOVAL,
+    AB_CLEAR_OBSTACLES_AT,
+    AB_DEFEAT_HERO_MAX_STRENGTH,
+    AB_EXTRA_MOVE,
+    AB_EXTRA_VANQUISH,
+    AB_FETCH_ATTACHMENT_HERE,
+    AB_FIND_HERO_RESHUFFLE_FATE,
+    AB_MAY_MOVE_HEROES_OR_ITEMS,
+    AB_MAY_MOVE_ONE_HERO,
+    AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
+    AB_OTHER_HEROES_HERE_PLUS,
+    AB_PLAY_OTHER_REVEAL_AGAIN,
+    AB_PUSH_ALLIES_OUT,
+    AB_REMOVE_OBSTACLES,
+    AB_REMOVE_OBSTACLES_ONE_LOCATION,
+    AB_REPLACE_ALL_ONE_LOCATION,
+    AB_REPLACE_OBSTACLES,
+    AB_REPLACE_ONE_EACH_LOCATION,
+    AB_REPLACE_ONE_GAIN_OR_DRAW,
+    AB_REVEAL_UNTIL_ALLY,
+    AB_REVEAL_UNTIL_HERO,
+    AB_WOLF_PACK,
+    OBJECTIVE,
+)
 from strategies.heuristic import (
     BIG,
     P_ALLY_VALUE,
@@ -53,35 +79,6 @@ from strategies.heuristic import (
     objective_nb,
 )
 from strategies.plans import slots
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_CLEAR_OBSTACLES_AT = CODES["clear_obstacles_at"]
-OBJ_REMOVE_ALL_OBSTACLES = CODES["remove_all_obstacles"]
-AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
-AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
-AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
-AB_REVEAL_UNTIL_HERO = CODES["reveal_until_hero"]
-AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = CODES["named_heroes_remove_replace_or_gain"]
-AB_REPLACE_ONE_EACH_LOCATION = CODES["replace_one_each_location"]
-AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
-AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
-AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
-AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
-AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
-AB_EXTRA_MOVE = CODES["extra_move"]
-AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
-AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
-AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
-AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
-AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
-AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
-AB_ATTACHED_STRENGTH = CODES["attached_strength"]
-AB_BLOCKS_OBSTACLE_REMOVAL = CODES["blocks_obstacle_removal"]
-AB_ALLIES_HERE_MINUS = CODES["allies_here_minus"]
-AB_WOLF_PACK = CODES["wolf_pack"]
-AB_OTHER_HEROES_HERE_PLUS = CODES["other_heroes_here_plus"]
-
 
 PLAN = "Gaston clears Belle and values removal per Power"
 
@@ -327,11 +324,7 @@ def rose_harm_nb(st, tb, ru, sp, s, k):
     if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != AB_PLAY_OTHER_REVEAL_AGAIN:
         return np.nan
     removes = can_remove_obstacle_nb(st, tb, s)
-    if (
-        objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES
-        and removes
-        and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]
-    ):
+    if objective_nb(st, tb, s) == OBJECTIVE and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]:
         return -BIG  # it could hand Gaston the win
     # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
     # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
@@ -404,7 +397,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return 1.0 if removal_of_nb(st, tb, s, a) != 0 else x
     if what == W_ACTIONS_AT:
         # Play symbols enough to clear every Obstacle left: the game is won here
-        if c > 0 and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
+        if c > 0 and objective_nb(st, tb, s) == OBJECTIVE:
             if can_finish_here_nb(st, tb, s, c, st.sv[s, K.SV_POWER] + b):
                 x += 0.5 * BIG
         return x
@@ -426,7 +419,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         p = tb.card[a, K.CF_PASSIVE]
         if p == AB_BLOCKS_OBSTACLE_REMOVAL:
             # a Hero blocking Obstacle removal
-            if objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
+            if objective_nb(st, tb, s) == OBJECTIVE:
                 x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
         elif p == AB_OTHER_HEROES_HERE_PLUS:
             # a Hero stronger beside other Heroes
