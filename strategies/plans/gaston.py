@@ -86,32 +86,21 @@ PARAMS = (
     *group(
         "allies",
         ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
-        at=31,
     ),
     *group(
         "effects",
         ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
-        at=56,
     ),
     *group(
         "fate",
         ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment"),
-        at=93,
-    ),
-    *group("fate", ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"), at=97),
-    *group(
-        "fate",
+        ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"),
         ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies"),
-        at=103,
-    ),
-    *group(
-        "fate",
         ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
         ("rose_harm", 3.0, 0.0, 8.0, "Fating Gaston: The Rose's harm besides the cards it plays"),
         ("rose_removal_share", 0.5, 0.0, 1.5, "... less this share of obstacle_value when it removes one"),
         ("rose_other_harm", 1.5, 0.0, 5.0, "... the card it plays, with no other card revealed"),
         ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
-        at=106,
     ),
     *group(
         "gaston",
@@ -124,7 +113,6 @@ PARAMS = (
         ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
         ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
         ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
-        at=117,
     ),
 )
 

@@ -82,39 +82,27 @@ PARAMS = (
     *group(
         "heroes",
         ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects"),
-        at=48,
     ),
-    *group("effects", ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"), at=58),
+    *group(
+        "effects",
+        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"),
+    ),
     *group(
         "progress",
         ("progress_soldier", 0.05, 0.0, 0.2, "Horned King: per location with Ancient Soldiers or a Cauldron Born"),
         ("progress_born", 0.15, 0.0, 0.3, "Horned King: per location with a Cauldron Born (on top)"),
         ("progress_claimed", 0.1, 0.0, 0.3, "Horned King: the Cauldron claimed"),
         ("progress_powered", 0.1, 0.0, 0.3, "Horned King: the Cauldron powered (on top)"),
-        at=75,
     ),
     *group(
         "fate",
         ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
-        at=91,
-    ),
-    *group(
-        "fate",
         ("witches_harm", 2.0, 0.0, 6.0, "a Hero making the target lose Power or discard cards"),
-        at=92,
-    ),
-    *group(
-        "fate",
         ("discard_hand_share", 0.5, 0.0, 2.0, "a Fate Effect discarding the target's hand: share of its keep worth"),
         ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
-        at=100,
-    ),
-    *group("fate", ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"), at=102),
-    *group(
-        "fate",
+        ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"),
         ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
         ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
-        at=115,
     ),
     *group(
         "horned-king",
@@ -145,7 +133,6 @@ PARAMS = (
         ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
         ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
         ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
-        at=149,
     ),
 )
 

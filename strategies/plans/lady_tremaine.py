@@ -86,12 +86,10 @@ PARAMS = (
     *group(
         "allies",
         ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
-        at=32,
     ),
     *group(
         "heroes",
         ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of Effects or Items, per +1"),
-        at=47,
     ),
     *group(
         "effects",
@@ -100,14 +98,9 @@ PARAMS = (
         ("key_trap_bonus", 1.0, 0.0, 4.0, "an Item trapping the Hero it names: on top of that Hero's defeat worth"),
         ("key_trap_absent", 1.5, 0.0, 5.0, "... with that Hero not in the Realm"),
         ("peek_fate_activate", 0.5, 0.0, 3.0, "activating an ability that looks at the Fate deck and discards one"),
-        at=50,
-    ),
-    *group(
-        "effects",
         ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
-        at=57,
+        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"),
     ),
-    *group("effects", ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"), at=59),
     *group(
         "progress",
         ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
@@ -117,26 +110,16 @@ PARAMS = (
         ("progress_prince", 0.1, 0.0, 0.4, "Lady Tremaine: the Prince in her Realm"),
         ("progress_bells", 0.15, 0.0, 0.4, "Lady Tremaine: Wedding Bells in her Realm"),
         ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
-        at=79,
     ),
     *group(
         "fate",
         ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters"),
-        at=95,
-    ),
-    *group(
-        "fate",
         ("untrap_move_harm", 2.0, 0.0, 6.0, "a Fate Effect freeing a trapped Hero and moving it"),
         ("move_ally_harm", 1.0, 0.0, 4.0, "a Fate Effect moving the target's Ally"),
-        at=98,
-    ),
-    *group(
-        "fate",
         ("fairy_godmother_harm", 0.3, 0.0, 1.5, "Fating Lady Tremaine: the Fairy Godmother's extra, in steps"),
         ("fate_slipper", 0.6, 0.0, 1.5, "Fating Lady Tremaine: a Glass Slipper, in steps"),
         ("fate_slipper_cane", 0.2, 0.0, 1.0, "... with her Cane in play, in steps"),
         ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
-        at=111,
     ),
     *group(
         "lady-tremaine",
@@ -163,7 +146,6 @@ PARAMS = (
         ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
         ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
         ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
-        at=126,
     ),
 )
 
