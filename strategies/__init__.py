@@ -195,7 +195,8 @@ def resolve(name: str, _depth: int = 0) -> StrategySpec:
 
 
 def parameter_table(strategy: str | None = None) -> pl.DataFrame:
-    """The heuristic's parameters as a frame, one row each in table order (grouped by what they value).
+    """The heuristic's parameters as a frame, one row each in table order (the core's, grouped by what they value,
+    then each villain's plan's).
 
     Columns: group, name, [value,] expert, low, high (the range ``simlab tune`` searches), integer,
     tunable, description. ``value`` (only with ``strategy``, any name :func:`resolve` accepts) is that

@@ -650,6 +650,36 @@ def test_param_table_matches_the_kernel_indices():
             assert p.expert == int(p.expert) and p.low == int(p.low) and p.high == int(p.high), p.name
 
 
+def test_the_table_is_the_cores_rows_then_each_plans_in_registry_order():
+    from simlab.villains import REGISTRY
+    from strategies import plans
+
+    assert plans.PARAMS == (*heuristic.CORE_PARAMS, *(p for f in REGISTRY for p in plans.params_of(f)))
+    # the core's P_* are made from its rows: one a row, none by hand
+    core = {n: v for n, v in vars(heuristic.params).items() if n.startswith("P_")}
+    assert core == {"P_" + p.name.upper(): i for i, p in enumerate(heuristic.CORE_PARAMS)}
+
+
+def test_a_plans_indices_keep_its_cache_apart(monkeypatch):
+    """A plan's indices follow the rows of the plans registered before it, which its source does not show: its
+    kernels' cache is kept apart by them, so a plan gaining a row never loads a kernel reading the old indices."""
+    from simlab import villains as V
+    from simlab.kernels.compile import cache
+    from strategies import plans
+
+    last = V.REGISTRY[-1]
+    module = f"strategies.plans.{last}"
+    rows = plans.params_of(last)
+    monkeypatch.setitem(cache._APART, module, cache._APART[module])  # put back after the test
+    where = plans.slots(module, rows)
+    key = cache._APART[module]
+    assert f"-{key}" in cache.cache_dir("kernels", module)
+    monkeypatch.setattr(V, "REGISTRY", (last, *V.REGISTRY[:-1]))  # first: its rows follow the core's at once
+    moved = plans.slots(module, rows)
+    assert min(moved.values()) == len(heuristic.CORE_PARAMS) < min(where.values())
+    assert cache._APART[module] != key and f"-{key}" not in cache.cache_dir("kernels", module)
+
+
 def test_levels_name_their_strategies():
     import pytest
 

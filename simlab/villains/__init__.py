@@ -1,12 +1,13 @@
 """The villains simlab plays: one folder each, listed in :data:`REGISTRY`.
 
-``simlab/villains/<folder>/`` holds everything that is one villain's: ``cards.toml`` (the ``[villain]``
-table with its key, names and objective, its four locations, its Villain and Fate decks, see :mod:`simlab.data.cards`;
-the rule variants of its cards, ``[[rule]]``, see :mod:`simlab.data.rules`), ``abilities.py`` (the routine resolving
-the ability codes only its cards print and the check of whether each can do what it says, reached by the engine
-through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the folder holds). The
-folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as ``lady-tremaine``). Adding a
-villain is writing its folder and one line in :data:`SHIPPED` (docs, "Adding a villain").
+``simlab/villains/<folder>/`` holds everything that is one villain's: ``cards.toml`` (the ``[villain]`` table with
+its key, names and objective, its four locations, its Villain and Fate decks, see :mod:`simlab.data.cards`; the rule
+variants of its cards, ``[[rule]]``, see :mod:`simlab.data.rules`), ``codes.py`` (the codes its abilities, rule slots
+and card types were assigned, named once for its other modules and its plan: :func:`codes_for`), ``abilities.py``
+(the routine resolving the ability codes only its cards print and the check of whether each can do what it says,
+reached by the engine through tables filled by :func:`bind_abilities`) and the package's ``__init__.py`` (what the
+folder holds). The folder's name is the villain's key with ``_`` for ``-`` (``lady_tremaine`` plays as
+``lady-tremaine``). Adding a villain is writing its folder and one line in :data:`SHIPPED` (docs, "Adding a villain").
 
 A villain may also live outside simlab: :data:`PATH_VARIABLE` names directories (``os.pathsep`` between them) whose
 sub-folders holding a ``cards.toml`` are registered after the shipped ones, in name order, as if they were written
@@ -150,10 +151,12 @@ def codes_of(folder: str) -> dict[str, int]:
 
 
 def codes_for(module: str) -> dict[str, int]:
-    """:func:`codes_of` the folder that module ``module`` (``simlab.villains.<folder>.abilities``, or its plan
-    ``strategies.plans.<folder>``) belongs to, for the module to freeze into its kernels; their cache is kept apart
-    by those codes (:func:`simlab.kernels.compile.cache.keep_apart`), which numba's own cache, keyed on the source,
-    would not see change."""
+    """:func:`codes_of` the folder that module ``module`` (``simlab.villains.<folder>.codes``, or another of the
+    folder's modules, or its plan ``strategies.plans.<folder>``) belongs to, for the module to freeze into its
+    kernels. The cache of ``module`` and of every module importing it is kept apart by what the folder freezes
+    (:func:`frozen_key`; :func:`simlab.kernels.compile.cache.keep_apart`), which numba's own cache, keyed on the
+    source, would not see change: a folder's ``codes.py`` names its codes once, for its abilities, queries and plan
+    to import."""
     from simlab.kernels.compile import cache
 
     parts = module.split(".")

@@ -23,7 +23,7 @@ working. This package holds the terms any villain's cards could have, named by w
 The package, in the order its modules import one another:
 
 * :mod:`~strategies.heuristic.params`: the parameter registry (:class:`Param`, :func:`group`, :data:`CORE_PARAMS`)
-  and the ``P_*`` slot of each core weight;
+  and the ``P_*`` index of each core weight, made from its rows;
 * :mod:`~strategies.heuristic.questions`: what the core asks each villain's plan (the ``W_*`` codes) and the table it
   asks through;
 * :mod:`~strategies.heuristic.position`: small readings of the position;

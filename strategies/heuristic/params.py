@@ -1,6 +1,6 @@
 """The heuristic's parameter registry: every weight the core's scoring reads, with its expert value, group,
 description and tuning range (:class:`Param`, made in groups by :func:`group`; :data:`CORE_PARAMS`), and the
-``P_*`` index the kernels read each as (``sp[P_X]``).
+``P_*`` index the kernels read each as (``sp[P_X]``), made from the table (:func:`indices`).
 
 The rows are data, not code, so that strategies are parameter vectors (TOML files, tuned vectors) and the
 tables ``simlab strategies --params`` and the docs print are this registry. Each villain's plan adds its own rows
@@ -22,7 +22,6 @@ class Param:
     high: float
     integer: bool = False  # a count or threshold: tuned over whole numbers
     tunable: bool = True  # False for the skill switches and the novice's values (read only with plan 0)
-    slot: int | None = None  # its fixed place in State.sparams, if it has one (see strategies.plans.slots)
 
 
 # The weights the scoring divides by (kernels compile with numpy's error model: a division by zero gives inf or
@@ -30,26 +29,27 @@ class Param:
 DIVISORS = frozenset({"surplus_scale", "power_glut_span"})
 
 
-def group(group: str, *rows: tuple, at: int | None = None) -> tuple[Param, ...]:
-    """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]]); ``at``:
-    the slot of the first (the others follow it), for rows whose place in ``State.sparams`` is fixed."""
-    return tuple(
-        Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:], slot=None if at is None else at + i)
-        for i, r in enumerate(rows)
-    )
+def group(group: str, *rows: tuple) -> tuple[Param, ...]:
+    """Parameters valuing the same thing: rows of (name, expert, low, high, doc[, integer[, tunable]])."""
+    return tuple(Param(r[0], float(r[1]), group, r[4], float(r[2]), float(r[3]), *r[5:]) for r in rows)
 
 
-# The core's weights of the scoring kernel, grouped by what they value. The whole table (strategies.plans.PARAMS)
-# also holds each villain's plan's rows (strategies/plans/<folder>.py: PARAMS, in groups of their own or in the core's
-# progress, fate and allies groups), at the slots they always had: the core's rows fill the others, in this order,
-# which is the order ``simlab strategies --params`` lists them. The kernel reads parameter ``x`` as ``sp[P_X]``
-# (the ``P_*`` indices below, and each plan's; a test checks they match the table). Groups: switches (skill
-# level); economy (Power); cards (hand, drawing, discarding); allies; heroes (the harm a Hero does, what defeating
-# it is worth); effects (other cards); choices (modes and picks inside card effects); fate (Fating an opponent:
-# the harm of each Fate card); novice (read only with plan 0); the plans add progress (how far a plan is: what
-# Fating it is worth) and one group a villain (its own plan). Numbers left in the code are not weights:
-# 0.5 * BIG marks a winning move, 100 + Power takes the Gain Power action first, and the clamps of shares to
-# [0, 1].
+def indices(rows, first: int = 0) -> dict[str, int]:
+    """``P_<NAME>`` -> the index in ``State.sparams`` of each parameter of ``rows``, laid out in order from
+    ``first``."""
+    return {f"P_{p.name.upper()}": first + i for i, p in enumerate(rows)}
+
+
+# The core's weights of the scoring kernel, grouped by what they value. The whole table (strategies.plans.PARAMS) is
+# these rows, in this order, which is the order ``simlab strategies --params`` lists them, then each villain's plan's
+# rows (strategies/plans/<folder>.py: PARAMS, in the core's groups or in groups of their own), plan by plan in registry
+# order. The kernel reads parameter ``x`` as ``sp[P_X]``: the core's ``P_*`` indices are made from this table below
+# (:func:`indices`), each plan's by strategies.plans.slots (a test checks they all match the whole table). Groups:
+# switches (skill level); economy (Power); cards (hand, drawing, discarding); allies; heroes (the harm a Hero does, what
+# defeating it is worth); effects (other cards); choices (modes and picks inside card effects); fate (Fating an
+# opponent: the harm of each Fate card); novice (read only with plan 0); the plans add progress (how far a plan is: what
+# Fating it is worth) and one group a villain (its own plan). Numbers left in the code are not weights: 0.5 * BIG marks
+# a winning move, 100 + Power takes the Gain Power action first, and the clamps of shares to [0, 1].
 
 CORE_PARAMS: tuple[Param, ...] = (
     *group(
@@ -160,83 +160,7 @@ CORE_PARAMS: tuple[Param, ...] = (
 )
 
 
-P_PLAN = 0
-P_FATE_SMART = 1
-P_POWER_VALUE = 2
-P_SPEND_WEIGHT = 3
-P_NOISE = 4
-P_POWER_TARGET = 5
-P_POWER_GLUT_SPAN = 6
-P_POWER_GLUT_FLOOR = 7
-P_SURPLUS_SCALE = 8
-P_ACTIVATION_LOOKAHEAD = 9
-P_DRAW_VALUE = 10
-P_DEAD_CARD = 11
-P_CONDITION_MIN = 12
-P_DISCARD_BELOW = 13
-P_DIG_VALUE = 14
-P_DIG_SURPLUS_BOOST = 15
-P_DISCARD_SYMBOL_SHARE = 16
-P_DISCARD_ACTION_SHARE = 17
-P_DISCARD_ACTION_COST = 18
-P_KEEP_SPEND_SHARE = 19
-P_SECOND_COPY_KEEP = 20
-P_KEEP_CONDITION_MIN = 21
-P_KEEP_CONDITION_MAX = 22
-P_KEEP_REMOVAL_MIN = 23
-P_KEEP_REMOVAL_SHARE = 24
-P_KEEP_REMOVAL_SECOND = 25
-P_ALLY_VALUE = 26
-P_ALLY_ENABLES_DEFEAT = 27
-P_ALLY_NEAR_HERO_SHARE = 28
-P_ALLY_NEAR_HERO = 29
-P_MOVE_COST = 30
-P_LOSE_FREE_ALLY = 33
-P_KEEP_ACTIVATE_ALLY = 34
-P_LOSE_EXACT = 35
-P_LOSE_OVERKILL = 36
-P_LOSE_PARTIAL = 37
-P_VANQUISH_VALUE = 38
-P_THREAT_WEIGHT = 39
-P_COVER_VALUE = 40
-P_COVER_GAIN = 41
-P_COVER_PLAY = 42
-P_COVER_VANQUISH = 43
-P_COVER_FATE = 44
-P_COVER_OTHER = 45
-P_HERO_STRENGTH_HARM = 46
-P_HERO_COMPANY_HARM = 49
-P_ACTIVATE_DEFAULT = 55
-P_HIJACK_FATE = 60
-P_EFFECT_DEFAULT = 61
-P_ITEM_DEFAULT = 62
-P_CARD_DEFAULT = 63
-P_MODE_CLAIM = 64
-P_MODE_FIND = 65
-P_MODE_DEFEAT = 66
-P_MODE_GAIN_SHORT = 67
-P_MODE_GAIN = 68
-P_MODE_POWER_SHORT = 69
-P_MODE_DRAW = 70
-P_MODE_MOVE_HEROES = 71
-P_MODE_LOSE_POWER = 72
-P_MODE_DISCARD = 73
-P_OPPONENT_ITEM = 74
-P_FATE_VALUE = 86
-P_FATE_TARGET_PROGRESS = 87
-P_FATE_DEFEAT_SHARE = 88
-P_FATE_OUTMATCHED_SHARE = 89
-P_GATHER_ALLY_HARM = 90
-P_SMALL_HERO_HARM = 94
-P_REPLAY_HERO_HARM = 96
-P_FATE_ITEM_HARM = 104
-P_FATE_EFFECT_HARM = 105
-P_NOVICE_BASE = 176
-P_NOVICE_STRENGTH = 177
-P_NOVICE_COST = 178
-P_NOVICE_ACTIVATE = 179
-P_NOVICE_ACTIVATE_COST = 180
-P_NOVICE_KEEP = 181
-P_NOVICE_KEEP_COST = 182
+# P_PLAN = 0, P_FATE_SMART = 1, P_POWER_VALUE = 2, ...: the index of each core weight, in the order of CORE_PARAMS
+globals().update(indices(CORE_PARAMS))
 
 BIG = 1000.0

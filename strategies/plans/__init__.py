@@ -4,7 +4,7 @@
 * ``PLAN``: one clause saying how an expert plays that villain (``expert``'s description is built from them);
 * ``PARAMS``: the heuristic's parameters only that villain's plan reads (rows made by
   :func:`strategies.heuristic.group`, in the same table as the core's: :data:`PARAMS` here), and their indices
-  in ``State.sparams`` (``P = slots(__name__, PARAMS)``);
+  in ``State.sparams`` (``P = slots(__name__, PARAMS)``, read as ``P_X = P["x"]``);
 * ``plan_nb(st, tb, ru, sp, what, s, a, b, c, x)``: the villain's terms of the heuristic's scoring, asked for by
   ``what`` (the ``W_*`` codes of :mod:`strategies.heuristic`, which say what ``a``, ``b``, ``c`` and ``x`` are)
   about seat ``s``, a seat of that villain, with the deciding player's parameters ``sp``. It answers ``x`` when
@@ -13,7 +13,7 @@
   :func:`bind_plans`.
 
 This package also holds the heuristic's whole parameter table, ``PARAMS`` (the core's rows,
-``strategies.heuristic.CORE_PARAMS``, and every plan's, at their slots: :func:`parameter_rows`), with
+``strategies.heuristic.CORE_PARAMS``, then every plan's in registry order: :func:`parameter_rows`), with
 ``PARAM_NAMES`` (the order of ``State.sparams``) and ``EXPERT`` (name -> the expert's value). The plans import
 the heuristic, never the reverse: the heuristic's kernels reach the plans through the table only.
 """
@@ -51,48 +51,31 @@ def params_of(folder: str) -> tuple:
 
 
 def slots(module: str, rows) -> dict[str, int]:
-    """Parameter name -> its index in ``State.sparams``, for the rows of plan module ``module``.
+    """Parameter name -> its index in ``State.sparams``, for the rows of plan module ``module``: they follow every
+    row of the core and of the plans before this one in the registry, in order (:func:`parameter_rows`).
 
-    A row made with ``at`` keeps that slot: the first three villains' rows keep the places they had when the
-    heuristic held them (tuned vectors and the ``P_*`` indices rely on them). The others follow every row of
-    the core and of the plans before this one in the registry, in order.
+    The plan freezes these indices into its kernels, and they move when a plan before it gains or loses a row,
+    which its source does not show: its cache is kept apart by them
+    (:func:`simlab.kernels.compile.cache.keep_apart`).
     """
-    from simlab.villains import REGISTRY
+    from simlab.kernels.compile import cache
+    from simlab.villains import REGISTRY, codes_key
+    from strategies.heuristic import CORE_PARAMS
 
     folder = module.rsplit(".", 1)[-1]
-    out = {}
-    after = None
-    for p in rows:
-        if p.slot is not None:
-            out[p.name] = p.slot
-            continue
-        if after is None:
-            from strategies.heuristic import CORE_PARAMS
-
-            earlier = REGISTRY[: REGISTRY.index(folder)] if folder in REGISTRY else REGISTRY
-            after = len(CORE_PARAMS) + sum(len(params_of(f)) for f in earlier)
-        out[p.name] = after
-        after += 1
+    earlier = REGISTRY[: REGISTRY.index(folder)] if folder in REGISTRY else REGISTRY
+    first = len(CORE_PARAMS) + sum(len(params_of(f)) for f in earlier)
+    out = {p.name: first + i for i, p in enumerate(rows)}
+    cache.keep_apart(module, codes_key({f"parameter {name}": i for name, i in out.items()}))
     return out
 
 
 def parameter_rows(core) -> tuple:
-    """The heuristic's whole table: the plans' rows at their slots (:func:`slots`), the core's rows ``core`` in
-    the free slots, in order."""
+    """The heuristic's whole table: the core's rows ``core``, then each registered villain's plan's rows
+    (:func:`params_of`), plan by plan in registry order (the indices :func:`slots` gives)."""
     from simlab.villains import REGISTRY
 
-    placed: dict[int, object] = {}
-    for folder in REGISTRY:
-        rows = params_of(folder)
-        where = slots(f"{__name__}.{folder}", rows)
-        for p in rows:
-            if where[p.name] in placed:
-                raise RuntimeError(f"{folder}: parameter {p.name} takes slot {where[p.name]}, which is taken")
-            placed[where[p.name]] = p
-    free = iter(i for i in range(len(core) + len(placed)) if i not in placed)
-    for p in core:
-        placed[next(free)] = p
-    table = tuple(placed[i] for i in range(len(placed)))  # a KeyError here: a plan's slot beyond the table
+    table = (*core, *(p for folder in REGISTRY for p in params_of(folder)))
     names = [p.name for p in table]
     if len(set(names)) != len(names):
         raise RuntimeError(f"parameters declared twice: {sorted({n for n in names if names.count(n) > 1})}")

@@ -17,7 +17,33 @@ from simlab.kernels.query import (
     realm_instance_nb,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
+from simlab.villains.gaston.codes import (
+    AB_ALLIES_HERE_MINUS,
+    AB_ATTACHED_STRENGTH,
+    AB_BLOCKS_OBSTACLE_REMOVAL,
+    AB_CLEAR_OBSTACLES_AT,
+    AB_DEFEAT_HERO_MAX_STRENGTH,
+    AB_EXTRA_MOVE,
+    AB_EXTRA_VANQUISH,
+    AB_FETCH_ATTACHMENT_HERE,
+    AB_FIND_HERO_RESHUFFLE_FATE,
+    AB_MAY_MOVE_HEROES_OR_ITEMS,
+    AB_MAY_MOVE_ONE_HERO,
+    AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
+    AB_OTHER_HEROES_HERE_PLUS,
+    AB_PLAY_OTHER_REVEAL_AGAIN,
+    AB_PUSH_ALLIES_OUT,
+    AB_REMOVE_OBSTACLES,
+    AB_REMOVE_OBSTACLES_ONE_LOCATION,
+    AB_REPLACE_ALL_ONE_LOCATION,
+    AB_REPLACE_OBSTACLES,
+    AB_REPLACE_ONE_EACH_LOCATION,
+    AB_REPLACE_ONE_GAIN_OR_DRAW,
+    AB_REVEAL_UNTIL_ALLY,
+    AB_REVEAL_UNTIL_HERO,
+    AB_WOLF_PACK,
+    OBJECTIVE,
+)
 from strategies.heuristic import (
     BIG,
     P_ALLY_VALUE,
@@ -54,67 +80,27 @@ from strategies.heuristic import (
 )
 from strategies.plans import slots
 
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_CLEAR_OBSTACLES_AT = CODES["clear_obstacles_at"]
-OBJ_REMOVE_ALL_OBSTACLES = CODES["remove_all_obstacles"]
-AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
-AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
-AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
-AB_REVEAL_UNTIL_HERO = CODES["reveal_until_hero"]
-AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = CODES["named_heroes_remove_replace_or_gain"]
-AB_REPLACE_ONE_EACH_LOCATION = CODES["replace_one_each_location"]
-AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
-AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
-AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
-AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
-AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
-AB_EXTRA_MOVE = CODES["extra_move"]
-AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
-AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
-AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
-AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
-AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
-AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
-AB_ATTACHED_STRENGTH = CODES["attached_strength"]
-AB_BLOCKS_OBSTACLE_REMOVAL = CODES["blocks_obstacle_removal"]
-AB_ALLIES_HERE_MINUS = CODES["allies_here_minus"]
-AB_WOLF_PACK = CODES["wolf_pack"]
-AB_OTHER_HEROES_HERE_PLUS = CODES["other_heroes_here_plus"]
-
-
 PLAN = "Gaston clears Belle and values removal per Power"
 
 PARAMS = (
     *group(
         "allies",
         ("attached_help_share", 0.5, 0.0, 1.5, "an Item adding Strength: share of the help its host gains"),
-        at=31,
     ),
     *group(
         "effects",
         ("reveal_ally_draws", 1.5, 0.0, 4.0, "revealing cards until an Ally, in draws"),
-        at=56,
     ),
     *group(
         "fate",
         ("move_hero_harm", 1.0, 0.0, 4.0, "a Hero moving a Hero or fetching an attachment"),
-        at=93,
-    ),
-    *group("fate", ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"), at=97),
-    *group(
-        "fate",
+        ("magic_mirror_harm", 4.0, 0.0, 10.0, "Magic Mirror"),
         ("allies_minus_harm", 1.5, 0.0, 5.0, "an Item weakening Allies"),
-        at=103,
-    ),
-    *group(
-        "fate",
         ("rose_min_obstacles", 2, 0, 8, "Fating Gaston: play The Rose only while he has more Obstacles", True),
         ("rose_harm", 3.0, 0.0, 8.0, "Fating Gaston: The Rose's harm besides the cards it plays"),
         ("rose_removal_share", 0.5, 0.0, 1.5, "... less this share of obstacle_value when it removes one"),
         ("rose_other_harm", 1.5, 0.0, 5.0, "... the card it plays, with no other card revealed"),
         ("replace_each_harm", 4.0, 0.0, 9.0, "Fating Gaston: It Is You (an Obstacle back everywhere), in Obstacles"),
-        at=106,
     ),
     *group(
         "gaston",
@@ -127,7 +113,6 @@ PARAMS = (
         ("remover_ally_min", 2, 0, 6, "... while at least this many Obstacles remain", True),
         ("blocks_removal_harm", 3.0, 0.0, 6.0, "a Hero blocking Obstacle removal (Belle), in Obstacles"),
         ("cleared_by_hero", 1.5, 0.0, 5.0, "removing at a location a Hero clears when defeated: penalty, Obstacles"),
-        at=117,
     ),
 )
 
@@ -327,11 +312,7 @@ def rose_harm_nb(st, tb, ru, sp, s, k):
     if tb.card[c, K.CF_TYPE] != K.T_EFFECT or tb.card[c, K.CF_EFFECT] != AB_PLAY_OTHER_REVEAL_AGAIN:
         return np.nan
     removes = can_remove_obstacle_nb(st, tb, s)
-    if (
-        objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES
-        and removes
-        and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]
-    ):
+    if objective_nb(st, tb, s) == OBJECTIVE and removes and obstacles_total_nb(st, s) <= sp[P_ROSE_MIN_OBSTACLES]:
         return -BIG  # it could hand Gaston the win
     # The Rose plays the other revealed card, then one of two more, then removes an Obstacle; it also
     # brings the Fate reshuffle (and the Obstacle replacers) round sooner.
@@ -404,7 +385,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         return 1.0 if removal_of_nb(st, tb, s, a) != 0 else x
     if what == W_ACTIONS_AT:
         # Play symbols enough to clear every Obstacle left: the game is won here
-        if c > 0 and objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
+        if c > 0 and objective_nb(st, tb, s) == OBJECTIVE:
             if can_finish_here_nb(st, tb, s, c, st.sv[s, K.SV_POWER] + b):
                 x += 0.5 * BIG
         return x
@@ -426,7 +407,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         p = tb.card[a, K.CF_PASSIVE]
         if p == AB_BLOCKS_OBSTACLE_REMOVAL:
             # a Hero blocking Obstacle removal
-            if objective_nb(st, tb, s) == OBJ_REMOVE_ALL_OBSTACLES:
+            if objective_nb(st, tb, s) == OBJECTIVE:
                 x += sp[P_BLOCKS_REMOVAL_HARM] * sp[P_OBSTACLE_VALUE]
         elif p == AB_OTHER_HEROES_HERE_PLUS:
             # a Hero stronger beside other Heroes

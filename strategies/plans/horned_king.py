@@ -6,7 +6,35 @@ from simlab.kernels import const as K
 from simlab.kernels.bits import VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.compile import kernel
 from simlab.kernels.query import flip_cost_nb, hero_count_nb, passive_count_nb, zone_bits_nb
-from simlab.villains import codes_for, slots_for
+from simlab.villains.horned_king.codes import (
+    AB_ATTACHED_NEEDS_TWO_ALLIES,
+    AB_BLOCKS_GRANTING_ITEMS_HERE,
+    AB_CLAIM_CAULDRON,
+    AB_CLAIM_OR_GAIN,
+    AB_DEPOWER_CAULDRON,
+    AB_DISCARD_HAND_DRAW,
+    AB_DRAW,
+    AB_FIND_OR_DEFEAT_STRENGTH,
+    AB_FLIP_CAULDRON,
+    AB_FREE_ITEM,
+    AB_GATHER_ALLIES,
+    AB_GRANTS_ACTIVATE,
+    AB_LOSE_POWER_OR_DISCARD,
+    AB_MAY_MOVE_EACH_HERO,
+    AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
+    AB_NO_EFFECTS,
+    AB_OTHER_HEROES_PLUS,
+    AB_PLUS_PER_OTHER_HERO_HERE,
+    AB_POWER_CAULDRON,
+    AB_POWER_PER_HERO,
+    AB_RESHUFFLE_FATE_PLAY_TWO,
+    AB_RESHUFFLE_OR_PAY_CLAIM,
+    AB_RETURNS_TO_FATE_DECK,
+    AB_TILE_ALLY,
+    AB_VANQUISH_ADJACENT,
+    OBJECTIVE,
+    R_TILE_ALLY_PLAY_CARD,
+)
 from strategies import heuristic
 from strategies.heuristic import (
     P_DEAD_CARD,
@@ -48,77 +76,33 @@ from strategies.heuristic import (
 )
 from strategies.plans import slots
 
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_CLAIM_CAULDRON = CODES["claim_cauldron"]
-AB_RETURNS_TO_FATE_DECK = CODES["returns_to_fate_deck"]
-OBJ_CAULDRON_BORN_EVERYWHERE = CODES["cauldron_born_everywhere"]
-AB_POWER_CAULDRON = CODES["power_cauldron"]
-AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
-AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
-AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
-AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
-AB_FLIP_CAULDRON = CODES["flip_cauldron"]
-AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
-AB_DRAW = CODES["draw"]
-AB_POWER_PER_HERO = CODES["power_per_hero"]
-AB_FREE_ITEM = CODES["free_item"]
-AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
-AB_GATHER_ALLIES = CODES["gather_allies"]
-AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
-AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
-AB_GRANTS_ACTIVATE = CODES["grants_activate"]
-AB_TILE_ALLY = CODES["tile_ally"]
-AB_ATTACHED_NEEDS_TWO_ALLIES = CODES["attached_needs_two_allies"]
-AB_BLOCKS_GRANTING_ITEMS_HERE = CODES["blocks_granting_items_here"]
-AB_NO_EFFECTS = CODES["no_effects"]
-AB_OTHER_HEROES_PLUS = CODES["other_heroes_plus"]
-AB_PLUS_PER_OTHER_HERO_HERE = CODES["plus_per_other_hero_here"]
-AB_VANQUISH_ADJACENT = CODES["vanquish_adjacent"]
-AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = CODES["moves_to_villain_after_vanquish"]
-SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
-R_TILE_ALLY_PLAY_CARD = SLOTS["tile_ally_play_card"]
-
-
 PLAN = "the Horned King spreads Ancient Soldiers, claims and powers the Cauldron, swaps every turn"
 
 PARAMS = (
     *group(
         "heroes",
         ("no_effects_harm", 3.0, 0.0, 8.0, "a Hero stopping Effects"),
-        at=48,
     ),
-    *group("effects", ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"), at=58),
+    *group(
+        "effects",
+        ("free_item", 2.0, 0.0, 6.0, "playing an Item for free"),
+    ),
     *group(
         "progress",
         ("progress_soldier", 0.05, 0.0, 0.2, "Horned King: per location with Ancient Soldiers or a Cauldron Born"),
         ("progress_born", 0.15, 0.0, 0.3, "Horned King: per location with a Cauldron Born (on top)"),
         ("progress_claimed", 0.1, 0.0, 0.3, "Horned King: the Cauldron claimed"),
         ("progress_powered", 0.1, 0.0, 0.3, "Horned King: the Cauldron powered (on top)"),
-        at=75,
     ),
     *group(
         "fate",
         ("gather_born_share", 1.0, 0.0, 2.0, "... per Cauldron Born location he empties: share of cauldron_value"),
-        at=91,
-    ),
-    *group(
-        "fate",
         ("witches_harm", 2.0, 0.0, 6.0, "a Hero making the target lose Power or discard cards"),
-        at=92,
-    ),
-    *group(
-        "fate",
         ("discard_hand_share", 0.5, 0.0, 2.0, "a Fate Effect discarding the target's hand: share of its keep worth"),
         ("fresh_card_keep", 5.0, 0.0, 10.0, "... less this for each card it draws instead"),
-        at=100,
-    ),
-    *group("fate", ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"), at=102),
-    *group(
-        "fate",
+        ("dyrnwyn_harm", 2.0, 0.0, 6.0, "Dyrnwyn"),
         ("happy_day_harm", 6.0, 0.0, 15.0, "Fating the Horned King: Gurgi's Happy Day"),
         ("depower_share", 1.2, 0.0, 3.0, "Fating the Horned King: Gurgi's Sacrifice, powered: share of cauldron"),
-        at=115,
     ),
     *group(
         "horned-king",
@@ -149,7 +133,6 @@ PARAMS = (
         ("blocks_soldiers_share", 0.5, 0.0, 1.5, "... plus this share of soldier_value per Soldiers it blocks"),
         ("gurgi_harm_discount", 0.5, 0.0, 2.0, "Gurgi (he comes back when defeated): less harm"),
         ("gurgi_defeat_discount", 0.5, 0.0, 2.0, "defeating Gurgi untrapped: worth less (he comes back)"),
-        at=149,
     ),
 )
 
@@ -310,7 +293,7 @@ def card_value_nb(st, tb, sp, s, k, loc):
             return sp[P_CAULDRON_VALUE] if count_nb(born) < K.N_LOC else sp[P_SPARE_BORN]
         return sp[P_CAULDRON_VALUE] + sp[P_NEW_BORN_BONUS] if (born >> loc) & 1 == 0 else sp[P_SPARE_BORN]
     if t == K.T_ITEM and p == AB_GRANTS_ACTIVATE:
-        if objective_nb(st, tb, s) != OBJ_CAULDRON_BORN_EVERYWHERE:
+        if objective_nb(st, tb, s) != OBJECTIVE:
             return sp[P_SPARE_SOLDIER]
         both, _ = soldier_locations_nb(st, tb, s)
         if loc < 0:
@@ -341,7 +324,7 @@ def keep_value_nb(st, tb, sp, s, k):
         # once the Cauldron is claimed, a further one is kept while locations still lack a Cauldron Born
         _, born = soldier_locations_nb(st, tb, s)
         return sp[P_KEEP_BORN_NEEDED] if earlier < K.N_LOC - count_nb(born) else sp[P_KEEP_BORN_EXTRA]
-    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE and st.sv[s, K.SV_TILE] == 2:
+    if sp[P_PLAN] != 0 and objective_nb(st, tb, s) == OBJECTIVE and st.sv[s, K.SV_TILE] == 2:
         # the Cauldron is powered: only Cauldron Born and Soldiers for empty locations still matter
         if tb.card[c, K.CF_PASSIVE] == AB_GRANTS_ACTIVATE:
             both, _ = soldier_locations_nb(st, tb, s)
@@ -492,7 +475,7 @@ def plan_nb(st, tb, ru, sp, what, s, a, b, c, x):
         p = tb.card[a, K.CF_PASSIVE]
         if p == AB_BLOCKS_GRANTING_ITEMS_HERE:
             # a Hero blocking the Ancient Soldiers at its location
-            if objective_nb(st, tb, s) == OBJ_CAULDRON_BORN_EVERYWHERE:
+            if objective_nb(st, tb, s) == OBJECTIVE:
                 soldiers = realm_passive_at_nb(st, tb, s, AB_GRANTS_ACTIVATE, b)
                 x += sp[P_BLOCKS_SOLDIERS_HARM] + sp[P_BLOCKS_SOLDIERS_SHARE] * sp[P_SOLDIER_VALUE] * soldiers
         elif p == AB_RETURNS_TO_FATE_DECK:

@@ -15,7 +15,33 @@ from simlab.kernels.query import (
     symbol_available_nb,
     zone_bits_nb,
 )
-from simlab.villains import card_type_code, codes_for
+from simlab.villains.lady_tremaine.codes import (
+    AB_ACTIVATE_TO_WIN,
+    AB_ALLIES_MOVED_ONLY_BY_FATE,
+    AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
+    AB_DEFEAT_NAMED_HERO,
+    AB_DISCARD_GLASS_SLIPPER,
+    AB_DISCARD_ITEM_HERE,
+    AB_EFFECT_COST_PLUS,
+    AB_EXTRA_MOVE_OR_ACTIVATE,
+    AB_FIND_NAMED_HERO_PLAY,
+    AB_GLASS_SLIPPER,
+    AB_ITEM_COST_PLUS,
+    AB_MOVE_HERO_HERE_TRAP,
+    AB_MOVE_NAMED_HERE_TRAP,
+    AB_MOVE_OPPONENT_ALLY,
+    AB_NO_ALLIES_ENTER_BALLROOM,
+    AB_PEEK_FATE_DISCARD_ONE,
+    AB_PLAY_GLASS_SLIPPERS,
+    AB_REFRESH_HAND,
+    AB_RESHUFFLE_DISCARD_DRAW,
+    AB_RESHUFFLE_FATE_ARRANGE,
+    AB_TRAP_HERO,
+    AB_TRAPS_HEROES_HERE,
+    AB_UNLOCK_PLAY_NAMED,
+    AB_UNTRAP_AND_MOVE,
+    T_PRINCE,
+)
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
 from strategies import heuristic
 from strategies.heuristic import (
@@ -54,47 +80,16 @@ from strategies.heuristic import (
 )
 from strategies.plans import slots
 
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-T_PRINCE = card_type_code("Prince")
-AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
-AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
-AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
-AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
-AB_PLAY_GLASS_SLIPPERS = CODES["play_glass_slippers"]
-AB_EXTRA_MOVE_OR_ACTIVATE = CODES["extra_move_or_activate"]
-AB_ACTIVATE_TO_WIN = CODES["activate_to_win"]
-AB_MOVE_NAMED_HERE_TRAP = CODES["move_named_here_trap"]
-AB_TRAP_HERO = CODES["trap_hero"]
-AB_RESHUFFLE_DISCARD_DRAW = CODES["reshuffle_discard_draw"]
-AB_RESHUFFLE_FATE_ARRANGE = CODES["reshuffle_fate_arrange"]
-AB_DEFEAT_NAMED_HERO = CODES["defeat_named_hero"]
-AB_REFRESH_HAND = CODES["refresh_hand"]
-AB_MOVE_OPPONENT_ALLY = CODES["move_opponent_ally"]
-AB_UNTRAP_AND_MOVE = CODES["untrap_and_move"]
-AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
-AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
-AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
-AB_GLASS_SLIPPER = CODES["glass_slipper"]
-AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
-AB_ALLIES_MOVED_ONLY_BY_FATE = CODES["allies_moved_only_by_fate"]
-AB_NO_ALLIES_ENTER_BALLROOM = CODES["no_allies_enter_ballroom"]
-AB_EFFECT_COST_PLUS = CODES["effect_cost_plus"]
-AB_ITEM_COST_PLUS = CODES["item_cost_plus"]
-
-
 PLAN = "Lady Tremaine builds the wedding step by step"
 
 PARAMS = (
     *group(
         "allies",
         ("lucifer_trap_share", 0.5, 0.0, 1.5, "an Ally that traps Heroes (Lucifer): share of the best trap"),
-        at=32,
     ),
     *group(
         "heroes",
         ("cost_plus_harm", 1.0, 0.0, 3.0, "a Hero raising the cost of Effects or Items, per +1"),
-        at=47,
     ),
     *group(
         "effects",
@@ -103,14 +98,9 @@ PARAMS = (
         ("key_trap_bonus", 1.0, 0.0, 4.0, "an Item trapping the Hero it names: on top of that Hero's defeat worth"),
         ("key_trap_absent", 1.5, 0.0, 5.0, "... with that Hero not in the Realm"),
         ("peek_fate_activate", 0.5, 0.0, 3.0, "activating an ability that looks at the Fate deck and discards one"),
-        at=50,
-    ),
-    *group(
-        "effects",
         ("reshuffle_arrange", 1.0, 0.0, 4.0, "reshuffling and arranging the Fate deck"),
-        at=57,
+        ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"),
     ),
-    *group("effects", ("refresh_hand", 1.0, 0.0, 4.0, "discarding the hand to draw afresh"), at=59),
     *group(
         "progress",
         ("progress_bride", 0.3, 0.0, 0.6, "Lady Tremaine: a Ball Gown daughter in her Realm"),
@@ -120,26 +110,16 @@ PARAMS = (
         ("progress_prince", 0.1, 0.0, 0.4, "Lady Tremaine: the Prince in her Realm"),
         ("progress_bells", 0.15, 0.0, 0.4, "Lady Tremaine: Wedding Bells in her Realm"),
         ("progress_slipper", 0.1, 0.0, 0.4, "Lady Tremaine: less per Glass Slipper in her Realm"),
-        at=79,
     ),
     *group(
         "fate",
         ("discard_item_harm", 3.0, 0.0, 8.0, "a Hero discarding an Item where it enters"),
-        at=95,
-    ),
-    *group(
-        "fate",
         ("untrap_move_harm", 2.0, 0.0, 6.0, "a Fate Effect freeing a trapped Hero and moving it"),
         ("move_ally_harm", 1.0, 0.0, 4.0, "a Fate Effect moving the target's Ally"),
-        at=98,
-    ),
-    *group(
-        "fate",
         ("fairy_godmother_harm", 0.3, 0.0, 1.5, "Fating Lady Tremaine: the Fairy Godmother's extra, in steps"),
         ("fate_slipper", 0.6, 0.0, 1.5, "Fating Lady Tremaine: a Glass Slipper, in steps"),
         ("fate_slipper_cane", 0.2, 0.0, 1.0, "... with her Cane in play, in steps"),
         ("nightingale_bride", 1.2, 0.0, 3.0, "Fating Lady Tremaine: Sweet Nightingale, bride in The Ballroom, steps"),
-        at=111,
     ),
     *group(
         "lady-tremaine",
@@ -166,7 +146,6 @@ PARAMS = (
         ("ballroom_closed_harm", 0.5, 0.0, 2.0, "a Hero keeping Allies out of The Ballroom, bride not in, in steps"),
         ("slippers_defeat", 0.8, 0.0, 2.0, "defeating Ball Gown Cinderella (plays the Slippers), in steps lost"),
         ("slippers_defeat_cane", 0.2, 0.0, 1.0, "... with the Cane in play, in steps lost"),
-        at=126,
     ),
 )
 

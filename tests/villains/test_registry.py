@@ -41,6 +41,18 @@ def test_every_registered_folder_provides_what_the_registry_needs():
         assert (ROOT / "tests" / "villains" / f"test_{folder}.py").exists(), f"tests/villains/test_{folder}.py"
         plan = importlib.import_module(f"strategies.plans.{folder}")
         assert plan.__doc__ and plan.PLAN, f"strategies/plans/{folder}.py: a docstring and PLAN"
+        # its codes are worked out in one module: codes.py, which its other modules and its plan import them from
+        # (a folder whose abilities.py alone freezes codes may work them out there, as the test villain does)
+        here = Path(module.__file__).parent
+        computing = [
+            p.name
+            for p in [*sorted(here.glob("*.py")), Path(plan.__file__)]
+            if re.search(r"\b(codes_for|slots_for|card_type_code)\(", p.read_text(encoding="utf-8"))
+        ]
+        assert computing in ([], ["codes.py"], ["abilities.py"]), f"{folder}: codes worked out in {computing}"
+        if (here / "codes.py").exists():
+            codes = importlib.import_module(f"{V.package(folder)}.codes")
+            assert codes.__doc__ and codes.CODES == V.codes_of(folder), f"simlab/villains/{folder}/codes.py"
     assert tuple(v.key for v in load_cards().villains) == V.KEYS
 
 
@@ -418,9 +430,13 @@ def test_ability_codes_are_assigned_at_load_from_each_folders_declarations():
         assert set(declared) <= set(codes)
         for name, passive in declared.items():
             assert (codes[name] in K.PASSIVE_CODES) == passive, name
-        # the folder's routines and plan freeze their codes: their cache is kept apart by them
+        # the folder's routines, queries and plan freeze the codes its codes.py names (the test villain's, its
+        # abilities.py): the cache of each is kept apart by them
         key = V.frozen_key(folder)
-        assert cache._APART[f"{V.package(folder)}.abilities"] == key
+        assert key in {cache._APART.get(f"{V.package(folder)}.{m}") for m in ("codes", "abilities")}
+        for module in (f"{V.package(folder)}.abilities", f"{V.package(folder)}.queries", f"strategies.plans.{folder}"):
+            if cache.module_file(module) is not None:
+                assert f"-{key}" in cache.cache_dir("kernels", module).rpartition("/")[2], module
     assert {n for n in codes if n not in K.ABILITY_CODES}, "some codes come from the folders alone"
 
 

@@ -84,37 +84,33 @@ from simlab.kernels.rules.routines.fate import (
     PC_TAKEN_OVER,
 )
 from simlab.kernels.state import set_zone_nb
-from simlab.villains import codes_for, slots_for
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_CLEAR_OBSTACLES_AT = CODES["clear_obstacles_at"]
-OBJECTIVE = CODES["remove_all_obstacles"]  # checked by check_nb (CHECK_OBJECTIVE)
-AB_REMOVE_OBSTACLES = CODES["remove_obstacles"]
-AB_REMOVE_OBSTACLES_ONE_LOCATION = CODES["remove_obstacles_one_location"]
-AB_REPLACE_ONE_GAIN_OR_DRAW = CODES["replace_one_gain_or_draw"]
-AB_REVEAL_UNTIL_HERO = CODES["reveal_until_hero"]
-AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN = CODES["named_heroes_remove_replace_or_gain"]
-AB_REPLACE_ONE_EACH_LOCATION = CODES["replace_one_each_location"]
-AB_REPLACE_OBSTACLES = CODES["replace_obstacles"]
-AB_FIND_HERO_RESHUFFLE_FATE = CODES["find_hero_reshuffle_fate"]
-AB_REPLACE_ALL_ONE_LOCATION = CODES["replace_all_one_location"]
-AB_PLAY_OTHER_REVEAL_AGAIN = CODES["play_other_reveal_again"]
-AB_EXTRA_VANQUISH = CODES["extra_vanquish"]
-AB_EXTRA_MOVE = CODES["extra_move"]
-AB_DEFEAT_HERO_MAX_STRENGTH = CODES["defeat_hero_max_strength"]
-AB_REVEAL_UNTIL_ALLY = CODES["reveal_until_ally"]
-AB_MAY_MOVE_ONE_HERO = CODES["may_move_one_hero"]
-AB_FETCH_ATTACHMENT_HERE = CODES["fetch_attachment_here"]
-AB_MAY_MOVE_HEROES_OR_ITEMS = CODES["may_move_heroes_or_items"]
-AB_PUSH_ALLIES_OUT = CODES["push_allies_out"]
-AB_VANQUISH_HERE_RETURNS_ALLIES = CODES["vanquish_here_returns_allies"]
-SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
-R_MOVE_HEROES_SINGLE_DESTINATION = SLOTS["move_heroes_single_destination"]
-R_PUSH_ALLIES_SINGLE_DESTINATION = SLOTS["push_allies_single_destination"]
-R_OBSTACLE_WIN_AT_START_OF_TURN = SLOTS["obstacle_win_at_start_of_turn"]
-R_REMOVE_N_NEEDS_N = SLOTS["remove_n_needs_n"]
-
+from simlab.villains.gaston.codes import (
+    AB_CLEAR_OBSTACLES_AT,
+    AB_DEFEAT_HERO_MAX_STRENGTH,
+    AB_EXTRA_MOVE,
+    AB_EXTRA_VANQUISH,
+    AB_FETCH_ATTACHMENT_HERE,
+    AB_FIND_HERO_RESHUFFLE_FATE,
+    AB_MAY_MOVE_HEROES_OR_ITEMS,
+    AB_MAY_MOVE_ONE_HERO,
+    AB_NAMED_HEROES_REMOVE_REPLACE_OR_GAIN,
+    AB_PLAY_OTHER_REVEAL_AGAIN,
+    AB_PUSH_ALLIES_OUT,
+    AB_REMOVE_OBSTACLES,
+    AB_REMOVE_OBSTACLES_ONE_LOCATION,
+    AB_REPLACE_ALL_ONE_LOCATION,
+    AB_REPLACE_OBSTACLES,
+    AB_REPLACE_ONE_EACH_LOCATION,
+    AB_REPLACE_ONE_GAIN_OR_DRAW,
+    AB_REVEAL_UNTIL_ALLY,
+    AB_REVEAL_UNTIL_HERO,
+    AB_VANQUISH_HERE_RETURNS_ALLIES,
+    OBJECTIVE,
+    R_MOVE_HEROES_SINGLE_DESTINATION,
+    R_OBSTACLE_WIN_AT_START_OF_TURN,
+    R_PUSH_ALLIES_SINGLE_DESTINATION,
+    R_REMOVE_N_NEEDS_N,
+)
 
 HANDLES = (
     AB_CLEAR_OBSTACLES_AT,

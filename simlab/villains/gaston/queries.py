@@ -14,15 +14,13 @@ from simlab.kernels.query import (
     passive_count_nb,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_BLOCKS_OBSTACLE_REMOVAL = CODES["blocks_obstacle_removal"]
-AB_WOLF_PACK = CODES["wolf_pack"]
-AB_ATTACHED_STRENGTH = CODES["attached_strength"]
-AB_ALLIES_HERE_MINUS = CODES["allies_here_minus"]
-AB_OTHER_HEROES_HERE_PLUS = CODES["other_heroes_here_plus"]
+from simlab.villains.gaston.codes import (
+    AB_ALLIES_HERE_MINUS,
+    AB_ATTACHED_STRENGTH,
+    AB_BLOCKS_OBSTACLE_REMOVAL,
+    AB_OTHER_HEROES_HERE_PLUS,
+    AB_WOLF_PACK,
+)
 
 # the questions answer_nb answers, and for which of his ongoing abilities
 ANSWERS = {

@@ -79,37 +79,33 @@ from simlab.kernels.rules.routines.fate import (
     FA_TARGET,
     PC_TAKEN_OVER,
 )
-from simlab.villains import codes_for, slots_for
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_RETURNS_TO_FATE_DECK = CODES["returns_to_fate_deck"]
-AB_CLAIM_CAULDRON = CODES["claim_cauldron"]
-OBJECTIVE = CODES["cauldron_born_everywhere"]  # checked by check_nb (CHECK_OBJECTIVE)
-AB_POWER_CAULDRON = CODES["power_cauldron"]
-AB_CLAIM_OR_GAIN = CODES["claim_or_gain"]
-AB_RESHUFFLE_OR_PAY_CLAIM = CODES["reshuffle_or_pay_claim"]
-AB_RESHUFFLE_FATE_PLAY_TWO = CODES["reshuffle_fate_play_two"]
-AB_DEPOWER_CAULDRON = CODES["depower_cauldron"]
-AB_FLIP_CAULDRON = CODES["flip_cauldron"]
-AB_FREE_ITEM = CODES["free_item"]
-AB_POWER_PER_HERO = CODES["power_per_hero"]
-AB_FIND_OR_DEFEAT_STRENGTH = CODES["find_or_defeat_strength"]
-AB_DRAW = CODES["draw"]
-AB_DISCARD_HAND_DRAW = CODES["discard_hand_draw"]
-AB_MAY_MOVE_EACH_HERO = CODES["may_move_each_hero"]
-AB_GATHER_ALLIES = CODES["gather_allies"]
-AB_LOSE_POWER_OR_DISCARD = CODES["lose_power_or_discard"]
-AB_TILE_ALLY = CODES["tile_ally"]
-AB_GRANTS_ACTIVATE = CODES["grants_activate"]
-AB_NO_EFFECTS = CODES["no_effects"]
-AB_MOVES_TO_VILLAIN_AFTER_VANQUISH = CODES["moves_to_villain_after_vanquish"]
-AB_BLOCKS_GRANTING_ITEMS_HERE = CODES["blocks_granting_items_here"]
-SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
-R_MOVE_EACH_HERO_SINGLE_DESTINATION = SLOTS["move_each_hero_single_destination"]
-R_TILE_ALLY_ANY_LOCATION = SLOTS["tile_ally_any_location"]
-R_TILE_ALLY_PLAY_CARD = SLOTS["tile_ally_play_card"]
-
+from simlab.villains.horned_king.codes import (
+    AB_BLOCKS_GRANTING_ITEMS_HERE,
+    AB_CLAIM_CAULDRON,
+    AB_CLAIM_OR_GAIN,
+    AB_DEPOWER_CAULDRON,
+    AB_DISCARD_HAND_DRAW,
+    AB_DRAW,
+    AB_FIND_OR_DEFEAT_STRENGTH,
+    AB_FLIP_CAULDRON,
+    AB_FREE_ITEM,
+    AB_GATHER_ALLIES,
+    AB_GRANTS_ACTIVATE,
+    AB_LOSE_POWER_OR_DISCARD,
+    AB_MAY_MOVE_EACH_HERO,
+    AB_MOVES_TO_VILLAIN_AFTER_VANQUISH,
+    AB_NO_EFFECTS,
+    AB_POWER_CAULDRON,
+    AB_POWER_PER_HERO,
+    AB_RESHUFFLE_FATE_PLAY_TWO,
+    AB_RESHUFFLE_OR_PAY_CLAIM,
+    AB_RETURNS_TO_FATE_DECK,
+    AB_TILE_ALLY,
+    OBJECTIVE,
+    R_MOVE_EACH_HERO_SINGLE_DESTINATION,
+    R_TILE_ALLY_ANY_LOCATION,
+    R_TILE_ALLY_PLAY_CARD,
+)
 
 HANDLES = (
     AB_RETURNS_TO_FATE_DECK,

@@ -14,16 +14,14 @@ from simlab.kernels.query import (
     Q_VANQUISH_REACH,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_VANQUISH_ADJACENT = CODES["vanquish_adjacent"]
-AB_ATTACHED_NEEDS_TWO_ALLIES = CODES["attached_needs_two_allies"]
-AB_GRANTS_ACTIVATE = CODES["grants_activate"]
-AB_PLUS_WITH_ALLY_HERE = CODES["plus_with_ally_here"]
-AB_PLUS_PER_OTHER_HERO_HERE = CODES["plus_per_other_hero_here"]
-AB_OTHER_HEROES_PLUS = CODES["other_heroes_plus"]
+from simlab.villains.horned_king.codes import (
+    AB_ATTACHED_NEEDS_TWO_ALLIES,
+    AB_GRANTS_ACTIVATE,
+    AB_OTHER_HEROES_PLUS,
+    AB_PLUS_PER_OTHER_HERO_HERE,
+    AB_PLUS_WITH_ALLY_HERE,
+    AB_VANQUISH_ADJACENT,
+)
 
 # the questions answer_nb answers, and for which of his ongoing abilities
 ANSWERS = {

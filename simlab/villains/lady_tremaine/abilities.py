@@ -72,38 +72,34 @@ from simlab.kernels.rules.piles import (
 )
 from simlab.kernels.rules.realm import discard_nb, find_nb, move_card_nb, put_in_realm_nb, trap_nb, untrap_nb
 from simlab.kernels.state import set_zone_nb
-from simlab.villains import codes_for, slots_for
+from simlab.villains.lady_tremaine.codes import (
+    AB_ACTIVATE_TO_WIN,
+    AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS,
+    AB_DEFEAT_NAMED_HERO,
+    AB_DISCARD_GLASS_SLIPPER,
+    AB_DISCARD_ITEM_HERE,
+    AB_EXTRA_MOVE_OR_ACTIVATE,
+    AB_FETCH_ALLY_HERE,
+    AB_FIND_NAMED_HERO_PLAY,
+    AB_GLASS_SLIPPER,
+    AB_MOVE_HERO_HERE_TRAP,
+    AB_MOVE_NAMED_HERE_TRAP,
+    AB_MOVE_OPPONENT_ALLY,
+    AB_PEEK_FATE_DISCARD_ONE,
+    AB_PLAY_GLASS_SLIPPERS,
+    AB_REFRESH_HAND,
+    AB_RESHUFFLE_DISCARD_DRAW,
+    AB_RESHUFFLE_FATE_ARRANGE,
+    AB_TRAP_HERO,
+    AB_TRAPS_HEROES_HERE,
+    AB_UNLOCK_PLAY_NAMED,
+    AB_UNTRAP_AND_MOVE,
+    OBJECTIVE,
+    R_GLASS_SLIPPERS_COVER,
+    R_PLAYED_WHEN_REVEALED_INTO_LOCKED,
+    R_TRAPS_HEROES_HERE_CONTINUOUS,
+)
 from simlab.villains.lady_tremaine.queries import wedding_ready_nb
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_PLAY_GLASS_SLIPPERS = CODES["play_glass_slippers"]
-OBJECTIVE = CODES["wedding_bells"]  # checked by check_nb (CHECK_OBJECTIVE)
-AB_DEFEAT_ALL_HEROES_PLAY_SLIPPERS = CODES["defeat_all_heroes_play_slippers"]
-AB_DISCARD_GLASS_SLIPPER = CODES["discard_glass_slipper"]
-AB_UNLOCK_PLAY_NAMED = CODES["unlock_play_named"]
-AB_FETCH_ALLY_HERE = CODES["fetch_ally_here"]
-AB_FIND_NAMED_HERO_PLAY = CODES["find_named_hero_play"]
-AB_EXTRA_MOVE_OR_ACTIVATE = CODES["extra_move_or_activate"]
-AB_RESHUFFLE_DISCARD_DRAW = CODES["reshuffle_discard_draw"]
-AB_TRAP_HERO = CODES["trap_hero"]
-AB_REFRESH_HAND = CODES["refresh_hand"]
-AB_RESHUFFLE_FATE_ARRANGE = CODES["reshuffle_fate_arrange"]
-AB_DEFEAT_NAMED_HERO = CODES["defeat_named_hero"]
-AB_UNTRAP_AND_MOVE = CODES["untrap_and_move"]
-AB_MOVE_OPPONENT_ALLY = CODES["move_opponent_ally"]
-AB_MOVE_NAMED_HERE_TRAP = CODES["move_named_here_trap"]
-AB_PEEK_FATE_DISCARD_ONE = CODES["peek_fate_discard_one"]
-AB_MOVE_HERO_HERE_TRAP = CODES["move_hero_here_trap"]
-AB_ACTIVATE_TO_WIN = CODES["activate_to_win"]
-AB_DISCARD_ITEM_HERE = CODES["discard_item_here"]
-AB_TRAPS_HEROES_HERE = CODES["traps_heroes_here"]
-AB_GLASS_SLIPPER = CODES["glass_slipper"]
-SLOTS = slots_for(__name__)  # the rule slots of its variants, assigned when the registry was loaded
-R_TRAPS_HEROES_HERE_CONTINUOUS = SLOTS["traps_heroes_here_continuous"]
-R_GLASS_SLIPPERS_COVER = SLOTS["glass_slippers_cover"]
-R_PLAYED_WHEN_REVEALED_INTO_LOCKED = SLOTS["played_when_revealed_into_locked"]
-
 
 HANDLES = (
     AB_TRAPS_HEROES_HERE,

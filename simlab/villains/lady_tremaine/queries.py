@@ -15,15 +15,13 @@ from simlab.kernels.query import (
     passive_sum_nb,
     zone_bits_nb,
 )
-from simlab.villains import codes_for
-
-# the codes this folder's abilities were assigned when the registry was loaded
-CODES = codes_for(__name__)
-AB_EFFECT_COST_PLUS = CODES["effect_cost_plus"]
-AB_ITEM_COST_PLUS = CODES["item_cost_plus"]
-AB_NO_ALLIES_ENTER_BALLROOM = CODES["no_allies_enter_ballroom"]
-AB_ALLIES_MOVED_ONLY_BY_FATE = CODES["allies_moved_only_by_fate"]
-AB_GLASS_SLIPPER = CODES["glass_slipper"]
+from simlab.villains.lady_tremaine.codes import (
+    AB_ALLIES_MOVED_ONLY_BY_FATE,
+    AB_EFFECT_COST_PLUS,
+    AB_GLASS_SLIPPER,
+    AB_ITEM_COST_PLUS,
+    AB_NO_ALLIES_ENTER_BALLROOM,
+)
 
 # the questions answer_nb answers, and for which of her ongoing abilities
 ANSWERS = {
