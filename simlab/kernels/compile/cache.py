@@ -26,8 +26,9 @@ import numba
 
 _APART: dict[str, str] = {}  # module -> a key its kernels' cache is kept apart by
 _PACKAGES: set[str] = set()  # the top-level packages whose modules' imports are followed
-# one import statement: "from X import a, (b as c, ...)" or "import X, Y as Z"
-_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#]+)|import\s+([\w., ]+))", re.M)
+# one module-level import statement: "from X import a, (b as c, ...)" or "import X, Y as Z" (an import inside a
+# function runs when the function does, never for a kernel, which reads the module's globals)
+_IMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#]+)|import\s+([\w., ]+))", re.M)
 
 
 def cache_base() -> str:
@@ -52,17 +53,24 @@ def keep_apart(module: str, key: str) -> None:
 
 @cache
 def module_file(module: str) -> Path | None:
-    """The source file of ``module`` (dotted) if it is in a followed package, found without importing it."""
+    """The source file of ``module`` (dotted) if it is in a followed package, found without importing it: through
+    its parent package's ``__path__`` when the parent is imported (a package may extend it, as the plans do with
+    villain folders outside simlab), else from the top package's folder."""
     top, _, rest = module.partition(".")
     if top not in _PACKAGES:
         return None
-    root = sys.modules.get(top)
-    paths = list(getattr(root, "__path__", ()))
-    if not paths:
-        spec = importlib.util.find_spec(top)
-        paths = list(spec.submodule_search_locations or ()) if spec else []
-    for base in paths:
-        path = Path(base).joinpath(*rest.split(".")) if rest else Path(base)
+    parent, _, name = module.rpartition(".")
+    if parent and hasattr(sys.modules.get(parent), "__path__"):
+        bases, parts = list(sys.modules[parent].__path__), [name]
+    else:
+        root = sys.modules.get(top)
+        bases = list(getattr(root, "__path__", ()))
+        if not bases:
+            spec = importlib.util.find_spec(top)
+            bases = list(spec.submodule_search_locations or ()) if spec else []
+        parts = rest.split(".") if rest else []
+    for base in bases:
+        path = Path(base).joinpath(*parts)
         for candidate in (path / "__init__.py", path.with_suffix(".py")):
             if candidate.is_file():
                 return candidate
@@ -71,7 +79,7 @@ def module_file(module: str) -> Path | None:
 
 @cache
 def _imports(path: Path) -> tuple[str, ...]:
-    """The modules the file at ``path`` may import (each ``from X import y`` as X and X.y), anywhere in it."""
+    """The modules the file at ``path`` imports at module level (each ``from X import y`` as X and X.y)."""
     out = []
     for frm, names, plain in _IMPORT.findall(path.read_text(encoding="utf-8")):
         if frm:
