@@ -219,11 +219,13 @@ def test_two_starts_give_one_answer(small, tmp_path):
     assert (row["value_1"], row["value_2"]) == (small.value, other.value)
     assert (row["seed_1"], row["seed_2"]) == (1, 2)
     assert row["start_1"] == "novice / novice" and row["start_2"] == "expert / expert"
-    # novice-only and expert-only starts, other seeds: the same matchup value within the allowed slack. At this size
-    # the intervals are wide (about 4 points each), so this checks the comparison end to end more than it tests the
-    # claim; the claim is measured at the defaults (docs/studies/equilibrium.md, README).
-    assert row["agree"], row
-    assert abs(row["difference"]) <= row["allowed"] < 0.02 + 0.1
+    # The comparison end to end: the difference, the slack (epsilon and both half-widths) and the verdict as the two
+    # runs' stored values give them. Whether two starts agree is a claim about full-size runs, measured at the
+    # defaults (docs/studies/equilibrium.md); at this size a tuner's path decides it, so it is not asserted here.
+    assert row["difference"] == pytest.approx(small.value - other.value)
+    half = (small.value_high - small.value_low) / 2 + (other.value_high - other.value_low) / 2
+    assert row["allowed"] == pytest.approx(0.02 + half)
+    assert row["agree"] == (abs(row["difference"]) <= row["allowed"])
 
 
 @pytest.mark.slow
