@@ -376,12 +376,19 @@ def model_value_nb(ws, tb, ru, player, sp, x):
 
 @kernel
 def learned_value_nb(ws, tb, ru, player, sp, x):
-    """The learned value model's probability that ``player`` wins ``ws`` (``sp[MODEL_AT:]``, value 2): its features
-    as that player sees them (each seat's progress measured with its rollout parameters) into ``x``, the hidden
-    units after them."""
+    """The learned value model's probability that ``player`` wins ``ws`` (``sp[MODEL_AT:]``, value 2): each seat's
+    chance by the model, from its features as that seat sees them (progress measured with its rollout parameters),
+    shared out so that the seats' chances add up to 1. ``x``: scratch for the features and the hidden units."""
     n = learned_features.N_FEATURES
-    learned_features.features_nb(ws, tb, ru, player, x[:n])
-    return learned_value.value_nb(x[:n], sp[MODEL_AT:], x[n:])
+    total = 0.0
+    mine = 0.0
+    for s in range(ws.g[K.G_NSEATS]):
+        learned_features.features_nb(ws, tb, ru, s, x[:n])
+        v = learned_value.value_nb(x[:n], sp[MODEL_AT:], x[n:])
+        total += v
+        if s == player:
+            mine = v
+    return mine / total
 
 
 @kernel

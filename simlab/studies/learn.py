@@ -122,6 +122,12 @@ def fit_value(frame: pl.DataFrame, provenance: dict | None = None):
     return value.fit(feature_matrix(frame), frame["result"].to_numpy(), game_weights(frame), provenance)
 
 
+def shared(p: np.ndarray, frame: pl.DataFrame) -> np.ndarray:
+    """Each seat's chance ``p`` shared out so that a position's seats add up to 1 (as the search uses the model)."""
+    by = frame.select("seating", "game", "turn").with_columns(p=pl.Series(np.asarray(p, np.float64)))
+    return by.select(pl.col("p") / pl.col("p").sum().over("seating", "game", "turn")).to_series().to_numpy()
+
+
 def calibration(p: np.ndarray, result: np.ndarray, bins: int = 10) -> pl.DataFrame:
     """Predicted against observed by decile of prediction: predicted mean, observed mean, positions."""
     order = np.argsort(p, kind="stable")
@@ -158,14 +164,15 @@ def six_weight(frame: pl.DataFrame) -> np.ndarray:
 
 
 def compare(model, held: pl.DataFrame) -> pl.DataFrame:
-    """Log-loss and Brier score on held-out positions: ``model`` (a learned value model) and the 6-weight model,
-    every position counted once (games of the turn cap left out of the 6-weight model's, which never fitted them)."""
+    """Log-loss and Brier score on held-out positions: ``model`` (a learned value model, its chances shared out over
+    a position's seats as the search does) and the 6-weight model, every position counted once (games stopped by
+    the turn cap are left out, as the 6-weight model never fitted them)."""
     from strategies.learned import value
 
     result = held["result"].to_numpy()
     decided = result != 0.5
     rows = []
-    for name, p in (("learned", model.predict(feature_matrix(held))), ("6-weight", six_weight(held))):
+    for name, p in (("learned", shared(model.predict(feature_matrix(held)), held)), ("6-weight", six_weight(held))):
         rows.append((name, value.log_loss(p[decided], result[decided]), value.brier(p[decided], result[decided])))
     return pl.DataFrame(rows, schema=["model", "log_loss", "brier"], orient="row")
 
@@ -237,11 +244,16 @@ value = 2
 """
 
 
+TUNED_GAMES = 300  # games per seating of the tuned level whose positions join each generation's
+
+
 def next_generation(
     folder, k: int, incumbent: str, games: int, seed: int, threads=None, villains=VILLAIN_KEYS, positions_to=None
 ):
     """Play ``games`` self-play games per seating with ``incumbent`` (generation ``k - 1``'s search) on every seat,
-    fit the value model on their positions and write generation ``k`` into ``folder``: ``value.json`` and the search
+    fit the value model on their positions and on those of :data:`TUNED_GAMES` games per seating of the tuned level
+    (cheap, and a search game's positions are few: with them the model beat the 6-weight model on held-out search
+    positions, without them it did not), and write generation ``k`` into ``folder``: ``value.json`` and the search
     strategy ``search.toml`` (and the positions as parquet to ``positions_to``, if given). Returns (the strategy
     file, the model, the positions)."""
     import time
@@ -256,10 +268,13 @@ def next_generation(
     folder.mkdir(parents=True, exist_ok=True)
     t = time.process_time()
     frame = positions(games, seed, incumbent, villains=villains, threads=threads)
+    tuned = positions(TUNED_GAMES, seed + 1, "tuned", villains=villains, threads=threads)
+    frame = pl.concat([frame, tuned])
     provenance = {
         "generation": k,
         "data": incumbent,
         "games_per_seating": games,
+        "tuned_games_per_seating": TUNED_GAMES,
         "positions": len(frame),
         "seed": seed,
         "commit": source_commit() or "unknown",
