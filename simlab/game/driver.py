@@ -161,6 +161,10 @@ def play_batch(
     :func:`play_range_nb`, which releases the GIL; a game's stream comes from (seed, game index) alone, so
     the results do not depend on the threads."""
     n, P = seat_villains.shape
+    # a game copies its seats' parameters up to the last one any slot sets (State.sparams is wide enough for a search
+    # player's learned model; a heuristic's vector fills a few hundred), into a state whose rest stays 0
+    used = int(np.flatnonzero(slot_params.any(axis=0)).max(initial=0)) + 1
+    slot_params = np.ascontiguousarray(slot_params[:, :used])
     args = (tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns)
     threads = min(numba.get_num_threads(), -(-n // BLOCK))
     if threads <= 1:

@@ -113,7 +113,8 @@ def new_state(n_seats: int, log_cap: int) -> State:
 
 @kernel
 def clear_state_nb(st):
-    """Every array of ``st`` back to zeros, as :func:`new_state` leaves them (a state reused for the next game)."""
+    """Every array of ``st`` but ``sparams`` back to zeros, as :func:`new_state` leaves them (a state reused for the
+    next game; :func:`simlab.kernels.rules.setup_nb` writes the parameters)."""
     st.inst[:] = 0
     st.vdeck[:] = 0
     st.fdeck[:] = 0
@@ -125,7 +126,7 @@ def clear_state_nb(st):
     st.log[:] = 0
     st.tmp[:] = 0
     st.mark[:] = 0
-    st.sparams[:] = 0.0
+    # sparams is left as it is: setup_nb writes every seat's row up to the width of the parameters it is given
     st.memo[:] = 0.0
     st.memo_ok[:] = 0
 
