@@ -35,6 +35,7 @@ import polars as pl
 from simlab.data.inputs import read_toml
 from simlab.errors import StrategyError
 from simlab.kernels.state import N_SPARAMS
+from strategies import apprentice as _apprentice
 from strategies import expert as _expert
 from strategies import fate_heavy as _fate_heavy
 from strategies import novice as _novice
@@ -43,10 +44,10 @@ from strategies import random as _random
 from strategies import search as _search
 from strategies.heuristic.params import DIVISORS
 
-KERNELS = {"random": 0, "heuristic": 1, "search": 2}
+KERNELS = {"random": 0, "heuristic": 1, "search": 2, "apprentice": 3}
 """Kernel ids known to the dispatcher."""
 
-_KERNEL_PARAMS = {0: (), 1: _plans.PARAM_NAMES, 2: _search.PARAM_NAMES}
+_KERNEL_PARAMS = {0: (), 1: _plans.PARAM_NAMES, 2: _search.PARAM_NAMES, 3: _apprentice.PARAM_NAMES}
 if len(_plans.PARAM_NAMES) > N_SPARAMS:
     raise RuntimeError(f"{len(_plans.PARAM_NAMES)} heuristic parameters; State.sparams holds {N_SPARAMS}")
 
@@ -63,11 +64,17 @@ class StrategySpec:
     # a search player's rollout models: (villain, heuristic strategy) pairs in place of its ``rollout`` setting's
     rollouts: tuple = ()
     value_model: str = ""  # a search player's learned value model (a JSON file; its ``value`` setting 2)
+    policy_model: str = ""  # an apprentice's weights (a JSON file; default the shipped one)
 
     def vector(self) -> np.ndarray:
         """The parameters as the kernel reads them (``State.sparams`` row)."""
         if self.kernel == KERNELS["search"]:
             return _search.vector(self.params, resolve, dict(self.rollouts), self.value_model)
+        if self.kernel == KERNELS["apprentice"]:
+            try:
+                return _apprentice.vector(resolve, self.policy_model)
+            except ValueError as exc:
+                raise StrategyError(f"strategy {self.name!r}: {exc}") from None
         out = np.zeros(N_SPARAMS, np.float64)
         for i, name in enumerate(_KERNEL_PARAMS[self.kernel]):
             out[i] = self.params[name]
@@ -75,16 +82,20 @@ class StrategySpec:
 
 
 def _spec(module) -> StrategySpec:
-    kernel = {_random.choose_nb: KERNELS["random"], _search.choose_nb: KERNELS["search"]}.get(
-        module.choose_nb, KERNELS["heuristic"]
-    )
+    kernel = {
+        _random.choose_nb: KERNELS["random"],
+        _search.choose_nb: KERNELS["search"],
+        _apprentice.choose_nb: KERNELS["apprentice"],
+    }.get(module.choose_nb, KERNELS["heuristic"])
     names = _KERNEL_PARAMS[kernel]
     if tuple(module.PARAMS) != names:
         raise RuntimeError(f"strategy {module.NAME}: PARAMS must list {names}")
     return StrategySpec(module.NAME, module.DESCRIPTION, kernel, dict(module.PARAMS))
 
 
-STRATEGIES: dict[str, StrategySpec] = {m.NAME: _spec(m) for m in (_random, _novice, _expert, _fate_heavy, _search)}
+STRATEGIES: dict[str, StrategySpec] = {
+    m.NAME: _spec(m) for m in (_random, _novice, _expert, _fate_heavy, _search, _apprentice)
+}
 
 
 def config_names() -> list[str]:
@@ -109,7 +120,7 @@ def strategy_from_table(
     """A strategy variant from a TOML table (a strategy file's, or one entry of a mixture file's): ``base``, and
     optionally ``name``, ``description``, ``params``, ``provenance``; ``extra`` names more keys the caller reads.
     ``where`` names the table in errors; a relative ``base`` path is relative to ``base_dir``."""
-    keys = ("name", "description", "base", "params", "provenance", "value_model", *extra)
+    keys = ("name", "description", "base", "params", "provenance", "value_model", "policy_model", *extra)
     unknown = sorted(set(doc) - set(keys))
     if unknown:
         raise StrategyError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(keys)}")
@@ -154,23 +165,31 @@ def strategy_from_table(
             raise StrategyError(f"{where}: {key} must be a string")
     name = doc.get("name", default_name)
     desc = doc.get("description", f"{base.name} with {', '.join(f'{k}={v}' for k, v in given.items()) or 'no changes'}")
-    return StrategySpec(name, desc, base.kernel, params, source=where, value_model=model)
+    policy = _model_path(doc, "policy_model", where, base, base_dir, KERNELS["apprentice"]) or base.policy_model
+    return StrategySpec(name, desc, base.kernel, params, source=where, value_model=model, policy_model=policy)
 
 
 def _value_model_path(doc: dict, where: str, base: StrategySpec, base_dir: Path | None) -> str:
     """The learned value model file a search strategy table names (relative to ``base_dir``), else its base's."""
-    if "value_model" not in doc:
-        return base.value_model
-    if base.kernel != KERNELS["search"]:
-        raise StrategyError(f"{where}: value_model is a search player's setting; base {base.name!r} is not one")
-    given = doc["value_model"]
+    return _model_path(doc, "value_model", where, base, base_dir, KERNELS["search"]) or base.value_model
+
+
+def _model_path(doc: dict, key: str, where: str, base: StrategySpec, base_dir: Path | None, kernel: int) -> str:
+    """The model file a strategy table names under ``key`` (relative to ``base_dir``; a setting of the strategies of
+    kernel id ``kernel`` only), or ""."""
+    if key not in doc:
+        return ""
+    if base.kernel != kernel:
+        owner = next(name for name, k in KERNELS.items() if k == kernel)
+        raise StrategyError(f"{where}: {key} is a setting of the {owner} player; base {base.name!r} is not one")
+    given = doc[key]
     if not isinstance(given, str) or not given:
-        raise StrategyError(f"{where}: value_model must be the path of a learned value model's file")
+        raise StrategyError(f"{where}: {key} must be the path of a model's file")
     path = Path(given)
     if not path.is_absolute() and base_dir is not None:
         path = base_dir / path
     if not path.is_file():
-        raise StrategyError(f"{where}: value_model: no file {str(path)!r}")
+        raise StrategyError(f"{where}: {key}: no file {str(path)!r}")
     return str(path)
 
 

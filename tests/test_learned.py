@@ -163,7 +163,7 @@ def test_a_learned_value_needs_its_model_file_and_a_search_base(small_model, tmp
         resolve(str(bad))
     heuristic = tmp_path / "expert-model.toml"
     heuristic.write_text(f'base = "expert"\nvalue_model = "{path}"\n')
-    with pytest.raises(StrategyError, match="search player's setting"):
+    with pytest.raises(StrategyError, match="setting of the search player"):
         resolve(str(heuristic))
     missing = tmp_path / "missing.toml"
     missing.write_text('base = "search"\nvalue_model = "nowhere.json"\n[params]\nvalue = 2\n')

@@ -14,7 +14,7 @@ from simlab.kernels.query import strength_nb
 from simlab.kernels.rules import setup_nb
 from simlab.kernels.state import State, new_state
 from simlab.villains import card_types
-from strategies import KERNELS, StrategySpec, resolve
+from strategies import StrategySpec, resolve
 
 MAX_STEPS = 1 << 40
 DEFAULT_STRATEGY = "expert"  # plays every seat no strategy is given for
@@ -110,8 +110,7 @@ class Game:
         the end, each seat's strategy answering its decisions."""
         from simlab.game import warmup
 
-        search = bool((self.state.sv[:, K.SV_STRATEGY] == KERNELS["search"]).any())
-        warmup.ensure(search=search)  # says so when the kernels compile (first run only)
+        warmup.ensure_players(self.state.sv[:, K.SV_STRATEGY])  # says so when the kernels compile (first run only)
         from simlab.game.driver import play_nb
 
         play_nb(self.state, self.cards.tables, self.rules, max_steps)

@@ -5,14 +5,14 @@ must choose and returns with the decision held in the state. This module asks th
 strategy kernel and hands the answer back with ``apply_nb``, one game at a time (:func:`play_nb`) or many
 in parallel (:func:`play_batch`, each game's stream from (seed, game index) alone).
 
-``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel
-(id 1, behind ``novice``, ``expert`` and ``fate-heavy``) and the search player (id 2, ``search``) are
-large: linked in, their code would be copied into and re-optimised with every kernel that calls them. Each
-is a part, compiled on its own for the one signature it is called with and called as ``name.call`` through
-a process-wide symbol, or an entry of a table of kernels (:mod:`simlab.kernels.compile`); ``bind_all()``,
-when this module is imported, binds every part and fills every table before any caller is compiled or loaded
-from the cache. The search player compiles on first use only (:func:`bind_search`, about 20 s): until then
-its table entry holds a kernel that says so.
+``random`` (kernel id 0) is small and compiled in here. The engine's ``advance_nb``, the heuristic kernel (id 1,
+behind ``novice``, ``expert`` and ``fate-heavy``), the search player (id 2, ``search``) and the apprentice (id 3,
+``apprentice``) are large: linked in, their code would be copied into and re-optimised with every kernel that calls
+them. Each is a part, compiled on its own for the one signature it is called with and called as ``name.call``
+through a process-wide symbol, or an entry of a table of kernels (:mod:`simlab.kernels.compile`); ``bind_all()``,
+when this module is imported, binds every part and fills every table before any caller is compiled or loaded from
+the cache. The search player and the apprentice compile on first use only (:func:`bind_search`, about 20 s;
+:func:`bind_apprentice`): until then each one's table entry holds a kernel that says so.
 """
 
 import threading
@@ -27,7 +27,7 @@ from simlab.kernels.compile import add_binder, as_ptr, bind_all, entry_kernel, f
 from simlab.kernels.rules import advance_by_ref_nb, apply_nb, setup_nb
 from simlab.kernels.state import ENGINE_TYPES, STRATEGY_ARG_TYPES, clear_state_nb, new_state
 from simlab.villains import bind_abilities
-from strategies import search
+from strategies import apprentice, search
 from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.plans import bind_plans
 from strategies.random import choose_nb as random_choose_nb
@@ -43,9 +43,11 @@ ADVANCE_ARG_TYPES = ENGINE_TYPES + (types.int64,)  # (st, tb, ru, steps): play_n
 add_binder(bind_abilities)  # each villain's routines, in the rules' tables (simlab/villains/<folder>/)
 add_binder(bind_plans)  # each villain's plan, in the heuristic's table (strategies/plans/<folder>.py)
 bind_all()
-# Entry 0: the search player once bound (bind_search), else search_not_bound_nb.
+# The players compiled on first use, each an entry of a table of kernels: entry 0 the search player (kernel id 2),
+# entry 1 the apprentice (kernel id 3); until bound (bind_search, bind_apprentice) an entry holds a kernel that says so.
 PLAYER_TABLE = "simlab_driver_players"
-call_player = table_caller(PLAYER_TABLE, 1, ARG_TYPES, types.int64)
+N_LATE_PLAYERS = 2
+call_player = table_caller(PLAYER_TABLE, N_LATE_PLAYERS, ARG_TYPES, types.int64)
 
 
 @kernel
@@ -53,30 +55,50 @@ def search_not_bound_nb(st, tb, ru, realm, player, kind, ctx, n):
     raise RuntimeError("the search player is not compiled: call simlab.game.warmup.ensure(search=True) first")
 
 
-fill(PLAYER_TABLE, 1, 0, search_not_bound_nb, ARG_TYPES)
-_search_bound = False
+@kernel
+def apprentice_not_bound_nb(st, tb, ru, realm, player, kind, ctx, n):
+    raise RuntimeError("the apprentice is not compiled: call simlab.game.warmup.ensure(apprentice=True) first")
+
+
+fill(PLAYER_TABLE, N_LATE_PLAYERS, 0, search_not_bound_nb, ARG_TYPES)
+fill(PLAYER_TABLE, N_LATE_PLAYERS, 1, apprentice_not_bound_nb, ARG_TYPES)
+_bound = [False, False]
 
 
 def search_bound() -> bool:
     """The search player is behind kernel id 2 in this process."""
-    return _search_bound
+    return _bound[0]
+
+
+def apprentice_bound() -> bool:
+    """The apprentice is behind kernel id 3 in this process."""
+    return _bound[1]
 
 
 def bind_search() -> bool:
     """Compile the search player (or load it from the cache) and put it behind kernel id 2; False if it was
     there already."""
-    global _search_bound
-    if _search_bound:
+    return _bind(0, search.choose_nb)
+
+
+def bind_apprentice() -> bool:
+    """Compile the apprentice (or load it from the cache) and put it behind kernel id 3; False if it was there
+    already."""
+    return _bind(1, apprentice.choose_nb)
+
+
+def _bind(entry: int, choose) -> bool:
+    if _bound[entry]:
         return False
-    fill(PLAYER_TABLE, 1, 0, search.choose_nb, ARG_TYPES)
-    _search_bound = True
+    fill(PLAYER_TABLE, N_LATE_PLAYERS, entry, choose, ARG_TYPES)
+    _bound[entry] = True
     return True
 
 
 @entry_kernel
 def choose_nb(st, tb, ru):
     """Index in ``st.opts`` the deciding seat's strategy picks for the waiting decision (kernel id in
-    ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search)."""
+    ``sv[player, SV_STRATEGY]``: 0 random, 1 heuristic, 2 search, 3 apprentice)."""
     return decide_nb(st, tb, ru, ref(st), ref(tb))
 
 
@@ -92,8 +114,8 @@ def decide_nb(st, tb, ru, rst, rtb):
     strategy = st.sv[player, K.SV_STRATEGY]
     if strategy == 1:
         return heuristic_choose_by_ref_nb.call(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
-    if strategy == 2:
-        return call_player(0, st, tb, ru, realm, player, kind, ctx, n)
+    if strategy >= 2:
+        return call_player(strategy - 2, st, tb, ru, realm, player, kind, ctx, n)
     return random_choose_nb(rst, rtb, as_ptr(ru), realm, player, kind, ctx, n)
 
 

@@ -17,7 +17,6 @@ from simlab.game.api import Game, strategy_spec
 from simlab.kernels import const as K
 from simlab.kernels.rules import advance_nb, apply_nb, put_in_realm_nb, put_on_fate_deck_nb, take_from_deck_nb
 from simlab.kernels.state import State, copy_state, index_zones_nb
-from strategies import KERNELS
 
 PHASES = {name: i for i, name in enumerate(K.PHASE_NAMES)}
 ALL_STEPS = 1 << 62
@@ -130,7 +129,7 @@ class Scenario:
         if self._pending is None:
             raise InputError("the game is over: no decision to answer")
         spec = strategy_spec(strategy)
-        warmup.ensure(search=spec.kernel == KERNELS["search"])  # says so when kernels compile (first use only)
+        warmup.ensure_players([spec.kernel])  # says so when kernels compile (first use only)
         from simlab.game.driver import choose_nb
 
         st = copy_state(self.game.state)

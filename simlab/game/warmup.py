@@ -26,6 +26,8 @@ EXPECTED_SECONDS = 30  # a cold compile on the 2-core reference machine: 22-28 s
 _STAGES = ("compiling", "loading")
 _SEARCH_STAGE = "the search player"
 SEARCH_SECONDS = 20  # compiling the search player alone, on the idle 2-core reference machine
+# compiling the apprentice alone (its own kernels; the search player's parts it calls are bound)
+APPRENTICE_SECONDS = 10
 MAX_PROCESSES = 4
 PROGRESS_EVERY = 10.0  # seconds between progress messages while compiling
 LAST_PART_SECONDS: dict[str, float] = {}  # what each part took in this process's last cold compile
@@ -225,47 +227,68 @@ def _share_out(procs: list[subprocess.Popen], t_all: float) -> bool:
 
 def search_cached() -> bool:
     """The search player for the current sources is compiled and cached."""
-    return _search_marker().exists()
+    return _late_marker("search").exists()
 
 
-def _search_marker() -> Path:
+def _late_marker(player: str) -> Path:
+    """The marker of a player compiled on first use (``search``, ``apprentice``) being cached for these sources."""
     marker = _marker()  # hashes the villains' routines: once
-    return marker.with_name(marker.name + "-search-" + cache.closure_hash("strategies.search"))
+    return marker.with_name(f"{marker.name}-{player}-" + cache.closure_hash(f"strategies.{player}"))
 
 
-def ensure(force: bool = False, search: bool = False) -> dict[str, float]:
+def ensure(force: bool = False, search: bool = False, apprentice: bool = False) -> dict[str, float]:
     """Make sure the kernels are compiled (and bound) in this process; returns seconds per stage compiled.
 
     A warm cache loads in about a second and says nothing; a cold one says what it does. The search player
-    (``search=True``) compiles only when a game needs it, the first time about ``SEARCH_SECONDS``.
+    (``search=True``) compiles only when a game needs it, the first time about ``SEARCH_SECONDS``; so does the
+    apprentice (``apprentice=True``).
     """
     times = _ensure(force)
     if search:
-        times |= _ensure_search(force)
+        times |= _ensure_late("search", force)
+    if apprentice:
+        times |= _ensure_late("apprentice", force)
     return times
 
 
-def _ensure_search(force: bool) -> dict[str, float]:
+def ensure_players(kernels, force: bool = False) -> dict[str, float]:
+    """:func:`ensure`, with the players compiled on first use that the strategy kernel ids ``kernels`` need."""
+    from strategies import KERNELS
+
+    kernels = {int(k) for k in kernels}
+    return ensure(force, search=KERNELS["search"] in kernels, apprentice=KERNELS["apprentice"] in kernels)
+
+
+_LATE = {"search": (_SEARCH_STAGE, SEARCH_SECONDS), "apprentice": ("the apprentice", APPRENTICE_SECONDS)}
+
+
+def _ensure_late(player: str, force: bool) -> dict[str, float]:
     import numba
 
     import simlab.game.driver as driver
 
-    if driver.search_bound():
+    bound, bind = {
+        "search": (driver.search_bound, driver.bind_search),
+        "apprentice": (driver.apprentice_bound, driver.bind_apprentice),
+    }[player]
+    if bound():
         return {}
-    cold = not numba.config.DISABLE_JIT and (force or not _search_marker().exists())
+    stage, seconds = _LATE[player]
+    marker = _late_marker(player)
+    cold = not numba.config.DISABLE_JIT and (force or not marker.exists())
     if cold:
-        _say(f"compiling the search player (first use only, about {SEARCH_SECONDS} s)")
+        _say(f"compiling {stage} (first use only, about {seconds} s)")
     t = time.perf_counter()
-    driver.bind_search()  # without the JIT: puts the Python function in the table
+    bind()  # without the JIT: puts the Python function in the table
     if not cold:
         return {}
     took = time.perf_counter() - t
     try:
-        _search_marker().write_text(f"{took:.1f}\n")
+        marker.write_text(f"{took:.1f}\n")
     except OSError:
         pass
-    _say(f"compiled the search player in {took:.0f} s")
-    return {_SEARCH_STAGE: took}
+    _say(f"compiled {stage} in {took:.0f} s")
+    return {stage: took}
 
 
 def _ensure(force: bool) -> dict[str, float]:

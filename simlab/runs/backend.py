@@ -118,9 +118,8 @@ def play_games(job: ChunkJob):
     from simlab.data.rules import rules_array
     from simlab.game import warmup
     from simlab.kernels import const as K
-    from strategies import KERNELS
 
-    warmup.ensure(search=KERNELS["search"] in job.slot_kernels)
+    warmup.ensure_players(job.slot_kernels)
     from simlab.game.driver import play_batch
 
     cards = edited_cards(job.edits)

@@ -76,6 +76,11 @@ class GamePlan:
         return kernels, tuple(tuple(float(x) for x in s.vector()) for s in specs), draws
 
     @property
+    def kernels(self) -> tuple[int, ...]:
+        """The strategy kernel ids the seats play (those compiled on first use: :func:`simlab.game.warmup.ensure`)."""
+        return tuple(self._slots[0])
+
+    @property
     def needs_search(self) -> bool:
         """A seat plays the search player (compiled on first use: :func:`simlab.game.warmup.ensure`)."""
         from strategies import KERNELS

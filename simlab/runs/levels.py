@@ -1,13 +1,14 @@
 """Strategy levels: the player strength a study is measured at, named once for every command.
 
-A level maps each villain to the strategy that plays it. ``random``, ``novice`` and ``expert`` are the
-built-in strategies on every seat; ``tuned`` plays each villain's tuned strategy file
+A level maps each villain to the strategy that plays it. ``random``, ``novice`` and ``expert`` are the built-in
+strategies on every seat; ``tuned`` plays each villain's tuned strategy file
 (``configs/strategies/tuned-<villain>.toml``, written by ``simlab tune``); ``search`` is the search player
-(:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy
-(each villain's tuned strategy where its file exists, else expert); ``strong`` plays the equilibrium mixtures of
-``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`strategies.mixture` for the 3-player and mirror
-games). Levels are listed weakest first. A level is a :class:`Level`, parsed once from the text a user gave; the
-functions here take one or its name.
+(:mod:`strategies.search`), which decides by playing each option out with the strongest scripted strategy (each
+villain's tuned strategy where its file exists, else expert); ``apprentice`` is a policy learned from the search
+player's decisions (:mod:`strategies.apprentice`, once its model is shipped); ``strong`` plays the equilibrium
+mixtures of ``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`strategies.mixture` for the 3-player and
+mirror games). Levels are listed weakest first. A level is a :class:`Level`, parsed once from the text a user gave;
+the functions here take one or its name.
 
 A search game costs hundreds of scripted games, so commands give the search level fewer games by default
 (:func:`default_games`), and studies that play thousands of games per setting stay at the strongest
@@ -27,9 +28,10 @@ from strategies import STRATEGIES, StrategySpec, resolve
 if TYPE_CHECKING:
     from strategies.mixture import MixedSpec
 
-LEVELS = ("random", "novice", "expert", "tuned", "strong", "search")
+LEVELS = ("random", "novice", "expert", "tuned", "strong", "apprentice", "search")
 DEFAULT_LEVEL = "expert"
 SEARCH_LEVELS = ("search",)  # levels that decide by simulation
+LEARNED_LEVELS = ("apprentice",)  # levels that play a model learned from the search player's games
 SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
 
 
@@ -75,6 +77,8 @@ class Level:
         if self.name == "tuned":
             self._tuned(villain)  # its file exists
             return f"tuned-{villain}"
+        if self.name == "apprentice":
+            _apprentice_model()
         return self.name
 
     def spec(self, villain: str, matchup: tuple[str, ...] | None = None) -> StrategySpec | MixedSpec:
@@ -87,6 +91,8 @@ class Level:
             return strong_spec(villain, matchup)
         if self.name == "tuned":
             return self._tuned(villain)
+        if self.name == "apprentice":
+            _apprentice_model()
         return STRATEGIES[self.name]
 
     def strategies(self, villains=VILLAIN_KEYS) -> dict[str, str]:
@@ -102,6 +108,16 @@ class Level:
                 f"level 'tuned' needs configs/strategies/{name}.toml, which does not exist; "
                 f"make it with: simlab tune --villain {villain}"
             ) from None
+
+
+def _apprentice_model() -> None:
+    """An InputError unless the apprentice's shipped model exists."""
+    from strategies.apprentice import MODEL_FILE
+
+    if not MODEL_FILE.is_file():
+        raise InputError(
+            f"level 'apprentice' needs its learned model {MODEL_FILE}, which does not exist; make it with simlab learn"
+        )
 
 
 def _no_strong(villain: str) -> str:
@@ -145,8 +161,8 @@ def strongest_level(villains=VILLAIN_KEYS) -> str:
 
 
 def scripted_levels(villains=VILLAIN_KEYS) -> tuple[str, ...]:
-    """The available levels that play by a scripted strategy (every one but the search levels)."""
-    return tuple(lv for lv in available_levels(villains) if lv not in SEARCH_LEVELS)
+    """The available levels that play by a scripted strategy (every one but the search and learned levels)."""
+    return tuple(lv for lv in available_levels(villains) if lv not in SEARCH_LEVELS + LEARNED_LEVELS)
 
 
 def is_search(level_or_strategy: Level | str | None) -> bool:

@@ -241,7 +241,7 @@ def run(
     jobs = plan.jobs(mode, skip=set(done))
     from simlab.game import warmup
 
-    warmup.ensure(search=plan.needs_search)  # compiling, if the cache is cold, is not play: games/s starts after it
+    warmup.ensure_players(plan.kernels)  # compiling, if the cache is cold, is not play: games/s starts after it
     t0 = time.perf_counter()
     interrupted = at_target = False
     if progress is not None:

@@ -36,39 +36,72 @@ def positions(
     """Every seat's features at the start of every ``every``-th turn of ``games`` games per seating, every seat at
     ``level`` (a level or a strategy): one row per (seating, game, turn, seat) with ``result`` (1 won, 0 lost, 0.5
     the turn cap). Games are played on ``threads`` threads (default: numba's); the frame does not depend on them."""
+    return self_play(games, seed, level, villains, every, threads)[0]
+
+
+def self_play(
+    games: int,
+    seed: int,
+    level: str,
+    villains=VILLAIN_KEYS,
+    every: int = 1,
+    threads: int | None = None,
+    decisions: bool = False,
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """:func:`positions`, and with ``decisions`` the same games' decisions: one row per option of every decision
+    with more than one (seating, game, decision, option, chosen, seat, villain, kind, options, turn, and the option's
+    features as the apprentice sees them, :data:`strategies.apprentice.OPTION_FEATURE_NAMES`)."""
     import numba
 
     from simlab.data.cards import load_cards
     from simlab.game import warmup
+    from strategies import KERNELS
 
-    warmup.ensure(search="search" in level)
     cards = load_cards()
+    kernels = _kernels(seatings(tuple(villains)), seed, level, cards)
+    warmup.ensure_players(kernels | ({KERNELS["apprentice"]} if decisions else set()))
     progress = progress_vectors(cards)
     jobs = [(order, i) for order in seatings(tuple(villains)) for i in range(games)]
     threads = max(1, min(threads or numba.get_num_threads(), len(jobs)))
-    blocks = _record(jobs, seed, level, cards, progress, every, threads)
-    return pl.concat([blocks[job] for job in jobs if job in blocks])
+    blocks = _record(jobs, seed, level, cards, progress, every, threads, decisions)
+    frame = pl.concat([blocks[job][0] for job in jobs if job in blocks])
+    chosen = pl.concat([blocks[job][1] for job in jobs if job in blocks]) if decisions else None
+    return frame, chosen
 
 
-def _record(jobs, seed, level, cards, progress, every, threads) -> dict:
-    """Each job's (seating, game index) positions as a frame, played on ``threads`` threads."""
+def _kernels(orders, seed, level, cards) -> set[int]:
+    """The strategy kernel ids the seats of the first game of each seating in ``orders`` play."""
+    from simlab.game.api import Game
+    from simlab.kernels import const as K
+    from simlab.runs.levels import strategy_at
+
+    out: set[int] = set()
+    for order in orders:
+        g = Game.new(
+            order, seed=seed, game_index=0, strategies=tuple(strategy_at(level, v) for v in order), cards=cards
+        )
+        out |= {int(k) for k in g.state.sv[:, K.SV_STRATEGY]}
+    return out
+
+
+MAX_OPTION_ROWS = 1 << 16  # option rows of one game's decisions kept (a game has a few thousand)
+
+
+def _record(jobs, seed, level, cards, progress, every, threads, decisions=False) -> dict:
+    """Each job's (seating, game index) positions and decisions as frames, played on ``threads`` threads."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from simlab.game.api import Game
-    from simlab.game.positions import record_game_nb
-    from simlab.kernels import const as K
     from simlab.kernels.state import new_state
     from simlab.runs.levels import strategy_at
-    from strategies.learned.features import FEATURE_NAMES, N_FEATURES
 
     todo = iter(jobs)
     lock = threading.Lock()
     blocks: dict = {}
 
     def work() -> None:
-        out = np.zeros((MAX_TURNS_KEPT, 3, N_FEATURES))
-        states: dict[int, object] = {}
+        buffers = _Buffers(progress, decisions)
         while True:
             with lock:
                 job = next(todo, None)
@@ -77,29 +110,98 @@ def _record(jobs, seed, level, cards, progress, every, threads) -> dict:
             order, i = job
             strategies = tuple(strategy_at(level, v) for v in order)
             g = Game.new(order, seed=seed, game_index=i, strategies=strategies, cards=cards)
-            work_state = states.setdefault(len(order), new_state(len(order), 0))
-            turns = record_game_nb(g.state, cards.tables, g.rules, work_state, progress, out)  # without the GIL
-            winner = int(g.state.g[K.G_WINNER])
-            taken = np.arange(0, turns, every)
-            rows = []
-            for s, v in enumerate(order):
-                columns = {
-                    "seating": "-vs-".join(order),
-                    "game": i,
-                    "turn": taken,
-                    "seat": s,
-                    "villain": v,
-                    "seats": len(order),
-                    "result": 0.5 if winner < 0 else float(s == winner),
-                }
-                frame = pl.DataFrame({k: np.broadcast_to(val, len(taken)) for k, val in columns.items()})
-                rows.append(frame.with_columns(pl.from_numpy(out[taken, s], schema=list(FEATURE_NAMES))))
-            blocks[job] = pl.concat(rows)
+            states = buffers.states(len(order), new_state)
+            blocks[job] = buffers.play(g, order, i, states, every)
 
     with ThreadPoolExecutor(threads) as pool:
         for done in [pool.submit(work) for _ in range(threads)]:
             done.result()
     return blocks
+
+
+class _Buffers:
+    """One thread's arrays for :func:`simlab.game.positions.record_game_nb`, and the frames of a game played."""
+
+    def __init__(self, progress, decisions: bool):
+        from simlab.game.positions import N_META
+        from simlab.kernels import const as K
+        from strategies.apprentice import N_OPTION_FEATURES
+        from strategies.learned.features import N_FEATURES
+
+        self.progress = progress
+        self.out = np.zeros((MAX_TURNS_KEPT, 3, N_FEATURES))
+        rows = MAX_OPTION_ROWS if decisions else 0
+        self.x = np.zeros((rows, N_OPTION_FEATURES))
+        self.meta = np.zeros((rows, N_META), np.int64)
+        self.local = np.zeros(1, np.uint64)
+        self.scratch = np.zeros(K.N_INST, np.int64)
+        self.counts = np.zeros(2, np.int64)
+        self._states: dict[int, tuple] = {}
+
+    def states(self, seats: int, new_state) -> tuple:
+        """(work, world, ws) of ``seats`` seats; the look-ahead states' rows hold each seat's progress vector (set
+        per game, as the seats' villains change)."""
+        if seats not in self._states:
+            self._states[seats] = tuple(new_state(seats, 0) for _ in range(3))
+        return self._states[seats]
+
+    def play(self, g, order, i, states, every) -> tuple[pl.DataFrame, pl.DataFrame]:
+        from simlab.game.positions import (
+            M_CHOSEN,
+            M_DECISION,
+            M_KIND,
+            M_OPTION,
+            M_OPTIONS,
+            M_SEAT,
+            M_TURN,
+            record_game_nb,
+        )
+        from simlab.kernels import const as K
+        from strategies.apprentice import OPTION_FEATURE_NAMES
+        from strategies.learned.features import FEATURE_NAMES
+
+        work, world, ws = states
+        width = min(self.progress.shape[1], world.sparams.shape[1])
+        for s in range(len(order)):
+            row = int(g.state.sv[s, K.SV_VILLAIN])
+            world.sparams[s, :width] = self.progress[row, :width]
+            ws.sparams[s, :width] = self.progress[row, :width]
+        tb = g.cards.tables
+        args = (work, self.progress, self.out, world, ws, self.local, self.scratch, self.x, self.meta)
+        record_game_nb(g.state, tb, g.rules, *args, self.counts)  # without the GIL
+        turns, rows = int(self.counts[0]), int(self.counts[1])
+        winner = int(g.state.g[K.G_WINNER])
+        seating = "-vs-".join(order)
+        taken = np.arange(0, turns, every)
+        frames = []
+        for s, v in enumerate(order):
+            columns = {
+                "seating": seating,
+                "game": i,
+                "turn": taken,
+                "seat": s,
+                "villain": v,
+                "seats": len(order),
+                "result": 0.5 if winner < 0 else float(s == winner),
+            }
+            frame = pl.DataFrame({k: np.broadcast_to(val, len(taken)) for k, val in columns.items()})
+            frames.append(frame.with_columns(pl.from_numpy(self.out[taken, s], schema=list(FEATURE_NAMES))))
+        meta = self.meta[:rows]
+        chosen = pl.DataFrame(
+            {
+                "seating": np.broadcast_to(seating, rows),
+                "game": np.broadcast_to(i, rows),
+                "decision": meta[:, M_DECISION],
+                "option": meta[:, M_OPTION],
+                "chosen": meta[:, M_CHOSEN].astype(bool),
+                "seat": meta[:, M_SEAT],
+                "villain": np.array(order)[meta[:, M_SEAT]] if rows else np.array([], str),
+                "kind": meta[:, M_KIND],
+                "options": meta[:, M_OPTIONS],
+                "turn": meta[:, M_TURN],
+            }
+        ).with_columns(pl.from_numpy(self.x[:rows].copy(), schema=list(OPTION_FEATURE_NAMES)))
+        return pl.concat(frames), chosen
 
 
 def feature_matrix(frame: pl.DataFrame) -> np.ndarray:
@@ -175,6 +277,114 @@ def compare(model, held: pl.DataFrame) -> pl.DataFrame:
     for name, p in (("learned", shared(model.predict(feature_matrix(held)), held)), ("6-weight", six_weight(held))):
         rows.append((name, value.log_loss(p[decided], result[decided]), value.brier(p[decided], result[decided])))
     return pl.DataFrame(rows, schema=["model", "log_loss", "brier"], orient="row")
+
+
+# ============================================================================ the apprentice
+
+APPRENTICE_ALPHA = 1e-3  # L2 penalty on the standardised weights
+
+
+def decision_starts(decisions: pl.DataFrame) -> np.ndarray:
+    """The first row of each decision in ``decisions`` (:func:`self_play`; a decision's options are adjacent)."""
+    key = decisions.select(pl.struct("seating", "game", "decision").rank("dense")).to_series().to_numpy()
+    return np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+
+
+def fit_apprentice(decisions: pl.DataFrame, alpha: float = APPRENTICE_ALPHA) -> dict[str, np.ndarray]:
+    """Each villain's apprentice weights (:mod:`strategies.apprentice`) fitted to the choices in ``decisions``
+    (:func:`self_play`): a conditional logit, P(option) proportional to exp(weights . its features), every decision
+    weighing the same, on standardised features with an L2 penalty ``alpha``, by L-BFGS (scipy). Returns villain ->
+    weights on the features as they are (the standardising folded in; the shift, the same for every option of a
+    decision, dropped)."""
+    from scipy.optimize import minimize
+
+    from strategies.apprentice import OPTION_FEATURE_NAMES
+
+    out = {}
+    for villain in sorted(decisions["villain"].unique().to_list()):
+        part = decisions.filter(pl.col("villain") == villain)
+        x = part.select(OPTION_FEATURE_NAMES).to_numpy().astype(np.float64)
+        chosen = part["chosen"].to_numpy()
+        starts = decision_starts(part)
+        mean = x.mean(axis=0)
+        scale = x.std(axis=0)
+        scale[scale == 0] = 1.0
+        z = (x - mean) / scale
+        loss = _conditional_logit_loss(z, chosen, starts, alpha)
+        fit = minimize(loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+        out[villain] = fit.x / scale
+    return out
+
+
+def _conditional_logit_loss(z, chosen, starts, alpha):
+    """The mean negative log-likelihood of the chosen options (one per decision) and its gradient, plus ``alpha``/2
+    times the squared weights."""
+    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(z)]))
+    decisions = len(starts)
+
+    def loss(w):
+        score = z @ w
+        top = np.maximum.reduceat(score, starts)
+        e = np.exp(score - top[group])
+        total = np.add.reduceat(e, starts)
+        log_p = score[chosen] - top[group[chosen]] - np.log(total[group[chosen]])
+        p = e / total[group]
+        p[chosen] -= 1.0
+        value = -log_p.sum() / decisions + 0.5 * alpha * w @ w
+        return value, z.T @ p / decisions + alpha * w
+
+    return loss
+
+
+def apprentice_choices(weights: dict[str, np.ndarray], decisions: pl.DataFrame) -> np.ndarray:
+    """For each decision of ``decisions`` (in order), the option the apprentice with ``weights`` takes: the best
+    score, the lower option on a tie (as its kernel does)."""
+    from strategies.apprentice import OPTION_FEATURE_NAMES
+
+    x = decisions.select(OPTION_FEATURE_NAMES).to_numpy().astype(np.float64)
+    w = np.stack([weights[v] for v in decisions["villain"].to_list()])
+    score = np.einsum("ij,ij->i", x, w)
+    starts = decision_starts(decisions)
+    top = np.maximum.reduceat(score, starts)
+    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(score)]))
+    first_best = np.minimum.reduceat(np.where(score == top[group], np.arange(len(score)), len(score)), starts)
+    return decisions["option"].to_numpy()[first_best]
+
+
+def agreement(weights: dict[str, np.ndarray], decisions: pl.DataFrame) -> pl.DataFrame:
+    """How often the apprentice with ``weights`` takes the option taken in ``decisions`` (held-out games), beside
+    the tuned heuristic's choice in the same look-ahead world: per villain and overall, with the decisions counted."""
+    starts = decision_starts(decisions)
+    heads = decisions[starts]
+    taken = decisions.filter(pl.col("chosen"))["option"].to_numpy()
+    tuned = decisions.filter(pl.col("tuned_pick") == 1)["option"].to_numpy()
+    frame = heads.select("villain").with_columns(
+        apprentice=pl.Series(apprentice_choices(weights, decisions) == taken),
+        tuned=pl.Series(tuned == taken),
+    )
+    rows = frame.group_by("villain").agg(pl.len().alias("decisions"), pl.col("apprentice", "tuned").mean())
+    every = frame.select(
+        pl.lit("all").alias("villain"), pl.len().alias("decisions"), pl.col("apprentice", "tuned").mean()
+    )
+    return pl.concat([rows.sort("villain"), every])
+
+
+HELD_EVERY = 5  # every 5th game of a seating is held out of a fit, to measure it on
+
+
+def split_games(frame: pl.DataFrame, every: int = HELD_EVERY) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``frame`` (positions or decisions) as (fitted on, held out): every ``every``-th game of each seating held out,
+    a whole game on one side."""
+    held = pl.col("game") % every == every - 1
+    return frame.filter(~held), frame.filter(held)
+
+
+def apprentice_step(decisions: pl.DataFrame) -> tuple[dict[str, np.ndarray], pl.DataFrame]:
+    """The apprentice fitted on the games of ``decisions`` that are not held out (:func:`split_games`), and its
+    agreement on the held-out ones (:func:`agreement`)."""
+    train, held = split_games(decisions)
+    weights = fit_apprentice(train)
+    return weights, agreement(weights, held)
 
 
 # ============================================================================ is a generation stronger?
