@@ -387,6 +387,37 @@ def apprentice_step(decisions: pl.DataFrame) -> tuple[dict[str, np.ndarray], pl.
     return weights, agreement(weights, held)
 
 
+def make_apprentice(
+    path, games: int, seed: int, level: str = "search", threads=None, decisions: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Fit the apprentice on the decisions of ``games`` self-play games per seating at ``level`` (or on
+    ``decisions``, the frame :func:`self_play` gives for those arguments, already played) and write it to ``path``
+    with its provenance and its agreement on the held-out games; returns the agreement table."""
+    import time
+
+    from simlab.runs.backend import source_commit
+    from strategies import apprentice
+
+    t = time.process_time()
+    if decisions is None:
+        decisions = self_play(games, seed, level, threads=threads, decisions=True)[1]
+    weights, table = apprentice_step(decisions)
+    provenance = {
+        "data": level,
+        "games_per_seating": games,
+        "decisions": int(decisions.select(pl.struct("seating", "game", "decision").n_unique()).item()),
+        "seed": seed,
+        "held_out": f"every {HELD_EVERY}th game of each seating",
+        "agreement": {r["villain"]: round(r["apprentice"], 4) for r in table.iter_rows(named=True)},
+        "tuned_agreement": {r["villain"]: round(r["tuned"], 4) for r in table.iter_rows(named=True)},
+        "commit": source_commit() or "unknown",
+        "command": f"simlab.studies.learn.make_apprentice(path, {games}, {seed}, {level!r})",
+        "cpu_seconds_fit": round(time.process_time() - t, 1),
+    }
+    apprentice.write(weights, path, provenance)
+    return table
+
+
 # ============================================================================ is a generation stronger?
 
 
