@@ -28,7 +28,7 @@ from strategies import STRATEGIES, StrategySpec, resolve
 if TYPE_CHECKING:
     from strategies.mixture import MixedSpec
 
-LEVELS = ("random", "novice", "expert", "tuned", "strong", "apprentice", "search")
+LEVELS = ("random", "novice", "expert", "tuned", "apprentice", "strong", "search")
 DEFAULT_LEVEL = "expert"
 SEARCH_LEVELS = ("search",)  # levels that decide by simulation
 LEARNED_LEVELS = ("apprentice",)  # levels that play a model learned from the search player's games

@@ -9,6 +9,8 @@ Brier score, calibration by decile), beside the search player's 6-weight model.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import polars as pl
 
@@ -418,14 +420,41 @@ def make_apprentice(
     return table
 
 
+def apprentice_strength(path, games: int, seed: int, against=("strong", "tuned"), threads=None) -> dict:
+    """The apprentice in ``path``'s paired gain (:func:`paired_gain`) over each level of ``against``, per villain,
+    every other seat at that level; also written into the model's provenance (``strength``), with the command."""
+    import tempfile
+    from pathlib import Path
+
+    from strategies import apprentice
+
+    path = Path(path).resolve()
+    with tempfile.TemporaryDirectory() as folder:
+        strategy = Path(folder) / "apprentice.toml"
+        strategy.write_text(f'name = "apprentice-measured"\nbase = "apprentice"\npolicy_model = "{path}"\n')
+        out = {
+            level: {v: paired_gain(v, str(strategy), level, games, seed, threads) for v in VILLAIN_KEYS}
+            for level in against
+        }
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["provenance"]["strength"] = {
+        "gain_over": {lv: {v: {k: round(x, 4) for k, x in g.items()} for v, g in by.items()} for lv, by in out.items()},
+        "command": f"simlab.studies.learn.apprentice_strength(path, {games}, {seed}, {tuple(against)!r})",
+    }
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    apprentice.read.cache_clear()
+    return out
+
+
 # ============================================================================ is a generation stronger?
 
 
 def paired_gain(villain: str, candidate: str, incumbent: str, games: int, seed: int, threads=None) -> dict:
     """How much more ``villain`` wins playing ``candidate`` than playing ``incumbent``, every other seat playing
     ``incumbent``, on the same games (same seeds, seats and deals): over every 2-player pairing of ``villain`` with
-    another villain, ``games`` games each. Returns the gain (share of games), its 95% interval from the paired
-    differences, and the games."""
+    another villain, ``games`` games each (``candidate`` and ``incumbent``: levels or strategies). Returns the gain
+    (share of games), its 95% interval from the paired differences, and the games."""
+    from simlab.runs.levels import strategy_at
     from simlab.runs.settings import RunSettings
     from simlab.runs.sim import run
 
@@ -437,7 +466,8 @@ def paired_gain(villain: str, candidate: str, incumbent: str, games: int, seed: 
         won = {}
         for name, strategy in (("candidate", candidate), ("incumbent", incumbent)):
             settings = RunSettings(games, seed, threads=threads)
-            result = run(matchup, settings, strategies={villain: strategy, other: incumbent}, keep_games=True)
+            seats = {villain: strategy_at(strategy, villain), other: strategy_at(incumbent, other)}
+            result = run(matchup, settings, strategies=seats, keep_games=True)
             won[name] = result.games.sort("game")["winner"].eq(villain).fill_null(False).cast(pl.Float64).to_numpy()
         diffs.append(won["candidate"] - won["incumbent"])
     return gain_interval(np.concatenate(diffs))
