@@ -87,7 +87,8 @@ class LearnSettings:
         ):
             value = getattr(self, name)
             if not whole(value) or value < low:
-                raise InputError(f"{name} must be a whole number, at least {low} ({why}), got {value!r}")
+                flag = "-n" if name == "games" else "--" + name.replace("_", "-")
+                raise InputError(f"{name} ({flag}) must be a whole number, at least {low} ({why}), got {value!r}")
         check_seed(self.seed)
         villains = tuple(self.villains)
         for v in villains:
@@ -324,6 +325,7 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
     ``apprentice.json``, ``search.toml``, ``apprentice.toml`` in ``g{k+1}/``, and ``fit.json``: the data, the
     value model's log-loss and Brier score on held-out games beside the 6-weight model's, the apprentice's
     agreement with the search on held-out games."""
+    from simlab.runs.backend import source_commit
     from strategies import apprentice
     from strategies.learned import value
 
@@ -352,6 +354,7 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
             "tuned_games_per_seating": settings.tuned_games,
             "positions": train.height,
             "seed": settings.seed,
+            "commit": source_commit() or "unknown",
             "command": f"simlab learn FOLDER -n {settings.games} --seed {settings.seed}",
         }
         model = fit_value(train, provenance)
@@ -529,8 +532,12 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     :func:`simlab.studies.learn.apprentice_step`) and ``fit_value`` (positions, provenance -> a value model; default
     :func:`simlab.studies.learn.fit_value`) are the fits; ``progress`` is called with (games done, games planned,
     what is under way). Writes ``learning.json``, ``learning.parquet`` and ``verdict.json``; returns them."""
+    from simlab.game import warmup
+    from strategies import KERNELS
+
     fit_apprentice = fit_apprentice or L.apprentice_step
     fit_value = fit_value or L.fit_value
+    warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
     folder = open_folder(folder, settings)
     bar = _Progress(planned_games(settings), progress)
     gens: list[dict] = [{"generation": 0, "strategy": settings.base}]
