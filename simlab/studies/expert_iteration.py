@@ -434,7 +434,7 @@ def convergence(previous: dict, top: dict) -> dict:
     generation, the top's only; ``values``: rows of matchup, villain, value, low, high). The top is settled when no
     villain's gain is above 2 points nor its interval's upper end above 4, and every matchup value moved at most 2
     points plus both 95% half-widths. Returns settled, the verdict ("settled" or "still moving (±x points)", x the
-    largest gain or move), and each check."""
+    largest of the gains, their intervals' upper ends and the moves), and each check."""
     gains = []
     for villain, g in sorted(top["gains"].items()):
         ok = g["gain"] <= SETTLED_GAIN + TOLERANCE and g["high"] <= SETTLED_HIGH + TOLERANCE
@@ -449,7 +449,7 @@ def convergence(previous: dict, top: dict) -> dict:
         moves.append({"matchup": r["matchup"], "villain": r["villain"], "move": move, "allowed": allowed})
         moves[-1]["ok"] = abs(move) <= allowed + TOLERANCE
     settled = all(g["ok"] for g in gains) and all(m["ok"] for m in moves)
-    size = max([abs(g["gain"]) for g in gains] + [abs(m["move"]) for m in moves], default=0.0)
+    size = max([max(abs(g["gain"]), g["high"]) for g in gains] + [abs(m["move"]) for m in moves], default=0.0)
     verdict = "settled" if settled else f"still moving (±{100 * size:.1f} points)"
     return {"settled": settled, "verdict": verdict, "moved": size, "gains": gains, "values": moves}
 
