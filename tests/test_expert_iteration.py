@@ -174,3 +174,49 @@ def test_the_loop_writes_a_table_per_generation_and_the_verdict(straight):
     assert {"data_games", "learned_log_loss", "six_weight_brier", "gain gaston", "cpu_per_game"} <= set(table.columns)
     verdict = json.loads((straight / "verdict.json").read_text())
     assert verdict["verdict"] == "settled" or verdict["verdict"].startswith("still moving")
+
+
+# ============================================================================ the command
+
+
+def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    seen = {}
+
+    def interrupted(folder, settings, progress=None):
+        seen.update(folder=folder, settings=settings)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "learn", interrupted)
+    folder = str(tmp_path / "run")
+    args = ["learn", folder, "-n", "7", "--paired-games", "9", "--generations", "2", "--probe-games", "0"]
+    res = CliRunner().invoke(app, [*args, "--villains", "gaston,horned-king", "--seed", "4", "--threads", "1"])
+    assert res.exit_code == 130, res.output
+    assert f"resume with the same command (simlab learn {folder}" in res.output
+    expected = E.LearnSettings(7, 9, 2, 4, "search", L.TUNED_GAMES, 0, 0, ("gaston", "horned-king"), 1)
+    assert seen == {"folder": folder, "settings": expected}
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["-n", "3"], "games (-n) must be a whole number, at least 5"),
+        (["--paired-games", "1"], "paired_games (--paired-games)"),
+        (["--villains", "gaston,jafar"], "'jafar'"),
+        (["--villains", "gaston"], "2 or 3 different villains"),
+        (["--base", "expert"], "base must be a search strategy"),
+    ],
+)
+def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    res = CliRunner().invoke(app, ["learn", str(tmp_path / "run"), *args])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], res.output
+    assert not (tmp_path / "run").exists()
