@@ -220,3 +220,46 @@ def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], res.output
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_models_with_the_paired_games_on_a_dask_cluster(base, straight, tmp_path):
+    from simlab.runs.backend import DaskBackend, use
+
+    backend = DaskBackend(n_workers=2)
+    try:
+        with use(backend):
+            E.learn(tmp_path / "learning", tiny(base))
+    finally:
+        backend.close()
+    assert contents(tmp_path / "learning") == contents(straight)
+
+
+def test_ctrl_c_in_self_play_stops_the_threads_after_their_game_under_way():
+    import os
+    import signal
+
+    done = []
+
+    def interrupt_at_the_first_game(n, planned):
+        done.append(n)
+        if n == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    planned = 300 * 4
+    with pytest.raises(KeyboardInterrupt):
+        L.self_play(300, 5, "expert", ("gaston", "horned-king"), threads=2, progress=interrupt_at_the_first_game)
+    assert max(done) < planned / 2, f"{max(done)} of {planned} games played after Ctrl-C"
+
+
+def test_positions_without_decisions_play_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = (
+        "from simlab.studies import learn\n"
+        "frame = learn.positions(3, 1, 'expert', ('gaston', 'horned-king'), threads=1)\n"
+        "print(frame.height > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]

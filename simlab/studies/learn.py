@@ -61,7 +61,9 @@ def self_play(
 
     cards = load_cards()
     kernels = _kernels(seatings(tuple(villains)), seed, level, cards)
-    warmup.ensure_players(kernels | ({KERNELS["apprentice"]} if decisions else set()))
+    # record_game_nb calls the apprentice's option features through bound symbols, decisions or not: unbound, a
+    # game without decisions crashed (segmentation fault) in a process that had not warmed the apprentice
+    warmup.ensure_players(kernels | {KERNELS["apprentice"]})
     jobs = [(order, i) for order in seatings(tuple(villains)) for i in range(games)]
     threads = max(1, min(threads or numba.get_num_threads(), len(jobs)))
     blocks = _record(jobs, seed, level, cards, progress_vectors(cards), every, threads, decisions, progress)
@@ -93,7 +95,7 @@ def _record(jobs, seed, level, cards, progress, every, threads, decisions=False,
     ``report`` (if given) called with (games done, games planned) after each game. An exception in the calling
     thread (Ctrl-C) stops the threads once their game under way is over and is raised again."""
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor, wait
 
     from simlab.game.api import Game
     from simlab.kernels.state import new_state
@@ -122,8 +124,14 @@ def _record(jobs, seed, level, cards, progress, every, threads, decisions=False,
 
     pool = ThreadPoolExecutor(threads)
     try:
-        for done in [pool.submit(work) for _ in range(threads)]:
-            done.result()
+        futures = [pool.submit(work) for _ in range(threads)]
+        # waiting in short steps: a signal the kernel hands to a worker thread reaches the Python handler only
+        # when the main thread wakes, and a wait without a timeout would not wake until every game is played
+        while futures:
+            finished, _ = wait(futures, timeout=0.1)
+            for done in finished:
+                done.result()
+            futures = [f for f in futures if f not in finished]
     finally:  # on Ctrl-C, the games under way finish and no other starts
         stop.set()
         pool.shutdown(wait=True)
