@@ -132,12 +132,17 @@ def broken(frame, provenance):
     return model
 
 
-def test_a_generation_that_is_not_stronger_is_refused(base, tmp_path):
-    res = E.learn(tmp_path / "learning", tiny(base, paired_games=10), fit_value=broken)
-    accept = json.loads((tmp_path / "learning" / "g1" / "accept.json").read_text())
-    assert accept["accepted"] is False and accept["reason"].startswith("refused")
+def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(base, tmp_path):
+    folder = tmp_path / "learning"
+    res = E.learn(folder, tiny(base, paired_games=10, retries=1), fit_value=broken)
+    for name in ("accept.json", "accept-1.json"):
+        accept = json.loads((folder / "g1" / name).read_text())
+        assert accept["accepted"] is False and accept["reason"].startswith("refused")
     assert res.verdict["top"] == 0 and "refused" in res.verdict["verdict"]
-    assert not (tmp_path / "learning" / "g1" / "play.json").exists()  # a refused generation plays no more
+    assert not (folder / "g1" / "play.json").exists()  # a refused generation plays no more
+    first, again = (pl.read_parquet(folder / "g0" / f"positions{s}.parquet") for s in ("", "-1"))
+    assert again.select("seating", "game").n_unique() == 2 * first.select("seating", "game").n_unique()
+    assert json.loads((folder / "g1" / "fit-1.json").read_text())["data_games"] == 2 * 5 * 4
 
 
 def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, straight, tmp_path):

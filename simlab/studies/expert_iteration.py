@@ -326,7 +326,7 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
     value model's log-loss and Brier score on held-out games beside the 6-weight model's, the apprentice's
     agreement with the search on held-out games."""
     from simlab.runs.backend import source_commit
-    from strategies import apprentice
+    from strategies import apprentice, search
     from strategies.learned import value
 
     src, out = folder / f"g{k}", folder / f"g{k + 1}"
@@ -366,6 +366,9 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
         os.replace(tmp, out / "apprentice.json")
         write_atomically(out / "search.toml", _search_toml(k + 1, search_params(settings), provenance))
         write_atomically(out / "apprentice.toml", APPRENTICE_TOML.format(k=k + 1, prev=k))
+        # a retry rewrites the files of the same paths, which the players read once a process
+        search.learned_model.cache_clear()
+        apprentice.read.cache_clear()
         return {
             "generation": k + 1,
             "data_games": settings.games * 2**attempt * seating_count(settings.villains),
