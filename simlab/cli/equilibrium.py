@@ -20,6 +20,7 @@ from simlab.cli.common import (
     fail,
     parse_pairs,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -213,6 +214,8 @@ def equilibrium(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """A matchup's value at strong play: each side's population (novice, expert, tuned, --seed-strategy and
     --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
@@ -244,7 +247,7 @@ def equilibrium(
         bar, update = equilibrium_bar()
         results = []
         t0 = time.perf_counter()
-        with backend_for(backend, scheduler):
+        with backend_for(backend, scheduler, connect_timeout, fallback):
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")

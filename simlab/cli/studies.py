@@ -25,6 +25,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -78,6 +79,8 @@ def difficulty(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
     play and for new players with a verdict, and its skill trace by level (the search level only with
@@ -110,11 +113,11 @@ def difficulty(
             check_level(lv)  # before the headline plays any game
         for text in reading or ():
             parse_perturbation(text)  # likewise
-        with backend_for(backend, scheduler):
+        with backend_for(backend, scheduler, connect_timeout, fallback):
             trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
             head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
             _headline(chosen, _band(band), trace_search, head_settings, plots)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             res = robust_difficulty(
                 chosen,
                 level or None,
@@ -198,6 +201,8 @@ def leverage(
     png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
@@ -214,7 +219,7 @@ def leverage(
     check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
             res = run_leverage(
                 rules=not no_rules,
