@@ -70,6 +70,9 @@ def calibrate(
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
     bar, update = progress_bar()
     try:
+        from simlab.runs.sizes import plan_size
+
+        plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else no_bar():
             settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
             res = run_calibrate(games, wanted, variants, settings=settings)

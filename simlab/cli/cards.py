@@ -178,8 +178,18 @@ def parse_values(text: str) -> list[str]:
             fail(f"--values {text!r}: a range must look like 3..7")
         if b < a:
             fail(f"--values {text!r}: the range is empty")
+        check_sweep_values(b - a + 1, text)
         return [str(v) for v in range(a, b + 1)]
-    return split_items(text, "--values")
+    items = split_items(text, "--values")
+    check_sweep_values(len(items), text)
+    return items
+
+
+def check_sweep_values(count: int, text: str) -> None:
+    from simlab.studies.whatif import MAX_SWEEP_VALUES
+
+    if count > MAX_SWEEP_VALUES:
+        fail(f"--values {text!r} gives {count:,} values, over the limit of {MAX_SWEEP_VALUES:,} points a sweep plots")
 
 
 COMMANDS = {"cards": cards, "sweep": sweep}

@@ -260,6 +260,9 @@ def run_settings(
     level = levels.Level.parse(level) if level is not None else None  # read once: what follows takes the value
     n = default_games(n, default, level, strategies.values())
     check_games(n)
+    from simlab.runs.sizes import plan_size
+
+    plan_size("-n", n, what="games each")  # a study shows its results at its end: it must be able to end
     return RunSettings(
         n,
         seed,

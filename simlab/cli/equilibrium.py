@@ -308,7 +308,13 @@ def equilibrium_probe(
     matchup: Annotated[
         list[str] | None, typer.Option("--matchup", "-m", help="A-vs-B (repeatable; default every mixture file)")
     ] = None,
-    mixtures: Annotated[str, typer.Option("--mixtures", help="directory of the mixture files")] = "configs/equilibrium",
+    mixtures: Annotated[
+        str | None,
+        typer.Option(
+            "--mixtures",
+            help="directory of the mixture files [default: the shipped ones, simlab's configs/equilibrium]",
+        ),
+    ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", help="games per side, paired with the side's own mixture")
     ] = 200,
@@ -332,6 +338,7 @@ def equilibrium_probe(
 
     import polars as pl
 
+    from simlab.data import durable
     from simlab.game.api import parse_matchup
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
@@ -341,7 +348,7 @@ def equilibrium_probe(
             raise InputError(f"--games must be 2 or more, got {games}")
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
-        files = eq.shipped_files(mixtures, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
+        files = eq.shipped_files(mixtures or eq.SHIPPED_DIR, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
         settings = RunSettings(seed=seed, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium-probe"
         frames = []
@@ -350,8 +357,8 @@ def equilibrium_probe(
             probe = eq.search_probe(shipped, games, epsilon, strategy, settings=settings)
             here = Path(report_dir) / shipped.matchup
             here.mkdir(parents=True, exist_ok=True)
-            probe.write_parquet(here / "search_probe.parquet")
-            probe.write_csv(here / "search_probe.csv")
+            durable.write_with(here / "search_probe.parquet", probe.write_parquet, "the search probe")
+            durable.write_with(here / "search_probe.csv", probe.write_csv, "the search probe")
             if record:
                 eq.record_probe(f, probe, command)
             frames.append(probe)

@@ -171,15 +171,18 @@ def print_fix(res: F.FixResult) -> None:
 
 
 def write_fix(res: F.FixResult, directory: Path) -> None:
+    from simlab.data import durable
     from simlab.report.plots import plot_fix
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, frame in res.frames().items():
-            frame.write_parquet(directory / f"{name}.parquet")
-            frame.write_csv(directory / f"{name}.csv")
+            durable.write_with(directory / f"{name}.parquet", frame.write_parquet, "the fix table")
+            durable.write_with(directory / f"{name}.csv", frame.write_csv, "the fix table")
     except OSError as exc:
         fail(f"cannot write the tables to {str(directory)!r}: {exc.strerror or exc}")
+    except USER_ERRORS as exc:
+        fail(str(exc))
     if res.fixes.height:
         best = res.table.filter(res.table["rank"] == 1)
         adapted = res.adaptation if res.adaptation.height else None

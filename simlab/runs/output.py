@@ -98,7 +98,12 @@ class _ParquetOut:
         """Drop the file being written (a parquet file cut short cannot be opened) and say why, in one line."""
         size = self.tmp.stat().st_size if self.tmp is not None and self.tmp.exists() else 0
         total = self.games or self.written
-        needed = int(size / self.written * total) if self.written and total else None
+        if self.written:
+            needed = int(size / self.written * total)
+        else:  # nothing written yet: the planned size (simlab.runs.sizes)
+            from simlab.runs.sizes import PARQUET_BYTES_PER_GAME_SEAT
+
+            needed = total * PARQUET_BYTES_PER_GAME_SEAT * self.P or None
         with contextlib.suppress(Exception):
             self.writer.close()
         durable.discard(self.tmp)

@@ -41,6 +41,7 @@ from simlab.runs.levels import play_label
 from simlab.runs.output import _frame, _ParquetOut, card_flags  # noqa: F401
 from simlab.runs.seating import check_first, seat_table  # noqa: F401
 from simlab.runs.settings import RunSettings
+from simlab.runs.sizes import PARQUET_BYTES_PER_GAME_SEAT, plan_size
 from simlab.runs.stopping import Interrupted, StopFlag
 from simlab.runs.tally import Tally, entry_names, hist_stats  # noqa: F401
 from strategies.mixture import play_spec
@@ -205,6 +206,8 @@ def run(
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
+    if out is not None:  # what the file will hold must fit where it goes (a run without it streams: no limit)
+        plan_size("-n", n_games, streamed=True, out=out, out_bytes_each=PARQUET_BYTES_PER_GAME_SEAT * len(villains))
     _set_threads(settings.threads)
     plan = settings.plan(villains, strategies=strategies, order=first, chunk=chunk)
     names = plan.strategies
