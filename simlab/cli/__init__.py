@@ -34,10 +34,13 @@ for group in GROUPS:
 
 
 def main() -> None:
+    from simlab.runs.stopping import code_of, signals_interrupt
+
     try:
-        app()
-    except KeyboardInterrupt:  # pragma: no cover
-        sys.exit(130)
+        with signals_interrupt():  # SIGTERM and SIGHUP stop a command as Ctrl-C does (exit 143, 129)
+            app()
+    except KeyboardInterrupt as exc:  # pragma: no cover
+        sys.exit(code_of(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,6 +20,7 @@ from simlab.cli.common import (
     progress_bar,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -49,6 +50,8 @@ def calibrate(
     json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON instead")] = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Compare simulated predictions with a log of real games: per level and rule reading, observed wins vs
     predicted per matchup and seat (exact binomial p), the first player's advantage, log-likelihood and Brier
@@ -67,7 +70,10 @@ def calibrate(
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
     bar, update = progress_bar()
     try:
-        with backend_for(backend, scheduler), bar if not json_out else no_bar():
+        from simlab.runs.sizes import plan_size
+
+        plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else no_bar():
             settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
             res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:

@@ -31,6 +31,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -57,6 +58,8 @@ def cards(
     ] = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
@@ -73,7 +76,7 @@ def cards(
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level)
         if causal:
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
-        with backend_for(backend, scheduler):
+        with backend_for(backend, scheduler, connect_timeout, fallback):
             frame = observational(villain, settings=settings)
             if causal:
                 with bar:
@@ -123,6 +126,8 @@ def sweep(
     level: Level = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
@@ -151,7 +156,7 @@ def sweep(
         attribute = attribute if attribute is not None else spec.get("attribute")
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
-        with backend_for(cfg["backend"], cfg["scheduler"]), bar:
+        with backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback), bar:
             settings = config_settings(cfg, update)
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
@@ -173,8 +178,18 @@ def parse_values(text: str) -> list[str]:
             fail(f"--values {text!r}: a range must look like 3..7")
         if b < a:
             fail(f"--values {text!r}: the range is empty")
+        check_sweep_values(b - a + 1, text)
         return [str(v) for v in range(a, b + 1)]
-    return split_items(text, "--values")
+    items = split_items(text, "--values")
+    check_sweep_values(len(items), text)
+    return items
+
+
+def check_sweep_values(count: int, text: str) -> None:
+    from simlab.studies.whatif import MAX_SWEEP_VALUES
+
+    if count > MAX_SWEEP_VALUES:
+        fail(f"--values {text!r} gives {count:,} values, over the limit of {MAX_SWEEP_VALUES:,} points a sweep plots")
 
 
 COMMANDS = {"cards": cards, "sweep": sweep}

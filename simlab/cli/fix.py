@@ -22,6 +22,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -86,6 +87,8 @@ def fix(
     report_dir: Annotated[str, typer.Option("--report-dir", help="where the tables and the plot go")] = "reports/fix",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """The smallest edits that bring every matchup into the band: every card's cost and Strength by 1 and 2, a copy
     moved between two cards of a deck (and rule variants with --with-rules), screened on the unedited game's seeds,
@@ -112,7 +115,7 @@ def fix(
             adapt_validation_games,
         )
         band_ = F.parse_band(band)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             res = F.fix(
                 band_,
                 matchup or None,
@@ -168,15 +171,18 @@ def print_fix(res: F.FixResult) -> None:
 
 
 def write_fix(res: F.FixResult, directory: Path) -> None:
+    from simlab.data import durable
     from simlab.report.plots import plot_fix
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, frame in res.frames().items():
-            frame.write_parquet(directory / f"{name}.parquet")
-            frame.write_csv(directory / f"{name}.csv")
+            durable.write_with(directory / f"{name}.parquet", frame.write_parquet, "the fix table")
+            durable.write_with(directory / f"{name}.csv", frame.write_csv, "the fix table")
     except OSError as exc:
         fail(f"cannot write the tables to {str(directory)!r}: {exc.strerror or exc}")
+    except USER_ERRORS as exc:
+        fail(str(exc))
     if res.fixes.height:
         best = res.table.filter(res.table["rank"] == 1)
         adapted = res.adaptation if res.adaptation.height else None

@@ -36,6 +36,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -65,6 +66,8 @@ def run(
     config: Config = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
     checkpoint: Annotated[
         str | None, typer.Option(help="record each finished chunk in this directory (resume with --resume)")
     ] = None,
@@ -100,7 +103,10 @@ def run(
                     "--checkpoint": checkpoint if checkpoint is None or not same_dir(checkpoint, resume) else None,
                 },
             )
-            with backend_for(backend or "local", scheduler), bar if not json_out else no_bar():
+            with (
+                backend_for(backend or "local", scheduler, connect_timeout, fallback),
+                bar if not json_out else no_bar(),
+            ):
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
             print_or_json(res, json_out)
             return
@@ -125,7 +131,10 @@ def run(
             cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
         # the --strategy items are this matchup's (each checked to be one of its villains), not the settings'
         settings = config_settings(cfg, None if json_out else update, strategies=False)
-        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
+        with (
+            backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
+            bar if not json_out else no_bar(),
+        ):
             res = run_games(
                 cfg["matchup"],
                 settings,
@@ -189,7 +198,11 @@ def print_or_json(res, json_out: bool) -> None:
     else:
         print_run(res)
     if res.interrupted:
-        raise typer.Exit(130)
+        if res.checkpoint is not None:
+            import shlex
+
+            typer.echo(f"stopped; finish the run with: simlab run --resume {shlex.quote(res.checkpoint)}", err=True)
+        raise typer.Exit(res.stop_code or 130)
 
 
 def matrix(
@@ -206,18 +219,22 @@ def matrix(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table (each outcome's
     rate and the first-seat advantage, with 95% intervals) and a heatmap."""
     from simlab.report.plots import plot_matrix
 
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
+    res, settings = _matrix(
+        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, connect_timeout, fallback
+    )
     console.print(matrix_table(res.table, settings))
     png = png or default_png("matrix", settings.level_name or "expert")
     save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
 
 
-def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler):
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, *connect):
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
@@ -227,7 +244,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
         settings = run_settings(
             n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
         )
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, *connect), bar:
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -247,6 +264,8 @@ def first_seat(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Does going first pay? The first seat's win rate and its advantage over the other seats (first seat's win
     rate minus their mean), with 95% intervals, in every 2-player pairing (mirrors included) and the 3-player
@@ -255,7 +274,9 @@ def first_seat(
     from simlab.report.render import first_seat_view
     from simlab.studies.matchups import first_seat as first_seat_table
 
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
+    res, settings = _matrix(
+        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, connect_timeout, fallback
+    )
     frame = first_seat_table(res)
     console.print(first_seat_view(frame, settings))
     png = png or default_png("first-seat", settings.level_name or "expert")

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from simlab.cli.common import BackendOrConfig, Config, Scheduler, Threads, backend_for, fail
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.errors import USER_ERRORS
 from simlab.report.render import console
 
@@ -23,6 +24,8 @@ def report(
     ] = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
     as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it. It prints
@@ -35,7 +38,7 @@ def report(
         exp = load_experiment(config) if config else None
         backend = backend or (exp.backend if exp else None) or "local"
         scheduler = scheduler or (exp.scheduler if exp else None)
-        with backend_for(backend, scheduler), console.status("report") as status:
+        with backend_for(backend, scheduler, connect_timeout, fallback), console.status("report") as status:
             rep = build_report(
                 exp,
                 out,

@@ -25,7 +25,8 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
-from simlab.data.inputs import check_output_file
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
+from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import _rate_table, console, leverage_views, print_difficulty
@@ -78,6 +79,8 @@ def difficulty(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
     play and for new players with a verdict, and its skill trace by level (the search level only with
@@ -110,11 +113,12 @@ def difficulty(
             check_level(lv)  # before the headline plays any game
         for text in reading or ():
             parse_perturbation(text)  # likewise
-        with backend_for(backend, scheduler):
+        check_output_dir(plots, "--plots")  # a folder that can take the plots (not a file), before any game
+        head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+        with backend_for(backend, scheduler, connect_timeout, fallback):
             trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
-            head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
             _headline(chosen, _band(band), trace_search, head_settings, plots)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             res = robust_difficulty(
                 chosen,
                 level or None,
@@ -198,6 +202,8 @@ def leverage(
     png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
@@ -214,7 +220,7 @@ def leverage(
     check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
             res = run_leverage(
                 rules=not no_rules,
@@ -230,10 +236,12 @@ def leverage(
     for view in leverage_views(t, summary, top, n, seed, level):
         console.print(view)
     if out is not None:
+        from simlab.data import durable
+
         try:
-            t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
-        except OSError as exc:
-            fail(f"cannot write --out {out!r}: {exc.strerror or exc}; the table is printed above")
+            durable.write_with(out, t.write_parquet if out.endswith(".parquet") else t.write_csv, "--out")
+        except USER_ERRORS as exc:
+            fail(f"{exc}; the table is printed above")
         console.print(f"table: {out}")
     if png is not None:
         save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9)

@@ -22,6 +22,7 @@ from simlab.cli.common import (
     parse_pairs,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -106,6 +107,8 @@ def tune(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
     3-player parts against the current opponents and other levels), every candidate on the same games, then
@@ -122,7 +125,7 @@ def tune(
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
             res = tuning.tune(
                 villain,
@@ -167,6 +170,8 @@ def tune_all(
     ] = "reports/tune",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Tune every villain by iterated best response: each villain re-tuned (as simlab tune, the same
     --objective, its current field the others' current strategies) round after round, until no villain
@@ -181,7 +186,7 @@ def tune_all(
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
             start = check_level(start)
             res = tuning.iterated_best_response(
                 rounds,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.inputs import output_name
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
@@ -230,8 +231,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
 def _writable(directory: Path) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        (directory / ".write-test").write_text("")
-        (directory / ".write-test").unlink()
+        durable.new_temp(directory / "write-test").unlink()
     except OSError as exc:
         raise InputError(f"cannot write the report to {str(directory)!r}: {exc.strerror or exc}") from None
     return directory
@@ -343,8 +343,8 @@ pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 
 
 def _write_table(d: Path, name: str, frame: pl.DataFrame) -> None:
-    frame.write_parquet(output_name(f"{name}.parquet", d, "table"))
-    frame.write_csv(output_name(f"{name}.csv", d, "table"))
+    durable.write_with(output_name(f"{name}.parquet", d, "table"), frame.write_parquet, "the report table")
+    durable.write_with(output_name(f"{name}.csv", d, "table"), frame.write_csv, "the report table")
 
 
 def write_report(report: Report) -> None:
@@ -353,7 +353,7 @@ def write_report(report: Report) -> None:
 
     d = report.directory
     settings_text = json.dumps(report.settings, indent=2)
-    (d / "settings.json").write_text(settings_text)
+    durable.write_text(d / "settings.json", settings_text, "the report settings")
     md = [f"# simlab report: {report.settings['name']}", ""]
     body = [f"<h1>simlab report: {html.escape(report.settings['name'])}</h1>"]
     if report.settings.get("description"):
@@ -384,7 +384,7 @@ def write_report(report: Report) -> None:
     # last: what regenerates the report (also settings.json), below every answer
     md += ["## Settings", "", "```json", settings_text, "```", ""]
     body.append(f"<h2>Settings</h2><pre>{html.escape(settings_text)}</pre>")
-    (d / "report.md").write_text("\n".join(md))
+    durable.write_text(d / "report.md", "\n".join(md), "the report")
     # Page checks (used by the browser test): count the embedded plots that decoded, and how far the first table
     # (the headline) overflows its column (0: it fits, no sideways scroll on the first screen).
     script = (
@@ -400,4 +400,4 @@ def write_report(report: Report) -> None:
         + "\n".join(body)
         + "</body></html>"
     )
-    report.index.write_text(page, encoding="utf-8")
+    durable.write_text(report.index, page, "the report")

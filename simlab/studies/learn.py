@@ -14,6 +14,7 @@ import json
 import numpy as np
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.studies.value import seatings
 
@@ -615,7 +616,7 @@ def next_generation(
     provenance["cpu_seconds"] = round(time.process_time() - t, 1)
     value.write(model, folder / "value.json")
     if positions_to is not None:
-        frame.write_parquet(positions_to)
+        durable.write_with(positions_to, frame.write_parquet, "the positions")
     lines = tomli_w.dumps(provenance).strip()
-    (folder / "search.toml").write_text(SEARCH_TEMPLATE.format(k=k, prev=k - 1, provenance=lines))
+    durable.write_text(folder / "search.toml", SEARCH_TEMPLATE.format(k=k, prev=k - 1, provenance=lines), "search.toml")
     return folder / "search.toml", model, frame
