@@ -70,6 +70,35 @@ def card_rule_breaches(edits, base=()) -> list[str]:
     return [reason for key, reason in _breaches(now).items() if key not in before]
 
 
+def copy_breaches(cards, copies: dict[str, int]) -> list[str]:
+    """The reasons a copy move (``copies``: card -> its new number of copies, on the card set ``cards`` of the base
+    game) breaks a card rule the base keeps, without compiling the edited game: a unique card above one copy, a
+    required card at none, a card above its ``max_copies``, a deck off its size."""
+    unique, requires = declared_rules()
+    needed = {name for names in requires.values() for name in names}
+    out = []
+    for name, n in copies.items():
+        c = cards.card(name)
+        if name in unique and n > 1 >= c.copies:
+            out.append(f"{name} is a named {c.type} of {deck_name(c)}: at most 1 copy (unique), the edit gives {n}")
+        if name in needed and n < 1 <= c.copies:
+            out.append(f"{name} is needed by a win condition: it keeps at least 1 copy, the edit leaves none")
+        most = c.raw.get("max_copies")
+        if most is not None and n > most:
+            out.append(f"{name} can have at most {most} copies (the rules engine resolves no more), the edit gives {n}")
+    for v in {cards.card(name).villain for name in copies}:
+        for deck, size in DECK_SIZE.items():
+            was = sum(c.copies for c in cards.cards if c.villain == v and c.deck == deck)
+            now = was + sum(
+                n - cards.card(name).copies
+                for name, n in copies.items()
+                if cards.card(name).villain == v and cards.card(name).deck == deck
+            )
+            if now != was and now != size:
+                out.append(f"{v}'s {deck} deck must hold {size} cards, the edit gives {now}")
+    return out
+
+
 def _breaches(cards) -> dict[tuple, str]:
     unique, requires = declared_rules()
     out: dict[tuple, str] = {}

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab.data.card_rules import card_rule_breaches, deck_name
+from simlab.data.card_rules import card_rule_breaches, copy_breaches, deck_name
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.edits import CardEdit, check_edit, edited_cards, normalise, parse_edit
 from simlab.data.rules import RULE_VARIANTS, rules_array
@@ -263,8 +263,8 @@ def candidate_moves(settings: RunSettings, villains=VILLAIN_KEYS, kinds=KINDS) -
     direct = {m.edits: m for m in direct_moves(settings) if m.villain in villains}
     out = [replace(m, direct=True) if m.edits in direct else m for m in out]
     out += [m for e, m in direct.items() if e not in {x.edits for x in out}]
-    # a cost or Strength check_edit accepts keeps every card rule; a copy moved is compiled and checked
-    out = [m for m in out if m.kind in ("cost", "strength", "rules") or not rule_breaches(settings, (m,))]
+    # a cost or Strength check_edit accepts keeps every card rule; a copy moved is checked on the counts
+    out = [m for m in out if _allowed(settings, cards, m)]
     return [replace(m, order=i) for i, m in enumerate(out)]
 
 
@@ -300,6 +300,16 @@ def direct_moves(settings: RunSettings) -> list[Move]:
                 edits = normalise([CardEdit(n, "copies", printed.card(n).copies) for n in plus + minus])
                 out.append(Move("copies", edits, size=moved, villain=v.key, direct=True))
     return out
+
+
+def _allowed(settings: RunSettings, cards, move: Move) -> bool:
+    """A candidate keeps every card rule the game keeps: a cost or Strength step always does; a copy moved is read
+    from the counts (:func:`simlab.data.card_rules.copy_breaches`, no compiling); another edit is compiled."""
+    if move.kind in ("cost", "strength", "rules"):
+        return True
+    if all(e.attribute == "copies" for e in move.edits):
+        return not copy_breaches(cards, {e.card: e.value for e in move.edits})
+    return not rule_breaches(settings, (move,))
 
 
 def rule_breaches(settings: RunSettings, fix: Fix) -> list[str]:
