@@ -140,8 +140,7 @@ Level = Annotated[
     str | None,
     typer.Option(
         "--level",
-        help="strength every villain plays at: random, novice, expert, tuned, strong, search, case-blind "
-        "(--strategy overrides) [default: expert]",
+        help=f"strength every villain plays at: {', '.join(levels.LEVELS)} (--strategy overrides) [default: expert]",
     ),
 ]
 
@@ -380,3 +379,98 @@ def default_png(*parts: str) -> str:
     cost", "expert")`` is ``reports/sweep-gaston-vs-horned-king-get-out-cost-expert.png``."""
     words = ("".join(ch if ch.isalnum() else "-" for ch in str(p).lower()) for p in parts)
     return "reports/" + "-".join("-".join(w for w in word.split("-") if w) for word in words) + ".png"
+
+
+# ---------------------------------------------------------------------------------------------- output formats
+JsonOut = Annotated[bool, typer.Option("--json", help="print the tables as one JSON document instead")]
+CsvOut = Annotated[bool, typer.Option("--csv", help="print the main table as CSV instead")]
+
+
+def output_format(json_out: bool, csv_out: bool) -> str:
+    """``table``, ``json`` or ``csv`` from the ``--json``/``--csv`` flags (both: refused with one line)."""
+    if json_out and csv_out:
+        fail("--json and --csv: give one of them (--json prints every table, --csv the main one)")
+    return "json" if json_out else "csv" if csv_out else "table"
+
+
+def plain(value):
+    """``value`` as plain JSON data: frames become lists of rows, numpy scalars Python numbers, tuples lists, and
+    NaN or infinity None (JSON has no NaN; ``json.loads`` of strict readers refuses it)."""
+    import math
+
+    import numpy as np
+    import polars as pl
+
+    if isinstance(value, pl.DataFrame):
+        return [plain(r) for r in value.iter_rows(named=True)]
+    if isinstance(value, pl.Series):
+        return [plain(v) for v in value.to_list()]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    return str(value)
+
+
+def json_text(data) -> str:
+    """One JSON document of ``data`` (:func:`plain`): never a bare NaN or Infinity."""
+    import json
+
+    return json.dumps(plain(data), indent=2, allow_nan=False)
+
+
+def print_json(data) -> None:
+    typer.echo(json_text(data))
+
+
+def csv_text(frame) -> str:
+    """A frame (or a list of row dicts) as CSV text with a header line; nested values as JSON, NaN empty."""
+    import csv
+    import io
+    import json
+
+    import polars as pl
+
+    rows = plain(frame) if isinstance(frame, pl.DataFrame) else plain(list(frame))
+    if isinstance(frame, pl.DataFrame):
+        columns = list(frame.columns)
+    else:
+        columns = list(dict.fromkeys(k for r in rows for k in r))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow(
+            ["" if r.get(c) is None else json.dumps(r[c]) if isinstance(r[c], list | dict) else r[c] for c in columns]
+        )
+    return buf.getvalue()
+
+
+def print_csv(frame) -> None:
+    typer.echo(csv_text(frame), nl=False)
+
+
+def emit(fmt: str, tables: dict, show, **meta) -> None:
+    """Print a command's result: ``show()`` (the rich tables) for ``table``; for ``json`` one document of ``meta``
+    and every table (name -> frame or rows); for ``csv`` the first of ``tables``, the command's main table."""
+    if fmt == "json":
+        print_json({**meta, "tables": tables})
+    elif fmt == "csv":
+        print_csv(next(iter(tables.values())))
+    else:
+        show()
+
+
+def say(text: str) -> None:
+    """One line of plain text on stdout: no markup, no highlighting (a name in brackets stays as written)."""
+    console.print(text, highlight=False, markup=False)
