@@ -9,14 +9,19 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
+    JsonOut,
     MaxTurns,
     Scheduler,
     Seed,
     Threads,
     backend_for,
     check_games,
+    emit,
     fail,
     no_bar,
+    output_format,
+    print_json,
     progress_bar,
     save_plot,
 )
@@ -46,7 +51,8 @@ def calibrate(
     png: Annotated[
         str | None, typer.Option(help="calibration plot [default: reports/calibration.png; none with --json]")
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON instead")] = False,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
 ) -> None:
@@ -56,6 +62,8 @@ def calibrate(
     game length when rounds are logged."""
     from simlab.studies.calibration import calibrate as run_calibrate
 
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar, no notes, no default plot: stdout holds the document only
     check_games(n)
     check_output_file(png or (None if json_out else "reports/calibration.png"), "--png", ".png")
     wanted = [lv for item in levels or [] for lv in split_items(item, "--levels")] or None
@@ -72,10 +80,10 @@ def calibrate(
             res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    if json_out:
-        typer.echo(res.to_json())
+    if fmt == "json":
+        print_json(res.to_doc())
     else:
-        print_calibration(res)
+        emit(fmt, {"fit": res.fit}, lambda: print_calibration(res))
     png = png or (None if json_out else "reports/calibration.png")
     if png:
         from simlab.report.plots import plot_calibration, plot_lengths

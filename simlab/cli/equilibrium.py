@@ -10,6 +10,8 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
+    JsonOut,
     LazyProgress,
     MaxTurns,
     Rules,
@@ -17,7 +19,10 @@ from simlab.cli.common import (
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
+    no_bar,
+    output_format,
     parse_pairs,
 )
 from simlab.data.inputs import check_output_dir, split_items
@@ -98,8 +103,9 @@ def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> di
     return {m: {v: per_villain[v] for v in parse_matchup(m)} for m in matchups}
 
 
-def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
-    """The mixture file, the tables and the plot of one matchup's equilibrium, then its tables on screen."""
+def _write_and_print(res, probe, out: str, here: Path, command: str, show: bool = True) -> None:
+    """The mixture file, the tables and the plot of one matchup's equilibrium, then (``show``) its tables on
+    screen."""
     from simlab.report.plots import plot_equilibrium, write_plot
     from simlab.report.render import print_strong_play
 
@@ -108,7 +114,8 @@ def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
     files["plot"] = write_plot(
         here / "equilibrium.png", lambda ax: plot_equilibrium(res.iterations, ax, res.villains, title), (8, 5)
     )
-    print_strong_play(res, probe, files)
+    if show:
+        print_strong_play(res, probe, files)
 
 
 SEED_LEVELS_TEXT = ",".join(eq.SEED_LEVELS)
@@ -213,6 +220,8 @@ def equilibrium(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """A matchup's value at strong play: each side's population (novice, expert, tuned, --seed-strategy and
     --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
@@ -226,6 +235,8 @@ def equilibrium(
     from simlab.game.api import parse_matchup
     from simlab.runs.settings import RunSettings
 
+    fmt = output_format(json_out, csv_out)
+    probes = []
     try:
         if all_ == (matchup is not None):
             raise InputError("give --matchup A-vs-B for one matchup, or --all for every pairing of two villains")
@@ -249,20 +260,39 @@ def equilibrium(
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
                 mine = _seeds_for(m, extra, seed_from, all_)
-                with bar:
+                with bar if fmt == "table" else no_bar():
                     res = eq.equilibrium(
                         m, mine, levels, options, steps, update, library=libraries[m], settings=settings
                     )
                     probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
-                _write_and_print(res, probe, out, here, command)
+                _write_and_print(res, probe, out, here, command, show=fmt == "table")
                 results.append(res)
+                probes += [probe] if probe is not None else []
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         where = checkpoint or f"{report_dir}/MATCHUP/steps"
         typer.echo(f"interrupted: every finished step is kept in {where}; run the same command to go on", err=True)
         raise typer.Exit(130) from None
+    if fmt != "table":
+        emit(fmt, equilibrium_tables(results, probes), lambda: None)
+        return
     _summary(results, t0)
+
+
+def equilibrium_tables(results, probes=()) -> dict:
+    """Every matchup's frames (value first: the main table), each with its matchup, one frame per kind."""
+    import polars as pl
+
+    tables: dict[str, list] = {}
+    for res in results:
+        for name, frame in res.frames().items():
+            if "matchup" not in frame.columns:
+                frame = frame.select(pl.lit(res.matchup).alias("matchup"), pl.all())
+            tables.setdefault(name, []).append(frame)
+    if probes:
+        tables["search_probe"] = list(probes)
+    return {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in tables.items()}
 
 
 def _summary(results, t0: float) -> None:
@@ -281,24 +311,27 @@ def equilibrium_compare(
     epsilon: Annotated[
         float, typer.Option("--epsilon", help="the runs' epsilon: values agree within it plus both half-widths")
     ] = eq.DEFAULT_EPSILON,
-    csv: Annotated[str | None, typer.Option("--csv", help="also write the comparison as CSV here")] = None,
+    write: Annotated[str | None, typer.Option("--out", help="also write the comparison as CSV here")] = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Whether the answer depends on where the search starts: two equilibrium runs' values per matchup they share,
     their difference, and whether they agree (within epsilon plus both 95% half-widths)."""
     from simlab.report.render import print_start_robustness
 
+    fmt = output_format(json_out, csv_out)
     try:
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
         frame = eq.compare_starts(first, second, epsilon)
-        print_start_robustness(frame)
-        if csv:
-            Path(csv).parent.mkdir(parents=True, exist_ok=True)
-            frame.write_csv(csv)
+        emit(fmt, {"compare": frame}, lambda: print_start_robustness(frame), epsilon=epsilon)
+        if write:
+            Path(write).parent.mkdir(parents=True, exist_ok=True)
+            frame.write_csv(write)
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write --csv {csv!r}: {exc.strerror or exc}")
+        fail(f"cannot write --out {write!r}: {exc.strerror or exc}")
 
 
 def equilibrium_probe(
@@ -321,6 +354,8 @@ def equilibrium_probe(
     record: Annotated[
         bool, typer.Option("--record/--no-record", help="write the gains into each mixture file's provenance")
     ] = True,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Probe shipped equilibria with the search player (its rollouts model each villain by its most-weighted
     strategy): each side's search player against the other side's mixture, paired with the side's own mixture on
@@ -333,6 +368,7 @@ def equilibrium_probe(
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
 
+    fmt = output_format(json_out, csv_out)
     try:
         if games < 2:
             raise InputError(f"--games must be 2 or more, got {games}")
@@ -352,7 +388,8 @@ def equilibrium_probe(
             if record:
                 eq.record_probe(f, probe, command)
             frames.append(probe)
-        print_probe(pl.concat(frames))
+        table = pl.concat(frames)
+        emit(fmt, {"search_probe": table}, lambda: print_probe(table), games=games, epsilon=epsilon)
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:

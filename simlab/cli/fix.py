@@ -10,14 +10,19 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
     Edits,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
+    no_bar,
+    output_format,
     progress_bar,
     run_settings,
     save_plot,
@@ -86,6 +91,8 @@ def fix(
     report_dir: Annotated[str, typer.Option("--report-dir", help="where the tables and the plot go")] = "reports/fix",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """The smallest edits that bring every matchup into the band: every card's cost and Strength by 1 and 2, a copy
     moved between two cards of a deck (and rule variants with --with-rules), screened on the unedited game's seeds,
@@ -93,6 +100,7 @@ def fix(
     size. The best fixes with every matchup before and after [paired 95%] and the options to paste; the best one
     re-tuned for each villain it changes, labelled "does not survive adaptation" if that pushes it out of the band.
     --edit gives the game to fix (the base every fix starts from)."""
+    fmt = output_format(json_out, csv_out)
     bar, update = progress_bar()
     try:
         check_output_dir(checkpoint, "--checkpoint")
@@ -112,7 +120,7 @@ def fix(
             adapt_validation_games,
         )
         band_ = F.parse_band(band)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             res = F.fix(
                 band_,
                 matchup or None,
@@ -128,8 +136,10 @@ def fix(
         kept = f"every finished measurement is kept in {checkpoint}; run the same command to go on"
         typer.echo(f"interrupted: {kept if checkpoint else 'give --checkpoint DIR to keep what finishes'}", err=True)
         raise typer.Exit(130) from None
-    print_fix(res)
-    write_fix(res, Path(report_dir))
+    tables = {"fix_matchups": res.table, **{k: v for k, v in res.frames().items() if k != "fix_matchups"}}
+    about = {"band": res.band.text, "play": res.play, "games": res.games, "verdict": res.verdict, "note": res.note}
+    emit(fmt, tables, lambda: print_fix(res), **about)
+    write_fix(res, Path(report_dir), quiet=fmt != "table")
 
 
 def print_fix(res: F.FixResult) -> None:
@@ -167,7 +177,7 @@ def print_fix(res: F.FixResult) -> None:
     console.print(f"best fix: {res.verdict}")
 
 
-def write_fix(res: F.FixResult, directory: Path) -> None:
+def write_fix(res: F.FixResult, directory: Path, quiet: bool = False) -> None:
     from simlab.report.plots import plot_fix
 
     try:
@@ -182,10 +192,10 @@ def write_fix(res: F.FixResult, directory: Path) -> None:
         adapted = res.adaptation if res.adaptation.height else None
         title = f"fix 1 ({res.play}): {res.best['fix']}"
         band = (res.band.low, res.band.high)
-        save_plot(
-            str(directory / "fix.png"), lambda ax: plot_fix(best, ax, band, adapted, title), 9, 1 + 0.5 * best.height
-        )
-    console.print(f"tables: {directory}/fix_*.parquet, .csv")
+        draw = lambda ax: plot_fix(best, ax, band, adapted, title)  # noqa: E731
+        save_plot(str(directory / "fix.png"), draw, 9, 1 + 0.5 * best.height, quiet=quiet)
+    if not quiet:
+        console.print(f"tables: {directory}/fix_*.parquet, .csv")
 
 
 COMMANDS = {"fix": fix}

@@ -12,7 +12,9 @@ from simlab.cli.common import (
     BackendName,
     BackendOrConfig,
     Config,
+    CsvOut,
     Edits,
+    JsonOut,
     Level,
     MaxTurns,
     Rules,
@@ -27,11 +29,15 @@ from simlab.cli.common import (
     default_games,
     default_png,
     each_villain,
+    emit,
     experiment_settings,
     fail,
     no_bar,
+    output_format,
     parse_edits,
     parse_pairs,
+    print_csv,
+    print_json,
     progress_bar,
     run_settings,
     save_plot,
@@ -72,7 +78,8 @@ def run(
         str | None, typer.Option(help="finish the checkpointed run in this directory (its own settings)")
     ] = None,
     out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     target_ci: Annotated[
         float | None, typer.Option(help="stop once every win-rate 95% interval is narrower than this")
     ] = None,
@@ -84,6 +91,8 @@ def run(
     from simlab.runs.sim import resume as resume_run
     from simlab.runs.sim import run as run_games
 
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar, no notes: stdout holds the document only
     try:
         bar, update = progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
         if resume is not None:
@@ -102,7 +111,7 @@ def run(
             )
             with backend_for(backend or "local", scheduler), bar if not json_out else no_bar():
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
-            print_or_json(res, json_out)
+            print_or_json(res, fmt)
             return
         check_output_file(out, "--out", ".parquet")
         check_output_dir(checkpoint, "--checkpoint")
@@ -142,7 +151,7 @@ def run(
             console.print(level_line(res.villains, settings.level, cfg["strategies"]), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_or_json(res, json_out)
+    print_or_json(res, fmt)
     if res.out_error:
         fail(res.out_error)
 
@@ -183,9 +192,12 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
             )
 
 
-def print_or_json(res, json_out: bool) -> None:
-    if json_out:
-        typer.echo(res.to_json())
+def print_or_json(res, fmt: str) -> None:
+    """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``)."""
+    if fmt == "json":
+        print_json(res.to_doc())
+    elif fmt == "csv":
+        print_csv(res.summary)
     else:
         print_run(res)
     if res.interrupted:
@@ -206,18 +218,28 @@ def matrix(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table (each outcome's
     rate and the first-seat advantage, with 95% intervals) and a heatmap."""
     from simlab.report.plots import plot_matrix
 
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
-    console.print(matrix_table(res.table, settings))
-    png = png or default_png("matrix", settings.level_name or "expert")
-    save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
+    fmt = output_format(json_out, csv_out)
+    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt)
+    emit(fmt, {"matrix": res.table}, lambda: console.print(matrix_table(res.table, settings)), **_about(settings))
+    if fmt == "table" or png:
+        png = png or default_png("matrix", settings.level_name or "expert")
+        draw = lambda ax: plot_matrix(res.grid(), ax, res.play)  # noqa: E731
+        save_plot(png, draw, 6, 5, quiet=fmt != "table", what=f"--png {png!r}")
 
 
-def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler):
+def _about(settings) -> dict:
+    """What a JSON document says of the games its tables come from."""
+    return {"games": settings.games, "seed": settings.seed, "play": settings.play_label()}
+
+
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt="table"):
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies.matchups import matrix as run_matrix
 
@@ -227,7 +249,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
         settings = run_settings(
             n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
         )
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -247,6 +269,8 @@ def first_seat(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Does going first pay? The first seat's win rate and its advantage over the other seats (first seat's win
     rate minus their mean), with 95% intervals, in every 2-player pairing (mirrors included) and the 3-player
@@ -255,12 +279,15 @@ def first_seat(
     from simlab.report.render import first_seat_view
     from simlab.studies.matchups import first_seat as first_seat_table
 
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler)
+    fmt = output_format(json_out, csv_out)
+    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt)
     frame = first_seat_table(res)
-    console.print(first_seat_view(frame, settings))
-    png = png or default_png("first-seat", settings.level_name or "expert")
-    title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
-    save_plot(png, lambda ax: plot_first_seat(frame, ax, title), 7, 4, what=f"--png {png!r}")
+    emit(fmt, {"first_seat": frame}, lambda: console.print(first_seat_view(frame, settings)), **_about(settings))
+    if fmt == "table" or png:
+        png = png or default_png("first-seat", settings.level_name or "expert")
+        title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
+        draw = lambda ax: plot_first_seat(frame, ax, title)  # noqa: E731
+        save_plot(png, draw, 7, 4, quiet=fmt != "table", what=f"--png {png!r}")
 
 
 def replay(
@@ -308,15 +335,17 @@ def goldfish(
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile), at
     each --level and with each --strategy [default: levels novice and expert]."""
     from simlab.studies.ladder import goldfish_table
 
+    fmt = output_format(json_out, csv_out)
     chosen = [*(level or ()), *(strategy or ())] or ["novice", "expert"]
     frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, chosen)
-    table = goldfish_view(frame, n, seed)
-    console.print(table)
+    emit(fmt, {"goldfish": frame}, lambda: console.print(goldfish_view(frame, n, seed)), games=n, seed=seed)
 
 
 COMMANDS = {"run": run, "matrix": matrix, "first-seat": first_seat, "replay": replay, "goldfish": goldfish}

@@ -9,7 +9,9 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
     Edits,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
@@ -20,7 +22,10 @@ from simlab.cli.common import (
     check_games,
     check_search_games,
     each_villain,
+    emit,
     fail,
+    no_bar,
+    output_format,
     progress_bar,
     run_settings,
     save_plot,
@@ -78,6 +83,8 @@ def difficulty(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
     play and for new players with a verdict, and its skill trace by level (the search level only with
@@ -89,8 +96,9 @@ def difficulty(
     from simlab.game.api import check_villain
     from simlab.runs.levels import SEARCH_GAMES, check_level
     from simlab.studies.leverage import parse_perturbation
-    from simlab.studies.robust import robust_difficulty
+    from simlab.studies.robust import grouped_verdicts, robust_difficulty
 
+    fmt = output_format(json_out, csv_out)
     if screen_games is not None:
         check_games(screen_games)
     check_search_games(search_games)
@@ -113,8 +121,8 @@ def difficulty(
         with backend_for(backend, scheduler):
             trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
             head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
-            _headline(chosen, _band(band), trace_search, head_settings, plots)
-        with backend_for(backend, scheduler), bar:
+            head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             res = robust_difficulty(
                 chosen,
                 level or None,
@@ -126,7 +134,14 @@ def difficulty(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_difficulty(res, villain, chosen)
+    tables = {
+        "verdicts": grouped_verdicts(res),
+        "measures": res.table,
+        "readings": res.readings,
+        "headline": head.table,
+        "skill_trace": head.trace,
+    }
+    emit(fmt, tables, lambda: print_difficulty(res, villain, chosen), settings=res.settings, headline_note=note)
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -139,8 +154,9 @@ def _band(text: str) -> tuple[float, float]:
         raise InputError(f"--band must be LOW-HIGH in percent such as 45-55, got {text!r}") from None
 
 
-def _headline(villains, band, search_games: int, settings, plots: str | None) -> None:
-    """Play and print the headline of the pairings among ``villains`` and write a skill-trace plot per pairing."""
+def _headline(villains, band, search_games: int, settings, plots: str | None, fmt: str = "table"):
+    """Play the headline of the pairings among ``villains``, print it (``fmt`` table), write a skill-trace plot per
+    pairing; returns the headline and its note."""
     from simlab.report.plots import plot_skill_trace
     from simlab.report.render import print_headline
     from simlab.studies.equilibrium import pairings
@@ -148,7 +164,7 @@ def _headline(villains, band, search_games: int, settings, plots: str | None) ->
 
     matchups = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
     levels = TRACE_LEVELS if search_games else tuple(lv for lv in TRACE_LEVELS if lv != "search")
-    with console.status("headline: the skill trace"):
+    with console.status("headline: the skill trace") if fmt == "table" else no_bar():
         res = headline(matchups, band, levels, search_games or 1, settings=settings)
     search = (
         f"the search level on {min(search_games, settings.games):,} games"
@@ -156,11 +172,15 @@ def _headline(villains, band, search_games: int, settings, plots: str | None) ->
         else "the search level left out (--search-games N adds it)"
     )
     drawn = f"skill-trace plots in {plots}/" if plots else "--plots DIR draws each skill trace"
-    print_headline(res, f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}.")
+    note = f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}."
+    if fmt == "table":
+        print_headline(res, note)
     for m in matchups if plots else ():
         trace = res.trace.filter(res.trace["matchup"] == m)
         if trace.height:
-            save_plot(f"{plots}/skill_trace_{m}.png", lambda ax, t=trace: plot_skill_trace(t, ax, band), 7, 3.4)
+            draw = lambda ax, t=trace: plot_skill_trace(t, ax, band)  # noqa: E731
+            save_plot(f"{plots}/skill_trace_{m}.png", draw, 7, 3.4, quiet=fmt != "table")
+    return res, note
 
 
 def leverage(
@@ -198,6 +218,8 @@ def leverage(
     png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
@@ -206,6 +228,7 @@ def leverage(
     from simlab.studies.leverage import BOARD_CHOICES, leverage_summary
     from simlab.studies.leverage import leverage as run_leverage
 
+    fmt = output_format(json_out, csv_out)
     if top < 0:
         fail(f"--top must be 0 or more, got {top}")
     if board not in BOARD_CHOICES:
@@ -214,7 +237,7 @@ def leverage(
     check_output_file(png, "--png", ".png")
     bar, update = progress_bar()
     try:
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
             res = run_leverage(
                 rules=not no_rules,
@@ -227,16 +250,21 @@ def leverage(
         fail(str(exc))
     t = res.table
     summary = leverage_summary(t)
-    for view in leverage_views(t, summary, top, n, seed, level):
-        console.print(view)
+
+    def show() -> None:
+        for view in leverage_views(t, summary, top, n, seed, level):
+            console.print(view)
+
+    emit(fmt, {"effects": t, "readings": summary}, show, games=n, seed=seed, level=level)
     if out is not None:
         try:
             t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
         except OSError as exc:
             fail(f"cannot write --out {out!r}: {exc.strerror or exc}; the table is printed above")
-        console.print(f"table: {out}")
+        if fmt == "table":
+            console.print(f"table: {out}")
     if png is not None:
-        save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9)
+        save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9, quiet=fmt != "table")
 
 
 def ladder(
@@ -258,10 +286,13 @@ def ladder(
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
     from simlab.studies.ladder import skill_ladder
 
+    fmt = output_format(json_out, csv_out)
     check_search_games(search_games)
     frame = each_villain(
         skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent, search_games=search_games
@@ -272,7 +303,7 @@ def ladder(
         ["villain", "level"],
         extra={"step z": "step_z", "min z below": "min_z_below"},
     )
-    console.print(table)
+    emit(fmt, {"ladder": frame}, lambda: console.print(table), opponent=opponent, games=n, seed=seed)
 
 
 COMMANDS = {"difficulty": difficulty, "leverage": leverage, "ladder": ladder}

@@ -11,6 +11,8 @@ from rich.console import Console
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
+    JsonOut,
     LazyProgress,
     MaxTurns,
     Rules,
@@ -18,7 +20,10 @@ from simlab.cli.common import (
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
+    no_bar,
+    output_format,
     parse_pairs,
     save_plot,
 )
@@ -106,6 +111,8 @@ def tune(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
     3-player parts against the current opponents and other levels), every candidate on the same games, then
@@ -115,6 +122,7 @@ def tune(
     from simlab.runs.levels import strategy_at
     from simlab.studies import tune as tuning
 
+    fmt = output_format(json_out, csv_out)
     try:
         check_villain(villain)
         out = out or f"configs/strategies/tuned-{villain}.toml"
@@ -122,7 +130,7 @@ def tune(
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
             res = tuning.tune(
                 villain,
@@ -140,7 +148,9 @@ def tune(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_tune(res)
+    tables = {"validation": res.validation, "params": res.params, "history": res.history}
+    about = {"villain": villain, "improvement": res.improvement, "provenance": res.provenance}
+    emit(fmt, tables, lambda: print_tune(res), **about, seconds=res.seconds, interrupted=res.interrupted, path=res.path)
     if res.interrupted:
         raise typer.Exit(130)
 
@@ -167,6 +177,8 @@ def tune_all(
     ] = "reports/tune",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Tune every villain by iterated best response: each villain re-tuned (as simlab tune, the same
     --objective, its current field the others' current strategies) round after round, until no villain
@@ -175,13 +187,14 @@ def tune_all(
     from simlab.runs.levels import check_level
     from simlab.studies import tune as tuning
 
+    fmt = output_format(json_out, csv_out)
     try:
         check_output_dir(out, "--out")
         check_output_dir(report_dir, "--report-dir")
         goal = tuning.parse_objective(objective, drop_penalty)
         bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler), bar:
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             start = check_level(start)
             res = tuning.iterated_best_response(
                 rounds,
@@ -201,7 +214,9 @@ def tune_all(
         fail(str(exc))
     trajectory = str(Path(report_dir) / "trajectory.png")
     save_plot(trajectory, lambda ax: plot_trajectory(res.trajectory, ax), 8, 5, quiet=True)
-    print_tune_all(res, report_dir)
+    tables = {"improvements": res.improvements, "trajectory": res.trajectory}
+    about = {"rounds": res.rounds, "converged": res.converged, "interrupted": res.interrupted, "paths": res.paths}
+    emit(fmt, tables, lambda: print_tune_all(res, report_dir), **about)
     if res.interrupted:
         raise typer.Exit(130)
 

@@ -98,6 +98,10 @@ class RunResult:
         return {k: v.to_pandas() for k, v in self.frames().items()}
 
     def to_json(self) -> str:
+        return json.dumps(self.to_doc(), indent=2, default=float)
+
+    def to_doc(self) -> dict:
+        """The run's settings and summaries as plain data (its frames as lists of rows)."""
         doc = {
             "matchup": self.matchup,
             "play": self.play,
@@ -114,7 +118,7 @@ class RunResult:
         for k, v in self.frames().items():
             if k != "games":
                 doc[k] = v.to_dicts()
-        return json.dumps(doc, indent=2, default=float)
+        return doc
 
 
 # ============================================================================ running
