@@ -69,6 +69,10 @@ CASES = {
         marks=SLOW,
     ),
 }
+# commands that print a plan line before long work (simlab.studies.workload): here every one is "long", the
+# machine's speed file saying a game takes seconds
+PLANNED = {"run", "matrix", "first-seat", "goldfish", "cards", "sweep", "leverage", "ladder", "difficulty", "fix"}
+PLANNED |= {"calibrate", "tune", "tune-all", "equilibrium"}
 NO_TABLE = {"replay": "a game's log", "report": "writes files, prints their path", "warmup": "compile times"}
 
 
@@ -80,19 +84,35 @@ def _args(args, tmp_path) -> list[str]:
     return [a.replace("REPORT", str(tmp_path)) for a in args]
 
 
+@pytest.fixture
+def slow_machine(tmp_path, monkeypatch):
+    """A speed file in which a game takes ten seconds at every level: every command that plans says so."""
+    from simlab.runs.levels import LEVELS
+    from simlab.runs.speed import key
+
+    path = tmp_path / "speed.json"
+    path.write_text(json.dumps({key(lv, p, t): 0.1 for lv in LEVELS for p in (2, 3) for t in (1, None)}))
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(path))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+
+
 def _invoke(args):
     res = runner.invoke(app, args)
     assert res.exit_code == 0, f"{args}: exit {res.exit_code}\n{res.output}"
-    return res.stdout
+    return res
 
 
 @pytest.mark.parametrize(("args", "first_column"), list(CASES.values()), ids=list(CASES))
-def test_json_is_one_strict_document_and_csv_reads_back(args, first_column, tmp_path):
-    doc = json.loads(_invoke(_args([*args, "--json"], tmp_path)), parse_constant=refuse)
+def test_json_is_one_strict_document_and_csv_reads_back(args, first_column, tmp_path, slow_machine):
+    res = _invoke(_args([*args, "--json"], tmp_path))
+    if args[0] in PLANNED:  # on stderr: stdout holds the document only
+        plan = [line for line in res.stderr.splitlines() if line.startswith("plan: ")]
+        assert len(plan) == 1 and plan[0].startswith(f"plan: {args[0]}, ") and " games in " in plan[0], res.stderr
+    doc = json.loads(res.stdout, parse_constant=refuse)
     assert isinstance(doc, dict) and doc
     tables = doc.get("tables", doc)
     assert any(isinstance(v, list) and v and isinstance(v[0], dict) for v in tables.values()), sorted(tables)
-    text = _invoke(_args([*args, "--csv"], tmp_path))
+    text = _invoke(_args([*args, "--csv"], tmp_path)).stdout
     rows = list(csv.reader(io.StringIO(text)))
     assert len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows), text[:500]
     if first_column:

@@ -21,8 +21,8 @@ from simlab.cli.common import (
     fail,
     no_bar,
     output_format,
+    plan,
     print_json,
-    progress_bar,
     save_plot,
 )
 from simlab.data.inputs import check_output_file, split_items
@@ -73,10 +73,11 @@ def calibrate(
             fail(f"--rules {item!r} must look like VARIANT=VALUE[,VALUE...]")
         k, v = item.split("=", 1)
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
-    bar, update = progress_bar()
     try:
+        bar = _plan(games, wanted, variants, n, max_turns, threads)
         with backend_for(backend, scheduler), bar if not json_out else no_bar():
-            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
+            progress = None if json_out else bar.games
+            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
             res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -96,6 +97,20 @@ def calibrate(
                 lambda ax: plot_lengths(res.length_distribution, ax),
                 quiet=json_out,
             )
+
+
+def _plan(games: str, levels, variants, n: int, max_turns: int, threads):
+    """The plan line and bar of the simulations a log needs (a log that cannot be read: a plain bar, the
+    calibration itself then says why in one line)."""
+    from simlab.cli.common import StagedProgress
+    from simlab.studies import workload
+    from simlab.studies.calibration import read_log
+
+    try:
+        orders = read_log(games).orders()
+    except USER_ERRORS:
+        return StagedProgress(1)
+    return plan(workload.calibrate(orders, levels, variants, n, max_turns), threads)
 
 
 COMMANDS = {"calibrate": calibrate}

@@ -32,7 +32,7 @@ from simlab.cli.common import (
     output_format,
     parse_edits,
     parse_pairs,
-    progress_bar,
+    plan,
     run_settings,
     save_plot,
 )
@@ -70,22 +70,24 @@ def cards(
     played), and the paired change in win rate. With --list: the villain's cards as printed (cost, Strength,
     copies, type, ability) and the --edit each one takes, without playing."""
     from simlab.report.plots import plot_impact
+    from simlab.studies import workload
     from simlab.studies.impact import ablation, deck_cards, observational
 
     fmt = output_format(json_out, csv_out)
     if list_cards:
         return list_villain_cards(villain, fmt)
     check_output_file(png, "--png", ".png")
-    bar, update = progress_bar()
     try:
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level)
         if causal:
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
-        with backend_for(backend, scheduler):
-            frame = observational(villain, settings=settings)
+        bar = plan(workload.cards(villain, card, causal, settings), settings.threads)
+        shown = fmt == "table"
+        with backend_for(backend, scheduler), bar if shown else no_bar():
+            frame = observational(villain, settings=settings.replace(progress=bar.games if shown else None))
             if causal:
-                with bar if fmt == "table" else no_bar():
-                    effects = ablation(villain, cards=card, settings=settings.replace(progress=update))
+                progress = (lambda done, total: bar.games(done, total, "ablation")) if shown else None
+                effects = ablation(villain, cards=card, settings=settings.replace(progress=progress))
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -142,11 +144,11 @@ def sweep(
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
     from simlab.report.plots import plot_sweep
+    from simlab.studies import workload
     from simlab.studies.whatif import sweep as run_sweep
 
     fmt = output_format(json_out, csv_out)
     check_png(png)
-    bar, update = progress_bar()
     try:
         cfg = experiment_settings(
             config,
@@ -167,8 +169,10 @@ def sweep(
         attribute = attribute if attribute is not None else spec.get("attribute")
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
+        settings = config_settings(cfg)
+        bar = plan(workload.sweep(cfg["matchup"], vals, settings), settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if fmt == "table" else no_bar():
-            settings = config_settings(cfg, update)
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))

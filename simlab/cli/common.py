@@ -339,14 +339,22 @@ class no_bar:
         return False
 
 
-def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, **keywords):
+def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, work=None, bar=True, **keywords):
     """``study(villains, *args, settings=..., **keywords)`` for the villains asked (default: every registered
-    one), with the run settings of the shared options; a bad input fails with one line."""
+    one), with the run settings of the shared options; a bad input fails with one line. ``work(villains)``: the
+    study's :class:`simlab.studies.workload.Workload`, planned (:func:`plan`) and followed by one bar (unless
+    ``bar`` is False: a command printing JSON or CSV)."""
     from simlab.data.cards import VILLAIN_KEYS
+    from simlab.game.api import check_villain
 
     try:
         settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
-        return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
+        villains = tuple(check_villain(v) for v in villain or VILLAIN_KEYS)
+        shown = plan(work(villains), settings.threads) if work is not None else None
+        if shown is not None and bar:
+            settings = settings.replace(progress=shown.games)
+        with shown if shown is not None and bar else no_bar():
+            return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -474,3 +482,81 @@ def emit(fmt: str, tables: dict, show, **meta) -> None:
 def say(text: str) -> None:
     """One line of plain text on stdout: no markup, no highlighting (a name in brackets stays as written)."""
     console.print(text, highlight=False, markup=False)
+
+
+# ---------------------------------------------------------------------------------------------- plan and progress
+class StagedProgress(LazyProgress):
+    """One bar with an ETA over every stage of a command (games done of the games planned), the current stage
+    named on the line under it. The studies' callbacks feed it: ``games(done, total, label)``,
+    ``named(label, done, total)`` and ``tuning(label, done, total, best, start)``; each counts games done within
+    its current part, so a part that starts again from 0 (the next run under the same label) adds on. A part
+    without a name of its own (``games``) is named after the planned stage the count has reached (``stages``:
+    (name, games) pairs)."""
+
+    stage = ""
+
+    def __init__(self, total: int, seconds: float | None = None, stages=()):
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        super().__init__(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self.planned, self.estimate, self.stages = max(int(total), 1), seconds, list(stages)
+        self.task = self.add_task("all stages", total=self.planned)
+        self.done, self._last = 0, (None, 0)
+
+    def get_renderables(self):
+        from rich.text import Text
+
+        yield self.make_tasks_table(self.tasks)
+        if self.stage:
+            yield Text(f"  stage: {self.stage}", overflow="ellipsis", no_wrap=True)
+
+    def advance(self, label: str, done: int) -> None:
+        """``done`` games of the part ``label``: the increase since the last call counts (a new part, or a
+        smaller count under the same label, starts from 0)."""
+        last_label, last_done = self._last
+        self.done += done - last_done if label == last_label and done >= last_done else done
+        self._last = (label, done)
+        self.stage = label if label not in ("", "games") else self.planned_stage()
+        self.planned = max(self.planned, self.done)
+        self.update(self.task, completed=self.done, total=self.planned)
+
+    def planned_stage(self) -> str:
+        """``stage 3 of 7: gaston-vs-horned-king``: the planned stage the games done so far have reached."""
+        start = 0
+        for k, (name, games) in enumerate(self.stages, 1):
+            if self.done < start + games or k == len(self.stages):
+                return f"stage {k} of {len(self.stages)}: {name}"
+            start += games
+        return ""
+
+    def games(self, done: int, total: int, label: str = "games") -> None:
+        self.advance(label, done)
+
+    def named(self, label: str, done: int, total: int) -> None:
+        self.advance(label, done)
+
+    def tuning(self, label: str, done: int, total: int, best: float = float("nan"), start: float = 0.0) -> None:
+        text = "" if best != best else f" (best so far {best:.1%}, start {start:.1%})"
+        self.advance(label, done)
+        self.stage = label + text
+
+
+def plan(workload, threads: int | None = None) -> StagedProgress:
+    """The overall bar of ``workload`` (:class:`simlab.studies.workload.Workload`), after its plan line on stderr
+    when the estimate is longer than :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
+    from simlab.studies.workload import PLAN_ABOVE_SECONDS
+
+    seconds = workload.seconds(threads)
+    if seconds > PLAN_ABOVE_SECONDS:
+        typer.echo(workload.line(threads, seconds), err=True)
+    return StagedProgress(workload.games, seconds, [(s.name, s.games) for s in workload.stages])

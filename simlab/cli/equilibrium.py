@@ -12,7 +12,6 @@ from simlab.cli.common import (
     BackendName,
     CsvOut,
     JsonOut,
-    LazyProgress,
     MaxTurns,
     Rules,
     Scheduler,
@@ -24,39 +23,12 @@ from simlab.cli.common import (
     no_bar,
     output_format,
     parse_pairs,
+    plan,
 )
 from simlab.data.inputs import check_output_dir, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.studies import equilibrium as eq
-
-
-def equilibrium_bar():
-    """One rich progress line (what is being played, games, elapsed, ETA) that follows the steps."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    bar = LazyProgress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks: dict[str, int] = {}
-
-    def update(what: str, done: int, total: int) -> None:
-        if what not in tasks:
-            for old in tasks.values():
-                bar.update(old, visible=False)
-            tasks[what] = bar.add_task(what, total=total)
-        bar.update(tasks[what], completed=done, total=total)
-
-    return bar, update
 
 
 def _seed_levels(text: str, option: str = "--seed-levels") -> tuple[str, ...]:
@@ -103,19 +75,16 @@ def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> di
     return {m: {v: per_villain[v] for v in parse_matchup(m)} for m in matchups}
 
 
-def _write_and_print(res, probe, out: str, here: Path, command: str, show: bool = True) -> None:
-    """The mixture file, the tables and the plot of one matchup's equilibrium, then (``show``) its tables on
-    screen."""
+def _write(res, probe, out: str, here: Path, command: str) -> dict:
+    """The mixture file, the tables and the plot of one matchup's equilibrium; returns the files written."""
     from simlab.report.plots import plot_equilibrium, write_plot
-    from simlab.report.render import print_strong_play
 
     files = eq.write_outputs(res, probe, out, here, command)
     title = f"{res.matchup}: value and best-response gains by iteration"
     files["plot"] = write_plot(
         here / "equilibrium.png", lambda ax: plot_equilibrium(res.iterations, ax, res.villains, title), (8, 5)
     )
-    if show:
-        print_strong_play(res, probe, files)
+    return files
 
 
 SEED_LEVELS_TEXT = ",".join(eq.SEED_LEVELS)
@@ -252,20 +221,21 @@ def equilibrium(
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium"
         libraries = _libraries(library, matchups, library_games)
-        bar, update = equilibrium_bar()
-        results = []
+        from simlab.studies import workload
+
+        bar = plan(workload.equilibrium(matchups, options, levels, probe_games), threads)
+        results, written = [], []
         t0 = time.perf_counter()
-        with backend_for(backend, scheduler):
+        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
                 mine = _seeds_for(m, extra, seed_from, all_)
-                with bar if fmt == "table" else no_bar():
-                    res = eq.equilibrium(
-                        m, mine, levels, options, steps, update, library=libraries[m], settings=settings
-                    )
-                    probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
-                _write_and_print(res, probe, out, here, command, show=fmt == "table")
+                res = eq.equilibrium(
+                    m, mine, levels, options, steps, bar.named, library=libraries[m], settings=settings
+                )
+                probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
+                written.append((res, probe, _write(res, probe, out, here, command)))
                 results.append(res)
                 probes += [probe] if probe is not None else []
     except USER_ERRORS as exc:
@@ -277,6 +247,10 @@ def equilibrium(
     if fmt != "table":
         emit(fmt, equilibrium_tables(results, probes), lambda: None)
         return
+    from simlab.report.render import print_strong_play
+
+    for res, probe, files in written:
+        print_strong_play(res, probe, files)
     _summary(results, t0)
 
 

@@ -23,7 +23,7 @@ from simlab.cli.common import (
     fail,
     no_bar,
     output_format,
-    progress_bar,
+    plan,
     run_settings,
     save_plot,
 )
@@ -100,8 +100,9 @@ def fix(
     size. The best fixes with every matchup before and after [paired 95%] and the options to paste; the best one
     re-tuned for each villain it changes, labelled "does not survive adaptation" if that pushes it out of the band.
     --edit gives the game to fix (the base every fix starts from)."""
+    from simlab.studies import workload
+
     fmt = output_format(json_out, csv_out)
-    bar, update = progress_bar()
     try:
         check_output_dir(checkpoint, "--checkpoint")
         check_output_dir(report_dir, "--report-dir")
@@ -120,16 +121,10 @@ def fix(
             adapt_validation_games,
         )
         band_ = F.parse_band(band)
+        settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups")
+        bar = plan(workload.fix(band_, matchup or None, options, edits_from, settings), threads)
         with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
-            res = F.fix(
-                band_,
-                matchup or None,
-                options,
-                edits_from,
-                checkpoint,
-                update,
-                settings=run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups"),
-            )
+            res = F.fix(band_, matchup or None, options, edits_from, checkpoint, bar.games, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:

@@ -36,6 +36,7 @@ from simlab.cli.common import (
     output_format,
     parse_edits,
     parse_pairs,
+    plan,
     print_csv,
     print_json,
     progress_bar,
@@ -133,7 +134,11 @@ def run(
         if n is None and cfg["experiment"].games is None:
             cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
         # the --strategy items are this matchup's (each checked to be one of its villains), not the settings'
-        settings = config_settings(cfg, None if json_out else update, strategies=False)
+        settings = config_settings(cfg, None, strategies=False)
+        from simlab.studies import workload
+
+        bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"]), settings.threads)
+        settings = settings.replace(progress=None if json_out else bar.games)
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
             res = run_games(
                 cfg["matchup"],
@@ -226,7 +231,9 @@ def matrix(
     from simlab.report.plots import plot_matrix
 
     fmt = output_format(json_out, csv_out)
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt)
+    res, settings = _matrix(
+        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, "matrix"
+    )
     emit(fmt, {"matrix": res.table}, lambda: console.print(matrix_table(res.table, settings)), **_about(settings))
     if fmt == "table" or png:
         png = png or default_png("matrix", settings.level_name or "expert")
@@ -239,16 +246,17 @@ def _about(settings) -> dict:
     return {"games": settings.games, "seed": settings.seed, "play": settings.play_label()}
 
 
-def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt="table"):
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, command):
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
+    from simlab.studies import workload
     from simlab.studies.matchups import matrix as run_matrix
 
     check_png(png)
-    bar, update = progress_bar()
     try:
-        settings = run_settings(
-            n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
-        )
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, None, "the matrix", 10000)
+        work = workload.matrix(settings, command)
+        bar = plan(work, settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
@@ -280,7 +288,9 @@ def first_seat(
     from simlab.studies.matchups import first_seat as first_seat_table
 
     fmt = output_format(json_out, csv_out)
-    res, settings = _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt)
+    res, settings = _matrix(
+        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, "first-seat"
+    )
     frame = first_seat_table(res)
     emit(fmt, {"first_seat": frame}, lambda: console.print(first_seat_view(frame, settings)), **_about(settings))
     if fmt == "table" or png:
@@ -344,7 +354,12 @@ def goldfish(
 
     fmt = output_format(json_out, csv_out)
     chosen = [*(level or ()), *(strategy or ())] or ["novice", "expert"]
-    frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, chosen)
+    from simlab.studies import workload
+
+    work = lambda villains: workload.goldfish(villains, chosen, n)  # noqa: E731
+    frame = each_villain(
+        goldfish_table, villain, n, seed, rules, max_turns, threads, chosen, work=work, bar=fmt == "table"
+    )
     emit(fmt, {"goldfish": frame}, lambda: console.print(goldfish_view(frame, n, seed)), games=n, seed=seed)
 
 

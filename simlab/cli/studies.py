@@ -26,7 +26,7 @@ from simlab.cli.common import (
     fail,
     no_bar,
     output_format,
-    progress_bar,
+    plan,
     run_settings,
     save_plot,
 )
@@ -95,6 +95,7 @@ def difficulty(
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.game.api import check_villain
     from simlab.runs.levels import SEARCH_GAMES, check_level
+    from simlab.studies import workload
     from simlab.studies.leverage import parse_perturbation
     from simlab.studies.robust import grouped_verdicts, robust_difficulty
 
@@ -102,7 +103,6 @@ def difficulty(
     if screen_games is not None:
         check_games(screen_games)
     check_search_games(search_games)
-    bar, update = progress_bar()
     try:
         if vs is not None and villain is None:
             raise InputError("--vs needs --villain: the pair to compare")
@@ -118,17 +118,22 @@ def difficulty(
             check_level(lv)  # before the headline plays any game
         for text in reading or ():
             parse_perturbation(text)  # likewise
-        with backend_for(backend, scheduler):
-            trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
-            head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+        trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
+        head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+        work = workload.difficulty(
+            chosen, level, reading or readings, head_settings, screen_games, search_games, trace_search
+        )
+        bar = plan(work, head_settings.threads)
+        shown = fmt == "table"
+        with backend_for(backend, scheduler), bar if shown else no_bar():
+            head_settings = head_settings.replace(progress=bar.games if shown else None)
             head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
-        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
             res = robust_difficulty(
                 chosen,
                 level or None,
                 reading if reading else readings,
                 screen_games=screen_games,
-                progress=update,
+                progress=bar.games if shown else None,
                 settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
                 search_games=search_games,
             )
@@ -141,7 +146,14 @@ def difficulty(
         "headline": head.table,
         "skill_trace": head.trace,
     }
-    emit(fmt, tables, lambda: print_difficulty(res, villain, chosen), settings=res.settings, headline_note=note)
+
+    def show() -> None:
+        from simlab.report.render import print_headline
+
+        print_headline(head, note)
+        print_difficulty(res, villain, chosen)
+
+    emit(fmt, tables, show, settings=res.settings, headline_note=note)
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -155,17 +167,15 @@ def _band(text: str) -> tuple[float, float]:
 
 
 def _headline(villains, band, search_games: int, settings, plots: str | None, fmt: str = "table"):
-    """Play the headline of the pairings among ``villains``, print it (``fmt`` table), write a skill-trace plot per
-    pairing; returns the headline and its note."""
+    """Play the headline of the pairings among ``villains`` and write a skill-trace plot per pairing (quietly unless
+    ``fmt`` is table); returns the headline and its note."""
     from simlab.report.plots import plot_skill_trace
-    from simlab.report.render import print_headline
     from simlab.studies.equilibrium import pairings
     from simlab.studies.headline import TRACE_LEVELS, headline, strong_note
 
     matchups = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
     levels = TRACE_LEVELS if search_games else tuple(lv for lv in TRACE_LEVELS if lv != "search")
-    with console.status("headline: the skill trace") if fmt == "table" else no_bar():
-        res = headline(matchups, band, levels, search_games or 1, settings=settings)
+    res = headline(matchups, band, levels, search_games or 1, settings=settings)
     search = (
         f"the search level on {min(search_games, settings.games):,} games"
         if search_games
@@ -173,13 +183,11 @@ def _headline(villains, band, search_games: int, settings, plots: str | None, fm
     )
     drawn = f"skill-trace plots in {plots}/" if plots else "--plots DIR draws each skill trace"
     note = f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}."
-    if fmt == "table":
-        print_headline(res, note)
     for m in matchups if plots else ():
         trace = res.trace.filter(res.trace["matchup"] == m)
         if trace.height:
             draw = lambda ax, t=trace: plot_skill_trace(t, ax, band)  # noqa: E731
-            save_plot(f"{plots}/skill_trace_{m}.png", draw, 7, 3.4, quiet=fmt != "table")
+            save_plot(f"{plots}/skill_trace_{m}.png", draw, 7, 3.4, quiet=True)  # the note names the folder
     return res, note
 
 
@@ -225,6 +233,7 @@ def leverage(
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
     win-rate change with a paired 95% interval, largest first."""
     from simlab.report.plots import plot_leverage
+    from simlab.studies import workload
     from simlab.studies.leverage import BOARD_CHOICES, leverage_summary
     from simlab.studies.leverage import leverage as run_leverage
 
@@ -235,10 +244,11 @@ def leverage(
         fail(f"--board must be one of {', '.join(BOARD_CHOICES)}, got {board!r}")
     check_output_file(out, "--out", (".parquet", ".csv"))
     check_output_file(png, "--png", ".png")
-    bar, update = progress_bar()
     try:
+        settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level)
+        bar = plan(workload.leverage(not no_rules, board, perturb or (), matchup or None, settings), settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
-            settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
             res = run_leverage(
                 rules=not no_rules,
                 board=board,
@@ -294,8 +304,22 @@ def ladder(
 
     fmt = output_format(json_out, csv_out)
     check_search_games(search_games)
+    from simlab.studies import workload
+
+    work = lambda villains: workload.ladder(villains, level, n, search_games)  # noqa: E731
     frame = each_villain(
-        skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent, search_games=search_games
+        skill_ladder,
+        villain,
+        n,
+        seed,
+        rules,
+        max_turns,
+        threads,
+        level or None,
+        opponent,
+        search_games=search_games,
+        work=work,
+        bar=fmt == "table",
     )
     table = _rate_table(
         f"skill ladder vs {opponent} opponents (seed {seed})",

@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from simlab.cli.common import (
     BackendName,
     CsvOut,
     JsonOut,
-    LazyProgress,
     MaxTurns,
     Rules,
     Scheduler,
@@ -25,6 +23,7 @@ from simlab.cli.common import (
     no_bar,
     output_format,
     parse_pairs,
+    plan,
     save_plot,
 )
 from simlab.data.inputs import check_output_dir, check_output_file
@@ -33,31 +32,6 @@ from simlab.errors import USER_ERRORS
 from simlab.report.render import print_tune, print_tune_all
 from simlab.runs.settings import RunSettings
 from simlab.studies import tune as tune_defaults
-
-
-def tune_bar():
-    """A rich progress bar for tuning, with the best win rate so far; returns (bar, callback)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-
-    bar = LazyProgress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games  {task.fields[best]}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks = {}
-
-    def update(label: str, done: int, total: int, best: float, start: float) -> None:
-        text = "" if best != best else f"best so far {best:.1%} (start {start:.1%}) on the search games"
-        if label not in tasks:
-            tasks[label] = bar.add_task(label, total=total, best=text)
-        bar.update(tasks[label], completed=done, total=total, best=text)
-
-    return bar, update
-
 
 # Options of both commands.
 Budget = Annotated[int, typer.Option(help="search games per tune (validation comes on top)")]
@@ -121,6 +95,7 @@ def tune(
     from simlab.game.api import check_villain
     from simlab.runs.levels import strategy_at
     from simlab.studies import tune as tuning
+    from simlab.studies import workload
 
     fmt = output_format(json_out, csv_out)
     try:
@@ -128,14 +103,19 @@ def tune(
         out = out or f"configs/strategies/tuned-{villain}.toml"
         check_output_file(out, "--out", ".toml")
         goal = tuning.parse_objective(objective, drop_penalty)
-        bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
+        opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+        started = strategy_at(start, villain)
+        work = workload.tune(
+            villain, budget, started, opponents, candidate_games, validation_games, popsize, param, goal, settings
+        )
+        bar = plan(work, threads)
+        update = bar.tuning
         with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
-            opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
             res = tuning.tune(
                 villain,
                 budget,
-                strategy_at(start, villain),
+                started,
                 opponents,
                 candidate_games,
                 validation_games,
@@ -186,16 +166,21 @@ def tune_all(
     from simlab.report.plots import plot_trajectory
     from simlab.runs.levels import check_level
     from simlab.studies import tune as tuning
+    from simlab.studies import workload
 
     fmt = output_format(json_out, csv_out)
     try:
         check_output_dir(out, "--out")
         check_output_dir(report_dir, "--report-dir")
         goal = tuning.parse_objective(objective, drop_penalty)
-        bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
+        start = check_level(start)
+        work = workload.tune_all(
+            rounds, budget, start, candidate_games, validation_games, popsize, goal, matrix_games, settings
+        )
+        bar = plan(work, threads)
+        update = bar.tuning
         with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
-            start = check_level(start)
             res = tuning.iterated_best_response(
                 rounds,
                 budget,

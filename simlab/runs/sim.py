@@ -369,6 +369,9 @@ def goldfish(
     if settings is None:
         settings = RunSettings(n_games, seed, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
     games = play_games((villain,), [strategy], settings=settings)
+    if settings.progress is not None:  # one step, from 0: the games play in one go
+        settings.progress(0, games.height)
+        settings.progress(games.height, games.height)
     won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
     q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))
     summary = pl.DataFrame(
