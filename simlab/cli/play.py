@@ -137,8 +137,10 @@ def run(
         settings = config_settings(cfg, None, strategies=False)
         from simlab.studies import workload
 
-        bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"]), settings.threads)
+        paired = bool(settings.edits) and cfg["first"] == "rotate" and settings.games <= EDIT_PAIRED_MAX
+        bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
         settings = settings.replace(progress=None if json_out else bar.games)
+        change = None
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
             res = run_games(
                 cfg["matchup"],
@@ -147,18 +149,37 @@ def run(
                 first=cfg["first"],
                 out=out,
                 target_ci=target_ci,
-                keep_games=False,
+                keep_games=paired,
                 checkpoint=checkpoint,
             )
-        if not json_out:
-            from simlab.studies.headline import level_line
+            if paired and not res.interrupted:
+                from simlab.studies.whatif import edit_change
 
-            console.print(level_line(res.villains, settings.level, cfg["strategies"]), highlight=False)
+                change = edit_change(res, settings.replace(progress=None), cfg["strategies"])
+        if not json_out:
+            console.print(_level_text(res, settings, cfg), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_or_json(res, fmt)
+    print_or_json(res, fmt, change)
     if res.out_error:
         fail(res.out_error)
+
+
+EDIT_PAIRED_MAX = 2_000_000  # run --edit plays the same games without the edits up to this many (keeps every row)
+
+
+def _level_text(res, settings, cfg) -> str:
+    """The level line of a run; of an edited game, what it is (the shipped strong-play value is the unedited
+    game's, so it is not quoted beside an edit)."""
+    from simlab.studies.headline import level_line
+
+    if not settings.edits:
+        return level_line(res.villains, settings.level, cfg["strategies"])
+    edits = ", ".join(str(e) for e in settings.edits)
+    if cfg["first"] != "rotate" or settings.games > EDIT_PAIRED_MAX:
+        why = "--first rotate only" if cfg["first"] != "rotate" else f"at most {EDIT_PAIRED_MAX:,} games"
+        return f"{settings.level_name or 'expert'} play, edited ({edits}); no unedited baseline ({why})"
+    return f"{settings.level_name or 'expert'} play, edited ({edits}); the unedited game on the same seeds is below"
 
 
 def same_dir(a: str, b: str) -> bool:
@@ -197,14 +218,19 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
             )
 
 
-def print_or_json(res, fmt: str) -> None:
-    """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``)."""
+def print_or_json(res, fmt: str, change=None) -> None:
+    """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``); ``change``:
+    an edited run's baseline and paired change (:func:`simlab.studies.whatif.edit_change`), beside it."""
     if fmt == "json":
-        print_json(res.to_doc())
+        print_json({**res.to_doc(), **({"edit_change": change} if change is not None else {})})
     elif fmt == "csv":
         print_csv(res.summary)
     else:
         print_run(res)
+        if change is not None:
+            from simlab.report.render import edit_change_view
+
+            console.print(edit_change_view(change, res.edits))
     if res.interrupted:
         raise typer.Exit(130)
 
@@ -360,7 +386,8 @@ def goldfish(
     frame = each_villain(
         goldfish_table, villain, n, seed, rules, max_turns, threads, chosen, work=work, bar=fmt == "table"
     )
-    emit(fmt, {"goldfish": frame}, lambda: console.print(goldfish_view(frame, n, seed)), games=n, seed=seed)
+    show = lambda: console.print(goldfish_view(frame, n, seed, max_turns))  # noqa: E731
+    emit(fmt, {"goldfish": frame}, show, games=n, seed=seed, max_turns=max_turns)
 
 
 COMMANDS = {"run": run, "matrix": matrix, "first-seat": first_seat, "replay": replay, "goldfish": goldfish}

@@ -74,12 +74,16 @@ def _level(settings) -> str | None:
     return settings.level_name if settings is not None else None
 
 
-def run(matchup: str, settings, strategies=None) -> Workload:
-    """One matchup's games (its plan built first: bad input is refused here, before any game)."""
+def run(matchup: str, settings, strategies=None, baseline: bool = False) -> Workload:
+    """One matchup's games (its plan built first: bad input is refused here, before any game); ``baseline``: the
+    same games again without the card edits (``run --edit``)."""
     from simlab.game.api import parse_matchup
 
     settings.plan(parse_matchup(matchup), None, None, strategies)
-    return Workload("run", (Stage(matchup, settings.games, _level(settings), _players(matchup)),))
+    stages = [Stage(matchup, settings.games, _level(settings), _players(matchup))]
+    if baseline:
+        stages.append(Stage("the same games without the edits", settings.games, _level(settings), _players(matchup)))
+    return Workload("run", tuple(stages))
 
 
 def matrix(settings, command: str = "matrix") -> Workload:
