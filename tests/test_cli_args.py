@@ -19,6 +19,7 @@ from simlab.cli import app
 from simlab.data.edits import normalise
 from simlab.runs.levels import Level
 from simlab.runs.settings import RunSettings
+from simlab.studies.workload import Workload
 
 runner = CliRunner()
 M = ["-m", "gaston-vs-horned-king"]
@@ -180,7 +181,7 @@ CASES = {
         passes={
             "simlab.studies.impact:observational": {
                 "villain": "gaston",
-                "settings": settings(**CARDS, progress=None),
+                "settings": settings(**CARDS, progress=CALLABLE),  # one bar over both parts
             }
         },
     ),
@@ -346,7 +347,7 @@ CASES = {
     "fix": Case(
         ["fix", "--band", "40-60", *M, "-m", "gaston-vs-lady-tremaine", "--level", "novice", "--max-edits", "2"]
         + ["--edits-from", "allowed.txt", "--with-rules", "--kind", "cost", "--kind", "copies", "-n", "300"]
-        + ["--screen-games", "100", "--beam", "3", "--pool", "5", "--show", "2", "--adapt-budget", "900"]
+        + ["--screen-games", "100", "--beam", "3", "--pool", "5", "--show", "2", "--adapt-budget", "1000"]
         + ["--adapt-candidate-games", "50", "--adapt-validation-games", "70", "--seed", "4", *RULES, *EDIT]
         + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--report-dir", "rep"],
         "simlab.studies.fix:fix",
@@ -360,7 +361,7 @@ CASES = {
                 pool=5,
                 show=2,
                 kinds=("cost", "copies", "rules"),
-                adapt_budget=900,
+                adapt_budget=1000,
                 adapt_candidate_games=50,
                 adapt_validation_games=70,
             ),
@@ -371,6 +372,8 @@ CASES = {
                 games=300, seed=4, level=NOVICE, variants=VARIANTS, max_turns=30, threads=1, edits=EDITS
             ),
         },
+        # the plan reads --edits-from, which this case does not write: none
+        stubs={"simlab.studies.workload:fix": lambda *args: Workload("fix", ())},
     ),
     "calibrate": Case(
         ["calibrate", "--games", "real.csv", "-n", "30", "--seed", "3", "--levels", "novice,expert"]

@@ -7,7 +7,7 @@ import polars as pl
 from typer.testing import CliRunner
 
 from simlab.cli import app
-from simlab.report.render import console, matrix_table
+from simlab.report.render import console, matrix_table, short_matchup
 from simlab.runs.settings import RunSettings
 from simlab.studies.matchups import first_seat, matchups, matrix
 
@@ -34,8 +34,8 @@ def test_the_first_seat_table_is_each_runs_first_seat_rows():
         assert (r["first_seat_low"], r["first_seat_high"]) == (f["advantage_low"], f["advantage_high"])
     with console.capture() as cap:
         console.print(matrix_table(res.table, settings))
-    text = cap.get()
-    assert "first-seat adv. [95%]" in text and "novice play" in text
+    text = " ".join(cap.get().split())
+    assert "first - others [95%]" in text and "novice play" in text and "first - others: the first seat's" in text
     assert any(f"{r['first_seat_advantage']:+.1%} [" in text for r in res.table.iter_rows(named=True))
 
 
@@ -45,8 +45,9 @@ def test_the_command_prints_every_matchup_with_intervals_and_draws_its_plot(tmp_
     assert res.exit_code == 0, res.output
     out = " ".join(res.output.split())
     assert "first-seat advantage: 12 games each (seats rotated), seed 0, novice play" in out, res.output
-    for m in matchups():
-        assert m in res.output, m
+    for m in matchups():  # short names, with their legend
+        assert f"│ {short_matchup(m)} " in res.output, m
+    assert "G gaston, HK horned-king, LT lady-tremaine; 3p: the 3-player game of all three" in out
     assert out.count("% [") >= 2 * len(matchups())  # the first seat's rate and the advantage, each [95%]
     assert "plot: reports/first-seat-novice.png" in res.output
     assert (tmp_path / "reports/first-seat-novice.png").stat().st_size > 10_000

@@ -136,7 +136,7 @@ def test_ctrl_c_keeps_the_finished_games_and_a_valid_out_file(tmp_path):
 def test_cli_run_prints_every_table_and_json():
     res = runner.invoke(app, ["run", "--matchup", "gaston-vs-horned-king", "-n", "200"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
-    for needle in ("95% interval", "by seat", "first-seat advantage", "winner's turns", "games/s", "seed 0"):
+    for needle in ("95% interval", "by seat", "first - others", "the first seat's win rate minus", "own turns"):
         assert needle in res.output, needle
     # one interval notation, 52.1% [50.3, 53.9]: no "a% - b%" or "a% .. b%" ranges
     assert re.search(r"\d%\s*\[[-+]?\d+(\.\d+)?, [-+]?\d+(\.\d+)?\]", res.output), res.output

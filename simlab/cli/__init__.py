@@ -10,6 +10,7 @@ modules import only cheap things at the top: ``simlab --help``, ``simlab rules``
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
@@ -17,17 +18,42 @@ from simlab.cli import calibrate, cards, equilibrium, fix, info, learn, play, re
 from simlab.cli.common import OneLineErrors
 from simlab.report.render import pct_interval
 
-__all__ = ["GROUPS", "OneLineErrors", "app", "main", "pct_interval"]
+__all__ = ["GROUPS", "OneLineErrors", "app", "main", "pct_interval", "version_text"]
 
 # the order of ``simlab --help``
 GROUPS = (play, cards, studies, fix, equilibrium, tune, calibrate, learn, report, info)
 
 app = typer.Typer(
     cls=OneLineErrors,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion: bash, zsh, fish, PowerShell
     no_args_is_help=True,
     help="Monte Carlo balance analysis for Villainous: Despicable Plots.",
 )
+
+
+def version_text() -> str:
+    """``simlab VERSION``, the installed package's version (its metadata, as pip knows it)."""
+    from simlab.report.build import simlab_version
+
+    return f"simlab {simlab_version()}"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="print simlab's version and exit"),
+    ] = False,
+) -> None:
+    """Monte Carlo balance analysis for Villainous: Despicable Plots."""
+
+
 for group in GROUPS:
     for name, command in group.COMMANDS.items():
         app.command(name)(command)

@@ -9,15 +9,20 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
+    JsonOut,
     MaxTurns,
     Scheduler,
     Seed,
     Threads,
     backend_for,
     check_games,
+    emit,
     fail,
     no_bar,
-    progress_bar,
+    output_format,
+    plan,
+    print_json,
     save_plot,
 )
 from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
@@ -47,7 +52,8 @@ def calibrate(
     png: Annotated[
         str | None, typer.Option(help="calibration plot [default: reports/calibration.png; none with --json]")
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print the tables as JSON instead")] = False,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
@@ -59,6 +65,8 @@ def calibrate(
     game length when rounds are logged."""
     from simlab.studies.calibration import calibrate as run_calibrate
 
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar, no notes, no default plot: stdout holds the document only
     check_games(n)
     check_output_file(png or (None if json_out else "reports/calibration.png"), "--png", ".png")
     wanted = [lv for item in levels or [] for lv in split_items(item, "--levels")] or None
@@ -68,20 +76,21 @@ def calibrate(
             fail(f"--rules {item!r} must look like VARIANT=VALUE[,VALUE...]")
         k, v = item.split("=", 1)
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
-    bar, update = progress_bar()
     try:
         from simlab.runs.sizes import plan_size
 
         plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
+        bar = _plan(games, wanted, variants, n, max_turns, threads)
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else no_bar():
-            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=None if json_out else update)
+            progress = None if json_out else bar.games
+            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
             res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    if json_out:
-        typer.echo(res.to_json())
+    if fmt == "json":
+        print_json(res.to_doc())
     else:
-        print_calibration(res)
+        emit(fmt, {"fit": res.fit}, lambda: print_calibration(res))
     png = png or (None if json_out else "reports/calibration.png")
     if png:
         from simlab.report.plots import plot_calibration, plot_lengths
@@ -94,6 +103,20 @@ def calibrate(
                 lambda ax: plot_lengths(res.length_distribution, ax),
                 quiet=json_out,
             )
+
+
+def _plan(games: str, levels, variants, n: int, max_turns: int, threads):
+    """The plan line and bar of the simulations a log needs (a log that cannot be read: a plain bar, the
+    calibration itself then says why in one line)."""
+    from simlab.cli.common import StagedProgress
+    from simlab.studies import workload
+    from simlab.studies.calibration import read_log
+
+    try:
+        orders = read_log(games).orders()
+    except USER_ERRORS:
+        return StagedProgress(1)
+    return plan(workload.calibrate(orders, levels, variants, n, max_turns), threads)
 
 
 COMMANDS = {"calibrate": calibrate}

@@ -11,7 +11,9 @@ from simlab.cli.common import (
     BackendName,
     BackendOrConfig,
     Config,
+    CsvOut,
     Edits,
+    JsonOut,
     Level,
     MaxTurns,
     Rules,
@@ -23,11 +25,14 @@ from simlab.cli.common import (
     check_png,
     config_settings,
     default_png,
+    emit,
     experiment_settings,
     fail,
+    no_bar,
+    output_format,
     parse_edits,
     parse_pairs,
-    progress_bar,
+    plan,
     run_settings,
     save_plot,
 )
@@ -58,6 +63,8 @@ def cards(
     ] = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -66,35 +73,43 @@ def cards(
     played), and the paired change in win rate. With --list: the villain's cards as printed (cost, Strength,
     copies, type, ability) and the --edit each one takes, without playing."""
     from simlab.report.plots import plot_impact
+    from simlab.studies import workload
     from simlab.studies.impact import ablation, deck_cards, observational
 
+    fmt = output_format(json_out, csv_out)
     if list_cards:
-        return list_villain_cards(villain)
+        return list_villain_cards(villain, fmt)
     check_output_file(png, "--png", ".png")
-    bar, update = progress_bar()
     try:
         settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level)
         if causal:
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
-        with backend_for(backend, scheduler, connect_timeout, fallback):
-            frame = observational(villain, settings=settings)
+        bar = plan(workload.cards(villain, card, causal, settings), settings.threads)
+        shown = fmt == "table"
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else no_bar():
+            frame = observational(villain, settings=settings.replace(progress=bar.games if shown else None))
             if causal:
-                with bar:
-                    effects = ablation(villain, cards=card, settings=settings.replace(progress=update))
+                progress = (lambda done, total: bar.games(done, total, "ablation")) if shown else None
+                effects = ablation(villain, cards=card, settings=settings.replace(progress=progress))
     except USER_ERRORS as exc:
         fail(str(exc))
 
     play = settings.play_label()
-    console.print(observational_view(frame, villain, n, seed, play))
-    if not causal:
-        return
-    console.print(ablation_view(effects, villain, play))
-    if png:
+    tables = {"ablation": effects, "observational": frame} if causal else {"observational": frame}
+
+    def show() -> None:
+        console.print(observational_view(frame, villain, n, seed, play))
+        if causal:
+            console.print(ablation_view(effects, villain, play))
+
+    emit(fmt, tables, show, villain=villain, games=n, seed=seed, play=play)
+    if causal and png:
         title = f"{villain}: causal card impact, {play}"
-        save_plot(png, lambda ax: plot_impact(effects, ax, title), height=0.3 * effects.height + 1)
+        draw = lambda ax: plot_impact(effects, ax, title)  # noqa: E731
+        save_plot(png, draw, height=0.3 * effects.height + 1, quiet=fmt != "table")
 
 
-def list_villain_cards(villain: str) -> None:
+def list_villain_cards(villain: str, fmt: str = "table") -> None:
     """``simlab cards --villain V --list``: the cards as printed and the edits each takes."""
     from simlab.data.edits import card_sheet
     from simlab.game.api import check_villain
@@ -103,7 +118,7 @@ def list_villain_cards(villain: str) -> None:
         rows = card_sheet(check_villain(villain))
     except USER_ERRORS as exc:
         fail(str(exc))
-    console.print(card_sheet_view(rows, villain))
+    emit(fmt, {"cards": rows}, lambda: console.print(card_sheet_view(rows, villain)), villain=villain)
 
 
 def sweep(
@@ -126,16 +141,19 @@ def sweep(
     level: Level = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
     from simlab.report.plots import plot_sweep
+    from simlab.studies import workload
     from simlab.studies.whatif import sweep as run_sweep
 
+    fmt = output_format(json_out, csv_out)
     check_png(png)
-    bar, update = progress_bar()
     try:
         cfg = experiment_settings(
             config,
@@ -156,15 +174,22 @@ def sweep(
         attribute = attribute if attribute is not None else spec.get("attribute")
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
-        with backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback), bar:
-            settings = config_settings(cfg, update)
+        settings = config_settings(cfg)
+        bar = plan(workload.sweep(cfg["matchup"], vals, settings), settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
+        with (
+            backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
+            bar if fmt == "table" else no_bar(),
+        ):
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
-    console.print(sweep_view(res, cfg["games"]))
-    png = png or default_png("sweep", res.matchup, res.what, settings.level_name or "expert")
-    title = f"{res.matchup}: {res.what}, {res.play}"
-    save_plot(png, lambda ax: plot_sweep(res.table, ax, title, res.baseline))
+    about = {"matchup": res.matchup, "what": res.what, "shipped": res.baseline, "games": cfg["games"], "seed": res.seed}
+    emit(fmt, {"sweep": res.table}, lambda: console.print(sweep_view(res, cfg["games"])), **about, play=res.play)
+    if fmt == "table" or png:
+        png = png or default_png("sweep", res.matchup, res.what, settings.level_name or "expert")
+        title = f"{res.matchup}: {res.what}, {res.play}"
+        save_plot(png, lambda ax: plot_sweep(res.table, ax, title, res.baseline), quiet=fmt != "table")
 
 
 def parse_values(text: str) -> list[str]:

@@ -143,8 +143,7 @@ Level = Annotated[
     str | None,
     typer.Option(
         "--level",
-        help="strength every villain plays at: random, novice, expert, tuned, strong, search, case-blind "
-        "(--strategy overrides) [default: expert]",
+        help=f"strength every villain plays at: {', '.join(levels.LEVELS)} (--strategy overrides) [default: expert]",
     ),
 ]
 
@@ -349,14 +348,22 @@ class no_bar:
         return False
 
 
-def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, **keywords):
+def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, work=None, bar=True, **keywords):
     """``study(villains, *args, settings=..., **keywords)`` for the villains asked (default: every registered
-    one), with the run settings of the shared options; a bad input fails with one line."""
+    one), with the run settings of the shared options; a bad input fails with one line. ``work(villains)``: the
+    study's :class:`simlab.studies.workload.Workload`, planned (:func:`plan`) and followed by one bar (unless
+    ``bar`` is False: a command printing JSON or CSV)."""
     from simlab.data.cards import VILLAIN_KEYS
+    from simlab.game.api import check_villain
 
     try:
         settings = run_settings(n, seed, None, rules, max_turns, threads, None, None)
-        return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
+        villains = tuple(check_villain(v) for v in villain or VILLAIN_KEYS)
+        shown = plan(work(villains), settings.threads) if work is not None else None
+        if shown is not None and bar:
+            settings = settings.replace(progress=shown.games)
+        with shown if shown is not None and bar else no_bar():
+            return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
     except USER_ERRORS as exc:
         fail(str(exc))
 
@@ -389,3 +396,176 @@ def default_png(*parts: str) -> str:
     cost", "expert")`` is ``reports/sweep-gaston-vs-horned-king-get-out-cost-expert.png``."""
     words = ("".join(ch if ch.isalnum() else "-" for ch in str(p).lower()) for p in parts)
     return "reports/" + "-".join("-".join(w for w in word.split("-") if w) for word in words) + ".png"
+
+
+# ---------------------------------------------------------------------------------------------- output formats
+JsonOut = Annotated[bool, typer.Option("--json", help="print the tables as one JSON document instead")]
+CsvOut = Annotated[bool, typer.Option("--csv", help="print the main table as CSV instead")]
+
+
+def output_format(json_out: bool, csv_out: bool) -> str:
+    """``table``, ``json`` or ``csv`` from the ``--json``/``--csv`` flags (both: refused with one line)."""
+    if json_out and csv_out:
+        fail("--json and --csv: give one of them (--json prints every table, --csv the main one)")
+    return "json" if json_out else "csv" if csv_out else "table"
+
+
+def plain(value):
+    """``value`` as plain JSON data: frames become lists of rows, numpy scalars Python numbers, tuples lists, and
+    NaN or infinity None (JSON has no NaN; ``json.loads`` of strict readers refuses it)."""
+    import math
+
+    import numpy as np
+    import polars as pl
+
+    if isinstance(value, pl.DataFrame):
+        return [plain(r) for r in value.iter_rows(named=True)]
+    if isinstance(value, pl.Series):
+        return [plain(v) for v in value.to_list()]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    return str(value)
+
+
+def json_text(data) -> str:
+    """One JSON document of ``data`` (:func:`plain`): never a bare NaN or Infinity."""
+    import json
+
+    return json.dumps(plain(data), indent=2, allow_nan=False)
+
+
+def print_json(data) -> None:
+    typer.echo(json_text(data))
+
+
+def csv_text(frame) -> str:
+    """A frame (or a list of row dicts) as CSV text with a header line; nested values as JSON, NaN empty."""
+    import csv
+    import io
+    import json
+
+    import polars as pl
+
+    rows = plain(frame) if isinstance(frame, pl.DataFrame) else plain(list(frame))
+    if isinstance(frame, pl.DataFrame):
+        columns = list(frame.columns)
+    else:
+        columns = list(dict.fromkeys(k for r in rows for k in r))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow(
+            ["" if r.get(c) is None else json.dumps(r[c]) if isinstance(r[c], list | dict) else r[c] for c in columns]
+        )
+    return buf.getvalue()
+
+
+def print_csv(frame) -> None:
+    typer.echo(csv_text(frame), nl=False)
+
+
+def emit(fmt: str, tables: dict, show, **meta) -> None:
+    """Print a command's result: ``show()`` (the rich tables) for ``table``; for ``json`` one document of ``meta``
+    and every table (name -> frame or rows); for ``csv`` the first of ``tables``, the command's main table."""
+    if fmt == "json":
+        print_json({**meta, "tables": tables})
+    elif fmt == "csv":
+        print_csv(next(iter(tables.values())))
+    else:
+        show()
+
+
+def say(text: str) -> None:
+    """One line of plain text on stdout: no markup, no highlighting (a name in brackets stays as written)."""
+    console.print(text, highlight=False, markup=False)
+
+
+# ---------------------------------------------------------------------------------------------- plan and progress
+class StagedProgress(LazyProgress):
+    """One bar with an ETA over every stage of a command (games done of the games planned), the current stage
+    named on the line under it. The studies' callbacks feed it: ``games(done, total, label)``,
+    ``named(label, done, total)`` and ``tuning(label, done, total, best, start)``; each counts games done within
+    its current part, so a part that starts again from 0 (the next run under the same label) adds on. A part
+    without a name of its own (``games``) is named after the planned stage the count has reached (``stages``:
+    (name, games) pairs)."""
+
+    stage = ""
+
+    def __init__(self, total: int, seconds: float | None = None, stages=()):
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        super().__init__(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self.planned, self.estimate, self.stages = max(int(total), 1), seconds, list(stages)
+        self.task = self.add_task("all stages", total=self.planned)
+        self.done, self._last = 0, (None, 0)
+
+    def get_renderables(self):
+        from rich.text import Text
+
+        yield self.make_tasks_table(self.tasks)
+        if self.stage:
+            yield Text(f"  stage: {self.stage}", overflow="ellipsis", no_wrap=True)
+
+    def advance(self, label: str, done: int) -> None:
+        """``done`` games of the part ``label``: the increase since the last call counts (a new part, or a
+        smaller count under the same label, starts from 0)."""
+        last_label, last_done = self._last
+        self.done += done - last_done if label == last_label and done >= last_done else done
+        self._last = (label, done)
+        self.stage = label if label not in ("", "games") else self.planned_stage()
+        self.planned = max(self.planned, self.done)
+        self.update(self.task, completed=self.done, total=self.planned)
+
+    def planned_stage(self) -> str:
+        """``stage 3 of 7: gaston-vs-horned-king``: the planned stage the games done so far have reached."""
+        start = 0
+        for k, (name, games) in enumerate(self.stages, 1):
+            if self.done < start + games or k == len(self.stages):
+                return f"stage {k} of {len(self.stages)}: {name}"
+            start += games
+        return ""
+
+    def games(self, done: int, total: int, label: str = "games") -> None:
+        self.advance(label, done)
+
+    def named(self, label: str, done: int, total: int) -> None:
+        self.advance(label, done)
+
+    def tuning(self, label: str, done: int, total: int, best: float = float("nan"), start: float = 0.0) -> None:
+        text = "" if best != best else f" (best so far {best:.1%}, start {start:.1%})"
+        self.advance(label, done)
+        self.stage = label + text
+
+
+def plan(workload, threads: int | None = None) -> StagedProgress:
+    """The overall bar of ``workload`` (:class:`simlab.studies.workload.Workload`), after its plan line on stderr
+    when the estimate is longer than :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
+    from simlab.studies.workload import PLAN_ABOVE_SECONDS
+
+    seconds = workload.seconds(threads)
+    if seconds > PLAN_ABOVE_SECONDS:
+        typer.echo(workload.line(threads, seconds), err=True)
+    return StagedProgress(workload.games, seconds, [(s.name, s.games) for s in workload.stages])

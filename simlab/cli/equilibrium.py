@@ -10,49 +10,26 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
-    LazyProgress,
+    CsvOut,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
+    no_bar,
+    output_format,
     parse_pairs,
+    plan,
 )
 from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.studies import equilibrium as eq
-
-
-def equilibrium_bar():
-    """One rich progress line (what is being played, games, elapsed, ETA) that follows the steps."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    bar = LazyProgress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks: dict[str, int] = {}
-
-    def update(what: str, done: int, total: int) -> None:
-        if what not in tasks:
-            for old in tasks.values():
-                bar.update(old, visible=False)
-            tasks[what] = bar.add_task(what, total=total)
-        bar.update(tasks[what], completed=done, total=total)
-
-    return bar, update
 
 
 def _seed_levels(text: str, option: str = "--seed-levels") -> tuple[str, ...]:
@@ -99,17 +76,16 @@ def _libraries(folders: list[str] | None, matchups: list[str], games: int) -> di
     return {m: {v: per_villain[v] for v in parse_matchup(m)} for m in matchups}
 
 
-def _write_and_print(res, probe, out: str, here: Path, command: str) -> None:
-    """The mixture file, the tables and the plot of one matchup's equilibrium, then its tables on screen."""
+def _write(res, probe, out: str, here: Path, command: str) -> dict:
+    """The mixture file, the tables and the plot of one matchup's equilibrium; returns the files written."""
     from simlab.report.plots import plot_equilibrium, write_plot
-    from simlab.report.render import print_strong_play
 
     files = eq.write_outputs(res, probe, out, here, command)
     title = f"{res.matchup}: value and best-response gains by iteration"
     files["plot"] = write_plot(
         here / "equilibrium.png", lambda ax: plot_equilibrium(res.iterations, ax, res.villains, title), (8, 5)
     )
-    print_strong_play(res, probe, files)
+    return files
 
 
 SEED_LEVELS_TEXT = ",".join(eq.SEED_LEVELS)
@@ -214,6 +190,8 @@ def equilibrium(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -229,6 +207,8 @@ def equilibrium(
     from simlab.game.api import parse_matchup
     from simlab.runs.settings import RunSettings
 
+    fmt = output_format(json_out, csv_out)
+    probes = []
     try:
         if all_ == (matchup is not None):
             raise InputError("give --matchup A-vs-B for one matchup, or --all for every pairing of two villains")
@@ -244,28 +224,52 @@ def equilibrium(
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium"
         libraries = _libraries(library, matchups, library_games)
-        bar, update = equilibrium_bar()
-        results = []
+        from simlab.studies import workload
+
+        bar = plan(workload.equilibrium(matchups, options, levels, probe_games), threads)
+        results, written = [], []
         t0 = time.perf_counter()
-        with backend_for(backend, scheduler, connect_timeout, fallback):
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
                 mine = _seeds_for(m, extra, seed_from, all_)
-                with bar:
-                    res = eq.equilibrium(
-                        m, mine, levels, options, steps, update, library=libraries[m], settings=settings
-                    )
-                    probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
-                _write_and_print(res, probe, out, here, command)
+                res = eq.equilibrium(
+                    m, mine, levels, options, steps, bar.named, library=libraries[m], settings=settings
+                )
+                probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
+                written.append((res, probe, _write(res, probe, out, here, command)))
                 results.append(res)
+                probes += [probe] if probe is not None else []
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         where = checkpoint or f"{report_dir}/MATCHUP/steps"
         typer.echo(f"interrupted: every finished step is kept in {where}; run the same command to go on", err=True)
         raise typer.Exit(130) from None
+    if fmt != "table":
+        emit(fmt, equilibrium_tables(results, probes), lambda: None)
+        return
+    from simlab.report.render import print_strong_play
+
+    for res, probe, files in written:
+        print_strong_play(res, probe, files)
     _summary(results, t0)
+
+
+def equilibrium_tables(results, probes=()) -> dict:
+    """Every matchup's frames (value first: the main table), each with its matchup, one frame per kind."""
+    import polars as pl
+
+    tables: dict[str, list] = {}
+    for res in results:
+        for name, frame in res.frames().items():
+            if "matchup" not in frame.columns:
+                frame = frame.select(pl.lit(res.matchup).alias("matchup"), pl.all())
+            tables.setdefault(name, []).append(frame)
+    if probes:
+        tables["search_probe"] = list(probes)
+    return {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in tables.items()}
 
 
 def _summary(results, t0: float) -> None:
@@ -284,24 +288,27 @@ def equilibrium_compare(
     epsilon: Annotated[
         float, typer.Option("--epsilon", help="the runs' epsilon: values agree within it plus both half-widths")
     ] = eq.DEFAULT_EPSILON,
-    csv: Annotated[str | None, typer.Option("--csv", help="also write the comparison as CSV here")] = None,
+    write: Annotated[str | None, typer.Option("--out", help="also write the comparison as CSV here")] = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Whether the answer depends on where the search starts: two equilibrium runs' values per matchup they share,
     their difference, and whether they agree (within epsilon plus both 95% half-widths)."""
     from simlab.report.render import print_start_robustness
 
+    fmt = output_format(json_out, csv_out)
     try:
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
         frame = eq.compare_starts(first, second, epsilon)
-        print_start_robustness(frame)
-        if csv:
-            Path(csv).parent.mkdir(parents=True, exist_ok=True)
-            frame.write_csv(csv)
+        emit(fmt, {"compare": frame}, lambda: print_start_robustness(frame), epsilon=epsilon)
+        if write:
+            Path(write).parent.mkdir(parents=True, exist_ok=True)
+            frame.write_csv(write)
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write --csv {csv!r}: {exc.strerror or exc}")
+        fail(f"cannot write --out {write!r}: {exc.strerror or exc}")
 
 
 def equilibrium_probe(
@@ -330,6 +337,8 @@ def equilibrium_probe(
     record: Annotated[
         bool, typer.Option("--record/--no-record", help="write the gains into each mixture file's provenance")
     ] = True,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Probe shipped equilibria with the search player (its rollouts model each villain by its most-weighted
     strategy): each side's search player against the other side's mixture, paired with the side's own mixture on
@@ -343,6 +352,7 @@ def equilibrium_probe(
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
 
+    fmt = output_format(json_out, csv_out)
     try:
         if games < 2:
             raise InputError(f"--games must be 2 or more, got {games}")
@@ -362,7 +372,8 @@ def equilibrium_probe(
             if record:
                 eq.record_probe(f, probe, command)
             frames.append(probe)
-        print_probe(pl.concat(frames))
+        table = pl.concat(frames)
+        emit(fmt, {"search_probe": table}, lambda: print_probe(table), games=games, epsilon=epsilon)
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:

@@ -11,15 +11,20 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
     Edits,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
-    progress_bar,
+    no_bar,
+    output_format,
+    plan,
     run_settings,
     save_plot,
 )
@@ -97,6 +102,8 @@ def fix(
     report_dir: Annotated[str, typer.Option("--report-dir", help="where the tables and the plot go")] = "reports/fix",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -108,7 +115,9 @@ def fix(
     the band by interval, then fewer edits, smaller size, fewer side effects, a direct repair, the larger margin.
     Each fix printed in the cards' words with before and after [95%], its side effects on every matchup, and the
     options to paste; the best one re-tuned for each villain it changes (survives / borderline / fails)."""
-    bar, update = progress_bar()
+    from simlab.studies import workload
+
+    fmt = output_format(json_out, csv_out)
     try:
         check_output_dir(checkpoint, "--checkpoint")
         check_output_dir(report_dir, "--report-dir")
@@ -129,24 +138,20 @@ def fix(
             impact_cards,
         )
         band_ = F.parse_band(band)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
-            res = F.fix(
-                band_,
-                matchup or None,
-                options,
-                edits_from,
-                checkpoint,
-                update,
-                settings=run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups"),
-            )
+        settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups")
+        bar = plan(workload.fix(band_, matchup or None, options, edits_from, settings), threads)
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+            res = F.fix(band_, matchup or None, options, edits_from, checkpoint, bar.games, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         kept = f"every finished measurement is kept in {checkpoint}; run the same command to go on"
         typer.echo(f"interrupted: {kept if checkpoint else 'give --checkpoint DIR to keep what finishes'}", err=True)
         raise typer.Exit(130) from None
-    print_fix(res)
-    write_fix(res, Path(report_dir))
+    tables = {"fix_matchups": res.table, **{k: v for k, v in res.frames().items() if k != "fix_matchups"}}
+    about = {"band": res.band.text, "play": res.play, "games": res.games, "verdict": res.verdict, "note": res.note}
+    emit(fmt, tables, lambda: print_fix(res), **about)
+    write_fix(res, Path(report_dir), quiet=fmt != "table")
 
 
 def print_fix(res: F.FixResult) -> None:
@@ -225,7 +230,7 @@ def _print_adaptation(res: F.FixResult) -> None:
     console.print(f"best fix: {res.verdict}")
 
 
-def write_fix(res: F.FixResult, directory: Path) -> None:
+def write_fix(res: F.FixResult, directory: Path, quiet: bool = False) -> None:
     from simlab.data import durable
     from simlab.report.plots import plot_fix
 
@@ -244,10 +249,10 @@ def write_fix(res: F.FixResult, directory: Path) -> None:
         adapted = res.adaptation if res.adaptation.height else None
         title = f"fix 1 ({res.play}): {res.best['fix']}"
         band = (res.band.low, res.band.high)
-        save_plot(
-            str(directory / "fix.png"), lambda ax: plot_fix(best, ax, band, adapted, title), 9, 1 + 0.5 * best.height
-        )
-    console.print(f"tables: {directory}/fix_*.parquet, .csv")
+        draw = lambda ax: plot_fix(best, ax, band, adapted, title)  # noqa: E731
+        save_plot(str(directory / "fix.png"), draw, 9, 1 + 0.5 * best.height, quiet=quiet)
+    if not quiet:
+        console.print(f"tables: {directory}/fix_*.parquet, .csv")
 
 
 COMMANDS = {"fix": fix}

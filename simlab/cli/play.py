@@ -12,7 +12,9 @@ from simlab.cli.common import (
     BackendName,
     BackendOrConfig,
     Config,
+    CsvOut,
     Edits,
+    JsonOut,
     Level,
     MaxTurns,
     Rules,
@@ -27,11 +29,16 @@ from simlab.cli.common import (
     default_games,
     default_png,
     each_villain,
+    emit,
     experiment_settings,
     fail,
     no_bar,
+    output_format,
     parse_edits,
     parse_pairs,
+    plan,
+    print_csv,
+    print_json,
     progress_bar,
     run_settings,
     save_plot,
@@ -75,7 +82,8 @@ def run(
         str | None, typer.Option(help="finish the checkpointed run in this directory (its own settings)")
     ] = None,
     out: Annotated[str | None, typer.Option(help="write one row per game to this parquet file")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print a machine-readable summary instead")] = False,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     target_ci: Annotated[
         float | None, typer.Option(help="stop once every win-rate 95% interval is narrower than this")
     ] = None,
@@ -87,6 +95,8 @@ def run(
     from simlab.runs.sim import resume as resume_run
     from simlab.runs.sim import run as run_games
 
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar, no notes: stdout holds the document only
     try:
         bar, update = progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
         if resume is not None:
@@ -108,7 +118,7 @@ def run(
                 bar if not json_out else no_bar(),
             ):
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
-            print_or_json(res, json_out)
+            print_or_json(res, fmt)
             return
         check_output_file(out, "--out", ".parquet")
         check_output_dir(checkpoint, "--checkpoint")
@@ -130,7 +140,13 @@ def run(
         if n is None and cfg["experiment"].games is None:
             cfg["games"] = default_games(None, 10000, cfg["level"], cfg["strategies"].values())
         # the --strategy items are this matchup's (each checked to be one of its villains), not the settings'
-        settings = config_settings(cfg, None if json_out else update, strategies=False)
+        settings = config_settings(cfg, None, strategies=False)
+        from simlab.studies import workload
+
+        paired = bool(settings.edits) and cfg["first"] == "rotate" and settings.games <= EDIT_PAIRED_MAX
+        bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
+        settings = settings.replace(progress=None if json_out else bar.games)
+        change = None
         with (
             backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
             bar if not json_out else no_bar(),
@@ -142,18 +158,37 @@ def run(
                 first=cfg["first"],
                 out=out,
                 target_ci=target_ci,
-                keep_games=False,
+                keep_games=paired,
                 checkpoint=checkpoint,
             )
-        if not json_out:
-            from simlab.studies.headline import level_line
+            if paired and not res.interrupted:
+                from simlab.studies.whatif import edit_change
 
-            console.print(level_line(res.villains, settings.level, cfg["strategies"]), highlight=False)
+                change = edit_change(res, settings.replace(progress=None), cfg["strategies"])
+        if not json_out:
+            console.print(_level_text(res, settings, cfg), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_or_json(res, json_out)
+    print_or_json(res, fmt, change)
     if res.out_error:
         fail(res.out_error)
+
+
+EDIT_PAIRED_MAX = 2_000_000  # run --edit plays the same games without the edits up to this many (keeps every row)
+
+
+def _level_text(res, settings, cfg) -> str:
+    """The level line of a run; of an edited game, what it is (the shipped strong-play value is the unedited
+    game's, so it is not quoted beside an edit)."""
+    from simlab.studies.headline import level_line
+
+    if not settings.edits:
+        return level_line(res.villains, settings.level, cfg["strategies"])
+    edits = ", ".join(str(e) for e in settings.edits)
+    if cfg["first"] != "rotate" or settings.games > EDIT_PAIRED_MAX:
+        why = "--first rotate only" if cfg["first"] != "rotate" else f"at most {EDIT_PAIRED_MAX:,} games"
+        return f"{settings.level_name or 'expert'} play, edited ({edits}); no unedited baseline ({why})"
+    return f"{settings.level_name or 'expert'} play, edited ({edits}); the unedited game on the same seeds is below"
 
 
 def same_dir(a: str, b: str) -> bool:
@@ -192,11 +227,19 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
             )
 
 
-def print_or_json(res, json_out: bool) -> None:
-    if json_out:
-        typer.echo(res.to_json())
+def print_or_json(res, fmt: str, change=None) -> None:
+    """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``); ``change``:
+    an edited run's baseline and paired change (:func:`simlab.studies.whatif.edit_change`), beside it."""
+    if fmt == "json":
+        print_json({**res.to_doc(), **({"edit_change": change} if change is not None else {})})
+    elif fmt == "csv":
+        print_csv(res.summary)
     else:
         print_run(res)
+        if change is not None:
+            from simlab.report.render import edit_change_view
+
+            console.print(edit_change_view(change, res.edits))
     if res.interrupted:
         if res.checkpoint is not None:
             import shlex
@@ -219,6 +262,8 @@ def matrix(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -226,25 +271,48 @@ def matrix(
     rate and the first-seat advantage, with 95% intervals) and a heatmap."""
     from simlab.report.plots import plot_matrix
 
+    fmt = output_format(json_out, csv_out)
     res, settings = _matrix(
-        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, connect_timeout, fallback
+        n,
+        seed,
+        strategy,
+        rules,
+        max_turns,
+        threads,
+        png,
+        edit,
+        level,
+        backend,
+        scheduler,
+        fmt,
+        "matrix",
+        connect_timeout,
+        fallback,
     )
-    console.print(matrix_table(res.table, settings))
-    png = png or default_png("matrix", settings.level_name or "expert")
-    save_plot(png, lambda ax: plot_matrix(res.grid(), ax, res.play), 6, 5, what=f"--png {png!r}")
+    emit(fmt, {"matrix": res.table}, lambda: console.print(matrix_table(res.table, settings)), **_about(settings))
+    if fmt == "table" or png:
+        png = png or default_png("matrix", settings.level_name or "expert")
+        draw = lambda ax: plot_matrix(res.grid(), ax, res.play)  # noqa: E731
+        save_plot(png, draw, 6, 5, quiet=fmt != "table", what=f"--png {png!r}")
 
 
-def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, *connect):
+def _about(settings) -> dict:
+    """What a JSON document says of the games its tables come from."""
+    return {"games": settings.games, "seed": settings.seed, "play": settings.play_label()}
+
+
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, command, *connect):
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
+    from simlab.studies import workload
     from simlab.studies.matchups import matrix as run_matrix
 
     check_png(png)
-    bar, update = progress_bar()
     try:
-        settings = run_settings(
-            n, seed, strategy, rules, max_turns, threads, edit, level, update, "the matrix", default=10000
-        )
-        with backend_for(backend, *connect), bar:
+        settings = run_settings(n, seed, strategy, rules, max_turns, threads, edit, level, None, "the matrix", 10000)
+        work = workload.matrix(settings, command)
+        bar = plan(work, settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
+        with backend_for(backend, scheduler, *connect), bar if fmt == "table" else no_bar():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -264,6 +332,8 @@ def first_seat(
     level: Level = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -274,14 +344,31 @@ def first_seat(
     from simlab.report.render import first_seat_view
     from simlab.studies.matchups import first_seat as first_seat_table
 
+    fmt = output_format(json_out, csv_out)
     res, settings = _matrix(
-        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, connect_timeout, fallback
+        n,
+        seed,
+        strategy,
+        rules,
+        max_turns,
+        threads,
+        png,
+        edit,
+        level,
+        backend,
+        scheduler,
+        fmt,
+        "first-seat",
+        connect_timeout,
+        fallback,
     )
     frame = first_seat_table(res)
-    console.print(first_seat_view(frame, settings))
-    png = png or default_png("first-seat", settings.level_name or "expert")
-    title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
-    save_plot(png, lambda ax: plot_first_seat(frame, ax, title), 7, 4, what=f"--png {png!r}")
+    emit(fmt, {"first_seat": frame}, lambda: console.print(first_seat_view(frame, settings)), **_about(settings))
+    if fmt == "table" or png:
+        png = png or default_png("first-seat", settings.level_name or "expert")
+        title = f"first-seat advantage, {res.play} ({settings.games:,} games each)"
+        draw = lambda ax: plot_first_seat(frame, ax, title)  # noqa: E731
+        save_plot(png, draw, 7, 4, quiet=fmt != "table", what=f"--png {png!r}")
 
 
 def replay(
@@ -329,15 +416,23 @@ def goldfish(
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """Each villain alone, nobody Fating it: turns to reach its objective (median, 10th, 90th percentile), at
     each --level and with each --strategy [default: levels novice and expert]."""
     from simlab.studies.ladder import goldfish_table
 
+    fmt = output_format(json_out, csv_out)
     chosen = [*(level or ()), *(strategy or ())] or ["novice", "expert"]
-    frame = each_villain(goldfish_table, villain, n, seed, rules, max_turns, threads, chosen)
-    table = goldfish_view(frame, n, seed)
-    console.print(table)
+    from simlab.studies import workload
+
+    work = lambda villains: workload.goldfish(villains, chosen, n)  # noqa: E731
+    frame = each_villain(
+        goldfish_table, villain, n, seed, rules, max_turns, threads, chosen, work=work, bar=fmt == "table"
+    )
+    show = lambda: console.print(goldfish_view(frame, n, seed, max_turns))  # noqa: E731
+    emit(fmt, {"goldfish": frame}, show, games=n, seed=seed, max_turns=max_turns)
 
 
 COMMANDS = {"run": run, "matrix": matrix, "first-seat": first_seat, "replay": replay, "goldfish": goldfish}

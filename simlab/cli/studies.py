@@ -9,7 +9,9 @@ import typer
 
 from simlab.cli.common import (
     BackendName,
+    CsvOut,
     Edits,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
@@ -20,8 +22,11 @@ from simlab.cli.common import (
     check_games,
     check_search_games,
     each_villain,
+    emit,
     fail,
-    progress_bar,
+    no_bar,
+    output_format,
+    plan,
     run_settings,
     save_plot,
 )
@@ -79,6 +84,8 @@ def difficulty(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -91,13 +98,14 @@ def difficulty(
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.game.api import check_villain
     from simlab.runs.levels import SEARCH_GAMES, check_level
+    from simlab.studies import workload
     from simlab.studies.leverage import parse_perturbation
-    from simlab.studies.robust import robust_difficulty
+    from simlab.studies.robust import grouped_verdicts, robust_difficulty
 
+    fmt = output_format(json_out, csv_out)
     if screen_games is not None:
         check_games(screen_games)
     check_search_games(search_games)
-    bar, update = progress_bar()
     try:
         if vs is not None and villain is None:
             raise InputError("--vs needs --villain: the pair to compare")
@@ -114,23 +122,42 @@ def difficulty(
         for text in reading or ():
             parse_perturbation(text)  # likewise
         check_output_dir(plots, "--plots")  # a folder that can take the plots (not a file), before any game
+        trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
         head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
-        with backend_for(backend, scheduler, connect_timeout, fallback):
-            trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
-            _headline(chosen, _band(band), trace_search, head_settings, plots)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
+        work = workload.difficulty(
+            chosen, level, reading or readings, head_settings, screen_games, search_games, trace_search
+        )
+        bar = plan(work, head_settings.threads)
+        shown = fmt == "table"
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else no_bar():
+            head_settings = head_settings.replace(progress=bar.games if shown else None)
+            head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
             res = robust_difficulty(
                 chosen,
                 level or None,
                 reading if reading else readings,
                 screen_games=screen_games,
-                progress=update,
+                progress=bar.games if shown else None,
                 settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
                 search_games=search_games,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_difficulty(res, villain, chosen)
+    tables = {
+        "verdicts": grouped_verdicts(res),
+        "measures": res.table,
+        "readings": res.readings,
+        "headline": head.table,
+        "skill_trace": head.trace,
+    }
+
+    def show() -> None:
+        from simlab.report.render import print_headline
+
+        print_headline(head, note)
+        print_difficulty(res, villain, chosen)
+
+    emit(fmt, tables, show, settings=res.settings, headline_note=note)
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -143,28 +170,29 @@ def _band(text: str) -> tuple[float, float]:
         raise InputError(f"--band must be LOW-HIGH in percent such as 45-55, got {text!r}") from None
 
 
-def _headline(villains, band, search_games: int, settings, plots: str | None) -> None:
-    """Play and print the headline of the pairings among ``villains`` and write a skill-trace plot per pairing."""
+def _headline(villains, band, search_games: int, settings, plots: str | None, fmt: str = "table"):
+    """Play the headline of the pairings among ``villains`` and write a skill-trace plot per pairing (quietly unless
+    ``fmt`` is table); returns the headline and its note."""
     from simlab.report.plots import plot_skill_trace
-    from simlab.report.render import print_headline
     from simlab.studies.equilibrium import pairings
     from simlab.studies.headline import TRACE_LEVELS, headline, strong_note
 
     matchups = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
     levels = TRACE_LEVELS if search_games else tuple(lv for lv in TRACE_LEVELS if lv != "search")
-    with console.status("headline: the skill trace"):
-        res = headline(matchups, band, levels, search_games or 1, settings=settings)
+    res = headline(matchups, band, levels, search_games or 1, settings=settings)
     search = (
         f"the search level on {min(search_games, settings.games):,} games"
         if search_games
         else "the search level left out (--search-games N adds it)"
     )
     drawn = f"skill-trace plots in {plots}/" if plots else "--plots DIR draws each skill trace"
-    print_headline(res, f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}.")
+    note = f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}."
     for m in matchups if plots else ():
         trace = res.trace.filter(res.trace["matchup"] == m)
         if trace.height:
-            save_plot(f"{plots}/skill_trace_{m}.png", lambda ax, t=trace: plot_skill_trace(t, ax, band), 7, 3.4)
+            draw = lambda ax, t=trace: plot_skill_trace(t, ax, band)  # noqa: E731
+            save_plot(f"{plots}/skill_trace_{m}.png", draw, 7, 3.4, quiet=True)  # the note names the folder
+    return res, note
 
 
 def leverage(
@@ -202,6 +230,8 @@ def leverage(
     png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -209,19 +239,22 @@ def leverage(
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
     win-rate change with a paired 95% interval, largest first."""
     from simlab.report.plots import plot_leverage
+    from simlab.studies import workload
     from simlab.studies.leverage import BOARD_CHOICES, leverage_summary
     from simlab.studies.leverage import leverage as run_leverage
 
+    fmt = output_format(json_out, csv_out)
     if top < 0:
         fail(f"--top must be 0 or more, got {top}")
     if board not in BOARD_CHOICES:
         fail(f"--board must be one of {', '.join(BOARD_CHOICES)}, got {board!r}")
     check_output_file(out, "--out", (".parquet", ".csv"))
     check_output_file(png, "--png", ".png")
-    bar, update = progress_bar()
     try:
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
-            settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, update)
+        settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level)
+        bar = plan(workload.leverage(not no_rules, board, perturb or (), matchup or None, settings), settings.threads)
+        settings = settings.replace(progress=bar.games if fmt == "table" else None)
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
             res = run_leverage(
                 rules=not no_rules,
                 board=board,
@@ -233,8 +266,12 @@ def leverage(
         fail(str(exc))
     t = res.table
     summary = leverage_summary(t)
-    for view in leverage_views(t, summary, top, n, seed, level):
-        console.print(view)
+
+    def show() -> None:
+        for view in leverage_views(t, summary, top, n, seed, level):
+            console.print(view)
+
+    emit(fmt, {"effects": t, "readings": summary}, show, games=n, seed=seed, level=level)
     if out is not None:
         from simlab.data import durable
 
@@ -242,9 +279,10 @@ def leverage(
             durable.write_with(out, t.write_parquet if out.endswith(".parquet") else t.write_csv, "--out")
         except USER_ERRORS as exc:
             fail(f"{exc}; the table is printed above")
-        console.print(f"table: {out}")
+        if fmt == "table":
+            console.print(f"table: {out}")
     if png is not None:
-        save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9)
+        save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9, quiet=fmt != "table")
 
 
 def ladder(
@@ -266,13 +304,30 @@ def ladder(
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
     threads: Threads = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
 ) -> None:
     """The skill ladder: each villain's win rate at each level against the same opponents, seats rotated."""
     from simlab.studies.ladder import skill_ladder
 
+    fmt = output_format(json_out, csv_out)
     check_search_games(search_games)
+    from simlab.studies import workload
+
+    work = lambda villains: workload.ladder(villains, level, n, search_games)  # noqa: E731
     frame = each_villain(
-        skill_ladder, villain, n, seed, rules, max_turns, threads, level or None, opponent, search_games=search_games
+        skill_ladder,
+        villain,
+        n,
+        seed,
+        rules,
+        max_turns,
+        threads,
+        level or None,
+        opponent,
+        search_games=search_games,
+        work=work,
+        bar=fmt == "table",
     )
     table = _rate_table(
         f"skill ladder vs {opponent} opponents (seed {seed})",
@@ -280,7 +335,7 @@ def ladder(
         ["villain", "level"],
         extra={"step z": "step_z", "min z below": "min_z_below"},
     )
-    console.print(table)
+    emit(fmt, {"ladder": frame}, lambda: console.print(table), opponent=opponent, games=n, seed=seed)
 
 
 COMMANDS = {"difficulty": difficulty, "leverage": leverage, "ladder": ladder}

@@ -7,19 +7,23 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from simlab.cli.common import (
     BackendName,
-    LazyProgress,
+    CsvOut,
+    JsonOut,
     MaxTurns,
     Rules,
     Scheduler,
     Seed,
     Threads,
     backend_for,
+    emit,
     fail,
+    no_bar,
+    output_format,
     parse_pairs,
+    plan,
     save_plot,
 )
 from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
@@ -29,31 +33,6 @@ from simlab.errors import USER_ERRORS
 from simlab.report.render import print_tune, print_tune_all
 from simlab.runs.settings import RunSettings
 from simlab.studies import tune as tune_defaults
-
-
-def tune_bar():
-    """A rich progress bar for tuning, with the best win rate so far; returns (bar, callback)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-
-    bar = LazyProgress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games  {task.fields[best]}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks = {}
-
-    def update(label: str, done: int, total: int, best: float, start: float) -> None:
-        text = "" if best != best else f"best so far {best:.1%} (start {start:.1%}) on the search games"
-        if label not in tasks:
-            tasks[label] = bar.add_task(label, total=total, best=text)
-        bar.update(tasks[label], completed=done, total=total, best=text)
-
-    return bar, update
-
 
 # Options of both commands.
 Budget = Annotated[int, typer.Option(help="search games per tune (validation comes on top)")]
@@ -107,6 +86,8 @@ def tune(
     ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -117,20 +98,27 @@ def tune(
     from simlab.game.api import check_villain
     from simlab.runs.levels import strategy_at
     from simlab.studies import tune as tuning
+    from simlab.studies import workload
 
+    fmt = output_format(json_out, csv_out)
     try:
         check_villain(villain)
         out = out or f"configs/strategies/tuned-{villain}.toml"
         check_output_file(out, "--out", ".toml")
         goal = tuning.parse_objective(objective, drop_penalty)
-        bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
-            opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+        opponents = {o: strategy_at(s, o) for o, s in parse_pairs(opponent, "--opponent").items()}
+        started = strategy_at(start, villain)
+        work = workload.tune(
+            villain, budget, started, opponents, candidate_games, validation_games, popsize, param, goal, settings
+        )
+        bar = plan(work, threads)
+        update = bar.tuning
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
             res = tuning.tune(
                 villain,
                 budget,
-                strategy_at(start, villain),
+                started,
                 opponents,
                 candidate_games,
                 validation_games,
@@ -143,7 +131,9 @@ def tune(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_tune(res)
+    tables = {"validation": res.validation, "params": res.params, "history": res.history}
+    about = {"villain": villain, "improvement": res.improvement, "provenance": res.provenance}
+    emit(fmt, tables, lambda: print_tune(res), **about, seconds=res.seconds, interrupted=res.interrupted, path=res.path)
     if res.interrupted:
         raise typer.Exit(130)
 
@@ -170,6 +160,8 @@ def tune_all(
     ] = "reports/tune",
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
@@ -179,15 +171,21 @@ def tune_all(
     from simlab.report.plots import plot_trajectory
     from simlab.runs.levels import check_level
     from simlab.studies import tune as tuning
+    from simlab.studies import workload
 
+    fmt = output_format(json_out, csv_out)
     try:
         check_output_dir(out, "--out")
         check_output_dir(report_dir, "--report-dir")
         goal = tuning.parse_objective(objective, drop_penalty)
-        bar, update = tune_bar()
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar:
-            start = check_level(start)
+        start = check_level(start)
+        work = workload.tune_all(
+            rounds, budget, start, candidate_games, validation_games, popsize, goal, matrix_games, settings
+        )
+        bar = plan(work, threads)
+        update = bar.tuning
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
             res = tuning.iterated_best_response(
                 rounds,
                 budget,
@@ -206,7 +204,9 @@ def tune_all(
         fail(str(exc))
     trajectory = str(Path(report_dir) / "trajectory.png")
     save_plot(trajectory, lambda ax: plot_trajectory(res.trajectory, ax), 8, 5, quiet=True)
-    print_tune_all(res, report_dir)
+    tables = {"improvements": res.improvements, "trajectory": res.trajectory}
+    about = {"rounds": res.rounds, "converged": res.converged, "interrupted": res.interrupted, "paths": res.paths}
+    emit(fmt, tables, lambda: print_tune_all(res, report_dir), **about)
     if res.interrupted:
         raise typer.Exit(130)
 

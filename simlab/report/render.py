@@ -16,6 +16,50 @@ from simlab.runs.stats import interval_text, pct_interval  # noqa: F401  (re-exp
 console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160)
 
 
+UNFINISHED_FLAG = 0.05  # an unfinished share above this is flagged where it is printed
+FIRST_SEAT_TEXT = (
+    "first - others: the first seat's win rate minus the other seats' mean (2 players: minus the second seat's)"
+)
+
+
+def short_name(villain: str) -> str:
+    """``horned-king`` -> ``HK``: a villain's initials (the tables that must fit 80 columns)."""
+    return "".join(w[:1].upper() for w in villain.split("-") if w) or villain
+
+
+def short_matchup(matchup: str) -> str:
+    """``gaston-vs-horned-king`` -> ``G-HK``; the 3-player game of three different villains -> ``3p``."""
+    parts = matchup.split("-vs-")
+    if len(parts) == 3 and len(set(parts)) == 3:
+        return "3p"
+    return "-".join(short_name(p) for p in parts)
+
+
+def short_entry(entry: str) -> str:
+    """``gaston #1`` -> ``G #1``; ``unfinished`` stays."""
+    name, sep, rest = entry.partition(" ")
+    return entry if entry == "unfinished" else short_name(name) + sep + rest
+
+
+def legend(names) -> str:
+    """The key of the short names used: ``G gaston, HK horned-king; 3p: the 3-player game``."""
+    villains = sorted({v for m in names for v in m.split("-vs-")})
+    text = ", ".join(f"{short_name(v)} {v}" for v in villains)
+    three = any(short_matchup(m) == "3p" for m in names)
+    return text + ("; 3p: the 3-player game of all three" if three else "")
+
+
+def unfinished_note(share: float, max_turns: int | None, where: str = "") -> str:
+    """A line flagging an unfinished share above :data:`UNFINISHED_FLAG` (empty otherwise)."""
+    if share is None or share != share or share <= UNFINISHED_FLAG:
+        return ""
+    cap = f" in {max_turns} rounds" if max_turns else ""
+    return (
+        f"note: {share:.1%} of the games{where} did not finish{cap} (more than {UNFINISHED_FLAG:.0%}); they count as "
+        "nobody's win, so the win rates sum to less than 100%"
+    )
+
+
 def _table(title: str, columns, rows=(), **options) -> Table:
     """A rich Table titled ``title`` with ``columns`` (names) and ``rows`` (each an iterable of cell strings)."""
     table = Table(title=title, **options)
@@ -64,30 +108,47 @@ def print_run(res) -> None:
     for col in ("seat", "win rate [95% interval]"):
         first.add_column(col)
     for r in res.first_seat.iter_rows(named=True):
-        sign = "+" if r["seat"] == "first-seat advantage" else ""
-        first.add_row(r["seat"], interval_text(r["rate"], r["low"], r["high"], sign))
+        advantage = r["seat"] == "first-seat advantage"
+        label = "first - others" if advantage else r["seat"]
+        first.add_row(label, interval_text(r["rate"], r["low"], r["high"], "+" if advantage else ""))
     console.print(first)
-    lengths = Table(title="game length")
-    for col in ("games won by", "counted in", "games", "mean", "median", "10th pct", "90th pct"):
-        lengths.add_column(col)
-    for r in res.lengths.iter_rows(named=True):
-        if r["games"] == 0:
-            continue
-        lengths.add_row(
-            r["winner"],
-            r["measure"],
-            f"{r['games']:,}",
-            f"{r['mean']:.1f}",
-            f"{r['median']:g}",
-            f"{r['p10']:g}",
-            f"{r['p90']:g}",
-        )
-    console.print(lengths)
+    console.print(FIRST_SEAT_TEXT, highlight=False)
+    console.print(lengths_table(res.lengths, res.tally.max_turns))
+    unfinished = res.summary.filter(pl.col("outcome") == "unfinished")
+    note = unfinished_note(unfinished["rate"][0] if unfinished.height else None, res.tally.max_turns)
+    if note:
+        console.print(note, highlight=False)
     console.print(
         f"{res.n_games:,} games in {res.seconds:.2f} s ({res.games_per_second:,.0f} games/s), seed {res.seed}"
         + (f"; per-game rows in {res.out}" if res.out else "")
         + (f"; {res.resumed_games:,} of them read back from the checkpoint" if res.resumed_games else "")
     )
+
+
+def lengths_table(lengths: pl.DataFrame, max_turns: int | None = None) -> Table:
+    """Game length by winner: rounds and the winner's own turns, one row where the two agree (a row that would
+    repeat the one before it is not printed twice)."""
+    table = Table(title="game length (rounds; own turns: the winner's own turns)")
+    for col in ("won by", "counted in", "games", "mean", "median", "10th", "90th"):
+        table.add_column(col)
+    stats = ("games", "mean", "median", "p10", "p90")
+    rows = [r for r in lengths.iter_rows(named=True) if r["games"]]
+    for i, r in enumerate(rows):
+        nxt = rows[i + 1] if i + 1 < len(rows) else None
+        prev = rows[i - 1] if i else None
+        if prev is not None and prev["winner"] == r["winner"] and all(prev[k] == r[k] for k in stats):
+            continue  # the same numbers as the row above: printed once
+        same_next = nxt is not None and nxt["winner"] == r["winner"] and all(nxt[k] == r[k] for k in stats)
+        measure = "rounds = turns" if same_next else r["measure"].replace("winner's turns", "own turns")
+        who = r["winner"].replace("all decided games", "decided games")
+        if who == "unfinished":
+            cap = f"in {max_turns} rounds" if max_turns else "at the cap"
+            table.add_row("did not finish", cap, f"{r['games']:,}", "-", "-", "-", "-")
+            continue
+        table.add_row(
+            who, measure, f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['median']:g}", f"{r['p10']:g}", f"{r['p90']:g}"
+        )
+    return table
 
 
 def _rate_table(title: str, frame, label_cols: list[str], extra: dict[str, str] | None = None) -> Table:
@@ -131,45 +192,70 @@ def _parameter_rich_table(frame: pl.DataFrame, title: str) -> Table:
     return table
 
 
-def print_difficulty(res, villain: str | None, chosen) -> None:
-    """The measures per villain and setting, the readings measured, and the verdicts with their labels."""
-    from simlab.studies.robust import setting_label
+def turns_text(estimate, low, high, cap=None) -> str:
+    """A median number of turns and its interval; a game not won by the cap is slower than any won, so an infinite
+    end reads ``did not finish in N turns`` rather than ``inf``."""
+    unfinished = f"did not finish in {cap} turns" if cap else "did not finish"
+    if estimate is None or estimate != estimate:
+        return "-"
+    if estimate == float("inf"):
+        return unfinished
+    high_text = f"{high:g}" if high != float("inf") else f"> {cap}" if cap else "unfinished"
+    return f"{estimate:g} [{low:g}, {high_text}]"
 
+
+def print_difficulty(res, villain: str | None, chosen) -> None:
+    """The measures per villain and setting in two tables that fit 80 columns (short names: a legend under
+    them; each reading besides the default numbered R1, R2, ...), the readings measured, and the verdicts."""
     s = res.settings
-    table = Table(
-        title=f"difficulty ({s['games']:,} games per pairing and setting"
-        + (f", {s['search_games']:,} at search level" if s.get("search_games") else "")
-        + f", seed {s['seed']}); "
-        f"levels {', '.join(s['levels'])}; readings: {', '.join(s['readings'])}"
-    )
-    for col in (
-        "villain",
-        "setting",
-        "strength: win vs field",
-        "skill gap: level - novice",
-        "goldfish: median turns",
-        "Fate sensitivity: drop vs fate-heavy",
-    ):
-        table.add_column(col)
+    readings = [rd for rd in dict.fromkeys(res.table["reading"]) if rd != res.table["reading"][0]]
+    number = {rd: f"R{k}" for k, rd in enumerate(readings, 1)}
     est = {(r["level"], r["reading"], r["villain"], r["measure"]): r for r in res.table.iter_rows(named=True)}
+    cap = s.get("max_turns")
 
     def cell(key, m):
         r = est.get((*key, m))
         if r is None:
             return "-"
         if m == "goldfish_turns":
-            return f"{r['estimate']:g} [{r['low']:g}, {r['high']:g}]"
+            return turns_text(r["estimate"], r["low"], r["high"], cap)
         return interval_text(r["estimate"], r["low"], r["high"], "" if m == "strength" else "+")
 
     settings = list(res.table.select("level", "reading").unique(maintain_order=True).iter_rows())
-    for v in chosen:
-        for lev, rd in settings:
-            table.add_row(
-                v,
-                escape(setting_label(lev, rd)),
-                *(cell((lev, rd, v), m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")),
-            )
-    console.print(table)
+    head = (
+        f"difficulty ({s['games']:,} games per pairing and setting"
+        + (f", {s['search_games']:,} at search level" if s.get("search_games") else "")
+        + f", seed {s['seed']})"
+    )
+    parts = (
+        (
+            "strength and skill",
+            ("strength [95%]", "skill gap [95%]"),
+            ("strength", "skill_gap"),
+        ),
+        (
+            "goldfish and Fate",
+            ("goldfish turns", "Fate drop [95%]"),
+            ("goldfish_turns", "fate_sensitivity"),
+        ),
+    )
+    for what, columns, measures in parts:
+        table = Table(title=f"{head}: {what}")
+        for col in ("villain", "setting", *columns):
+            table.add_column(col, no_wrap=True)
+        for v in chosen:
+            for k, (lev, rd) in enumerate(settings):
+                label = lev if rd not in number else f"{lev} + {number[rd]}"
+                table.add_row(short_name(v) if k == 0 else "", label, *(cell((lev, rd, v), m) for m in measures))
+        console.print(table)
+    names = ", ".join(f"{short_name(v)} {v}" for v in chosen)
+    console.print(
+        f"levels {', '.join(s['levels'])}; readings: {', '.join(s['readings'])}. "
+        f"{names}. strength: win rate against the field; skill gap: the level's win rate minus novice's; goldfish "
+        "turns: median turns to win alone [95%]; Fate drop: the change against Fate-heavy opponents."
+        + "".join(f" {n}: {escape(rd)}." for rd, n in number.items()),
+        highlight=False,
+    )
     if res.readings.height > 1:
         console.print("[bold]readings[/bold] besides the default:")
         for r in res.readings.iter_rows(named=True):
@@ -190,20 +276,51 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
 
 
 def print_headline(res, note: str) -> None:
-    """The headline (:mod:`simlab.studies.headline`): one row per matchup, then the skill trace, then ``note``."""
-    from simlab.studies.headline import headline_view
-
-    view = headline_view(res.table)
+    """The headline (:mod:`simlab.studies.headline`): one row per matchup (short names), each verdict on a line of
+    its own, then the skill trace with a row per level, then ``note``; fits 80 columns."""
     band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
-    console.print(_table(f"headline: is each matchup balanced? (band {band})", view.columns, view.rows()))
-    trace = res.trace
-    levels = list(dict.fromkeys(trace["level"]))
+    t = res.table
     rows = []
-    for m in dict.fromkeys(trace["matchup"]):
-        here = {r["level"]: r for r in trace.filter(pl.col("matchup") == m).iter_rows(named=True)}
-        cells = [interval_text(*(here[lv][k] for k in ("rate", "low", "high"))) if lv in here else "" for lv in levels]
-        rows.append((m, here[next(iter(here))]["villain"], *cells))
-    console.print(_table("skill trace: the first villain's win rate by level", ["matchup", "villain", *levels], rows))
+    for r in t.iter_rows(named=True):
+        strong = "" if r["strong_rate"] is None else interval_text(r["strong_rate"], r["strong_low"], r["strong_high"])
+        rows.append(
+            (
+                short_matchup(r["matchup"]),
+                strong,
+                "" if r["exploitability"] is None else f"{r['exploitability']:.1%}",
+                "" if r["search_gain"] is None else f"{r['search_gain']:+.1%}",
+                interval_text(r["new_players_rate"], r["new_players_low"], r["new_players_high"]),
+            )
+        )
+    columns = ("matchup", "at strong play [95%]", "exploit.", "search gain", "new players [95%]")
+    table = _table(f"headline: is each matchup balanced? (band {band}; the first villain's win rate)", columns, rows)
+    for col in table.columns:
+        col.no_wrap = col.header != "search gain"
+    console.print(table)
+    for r in t.iter_rows(named=True):
+        strong = f"at strong play {r['strong_verdict']}; " if r["strong_rate"] is not None else ""
+        line = f"  {short_matchup(r['matchup'])}: {strong}for new players {r['new_players_verdict']}"
+        console.print(escape(line), highlight=False)
+    trace = res.trace
+    matchups = list(dict.fromkeys(trace["matchup"]))
+    by = {(r["matchup"], r["level"]): r for r in trace.iter_rows(named=True)}
+    rows = [
+        (
+            lv,
+            *(
+                interval_text(by[m, lv]["rate"], by[m, lv]["low"], by[m, lv]["high"]) if (m, lv) in by else ""
+                for m in matchups
+            ),
+        )
+        for lv in dict.fromkeys(trace["level"])
+    ]
+    trace_table = _table(
+        "skill trace: the first villain's win rate by level", ["level", *map(short_matchup, matchups)], rows
+    )
+    for col in trace_table.columns:
+        col.no_wrap = True
+    console.print(trace_table)
+    console.print(legend(list(t["matchup"]) + matchups) + ".", highlight=False)
     console.print(note, highlight=False)
 
 
@@ -450,70 +567,101 @@ def _print_calibration_lengths(res) -> None:
 
 
 def matrix_table(table: pl.DataFrame, settings) -> Table:
-    """The matchup matrix (:func:`simlab.studies.matchups.matrix`'s table) played with ``settings`` (a RunSettings)."""
-    out = Table(title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.play_label()}")
-    for col in ("matchup", "outcome", "rate [95% interval]", "median rounds", "first-seat adv. [95%]"):
-        out.add_column(col)
+    """The matchup matrix (:func:`simlab.studies.matchups.matrix`'s table) played with ``settings`` (a RunSettings):
+    short names (legend in the caption), what belongs to a matchup on its first row only, an unfinished share
+    above :data:`UNFINISHED_FLAG` marked ``!``; fits 80 columns."""
+    names = list(dict.fromkeys(table["matchup"]))
+    flagged = False
+    out = Table(
+        title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.play_label()}",
+        caption=f"{legend(names)}. {FIRST_SEAT_TEXT}.",
+        caption_justify="left",
+    )
+    for col in ("matchup", "outcome", "rate [95%]", "median rounds", "first - others [95%]"):
+        out.add_column(col, no_wrap=col != "median rounds")
+    last = None
     for r in table.iter_rows(named=True):
+        first = r["matchup"] != last
+        last = r["matchup"]
+        mark = ""
+        if r["outcome"] == "unfinished" and r["rate"] > UNFINISHED_FLAG:
+            mark, flagged = " !", True
         out.add_row(
-            r["matchup"],
-            r["outcome"],
-            interval_text(r["rate"], r["low"], r["high"]),
-            f"{r['median_rounds']:g}",
-            interval_text(r["first_seat_advantage"], r["first_seat_low"], r["first_seat_high"], "+"),
+            short_matchup(r["matchup"]) if first else "",
+            short_entry(r["outcome"]),
+            interval_text(r["rate"], r["low"], r["high"]) + mark,
+            f"{r['median_rounds']:g}" if first else "",
+            interval_text(r["first_seat_advantage"], r["first_seat_low"], r["first_seat_high"], "+") if first else "",
+            end_section=False,
         )
+    if flagged:
+        out.caption += f" {_flag_text(settings.max_turns)}"
     return out
+
+
+def _flag_text(max_turns) -> str:
+    return f"!: more than {UNFINISHED_FLAG:.0%} of the games did not finish in {max_turns} rounds."
 
 
 def first_seat_view(frame: pl.DataFrame, settings) -> Table:
     """The first seat's edge per matchup (:func:`simlab.studies.matchups.first_seat`) played with ``settings``."""
     rows = (
         (
-            r["matchup"],
-            f"{r['games']:,}",
+            short_matchup(r["matchup"]),
             interval_text(r["first_rate"], r["first_low"], r["first_high"]),
-            f"{r['fair_rate']:.1%}",
+            f"{r['fair_rate']:.0%}",
             interval_text(r["advantage"], r["advantage_low"], r["advantage_high"], "+"),
             "yes" if r["advantage_low"] > 0 or r["advantage_high"] < 0 else "no",
-            f"{r['unfinished']:.1%}",
+            f"{r['unfinished']:.1%}" + ("!" if r["unfinished"] > UNFINISHED_FLAG else ""),
         )
         for r in frame.iter_rows(named=True)
     )
-    columns = (
-        "matchup",
-        "games",
-        "first seat wins [95%]",
-        "an even share",
-        "advantage [95%]",
-        "significant",
-        "unfinished",
-    )
+    columns = ("matchup", "first seat [95%]", "even", "first - others [95%]", "sig.", "unfin.")
     title = (
         f"first-seat advantage: {settings.games:,} games each (seats rotated), seed {settings.seed}, "
-        f"{settings.play_label()}; advantage = first seat's win rate - the other seats' mean"
+        f"{settings.play_label()}"
     )
-    return _table(title, columns, rows)
+    caption = (
+        f"{legend(frame['matchup'])}. even: an equal share (1 / players). {FIRST_SEAT_TEXT}; "
+        "sig.: its 95% interval excludes 0."
+    )
+    if frame.height and (frame["unfinished"] > UNFINISHED_FLAG).any():
+        caption += f" {_flag_text(settings.max_turns)}"
+    table = _table(title, columns, rows, caption=caption, caption_justify="left")
+    for col in table.columns:
+        col.no_wrap = True
+    return table
 
 
-def goldfish_view(frame: pl.DataFrame, n: int, seed: int) -> Table:
-    """Turns to win alone per villain and level or strategy (:func:`simlab.studies.ladder.goldfish_table`)."""
-    rows = (
-        (
-            r["villain"],
-            r["level"] or "-",
-            r["strategy"],
-            f"{r['won'] / r['games']:.1%}",
-            f"{r['median_turns']:g}",
-            f"{r['p10_turns']:g}",
-            f"{r['p90_turns']:g}",
-            f"{r['mean_turns']:.1f}",
-        )
-        for r in frame.iter_rows(named=True)
-    )
+def goldfish_view(frame: pl.DataFrame, n: int, seed: int, max_turns: int | None = None) -> Table:
+    """Turns to win alone per villain and level or strategy (:func:`simlab.studies.ladder.goldfish_table`), of the
+    games won; a villain that won none says it did not finish in ``max_turns`` turns (never ``nan`` or ``inf``)."""
+
+    def turns(x, fmt="g") -> str:
+        return "-" if x is None or x != x or x == float("inf") else f"{x:{fmt}}"
+
+    rows = []
+    for r in frame.iter_rows(named=True):
+        cells = [r["villain"], r["level"] or "-", r["strategy"], f"{r['won'] / r['games']:.1%}"]
+        if r["won"]:
+            cells += [
+                turns(r["median_turns"]),
+                turns(r["p10_turns"]),
+                turns(r["p90_turns"]),
+                turns(r["mean_turns"], ".1f"),
+            ]
+        else:
+            cells += ["none won", "-", "-", "-"]
+        rows.append(cells)
     columns = ("villain", "level", "strategy", "won", "median", "10th pct", "90th pct", "mean")
     levels = [lv for lv in frame["level"].unique(maintain_order=True) if lv]
     played = f"; levels {', '.join(levels)}" if levels else ""
-    return _table(f"goldfish: turns to win unopposed ({n:,} games each, seed {seed}{played})", columns, rows)
+    title = f"goldfish: turns to win unopposed ({n:,} games each, seed {seed}{played}), of the games won"
+    options = {}
+    if frame.height and (frame["won"] == 0).any():
+        cap = f" in {max_turns} turns" if max_turns else ""
+        options = {"caption": f"none won: did not finish{cap} in any game", "caption_justify": "left"}
+    return _table(title, columns, rows, **options)
 
 
 def card_sheet_view(rows: list[dict], villain: str) -> Table:
@@ -613,17 +761,36 @@ def sweep_view(res, games: int) -> Table:
         title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
         f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}"
     )
-    for col in ("value", "entry", "win rate [95% interval]", "change vs shipped [95% paired]", "unfinished"):
+    for col in ("value", "entry", "win rate [95%]", "change vs shipped [95% paired]", "unfin."):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
         table.add_row(
             escape(r["value"]),
             r["entry"],
             interval_text(r["rate"], r["low"], r["high"]),
-            interval_text(r["change"], r["change_low"], r["change_high"], "+"),
+            change_text(r),
             f"{r['unfinished']:.1%}",
         )
     return table
+
+
+def edit_change_view(change: pl.DataFrame, edits) -> Table:
+    """An edited run beside the same games without its edits (:func:`simlab.studies.whatif.edit_change`)."""
+    games = change["games"][0] if change.height else 0
+    title = f"the edit's effect: the same {games:,} games without and with " + ", ".join(str(e) for e in edits)
+    rows = (
+        (r["entry"], f"{r['without_edits']:.1%}", f"{r['with_edits']:.1%}", change_text(r))
+        for r in change.iter_rows(named=True)
+    )
+    return _table(escape(title), ("entry", "without edits", "with edits", "change [95% paired]"), rows)
+
+
+def change_text(r: dict) -> str:
+    """A paired change and its interval; exactly ``0 (same games)`` for identical games (the shipped value's own
+    row), never an interval around zero."""
+    if r["change"] == r["change_low"] == r["change_high"] == 0 and not r.get("changed_games"):
+        return "0 (same games)"
+    return interval_text(r["change"], r["change_low"], r["change_high"], "+")
 
 
 def rules_view(rows) -> Table:

@@ -100,6 +100,10 @@ class RunResult:
         return {k: v.to_pandas() for k, v in self.frames().items()}
 
     def to_json(self) -> str:
+        return json.dumps(self.to_doc(), indent=2, default=float)
+
+    def to_doc(self) -> dict:
+        """The run's settings and summaries as plain data (its frames as lists of rows)."""
         doc = {
             "matchup": self.matchup,
             "play": self.play,
@@ -116,7 +120,7 @@ class RunResult:
         for k, v in self.frames().items():
             if k != "games":
                 doc[k] = v.to_dicts()
-        return json.dumps(doc, indent=2, default=float)
+        return doc
 
 
 # ============================================================================ running
@@ -367,6 +371,9 @@ def goldfish(
     if settings is None:
         settings = RunSettings(n_games, seed, variants=variants, max_turns=max_turns, threads=threads, edits=edits)
     games = play_games((villain,), [strategy], settings=settings)
+    if settings.progress is not None:  # one step, from 0: the games play in one go
+        settings.progress(0, games.height)
+        settings.progress(games.height, games.height)
     won = games.filter(pl.col("winner_index") == 0)["winner_turns"]
     q = (lambda p: float(won.quantile(p, "nearest"))) if won.len() else (lambda p: float("nan"))
     summary = pl.DataFrame(

@@ -48,6 +48,30 @@ def winner_indices(
     return out
 
 
+def edit_change(res, settings: RunSettings, strategies=None) -> pl.DataFrame:
+    """What a run's card edits change: the same games (seeds and seats) played without them, and per entry the
+    win rate without and with the edits and the paired change [Newcombe 95%]. ``res``: the edited run, its
+    per-game rows kept (:func:`simlab.runs.sim.run` with ``keep_games=True``); ``settings``: the run's."""
+    edited = res.games.sort("game")["winner_index"].to_numpy()
+    base = winner_indices(res.matchup, res.n_games, settings.seed, strategies, settings=settings.replace(edits=()))
+    rows = []
+    for e, name in enumerate(entry_names(res.villains)):
+        without, with_ = (base == e).astype(np.int8), (edited == e).astype(np.int8)
+        rows.append(
+            {
+                "entry": name,
+                "games": int(base.size),
+                "without_edits": float(without.mean()),
+                "with_edits": float(with_.mean()),
+                **paired_effect(without, with_),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+SAME_GAMES = {"change": 0.0, "change_low": 0.0, "change_high": 0.0, "changed_games": 0}  # identical games' effect
+
+
 def paired_effect(base: np.ndarray, other: np.ndarray) -> dict:
     """Change in a 0/1 outcome from ``base`` to ``other`` (the same games) with Newcombe's paired interval."""
     both = int(np.sum((base == 1) & (other == 1)))
@@ -153,7 +177,8 @@ def sweep(
         for e, name in enumerate(names):
             won = (w == e).astype(np.int8)
             low, high = (float(x) for x in wilson(int(won.sum()), won.size))
-            eff = paired_effect((base == e).astype(np.int8), won)
+            # the shipped value's own row is the same games: its change is exactly 0, not an interval around it
+            eff = SAME_GAMES if w is base else paired_effect((base == e).astype(np.int8), won)
             rows.append(
                 {
                     "value": label,

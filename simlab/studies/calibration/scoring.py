@@ -62,6 +62,10 @@ class CalibrationResult:
         return {k: v.to_pandas() for k, v in self.frames().items()}
 
     def to_json(self) -> str:
+        return json.dumps(self.to_doc(), indent=2, default=str)
+
+    def to_doc(self) -> dict:
+        """The calibration's log, settings and frames (as lists of rows) as plain data."""
         doc = {
             "log": self.log.describe(),
             "columns": self.log.columns,
@@ -72,7 +76,7 @@ class CalibrationResult:
         for k, v in self.frames().items():
             if k not in ("games", "predictions"):
                 doc[k] = v.to_dicts()
-        return json.dumps(doc, indent=2, default=str)
+        return doc
 
 
 def _key_predictions(log: GameLog, pred: Predictions) -> pl.DataFrame:

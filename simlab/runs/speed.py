@@ -1,0 +1,110 @@
+"""This machine's measured speed: games per second at a level, a number of players and a number of threads, kept in
+a small file beside the compiled kernels (``speed.json`` in :func:`simlab.kernels.compile.cache.cache_base`).
+
+A rate not in the file yet is measured once by a short run on seeds no study uses (:data:`RATE_SECONDS` of play,
+the search player one game a matchup) and written there; :func:`record` folds in what a longer run took, so the
+file follows the machine. The command line's plan line (:mod:`simlab.studies.workload`) reads it to estimate a
+command's time before it starts. ``SIMLAB_SPEED_FILE`` names another file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+RATE_GAMES = 200  # scripted games of one measuring run (repeated until RATE_SECONDS)
+RATE_SECONDS = 0.3
+RECORD_SECONDS = 2.0  # a run at least this long updates its rate
+WEIGHT = 0.5  # of a recorded run's rate against the stored one
+PROBE_SEED = 9_000_011  # seeds of the measuring runs: no study starts there
+_memory: dict[str, float] = {}
+
+
+def speed_file() -> Path:
+    from simlab.kernels.compile import cache
+
+    return Path(os.environ.get("SIMLAB_SPEED_FILE") or Path(cache.cache_base()) / "speed.json")
+
+
+def key(level: str | None, players: int, threads: int | None) -> str:
+    """``expert/2p/1t``: a rate's name in the file (``all`` threads: numba's default)."""
+    return f"{level or 'expert'}/{max(players, 2)}p/{threads or 'all'}t"
+
+
+def _read() -> dict[str, float]:
+    try:
+        data = json.loads(speed_file().read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in data.items() if isinstance(v, int | float) and v > 0}
+
+
+def _write(rates: dict[str, float]) -> None:
+    path = speed_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(dict(sorted(rates.items())), indent=1) + "\n")
+        tmp.replace(path)
+    except OSError:  # a read-only cache: the rate is measured again next time
+        pass
+
+
+def known(level: str | None, players: int = 2, threads: int | None = None) -> float | None:
+    """The stored rate (games per second), or None."""
+    k = key(level, players, threads)
+    return _memory.get(k) or _read().get(k)
+
+
+def rate(level: str | None, players: int = 2, threads: int | None = None) -> float:
+    """Games per second at ``level`` with ``players`` villains on ``threads`` threads: the stored rate, else
+    measured now (compiling the kernels first if they are not) and stored."""
+    found = known(level, players, threads)
+    if found:
+        return found
+    measured = measure(level, players, threads)
+    _store(key(level, players, threads), measured, 1.0)
+    return measured
+
+
+def measure(level: str | None, players: int = 2, threads: int | None = None) -> float:
+    """Time a short run (repeated until :data:`RATE_SECONDS`; the search player: one game a seat order), played
+    through the run plan's chunks directly (whatever a study's entry point is, this is how its games play)."""
+    from simlab.game import warmup
+    from simlab.game.api import parse_matchup
+    from simlab.runs.gameplan import _chunks
+    from simlab.runs.levels import is_search
+    from simlab.runs.settings import RunSettings
+    from simlab.studies.matchups import matchups
+
+    matchup = next(m for m in matchups() if len(m.split("-vs-")) == max(players, 2))
+    villains = parse_matchup(matchup)
+    search = is_search(level)
+    settings = RunSettings(players if search else RATE_GAMES, PROBE_SEED, level=level, threads=threads)
+
+    def play(seed: int, games: int | None = None) -> int:
+        plan = settings.plan(villains, games or settings.games, seed, None)
+        warmup.ensure_players(plan.kernels)  # compiling is not play: before the clock starts
+        return sum(part.height for part, _, _ in _chunks(plan, threads))
+
+    play(PROBE_SEED, 2 if not search else None)  # loads what this level plays
+    played, t0 = 0, time.perf_counter()
+    while played == 0 or (not search and time.perf_counter() - t0 < RATE_SECONDS):
+        played += play(PROBE_SEED + 1 + played)
+    return played / max(time.perf_counter() - t0, 1e-6)
+
+
+def record(level: str | None, players: int, threads: int | None, games: int, seconds: float) -> None:
+    """Fold a finished run's speed into the stored rate (runs shorter than :data:`RECORD_SECONDS` are noise)."""
+    if seconds >= RECORD_SECONDS and games > 0:
+        _store(key(level, players, threads), games / seconds, WEIGHT)
+
+
+def _store(k: str, value: float, weight: float) -> None:
+    rates = _read()
+    old = rates.get(k)
+    rates[k] = value if old is None else (1 - weight) * old + weight * value
+    _memory[k] = rates[k]
+    _write(rates)

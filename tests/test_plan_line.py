@@ -1,0 +1,112 @@
+"""A plan before long work: each command's workload (simlab.studies.workload) counts the games it then plays, the
+plan line says the games, stages and time from the measured speed, and one bar follows every stage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import simlab.cli.common as common
+from simlab.cli import app
+from simlab.cli.common import StagedProgress
+
+runner = CliRunner()
+M = ["-m", "gaston-vs-horned-king"]
+FAST = ["--threads", "1", "--max-turns", "12"]
+
+
+def test_the_bar_adds_up_parts_and_names_the_planned_stage():
+    bar = StagedProgress(300, stages=[("gaston-vs-gaston", 100), ("gaston-vs-horned-king", 200)])
+    bar.games(0, 100)
+    bar.games(60, 100)
+    assert bar.done == 60 and bar.stage == "stage 1 of 2: gaston-vs-gaston"
+    bar.games(100, 100)
+    bar.games(0, 100)  # the next run, under the same label, starts from 0
+    bar.games(50, 100)
+    assert bar.done == 150 and bar.stage == "stage 2 of 2: gaston-vs-horned-king"
+    bar.named("validation", 30, 40)  # a part with a name of its own
+    bar.tuning("tune gaston", 5, 10, 0.5, 0.4)
+    assert bar.done == 185 and bar.stage.startswith("tune gaston (best so far 50.0%")
+    bar.games(400, 400, "more")  # more than planned: the total grows with it
+    assert bar.planned == bar.done == 585
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """Every plan a command makes: (workload, bar)."""
+    import simlab.cli.calibrate
+    import simlab.cli.cards
+    import simlab.cli.play
+    import simlab.cli.studies
+
+    made = []
+    real = common.plan
+
+    def record(work, threads=None):
+        bar = real(work, threads)
+        made.append((work, bar))
+        return bar
+
+    for module in (common, simlab.cli.play, simlab.cli.cards, simlab.cli.studies, simlab.cli.calibrate):
+        monkeypatch.setattr(module, "plan", record)
+    return made
+
+
+EXACT = {
+    "run": ["run", *M, "-n", "30", *FAST],
+    "matrix": ["matrix", "-n", "6", "--level", "novice", "--png", "PNG", *FAST],
+    "sweep": ["sweep", *M, "--card", "Get Out!", "--attribute", "cost", "--values", "1..4", "-n", "8", "--png", "PNG"],
+    "cards": ["cards", "--villain", "gaston", "-n", "4", "--card", "Get Out!", "--level", "novice", *FAST],
+    "leverage": ["leverage", *M, "-n", "4", "--board", "none", "--level", "novice", *FAST],
+    "ladder": ["ladder", "--villain", "gaston", "--level", "novice", "--level", "expert", "-n", "6", *FAST],
+    "goldfish": ["goldfish", "--villain", "gaston", "-n", "6", *FAST],
+    "calibrate": ["calibrate", "--games", "configs/real-games-example.csv", "-n", "4", "--levels", "novice"]
+    + ["--png", "PNG"],
+}
+
+
+@pytest.mark.parametrize("args", list(EXACT.values()), ids=list(EXACT))
+def test_the_plan_counts_the_games_played(args, recorded, tmp_path):
+    args = [a.replace("PNG", str(tmp_path / "p.png")) for a in args]
+    if "sweep" in args:
+        args += FAST
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    [(work, bar)] = recorded
+    assert work.games > 0 and bar.done == work.games, (work.stages, bar.done)
+
+
+def test_the_plan_line_comes_when_the_estimate_is_long(tmp_path, monkeypatch):
+    from simlab.runs.speed import key
+
+    path = tmp_path / "speed.json"
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(path))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+    args = ["run", *M, "-n", "50", *FAST, "--json"]
+    for rate, shown in ((1.0, True), (1000.0, False)):  # 50 s, then 0.05 s
+        path.write_text(json.dumps({key("expert", 2, 1): rate}))
+        monkeypatch.setattr("simlab.runs.speed._memory", {})
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, res.output
+        lines = [line for line in res.stderr.splitlines() if line.startswith("plan:")]
+        if shown:
+            assert lines == [
+                "plan: run, 50 games in 1 stage (expert), about 50 s (measured here: 1 expert games/s, 1 thread)"
+            ]
+        else:
+            assert lines == []
+
+
+def test_an_unknown_speed_is_measured_once_and_kept(tmp_path, monkeypatch):
+    from simlab.runs import speed
+
+    path = tmp_path / "speed.json"
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(path))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+    monkeypatch.setattr("simlab.runs.speed.RATE_SECONDS", 0.05)
+    rate = speed.rate("novice", 2, 1)
+    assert rate > 10 and json.loads(path.read_text()) == {"novice/2p/1t": rate}
+    monkeypatch.setattr("simlab.runs.speed.measure", lambda *a: pytest.fail("measured again"))
+    assert speed.rate("novice", 2, 1) == rate
