@@ -171,7 +171,8 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
             )
     console.print(table)
     if res.readings.height > 1:
-        console.print("[bold]readings[/bold] besides the default:")
+        source = s.get("readings_from") or "asked for"
+        console.print(f"[bold]readings tested[/bold] besides the default (from {escape(source)}):")
         for r in res.readings.iter_rows(named=True):
             if r["kind"] != "default":
                 console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)
