@@ -170,8 +170,13 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
                 *(cell((lev, rd, v), m) for m in ("strength", "skill_gap", "goldfish_turns", "fate_sensitivity")),
             )
     console.print(table)
+    source = s.get("readings_from") or "asked for"
+    if res.readings.height == 1 and source not in ("none", "asked for"):
+        console.print(
+            f"[bold]readings tested[/bold] besides the default (from {escape(source)}): none (no reading moved any "
+            "matchup significantly)"
+        )
     if res.readings.height > 1:
-        source = s.get("readings_from") or "asked for"
         console.print(f"[bold]readings tested[/bold] besides the default (from {escape(source)}):")
         for r in res.readings.iter_rows(named=True):
             if r["kind"] != "default":
