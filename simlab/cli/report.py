@@ -52,4 +52,28 @@ def report(
     console.print(f"report: {rep.index}")
 
 
-COMMANDS = {"report": report}
+def docs_figures(
+    check: Annotated[
+        bool, typer.Option("--check", help="change nothing: exit 1 naming each page whose figures are stale")
+    ] = False,
+) -> None:
+    """Fill every figure of README.md and docs/ (the <!-- fig:KEY --> placeholders) from the shipped artifacts:
+    the shipped report's tables, the shipped equilibria, the levels and the measured test times. With --check,
+    only say which pages state figures the artifacts do not hold."""
+    from simlab.report.figures import FigureError, stale_pages, write_figures
+
+    try:
+        pages = stale_pages() if check else write_figures()
+    except FigureError as exc:
+        fail(str(exc))
+    if check and pages:
+        console.print(
+            f"stale figures in {', '.join(pages)}: run simlab docs-figures to fill them from the artifacts",
+            highlight=False,
+        )
+        raise typer.Exit(1)
+    verb = "up to date" if check else ("filled: " + ", ".join(pages) if pages else "already up to date")
+    console.print(f"docs figures: {verb}", highlight=False)
+
+
+COMMANDS = {"report": report, "docs-figures": docs_figures}

@@ -41,6 +41,7 @@ DEFAULTS = {
     "difficulty_games": 1000,  # per pairing and setting
     "leverage_board": "catalogue",  # board perturbations in the leverage table: catalogue or none
     "readings": 2,  # readings besides the default the verdicts are measured under (largest leverage first)
+    "rescreen": False,  # those readings from this report's leverage table, not configs/leverage/ranking.toml
     "search_games": 20,  # at most, per matchup at the search level (a search game costs hundreds of scripted games)
     "band": (0.45, 0.55),  # the headline's balance band
 }
@@ -174,6 +175,9 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
     counts["leverage_games"] = rep.get("leverage_games", scaled["leverage_games"])
     leverage_board = rep.get("leverage_board", DEFAULTS["leverage_board"])
     n_readings = rep.get("readings", DEFAULTS["readings"])
+    rescreen = rep.get("rescreen", DEFAULTS["rescreen"])
+    if not isinstance(rescreen, bool):
+        raise InputError(f"{exp.source or 'report'}: [report] rescreen must be true or false, got {rescreen!r}")
     search_games = rep.get("search_games", scaled["search_games"])
     villains = tuple(check_villain(v) for v in rep.get("villains", VILLAIN_KEYS))
     level = check_level(level or exp.level or strongest_level())
@@ -190,6 +194,10 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         raise InputError(f"[report] leverage_board must be one of {', '.join(BOARD_CHOICES)}, got {leverage_board!r}")
     if n_readings < 0:
         raise InputError(f"[report] readings must be 0 or more, got {n_readings}")
+    if n_readings and not rescreen and not rep.get("robust_readings"):
+        from simlab.studies.ranking import read_ranking
+
+        read_ranking()  # the shipped ranking is there: a missing one fails before the long studies
     robust_levels = [check_level(lv) for lv in rep.get("robust_levels", default_levels())]
     robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, main_level})
     try:
@@ -223,6 +231,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         settings={},
         say=say,
         band=band,
+        rescreen=rescreen,
     )
     ctx.settings = _settings_record(ctx, seed, max_turns)
     return ctx
@@ -255,6 +264,7 @@ def _settings_record(ctx: ReportContext, seed: int, max_turns: int) -> dict:
         "leverage_games": ctx.leverage_games,
         "leverage_board": ctx.leverage_board,
         "leverage_perturb": ctx.perturb,
+        "rescreen": ctx.rescreen,
         "max_turns": max_turns,
         "level": ctx.level,
         "studies_level": ctx.main_level,

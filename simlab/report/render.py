@@ -256,8 +256,14 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
         + "".join(f" {n}: {escape(rd)}." for rd, n in number.items()),
         highlight=False,
     )
+    source = s.get("readings_from") or "asked for"
+    if res.readings.height == 1 and source not in ("none", "asked for"):
+        console.print(
+            f"[bold]readings tested[/bold] besides the default (from {escape(source)}): none (no reading moved any "
+            "matchup significantly)"
+        )
     if res.readings.height > 1:
-        console.print("[bold]readings[/bold] besides the default:")
+        console.print(f"[bold]readings tested[/bold] besides the default (from {escape(source)}):")
         for r in res.readings.iter_rows(named=True):
             if r["kind"] != "default":
                 console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)

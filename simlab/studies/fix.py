@@ -567,10 +567,10 @@ def _rate(prefix: str, won: np.ndarray, band: Band, players: int) -> dict:
 def default_level(villains=VILLAIN_KEYS) -> tuple[str, str]:
     """The strongest level available for ``villains`` (``strong`` once equilibrium mixtures exist) and, when that
     is not ``strong``, a sentence saying so."""
-    from simlab.runs.levels import available_levels, strongest_level
+    from simlab.runs.levels import GOOD_PLAY, available_levels, strongest_level
 
-    if "strong" in available_levels(villains):
-        return "strong", ""
+    if GOOD_PLAY in available_levels(villains):
+        return GOOD_PLAY, ""
     level = strongest_level(villains)
     return level, (
         f"level strong needs equilibrium mixtures in configs/equilibrium/ (simlab equilibrium --all makes them); "
