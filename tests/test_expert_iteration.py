@@ -28,7 +28,7 @@ def tiny(base: Path, **changes) -> E.LearnSettings:
         "seed": 3,
         "base": str(base),
         "tuned_games": 5,
-        "probe_games": 0,
+        "probe_games": 2,
         "villains": ("gaston", "horned-king"),
         "threads": 1,
     }
@@ -134,7 +134,7 @@ def broken(frame, provenance):
 
 def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(base, tmp_path):
     folder = tmp_path / "learning"
-    res = E.learn(folder, tiny(base, paired_games=10, retries=1), fit_value=broken)
+    res = E.learn(folder, tiny(base, paired_games=10, retries=1, probe_games=0), fit_value=broken)
     for name in ("accept.json", "accept-1.json"):
         accept = json.loads((folder / "g1" / name).read_text())
         assert accept["accepted"] is False and accept["reason"].startswith("refused")
@@ -179,6 +179,18 @@ def test_the_loop_writes_a_table_per_generation_and_the_verdict(straight):
     assert {"data_games", "learned_log_loss", "six_weight_brier", "gain gaston", "cpu_per_game"} <= set(table.columns)
     verdict = json.loads((straight / "verdict.json").read_text())
     assert verdict["verdict"] == "settled" or verdict["verdict"].startswith("still moving")
+
+
+def test_the_probe_plays_4x_the_top_budget_and_the_strong_mixtures_against_the_top(straight):
+    from strategies import resolve
+
+    probe = json.loads((straight / "probe.json").read_text())
+    top = probe["top"]
+    spec = resolve(str(straight / f"g{top}" / "probe.toml"))
+    assert (spec.params["samples"], spec.params["horizon"]) == (2 * 4, 1 * 4)
+    for what in ("above", "strong"):
+        assert sorted(probe[what]) == ["gaston", "horned-king"]
+        assert all(g["games"] == 2 and g["low"] <= g["gain"] <= g["high"] for g in probe[what].values())
 
 
 # ============================================================================ the command

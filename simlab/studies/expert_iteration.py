@@ -40,9 +40,9 @@ from simlab.errors import InputError
 from simlab.studies import learn as L
 
 GAMES = 200  # self-play games per seating and generation
-PAIRED_GAMES = 1500  # paired games per pairing for each villain's acceptance: the gain's interval about ±2 points
-GENERATIONS = 4  # generations fitted at most
-PROBE_GAMES = 200  # paired games per pairing of the probe above the top
+PAIRED_GAMES = 1300  # paired games per pairing for each villain's acceptance: the gain's interval about ±2 points
+GENERATIONS = 3  # generations fitted at most
+PROBE_GAMES = 100  # paired games per pairing of the probe above the top
 PROBE_FACTOR = 4  # the probe's search budget (samples and horizon) over the top's
 SETTLED_GAIN = 0.02  # issue 55, point 4: no villain's gain above 2 points ...
 SETTLED_HIGH = 0.04  # ... nor the upper end of its 95% interval above 4
@@ -412,10 +412,11 @@ def accept_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, a
     return doc
 
 
-def paired_gains(candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None) -> dict:
+def paired_gains(candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None) -> dict:
     """Each villain's :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a strategy, or villain -> one) over
-    ``incumbent``, the incumbent's games shared between a pairing's villains."""
-    cache: dict = {}
+    ``incumbent``, the incumbent's games shared between a pairing's villains (and with other calls given the same
+    ``cache``)."""
+    cache = {} if cache is None else cache
     out = {}
     each = 2 * games * (len(settings.villains) - 1)  # a villain's paired_gain: two runs per pairing
     for i, v in enumerate(settings.villains):
@@ -483,13 +484,15 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
             text = text.replace('value_model = "value.json"\n', "")
         write_atomically(where / "probe.toml", text)
         seed = step_seed(settings.seed, top, "probe")
+        cache: dict = {}  # the top's own games, played once for both comparisons
         above = paired_gains(
-            str(where / "probe.toml"), incumbent, settings, settings.probe_games, seed, bar.part("probe")
+            str(where / "probe.toml"), incumbent, settings, settings.probe_games, seed, bar.part("probe"), cache
         )
         strong = {}
         try:
             mixtures = {v: Level("strong").strategy(v) for v in settings.villains}
-            strong = paired_gains(mixtures, incumbent, settings, settings.probe_games, seed, bar.part("probe: strong"))
+            games = settings.probe_games
+            strong = paired_gains(mixtures, incumbent, settings, games, seed, bar.part("probe: strong"), cache)
         except InputError as exc:
             strong = {"missing": str(exc)}
         supports = all(g["gain"] <= PROBE_SUPPORTS + TOLERANCE for g in above.values())
