@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from simlab.cli.common import BackendName, Scheduler, Seed, Threads, backend_for, fail
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.errors import USER_ERRORS
 from simlab.studies import expert_iteration as E
 from simlab.studies.learn import TUNED_GAMES
@@ -39,6 +40,8 @@ def learn(
     json_out: Annotated[bool, typer.Option("--json", help="print learning.json instead of the tables")] = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Expert iteration: self-play with the search player, learn a value model and an apprentice from it, accept
     the next generation only if it is stronger, stop when the answer stops moving, and probe above the top.
@@ -59,7 +62,7 @@ def learn(
         fail(str(exc))
     bar, update = _whole_run_bar(LazyProgress)
     try:
-        with backend_for(backend, scheduler), bar if not json_out else _nothing():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
             res = E.learn(folder, settings, progress=None if json_out else update)
     except USER_ERRORS as exc:
         fail(str(exc))
