@@ -6,7 +6,18 @@ from typing import Annotated
 
 import typer
 
-from simlab.cli.common import BackendName, Scheduler, Seed, Threads, backend_for, fail
+from simlab.cli.common import (
+    BackendName,
+    CsvOut,
+    JsonOut,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    emit,
+    fail,
+    output_format,
+)
 from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.errors import USER_ERRORS
 from simlab.studies import expert_iteration as E
@@ -37,7 +48,8 @@ def learn(
     ] = None,
     seed: Seed = 0,
     threads: Threads = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print learning.json instead of the tables")] = False,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
@@ -46,13 +58,13 @@ def learn(
     """Expert iteration: self-play with the search player, learn a value model and an apprentice from it, accept
     the next generation only if it is stronger, stop when the answer stops moving, and probe above the top.
     Checkpointed in FOLDER step by step: Ctrl-C keeps the finished steps; the same command resumes."""
-    import json
-
     from simlab.cli.common import LazyProgress
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.data.inputs import split_items
     from simlab.report.render import print_learning
 
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar: stdout holds the document only
     try:
         chosen = tuple(split_items(villains, "--villains")) if villains else VILLAIN_KEYS
         settings = E.LearnSettings(
@@ -73,10 +85,9 @@ def learn(
             err=True,
         )
         raise typer.Exit(130) from None
-    if json_out:
-        typer.echo(json.dumps(res.doc, indent=1, default=float))
-    else:
-        print_learning(res)
+    # JSON: learning.json as written (the table per generation, the verdict, the probe); CSV: the table
+    show = lambda: print_learning(res)  # noqa: E731
+    emit(fmt, {"generations": res.table}, show, settings=res.doc["settings"], verdict=res.verdict, probe=res.probe)
 
 
 class _nothing:
