@@ -93,7 +93,13 @@ def matrix(settings, command: str = "matrix") -> Workload:
 
 
 def sweep(matchup: str, values: Sequence[str], settings) -> Workload:
-    """Every value, and the shipped one (counted once more: the estimate errs long)."""
+    """Every value, and the shipped one (counted once more: the estimate errs long). A size the sweep cannot keep is
+    refused here, before the plan is printed (as :func:`simlab.studies.whatif.sweep` plans it, which counts the shipped
+    value once more where it is not among them)."""
+    from simlab.runs.sizes import plan_size
+
+    total = len(values)
+    plan_size("-n", settings.games, games_each=total, kept_bytes_each=total, what=f"games at each of {total:,} values")
     level, p = _level(settings), _players(matchup)
     stages = [Stage(f"value {v}", settings.games, level, p) for v in values]
     return Workload("sweep", (Stage("shipped value", settings.games, level, p), *stages))
@@ -108,15 +114,23 @@ def goldfish(villains: Sequence[str], chosen: Sequence[str], games: int) -> Work
 
 
 def ladder(villains: Sequence[str], levels: Sequence[str] | None, games: int, search_games: int | None) -> Workload:
-    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, scripted_levels
+    from simlab.errors import InputError, StrategyError
+    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels
+    from strategies import resolve
 
     levels = list(levels or scripted_levels())
+    for lv in levels:
+        if not is_level(lv):
+            try:
+                resolve(lv)  # a strategy: an unknown one refused before the plan is printed
+            except StrategyError as exc:
+                raise InputError(str(exc)) from None
     opponents = len(VILLAIN_KEYS) - 1
     stages = []
     for v in villains:
         for lv in levels:
             n = (search_games or min(games, SEARCH_GAMES)) if lv in SEARCH_LEVELS else games
-            stages.append(Stage(f"{v} {lv}", n * opponents, lv))
+            stages.append(Stage(f"{v} {lv}", n * opponents, lv if is_level(lv) else None))
     return Workload("ladder", tuple(stages))
 
 
