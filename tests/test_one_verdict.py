@@ -71,6 +71,24 @@ def test_the_shipped_ranking_has_its_provenance_and_is_the_shipped_reports():
     assert ranking.top(2) == shipped["robust_readings"][1:]  # the readings the shipped verdicts were tested under
 
 
+def test_a_ranking_is_read_back_with_its_provenance_and_a_bad_one_is_one_line(tmp_path):
+    import polars as pl
+
+    from simlab.errors import InputError
+    from simlab.studies.ranking import PROVENANCE_KEYS, read_ranking, write_ranking
+
+    table = pl.read_parquet(F.REPORT / "leverage_all.parquet")
+    provenance = {k: f"the {k}" for k in PROVENANCE_KEYS}
+    back = read_ranking(write_ranking(table, provenance, tmp_path / "r.toml"))
+    assert back.readings == read_ranking().readings and back.provenance == provenance
+    assert back.why(back.readings[0]).startswith("shipped leverage ranking #1: largest effect")
+    (tmp_path / "bad.toml").write_text('[provenance]\ncommand = "x"\n')
+    with pytest.raises(InputError, match=r"bad.toml: a leverage ranking needs \[provenance\]"):
+        read_ranking(tmp_path / "bad.toml")
+    with pytest.raises(InputError, match="no leverage ranking at .*; make one with simlab leverage --save-ranking"):
+        read_ranking(tmp_path / "none.toml")
+
+
 def test_both_commands_test_the_rankings_readings(command_output, report_verdicts):
     from simlab.studies.ranking import read_ranking
 

@@ -298,7 +298,8 @@ def test_times() -> str:
     def tier(name: str) -> str:
         x = t[name]
         cpu = f", {x['cpu_seconds'] / 60:.1f} min of CPU" if "cpu_seconds" in x else ""
-        return f"{name} tier {x['seconds'] / 60:.1f} min of wall time{cpu} ({x['tests']} tests, exit {x['exit_code']})"
+        failed = f", {len(x['failed'])} failed" if x.get("failed") else ""
+        return f"{name} tier {x['seconds'] / 60:.1f} min of wall time{cpu} ({x['tests']} tests{failed})"
 
     return (
         f"{tier('default')}, {tier('slow')}; measured on {t['machine']} (an idle machine needs about the CPU time, "
