@@ -135,3 +135,18 @@ def test_screen_games_without_rescreen_is_one_line():
     assert res.output.strip().splitlines() == [
         "error: --screen-games sizes a new leverage screen: give it with --rescreen"
     ]
+
+
+def test_a_report_that_rescreens_says_so_and_names_its_readings(tmp_path, monkeypatch):
+    from simlab.report import build
+    from simlab.runs.experiment import Experiment
+
+    sizes = {"difficulty_games": 4, "leverage_games": 4, "leverage_board": "none", "search_games": 0}
+    exp = Experiment(name="rescreen", games=4, seed=0, report={**sizes, "readings": 1, "rescreen": True})
+    ctx = build.report_context(exp, tmp_path, 1, lambda _msg: None, "novice")
+    monkeypatch.setattr(build, "STUDIES", ("robust",))  # the verdicts (and the leverage table they screen) only
+    lines: list[str] = []
+    build.play_studies(ctx, lines.append)
+    assert any(line.startswith("re-screening ([report] rescreen = true)") for line in lines), lines
+    tested = [line for line in lines if line.startswith("readings the verdicts tested besides the default: ")]
+    assert len(tested) == 1 and "(from a leverage screen (re-screened" in tested[0], lines
