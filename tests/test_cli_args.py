@@ -422,6 +422,7 @@ CASES = {
             "announce": CALLABLE,
         },
     ),
+    "docs-figures": Case(["docs-figures", "--check"], "simlab.report.figures:stale_pages", {}),
     "rules": Case(["rules"], "simlab.data.rules:variants_table", {}),
     "strategies": Case(["strategies", "novice"], "strategies:parameter_table", {"strategy": "novice"}),
     "warmup": Case(
