@@ -209,7 +209,6 @@ CASES = {
             ),
         },
     ),
-    "docs-figures": Case(["docs-figures", "--check"], "simlab.report.figures:stale_pages", {}),
     "learn": Case(
         ["learn", "lrn", "-n", "7", "--paired-games", "9", "--generations", "2", "--probe-games", "3"]
         + ["--tuned-games", "6", "--retries", "1", "--base", "search", "--villains", "gaston,horned-king"]

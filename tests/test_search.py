@@ -369,7 +369,7 @@ def test_search_level_on_the_command_line():
         app, ["run", "-m", "gaston-vs-horned-king", "--level", "search", "--max-turns", "2", "--json", "--threads", "1"]
     )
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)  # the plan line goes to stderr
     assert doc["games"] == 100 and set(doc["strategies"].values()) == {"search"}
     for args in (["ladder", "--search-games", "0"], ["difficulty", "--search-games", "-1"]):
         res = runner.invoke(app, args)
