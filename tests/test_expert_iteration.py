@@ -52,7 +52,7 @@ def contents(folder: Path) -> dict[str, object]:
         if path.suffix == ".json":
             out[name] = without_timing(json.loads(path.read_text()))
         elif path.suffix == ".parquet":
-            frame = pl.read_parquet(path)
+            frame = pl.read_parquet(path).with_columns(pl.col(pl.Float64).fill_nan(None))  # NaN != NaN in dicts
             out[name] = frame.drop([c for c in frame.columns if c in TIMING]).to_dicts()
         else:
             out[name] = path.read_text()
