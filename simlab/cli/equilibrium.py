@@ -342,12 +342,15 @@ def equilibrium_probe(
     from simlab.game.api import parse_matchup
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
+    from simlab.runs.sizes import plan_size
 
     try:
         if games < 2:
             raise InputError(f"--games must be 2 or more, got {games}")
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
+        check_output_dir(report_dir, "--report-dir")  # before the search player plays (minutes a matchup)
+        plan_size("--games", games, games_each=2, what="games per side")
         files = eq.shipped_files(mixtures or eq.SHIPPED_DIR, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
         settings = RunSettings(seed=seed, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium-probe"
