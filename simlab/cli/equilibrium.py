@@ -296,8 +296,10 @@ def equilibrium_compare(
         frame = eq.compare_starts(first, second, epsilon)
         print_start_robustness(frame)
         if csv:
+            from simlab.data import durable
+
             Path(csv).parent.mkdir(parents=True, exist_ok=True)
-            frame.write_csv(csv)
+            durable.write_with(csv, frame.write_csv, "--csv")
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:
