@@ -303,8 +303,10 @@ def equilibrium_compare(
         frame = eq.compare_starts(first, second, epsilon)
         emit(fmt, {"compare": frame}, lambda: print_start_robustness(frame), epsilon=epsilon)
         if write:
+            from simlab.data import durable
+
             Path(write).parent.mkdir(parents=True, exist_ok=True)
-            frame.write_csv(write)
+            durable.write_with(write, frame.write_csv, "--out")
     except USER_ERRORS as exc:
         fail(str(exc))
     except OSError as exc:
@@ -351,6 +353,7 @@ def equilibrium_probe(
     from simlab.game.api import parse_matchup
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
+    from simlab.runs.sizes import plan_size
 
     fmt = output_format(json_out, csv_out)
     try:
@@ -358,6 +361,8 @@ def equilibrium_probe(
             raise InputError(f"--games must be 2 or more, got {games}")
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
+        check_output_dir(report_dir, "--report-dir")  # before the search player plays (minutes a matchup)
+        plan_size("--games", games, games_each=2, what="games per side")
         files = eq.shipped_files(mixtures or eq.SHIPPED_DIR, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
         settings = RunSettings(seed=seed, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium-probe"

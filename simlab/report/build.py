@@ -247,11 +247,14 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
 
 
 def _writable(directory: Path) -> Path:
+    """``directory`` if a report can be written there; checked without making it, so a refusal later in the
+    checks (``[report.fix]``) leaves no empty folder behind."""
+    from simlab.data.inputs import check_output_dir
+
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        durable.new_temp(directory / "write-test").unlink()
-    except OSError as exc:
-        raise InputError(f"cannot write the report to {str(directory)!r}: {exc.strerror or exc}") from None
+        check_output_dir(str(directory), "the report folder")
+    except InputError as exc:
+        raise InputError(f"cannot write the report to {str(directory)!r}: {exc}") from None
     return directory
 
 
@@ -371,6 +374,7 @@ def write_report(report: Report) -> None:
     from simlab.report.tables import display_table
 
     d = report.directory
+    d.mkdir(parents=True, exist_ok=True)
     settings_text = json.dumps(report.settings, indent=2)
     durable.write_text(d / "settings.json", settings_text, "the report settings")
     md = [f"# simlab report: {report.settings['name']}", ""]

@@ -6,8 +6,8 @@ the option, its value, the limit and the largest value that fits, a size that
   game of the shipped reading, so it keeps one byte a game) over :data:`MEMORY_LIMIT`;
 - cannot be written: an output file (``--out``) that would not fit in the free space of its folder;
 - cannot finish in the stated time: a study that shows its results only at the end, whose games would take more than
-  :data:`MAX_SECONDS` at :data:`FAST_GAMES_PER_SECOND` (a rate above any machine's, so what is refused could not
-  finish anywhere).
+  :data:`MAX_SECONDS` (30 days) at :data:`FAST_GAMES_PER_SECOND` (a large machine's rate, rounded up: what is
+  refused would take longer on any machine simlab runs on today).
 
 What streams (``simlab run``: chunks made as they are played, running counts, Ctrl-C keeps what is done) is only
 held to what it stores and writes."""
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from simlab.errors import InputError
 
 MAX_GAMES = 2**63 - 1  # game indices are 63-bit
-FAST_GAMES_PER_SECOND = 1_000_000  # scripted games a second on a large machine, rounded up (2 cores: ~6,000)
-MAX_SECONDS = 366 * 86400  # a study that shows its results only at its end must be able to end within a year
+FAST_GAMES_PER_SECOND = 100_000  # scripted games a second on a 32-core machine, rounded up (2 cores: a few thousand)
+MAX_SECONDS = 30 * 86400  # a study that shows its results only at its end must be able to end within 30 days
 PARQUET_BYTES_PER_GAME_SEAT = 12  # a --out row, compressed (measured: 32 bytes a 2-player game), rounded down
 
 
@@ -104,7 +104,7 @@ def plan_size(
         most = max(MAX_SECONDS * FAST_GAMES_PER_SECOND // max(games_each, 1), 1)
         raise InputError(
             f"{option} {value:,}{unit} means {games:,} games: at least {_duration(seconds)} of play at "
-            f"{FAST_GAMES_PER_SECOND:,} games a second, over the limit of a year for a study that shows its results "
-            f"at its end; give {option} at most {most:,}"
+            f"{FAST_GAMES_PER_SECOND:,} games a second, over the limit of {_duration(MAX_SECONDS)} for a study that "
+            f"shows its results at its end; give {option} at most {most:,}"
         )
     return SizePlan(option, value, games, kept, written, seconds)

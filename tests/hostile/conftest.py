@@ -69,11 +69,37 @@ def full_disk(tmp_path, monkeypatch):
             return Capped(fh) if inside and "w" in mode else fh
 
         monkeypatch.setattr(builtins, "open", capped_open)
+        from simlab.data import durable
+
+        real_free = durable.free_bytes
+
+        def free(path):
+            inside = str(Path(path).resolve()).startswith(str(folder.resolve()))
+            used = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+            return max(limit - used, 0) if inside else real_free(path)
+
+        monkeypatch.setattr(durable, "free_bytes", free)
         return folder, "patched"
 
     yield make
     for folder in mounted:
         subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def fill(folder) -> None:
+    """Write a ballast file in ``folder`` until its disk is full."""
+    try:
+        with open(Path(folder) / "ballast", "wb") as fh:
+            while True:
+                fh.write(b"\0" * 4096)
+                fh.flush()
+    except OSError:
+        pass
+
+
+@pytest.fixture
+def fill_disk():
+    return fill
 
 
 class FakeScheduler:
@@ -131,7 +157,7 @@ def _deadline():
         raise TimeoutError("a hostile case ran past its deadline of 300 s")
 
     old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(300)
+    signal.alarm(int(os.environ.get("SIMLAB_HOSTILE_DEADLINE", "300")))
     try:
         yield
     finally:

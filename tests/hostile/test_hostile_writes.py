@@ -74,25 +74,14 @@ def test_edquot_counts_as_full():
     assert not durable.is_full(OSError(errno.EACCES, "Permission denied"))
 
 
-def fill(folder) -> None:
-    """Write a ballast file in ``folder`` until its disk is full."""
-    try:
-        with open(folder / "ballast", "wb") as fh:
-            while True:
-                fh.write(b"\0" * 4096)
-                fh.flush()
-    except OSError:
-        pass
-
-
-def test_a_full_disk_mid_checkpoint_is_one_line_and_resumes_to_the_uninterrupted_run(full_disk, tmp_path):
+def test_a_full_disk_mid_checkpoint_is_one_line_and_resumes_to_the_uninterrupted_run(full_disk, fill_disk):
     folder, kind = full_disk("256k")
     whole = run(MATCHUP, RunSettings(3000, seed=7), chunk=500, keep_games=False)
     ck = folder / "ck"
 
     def full_after_two(done, total):
         if done == 1000:  # two chunks saved: the disk fills up
-            fill(folder)
+            fill_disk(folder)
 
     with pytest.raises(WriteError) as err:
         run(MATCHUP, RunSettings(3000, seed=7, progress=full_after_two), chunk=500, checkpoint=ck, keep_games=False)
@@ -114,7 +103,7 @@ def test_out_too_large_for_the_disk_is_refused_before_any_game(full_disk):
     assert not out.exists() and durable.leftovers(folder) == []
 
 
-def test_out_on_a_disk_that_fills_mid_run_leaves_no_parquet_and_says_so(full_disk, monkeypatch):
+def test_out_on_a_disk_that_fills_mid_run_leaves_no_parquet_and_says_so(full_disk, fill_disk, monkeypatch):
     folder, kind = full_disk("256k")
     if kind == "patched":  # pyarrow writes past Python's open: make its write fail instead
         from simlab.runs import output
@@ -132,7 +121,7 @@ def test_out_on_a_disk_that_fills_mid_run_leaves_no_parquet_and_says_so(full_dis
     def fill_after_one(sink, job, res, checkpoint):
         chunks.append(job.first)
         if len(chunks) == 2:
-            fill(folder)
+            fill_disk(folder)
         real(sink, job, res, checkpoint)
 
     monkeypatch.setattr(sim, "_add_chunk", fill_after_one)

@@ -16,6 +16,7 @@ from simlab.data.cards import VILLAIN_KEYS
 from simlab.errors import InputError
 from simlab.game.api import check_villain
 from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.sizes import plan_size
 from simlab.studies.difficulty import derived_seed
 from simlab.studies.tune.files import write_strategy
 from simlab.studies.tune.objective import (
@@ -100,6 +101,13 @@ def iterated_best_response(
     seed = settings.seed
     rounds = _check_count(rounds, "--rounds")
     matrix_games = _check_count(matrix_games, "matrix games")
+    # each tune's own checks, before the first matrix is played
+    budget = _check_count(budget, "the budget")
+    plan_size("--budget", budget, games_each=rounds * len(VILLAIN_KEYS), what="search games per tune")
+    _check_count(candidate_games, "games per candidate", 2)
+    _check_count(validation_games, "validation games")
+    if popsize is not None:
+        _check_count(popsize, "the population size", 2)
     objective = parse_objective(objective, drop_penalty)
     villains = tuple(check_villain(v) for v in villains)
     current = {v: _heuristic(s, f"level {start_level}") for v, s in level_strategies(start_level).items()}
