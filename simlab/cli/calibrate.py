@@ -89,7 +89,7 @@ def calibrate(
     if png:
         from simlab.report.plots import plot_calibration, plot_lengths
 
-        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), quiet=json_out)
+        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), 9.5, 5, quiet=json_out)
         if res.length_distribution.height:
             path = Path(png)
             save_plot(
