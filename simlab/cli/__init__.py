@@ -61,7 +61,8 @@ for group in GROUPS:
 def main() -> None:
     try:
         app()
-    except KeyboardInterrupt:  # pragma: no cover
+    except KeyboardInterrupt:  # pragma: no cover - a command without a checkpoint of its own: say so, no traceback
+        print("interrupted", file=sys.stderr)
         sys.exit(130)
 
 

@@ -110,9 +110,9 @@ class OneLineErrors(typer.core.TyperGroup):
         except click_errors.ClickException as exc:
             typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
             sys.exit(exc.exit_code)
-        except typer.Abort:
-            typer.echo("Aborted!", err=True)
-            sys.exit(1)
+        except typer.Abort:  # Ctrl-C in a command that keeps nothing (run, fix, equilibrium say how to resume)
+            typer.echo("interrupted (Ctrl-C): nothing was kept", err=True)
+            sys.exit(130)
         sys.exit(code or 0)
 
 

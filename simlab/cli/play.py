@@ -112,7 +112,7 @@ def run(
             )
             with backend_for(backend or "local", scheduler), bar if not json_out else no_bar():
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
-            print_or_json(res, fmt)
+            print_or_json(res, fmt, checkpoint=resume)
             return
         check_output_file(out, "--out", ".parquet")
         check_output_dir(checkpoint, "--checkpoint")
@@ -160,7 +160,7 @@ def run(
             console.print(_level_text(res, settings, cfg), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_or_json(res, fmt, change)
+    print_or_json(res, fmt, change, checkpoint=checkpoint)
     if res.out_error:
         fail(res.out_error)
 
@@ -218,7 +218,7 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
             )
 
 
-def print_or_json(res, fmt: str, change=None) -> None:
+def print_or_json(res, fmt: str, change=None, checkpoint: str | None = None) -> None:
     """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``); ``change``:
     an edited run's baseline and paired change (:func:`simlab.studies.whatif.edit_change`), beside it."""
     if fmt == "json":
@@ -232,7 +232,16 @@ def print_or_json(res, fmt: str, change=None) -> None:
 
             console.print(edit_change_view(change, res.edits))
     if res.interrupted:
+        typer.echo(resume_hint(res, checkpoint), err=True)
         raise typer.Exit(130)
+
+
+def resume_hint(res, checkpoint: str | None) -> str:
+    """What Ctrl-C left: with a checkpoint, how to finish the run; without, how to make the next one resumable."""
+    done = f"interrupted after {res.n_games:,} games"
+    if checkpoint:
+        return f"{done}; every finished chunk is in {checkpoint}: simlab run --resume {checkpoint} plays the rest"
+    return f"{done}; the summary above covers them. Give --checkpoint DIR to be able to resume a run (--resume DIR)"
 
 
 def matrix(
