@@ -13,7 +13,7 @@ from simlab.cli import app
 from simlab.cli.common import StagedProgress
 
 runner = CliRunner()
-ARGS = ["run", "-m", "gaston-vs-horned-king", "-n", "12000", "--threads", "1", "--max-turns", "20"]
+ARGS = ["run", "-m", "gaston-vs-horned-king", "-n", "4200", "--threads", "1", "--max-turns", "8"]  # two chunks
 
 
 @pytest.fixture

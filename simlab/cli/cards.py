@@ -170,7 +170,7 @@ def sweep(
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
         settings = config_settings(cfg)
-        bar = plan(workload.sweep(cfg["matchup"], vals, settings), settings.threads)
+        bar = plan(workload.sweep(cfg["matchup"], vals, settings, card is not None), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with backend_for(cfg["backend"], cfg["scheduler"]), bar if fmt == "table" else no_bar():
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)

@@ -495,7 +495,7 @@ class StagedProgress(LazyProgress):
 
     stage = ""
 
-    def __init__(self, total: int, seconds: float | None = None, stages=()):
+    def __init__(self, total: int, seconds: float | None = None, stages=(), command: str = "", raw: float = 0.0):
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         super().__init__(
@@ -510,8 +510,25 @@ class StagedProgress(LazyProgress):
             transient=True,
         )
         self.planned, self.estimate, self.stages = max(int(total), 1), seconds, list(stages)
+        self.command, self.raw, self.started = command, raw, None  # raw: the estimate before the correction
         self.task = self.add_task("all stages", total=self.planned)
         self.done, self._last = 0, (None, 0)
+
+    def __enter__(self):
+        import time
+
+        self.started = time.perf_counter()
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        """A command that played what it planned corrects its next estimate (:func:`simlab.runs.speed.ratio`)."""
+        import time
+
+        super().__exit__(*exc)
+        if exc[0] is None and self.command and self.started is not None and self.done >= 0.9 * self.planned:
+            from simlab.runs.speed import record_ratio
+
+            record_ratio(self.command, self.raw, time.perf_counter() - self.started)
 
     def get_renderables(self):
         from rich.text import Text
@@ -556,7 +573,9 @@ def plan(workload, threads: int | None = None) -> StagedProgress:
     when the estimate is longer than :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
     from simlab.studies.workload import PLAN_ABOVE_SECONDS
 
+    raw = workload.seconds(threads, corrected=False)
     seconds = workload.seconds(threads)
     if seconds > PLAN_ABOVE_SECONDS:
         typer.echo(workload.line(threads, seconds), err=True)
-    return StagedProgress(workload.games, seconds, [(s.name, s.games) for s in workload.stages])
+    stages = [(s.name, s.games) for s in workload.stages]
+    return StagedProgress(workload.games, seconds, stages, workload.command, raw)
