@@ -152,7 +152,7 @@ CASES = [
     ("matrix -n 5 --max-turns 100000", "max_turns must be a positive integer of at most 10,000"),
     ("replay -m gaston-vs-jafar", "unknown villain 'jafar' in matchup"),
     (f"replay {M} --game -1", "--game must be a game index"),
-    ("rules --verbose", "simlab rules: No such option: --verbose; simlab rules takes no options"),
+    ("rules --verbose", "simlab rules: No such option: --verbose; options: --json, --csv"),
     ("strategies genius", "unknown strategy 'genius'; choose from random, novice, expert"),
     ("strategies expert extra", "simlab strategies: Got unexpected extra argument(s) (extra)"),
     ("goldfish --villain jafar", "unknown villain 'jafar'; choose from gaston, lady-tremaine, horned-king"),

@@ -19,7 +19,6 @@ from simlab.cli.common import (
     check_games,
     emit,
     fail,
-    no_bar,
     output_format,
     plan,
     print_json,
@@ -75,7 +74,7 @@ def calibrate(
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
     try:
         bar = _plan(games, wanted, variants, n, max_turns, threads)
-        with backend_for(backend, scheduler), bar if not json_out else no_bar():
+        with backend_for(backend, scheduler), bar if not json_out else bar.plan_only():
             progress = None if json_out else bar.games
             settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
             res = run_calibrate(games, wanted, variants, settings=settings)

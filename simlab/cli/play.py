@@ -141,7 +141,7 @@ def run(
         bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
         settings = settings.replace(progress=None if json_out else bar.games)
         change = None
-        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else no_bar():
+        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else bar.plan_only():
             res = run_games(
                 cfg["matchup"],
                 settings,
@@ -292,7 +292,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
         work = workload.matrix(settings, command)
         bar = plan(work, settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(backend, scheduler), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))

@@ -72,15 +72,15 @@ def rate(level: str | None, players: int = 2, threads: int | None = None) -> flo
 def measure(level: str | None, players: int = 2, threads: int | None = None) -> float:
     """Time a short run (repeated until :data:`RATE_SECONDS`; the search player: one game a seat order), played
     through the run plan's chunks directly (whatever a study's entry point is, this is how its games play)."""
+    from simlab.data.cards import VILLAIN_KEYS
     from simlab.game import warmup
     from simlab.game.api import parse_matchup
     from simlab.runs.gameplan import _chunks
     from simlab.runs.levels import is_search
     from simlab.runs.settings import RunSettings
-    from simlab.studies.matchups import matchups
 
-    matchup = next(m for m in matchups() if len(m.split("-vs-")) == max(players, 2))
-    villains = parse_matchup(matchup)
+    # a mirror for 2 players (as the matrix's first matchup), every villain for 3
+    villains = parse_matchup("-vs-".join(VILLAIN_KEYS if players >= 3 else VILLAIN_KEYS[:1] * 2))
     search = is_search(level)
     settings = RunSettings(players if search else RATE_GAMES, PROBE_SEED, level=level, threads=threads)
 

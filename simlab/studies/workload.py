@@ -115,15 +115,19 @@ def goldfish(villains: Sequence[str], chosen: Sequence[str], games: int) -> Work
 
 
 def ladder(villains: Sequence[str], levels: Sequence[str] | None, games: int, search_games: int | None) -> Workload:
-    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, scripted_levels
+    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels, strategy_at
+    from strategies.mixture import play_spec
 
     levels = list(levels or scripted_levels())
+    for s in levels:  # every name checked before the plan is said (as the ladder itself does before any game)
+        for v in villains:
+            play_spec(strategy_at(s, v), (v, v))
     opponents = len(VILLAIN_KEYS) - 1
     stages = []
     for v in villains:
         for lv in levels:
             n = (search_games or min(games, SEARCH_GAMES)) if lv in SEARCH_LEVELS else games
-            stages.append(Stage(f"{v} {lv}", n * opponents, lv))
+            stages.append(Stage(f"{v} {lv}", n * opponents, lv if is_level(lv) else None))
     return Workload("ladder", tuple(stages))
 
 
