@@ -449,6 +449,17 @@ def cli_block(page, name: str) -> str:
     return command_help(name, command, ctx) + f"\n\n(The same in [the CLI reference]({every}).)"
 
 
+def figures(markdown: str, uri: str) -> str:
+    """The page's ``<!-- fig:KEY -->`` figures filled from the shipped artifacts (:mod:`simlab.report.figures`),
+    their markers dropped: the site shows what the artifacts hold, whatever the page's copy says."""
+    from simlab.report.figures import FigureError, fill
+
+    try:
+        return fill(markdown, strip=True)
+    except FigureError as exc:
+        raise PluginError(f"{uri}: {exc}") from None
+
+
 # marker -> what it becomes: a function of the page and the marker's arguments
 BLOCKS = {
     "cli": cli_block,
@@ -470,6 +481,7 @@ def on_page_markdown(markdown, page, config, files):
     outside = dict(OUTSIDE).get(page.file.src_uri)
     if outside:
         markdown = docs_links(markdown, outside, page.file.src_uri)
+    markdown = figures(markdown, page.file.src_uri)
 
     def render(m):
         block = BLOCKS.get(m[1])

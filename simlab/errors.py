@@ -6,6 +6,11 @@ class InputError(ValueError):
     """Bad user input: the message names the bad value and the valid choices."""
 
 
+class WriteError(InputError):
+    """An output that cannot be written (a full disk or quota, a folder refusing files); names the path and, for
+    a full disk, the space needed (:mod:`simlab.data.durable`)."""
+
+
 class EditError(InputError):
     """A card edit the engine cannot apply (unknown card or attribute, bad value)."""
 

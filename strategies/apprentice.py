@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simlab.data import durable
 from simlab.kernels import const as K
 from simlab.kernels.compile import allocating_kernel, as_ptr, kernel, ref
 from simlab.kernels.rng import next_u64_nb
@@ -67,7 +68,7 @@ def write(weights: dict[str, np.ndarray], path: Path, provenance: dict) -> None:
         "weights": {v: [float(x) for x in w] for v, w in sorted(weights.items())},
         "provenance": provenance,
     }
-    Path(path).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    durable.write_text(path, json.dumps(doc, indent=1) + "\n", "the apprentice policy")
 
 
 @functools.cache

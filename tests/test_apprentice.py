@@ -41,10 +41,15 @@ def test_each_decision_lists_every_option_once_with_one_taken(tuned_decisions):
     assert (per["chosen"] == 1).all() and (per["tuned_pick"] == 1).all()
 
 
-def test_the_apprentice_in_play_takes_the_option_its_weights_score_best(model):
-    """Games with the apprentice on every seat, recorded: at every decision the kernel took the option that the
-    fitted weights score best on the recorded features (the same look-ahead world, the same sum)."""
-    weights, strategy = model
+def test_the_apprentice_in_play_takes_the_option_its_weights_score_best(model, tmp_path):
+    """Games with the apprentice on every seat, recorded: at every decision the kernel took the option that its
+    villain's weights score best on the recorded features (the same look-ahead world, the same sum). Lady
+    Tremaine's weights are negated, so a seat scored with another villain's row would choose differently."""
+    weights, _ = model
+    weights = {**weights, "lady-tremaine": -weights["lady-tremaine"]}
+    apprentice.write(weights, tmp_path / "model.json", {"data": "fitted, Lady Tremaine's weights negated"})
+    strategy = tmp_path / "apprentice.toml"
+    strategy.write_text('name = "test-apprentice"\nbase = "apprentice"\npolicy_model = "model.json"\n')
     decisions = learn.self_play(1, 9, str(strategy), ("gaston", "lady-tremaine"), threads=1, decisions=True)[1]
     taken = decisions.filter(pl.col("chosen"))["option"].to_numpy()
     expected = learn.apprentice_choices(weights, decisions)

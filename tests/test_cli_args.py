@@ -212,12 +212,13 @@ CASES = {
     "difficulty": Case(
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "30", "--search-games", "3"]
         + ["--seed", "2", *RULES, "--max-turns", "30", "--threads", "1", *EDIT, "--level", "novice"]
-        + ["--level", "expert", "--reading", "obstacles_cover_actions=yes", "--screen-games", "20"],
+        + ["--level", "expert", "--readings", "1", "--rescreen", "--screen-games", "20"],
         "simlab.studies.robust:robust_difficulty",
         {
             "villains": ("gaston", "horned-king"),
             "levels": ["novice", "expert"],
-            "readings": ["obstacles_cover_actions=yes"],
+            "readings": 1,
+            "rescreen": True,
             "screen_games": 20,
             "progress": CALLABLE,
             "settings": settings(games=30, seed=2, variants=VARIANTS, max_turns=30, threads=1, edits=EDITS),

@@ -50,11 +50,12 @@ def test_the_objective_orders_fixes_by_distance_then_edits_then_size():
     assert key(0.0, 2, 2) < key(0.0, 2, 3)  # then smaller ones
     assert key(0.02, 1, 1) < key(0.03, 1, 1)
     assert key(0.1 + 0.2, 1, 1) == key(0.3, 1, 1)  # float noise makes no order
+    common = {"margin": 0.01, "centre": 0.04}
     rows = [
-        {"fix": "c", "distance": 0.0, "edits": 2, "size": 2},
-        {"fix": "a", "distance": 0.01, "edits": 1, "size": 1},
-        {"fix": "b", "distance": 0.0, "edits": 1, "size": 3},
-        {"fix": "d", "distance": 0.0, "edits": 1, "size": 2},
+        {"fix": "c", "tier": 1, "distance": 0.0, "edits": 2, "size": 2, "order": [0, 1]} | common,
+        {"fix": "a", "tier": 2, "distance": 0.01, "edits": 1, "size": 1, "order": [2]} | common,
+        {"fix": "b", "tier": 1, "distance": 0.0, "edits": 1, "size": 3, "order": [3]} | common,
+        {"fix": "d", "tier": 1, "distance": 0.0, "edits": 1, "size": 2, "order": [4]} | common,
     ]
     assert [r["fix"] for r in F._ranked(rows)] == ["d", "b", "c", "a"]
 
@@ -83,7 +84,7 @@ def test_candidates_never_break_a_rule_of_the_data():
         for e in m.edits:
             assert e.value >= 0
             if e.attribute in ("cost", "strength"):
-                assert abs(e.value - getattr(base.card(e.card), e.attribute)) == m.size <= 2
+                assert abs(e.value - getattr(base.card(e.card), e.attribute)) == m.size <= 4
         if m.kind == "copies":
             a, b = m.edits
             assert base.card(a.card).deck == base.card(b.card).deck and a.value + b.value == (
@@ -106,10 +107,12 @@ def test_the_pool_reaches_every_entry_outside_the_band():
     far = {("gaston-vs-horned-king", 0): 0.15, ("gaston-vs-horned-king", 1): 0.15}
     rows, entries = [], {}
     for i in range(6):  # edits that move only the balanced matchup: best by the objective (smaller, same distance)
-        rows.append({"fix": f"x{i}", "distance": 0.15, "edits": 1, "size": 1})
+        rows.append({"fix": f"x{i}", "tier": 2, "distance": 0.15, "edits": 1, "size": 1, "order": [i]})
+        rows[-1] |= {"margin": -0.15, "centre": 0.2}
         entries[f"x{i}"] = far | {("lady-tremaine-vs-gaston", 0): 0.0, ("lady-tremaine-vs-gaston", 1): 0.0}
     for i, d in enumerate((0.05, 0.10)):  # edits that fix the first matchup but unbalance the second
-        rows.append({"fix": f"y{i}", "distance": 0.2, "edits": 1, "size": 1})
+        rows.append({"fix": f"y{i}", "tier": 2, "distance": 0.2, "edits": 1, "size": 1, "order": [6 + i]})
+        rows[-1] |= {"margin": -0.2, "centre": 0.25}
         near = {("gaston-vs-horned-king", 0): d, ("gaston-vs-horned-king", 1): d}
         entries[f"y{i}"] = near | {("lady-tremaine-vs-gaston", 0): 0.2, ("lady-tremaine-vs-gaston", 1): 0.2}
     got = F._pool(rows, entries, base, band, FixOptions(pool=3))
@@ -246,8 +249,9 @@ def test_the_report_section_shows_the_best_fix_only_when_its_table_asks(tmp_path
     assert _fix(context({})).games == 0
     with counting() as count:
         ctx = context({"fix": table})
-    # the report's plan of the fix: exact here (one edit at most, no adaptation, more single edits than finalists)
-    assert _fix(ctx).games == count.games == 300 + 150 * len(ALLOWED) + 300 * 2 * 2
+    # the report's plan of the fix: at most (the base, every single edit, the candidates measured again, the side
+    # effects of the finalists on every matchup)
+    assert 300 + 150 * len(ALLOWED) + 300 * 2 < count.games <= _fix(ctx).games
     (section,) = balance_fix(ctx)
     assert section.title == "Balance fix" and "Best fix: Ancient Soldiers:cost=" in section.text
     assert "expert play" in section.text

@@ -47,7 +47,7 @@ def test_a_fifo_or_a_missing_file_is_named(tmp_path):
 
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)  # reading it would wait for a writer forever
-    with pytest.raises(InputError, match="pipe.toml is not a regular file"):
+    with pytest.raises(InputError, match="pipe.toml is a FIFO, not a file"):
         read_toml(fifo, "strategy file")
     with pytest.raises(InputError, match="cannot read strategy file .*nowhere.toml: No such file"):
         read_toml(tmp_path / "nowhere.toml", "strategy file")

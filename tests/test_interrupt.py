@@ -36,9 +36,9 @@ def test_ctrl_c_says_how_to_resume(kept, tmp_path, ctrl_c_after_a_chunk):
     ckpt = tmp_path / "ckpt"
     res = runner.invoke(app, [*ARGS, *(["--checkpoint", str(ckpt)] if kept else [])])
     assert res.exit_code == 130, res.output
-    assert "Traceback" not in res.output and "interrupted after" in res.stderr
+    assert "Traceback" not in res.output and "stopped" in res.stderr
     if kept:
-        assert f"simlab run --resume {ckpt} plays the rest" in res.stderr
+        assert f"stopped; finish the run with: simlab run --resume {ckpt}" in res.stderr
         done = runner.invoke(app, ["run", "--resume", str(ckpt), "--json"])
         assert done.exit_code == 0, done.output
     else:

@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 
+TINY_SEARCH = 'name = "search-tiny"\nbase = "search"\n[params]\nsamples = 2\nhorizon = 1\nhalving = 0\nscreen = 0\n'
+
 runner = CliRunner()
 M = ["-m", "gaston-vs-horned-king"]
 FAST = ["--threads", "1", "--max-turns", "12"]
@@ -64,6 +66,12 @@ CASES = {
         None,
         marks=SLOW,
     ),
+    "learn": pytest.param(
+        ["learn", "REPORT/learning", "-n", "5", "--paired-games", "2", "--generations", "1", "--probe-games", "0"]
+        + ["--tuned-games", "5", "--villains", "gaston,horned-king", "--base", "TINY_SEARCH", "--threads", "1"],
+        "generation",
+        marks=SLOW,
+    ),
     "equilibrium-probe": pytest.param(
         ["equilibrium-probe", *M, "-n", "2", "--no-record", "--report-dir", "REPORT", "--threads", "1"],
         None,
@@ -75,6 +83,7 @@ CASES = {
 PLANNED = {"run", "matrix", "first-seat", "goldfish", "cards", "sweep", "leverage", "ladder", "difficulty", "fix"}
 PLANNED |= {"calibrate", "tune", "tune-all", "equilibrium"}
 NO_TABLE = {"replay": "a game's log", "report": "writes files, prints their path", "warmup": "compile times"}
+NO_TABLE |= {"docs-figures": "fills the pages' figures, prints the pages it changed"}
 
 
 def refuse(name):
@@ -82,7 +91,9 @@ def refuse(name):
 
 
 def _args(args, tmp_path) -> list[str]:
-    return [a.replace("REPORT", str(tmp_path)) for a in args]
+    if "TINY_SEARCH" in args:  # the learning loop's generation 0: a search player of one world, no look ahead
+        (tmp_path / "tiny.toml").write_text(TINY_SEARCH)
+    return [a.replace("REPORT", str(tmp_path)).replace("TINY_SEARCH", str(tmp_path / "tiny.toml")) for a in args]
 
 
 @pytest.fixture

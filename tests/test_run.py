@@ -214,11 +214,13 @@ def test_an_out_file_failing_mid_run_keeps_the_games_and_says_where(tmp_path, mo
     path = tmp_path / "games.parquet"
     res = run("gaston-vs-horned-king", RunSettings(600, seed=2), out=path, chunk=200)
     assert res.n_games == 600  # every game played and counted
-    assert res.out_error.startswith(f"cannot write --out {str(path)!r}: No space left on device")
-    assert "holds the first 200 games" in res.out_error
+    assert res.out_error.startswith(f"no space left on the device to write --out {str(path)!r}: it needs about")
+    assert "nothing was written there" in res.out_error
+    assert not path.exists() and not list(tmp_path.iterdir())  # no parquet file cut short, no temporary file
     calls["n"] = 1  # the command's first write fails
     got = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "600", "--out", str(path)])
     assert got.exit_code == 2
     lines = got.output.strip().splitlines()
-    assert lines[-1].startswith("error: cannot write --out") and "the summary above covers them all" in lines[-1]
+    assert lines[-1].startswith("error: no space left on the device to write --out")
+    assert "the summary above covers all the games played" in lines[-1]
     assert any("gaston" in line and "%" in line for line in lines[:-1])  # the summary came first

@@ -1,5 +1,6 @@
-"""The two tiers: ``pytest -m "not slow"`` is the developer loop (under 2 minutes on 2 cores with a warm numba
-cache) and ``pytest`` (what .ci/run runs) is everything. Marked ``slow``: the long statistical and many-game
+"""The two tiers: ``pytest`` is the default tier (pyproject's addopts: ``-m 'not slow'``), the developer loop, and
+``pytest -m slow`` the slow tier; README's test command runs both, one after the other, and .ci/run runs exactly
+that command (their times: README, from reports/test-times.json). Marked ``slow``: the long statistical and many-game
 tests, those that start processes (a subprocess, a Dask cluster, a browser) and those that compile cold. The
 quick loop keeps the guards a change must pass every time."""
 
@@ -7,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import regression_fixture as rf
@@ -74,3 +77,22 @@ def test_the_slow_tier_is_used_and_the_quick_loop_keeps_the_guards(pytestconfig,
     # every test that resolves a card (@pytest.mark.card): the villains' card tests among them
     cards = {t for t, marks in tests.items() if "card" in marks}
     assert len(cards) > 80 and cards <= quick, sorted(cards & slow)
+
+
+def readme_test_command() -> str:
+    """The README's test command: the line of its second set-up block that installs the test dependencies."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.S)
+    lines = [line for block in blocks for line in block.splitlines() if line.startswith("pip install -e '.[test]'")]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_readme_test_command_is_what_ci_runs_and_runs_both_tiers():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    command = readme_test_command()
+    assert command in ci, f"README's test command {command!r} is not a line of .ci/run"
+    assert command == "pip install -e '.[test]' && pytest && pytest -m slow"
+    # the default tier leaves the slow tests out; `-m slow` (given after addopts) runs them alone
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "-m 'not slow'" in pyproject["tool"]["pytest"]["ini_options"]["addopts"]

@@ -1,7 +1,7 @@
 """The ``simlab`` command line: thin wrappers over library calls that return data.
 
 One module a group of commands (``play``, ``cards``, ``studies``, ``fix``, ``equilibrium``, ``tune``, ``calibrate``,
-``report``, ``info``),
+``learn``, ``report``, ``info``),
 each naming its commands in ``COMMANDS``; what they share (one-line errors, the options and their checks, progress
 bars, plots) is :mod:`simlab.cli.common`. A new command is a module of its own, added to :data:`GROUPS`. The
 modules import only cheap things at the top: ``simlab --help``, ``simlab rules`` and bad input compile nothing.
@@ -14,13 +14,14 @@ from typing import Annotated
 
 import typer
 
-from simlab.cli import calibrate, cards, equilibrium, fix, info, play, report, studies, tune
+from simlab.cli import calibrate, cards, equilibrium, fix, info, learn, play, report, studies, tune
 from simlab.cli.common import OneLineErrors
 from simlab.report.render import pct_interval
 
 __all__ = ["GROUPS", "OneLineErrors", "app", "main", "pct_interval", "version_text"]
 
-GROUPS = (play, cards, studies, fix, equilibrium, tune, calibrate, report, info)  # the order of ``simlab --help``
+# the order of ``simlab --help``
+GROUPS = (play, cards, studies, fix, equilibrium, tune, calibrate, learn, report, info)
 
 app = typer.Typer(
     cls=OneLineErrors,
@@ -59,11 +60,13 @@ for group in GROUPS:
 
 
 def main() -> None:
+    from simlab.runs.stopping import code_of, signals_interrupt
+
     try:
-        app()
-    except KeyboardInterrupt:  # pragma: no cover - a command without a checkpoint of its own: say so, no traceback
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        with signals_interrupt():  # SIGTERM and SIGHUP stop a command as Ctrl-C does (exit 143, 129)
+            app()
+    except KeyboardInterrupt as exc:  # pragma: no cover
+        sys.exit(code_of(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

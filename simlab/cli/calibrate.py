@@ -24,6 +24,7 @@ from simlab.cli.common import (
     print_json,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -54,6 +55,8 @@ def calibrate(
     csv_out: CsvOut = False,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Compare simulated predictions with a log of real games: per level and rule reading, observed wins vs
     predicted per matchup and seat (exact binomial p), the first player's advantage, log-likelihood and Brier
@@ -73,8 +76,11 @@ def calibrate(
         k, v = item.split("=", 1)
         variants.setdefault(k.strip(), []).extend(split_items(v, f"--rules {k.strip()}="))
     try:
+        from simlab.runs.sizes import plan_size
+
+        plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
         bar = _plan(games, wanted, variants, n, max_turns, threads)
-        with backend_for(backend, scheduler), bar if not json_out else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else bar.plan_only():
             progress = None if json_out else bar.games
             settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
             res = run_calibrate(games, wanted, variants, settings=settings)

@@ -35,6 +35,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_file, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -63,6 +64,8 @@ def cards(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Card impact. OBSERVATIONAL: the villain's win rate when each card was drawn / played vs not
     (associations, biased by selection). CAUSAL: the same games replayed with the card ablated (never
@@ -82,7 +85,7 @@ def cards(
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
         bar = plan(workload.cards(villain, card, causal, settings), settings.threads)
         shown = fmt == "table"
-        with backend_for(backend, scheduler), bar if shown else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else bar.plan_only():
             frame = observational(villain, settings=settings.replace(progress=bar.games if shown else None))
             if causal:
                 progress = (lambda done, total: bar.games(done, total, "ablation")) if shown else None
@@ -139,6 +142,8 @@ def sweep(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Vary one card attribute or rule variant over values on paired seeds: win rate against the value,
     and each value's change from the shipped one with a paired 95% interval."""
@@ -171,7 +176,10 @@ def sweep(
         settings = config_settings(cfg)
         bar = plan(workload.sweep(cfg["matchup"], vals, settings, card is not None), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(cfg["backend"], cfg["scheduler"]), bar if fmt == "table" else bar.plan_only():
+        with (
+            backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
+            bar if fmt == "table" else bar.plan_only(),
+        ):
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -194,8 +202,18 @@ def parse_values(text: str) -> list[str]:
             fail(f"--values {text!r}: a range must look like 3..7")
         if b < a:
             fail(f"--values {text!r}: the range is empty")
+        check_sweep_values(b - a + 1, text)
         return [str(v) for v in range(a, b + 1)]
-    return split_items(text, "--values")
+    items = split_items(text, "--values")
+    check_sweep_values(len(items), text)
+    return items
+
+
+def check_sweep_values(count: int, text: str) -> None:
+    from simlab.studies.whatif import MAX_SWEEP_VALUES
+
+    if count > MAX_SWEEP_VALUES:
+        fail(f"--values {text!r} gives {count:,} values, over the limit of {MAX_SWEEP_VALUES:,} points a sweep plots")
 
 
 COMMANDS = {"cards": cards, "sweep": sweep}

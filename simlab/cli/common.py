@@ -110,9 +110,12 @@ class OneLineErrors(typer.core.TyperGroup):
         except click_errors.ClickException as exc:
             typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
             sys.exit(exc.exit_code)
-        except typer.Abort:  # Ctrl-C in a command that keeps nothing (run, fix, equilibrium say how to resume)
-            typer.echo("interrupted (Ctrl-C): nothing was kept", err=True)
-            sys.exit(130)
+        except typer.Abort as exc:
+            from simlab.runs.stopping import code_of, stopped_by
+
+            signame = stopped_by(exc)  # Ctrl-C, SIGTERM or SIGHUP: exit 130, 143 or 129
+            typer.echo(f"stopped by {signame}" if signame else "Aborted!", err=True)
+            sys.exit(code_of(exc) if signame else 1)
         sys.exit(code or 0)
 
 
@@ -146,15 +149,18 @@ Level = Annotated[
 
 
 class backend_for:
-    """``with backend_for(name, scheduler):`` plays the block's runs there, and closes it afterwards."""
+    """``with backend_for(name, scheduler):`` plays the block's runs there, and closes it afterwards (``timeout``,
+    ``fallback``: :func:`simlab.runs.backend.make`'s; a fallback is said in one line on stderr)."""
 
-    def __init__(self, name: str, scheduler: str | None):
-        self.name, self.scheduler = name, scheduler
+    def __init__(self, name: str, scheduler: str | None, timeout: float = 10.0, fallback: str | None = None):
+        self.name, self.scheduler, self.timeout, self.fallback = name, scheduler, timeout, fallback
 
     def __enter__(self):
         from simlab.runs import backend
 
-        self.backend = backend.make(self.name, self.scheduler)
+        self.backend = backend.make(self.name, self.scheduler, self.timeout, self.fallback)
+        if getattr(self.backend, "fallback_reason", None):
+            typer.echo(f"warning: {' '.join(self.backend.fallback_reason.split())}", err=True)
         self._use = backend.use(self.backend)
         self._use.__enter__()
         return self.backend
@@ -253,6 +259,9 @@ def run_settings(
     level = levels.Level.parse(level) if level is not None else None  # read once: what follows takes the value
     n = default_games(n, default, level, strategies.values())
     check_games(n)
+    from simlab.runs.sizes import plan_size
+
+    plan_size("-n", n, what="games each")  # a study shows its results at its end: it must be able to end
     return RunSettings(
         n,
         seed,

@@ -24,6 +24,7 @@ from simlab.cli.common import (
     parse_pairs,
     plan,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, split_items
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -190,6 +191,8 @@ def equilibrium(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """A matchup's value at strong play: each side's population (novice, expert, tuned, --seed-strategy and
     --seed-from) plays every pair on common seeds, the table's Nash equilibrium comes from a linear program, and
@@ -225,7 +228,7 @@ def equilibrium(
         bar = plan(workload.equilibrium(matchups, options, levels, probe_games), threads)
         results, written = [], []
         t0 = time.perf_counter()
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
@@ -311,7 +314,13 @@ def equilibrium_probe(
     matchup: Annotated[
         list[str] | None, typer.Option("--matchup", "-m", help="A-vs-B (repeatable; default every mixture file)")
     ] = None,
-    mixtures: Annotated[str, typer.Option("--mixtures", help="directory of the mixture files")] = "configs/equilibrium",
+    mixtures: Annotated[
+        str | None,
+        typer.Option(
+            "--mixtures",
+            help="directory of the mixture files [default: the shipped ones, simlab's configs/equilibrium]",
+        ),
+    ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", help="games per side, paired with the side's own mixture")
     ] = 200,
@@ -337,6 +346,7 @@ def equilibrium_probe(
 
     import polars as pl
 
+    from simlab.data import durable
     from simlab.game.api import parse_matchup
     from simlab.report.render import print_probe
     from simlab.runs.settings import RunSettings
@@ -347,7 +357,7 @@ def equilibrium_probe(
             raise InputError(f"--games must be 2 or more, got {games}")
         if not 0 < epsilon < 1:
             raise InputError(f"--epsilon must lie between 0 and 1, got {epsilon}")
-        files = eq.shipped_files(mixtures, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
+        files = eq.shipped_files(mixtures or eq.SHIPPED_DIR, ["-vs-".join(parse_matchup(m)) for m in matchup or []])
         settings = RunSettings(seed=seed, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium-probe"
         frames = []
@@ -356,8 +366,8 @@ def equilibrium_probe(
             probe = eq.search_probe(shipped, games, epsilon, strategy, settings=settings)
             here = Path(report_dir) / shipped.matchup
             here.mkdir(parents=True, exist_ok=True)
-            probe.write_parquet(here / "search_probe.parquet")
-            probe.write_csv(here / "search_probe.csv")
+            durable.write_with(here / "search_probe.parquet", probe.write_parquet, "the search probe")
+            durable.write_with(here / "search_probe.csv", probe.write_csv, "the search probe")
             if record:
                 eq.record_probe(f, probe, command)
             frames.append(probe)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 
 from simlab.cli.common import (
@@ -26,6 +27,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -69,7 +71,16 @@ def fix(
     ] = F.DEFAULT_SCREEN_GAMES,
     beam: Annotated[int, typer.Option(help="fixes kept at each number of edits")] = F.DEFAULT_BEAM,
     pool: Annotated[int, typer.Option(help="best single edits the beam combines")] = F.DEFAULT_POOL,
-    show: Annotated[int, typer.Option(help="best fixes to measure on -n games and print")] = F.DEFAULT_SHOW,
+    show: Annotated[int, typer.Option(help="best fixes to print, each with its side effects")] = F.DEFAULT_SHOW,
+    recheck: Annotated[
+        int, typer.Option(help="best candidates inside the band (spread over cards) measured again on -n games")
+    ] = F.DEFAULT_RECHECK,
+    impact_cards: Annotated[
+        int,
+        typer.Option(
+            "--impact-cards", help="cards with the largest ablation impact whose edits join the pool (0: none)"
+        ),
+    ] = F.DEFAULT_IMPACT_CARDS,
     adapt_budget: Annotated[
         int, typer.Option("--adapt-budget", help="search games of each re-tune of the adaptation check (0: none)")
     ] = F.DEFAULT_ADAPT_BUDGET,
@@ -92,13 +103,17 @@ def fix(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
-    """The smallest edits that bring every matchup into the band: every card's cost and Strength by 1 and 2, a copy
-    moved between two cards of a deck (and rule variants with --with-rules), screened on the unedited game's seeds,
-    combined in a beam up to --max-edits; ranked by the distance from the band, then the number of edits, then their
-    size. The best fixes with every matchup before and after [paired 95%] and the options to paste; the best one
-    re-tuned for each villain it changes, labelled "does not survive adaptation" if that pushes it out of the band.
-    --edit gives the game to fix (the base every fix starts from)."""
+    """The smallest edits that bring every matchup into the band. The game to fix (--edit) is measured first: with
+    every interval inside the band there is nothing to fix. Candidates: every card's cost and Strength by 1 to 4, a
+    copy moved between two cards of a deck (and rule variants with --with-rules), every edit undoing part of --edit;
+    none breaking a card rule (a unique character, a card the win condition needs, the deck's size). Screened on
+    the game's seeds, combined in a beam up to --max-edits, the best inside the band measured again; ranked inside
+    the band by interval, then fewer edits, smaller size, fewer side effects, a direct repair, the larger margin.
+    Each fix printed in the cards' words with before and after [95%], its side effects on every matchup, and the
+    options to paste; the best one re-tuned for each villain it changes (survives / borderline / fails)."""
     from simlab.studies import workload
 
     fmt = output_format(json_out, csv_out)
@@ -118,11 +133,13 @@ def fix(
             adapt_budget,
             adapt_candidate_games,
             adapt_validation_games,
+            recheck,
+            impact_cards,
         )
         band_ = F.parse_band(band)
         settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups")
         bar = plan(workload.fix(band_, matchup or None, options, edits_from, settings), threads)
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = F.fix(band_, matchup or None, options, edits_from, checkpoint, bar.games, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -137,27 +154,68 @@ def fix(
 
 
 def print_fix(res: F.FixResult) -> None:
-    from rich.table import Table
-
     if res.note:
         console.print(f"note: {res.note}")
+    game = "the printed game" if not res.edits else "the game of " + " ".join(f'--edit "{e}"' for e in res.edits)
     console.print(
-        f"band {res.band.text} (share: win rate x players/2), {res.play}, {res.games:,} games played, "
-        f"{res.seconds:.0f} s"
+        f"fixing {game}; band {res.band.text} (share: win rate x players/2), {res.play}, {res.games:,} games "
+        f"played, {res.seconds:.0f} s"
     )
+    if res.verdict == F.NOTHING_TO_FIX:
+        console.print(res.verdict)
+        for r in res.base.iter_rows(named=True):
+            band = f"{r['band_low']:.1%}-{r['band_high']:.1%}"
+            console.print(f"  {r['matchup']}: {r['villain']} {r['before_text']} (band {band})")
+        return
     if not res.fixes.height:
-        console.print("every matchup is inside the band already: nothing to fix")
+        console.print("no fix found")
         return
     for row in res.fixes.iter_rows(named=True):
-        where = "inside the band" if row["in_band"] else f"distance from the band {row['distance']:.1%}"
-        edits = f"{row['edits']} edit{'s' if row['edits'] > 1 else ''}, size {row['size']}"
-        console.print(f"\n[bold]fix {row['rank']}[/bold]: {row['fix']} ({edits}; {where})")
-        console.print(f"  paste: {row['options']}")
-        t = Table("matchup", "villain", "band", "before", "after", "change [paired 95%]")
-        for r in res.table.filter(res.table["rank"] == row["rank"]).iter_rows(named=True):
-            band = f"{r['band_low']:.1%}-{r['band_high']:.1%}"
-            t.add_row(r["matchup"], r["villain"], band, r["before_text"], r["after_text"], r["change_text"])
-        console.print(t)
+        _print_one(res, row)
+    _print_alternatives(res)
+    _print_adaptation(res)
+
+
+def _print_one(res: F.FixResult, row: dict) -> None:
+    """One line per fix: the edit in the cards' words, each villain out of the band before and after [95%], the
+    band verdict and the side-effect flags; then the options to paste."""
+    rows = res.table.filter(res.table["rank"] == row["rank"])
+    out = rows.filter(rows["before_distance"] > 0)
+    values = "; ".join(
+        f"{r['villain']} ({r['matchup']}) {r['before_text']} → {r['after_text']}"
+        for r in (out if out.height else rows).iter_rows(named=True)
+    )
+    direct = ", undoes the --edit" if row["direct"] else ""
+    size = f"{row['edits']} edit{'s' if row['edits'] > 1 else ''}, size {row['size']}{direct}"
+    console.print(f"\n[bold]fix {row['rank']}[/bold]: {row['words']} ({size})")
+    console.print(f"  {values}; {row['verdict']}; {row['flags_text']}")
+    console.print(f"  paste: {row['options']}")
+
+
+def _print_alternatives(res: F.FixResult) -> None:
+    from rich.table import Table
+
+    if not res.alternatives.height:
+        return
+    t = Table("card", "rank", "edit", "size", "verdict", "distance", title="ranked alternatives, grouped by card")
+    last = None
+    for r in res.alternatives.iter_rows(named=True):
+        words = r["words"] + (" (undoes the --edit)" if r["direct"] else "")
+        t.add_row(
+            r["card"] if r["card"] != last else "",
+            str(r["rank"]),
+            words,
+            str(r["size"]),
+            r["verdict"],
+            f"{r['distance']:.1%}",
+        )
+        last = r["card"]
+    console.print(t)
+
+
+def _print_adaptation(res: F.FixResult) -> None:
+    from rich.table import Table
+
     if res.adapted.height:
         for r in res.adapted.iter_rows(named=True):
             how = "adopts the re-tuned strategy" if r["adopted"] else "keeps its strategy (no validated gain)"
@@ -172,15 +230,19 @@ def print_fix(res: F.FixResult) -> None:
 
 
 def write_fix(res: F.FixResult, directory: Path, quiet: bool = False) -> None:
+    from simlab.data import durable
     from simlab.report.plots import plot_fix
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, frame in res.frames().items():
-            frame.write_parquet(directory / f"{name}.parquet")
-            frame.write_csv(directory / f"{name}.csv")
+            durable.write_with(directory / f"{name}.parquet", frame.write_parquet, "the fix table")
+            flat = [pl.col(c).cast(pl.List(pl.Utf8)).list.join("; ") for c, d in frame.schema.items() if d == pl.List]
+            durable.write_with(directory / f"{name}.csv", frame.with_columns(flat).write_csv, "the fix table")
     except OSError as exc:
         fail(f"cannot write the tables to {str(directory)!r}: {exc.strerror or exc}")
+    except USER_ERRORS as exc:
+        fail(str(exc))
     if res.fixes.height:
         best = res.table.filter(res.table["rank"] == 1)
         adapted = res.adaptation if res.adaptation.height else None

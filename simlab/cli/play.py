@@ -43,6 +43,7 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
@@ -72,6 +73,8 @@ def run(
     config: Config = None,
     backend: BackendOrConfig = None,
     scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
     checkpoint: Annotated[
         str | None, typer.Option(help="record each finished chunk in this directory (resume with --resume)")
     ] = None,
@@ -110,7 +113,10 @@ def run(
                     "--checkpoint": checkpoint if checkpoint is None or not same_dir(checkpoint, resume) else None,
                 },
             )
-            with backend_for(backend or "local", scheduler), bar if not json_out else no_bar():
+            with (
+                backend_for(backend or "local", scheduler, connect_timeout, fallback),
+                bar if not json_out else no_bar(),
+            ):
                 res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
             print_or_json(res, fmt, checkpoint=resume)
             return
@@ -141,7 +147,10 @@ def run(
         bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
         settings = settings.replace(progress=None if json_out else bar.games)
         change = None
-        with backend_for(cfg["backend"], cfg["scheduler"]), bar if not json_out else bar.plan_only():
+        with (
+            backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
+            bar if not json_out else bar.plan_only(),
+        ):
             res = run_games(
                 cfg["matchup"],
                 settings,
@@ -232,16 +241,21 @@ def print_or_json(res, fmt: str, change=None, checkpoint: str | None = None) -> 
 
             console.print(edit_change_view(change, res.edits))
     if res.interrupted:
-        typer.echo(resume_hint(res, checkpoint), err=True)
-        raise typer.Exit(130)
+        typer.echo(resume_hint(res, res.checkpoint or checkpoint), err=True)
+        raise typer.Exit(res.stop_code or 130)
 
 
 def resume_hint(res, checkpoint: str | None) -> str:
-    """What Ctrl-C left: with a checkpoint, how to finish the run; without, how to make the next one resumable."""
-    done = f"interrupted after {res.n_games:,} games"
+    """What a stop (Ctrl-C, SIGTERM) left: with a checkpoint, how to finish the run; without, how to make the next
+    one resumable."""
     if checkpoint:
-        return f"{done}; every finished chunk is in {checkpoint}: simlab run --resume {checkpoint} plays the rest"
-    return f"{done}; the summary above covers them. Give --checkpoint DIR to be able to resume a run (--resume DIR)"
+        import shlex
+
+        return f"stopped; finish the run with: simlab run --resume {shlex.quote(str(checkpoint))}"
+    return (
+        f"stopped after {res.n_games:,} games; the summary above covers them. Give --checkpoint DIR to be able to "
+        "resume a run (--resume DIR)"
+    )
 
 
 def matrix(
@@ -260,6 +274,8 @@ def matrix(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Every 2-player pairing (mirrors included) and the 3-player game, seats rotated: one table (each outcome's
     rate and the first-seat advantage, with 95% intervals) and a heatmap."""
@@ -267,7 +283,21 @@ def matrix(
 
     fmt = output_format(json_out, csv_out)
     res, settings = _matrix(
-        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, "matrix"
+        n,
+        seed,
+        strategy,
+        rules,
+        max_turns,
+        threads,
+        png,
+        edit,
+        level,
+        backend,
+        scheduler,
+        fmt,
+        "matrix",
+        connect_timeout,
+        fallback,
     )
     emit(fmt, {"matrix": res.table}, lambda: console.print(matrix_table(res.table, settings)), **_about(settings))
     if fmt == "table" or png:
@@ -281,7 +311,7 @@ def _about(settings) -> dict:
     return {"games": settings.games, "seed": settings.seed, "play": settings.play_label()}
 
 
-def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, command):
+def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, command, *connect):
     """The matrix of ``matrix`` and ``first-seat`` (their shared options checked), and its run settings."""
     from simlab.studies import workload
     from simlab.studies.matchups import matrix as run_matrix
@@ -292,7 +322,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
         work = workload.matrix(settings, command)
         bar = plan(work, settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, *connect), bar if fmt == "table" else bar.plan_only():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -314,6 +344,8 @@ def first_seat(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Does going first pay? The first seat's win rate and its advantage over the other seats (first seat's win
     rate minus their mean), with 95% intervals, in every 2-player pairing (mirrors included) and the 3-player
@@ -324,7 +356,21 @@ def first_seat(
 
     fmt = output_format(json_out, csv_out)
     res, settings = _matrix(
-        n, seed, strategy, rules, max_turns, threads, png, edit, level, backend, scheduler, fmt, "first-seat"
+        n,
+        seed,
+        strategy,
+        rules,
+        max_turns,
+        threads,
+        png,
+        edit,
+        level,
+        backend,
+        scheduler,
+        fmt,
+        "first-seat",
+        connect_timeout,
+        fallback,
     )
     frame = first_seat_table(res)
     emit(fmt, {"first_seat": frame}, lambda: console.print(first_seat_view(frame, settings)), **_about(settings))

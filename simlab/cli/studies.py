@@ -29,16 +29,27 @@ from simlab.cli.common import (
     run_settings,
     save_plot,
 )
-from simlab.data.inputs import check_output_file
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
+from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
 from simlab.report.render import _rate_table, console, leverage_views, print_difficulty
+from simlab.runs.levels import GOOD_PLAY
+
+REPORT_DIFFICULTY_GAMES = 600  # configs/balance-report.toml [report] difficulty_games (tests/test_one_verdict.py)
 
 
 def difficulty(
     villain: Annotated[str | None, typer.Option(help="ask about this villain (with --vs: this pair only)")] = None,
     vs: Annotated[str | None, typer.Option("--vs", help="the villain to compare --villain with")] = None,
-    n: Annotated[int, typer.Option("-n", help="games per pairing and setting")] = 2000,
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n",
+            help="games per pairing and setting (the default is the shipped report's, so on the same seed the "
+            "verdicts are the report's word for word)",
+        ),
+    ] = REPORT_DIFFICULTY_GAMES,
     search_games: Annotated[
         int | None,
         typer.Option("--search-games", help="games per pairing and setting at a search level [default: min(-n, 100)]"),
@@ -52,17 +63,26 @@ def difficulty(
         list[str] | None,
         typer.Option(
             "--level",
-            help="level to measure at, repeatable: random, novice, expert, tuned, search "
-            "[default: every level available here but random and search]",
+            help=f"level to measure at, repeatable: random, novice, expert, tuned, {GOOD_PLAY}, search "
+            f"(good play: {GOOD_PLAY}) [default: every level available here but random and search]",
         ),
     ] = None,
     readings: Annotated[
         int,
         typer.Option(
             "--readings",
-            help="also measure under the K rule readings with the largest effect in a leverage screen (0: none)",
+            help="also measure under the K readings with the largest effect in the shipped leverage ranking "
+            "(configs/leverage/ranking.toml; --rescreen: in a new screen) (0: none)",
         ),
     ] = 2,
+    rescreen: Annotated[
+        bool,
+        typer.Option(
+            "--rescreen",
+            help="pick the readings by a new leverage screen here instead of the shipped ranking (says so, and "
+            "prints the readings it tested)",
+        ),
+    ] = False,
     reading: Annotated[
         list[str] | None,
         typer.Option(
@@ -72,7 +92,10 @@ def difficulty(
         ),
     ] = None,
     screen_games: Annotated[
-        int | None, typer.Option("--screen-games", help="games per matchup and reading in the screen [default: n/2]")
+        int | None,
+        typer.Option(
+            "--screen-games", help="with --rescreen: games per matchup and reading in the screen [default: n/2]"
+        ),
     ] = None,
     band: Annotated[
         str, typer.Option("--band", help="the headline's balance band in percent: LOW-HIGH, holding 50")
@@ -84,18 +107,17 @@ def difficulty(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
-    play and for new players with a verdict, and its skill trace by level (the search level only with
-    --search-games or --level search). Then strength, skill gap, goldfish speed and Fate sensitivity per villain
-    with 95% intervals at every level and under the rule readings with the largest effect, and a verdict per pair
-    and question labelled holds / reverses / not significant across the settings of that question (strong play;
-    new players)."""
-    from simlab.data.cards import VILLAIN_KEYS
-    from simlab.game.api import check_villain
-    from simlab.runs.levels import SEARCH_GAMES, check_level
+    play (good play: the strong level) and for new players with a verdict, and its skill trace by level (the
+    search level only with --search-games or --level search). Then strength, skill gap, goldfish speed and Fate
+    sensitivity per villain with 95% intervals at every level and under the readings with the largest effect (the
+    shipped leverage ranking unless --rescreen), and a verdict per pair and question labelled holds / reverses /
+    not significant across the settings of that question (strong play; new players)."""
+    from simlab.runs.levels import SEARCH_GAMES
     from simlab.studies import workload
-    from simlab.studies.leverage import parse_perturbation
     from simlab.studies.robust import grouped_verdicts, robust_difficulty
 
     fmt = output_format(json_out, csv_out)
@@ -103,30 +125,20 @@ def difficulty(
         check_games(screen_games)
     check_search_games(search_games)
     try:
-        if vs is not None and villain is None:
-            raise InputError("--vs needs --villain: the pair to compare")
-        if readings < 0:
-            raise InputError(f"--readings must be 0 or more, got {readings}")
-        chosen = VILLAIN_KEYS
-        if villain is not None:
-            check_villain(villain)
-            chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
-            if vs == villain:
-                raise InputError(f"--vs must name a villain other than {villain!r}")
-        for lv in level or ():
-            check_level(lv)  # before the headline plays any game
-        for text in reading or ():
-            parse_perturbation(text)  # likewise
+        chosen = _checked(villain, vs, readings, level, reading, rescreen, screen_games)
+        check_output_dir(plots, "--plots")  # a folder that can take the plots (not a file), before any game
         trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
         head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
         work = workload.difficulty(
-            chosen, level, reading or readings, head_settings, screen_games, search_games, trace_search
+            chosen, level, reading or readings, head_settings, screen_games, search_games, trace_search, rescreen
         )
         bar = plan(work, head_settings.threads)
         shown = fmt == "table"
-        with backend_for(backend, scheduler), bar if shown else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else bar.plan_only():
             head_settings = head_settings.replace(progress=bar.games if shown else None)
             head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
+            if shown:
+                _say_readings(readings, reading, rescreen, screen_games or max(n // 2, 1))
             res = robust_difficulty(
                 chosen,
                 level or None,
@@ -135,6 +147,7 @@ def difficulty(
                 progress=bar.games if shown else None,
                 settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
                 search_games=search_games,
+                rescreen=rescreen,
             )
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -153,6 +166,54 @@ def difficulty(
         print_difficulty(res, villain, chosen)
 
     emit(fmt, tables, show, settings=res.settings, headline_note=note)
+
+
+def _checked(villain, vs, readings, level, reading, rescreen, screen_games) -> tuple[str, ...]:
+    """The villains ``difficulty`` compares, once its options are checked (before the headline plays a game)."""
+    from simlab.data.cards import VILLAIN_KEYS
+    from simlab.game.api import check_villain
+    from simlab.runs.levels import check_level
+    from simlab.studies.leverage import parse_perturbation
+
+    if vs is not None and villain is None:
+        raise InputError("--vs needs --villain: the pair to compare")
+    if readings < 0:
+        raise InputError(f"--readings must be 0 or more, got {readings}")
+    if screen_games is not None and not rescreen:
+        raise InputError("--screen-games sizes a new leverage screen: give it with --rescreen")
+    if rescreen and reading:
+        raise InputError("--rescreen picks readings by a screen and --reading names them: give one of the two")
+    chosen = VILLAIN_KEYS
+    if villain is not None:
+        check_villain(villain)
+        chosen = (villain, check_villain(vs)) if vs is not None else VILLAIN_KEYS
+        if vs == villain:
+            raise InputError(f"--vs must name a villain other than {villain!r}")
+    for lv in level or ():
+        check_level(lv)  # before the headline plays any game
+    for text in reading or ():
+        parse_perturbation(text)  # likewise
+    return chosen
+
+
+def _say_readings(readings: int, reading, rescreen: bool, screen_games: int) -> None:
+    """One line before the verdicts' games: which readings they test and where those come from."""
+    if reading or not readings:
+        return
+    if rescreen:
+        console.print(
+            f"re-screening: the {readings} readings with the largest effect in a new leverage screen ({screen_games:,} "
+            "games per matchup and reading), not the shipped ranking; the readings it tested are printed below",
+            highlight=False,
+        )
+        return
+    from simlab.studies.ranking import read_ranking
+
+    ranking = read_ranking()
+    console.print(
+        f"readings: {', '.join(ranking.top(readings))}, the {readings} largest in {ranking.source_line()}",
+        highlight=False,
+    )
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -223,10 +284,20 @@ def leverage(
     top: Annotated[int, typer.Option(help="rows of the effect table to print (the whole table goes to --out)")] = 30,
     out: Annotated[str | None, typer.Option(help="write the whole table to this .parquet or .csv file")] = None,
     png: Annotated[str | None, typer.Option(help="plot the largest effects to this PNG file")] = None,
+    save_ranking: Annotated[
+        str | None,
+        typer.Option(
+            "--save-ranking",
+            help="write the ranking of the significant readings, with this run's provenance, to this .toml file "
+            "(configs/leverage/ranking.toml is the one difficulty and report read)",
+        ),
+    ] = None,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """How far each uncertain reading moves each matchup: every rule variant's non-default value and each
     plausible board transcription error, played on the same seeds as the shipped reading; each villain's
@@ -243,11 +314,12 @@ def leverage(
         fail(f"--board must be one of {', '.join(BOARD_CHOICES)}, got {board!r}")
     check_output_file(out, "--out", (".parquet", ".csv"))
     check_output_file(png, "--png", ".png")
+    check_output_file(save_ranking, "--save-ranking", ".toml")
     try:
         settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level)
         bar = plan(workload.leverage(not no_rules, board, perturb or (), matchup or None, settings), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = run_leverage(
                 rules=not no_rules,
                 board=board,
@@ -266,14 +338,44 @@ def leverage(
 
     emit(fmt, {"effects": t, "readings": summary}, show, games=n, seed=seed, level=level)
     if out is not None:
+        from simlab.data import durable
+
         try:
-            t.write_parquet(out) if out.endswith(".parquet") else t.write_csv(out)
-        except OSError as exc:
-            fail(f"cannot write --out {out!r}: {exc.strerror or exc}; the table is printed above")
+            durable.write_with(out, t.write_parquet if out.endswith(".parquet") else t.write_csv, "--out")
+        except USER_ERRORS as exc:
+            fail(f"{exc}; the table is printed above")
         if fmt == "table":
             console.print(f"table: {out}")
     if png is not None:
         save_plot(png, lambda ax: plot_leverage(t, ax, title=f"leverage ({level} play)"), 8, 9, quiet=fmt != "table")
+    if save_ranking is not None:
+        _save_ranking(res, save_ranking, board, quiet=fmt != "table")
+
+
+def _save_ranking(res, path: str, board: str, quiet: bool = False) -> None:
+    import datetime as dt
+    import shlex
+    import sys
+
+    from simlab.runs.backend import source_commit
+    from simlab.studies.ranking import write_ranking
+
+    provenance = {
+        "command": shlex.join(["simlab", *sys.argv[1:]]),
+        "commit": source_commit() or "unknown",
+        "seed": res.settings["seed"],
+        "games": res.settings["games"],
+        "level": res.settings["level"],
+        "board": board,
+        "source": "the leverage table of this command",
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    try:
+        write_ranking(res.table, provenance, path)
+    except OSError as exc:
+        fail(f"cannot write --save-ranking {path!r}: {exc.strerror or exc}; the table is printed above")
+    if not quiet:
+        console.print(f"ranking: {path}", highlight=False)
 
 
 def ladder(

@@ -25,6 +25,7 @@ from simlab.cli.common import (
     plan,
     save_plot,
 )
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir, check_output_file
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS
@@ -86,6 +87,8 @@ def tune(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Tune a villain's strategy parameters (CMA-ES) for its win rate against the field (--objective: 2- and
     3-player parts against the current opponents and other levels), every candidate on the same games, then
@@ -110,7 +113,7 @@ def tune(
         )
         bar = plan(work, threads)
         update = bar.tuning
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = tuning.tune(
                 villain,
                 budget,
@@ -158,6 +161,8 @@ def tune_all(
     scheduler: Scheduler = None,
     json_out: JsonOut = False,
     csv_out: CsvOut = False,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
 ) -> None:
     """Tune every villain by iterated best response: each villain re-tuned (as simlab tune, the same
     --objective, its current field the others' current strategies) round after round, until no villain
@@ -179,7 +184,7 @@ def tune_all(
         )
         bar = plan(work, threads)
         update = bar.tuning
-        with backend_for(backend, scheduler), bar if fmt == "table" else bar.plan_only():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = tuning.iterated_best_response(
                 rounds,
                 budget,

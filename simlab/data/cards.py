@@ -27,6 +27,7 @@ CARD_FIELDS = {
     "type",
     "copies",
     "max_copies",
+    "unique",  # a named character: at most one copy (simlab.data.card_rules)
     "cost",
     "strength",
     "text",

@@ -17,6 +17,7 @@ from simlab.errors import InputError
 # room for any honest file and stop a hostile one before it costs memory or recursion.
 MAX_TOML_BYTES = 1_000_000
 MAX_TOML_DEPTH = 16
+MIN_FREE_BYTES = 64 * 1024  # an output folder with less free is full: refused before any game
 
 
 def toml_depth(value) -> int:
@@ -33,16 +34,62 @@ def toml_depth(value) -> int:
     return deepest
 
 
+def not_a_file(path: str | Path) -> str | None:
+    """What ``path`` is when it exists but is not a regular file (``"a FIFO, not a file"``, ``"a directory"``, ...),
+    else None."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    kinds = (
+        (stat.S_ISREG, None),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO, not a file"),
+        (stat.S_ISSOCK, "a socket, not a file"),
+        (stat.S_ISCHR, "a character device, not a file"),
+        (stat.S_ISBLK, "a block device, not a file"),
+    )
+    return next((kind for test, kind in kinds if test(mode)), "not a regular file")
+
+
+BOM = "\ufeff"  # a UTF-8 byte-order mark, as some editors (Notepad, Excel) begin a file
+
+
+def control_characters(text: str) -> str:
+    """The first control character in ``text`` named (``"a newline (U+000A) at character 4"``), or ``""``."""
+    import unicodedata
+
+    names = {"\n": "a newline", "\r": "a carriage return", "\t": "a tab", "\0": "a NUL byte", "\x1b": "an escape"}
+    for i, ch in enumerate(str(text)):
+        if ch == BOM:
+            return f"a byte-order mark (U+FEFF) at character {i + 1}"
+        if unicodedata.category(ch) == "Cc" or ch in _INVISIBLE_BREAKS:
+            return f"{names.get(ch, 'a control character')} (U+{ord(ch):04X}) at character {i + 1}"
+    return ""
+
+
+# line and paragraph separators, and the bidirectional overrides that make text read other than it is stored
+_INVISIBLE_BREAKS = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def check_name(text, what: str) -> None:
+    """Refuse (InputError) a name that holds a control character (a newline would split a report's lines)."""
+    bad = control_characters(text) if isinstance(text, str) else ""
+    if bad:
+        raise InputError(f"{what} {text!r} holds {bad}; a name is one line of printable text")
+
+
 def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) -> dict:
     """The document of the TOML file ``path``, or ``error`` with one line naming ``what`` (``"strategy file"``),
     the file and the problem: unreadable, not a regular file, over :data:`MAX_TOML_BYTES`, not UTF-8, not TOML
     (integers of more than 4,300 digits included), nested deeper than :data:`MAX_TOML_DEPTH`."""
     where = f"{what} {path}"
     try:
-        if not os.path.isfile(path):
-            state = "a directory" if os.path.isdir(path) else "not a regular file" if os.path.exists(path) else None
-            if state:
-                raise error(f"{where} is {state}; give a .toml file")
+        state = not_a_file(path)
+        if state:
+            raise error(f"{where} is {state}; give a .toml file")
         with open(path, "rb") as fh:
             raw = fh.read(MAX_TOML_BYTES + 1)
     except OSError as exc:
@@ -55,12 +102,23 @@ def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) 
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{where} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    bom = text.startswith(BOM)
+    text = text.removeprefix(BOM)  # harmless at the start: read past, as Python's utf-8-sig does
     try:
         doc = tomllib.loads(text)
+    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
+        inner = text.find(BOM)
+        if inner >= 0:  # anywhere else it breaks the TOML: say where, since an editor does not show it
+            line = text.count("\n", 0, inner) + 1
+            raise error(
+                f"{where} is not valid TOML: it holds a byte-order mark (U+FEFF, invisible in most editors) on line "
+                f"{line}; delete it"
+            ) from None
+        raise error(
+            f"{where} is not valid TOML: {exc}" + (" (after its UTF-8 byte-order mark)" if bom else "")
+        ) from None
     except RecursionError:
         raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}") from None
-    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
-        raise error(f"{where} is not valid TOML: {exc}") from None
     if toml_depth(doc) > MAX_TOML_DEPTH:
         raise error(f"{where} nests tables or arrays deeper than the limit of {MAX_TOML_DEPTH}")
     return doc
@@ -76,6 +134,7 @@ def output_name(name, folder: str | Path, what: str) -> Path:
         raise InputError(f"{what} {shown} must be a non-empty name (one folder or file name, no path)")
     if "/" in text or "\\" in text or "\0" in text or text in (".", "..") or os.path.isabs(text):
         raise InputError(f"{what} {shown} must be a single name inside the output folder, not a path")
+    check_name(text, what)
     base = Path(folder)
     target = base / text
     try:
@@ -148,5 +207,8 @@ def _check_writable(p: Path, option: str, shown: str, folder: bool) -> None:
         fd, probe = tempfile.mkstemp(prefix=".simlab-write-test-", dir=where)
         os.close(fd)
         os.unlink(probe)
+        from simlab.data.durable import check_space
+
+        check_space(p, MIN_FREE_BYTES, option)  # a full disk is found now, not after the games
     except OSError as exc:
         raise InputError(f"cannot write {option} {shown!r}: {exc.strerror or exc}") from None

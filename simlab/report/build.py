@@ -22,6 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.inputs import output_name
 from simlab.data.rules import DEFAULT_MAX_TURNS, RULE_VARIANTS
@@ -40,6 +41,7 @@ DEFAULTS = {
     "difficulty_games": 1000,  # per pairing and setting
     "leverage_board": "catalogue",  # board perturbations in the leverage table: catalogue or none
     "readings": 2,  # readings besides the default the verdicts are measured under (largest leverage first)
+    "rescreen": False,  # those readings from this report's leverage table, not configs/leverage/ranking.toml
     "search_games": 20,  # at most, per matchup at the search level (a search game costs hundreds of scripted games)
     "band": (0.45, 0.55),  # the headline's balance band
 }
@@ -173,6 +175,9 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
     counts["leverage_games"] = rep.get("leverage_games", scaled["leverage_games"])
     leverage_board = rep.get("leverage_board", DEFAULTS["leverage_board"])
     n_readings = rep.get("readings", DEFAULTS["readings"])
+    rescreen = rep.get("rescreen", DEFAULTS["rescreen"])
+    if not isinstance(rescreen, bool):
+        raise InputError(f"{exp.source or 'report'}: [report] rescreen must be true or false, got {rescreen!r}")
     search_games = rep.get("search_games", scaled["search_games"])
     villains = tuple(check_villain(v) for v in rep.get("villains", VILLAIN_KEYS))
     level = check_level(level or exp.level or strongest_level())
@@ -189,6 +194,10 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         raise InputError(f"[report] leverage_board must be one of {', '.join(BOARD_CHOICES)}, got {leverage_board!r}")
     if n_readings < 0:
         raise InputError(f"[report] readings must be 0 or more, got {n_readings}")
+    if n_readings and not rescreen and not rep.get("robust_readings"):
+        from simlab.studies.ranking import read_ranking
+
+        read_ranking()  # the shipped ranking is there: a missing one fails before the long studies
     robust_levels = [check_level(lv) for lv in rep.get("robust_levels", default_levels())]
     robust_levels = tuple(lv for lv in available_levels() if lv in {*robust_levels, main_level})
     try:
@@ -222,6 +231,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
         settings={},
         say=say,
         band=band,
+        rescreen=rescreen,
     )
     ctx.settings = _settings_record(ctx, seed, max_turns)
     return ctx
@@ -230,8 +240,7 @@ def report_context(exp: Experiment, out_dir, threads, say: Callable[[str], None]
 def _writable(directory: Path) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        (directory / ".write-test").write_text("")
-        (directory / ".write-test").unlink()
+        durable.new_temp(directory / "write-test").unlink()
     except OSError as exc:
         raise InputError(f"cannot write the report to {str(directory)!r}: {exc.strerror or exc}") from None
     return directory
@@ -255,6 +264,7 @@ def _settings_record(ctx: ReportContext, seed: int, max_turns: int) -> dict:
         "leverage_games": ctx.leverage_games,
         "leverage_board": ctx.leverage_board,
         "leverage_perturb": ctx.perturb,
+        "rescreen": ctx.rescreen,
         "max_turns": max_turns,
         "level": ctx.level,
         "studies_level": ctx.main_level,
@@ -343,8 +353,8 @@ pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 
 
 def _write_table(d: Path, name: str, frame: pl.DataFrame) -> None:
-    frame.write_parquet(output_name(f"{name}.parquet", d, "table"))
-    frame.write_csv(output_name(f"{name}.csv", d, "table"))
+    durable.write_with(output_name(f"{name}.parquet", d, "table"), frame.write_parquet, "the report table")
+    durable.write_with(output_name(f"{name}.csv", d, "table"), frame.write_csv, "the report table")
 
 
 def write_report(report: Report) -> None:
@@ -353,7 +363,7 @@ def write_report(report: Report) -> None:
 
     d = report.directory
     settings_text = json.dumps(report.settings, indent=2)
-    (d / "settings.json").write_text(settings_text)
+    durable.write_text(d / "settings.json", settings_text, "the report settings")
     md = [f"# simlab report: {report.settings['name']}", ""]
     body = [f"<h1>simlab report: {html.escape(report.settings['name'])}</h1>"]
     if report.settings.get("description"):
@@ -384,7 +394,7 @@ def write_report(report: Report) -> None:
     # last: what regenerates the report (also settings.json), below every answer
     md += ["## Settings", "", "```json", settings_text, "```", ""]
     body.append(f"<h2>Settings</h2><pre>{html.escape(settings_text)}</pre>")
-    (d / "report.md").write_text("\n".join(md))
+    durable.write_text(d / "report.md", "\n".join(md), "the report")
     # Page checks (used by the browser test): count the embedded plots that decoded, and how far the first table
     # (the headline) overflows its column (0: it fits, no sideways scroll on the first screen).
     script = (
@@ -400,4 +410,4 @@ def write_report(report: Report) -> None:
         + "\n".join(body)
         + "</body></html>"
     )
-    report.index.write_text(page, encoding="utf-8")
+    durable.write_text(report.index, page, "the report")

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from simlab.data import durable
 from simlab.errors import InputError
 from simlab.runs.stats import error_bars
 
@@ -28,9 +29,9 @@ def write_plot(path: str | Path, draw: Callable, size=(7, 5), dpi: int = 120, wh
         fig.tight_layout()
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(path, dpi=dpi)
         except OSError as exc:
             raise InputError(f"cannot write {what or repr(str(path))}: {exc.strerror or exc}") from None
+        durable.write_with(path, lambda tmp: fig.savefig(tmp, dpi=dpi, format="png"), what or "the plot")
     finally:
         plt.close(fig)
     return Path(path)

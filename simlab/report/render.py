@@ -256,8 +256,14 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
         + "".join(f" {n}: {escape(rd)}." for rd, n in number.items()),
         highlight=False,
     )
+    source = s.get("readings_from") or "asked for"
+    if res.readings.height == 1 and source not in ("none", "asked for"):
+        console.print(
+            f"[bold]readings tested[/bold] besides the default (from {escape(source)}): none (no reading moved any "
+            "matchup significantly)"
+        )
     if res.readings.height > 1:
-        console.print("[bold]readings[/bold] besides the default:")
+        console.print(f"[bold]readings tested[/bold] besides the default (from {escape(source)}):")
         for r in res.readings.iter_rows(named=True):
             if r["kind"] != "default":
                 console.print(f"  - {escape(r['reading'])}: {escape(r['why'])}", highlight=False)
@@ -940,3 +946,54 @@ def print_start_robustness(frame) -> None:
     console.print(
         _table(f"where the search starts: both values (the first villain's score, e.g. {villain}'s)", columns, rows)
     )
+
+
+def print_learning(res) -> None:
+    """A learning run (:func:`simlab.studies.expert_iteration.learn`): a table per generation (data, fit quality
+    beside the 6-weight model, each villain's paired gain, each matchup's value, CPU s per game), the verdict and
+    the probe above the top."""
+    gens = res.doc["generations"]
+    villains = res.doc["settings"]["villains"]
+    values = [(r["matchup"], r["villain"]) for r in gens[0]["play"]["values"]]
+    columns = ["gen", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)", "accepted"]
+    columns += [f"gain {v}" for v in villains]
+    columns += [f"{m} {v}" if m.count("-vs-") > 1 else m for m, v in values] + ["CPU s/game"]
+    rows = []
+    for g in gens:
+        fit = {r["model"]: r for r in g.get("fit", {}).get("fit", [])}
+        accept = g.get("accept", {})
+        own = {(r["matchup"], r["villain"]): r for r in g.get("play", {}).get("values", [])}
+        cells = [str(g["generation"])]
+        cells += (
+            [f"{g['fit']['data_games']:,}", f"{g['fit']['positions'] + g['fit']['tuned_positions']:,}"]
+            if fit
+            else ["-", "-"]
+        )
+        for key in ("log_loss", "brier"):
+            cells.append(f"{fit['learned'][key]:.4f} ({fit['6-weight'][key]:.4f})" if fit else "-")
+        cells.append({True: "yes", False: "refused"}.get(accept.get("accepted"), "-"))
+        for v in villains:
+            gain = accept.get("gains", {}).get(v)
+            cells.append(interval_text(gain["gain"], gain["low"], gain["high"], "+") if gain else "-")
+        for key in values:
+            r = own.get(key)
+            cells.append(interval_text(r["value"], r["low"], r["high"]) if r else "-")
+        cells.append(f"{g['play']['cpu_per_game']:.3f}" if "play" in g else "-")
+        rows.append(cells)
+    console.print(_table(f"expert iteration in {escape(str(res.folder))}", columns, rows))
+    verdict = res.verdict
+    console.print(f"top generation {verdict['top']}: [bold]{escape(verdict['verdict'])}[/bold]")
+    if verdict.get("reason"):
+        console.print(escape(verdict["reason"]))
+    if res.probe:
+        rows = []
+        for what, gains in (("4x budget", res.probe["above"]), ("strong mixture", res.probe["strong"])):
+            if "missing" in gains:
+                rows.append((what, "-", escape(gains["missing"])))
+                continue
+            for v, g in gains.items():
+                rows.append((what, v, interval_text(g["gain"], g["low"], g["high"], "+")))
+        title = f"probe above the top (generation {res.probe['top']}), paired against it"
+        console.print(_table(title, ("player", "villain", "gain [95%]"), rows))
+        word = "supports" if res.probe["supports_converged"] else "does not support"
+        console.print(f"the 4x-budget probe {word} 'converged' (gain at most 3 points for every villain)")

@@ -83,11 +83,12 @@ class ReportContext:
     n_readings: int
     robust_levels: tuple[str, ...]
     perturb: list[str]  # the readings the leverage table adds
-    chosen_readings: list[str]  # the readings the verdicts are measured under instead of the screen's
+    chosen_readings: list[str]  # the readings the verdicts are measured under instead of the ranking's
     real_games: object  # the log of real games (a simlab.studies.calibration.GameLog), or None
     settings: dict
     say: Callable[[str], None] = lambda _msg: None
     band: tuple[float, float] = (0.45, 0.55)  # the headline's balance band
+    rescreen: bool = False  # the verdicts' readings from this report's leverage table, not the shipped ranking
 
     def trace_levels(self, villains: tuple[str, ...]) -> tuple[str, ...]:
         """The headline's levels for a pairing: every level of the trace available here, search only when
@@ -186,18 +187,20 @@ class ReportContext:
         from simlab.runs.levels import SEARCH_LEVELS
         from simlab.studies.robust import robust_difficulty
 
-        screen = self.leverage.table
+        screen = self.leverage.table if self.rescreen else None
         self.say("robust verdicts")
         rob = robust_difficulty(
             VILLAIN_KEYS,
             self.robust_levels,
             self.chosen_readings or self.n_readings,
             screen=screen,
+            rescreen=self.rescreen,
             progress=lambda done, total, what: self.say(f"robust verdicts: {what}: {done:,} of {total:,} games"),
             settings=self.per_pairing,
             search_games=self.search_games if any(lv in SEARCH_LEVELS for lv in self.robust_levels) else None,
         )
         self.settings["robust_readings"] = list(rob.readings["reading"])
+        self.settings["robust_readings_from"] = rob.settings["readings_from"]
         return rob
 
     @cached_property
@@ -335,7 +338,8 @@ def stronger(ctx: ReportContext) -> list[Section]:
         lead
         + f"({', '.join(ctx.robust_levels)}) under the default readings"
         + (
-            f" and under {', '.join(settings['robust_readings'][1:])} (the readings with the largest effect)"
+            f" and under {', '.join(settings['robust_readings'][1:])} (the readings with the largest effect, from "
+            f"{settings.get('robust_readings_from', 'the leverage screen')})"
             if len(settings["robust_readings"]) > 1
             else ""
         )

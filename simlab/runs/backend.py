@@ -205,6 +205,8 @@ class DaskBackend:
     def __init__(
         self, scheduler: str | None = None, n_workers: int | None = None, timeout: float = 8.0, max_pending: int = 64
     ):
+        if scheduler:
+            handshake(scheduler, timeout)  # a socket that is not a Dask scheduler's: refused, not waited on
         try:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency
@@ -225,8 +227,8 @@ class DaskBackend:
                     env={"NUMBA_NUM_THREADS": "1"},
                 )
                 self.client = Client(self._cluster, timeout=timeout)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise BackendError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+        except (OSError, TimeoutError, ValueError, MemoryError, RuntimeError) as exc:  # MemoryError: a garbage frame
+            raise BackendError(f"cannot reach the Dask scheduler at {scheduler!r}: {_short(exc)}") from None
         self.scheduler = scheduler or self.client.scheduler.address
         try:
             self.client.wait_for_workers(1, timeout=max(timeout, 60))
@@ -261,7 +263,10 @@ class DaskBackend:
         try:
             while pending:
                 fut = pending.popleft()
-                result = fut.result()
+                try:
+                    result = fut.result()
+                except (OSError, TimeoutError, MemoryError) as exc:  # the comm layer: the scheduler went away
+                    raise BackendError(f"lost the Dask scheduler at {self.scheduler}: {_short(exc)}") from None
                 fut.release()
                 _count(fut_jobs.popleft())
                 nxt = next(it, None)
@@ -350,9 +355,102 @@ def check_backend(name, scheduler=None, where: tuple[str, str] = ("--backend", "
         raise BackendError(f"{where[1]} needs {where[0]} dask")
 
 
-def make(name: str = "local", scheduler: str | None = None):
-    """A backend by name (``local`` or ``dask``); errors name the valid choices."""
+FALLBACKS = ("none", "local")
+DEFAULT_CONNECT_TIMEOUT = 10.0  # seconds a scheduler has to answer (--connect-timeout)
+MAX_CONNECT_TIMEOUT = 3600.0
+
+
+def check_connect(timeout: float, fallback: str | None) -> None:
+    """Refuse a --connect-timeout that is not a positive number of seconds (at most an hour), or an unknown
+    --fallback."""
+    if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_CONNECT_TIMEOUT):
+        raise BackendError(
+            f"--connect-timeout must be a number of seconds above 0 and at most {MAX_CONNECT_TIMEOUT:,.0f}, "
+            f"got {timeout!r}"
+        )
+    if fallback is not None and fallback not in FALLBACKS:
+        raise BackendError(f"--fallback: unknown choice {fallback!r}; choose from {', '.join(FALLBACKS)}")
+
+
+def make(
+    name: str = "local",
+    scheduler: str | None = None,
+    timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    fallback: str | None = None,
+):
+    """A backend by name (``local`` or ``dask``); errors name the valid choices. ``timeout``: the seconds a
+    scheduler has to answer in the Dask protocol; ``fallback="local"``: a Dask backend that cannot be used gives
+    a local one instead, whose ``fallback_reason`` says why (without it, the error)."""
     check_backend(name, scheduler)
+    check_connect(timeout, fallback)
     if name == "local":
         return LocalBackend()
-    return DaskBackend(scheduler)
+    try:
+        return DaskBackend(scheduler, timeout=timeout)
+    except BackendError as exc:
+        if fallback != "local":
+            raise
+        local = LocalBackend()
+        local.fallback_reason = f"{exc}; playing on local threads instead (--fallback local)"
+        return local
+
+
+def _short(exc: BaseException) -> str:
+    """An exception in a few words (a comm error's text can run to many lines)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+# A Dask comm frame: the scheduler speaks first, a handshake of a few hundred bytes naming these keys.
+_HANDSHAKE_KEYS = (b"compression", b"python", b"pickle-protocol")
+_MAX_HANDSHAKE = 1 << 20
+
+
+def handshake(address: str, timeout: float) -> None:
+    """Refuse (BackendError, naming ``address``) a TCP scheduler address that does not answer in the Dask protocol
+    within ``timeout`` seconds: nobody listening, a socket that accepts and stays silent (an HTTP server's port), or
+    an answer that is not a Dask handshake (garbage that the comm layer would read as a frame of exabytes). Other
+    protocols (tls://, ws://) are left to Dask's own timeout."""
+    import socket
+    import struct
+    import time
+
+    m = _ADDRESS.fullmatch(str(address))
+    if m is None or (m.group(1) or "tcp") != "tcp":
+        return
+    host, port = m.group(2).strip("[]"), int(m.group(3))
+    deadline = time.monotonic() + timeout
+    where = f"the Dask scheduler at {address}"
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            data = b""
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BackendError(
+                        f"{where} did not answer in the Dask protocol within {timeout:g} s "
+                        "(--connect-timeout); is it a scheduler's address?"
+                    )
+                sock.settimeout(left)
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise BackendError(f"{where} closed the connection without a Dask handshake")
+                data += chunk
+                if len(data) >= 8:
+                    (size,) = struct.unpack("<Q", data[:8])
+                    if not 0 < size <= _MAX_HANDSHAKE:
+                        raise BackendError(
+                            f"{where} answered, but not in the Dask protocol (a first frame of "
+                            f"{size:,} bytes); is it a scheduler's address?"
+                        )
+                    if len(data) >= 8 + size:
+                        break
+            if not all(k in data for k in _HANDSHAKE_KEYS):
+                raise BackendError(f"{where} answered, but not with a Dask handshake; is it a scheduler's address?")
+    except TimeoutError:
+        raise BackendError(
+            f"{where} did not answer in the Dask protocol within {timeout:g} s "
+            "(--connect-timeout); is it a scheduler's address?"
+        ) from None
+    except OSError as exc:
+        raise BackendError(f"cannot reach {where}: {exc.strerror or _short(exc)}") from None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
-from simlab.errors import InputError
+from simlab.data.durable import clean, write_bytes
+from simlab.errors import InputError, WriteError
 from simlab.runs.gameplan import GamePlan
 
 CHUNK_ARRAYS = ("winner_seat", "end", "rounds", "turns")  # a chunk file's per-game arrays, in checksum order
@@ -38,8 +38,9 @@ class Checkpoint:
     sha256 checksum of that identity and its arrays; :meth:`load` checks all of them against the file's name
     and the run resuming, so a chunk copied over another's name, from another run or cut short is named in one
     line, never merged. A chunk is written to a hidden temporary file, flushed to disk and renamed into place
-    (then the directory is flushed), so an interrupted write leaves no file under a chunk's name; the
-    temporary file is never read and is removed when the checkpoint is next opened."""
+    (then the directory is flushed; :mod:`simlab.data.durable`), so an interrupted or failed write (a full disk)
+    leaves no file under a chunk's name; the temporary file is never read and is removed when the checkpoint is
+    next opened."""
 
     def __init__(self, path: Path, settings: dict):
         self.path = path
@@ -63,8 +64,11 @@ class Checkpoint:
                     raise InputError(f"checkpoint {str(path)!r} was made with other settings: " + "; ".join(diffs))
             else:
                 _write_durably(meta, json.dumps(settings, indent=2).encode())
-            for stale in path.glob(".chunk-*.tmp.npz"):  # an interrupted write's leftover
+            for stale in path.glob(".chunk-*.tmp.npz"):  # an older simlab's interrupted write
                 stale.unlink()
+            clean(path)  # an interrupted write's leftover temporary files
+        except WriteError:
+            raise
         except OSError as exc:
             raise InputError(f"cannot use --checkpoint {str(path)!r}: {exc.strerror or exc}") from None
         return cls(path, settings)
@@ -119,19 +123,8 @@ class Checkpoint:
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    """Write ``data`` to a hidden temporary file beside ``path``, flush it to disk and rename it into place,
-    then flush the directory: ``path`` holds either its old contents or all of ``data``, never a part."""
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """Write ``data`` over ``path`` through :func:`simlab.data.durable.write_bytes`: all of it or nothing."""
+    write_bytes(path, data, "the checkpoint file")
 
 
 def checkpoint_settings(path) -> dict:

@@ -28,11 +28,14 @@ from strategies import STRATEGIES, StrategySpec, resolve
 if TYPE_CHECKING:
     from strategies.mixture import MixedSpec
 
-LEVELS = ("random", "novice", "expert", "tuned", "strong", "apprentice", "search")
+LEVELS = ("random", "novice", "expert", "tuned", "apprentice", "strong", "search")
 DEFAULT_LEVEL = "expert"
 SEARCH_LEVELS = ("search",)  # levels that decide by simulation
 LEARNED_LEVELS = ("apprentice",)  # levels that play a model learned from the search player's games
 SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
+# "Good play": the one level README, --help and every study mean by it (strong play, at equilibrium). It stays
+# ``strong`` until the learning loop ships a top generation (then ``apprentice`` may take its place here, once).
+GOOD_PLAY = "strong"
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,11 @@ def _no_strong(villain: str) -> str:
         f"level 'strong' needs an equilibrium with {villain} in configs/equilibrium/, which has none; "
         "make them with: simlab equilibrium --all"
     )
+
+
+def good_play_level() -> str:
+    """The level "good play" (strong play) means everywhere: :data:`GOOD_PLAY`."""
+    return GOOD_PLAY
 
 
 def check_level(level: Level | str) -> str:

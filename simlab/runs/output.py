@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from simlab.errors import InputError
+from simlab.data import durable
 from simlab.kernels import const as K
 
 
@@ -69,15 +70,19 @@ class _ParquetOut:
         fields += [(f"seat{s}_turns", pa.int64()) for s in range(self.P)]
         fields += [(f"seat{s}_{k}", pa.uint64()) for s in range(self.P) for k in ("drawn", "played")]
         self.schema = pa.schema(fields, metadata={"simlab.cards": json.dumps(names)})
+        self.tmp = None  # the file written; renamed over ``path`` once complete (simlab.data.durable)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.writer = pq.ParquetWriter(str(self.path), self.schema)
+            self.tmp = durable.new_temp(self.path)
+            self.writer = pq.ParquetWriter(str(self.tmp), self.schema)
         except OSError as exc:
-            raise InputError(f"cannot write --out {str(path)!r}: {exc.strerror or exc}") from None
+            durable.discard(self.tmp)
+            raise durable.write_error(exc, self.path, "--out") from None
         self._pa = pa
         self._bits = np.uint64(1) << np.arange(K.N_INST, dtype=np.uint64)
         self.written = 0  # games in the file so far
-        self.error = ""  # why a write failed (the run goes on; the file keeps the games before it)
+        self.error = ""  # why a write failed (the run goes on; nothing is left at ``path``)
+        self.games = None  # the run's games, for the space a full disk would have needed
 
     def write(self, part: pl.DataFrame, flags: np.ndarray) -> None:
         if self.error:
@@ -85,13 +90,26 @@ class _ParquetOut:
         try:
             self._write(part, flags)
         except OSError as exc:
-            self.error = (
-                f"cannot write --out {str(self.path)!r}: {exc.strerror or exc}; it holds the first "
-                f"{self.written:,} games, the summary above covers them all"
-            )
-            self.close()
+            self._fail(exc)
             return
         self.written += part.height
+
+    def _fail(self, exc: OSError) -> None:
+        """Drop the file being written (a parquet file cut short cannot be opened) and say why, in one line."""
+        size = self.tmp.stat().st_size if self.tmp is not None and self.tmp.exists() else 0
+        total = self.games or self.written
+        if self.written:
+            needed = int(size / self.written * total)
+        else:  # nothing written yet: the planned size (simlab.runs.sizes)
+            from simlab.runs.sizes import PARQUET_BYTES_PER_GAME_SEAT
+
+            needed = total * PARQUET_BYTES_PER_GAME_SEAT * self.P or None
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        durable.discard(self.tmp)
+        self.tmp = None
+        err = durable.write_error(exc, self.path, "--out", needed)
+        self.error = f"{err}; nothing was written there (the summary above covers all the games played)"
 
     def _write(self, part: pl.DataFrame, flags: np.ndarray) -> None:
         extra = {}
@@ -103,10 +121,15 @@ class _ParquetOut:
         self.writer.write_table(table.select(self.schema.names).cast(self.schema))
 
     def close(self) -> None:
+        """Finish the file and rename it over ``path`` (an interrupted run's file holds the games played)."""
+        if self.tmp is None:
+            return
         try:
             self.writer.close()
+            durable.commit(self.tmp, self.path)
+            self.tmp = None
         except OSError as exc:
-            self.error = self.error or f"cannot finish --out {str(self.path)!r}: {exc.strerror or exc}"
+            self._fail(exc)
 
 
 def card_flags(path: str | Path) -> pl.DataFrame:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +18,7 @@ import polars as pl
 
 from simlab.data.edits import describe, edited_cards
 from simlab.data.rules import DEFAULT_MAX_TURNS
-from simlab.errors import InputError
+from simlab.errors import InputError, WriteError
 from simlab.game.api import DEFAULT_STRATEGY, check_villain, parse_matchup
 from simlab.runs.checkpoint import (  # noqa: F401
     CHUNK_ARRAYS,
@@ -43,6 +41,8 @@ from simlab.runs.levels import play_label
 from simlab.runs.output import _frame, _ParquetOut, card_flags  # noqa: F401
 from simlab.runs.seating import check_first, seat_table  # noqa: F401
 from simlab.runs.settings import RunSettings
+from simlab.runs.sizes import PARQUET_BYTES_PER_GAME_SEAT, plan_size
+from simlab.runs.stopping import Interrupted, StopFlag
 from simlab.runs.tally import Tally, entry_names, hist_stats  # noqa: F401
 from strategies.mixture import play_spec
 
@@ -64,13 +64,15 @@ class RunResult:
     seconds: float
     tally: Tally
     games: pl.DataFrame | None  # one row per game (None when not kept)
-    interrupted: bool = False  # stopped by Ctrl-C: the summaries cover the games finished
+    interrupted: bool = False  # stopped by Ctrl-C, SIGTERM or SIGHUP: the summaries cover the games finished
     stopped_at_target: bool = False  # --target-ci reached before n_games
     out: str | None = None
     edits: tuple = ()  # card edits the games were played with (simlab.data.edits.CardEdit)
     resumed_games: int = 0  # games read back from a checkpoint (not played in ``seconds``)
     play: str = ""  # the level played at and the strategies that differ from it (simlab.runs.levels.play_label)
     out_error: str = ""  # why writing ``out`` failed mid-run (the games were still played and counted)
+    stop_code: int = 0  # the exit code of the signal that stopped the run (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
+    checkpoint: str | None = None  # the checkpoint directory recording the run's chunks
 
     @property
     def n_games(self) -> int:
@@ -124,27 +126,7 @@ class RunResult:
 # ============================================================================ running
 
 
-class _StopFlag:
-    """Ctrl-C sets a flag (checked between chunks) instead of raising inside a chunk."""
-
-    def __init__(self):
-        self.stop = False
-        self._old = None
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum, frame):
-        if self.stop:  # a second Ctrl-C stops at once
-            raise KeyboardInterrupt
-        self.stop = True
-
-    def __exit__(self, *exc):
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
-        return False
+_StopFlag = StopFlag  # the older name
 
 
 @dataclass
@@ -228,11 +210,15 @@ def run(
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
+    if out is not None:  # what the file will hold must fit where it goes (a run without it streams: no limit)
+        plan_size("-n", n_games, streamed=True, out=out, out_bytes_each=PARQUET_BYTES_PER_GAME_SEAT * len(villains))
     _set_threads(settings.threads)
     plan = settings.plan(villains, strategies=strategies, order=first, chunk=chunk)
     names = plan.strategies
     store = Checkpoint.open(checkpoint, plan.settings(matchup)) if checkpoint is not None else None
     writer = _ParquetOut(out, villains, edited_cards(edits)) if out is not None else None
+    if writer is not None:
+        writer.games = n_games
     mode = "flags" if writer is not None else ("games" if keep or store is not None else "tally")
     sink = _ChunkSink(villains, mode, Tally(villains, settings.max_turns), keep, writer, store)
     tally = sink.tally
@@ -248,19 +234,20 @@ def run(
     warmup.ensure_players(plan.kernels)  # compiling, if the cache is cold, is not play: games/s starts after it
     t0 = time.perf_counter()
     interrupted = at_target = False
+    stop_code = 0
     if progress is not None:
         progress(tally.games, n_games)
     try:
-        with _StopFlag() as flag:
+        with StopFlag() as flag:
             # the chunks are made as the backend asks for them (a run of 10**18 games starts at once); ``tee``
             # keeps each job until its result comes back, at most as many as the backend has queued
             todo, sent = itertools.tee(jobs)
             for job, res in zip(todo, current().map(play_chunk, sent), strict=False):
-                sink.add(job, res)
+                _add_chunk(sink, job, res, checkpoint)
                 if progress is not None:
                     progress(tally.games, n_games)
                 if flag.stop:
-                    interrupted = True
+                    interrupted, stop_code = True, flag.code
                     break
                 if target_ci is not None and tally.games >= MIN_GAMES_FOR_TARGET:
                     if tally.widest_interval() < target_ci:
@@ -271,7 +258,7 @@ def run(
             writer.close()
     seconds = time.perf_counter() - t0
     if tally.games == 0:
-        raise KeyboardInterrupt
+        raise Interrupted(flag.signum or 2)
     games = sink.games()
     return RunResult(
         matchup,
@@ -288,7 +275,22 @@ def run(
         sum(job.n for job, _ in done.values()),
         play_label(zip(villains, names, strict=True), settings.level, villains),
         writer.error if writer is not None else "",
+        stop_code,
+        str(checkpoint) if checkpoint is not None else None,
     )
+
+
+def _add_chunk(sink: _ChunkSink, job, res, checkpoint) -> None:
+    """``sink.add``; a checkpoint that cannot take the chunk (a full disk) stops the run in one line that says the
+    chunks before it are kept."""
+    try:
+        sink.add(job, res)
+    except WriteError as exc:
+        kept = sink.tally.games - job.n
+        raise WriteError(
+            f"{exc}; the checkpoint keeps the {kept:,} games finished before it: free space and run "
+            f"simlab run --resume {str(checkpoint)!r}"
+        ) from None
 
 
 def resume(path, threads: int | None = None, progress=None, keep_games: bool | None = None) -> RunResult:

@@ -34,12 +34,13 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from simlab.data.card_rules import card_rule_breaches, copy_breaches, deck_name
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.data.edits import CardEdit, check_edit, edited_cards, normalise, parse_edit
 from simlab.data.rules import RULE_VARIANTS, rules_array
@@ -51,7 +52,7 @@ from simlab.runs.tally import entry_names
 from simlab.studies.whatif import paired_effect, winner_indices
 
 KINDS = ("cost", "strength", "copies", "rules")
-STEPS = (-2, -1, 1, 2)
+STEPS = (-4, -3, -2, -1, 1, 2, 3, 4)  # a cost or Strength step, where the data allows it (never below 0)
 DEFAULT_BAND = "45-55"
 DEFAULT_MAX_EDITS = 3
 DEFAULT_GAMES = 2000  # per matchup, the best fixes and the unedited game
@@ -64,10 +65,15 @@ DEFAULT_POOL = 12
 # could reach Gaston's matchup
 PER_ENTRY = 3
 DEFAULT_SHOW = 3
+DEFAULT_RECHECK = 10  # the best candidates inside the band on the screen, measured again on -n games
+SPREAD = 2  # of those, at most this many edit the same card
+DEFAULT_IMPACT_CARDS = 4  # cards with the largest ablation impact whose best edits join the beam's pool
 DEFAULT_ADAPT_BUDGET = 6000  # search games of each adapting villain's tune
 DEFAULT_ADAPT_CANDIDATE_GAMES = 300
 DEFAULT_ADAPT_VALIDATION_GAMES = 500
-SURVIVES, DOES_NOT_SURVIVE = "survives adaptation", "does not survive adaptation"
+NOTHING_TO_FIX = "nothing to fix: every matchup's interval is inside the band"
+SURVIVES, BORDERLINE, FAILS = "survives adaptation", "borderline after adaptation", "fails after adaptation"
+DOES_NOT_SURVIVE = FAILS
 
 
 # ============================================================================ the band and the objective
@@ -106,9 +112,60 @@ def parse_band(text) -> Band:
 
 
 def objective_key(distance: float, n_edits: int, size: int) -> tuple[float, int, int]:
-    """What fixes are ranked by, smallest first: the distance from the band (rounded so float noise makes no
-    order), then the number of edits, then their total size."""
+    """The search's coarse order, smallest first: the distance from the band (rounded so float noise makes no
+    order), then the number of edits, then their total size (:func:`row_key` is the full ranking)."""
     return (round(float(distance), 9), int(n_edits), int(size))
+
+
+TIERS = ("inside the band by interval", "inside the band, an interval crossing an edge", "outside the band")
+
+
+def standing(winners: dict[str, np.ndarray], band: Band) -> dict:
+    """Where a game stands against the band, from each matchup's winners: ``tier`` (0: every villain's 95% interval
+    inside the band; 1: every point inside, an interval crossing an edge; 2: outside), ``distance`` (the largest
+    of any villain's share from the band, 0 inside), ``margin`` (the smallest distance of a share from the band's
+    nearer edge; negative outside) and ``centre`` (the largest distance of a share from the band's centre)."""
+    inside, distance, margin, centre = True, 0.0, float("inf"), 0.0
+    mid = (band.low + band.high) / 2
+    for m, w in winners.items():
+        n = len(parse_matchup(m))
+        for e in range(n):
+            won = w == e
+            lo, hi = (float(x) * n / 2 for x in wilson(int(won.sum()), won.size))
+            share = float(won.mean()) * n / 2
+            inside &= band.low <= lo and hi <= band.high
+            distance = max(distance, band.distance(share * 2 / n, n))
+            margin = min(margin, share - band.low, band.high - share)
+            centre = max(centre, abs(share - mid))
+    tier = 0 if inside else 1 if distance == 0 else 2
+    return {"tier": tier, "distance": distance, "margin": margin if winners else 0.0, "centre": centre}
+
+
+def row_key(row: dict) -> tuple:
+    """What fixes are ranked by, smallest first, in the order a designer values (never the fix's text):
+
+    1. inside the band by interval, then by point, then outside (and there, nearer the band first);
+    2. fewer edits;
+    3. smaller total size;
+    4. fewer side-effect flags (measured on the finalists; 0 before);
+    5. a direct repair (an edit undoing part or all of the game's ``--edit``) first;
+    6. the larger margin from the band's edges, then the value nearer the band's centre;
+    7. the candidates' order (card-data order) of its edits.
+
+    The margin comes after the size: the tier already says inside by interval or not, and among fixes inside the
+    band a point's margin is mostly noise at screening sizes, so the smaller fix wins."""
+    outside = round(float(row["distance"]), 9) if row["tier"] == 2 else 0.0
+    return (
+        int(row["tier"]),
+        outside,
+        int(row["edits"]),
+        int(row["size"]),
+        int(row.get("flags", 0)),
+        not row.get("direct", False),
+        -round(float(row["margin"]), 9),
+        round(float(row["centre"]), 9),
+        tuple(row.get("order", ())),
+    )
 
 
 # ============================================================================ candidate edits
@@ -123,6 +180,8 @@ class Move:
     variant: tuple[str, str] | None = None
     size: int = 1
     villain: str | None = None  # whose cards it changes; None: a rule (every villain)
+    direct: bool = False  # undoes part or all of the game's --edit
+    order: int = 0  # its place among the candidates (card-data order): the last tie-break, never the text
 
     @property
     def keys(self) -> set:
@@ -168,7 +227,9 @@ def _playable(settings: RunSettings, fix: Fix) -> bool:
 
 
 def candidate_moves(settings: RunSettings, villains=VILLAIN_KEYS, kinds=KINDS) -> list[Move]:
-    """Every single edit of the villains' cards (and rules) the search tries, on the game of ``settings``."""
+    """Every single edit of the villains' cards (and rules) the search tries, on the game of ``settings``: each
+    ``kinds`` step, and every edit that undoes part or all of the game's ``--edit`` (:func:`direct_moves`, whatever
+    the kinds). None breaks a card rule the game keeps (:func:`simlab.data.card_rules.card_rule_breaches`)."""
     cards = edited_cards(settings.edits)
     out = []
     for c in cards.cards:
@@ -199,8 +260,61 @@ def candidate_moves(settings: RunSettings, villains=VILLAIN_KEYS, kinds=KINDS) -
             out += [
                 Move("rules", variant=(name, value)) for value in var.values if value != given.get(name, var.default)
             ]
-    # a cost or Strength check_edit accepts is playable; a copy moved is compiled (the data's deck rules decide)
-    return [m for m in out if m.kind != "copies" or _playable(settings, (m,))]
+    direct = {m.edits: m for m in direct_moves(settings) if m.villain in villains}
+    out = [replace(m, direct=True) if m.edits in direct else m for m in out]
+    out += [m for e, m in direct.items() if e not in {x.edits for x in out}]
+    # a cost or Strength check_edit accepts keeps every card rule; a copy moved is checked on the counts
+    out = [m for m in out if _allowed(settings, cards, m)]
+    return [replace(m, order=i) for i, m in enumerate(out)]
+
+
+def direct_moves(settings: RunSettings) -> list[Move]:
+    """Every edit that undoes part or all of the game's ``--edit``: a cost or Strength moved back toward its
+    printed value (each value on the way), an ablated card playable again, one copy moved back between two cards
+    the edits changed and, when more than one copy moved, every copy back."""
+    printed, base = edited_cards(), edited_cards(settings.edits)
+    out = []
+    for e in settings.edits:
+        if not isinstance(e, CardEdit):
+            continue
+        c = printed.card(e.card)
+        if e.attribute in ("cost", "strength") and e.value != getattr(c, e.attribute):
+            was, step = getattr(c, e.attribute), 1 if getattr(c, e.attribute) > e.value else -1
+            for v in range(e.value + step, was + step, step):
+                edit = (CardEdit(e.card, e.attribute, v),)
+                out.append(Move(e.attribute, edit, size=abs(v - e.value), villain=c.villain, direct=True))
+        elif e.attribute == "ablate" and e.value:
+            out.append(Move("listed", (CardEdit(e.card, "ablate", 0),), villain=c.villain, direct=True))
+    for v in printed.villains:
+        for deck in ("villain", "fate"):
+            members = [c for c in printed.cards if c.villain == v.key and c.deck == deck]
+            gained = {c.name: base.card(c.name).copies - c.copies for c in members}
+            plus, minus = [n for n, g in gained.items() if g > 0], [n for n, g in gained.items() if g < 0]
+            for a in plus:
+                for b in minus:
+                    now_a, now_b = base.card(a).copies, base.card(b).copies
+                    edits = normalise([CardEdit(a, "copies", now_a - 1), CardEdit(b, "copies", now_b + 1)])
+                    out.append(Move("copies", edits, size=1, villain=v.key, direct=True))
+            moved = sum(gained[n] for n in plus)
+            if moved > 1 and minus:
+                edits = normalise([CardEdit(n, "copies", printed.card(n).copies) for n in plus + minus])
+                out.append(Move("copies", edits, size=moved, villain=v.key, direct=True))
+    return out
+
+
+def _allowed(settings: RunSettings, cards, move: Move) -> bool:
+    """A candidate keeps every card rule the game keeps: a cost or Strength step always does; a copy moved is read
+    from the counts (:func:`simlab.data.card_rules.copy_breaches`, no compiling); another edit is compiled."""
+    if move.kind in ("cost", "strength", "rules"):
+        return True
+    if all(e.attribute == "copies" for e in move.edits):
+        return not copy_breaches(cards, {e.card: e.value for e in move.edits})
+    return not rule_breaches(settings, (move,))
+
+
+def rule_breaches(settings: RunSettings, fix: Fix) -> list[str]:
+    """The card rules the game with ``fix`` breaks and the game of ``settings`` keeps (the reasons; empty: none)."""
+    return card_rule_breaches(fix_parts(fix, settings)[0], settings.edits)
 
 
 def moves_from_file(path, settings: RunSettings) -> list[Move]:
@@ -218,7 +332,8 @@ def moves_from_file(path, settings: RunSettings) -> list[Move]:
             out.append(_listed_move(text, f"--edits-from {path}:{i}", cards, settings))
     if not out:
         raise InputError(f"--edits-from {str(path)!r} lists no edit")
-    return out
+    direct = {m.edits for m in direct_moves(settings)}
+    return [replace(m, order=i, direct=m.edits in direct) for i, m in enumerate(out)]
 
 
 def _listed_move(text: str, where: str, cards, settings: RunSettings) -> Move:
@@ -249,6 +364,9 @@ def _listed_move(text: str, where: str, cards, settings: RunSettings) -> Move:
     move = Move("listed", edits, size=size, villain=owners.pop() if len(owners) == 1 else None)
     if not _playable(settings, (move,)):
         raise InputError(f"{where}: {text!r} does not give a playable deck")
+    refused = rule_breaches(settings, (move,))
+    if refused:
+        raise InputError(f"{where}: {text!r} is refused: {'; '.join(refused)}")
     return move
 
 
@@ -310,6 +428,24 @@ class _Games:
         self.tick(n)
         return _decode(got["winners"])
 
+    def records(self, matchup: str, fix: Fix, n: int) -> dict[str, np.ndarray]:
+        """Per game of ``matchup`` under ``fix``: winner, winner's seat and rounds (:mod:`simlab.studies.fix_effects`),
+        found in the checkpoint or played."""
+        from simlab.studies.fix_effects import game_records
+
+        edits, variants = fix_parts(fix, self.settings)
+        key = json.dumps({"records": matchup, "games": n, "edits": [str(e) for e in edits], "variants": variants})
+        got = self.store.get(key)
+        if got is None:
+            s = self.settings.replace(games=n, edits=edits, variants=variants, progress=None)
+            r = game_records(matchup, s)
+            data = {"winners": _encode(r["winner"]), "seats": _encode(r["seat"]), "rounds": r["rounds"].tolist()}
+            got = self.store.put(key, data)
+            self.played += n
+        self.tick(n)
+        winner, seat = _decode(got["winners"]), _decode(got["seats"])
+        return {"winner": winner, "seat": seat, "rounds": np.asarray(got["rounds"], np.int64)}
+
 
 def _affects(fix: Fix, matchup: str) -> bool:
     villains = set(parse_matchup(matchup))
@@ -336,7 +472,7 @@ def _pool(rows: list[dict], entries: dict[str, dict], base: dict, band: Band, op
     out = [r["fix"] for r in _ranked(rows)[: options.pool]]
     for key, away in _entry_distances(base, band).items():
         if away > 0:
-            nearest = sorted(rows, key=lambda r: (entries[r["fix"]][key], r["fix"]))[:PER_ENTRY]
+            nearest = sorted(rows, key=lambda r: (entries[r["fix"]][key], tuple(r["order"])))[:PER_ENTRY]
             out += [r["fix"] for r in nearest if entries[r["fix"]][key] < away]
     return list(dict.fromkeys(out))
 
@@ -364,7 +500,11 @@ class FixResult:
     searched: pl.DataFrame  # every fix the search measured, on the screening games
     adaptation: pl.DataFrame = field(default_factory=pl.DataFrame)  # the best fix, fixed and adapted (or empty)
     adapted: pl.DataFrame = field(default_factory=pl.DataFrame)  # per re-tuned villain: start, adopted?, change
-    verdict: str = "adaptation not checked"  # survives adaptation / does not survive adaptation / ...
+    verdict: str = "adaptation not checked"  # survives / borderline / fails after adaptation, or nothing to fix
+    effects: pl.DataFrame = field(default_factory=pl.DataFrame)  # per finalist, matchup and metric: side effects
+    alternatives: pl.DataFrame = field(default_factory=pl.DataFrame)  # the candidates measured again, by card
+    edits: list = field(default_factory=list)  # the game to fix: its --edit (empty: the printed game)
+    base_tier: int = 2  # where the game to fix stands (standing()["tier"])
     games: int = 0
     seconds: float = 0.0
     settings: dict = field(default_factory=dict)
@@ -382,6 +522,8 @@ class FixResult:
             "fix_searched": self.searched,
             "fix_adaptation": self.adaptation,
             "fix_adapted": self.adapted,
+            "fix_effects": self.effects,
+            "fix_alternatives": self.alternatives,
         }
 
 
@@ -425,10 +567,10 @@ def _rate(prefix: str, won: np.ndarray, band: Band, players: int) -> dict:
 def default_level(villains=VILLAIN_KEYS) -> tuple[str, str]:
     """The strongest level available for ``villains`` (``strong`` once equilibrium mixtures exist) and, when that
     is not ``strong``, a sentence saying so."""
-    from simlab.runs.levels import available_levels, strongest_level
+    from simlab.runs.levels import GOOD_PLAY, available_levels, strongest_level
 
-    if "strong" in available_levels(villains):
-        return "strong", ""
+    if GOOD_PLAY in available_levels(villains):
+        return GOOD_PLAY, ""
     level = strongest_level(villains)
     return level, (
         f"level strong needs equilibrium mixtures in configs/equilibrium/ (simlab equilibrium --all makes them); "
@@ -456,9 +598,13 @@ class FixOptions:
     adapt_budget: int = DEFAULT_ADAPT_BUDGET  # 0: no adaptation check
     adapt_candidate_games: int = DEFAULT_ADAPT_CANDIDATE_GAMES
     adapt_validation_games: int = DEFAULT_ADAPT_VALIDATION_GAMES
+    recheck: int = DEFAULT_RECHECK  # best candidates inside the band measured again on -n games
+    impact_cards: int = DEFAULT_IMPACT_CARDS  # cards with the largest ablation impact (0: no ablation)
 
     def __post_init__(self):
-        for name in ("max_edits", "screen_games", "beam", "pool", "show", "adapt_candidate_games"):
+        if isinstance(self.impact_cards, bool) or not isinstance(self.impact_cards, int) or self.impact_cards < 0:
+            raise InputError(f"--impact-cards must be a whole number, 0 or more, got {self.impact_cards!r}")
+        for name in ("max_edits", "screen_games", "beam", "pool", "show", "adapt_candidate_games", "recheck"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InputError(f"--{name.replace('_', '-')} must be a whole number of at least 1, got {value!r}")
@@ -514,23 +660,33 @@ def fix(
     t0 = time.perf_counter()
     band, options, settings, matchups, note, moves = _prepared(band, matchups, options, edits_from, settings, given)
     games = _Games(settings, checkpoint, progress)
-    games.phase("the unedited game", settings.games * len(matchups))
+    games.phase("the game to fix", settings.games * len(matchups))
     base = {m: games.winners(m, (), settings.games) for m in matchups}
-    searched, by_text = _search(games, moves, base, band, options)
-    fixes, table, finals = _finalists(games, searched, by_text, base, band, options)
     empty = pl.DataFrame()
-    result = FixResult(
-        band, settings.level_name, note, matchups, pl.DataFrame(_rows(band, base)), fixes, table, searched
-    )
-    result.adaptation, result.adapted = empty, empty
-    result.play = settings.play_label()
-    result.verdict = "the unedited game is inside the band" if not finals else "adaptation not checked"
-    if finals and options.adapt_budget:
-        result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
+    result = FixResult(band, settings.level_name, note, matchups, pl.DataFrame(_rows(band, base)), empty, empty, empty)
+    result.play, result.edits = settings.play_label(), [str(e) for e in settings.edits]
+    result.base_tier = standing(base, band)["tier"]
+    if result.base_tier == 0:  # every interval inside the band: nothing to screen
+        result.verdict = NOTHING_TO_FIX
+    else:
+        moves = moves if moves is not None else _candidates(settings, matchups, options)
+        result.searched, by_text = _search(games, moves, base, band, options)
+        parts = _finalists(games, result.searched, by_text, base, band, options)
+        result.fixes, result.table, result.effects, result.alternatives, finals = parts
+        if finals and options.adapt_budget:
+            result.adaptation, result.adapted, result.verdict = _adapt(games, finals[0], base, band, options)
     result.games, result.seconds = games.played, time.perf_counter() - t0
     result.settings = {**settings.describe(), "band": band.text, "matchups": matchups, **vars(options)}
     result.settings["kinds"] = list(options.kinds)
     return result
+
+
+def _candidates(settings: RunSettings, matchups: list[str], options: FixOptions) -> list[Move]:
+    villains = tuple(v for v in VILLAIN_KEYS if any(v in parse_matchup(m) for m in matchups))
+    moves = candidate_moves(settings, villains, options.kinds)
+    if not moves:
+        raise InputError("no candidate edit: every one would break a rule of the card data")
+    return moves
 
 
 def _prepared(band, matchups, options, edits_from, settings, given):
@@ -548,10 +704,8 @@ def _prepared(band, matchups, options, edits_from, settings, given):
     if options.adapt_budget:
         for v in VILLAIN_KEYS:
             _check_adapt(options, settings, v, matchups)
-    villains = tuple(v for v in VILLAIN_KEYS if any(v in parse_matchup(m) for m in matchups))
-    moves = moves_from_file(edits_from, settings) if edits_from else candidate_moves(settings, villains, options.kinds)
-    if not moves:
-        raise InputError("no candidate edit: every one would break a rule of the card data")
+    # a file's edits are checked before any game; the candidates are made once the base game needs a fix
+    moves = moves_from_file(edits_from, settings) if edits_from else None
     return band, options, settings, matchups, note, moves
 
 
@@ -568,15 +722,26 @@ def fix_plan(
     edit). At most, because the beam stops once a fix is inside the band, a combination repeating a fix is not
     played again, and the adaptation check runs only when a fix is found; the screen of single edits is exact."""
     band, options, settings, matchups, _, moves = _prepared(band, matchups, options, edits_from, settings, given)
+    moves = moves if moves is not None else _candidates(settings, matchups, options)
     n, screen = settings.games, options.screen_games
     games = n * len(matchups)  # the unedited game
     single = sum(_affects((mv,), m) for mv in moves for m in matchups)
     entries = sum(len(parse_matchup(m)) for m in matchups)
-    pool = options.pool + PER_ENTRY * entries  # the best, then the nearest for each entry out of the band
+    direct = sum(m.direct for m in moves)
+    # the best, the nearest for each entry out of the band, the impact cards' best two, the direct repairs
+    pool = options.pool + PER_ENTRY * entries + 2 * options.impact_cards + direct
     combos = (options.max_edits - 1) * options.beam * pool * len(matchups)
-    final = 2 * options.show * len(matchups)
-    games += screen * (single + combos) + n * final
-    runs = single + combos + final
+    ablations = 0
+    if options.impact_cards:
+        from simlab.studies.impact import deck_cards
+
+        for v in VILLAIN_KEYS:
+            ablations += deck_cards(v).height * sum(v in parse_matchup(m) for m in matchups)
+    final = (options.recheck + 2) * len(matchups)  # measured again: the best, then two direct repairs
+    every = len(dict.fromkeys(matchups + default_matchups()))
+    effects = every * (options.show + 1)  # the base and each finalist, on every matchup
+    games += screen * (single + combos + ablations) + n * (final + effects)
+    runs = single + combos + ablations + final + effects
     if options.adapt_budget:
         plans = [_adapt_plan(options, settings, v, matchups) for v in VILLAIN_KEYS]
         tunes = [plan.search_planned + plan.validation_total for plan in plans]
@@ -625,7 +790,15 @@ def _check_adapt(options: FixOptions, settings: RunSettings, villain: str, match
 
 
 def _ranked(rows: list[dict]) -> list[dict]:
-    return sorted(rows, key=lambda r: (*objective_key(r["distance"], r["edits"], r["size"]), r["fix"]))
+    return sorted(rows, key=row_key)
+
+
+def _row(fix: Fix, stage: int, winners: dict, band: Band) -> dict:
+    """A fix's row of a ranking: what it is, how big, and where it stands against the band (:func:`standing`)."""
+    cards = sorted({e.card for m in fix for e in m.edits} | {m.variant[0] for m in fix if m.variant})
+    row = {"stage": stage, "fix": fix_text(fix), "edits": len(fix), "size": sum(m.size for m in fix)}
+    row |= {"direct": any(m.direct for m in fix), "order": sorted(m.order for m in fix), "cards": cards}
+    return row | standing(winners, band)
 
 
 def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: FixOptions):
@@ -637,9 +810,9 @@ def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: F
     rows, by_text, entries = [], {}, {}
 
     def measure(fix: Fix, stage: int) -> dict:
-        row = {"stage": stage, "fix": fix_text(fix), "edits": len(fix), "size": sum(m.size for m in fix)}
-        entries[row["fix"]] = _entry_distances(_measure(games, fix, start, n), band)
-        row["distance"] = max(entries[row["fix"]].values(), default=0.0)
+        winners = _measure(games, fix, start, n)
+        row = _row(fix, stage, winners, band)
+        entries[row["fix"]] = _entry_distances(winners, band)
         row["options"], row["villains"] = fix_args(fix), ", ".join(sorted({m.villain or "rules" for m in fix}))
         by_text[row["fix"]] = fix
         rows.append(row)
@@ -649,9 +822,11 @@ def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: F
         measure((mv,), 1)
     ranked = _ranked(rows)
     pool = [by_text[t][0] for t in _pool(rows, entries, start, band, options)]
+    pool += [m for m in _impact_moves(games, moves, rows, by_text, start, band, options) if m not in pool]
+    pool += [m for m in moves if m.direct and m not in pool]
     beam = [by_text[r["fix"]] for r in ranked[: options.beam]]
     for k in range(2, options.max_edits + 1):
-        if _ranked(rows)[0]["distance"] == 0:
+        if _ranked(rows)[0]["tier"] < 2:
             break  # a fix in the band: one with more edits cannot beat it
         combos = _combinations(games.settings, beam, pool, by_text)
         if not combos:
@@ -662,6 +837,36 @@ def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: F
     return pl.DataFrame(_ranked(rows)), by_text
 
 
+def _impact_moves(games: _Games, moves, rows, by_text, start: dict, band: Band, options: FixOptions) -> list[Move]:
+    """The best single edits (two each) of the ``impact_cards`` cards whose ablation (the ``cards`` study's causal
+    impact: the card never played, same games) moves the villains outside the band most, on the screening games."""
+    from simlab.studies.impact import deck_cards
+
+    out_of_band = {m: w for m, w in start.items() if any(d > 0 for d in _entry_distances({m: w}, band).values())}
+    if not options.impact_cards or not out_of_band:
+        return []
+    villains = sorted({v for m in out_of_band for v in parse_matchup(m)}, key=VILLAIN_KEYS.index)
+    names = [(v, c) for v in villains for c in deck_cards(v)["card"].to_list()]
+    n = len(next(iter(start.values())))
+    games.phase(f"ablating {len(names)} cards", n * sum(v in parse_matchup(m) for v, _ in names for m in out_of_band))
+    impact = {}
+    for v, card in names:
+        ablated = (Move("listed", (CardEdit(card, "ablate", 1),), villain=v),)
+        after = {m: games.winners(m, ablated, n) for m, w in out_of_band.items() if v in parse_matchup(m)}
+        impact[card] = max(
+            abs(float(np.mean(after[m] == e)) - float(np.mean(w == e)))
+            for m, w in out_of_band.items()
+            if m in after
+            for e in range(len(parse_matchup(m)))
+        )
+    top = sorted(impact, key=lambda c: (-round(impact[c], 9), [x.name for x in edited_cards().cards].index(c)))
+    out = []
+    for card in top[: options.impact_cards]:
+        own = [r for r in _ranked(rows) if r["edits"] == 1 and card in r["cards"]]
+        out += [by_text[r["fix"]][0] for r in own[:2]]
+    return out
+
+
 def _combinations(settings: RunSettings, beam: list, pool: list, seen: dict) -> list:
     """Each fix of the beam with one more edit of the pool that touches none of its card attributes or rules."""
     out = {}
@@ -669,36 +874,134 @@ def _combinations(settings: RunSettings, beam: list, pool: list, seen: dict) -> 
         for mv in pool:
             if any(mv.keys & other.keys for other in f):
                 continue
-            combo = tuple(sorted((*f, mv), key=lambda x: x.text))
+            combo = tuple(sorted((*f, mv), key=lambda x: x.order))
             if fix_text(combo) not in seen and combo not in out and _playable(settings, combo):
-                out[combo] = None
+                if not rule_breaches(settings, combo):
+                    out[combo] = None
     return list(out)
 
 
+def _recheck_choice(searched: pl.DataFrame, options: FixOptions) -> list[str]:
+    """The screen's candidates measured again: the best inside the band (at least ``recheck``), at most ``SPREAD``
+    editing any one card, then the best direct repairs, then the best outside the band to make up the number."""
+    rows = list(searched.iter_rows(named=True))  # ranked
+    picked, per_card = [], {}
+    for r in rows:
+        if len(picked) >= options.recheck or r["tier"] == 2:
+            break
+        if any(per_card.get(c, 0) >= SPREAD for c in r["cards"]):
+            continue
+        picked.append(r["fix"])
+        for c in r["cards"]:
+            per_card[c] = per_card.get(c, 0) + 1
+    picked += [r["fix"] for r in rows if r["direct"] and r["fix"] not in picked][:2]
+    picked += [r["fix"] for r in rows if r["fix"] not in picked][: max(options.recheck - len(picked), 0)]
+    return list(dict.fromkeys(picked))
+
+
 def _finalists(games: _Games, searched: pl.DataFrame, by_text: dict, base: dict, band: Band, options: FixOptions):
-    """The best fixes of the search measured again on all the games, ranked there: (fixes, table, [(Fix, winners)])."""
+    """The screen's best candidates (:func:`_recheck_choice`) measured again on all the games and ranked there
+    (the alternatives); the best ``show`` with their side effects, ranked again with them: (fixes, table, effects,
+    alternatives, [(Fix, winners)])."""
     n = games.settings.games
-    if _distance(base, band) == 0:
-        return pl.DataFrame(schema={"rank": pl.Int64, "fix": pl.Utf8, "distance": pl.Float64}), pl.DataFrame(), []
-    chosen = [by_text[t] for t in searched["fix"].head(2 * options.show).to_list()]
-    games.phase(f"measuring the best {len(chosen)} fixes", n * sum(_affects(f, m) for f in chosen for m in base))
-    rows, after = [], {}
+    chosen = [by_text[t] for t in _recheck_choice(searched, options)]
+    games.phase(f"measuring the best {len(chosen)} fixes again", n * sum(_affects(f, m) for f in chosen for m in base))
+    after, rows = {}, []
     for f in chosen:
         after[fix_text(f)] = _measure(games, f, base, n)
-        size = sum(m.size for m in f)
-        rows.append(
-            {"fix": fix_text(f), "options": fix_args(f), "edits": len(f), "size": size}
-            | {"distance": _distance(after[fix_text(f)], band)}
-        )
-    ranked = _ranked(rows)[: options.show]
-    table = []
+        rows.append(_row(f, 0, after[fix_text(f)], band) | {"options": fix_args(f)})
+    alternatives = _ranked(rows)
+    finals = alternatives[: options.show]
+    effects = _side_effects(games, [by_text[r["fix"]] for r in finals], list(base), band)
+    for r in finals:
+        r["flag_list"] = fx_flags(effects.get(r["fix"], []))
+        r["flags"] = len(r["flag_list"])
+    ranked = _ranked(finals)
+    table, effect_rows = [], []
     for i, r in enumerate(ranked, 1):
-        r |= {"rank": i, "in_band": r["distance"] == 0}
+        r |= {"rank": i, "in_band": r["tier"] < 2, "verdict": TIERS[r["tier"]]}
         r["screen_distance"] = float(searched.filter(pl.col("fix") == r["fix"])["distance"][0])
+        r["words"] = fix_words(by_text[r["fix"]], games.settings)
+        r["flags_text"] = "; ".join(r["flag_list"]) or "no side effect flagged"
         table += [{"rank": i, "fix": r["fix"], **row} for row in _rows(band, base, after[r["fix"]])]
-    columns = ("rank", "fix", "options", "edits", "size", "distance", "in_band", "screen_distance")
-    fixes = pl.DataFrame(ranked).select(*columns)
-    return fixes, pl.DataFrame(table), [(by_text[r["fix"]], after[r["fix"]]) for r in ranked]
+        effect_rows += [{"rank": i, "fix": r["fix"], **e} for e in effects.get(r["fix"], [])]
+    columns = ("rank", "fix", "words", "options", "edits", "size", "direct", "tier", "verdict", "distance")
+    columns += ("margin", "in_band", "flags", "flags_text", "screen_distance")
+    fixes = pl.DataFrame(ranked).select(*columns) if ranked else pl.DataFrame()
+    alt = pl.DataFrame(_alternatives(alternatives, by_text, games.settings)) if alternatives else pl.DataFrame()
+    finals_out = [(by_text[r["fix"]], after[r["fix"]]) for r in ranked]
+    return fixes, pl.DataFrame(table), pl.DataFrame(effect_rows), alt, finals_out
+
+
+def _alternatives(ranked: list[dict], by_text: dict, settings: RunSettings) -> list[dict]:
+    """The candidates measured again, ranked, grouped by the card each edits first (groups in the order of their
+    best fix)."""
+    first: dict[str, int] = {}
+    for i, r in enumerate(ranked):
+        first.setdefault(r["cards"][0] if r["cards"] else "", i)
+    out = []
+    for i, r in enumerate(ranked, 1):
+        card = r["cards"][0] if r["cards"] else ""
+        row = {"card": card, "rank": i, "fix": r["fix"], "words": fix_words(by_text[r["fix"]], settings)}
+        row |= {k: r[k] for k in ("edits", "size", "direct", "tier", "distance", "margin", "options")}
+        out.append(row | {"verdict": TIERS[r["tier"]], "group": first[card]})
+    return sorted(out, key=lambda r: (r["group"], r["rank"]))
+
+
+def _side_effects(games: _Games, finals: list, asked: list[str], band: Band) -> dict[str, list[dict]]:
+    """Per finalist (its text): the side-effect rows (:func:`simlab.studies.fix_effects.matchup_effects`) on every
+    pairing and the 3-player game, asked or not, each on -n games of the base game's seeds."""
+    from simlab.studies.fix_effects import matchup_effects
+
+    if not finals:
+        return {}
+    n = games.settings.games
+    every = list(dict.fromkeys(asked + default_matchups()))
+    games.phase(f"side effects of {len(finals)} fixes", n * len(every) * (len(finals) + 1))
+    before = {m: games.records(m, (), n) for m in every}
+    out = {}
+    for f in finals:
+        rows = []
+        for m in every:
+            after = games.records(m, f, n) if _affects(f, m) else before[m]
+            rows += matchup_effects(m, before[m], after, band, m in asked)
+        out[fix_text(f)] = rows
+    return out
+
+
+def fx_flags(rows: list[dict]) -> list[str]:
+    from simlab.studies.fix_effects import flags
+
+    return flags(rows)
+
+
+def fix_words(fix: Fix, settings: RunSettings) -> str:
+    """``fix`` in the cards' own words, on the game of ``settings``: "the Horned King's Fate deck: Hen Wen,
+    Strength 6 → 5"; a copy moved: "Gaston's Fate deck: a copy from Be Our Guest (2 → 1) to Belle (1 → 2)"."""
+    cards = edited_cards(settings.edits)
+    parts = []
+    for m in fix:
+        if m.variant:
+            parts.append(f"rule {m.variant[0]} = {m.variant[1]}")
+            continue
+        if m.kind == "copies" and len(m.edits) == 2 and m.size == 1:
+            down, up = sorted(m.edits, key=lambda e: e.value - cards.card(e.card).copies)
+            cd, cu = cards.card(down.card), cards.card(up.card)
+            parts.append(
+                f"{deck_name(cd)}: a copy from {cd.name} ({cd.copies} → {down.value}) to {cu.name} "
+                f"({cu.copies} → {up.value})"
+            )
+            continue
+        said = []
+        for e in m.edits:
+            c = cards.card(e.card)
+            if e.attribute in ("cost", "strength", "copies"):
+                name = {"cost": "cost", "strength": "Strength", "copies": "copies"}[e.attribute]
+                said.append(f"{c.name}, {name} {getattr(c, e.attribute)} → {e.value}")
+            else:
+                said.append(f"{c.name}, {e.attribute} {'on' if e.value else 'off'}")
+        parts.append(f"{deck_name(cards.card(m.edits[0].card))}: {'; '.join(said)}")
+    return " + ".join(parts) or "(no edit)"
 
 
 # ============================================================================ adaptation
@@ -736,10 +1039,26 @@ def _adapt(games: _Games, final: tuple, base: dict, band: Band, options: FixOpti
     table = pl.DataFrame(_rows(band, after, again))
     table = table.rename({c: c.replace("before", "fixed").replace("after", "adapted") for c in table.columns})
     was, now = _distance(after, band), _distance(again, band)
-    verdict = SURVIVES if now == 0 else DOES_NOT_SURVIVE
+    verdict = adaptation_verdict(again, band)
     if was > 0:
         verdict = f"not in the band (distance {was:.1%} fixed, {now:.1%} after adaptation)"
     return table, pl.DataFrame(rows), verdict
+
+
+def adaptation_verdict(winners: dict[str, np.ndarray], band: Band) -> str:
+    """By interval, never the point: "survives" when every villain's 95% interval with the adapted players lies
+    inside the band, "fails" when one lies wholly outside it, else "borderline" (an interval crosses an edge)."""
+    verdict = SURVIVES
+    for m, w in winners.items():
+        n = len(parse_matchup(m))
+        for e in range(n):
+            won = w == e
+            lo, hi = (float(x) * n / 2 for x in wilson(int(won.sum()), won.size))
+            if hi < band.low or lo > band.high:
+                return FAILS
+            if lo < band.low or hi > band.high:
+                verdict = BORDERLINE
+    return verdict
 
 
 def _retune(games: _Games, best: Fix, villain: str, matchups: list[str], options: FixOptions) -> dict:

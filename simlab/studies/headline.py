@@ -19,10 +19,10 @@ from pathlib import Path
 import polars as pl
 
 from simlab.errors import InputError
-from simlab.runs.levels import SEARCH_GAMES, available_levels, level_strategies
+from simlab.runs.levels import GOOD_PLAY, SEARCH_GAMES, available_levels, level_strategies
 from simlab.runs.settings import RunSettings, settings_from
 
-TRACE_LEVELS = ("novice", "expert", "tuned", "strong", "search")
+TRACE_LEVELS = tuple(dict.fromkeys(("novice", "expert", "tuned", GOOD_PLAY, "search")))
 DEFAULT_BAND = (0.45, 0.55)
 
 
@@ -148,7 +148,7 @@ def headline(
             got = here.filter(pl.col("level") == level)
             return got.row(0, named=True) if got.height else None
 
-        strong, novice = at("strong"), at("novice")
+        strong, novice = at(GOOD_PLAY), at("novice")
         row = {"matchup": m, "villain": villains[0]}
         for name, r in (("strong", strong), ("new_players", novice)):
             row |= {

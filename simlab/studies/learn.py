@@ -9,9 +9,12 @@ Brier score, calibration by decile), beside the search player's 6-weight model.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.studies.value import seatings
 
@@ -47,10 +50,12 @@ def self_play(
     every: int = 1,
     threads: int | None = None,
     decisions: bool = False,
+    progress=None,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """:func:`positions`, and with ``decisions`` the same games' decisions: one row per option of every decision
     with more than one (seating, game, decision, option, chosen, seat, villain, kind, options, turn, and the option's
-    features as the apprentice sees them, :data:`strategies.apprentice.OPTION_FEATURE_NAMES`)."""
+    features as the apprentice sees them, :data:`strategies.apprentice.OPTION_FEATURE_NAMES`). ``progress`` is called
+    with (games done, games planned) as games finish. Ctrl-C stops the threads after their game under way."""
     import numba
 
     from simlab.data.cards import load_cards
@@ -59,11 +64,12 @@ def self_play(
 
     cards = load_cards()
     kernels = _kernels(seatings(tuple(villains)), seed, level, cards)
-    warmup.ensure_players(kernels | ({KERNELS["apprentice"]} if decisions else set()))
-    progress = progress_vectors(cards)
+    # record_game_nb calls the apprentice's option features through bound symbols, decisions or not: unbound, a
+    # game without decisions crashed (segmentation fault) in a process that had not warmed the apprentice
+    warmup.ensure_players(kernels | {KERNELS["apprentice"]})
     jobs = [(order, i) for order in seatings(tuple(villains)) for i in range(games)]
     threads = max(1, min(threads or numba.get_num_threads(), len(jobs)))
-    blocks = _record(jobs, seed, level, cards, progress, every, threads, decisions)
+    blocks = _record(jobs, seed, level, cards, progress_vectors(cards), every, threads, decisions, progress)
     frame = pl.concat([blocks[job][0] for job in jobs if job in blocks])
     chosen = pl.concat([blocks[job][1] for job in jobs if job in blocks]) if decisions else None
     return frame, chosen
@@ -87,10 +93,12 @@ def _kernels(orders, seed, level, cards) -> set[int]:
 MAX_OPTION_ROWS = 1 << 16  # option rows of one game's decisions kept (a game has a few thousand)
 
 
-def _record(jobs, seed, level, cards, progress, every, threads, decisions=False) -> dict:
-    """Each job's (seating, game index) positions and decisions as frames, played on ``threads`` threads."""
+def _record(jobs, seed, level, cards, progress, every, threads, decisions=False, report=None) -> dict:
+    """Each job's (seating, game index) positions and decisions as frames, played on ``threads`` threads;
+    ``report`` (if given) called with (games done, games planned) after each game. An exception in the calling
+    thread (Ctrl-C) stops the threads once their game under way is over and is raised again."""
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor, wait
 
     from simlab.game.api import Game
     from simlab.kernels.state import new_state
@@ -98,11 +106,12 @@ def _record(jobs, seed, level, cards, progress, every, threads, decisions=False)
 
     todo = iter(jobs)
     lock = threading.Lock()
+    stop = threading.Event()
     blocks: dict = {}
 
     def work() -> None:
         buffers = _Buffers(progress, decisions)
-        while True:
+        while not stop.is_set():
             with lock:
                 job = next(todo, None)
             if job is None:
@@ -112,10 +121,23 @@ def _record(jobs, seed, level, cards, progress, every, threads, decisions=False)
             g = Game.new(order, seed=seed, game_index=i, strategies=strategies, cards=cards)
             states = buffers.states(len(order), new_state)
             blocks[job] = buffers.play(g, order, i, states, every)
+            if report is not None:
+                with lock:
+                    report(len(blocks), len(jobs))
 
-    with ThreadPoolExecutor(threads) as pool:
-        for done in [pool.submit(work) for _ in range(threads)]:
-            done.result()
+    pool = ThreadPoolExecutor(threads)
+    try:
+        futures = [pool.submit(work) for _ in range(threads)]
+        # waiting in short steps: a signal the kernel hands to a worker thread reaches the Python handler only
+        # when the main thread wakes, and a wait without a timeout would not wake until every game is played
+        while futures:
+            finished, _ = wait(futures, timeout=0.1)
+            for done in finished:
+                done.result()
+            futures = [f for f in futures if f not in finished]
+    finally:  # on Ctrl-C, the games under way finish and no other starts
+        stop.set()
+        pool.shutdown(wait=True)
     return blocks
 
 
@@ -387,27 +409,119 @@ def apprentice_step(decisions: pl.DataFrame) -> tuple[dict[str, np.ndarray], pl.
     return weights, agreement(weights, held)
 
 
+def make_apprentice(
+    path, games: int, seed: int, level: str = "search", threads=None, decisions: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Fit the apprentice on the decisions of ``games`` self-play games per seating at ``level`` (or on
+    ``decisions``, the frame :func:`self_play` gives for those arguments, already played) and write it to ``path``
+    with its provenance and its agreement on the held-out games; returns the agreement table."""
+    import time
+
+    from simlab.runs.backend import source_commit
+    from strategies import apprentice
+
+    t = time.process_time()
+    if decisions is None:
+        decisions = self_play(games, seed, level, threads=threads, decisions=True)[1]
+    weights, table = apprentice_step(decisions)
+    provenance = {
+        "data": level,
+        "games_per_seating": games,
+        "decisions": int(decisions.select(pl.struct("seating", "game", "decision").n_unique()).item()),
+        "seed": seed,
+        "held_out": f"every {HELD_EVERY}th game of each seating",
+        "agreement": {r["villain"]: round(r["apprentice"], 4) for r in table.iter_rows(named=True)},
+        "tuned_agreement": {r["villain"]: round(r["tuned"], 4) for r in table.iter_rows(named=True)},
+        "commit": source_commit() or "unknown",
+        "command": f"simlab.studies.learn.make_apprentice(path, {games}, {seed}, {level!r})",
+        "cpu_seconds_fit": round(time.process_time() - t, 1),
+    }
+    apprentice.write(weights, path, provenance)
+    return table
+
+
+def apprentice_strength(path, games: int, seed: int, against=("strong", "tuned"), threads=None) -> dict:
+    """The apprentice in ``path``'s paired gain (:func:`paired_gain`) over each level of ``against``, per villain,
+    every other seat at that level; also written into the model's provenance (``strength``), with the command."""
+    import tempfile
+    from pathlib import Path
+
+    from strategies import apprentice
+
+    path = Path(path).resolve()
+    with tempfile.TemporaryDirectory() as folder:
+        strategy = Path(folder) / "apprentice.toml"
+        strategy.write_text(f'name = "apprentice-measured"\nbase = "apprentice"\npolicy_model = "{path}"\n')
+        out = {
+            level: {v: paired_gain(v, str(strategy), level, games, seed, threads) for v in VILLAIN_KEYS}
+            for level in against
+        }
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["provenance"]["strength"] = {
+        "gain_over": {lv: {v: {k: round(x, 4) for k, x in g.items()} for v, g in by.items()} for lv, by in out.items()},
+        "command": f"simlab.studies.learn.apprentice_strength(path, {games}, {seed}, {tuple(against)!r})",
+    }
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    apprentice.read.cache_clear()
+    return out
+
+
 # ============================================================================ is a generation stronger?
 
 
-def paired_gain(villain: str, candidate: str, incumbent: str, games: int, seed: int, threads=None) -> dict:
+def paired_gain(
+    villain: str,
+    candidate: str,
+    incumbent: str,
+    games: int,
+    seed: int,
+    threads=None,
+    villains=VILLAIN_KEYS,
+    cache: dict | None = None,
+    progress=None,
+) -> dict:
     """How much more ``villain`` wins playing ``candidate`` than playing ``incumbent``, every other seat playing
     ``incumbent``, on the same games (same seeds, seats and deals): over every 2-player pairing of ``villain`` with
-    another villain, ``games`` games each. Returns the gain (share of games), its 95% interval from the paired
-    differences, and the games."""
+    another of ``villains``, ``games`` games each (``candidate`` and ``incumbent``: levels or strategies; the
+    matchup named in the order of ``villains``, so the games with ``incumbent`` on both seats are the same for
+    either villain of a pairing: ``cache``, a dict kept between calls, keeps them). Returns the gain (share of
+    games), its 95% interval from the paired differences, and the games. ``progress`` is called with (games done,
+    games planned). An interrupted run (Ctrl-C) raises KeyboardInterrupt: a gain over the games finished would pair
+    unequal runs."""
+    from simlab.runs.levels import strategy_at
     from simlab.runs.settings import RunSettings
     from simlab.runs.sim import run
 
+    cache = {} if cache is None else cache
+    others = [v for v in villains if v != villain]
+    planned = 2 * games * len(others)
+    done = 0
     diffs = []
-    for other in VILLAIN_KEYS:
-        if other == villain:
-            continue
-        matchup = f"{villain}-vs-{other}"
+    for other in others:
+        pair = tuple(v for v in villains if v in (villain, other))
         won = {}
         for name, strategy in (("candidate", candidate), ("incumbent", incumbent)):
-            settings = RunSettings(games, seed, threads=threads)
-            result = run(matchup, settings, strategies={villain: strategy, other: incumbent}, keep_games=True)
-            won[name] = result.games.sort("game")["winner"].eq(villain).fill_null(False).cast(pl.Float64).to_numpy()
+            if name == "incumbent" and (pair, incumbent, games, seed) in cache:
+                won[name] = cache[(pair, incumbent, games, seed)][villain]
+                done += games
+                continue
+
+            def step(n, _total, base=done):
+                if progress is not None:
+                    progress(base + n, planned)
+
+            settings = RunSettings(games, seed, threads=threads, progress=step)
+            seats = {villain: strategy_at(strategy, villain), other: strategy_at(incumbent, other)}
+            result = run("-vs-".join(pair), settings, strategies=seats, keep_games=True)
+            if result.interrupted:
+                raise KeyboardInterrupt
+            winners = result.games.sort("game")["winner"]
+            won[name] = winners.eq(villain).fill_null(False).cast(pl.Float64).to_numpy()
+            if name == "incumbent":
+                cache[(pair, incumbent, games, seed)] = {
+                    v: winners.eq(v).fill_null(False).cast(pl.Float64).to_numpy() for v in pair
+                }
+            done += games
         diffs.append(won["candidate"] - won["incumbent"])
     return gain_interval(np.concatenate(diffs))
 
@@ -455,6 +569,14 @@ value = 2
 
 
 TUNED_GAMES = 300  # games per seating of the tuned level whose positions join each generation's
+TUNED_PREFIX = "tuned:"  # the seating of a tuned game's positions, so its (seating, game) is no search game's
+
+
+def with_tuned(frame: pl.DataFrame, tuned: pl.DataFrame) -> pl.DataFrame:
+    """The positions ``frame`` and, after them, the tuned games' ``tuned``, whose seatings are prefixed with
+    :data:`TUNED_PREFIX`: a game is one (seating, game) for :func:`game_weights`, and game ``i`` of a seating at
+    the tuned level is not game ``i`` of the same seating at search."""
+    return pl.concat([frame, tuned.with_columns((pl.lit(TUNED_PREFIX) + pl.col("seating")).alias("seating"))])
 
 
 def next_generation(
@@ -479,7 +601,7 @@ def next_generation(
     t = time.process_time()
     frame = positions(games, seed, incumbent, villains=villains, threads=threads)
     tuned = positions(TUNED_GAMES, seed + 1, "tuned", villains=villains, threads=threads)
-    frame = pl.concat([frame, tuned])
+    frame = with_tuned(frame, tuned)
     provenance = {
         "generation": k,
         "data": incumbent,
@@ -494,7 +616,7 @@ def next_generation(
     provenance["cpu_seconds"] = round(time.process_time() - t, 1)
     value.write(model, folder / "value.json")
     if positions_to is not None:
-        frame.write_parquet(positions_to)
+        durable.write_with(positions_to, frame.write_parquet, "the positions")
     lines = tomli_w.dumps(provenance).strip()
-    (folder / "search.toml").write_text(SEARCH_TEMPLATE.format(k=k, prev=k - 1, provenance=lines))
+    durable.write_text(folder / "search.toml", SEARCH_TEMPLATE.format(k=k, prev=k - 1, provenance=lines), "search.toml")
     return folder / "search.toml", model, frame

@@ -27,6 +27,7 @@ from simlab.data.rules import RULE_VARIANTS, rules_array
 from simlab.errors import InputError, RuleError
 from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.sizes import plan_size
 
 BOARD_CHOICES = ("catalogue", "none")
 DEFAULT_GAMES = 1000  # per matchup and reading
@@ -179,6 +180,15 @@ def leverage(
     n_games, seed, level, progress = settings.games, settings.seed, settings.level_name or "expert", settings.progress
     base_variants, base_edits, max_turns = settings.variant_dict, settings.edits, settings.max_turns
     matchups, todo, runs = leverage_runs(rules, board, perturbations, matchups, base_variants)
+    # every reading's games are paired with the shipped reading's: one winner byte a game per matchup is kept (and
+    # two more for the reading played), so the size is planned before anything is allocated
+    plan_size(
+        "-n",
+        n_games,
+        games_each=len(matchups) + len(runs),
+        kept_bytes_each=len(matchups) + 3,
+        what="games per matchup and reading",
+    )
     strategies = settings.strategies_for(VILLAIN_KEYS)
     total, done = (len(matchups) + len(runs)) * n_games, 0
 

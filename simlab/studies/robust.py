@@ -34,7 +34,7 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS, prose_name
 from simlab.errors import InputError
 from simlab.game.api import check_villain
-from simlab.runs.levels import LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
+from simlab.runs.levels import GOOD_PLAY, LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import interval_text
 from simlab.studies.difficulty import MEASURES, QUESTIONS, difficulty
@@ -91,16 +91,28 @@ def choose_readings(
     board="none",
     progress=None,
     settings: RunSettings | None = None,
+    rescreen: bool = False,
+    ranking=None,
     **given,
 ) -> tuple[list[Perturbation], pl.DataFrame, pl.DataFrame | None]:
     """The readings a robust study measures besides the default, with a frame saying why each was chosen.
 
-    readings: a number k (the k readings with the largest significant effect on any matchup in ``screen``, a
-    leverage table; without one a leverage screen of ``screen_games`` per matchup runs here, at ``level``, over
-    the rule variants and ``board``) or a list of perturbation texts (``"obstacles_cover_actions=yes"``,
-    ``"board:The Woods:fate=top"``: see :func:`simlab.studies.leverage.parse_perturbation`). ``settings`` (a
+    readings: a number k (the k readings with the largest significant effect in ``screen``, a leverage table;
+    without one, from the shipped leverage ranking (:mod:`simlab.studies.ranking`), or with ``rescreen`` from a
+    leverage screen of ``screen_games`` per matchup run here, at ``level``, over the rule variants and
+    ``board``) or a list of perturbation texts (``"obstacles_cover_actions=yes"``, ``"board:The Woods:fate=top"``:
+    see :func:`simlab.studies.leverage.parse_perturbation`). ``ranking``: a
+    :class:`simlab.studies.ranking.Ranking` instead of the shipped one. ``settings`` (a
     :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords) give the screen's seed,
     variants, turn cap, threads and edits."""
+    if isinstance(readings, int) and not isinstance(readings, bool) and readings and screen is None and not rescreen:
+        from simlab.studies.ranking import read_ranking
+
+        if readings < 0:
+            raise InputError(f"the number of readings must be 0 or more, got {readings}")
+        ranking = ranking or read_ranking()
+        picked = [parse_perturbation(s) for s in ranking.top(readings)]
+        return picked, _readings_frame(picked, [ranking.why(p.setting) for p in picked]), None
     if isinstance(readings, int) and not isinstance(readings, bool):
         if readings < 0:
             raise InputError(f"the number of readings must be 0 or more, got {readings}")
@@ -122,7 +134,12 @@ def choose_readings(
         picked = [parse_perturbation(r) for r in readings or ()]
         picked = list({p.setting: p for p in picked}.values())
         why = ["asked for"] * len(picked)
-    frame = pl.DataFrame(
+    return picked, _readings_frame(picked, why), screen
+
+
+def _readings_frame(picked: list[Perturbation], why: list[str]) -> pl.DataFrame:
+    """The readings measured, the default first, each with why it was chosen."""
+    return pl.DataFrame(
         {
             "reading": [DEFAULT_READING.setting] + [p.setting for p in picked],
             "kind": [DEFAULT_READING.kind] + [p.kind for p in picked],
@@ -130,7 +147,6 @@ def choose_readings(
             "description": [DEFAULT_READING.description] + [p.description for p in picked],
         }
     )
-    return picked, frame, screen
 
 
 def robust_difficulty(
@@ -146,12 +162,14 @@ def robust_difficulty(
     measures=MEASURES,
     settings: RunSettings | None = None,
     search_games: int | None = None,
+    rescreen: bool = False,
     **given,
 ) -> RobustResult:
     """The difficulty verdicts for ``villains`` at every level of ``levels`` (default :func:`default_levels`)
-    under the default reading and ``readings`` (a number k: the k with the largest effect in a leverage
-    screen, see :func:`choose_readings`; or a list of perturbation texts), ``n_games`` per pairing and
-    setting, each labelled holds / reverses / not significant across the settings.
+    under the default reading and ``readings`` (a number k: the k with the largest effect in the shipped leverage
+    ranking, or with ``rescreen`` in ``screen`` or a leverage screen run here, see :func:`choose_readings`; or a
+    list of perturbation texts), ``n_games`` per pairing and setting, each labelled holds / reverses / not
+    significant across the settings.
 
     measures: only these of :data:`simlab.studies.difficulty.MEASURES` (each where :func:`measures_at` allows it).
     progress(done, total, label): games done in the current part (the screen, then each setting).
@@ -191,6 +209,7 @@ def robust_difficulty(
         board=screen_board,
         progress=bar(f"leverage screen ({screen_level})"),
         settings=settings,
+        rescreen=rescreen,
     )
     tables, verdicts = [], []
     for reading in [DEFAULT_READING, *picked]:
@@ -233,12 +252,28 @@ def robust_difficulty(
             "seed": seed,
             "levels": list(levels),
             "readings": list(readings_frame["reading"]),
+            "readings_from": readings_source(readings, rescreen, screen),
             "screen_games": screen_games if screen is not None else None,
             "variants": base_variants,
             "edits": [str(e) for e in edits],
             "max_turns": max_turns,
         },
     )
+
+
+def readings_source(readings, rescreen: bool, screen) -> str:
+    """Where the readings of a robust study came from, in words: the shipped ranking, a screen, or the caller."""
+    if not isinstance(readings, int) or isinstance(readings, bool):
+        return "asked for"
+    if not readings:
+        return "none"
+    if screen is not None and not rescreen:
+        return "the leverage table given"
+    if not rescreen:
+        from simlab.studies.ranking import read_ranking
+
+        return read_ranking().source_line()
+    return "a leverage screen (re-screened: not the shipped ranking)"
 
 
 def label(directions) -> str:
@@ -354,7 +389,7 @@ def _text(a, b, measure, lab, settings, est, reference_level) -> str:
     )
 
 
-STRONG_PLAY = ("strong", "tuned", "search")  # the levels whose readings answer "at strong play?"
+STRONG_PLAY = (GOOD_PLAY, "tuned", "search")  # the levels whose readings answer "at strong play?" (good play first)
 NEW_PLAYERS = ("novice",)  # the level whose readings answer "for new players?"
 
 

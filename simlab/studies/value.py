@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from strategies.search import FEATURE_NAMES, N_FEATURES
 
@@ -178,4 +179,4 @@ def write_model(model: dict[str, np.ndarray], path: Path, provenance: dict) -> N
         "provenance": provenance,
     }
     header = "# The search player's value model (simlab.studies.value; python benchmarks/fit_value.py writes it).\n"
-    Path(path).write_text(header + tomli_w.dumps(doc), encoding="utf-8")
+    durable.write_text(path, header + tomli_w.dumps(doc), "the value model")

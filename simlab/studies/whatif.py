@@ -18,7 +18,10 @@ from simlab.errors import InputError
 from simlab.game.api import parse_matchup
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.sim import _chunks, entry_names
+from simlab.runs.sizes import plan_size
 from simlab.runs.stats import paired_difference, wilson
+
+MAX_SWEEP_VALUES = 1000  # points of one sweep (its plot shows each)
 
 
 def winner_indices(
@@ -123,6 +126,8 @@ def sweep(
         raise InputError("a sweep varies either a card attribute (--card and --attribute) or a rule (--rule)")
     if not values:
         raise InputError("a sweep needs at least one value (--values)")
+    if len(values) > MAX_SWEEP_VALUES:
+        raise InputError(f"a sweep takes at most {MAX_SWEEP_VALUES:,} values (--values), got {len(values):,}")
     base_edits, variants = settings.edits, settings.variant_dict
     if card is not None:
         if attribute not in ATTRIBUTES or attribute in FLAGS:
@@ -148,6 +153,8 @@ def sweep(
         steps = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
         base_step = (baseline, base_edits, {**variants, rule: baseline})
     total = len(steps) + (0 if any(s[0] == baseline for s in steps) else 1)
+    # every value's games are kept (one winner byte a game) to pair with the baseline's: planned before any is played
+    plan_size("-n", n_games, games_each=total, kept_bytes_each=total, what=f"games at each of {total:,} values")
     done = 0
 
     def play(step):

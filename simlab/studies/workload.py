@@ -161,8 +161,10 @@ def difficulty(
     screen_games: int | None = None,
     search_games: int | None = None,
     headline_search: int = 0,
+    rescreen: bool = False,
 ) -> Workload:
-    """The headline's skill trace, the leverage screen (when readings is a number) and every level and reading of
+    """The headline's skill trace, the leverage screen (``rescreen``: readings picked by a new screen rather than the
+    shipped ranking) and every level and reading of
     :func:`simlab.studies.robust.robust_difficulty`."""
     from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS
     from simlab.studies.difficulty import difficulty_runs
@@ -180,7 +182,7 @@ def difficulty(
                     continue
                 stages.append(Stage(f"headline {m} {lv}", min(n, headline_search) if lv == "search" else n, lv))
     k = readings if isinstance(readings, int) else len(readings)
-    if isinstance(readings, int) and readings:
+    if isinstance(readings, int) and readings and rescreen:
         found, _, runs = leverage_runs(True, "none", (), None, settings.variant_dict)
         stages.append(Stage("leverage screen", (screen_games or max(n // 2, 1)) * (len(found) + len(runs))))
     search_n = search_games or min(n, SEARCH_GAMES)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simlab.data import durable
 from simlab.kernels.compile import kernel
 from strategies.learned.features import (
     FEATURE_NAMES,
@@ -129,9 +130,7 @@ def write(model: ValueModel, path: Path) -> None:
         "provenance": model.provenance,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
+    durable.write_text(path, json.dumps(data, indent=1) + "\n", "the value model")
 
 
 def read(path: Path) -> ValueModel:

@@ -17,8 +17,10 @@ from pathlib import Path
 import polars as pl
 
 from simlab.data.cards import VILLAIN_KEYS, villain_key
+from simlab.data.inputs import not_a_file
 from simlab.errors import InputError
 
+MAX_ROUNDS = 100_000  # rounds of one real game at most (a game ends in tens)
 LOG_COLUMNS = "villains (or villain_a, villain_b, ... or seat_1, seat_2, ...), winner (optional: first, rounds, group)"
 _SPLIT = re.compile(r"\s*(?:;|,|\||/|-vs-|\s+vs\.?\s+)\s*", re.IGNORECASE)
 
@@ -122,6 +124,9 @@ def _read_rows(source) -> tuple[list[tuple[int, dict]], str, str]:
     path = Path(source)
     name = str(source)
     if not path.is_file():
+        kind = not_a_file(path)
+        if kind:
+            raise InputError(f"game log {name!r} is {kind}; give a .csv or .parquet file")
         raise InputError(f"no game log {name!r} (a .csv or .parquet file)")
     suffix = path.suffix.lower()
     if suffix == ".parquet":
@@ -146,11 +151,25 @@ def _read_rows(source) -> tuple[list[tuple[int, dict]], str, str]:
                 continue
             if header is None:
                 header = [c.strip().lower() for c in row]
+                _check_delimiter(row, name, reader.line_num)
                 continue
             rows.append((reader.line_num, dict(zip(header, row, strict=False))))
     except csv.Error as exc:
         raise InputError(f"{name}: line {reader.line_num}: not valid CSV ({exc})") from None
     return rows, name, "line"
+
+
+def _check_delimiter(header: list[str], name: str, line: int) -> None:
+    """A header of one column holding semicolons or tabs: the file is separated by those, not commas (a CSV saved by
+    a spreadsheet in a locale that writes decimal commas); refused, saying which separator to save it with."""
+    if len(header) != 1:
+        return
+    for sep, said in ((";", "semicolons (;)"), ("\t", "tabs")):
+        if header[0].count(sep) >= 1:
+            raise InputError(
+                f"{name}: line {line}: the header {header[0]!r} is separated by {said}, not commas; save the log "
+                "as comma-separated CSV (the delimiter ',')"
+            )
 
 
 GAME_SCHEMA = {
@@ -440,8 +459,11 @@ def _game_row(line: int, r: dict) -> dict:
     rounds = None
     if r.get("rounds"):
         text = r["rounds"]
-        if not re.fullmatch(r"[0-9]+", text) or int(text) < 1:
+        if not re.fullmatch(r"[0-9]+", text) or not text.strip("0"):
             raise _Skipped("malformed", f"rounds must be a positive whole number, got {text!r}", listed)
+        if len(text.lstrip("0")) > 9 or int(text) > MAX_ROUNDS:  # the digits first: int() refuses 4,301 of them
+            shown = text if len(text) <= 30 else f"{text[:12]}...({len(text):,} digits)"
+            raise _Skipped("malformed", f"rounds {shown} is more than {MAX_ROUNDS:,}, more than any game", listed)
         rounds = int(text)
     return {
         "line": line,

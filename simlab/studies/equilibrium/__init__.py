@@ -25,6 +25,7 @@ compared). Every public name is importable from here.
 """
 
 from simlab.studies.equilibrium.files import (
+    SHIPPED_DIR,
     ShippedEquilibrium,
     StoredValue,
     probe_provenance,
@@ -88,6 +89,7 @@ __all__ = [
     "ShippedEquilibrium",
     "read_equilibrium_file",
     "probe_provenance",
+    "SHIPPED_DIR",
     "shipped_files",
     "record_probe",
     "search_probe",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from simlab.data import durable
 from simlab.errors import InputError
 from simlab.game.api import parse_matchup
 from simlab.studies.equilibrium.result import EquilibriumResult
@@ -68,7 +69,7 @@ def write_mixture_file(
         f"# `{command or 'simlab equilibrium --matchup ' + result.matchup}`.\n"
         "# [provenance] records how it was made; the mixture loader ignores it.\n"
     )
-    path.write_text(head + tomli_w.dumps(doc), encoding="utf-8")
+    durable.write_text(path, head + tomli_w.dumps(doc), "the mixture file")
     return path
 
 
@@ -120,6 +121,10 @@ def probe_provenance(probe: pl.DataFrame, command: str = "") -> dict:
     }
 
 
+# the shipped mixture files: beside the package (where the strong level reads them), whatever the working directory
+SHIPPED_DIR = Path(__file__).resolve().parents[3] / "configs" / "equilibrium"
+
+
 def shipped_files(folder: str | Path, matchups=()) -> list[Path]:
     """The mixture files in ``folder`` (``<matchup>.toml``), only ``matchups`` when given (each must be there)."""
     folder = Path(folder)
@@ -147,7 +152,7 @@ def record_probe(path: str | Path, probe: pl.DataFrame, command: str = "") -> Pa
     prov = dict(doc.get("provenance", {}))
     prov["search_probe"] = probe_provenance(probe, command)
     doc["provenance"] = _without_none(prov)
-    path.write_text(head + tomli_w.dumps(doc), encoding="utf-8")
+    durable.write_text(path, head + tomli_w.dumps(doc), "the mixture file")
     return path
 
 
@@ -201,10 +206,11 @@ def write_outputs(
     files = {"mixture_file": write_mixture_file(result, Path(out_dir) / f"{result.matchup}.toml", command, probe)}
     frames = result.frames() | ({"search_probe": probe} if probe is not None else {})
     for name, frame in frames.items():
-        frame.write_parquet(report_dir / f"{name}.parquet")
-        frame.write_csv(report_dir / f"{name}.csv")
+        durable.write_with(report_dir / f"{name}.parquet", frame.write_parquet, "the equilibrium table")
+        durable.write_with(report_dir / f"{name}.csv", frame.write_csv, "the equilibrium table")
         files[name] = report_dir / f"{name}.csv"
     provenance = result.provenance | {"command": command}
-    (report_dir / "provenance.json").write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(provenance, indent=2, sort_keys=True) + "\n"
+    durable.write_text(report_dir / "provenance.json", text, "the equilibrium provenance")
     files["provenance"] = report_dir / "provenance.json"
     return files

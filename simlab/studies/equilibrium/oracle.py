@@ -86,9 +86,12 @@ def library_strategies(villain: str, folders=None) -> list[StrategySpec]:
     else:
         files = []
         for folder in map(Path, folders):
-            found = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+            found = sorted(folder.glob("*.toml")) if folder.is_dir() else [folder] if folder.is_file() else []
             if not found:
-                raise InputError(f"--library {str(folder)!r}: no mixture files there (simlab equilibrium writes them)")
+                raise InputError(
+                    f"--library {str(folder)!r}: no mixture files there (a folder of them, or one; simlab equilibrium "
+                    "writes them)"
+                )
             files += found
     out, seen = [], set()
     for path in files:

@@ -58,6 +58,13 @@ class EquilibriumSettings:
                 raise InputError(f"--{name.replace('_', '-')} must be a whole number of at least 1, got {value!r}")
         if self.table_games % 2:
             raise InputError(f"--table-games must be even (seats rotate), got {self.table_games}")
+        ps = self.popsize
+        if ps is not None and (isinstance(ps, bool) or not isinstance(ps, int) or ps < 2):
+            raise InputError(f"--popsize must be a whole number of at least 2 (CMA-ES compares candidates), got {ps!r}")
+        from simlab.runs.sizes import plan_size
+
+        for name in ("table_games", "budget", "candidate_games", "validation_games", "value_games"):
+            plan_size(f"--{name.replace('_', '-')}", getattr(self, name), what="games")  # each must be able to end
         if not (isinstance(self.epsilon, int | float) and 0 < self.epsilon < 1):
             raise InputError(f"--epsilon must be a win-rate gain between 0 and 1, got {self.epsilon!r}")
         if isinstance(self.step, bool) or not isinstance(self.step, int | float) or not 0 < self.step <= 10:

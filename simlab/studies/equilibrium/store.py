@@ -7,7 +7,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from simlab.errors import InputError
+from simlab.data.durable import clean, write_bytes
+from simlab.errors import InputError, WriteError
 from strategies import StrategySpec
 from strategies.mixture import MixedSpec
 
@@ -32,9 +33,7 @@ class StepStore:
     match. Without a directory, steps live in memory only."""
 
     def __init__(self, path: str | Path | None, settings: dict):
-        from simlab.runs.checkpoint import _write_durably
-
-        self._write = _write_durably
+        self._write = lambda path, data: write_bytes(path, data, "the equilibrium step file")
         self.path = Path(path) if path is not None else None
         self.memory: dict[str, dict] = {}
         if self.path is None:
@@ -59,8 +58,11 @@ class StepStore:
                     )
             else:
                 self._write(meta, json.dumps(settings, indent=2, sort_keys=True).encode())
-            for stale in self.path.glob(".step-*.tmp.json"):
+            for stale in self.path.glob(".step-*.tmp.json"):  # an older simlab's interrupted write
                 stale.unlink()
+            clean(self.path)
+        except WriteError:
+            raise
         except OSError as exc:
             raise InputError(f"cannot use --checkpoint {str(self.path)!r}: {exc.strerror or exc}") from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simlab.data import durable
 from simlab.errors import InputError
 from simlab.game.api import strategy_spec
 from strategies import StrategySpec
@@ -29,11 +30,9 @@ def write_strategy(spec: StrategySpec, path: str | Path, provenance: dict) -> Pa
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(head + tomli_w.dumps(doc))
-        tmp.replace(path)
     except OSError as exc:
         raise InputError(f"cannot write the strategy file {str(path)!r}: {exc.strerror or exc}") from None
+    durable.write_text(path, head + tomli_w.dumps(doc), "the strategy file")
     return path
 
 

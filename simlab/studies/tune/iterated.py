@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
+from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
 from simlab.errors import InputError
 from simlab.game.api import check_villain
@@ -218,8 +219,8 @@ def save_trajectory(result: IteratedBestResponse, directory: str | Path) -> Path
     try:
         d.mkdir(parents=True, exist_ok=True)
         for name, frame in (("trajectory", result.trajectory), ("improvements", result.improvements)):
-            frame.write_parquet(d / f"{name}.parquet")
-            frame.write_csv(d / f"{name}.csv")
+            durable.write_with(d / f"{name}.parquet", frame.write_parquet, "the trajectory")
+            durable.write_with(d / f"{name}.csv", frame.write_csv, "the trajectory")
     except OSError as exc:
         raise InputError(f"cannot write the trajectory to {str(d)!r}: {exc.strerror or exc}") from None
     return d

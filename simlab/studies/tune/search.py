@@ -18,6 +18,7 @@ from simlab.data.cards import VILLAIN_KEYS
 from simlab.errors import InputError
 from simlab.game.api import check_villain, strategy_spec
 from simlab.runs.settings import RunSettings, settings_from
+from simlab.runs.sizes import plan_size
 from simlab.runs.stats import interval_text
 from simlab.studies.difficulty import derived_seed
 from simlab.studies.tune.files import write_strategy
@@ -289,6 +290,7 @@ def _tune_plan(
     villain = check_villain(villain)
     settings = settings_from(run[0], **run[1])
     budget = _check_count(budget, "the budget")
+    plan_size("--budget", budget, what="search games")  # a search shows its strategy at its end: it must end
     candidate_games = _check_count(candidate_games, "games per candidate", 2)
     validation_games = _check_count(validation_games, "validation games")
     start_spec = _heuristic(start, "the start strategy")

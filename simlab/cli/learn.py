@@ -1,0 +1,126 @@
+"""``learn``: expert iteration, the search player learning from its own games until the answer stops moving."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from simlab.cli.common import (
+    BackendName,
+    CsvOut,
+    JsonOut,
+    Scheduler,
+    Seed,
+    Threads,
+    backend_for,
+    emit,
+    fail,
+    output_format,
+)
+from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
+from simlab.errors import USER_ERRORS
+from simlab.studies import expert_iteration as E
+from simlab.studies.learn import TUNED_GAMES
+
+
+def learn(
+    folder: Annotated[
+        str, typer.Argument(help="the run's folder: its checkpoint; run again on it to resume")
+    ] = "reports/learning",
+    n: Annotated[int, typer.Option("-n", help="self-play games per seating and generation")] = E.GAMES,
+    paired_games: Annotated[
+        int, typer.Option("--paired-games", help="paired games per pairing for each villain's acceptance")
+    ] = E.PAIRED_GAMES,
+    generations: Annotated[int, typer.Option("--generations", help="generations fitted at most")] = E.GENERATIONS,
+    probe_games: Annotated[
+        int, typer.Option("--probe-games", help="paired games per pairing of the probe above the top (0: none)")
+    ] = E.PROBE_GAMES,
+    tuned_games: Annotated[
+        int, typer.Option("--tuned-games", help="tuned games per seating whose positions join each fit")
+    ] = TUNED_GAMES,
+    retries: Annotated[
+        int, typer.Option("--retries", help="fit a refused generation again on twice the games, this many times")
+    ] = 0,
+    base: Annotated[str, typer.Option("--base", help="generation 0: a search strategy (name or file)")] = "search",
+    villains: Annotated[
+        str | None, typer.Option("--villains", help="villains learned with, comma-separated [default: all]")
+    ] = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    json_out: JsonOut = False,
+    csv_out: CsvOut = False,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+    connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
+    fallback: Fallback = None,
+) -> None:
+    """Expert iteration: self-play with the search player, learn a value model and an apprentice from it, accept
+    the next generation only if it is stronger, stop when the answer stops moving, and probe above the top.
+    Checkpointed in FOLDER step by step: Ctrl-C keeps the finished steps; the same command resumes."""
+    from simlab.cli.common import LazyProgress
+    from simlab.data.cards import VILLAIN_KEYS
+    from simlab.data.inputs import split_items
+    from simlab.report.render import print_learning
+
+    fmt = output_format(json_out, csv_out)
+    json_out = fmt != "table"  # no bar: stdout holds the document only
+    try:
+        chosen = tuple(split_items(villains, "--villains")) if villains else VILLAIN_KEYS
+        settings = E.LearnSettings(
+            n, paired_games, generations, seed, base, tuned_games, probe_games, retries, chosen, threads
+        )
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    bar, update = _whole_run_bar(LazyProgress)
+    try:
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
+            res = E.learn(folder, settings, progress=None if json_out else update)
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo(
+            f"interrupted: the finished steps are kept in {folder}; resume with the same command "
+            f"(simlab learn {folder} ...)",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    # JSON: learning.json as written (the table per generation, the verdict, the probe); CSV: the table
+    show = lambda: print_learning(res)  # noqa: E731
+    emit(fmt, {"generations": res.table}, show, settings=res.doc["settings"], verdict=res.verdict, probe=res.probe)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _whole_run_bar(progress_class):
+    """One rich bar over the whole run (games of every step), its description the step under way, with an ETA."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = progress_class(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = []
+
+    def update(done: int, total: int, label: str) -> None:
+        if not task:
+            task.append(bar.add_task(label, total=total, completed=done))
+        bar.update(task[0], completed=done, total=total, description=label)
+
+    return bar, update
+
+
+COMMANDS = {"learn": learn}

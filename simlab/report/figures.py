@@ -1,0 +1,396 @@
+"""Figures of README.md and docs/: every number and verdict a page states comes from a shipped artifact.
+
+A page asks for a figure with a placeholder around the text it shows::
+
+    Lady Tremaine wins <!-- fig:eq-value:gaston-vs-lady-tremaine -->76.9%<!-- /fig --> ...
+
+``<!-- fig:KEY -->`` opens it, ``<!-- /fig -->`` closes it, and what lies between is the figure as the shipped
+artifacts give it: :func:`fill` rewrites it from :data:`FIGURES` (``simlab docs-figures`` writes the pages, the
+docs site's hook fills them when it builds, ``simlab docs-figures --check`` and ``tests/test_figures.py`` fail
+when a page states something the artifacts do not hold). A key may carry one argument after a colon (a matchup,
+a question). A figure that is a block (a table, a list) is rendered between blank lines.
+
+The artifacts: the shipped report (``reports/balance-report/``: its tables and settings.json), the shipped
+equilibria (``reports/equilibrium/``, the second start in ``reports/equilibrium-start/``), the levels
+(:mod:`simlab.runs.levels`) and the measured test-suite times (``reports/test-times.json``, written by
+``benchmarks/time_tests.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT = ROOT / "reports" / "balance-report"
+EQUILIBRIUM = ROOT / "reports" / "equilibrium"
+SECOND_START = ROOT / "reports" / "equilibrium-start"
+TEST_TIMES = ROOT / "reports" / "test-times.json"
+PAGES = ("README.md", "docs")  # the pages figures are filled in: README and every page under docs/
+EXEMPT = ("docs/studies/learning.md",)  # written by the learning loop's own process, not filled here
+FIG = re.compile(r"<!-- fig:(?P<key>[a-z][a-z0-9-]*)(?::(?P<arg>[^>]*?))? -->(?P<body>.*?)<!-- /fig -->", re.S)
+
+# the six verdict questions of README's question table: (villain_a, villain_b, measure) at strong play
+QUESTIONS = (
+    ("gaston", "lady-tremaine", "strength"),
+    ("gaston", "horned-king", "strength"),
+    ("lady-tremaine", "horned-king", "strength"),
+    ("gaston", "lady-tremaine", "skill_gap"),
+    ("gaston", "horned-king", "skill_gap"),
+    ("lady-tremaine", "horned-king", "skill_gap"),
+)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What a key renders (a function of its argument, or of none) and whether it is a block."""
+
+    render: Callable[..., str]
+    block: bool = False
+
+
+class FigureError(ValueError):
+    """A placeholder names no figure, or an artifact a figure needs is missing."""
+
+
+# ---------------------------------------------------------------------------------------------------- artifacts
+
+
+@cache
+def _csv(path: Path) -> pl.DataFrame:
+    if not path.is_file():
+        raise FigureError(f"{path.relative_to(ROOT)} is missing: the figures read it")
+    return pl.read_csv(path)
+
+
+@cache
+def _json(path: Path) -> dict:
+    if not path.is_file():
+        raise FigureError(f"{path.relative_to(ROOT)} is missing: the figures read it")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def clear_cache() -> None:
+    """Read the artifacts again on the next figure (after one changed)."""
+    _csv.cache_clear()
+    _json.cache_clear()
+
+
+def _pct(x: float, digits: int = 1) -> str:
+    return f"{x * 100:.{digits}f}%"
+
+
+def _interval(rate: float, low: float, high: float) -> str:
+    return f"{rate * 100:.1f}% [{low * 100:.1f}, {high * 100:.1f}]"
+
+
+def _name(villain: str) -> str:
+    from simlab.data.cards import prose_name
+
+    return prose_name(villain)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min"
+
+
+def _millions(games: int) -> str:
+    return f"{games / 1e6:.1f} million games"
+
+
+def _matchups() -> list[str]:
+    return sorted(p.name for p in EQUILIBRIUM.iterdir() if (p / "value.csv").is_file())
+
+
+# ---------------------------------------------------------------------------------------------------- verdicts
+
+
+def verdict(question: str, group: str = "strong play") -> str:
+    """The shipped report's verdict on ``question`` (as its robust_verdicts.csv words it) for ``group``."""
+    t = _csv(REPORT / "robust_verdicts.csv")
+    got = t.filter((pl.col("question") == question) & (pl.col("group") == group))
+    if got.height != 1:
+        raise FigureError(f"the shipped report has no verdict on {question!r} for {group}")
+    return got["verdict"][0]
+
+
+def question_text(a: str, b: str, measure: str) -> str:
+    from simlab.studies.difficulty import QUESTIONS as WORDS
+
+    return f"is {_name(a)} {WORDS[measure][0]} than {_name(b)}?"
+
+
+def verdict_table() -> str:
+    """The six questions with the shipped report's verdict at strong play and for new players."""
+    rows = ["| question | at strong play | for new players |", "|---|---|---|"]
+    for a, b, m in QUESTIONS:
+        q = question_text(a, b, m)
+        new = verdict(q, "new players") if _has(q, "new players") else "not measured (no skill gap at novice)"
+        rows.append(f"| {q[0].upper() + q[1:]} | {verdict(q)} | {new} |")
+    return "\n".join(rows)
+
+
+def _has(question: str, group: str) -> bool:
+    t = _csv(REPORT / "robust_verdicts.csv")
+    return t.filter((pl.col("question") == question) & (pl.col("group") == group)).height == 1
+
+
+def headline_list() -> str:
+    """The shipped report's headline, one line a pairing: strong play and new players, each with its verdict."""
+    t = _csv(REPORT / "headline.csv")
+    out = []
+    for r in t.iter_rows(named=True):
+        a, b = r["matchup"].split("-vs-")
+        out.append(
+            f"- {_name(a)} against {_name(b)}: {_name(a)} wins {r['at strong play [95%]']} at strong play "
+            f"({r['at strong play']}) and {r['new players [95%]']} for new players ({r['for new players']})"
+        )
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------- the report
+
+
+def report_size() -> str:
+    s = _json(REPORT / "settings.json")
+    return f"{sum(s['games_played'].values()):,} games, {_minutes(s['seconds'])}"
+
+
+def report_readings() -> str:
+    s = _json(REPORT / "settings.json")
+    return ", ".join(f"`{r}`" for r in s["robust_readings"][1:]) or "none"
+
+
+def report_levels() -> str:
+    return ", ".join(_json(REPORT / "settings.json")["robust_levels"])
+
+
+def report_difficulty_games() -> str:
+    return f"{_json(REPORT / 'settings.json')['difficulty_games']:,}"
+
+
+# ---------------------------------------------------------------------------------------------------- equilibrium
+
+
+def _provenances(where: Path) -> list[dict]:
+    return [_json(p) for p in sorted(where.glob("*/provenance.json"))]
+
+
+def equilibrium_run(which: str = "shipped") -> str:
+    """``33 min, 2.7 million games`` of the shipped run (``shipped``) or of the second start (``second``)."""
+    where = EQUILIBRIUM if which == "shipped" else SECOND_START / "expert"
+    ps = _provenances(where)
+    if not ps:
+        raise FigureError(f"no provenance.json under {where.relative_to(ROOT)}")
+    seconds = sum(p["seconds_this_run"] for p in ps)
+    games = sum(p["games_this_run"] for p in ps)
+    return f"{_minutes(seconds)} and {_millions(games)}"
+
+
+def equilibrium_options() -> str:
+    o = _provenances(EQUILIBRIUM)[0]["options"]
+    return (
+        f"{o['table_games']:,} games per table entry, best responses by the tuner with {o['budget']:,} games each "
+        f"and from the library of earlier equilibria, epsilon {o['epsilon'] * 100:g} points"
+    )
+
+
+def _probe(matchup: str) -> list[float]:
+    t = _csv(EQUILIBRIUM / matchup / "search_probe.csv")
+    return [float(g) for g in t["gain"]]
+
+
+def search_gains() -> str:
+    """``17 to 55 points``: the search player's gains over the shipped mixtures, smallest to largest."""
+    gains = [g for m in _matchups() for g in _probe(m)]
+    return f"{min(gains) * 100:.0f} to {max(gains) * 100:.0f} points"
+
+
+def equilibrium_table() -> str:
+    compare = _csv(SECOND_START / "compare.csv")
+    rows = [
+        "| matchup | at strong play [95%] | last gains, each side | start 2 | agree "
+        "| search player's gain (each side) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for m in _matchups():
+        v = _csv(EQUILIBRIUM / m / "value.csv").row(0, named=True)
+        last = _csv(EQUILIBRIUM / m / "iterations.csv").row(-1, named=True)
+        c = compare.filter(pl.col("matchup") == m).row(0, named=True)
+        a, b = m.split("-vs-")
+        gains = ", ".join(f"{g * 100:+.1f}%" for g in _probe(m))
+        rows.append(
+            f"| {_name(a)} vs {_name(b)} | {_name(a)} {_interval(v['value'], v['value_low'], v['value_high'])} | "
+            f"{last['gain_a'] * 100:+.1f}%, {last['gain_b'] * 100:+.1f}% | {_pct(c['value_2'])} "
+            f"({abs(c['difference']) * 100:.1f} apart, {c['allowed'] * 100:.1f} allowed) | "
+            f"{'yes' if c['agree'] else 'no'} | {gains} |"
+        )
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------------------------------- fixes
+
+FIX = ROOT / "reports" / "fix"
+
+
+def fix_summary() -> str:
+    """The shipped best fix (``reports/fix/``): its edits, each matchup's first villain before and after, and how
+    far it stays from the band."""
+    best = _csv(FIX / "fix_best.csv").row(0, named=True)
+    rows = _csv(FIX / "fix_matchups.csv").filter(pl.col("rank") == best["rank"])
+    moved = []
+    for m in dict.fromkeys(rows["matchup"]):
+        r = rows.filter(pl.col("matchup") == m)
+        r = r.sort("before_distance", descending=True) if m.count("-vs-") > 1 else r
+        r = r.row(0, named=True)
+        who = _name(r["villain"]) + (" in the 3-player game" if m.count("-vs-") > 1 else "")
+        against = "" if m.count("-vs-") > 1 else " against " + _name(m.split("-vs-")[1])
+        moved.append(f"{who}{against} from {r['before_text']} to {r['after_text']}")
+    worst = rows.sort("after_distance", descending=True).row(0, named=True)
+    inside = (
+        "brings every matchup into the band"
+        if best["in_band"]
+        else (
+            f"stays {best['distance'] * 100:.1f} share points outside the band ({_name(worst['villain'])} "
+            f"{worst['after_text']} in {worst['matchup']})"
+        )
+    )
+    return f"the best, `{best['options']}`, brings " + ", ".join(moved) + f"; it {inside}"
+
+
+# ---------------------------------------------------------------------------------------------------- levels
+
+
+def good_play() -> str:
+    from simlab.runs.levels import GOOD_PLAY
+
+    return f"`{GOOD_PLAY}`"
+
+
+def levels_statement() -> str:
+    """What "good play" means, and the levels available with the files shipped here."""
+    from simlab.runs.levels import GOOD_PLAY, LEVELS, available_levels, strongest_level
+
+    have = available_levels()
+    missing = [lv for lv in LEVELS if lv not in have]
+    return (
+        f"Good play is one level everywhere: `{GOOD_PLAY}` (`simlab.runs.levels.GOOD_PLAY`, "
+        f"`good_play_level()`), the level README's questions, the commands' `--help` and every study mean by "
+        f'"strong play", always shown beside the skill trace of the levels below it. With the files shipped '
+        f"here the levels available are {', '.join(f'`{lv}`' for lv in have)}"
+        + (f" (not {', '.join(f'`{lv}`' for lv in missing)}, whose files are not shipped)" if missing else "")
+        + f"; the strongest scripted one, what studies are measured at by default, is `{strongest_level()}`."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------- tests
+
+
+def test_times() -> str:
+    """The measured wall times of the two tiers (``reports/test-times.json``), or that they are not measured."""
+    if not TEST_TIMES.is_file():
+        return "not measured yet (`python benchmarks/time_tests.py` measures them)"
+    t = _json(TEST_TIMES)
+    return (
+        f"default tier {t['default']['seconds'] / 60:.1f} min ({t['default']['tests']} tests), slow tier "
+        f"{t['slow']['seconds'] / 60:.1f} min ({t['slow']['tests']} tests), measured on {t['machine']}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------- filling
+
+FIGURES: dict[str, Figure] = {
+    "verdicts": Figure(verdict_table, block=True),
+    "verdict": Figure(lambda q: verdict(q)),
+    "headline": Figure(headline_list, block=True),
+    "report-size": Figure(report_size),
+    "report-readings": Figure(report_readings),
+    "report-levels": Figure(report_levels),
+    "report-difficulty-games": Figure(report_difficulty_games),
+    "eq-run": Figure(equilibrium_run),
+    "eq-options": Figure(equilibrium_options),
+    "eq-table": Figure(equilibrium_table, block=True),
+    "search-gains": Figure(search_gains),
+    "fix": Figure(fix_summary),
+    "good-play": Figure(good_play),
+    "levels": Figure(levels_statement),
+    "test-times": Figure(test_times),
+}
+
+
+def figure(key: str, arg: str | None = None) -> str:
+    """The text of figure ``key`` (with its argument) from the artifacts as they are now."""
+    fig = FIGURES.get(key)
+    if fig is None:
+        raise FigureError(f"unknown figure {key!r}; figures: {', '.join(FIGURES)}")
+    text = fig.render(arg) if arg is not None else fig.render()
+    return f"\n\n{text}\n\n" if fig.block else text
+
+
+def fill(text: str, strip: bool = False) -> str:
+    """``text`` with every placeholder's body rewritten from the artifacts; ``strip``: the markers dropped too
+    (what the docs site shows)."""
+
+    def one(m: re.Match) -> str:
+        body = figure(m["key"], m["arg"])
+        if strip:
+            return body
+        arg = f":{m['arg']}" if m["arg"] is not None else ""
+        return f"<!-- fig:{m['key']}{arg} -->{body}<!-- /fig -->"
+
+    return FIG.sub(one, text)
+
+
+def pages(root: Path | None = None) -> list[Path]:
+    """README.md and every page under docs/ but the exempt ones (``root``: the repository, default simlab's)."""
+    root = root or ROOT
+    out = []
+    for where in PAGES:
+        path = root / where
+        out += sorted(path.rglob("*.md")) if path.is_dir() else [path]
+    return [p for p in out if p.relative_to(root).as_posix() not in EXEMPT]
+
+
+def stale_pages(root: Path | None = None) -> list[str]:
+    """The pages whose figures differ from the artifacts (by path from ``root``)."""
+    root = root or ROOT
+    return [p.relative_to(root).as_posix() for p in pages(root) if fill(p.read_text("utf-8")) != p.read_text("utf-8")]
+
+
+def write_figures(root: Path | None = None) -> list[str]:
+    """Fill every page's figures from the artifacts; the pages that changed."""
+    root = root or ROOT
+    changed = []
+    for p in pages(root):
+        text = p.read_text(encoding="utf-8")
+        new = fill(text)
+        if new != text:
+            p.write_text(new, encoding="utf-8")
+            changed.append(p.relative_to(root).as_posix())
+    return changed
+
+
+# ---------------------------------------------------------------------------------------------------- typed figures
+
+TYPED = re.compile(
+    r"[+-]?\d+(?:\.\d+)?%"  # a rate or a change
+    r"|\[[+-]?\d+(?:\.\d+)?, [+-]?\d+(?:\.\d+)?\]"  # an interval
+    r"|\b\d+ of \d+ settings\b"
+    r"|\*\*(?:holds|reverses|not significant)\*\*"  # a verdict
+    r"|\b\d+(?:\.\d+)? (?:min|minutes|s|seconds|h|hours)\b"  # a time
+    r"|\b\d+(?:\.\d+)? million\b"
+    r"|\b\d+(?:\.\d+)? (?:points|pts)\b"
+)
+_NOT_PROSE = re.compile(r"```.*?```|`[^`\n]*`|<!--.*?-->|\]\([^)]*\)", re.S)
+
+
+def typed_figures(text: str) -> list[str]:
+    """The figures and verdicts a page types by hand: every rate, interval, time, point count and bold verdict
+    outside the placeholders, code and links."""
+    return [f for f in TYPED.findall(_NOT_PROSE.sub(" ", FIG.sub(" ", text))) if f != "95%"]  # 95%: the level

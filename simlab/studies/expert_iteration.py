@@ -1,0 +1,637 @@
+"""Expert iteration (Anthony, Tian and Barber 2017): the search player learns from its own games until the answer
+stops moving with skill.
+
+Generation 0 is the search player as shipped (``settings.base``). For generation k, :func:`learn`:
+
+1. **play**: ``settings.games`` self-play games per seating (every ordered pairing, mirrors included, and every
+   rotation of the 3-player game) with generation k's search on every seat, recording positions and decisions
+   (:func:`simlab.studies.learn.self_play`); the same games give each matchup's value at generation k;
+2. **fit**: the value model on those positions (and a tuned level's, :func:`simlab.studies.learn.with_tuned`), its
+   fit on held-out games against the 6-weight model, and the apprentice on the decisions; written as generation
+   k+1's strategy files (``g{k+1}/search.toml`` scoring its horizon with ``g{k+1}/value.json``;
+   ``g{k+1}/apprentice.toml``);
+3. **accept**: each villain's generation k+1 against the other villains' generation k, paired on the same games
+   with generation k's own (:func:`simlab.studies.learn.paired_gain`); a generation that is not stronger
+   (:func:`simlab.studies.learn.accepted`) ends the loop.
+
+After the play step of an accepted generation N, :func:`convergence` compares it with generation N-1 (issue 55's
+rule) and the loop stops once it says ``settled``. The probe above the top (:func:`probe`) plays the top generation's
+search at four times its budget, and the shipped ``strong`` mixtures, against the top.
+
+Every step writes its files atomically (a temporary file, then ``os.replace``) and its JSON last, which marks it
+done: an interrupted run, started again on the same folder with the same settings, goes on from the last finished
+step and writes the same files. Each step's games depend on (seed, generation, step) only, not on threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.data.cards import VILLAIN_KEYS
+from simlab.errors import InputError
+from simlab.studies import learn as L
+
+GAMES = 200  # self-play games per seating and generation
+PAIRED_GAMES = 1300  # paired games per pairing for each villain's acceptance: the gain's interval about ±2 points
+GENERATIONS = 3  # generations fitted at most
+PROBE_GAMES = 100  # paired games per pairing of the probe above the top
+PROBE_FACTOR = 4  # the probe's search budget (samples and horizon) over the top's
+SETTLED_GAIN = 0.02  # issue 55, point 4: no villain's gain above 2 points ...
+SETTLED_HIGH = 0.04  # ... nor the upper end of its 95% interval above 4
+SETTLED_MOVE = 0.02  # every matchup's value within 2 points plus both 95% half-widths
+PROBE_SUPPORTS = 0.03  # a probe gain of at most 3 points supports "converged"
+TOLERANCE = 1e-12  # a boundary value (2 points exactly) is within
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    """What a learning run plays with; every field but ``threads`` is recorded in ``settings.json`` and must be
+    the same to resume a folder. ``games``: self-play games per seating; ``paired_games``: games per pairing of
+    each villain's acceptance; ``generations``: generations fitted at most; ``base``: generation 0 (a search
+    strategy); ``tuned_games``: tuned games per seating whose positions join each fit; ``probe_games``: games per
+    pairing of the probe (0: no probe); ``retries``: a refused generation is fitted again on twice the games, up to
+    this many times."""
+
+    games: int = GAMES
+    paired_games: int = PAIRED_GAMES
+    generations: int = GENERATIONS
+    seed: int = 0
+    base: str = "search"
+    tuned_games: int = L.TUNED_GAMES
+    probe_games: int = PROBE_GAMES
+    retries: int = 0
+    villains: tuple[str, ...] = VILLAIN_KEYS
+    threads: int | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self):
+        from simlab.game.api import check_seed, check_villain
+        from simlab.runs.levels import is_search
+        from simlab.runs.settings import check_threads
+
+        whole = lambda x: isinstance(x, int | np.integer) and not isinstance(x, bool)  # noqa: E731
+        for name, low, why in (
+            ("games", L.HELD_EVERY, f"every {L.HELD_EVERY}th game of a seating is held out to measure the fit"),
+            ("paired_games", 2, "a paired gain's interval needs 2 games"),
+            ("generations", 1, "the loop fits generation 1 at least"),
+            ("tuned_games", 0, "games"),
+            ("probe_games", 0, "0 plays no probe"),
+            ("retries", 0, "retries"),
+        ):
+            value = getattr(self, name)
+            if not whole(value) or value < low:
+                flag = "-n" if name == "games" else "--" + name.replace("_", "-")
+                raise InputError(f"{name} ({flag}) must be a whole number, at least {low} ({why}), got {value!r}")
+        check_seed(self.seed)
+        villains = tuple(self.villains)
+        for v in villains:
+            check_villain(v)
+        if len(set(villains)) < 2 or len(set(villains)) != len(villains):
+            raise InputError(f"villains must be 2 or 3 different villains of {', '.join(VILLAIN_KEYS)}, got {villains}")
+        object.__setattr__(self, "villains", tuple(v for v in VILLAIN_KEYS if v in villains))
+        if not is_search(self.base):
+            raise InputError(f"base must be a search strategy (search, or a file based on it), got {self.base!r}")
+        check_threads(self.threads)
+
+    def identity(self) -> dict:
+        """The fields that decide the results (all but ``threads``), as ``settings.json`` holds them."""
+        out = dataclasses.asdict(self)
+        out.pop("threads")
+        out["villains"] = list(self.villains)
+        return out
+
+
+def step_seed(seed: int, generation: int, step: str) -> int:
+    """The seed of one step's games: from (seed, generation, step) alone."""
+    tag = int.from_bytes(step.encode()[:8].ljust(8, b"\0"), "little")
+    return int(np.random.SeedSequence((seed, generation, tag)).generate_state(2, np.uint64)[0] >> np.uint64(2))
+
+
+# ============================================================================ files
+
+
+def write_atomically(path: Path, data: bytes | str) -> None:
+    """``data`` at ``path``, written to a temporary file beside it, then moved over it (``os.replace``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data.encode() if isinstance(data, str) else data)
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, doc) -> None:
+    write_atomically(path, json.dumps(doc, indent=1, default=float) + "\n")
+
+
+def write_parquet(path: Path, frame: pl.DataFrame) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.write_parquet(tmp)
+    os.replace(tmp, path)
+
+
+def _step(path: Path, make) -> dict:
+    """The finished step whose JSON is ``path``, or ``make()``'s result written there (last: the done marker)."""
+    if path.is_file():
+        return json.loads(path.read_text())
+    doc = make()
+    write_json(path, doc)
+    return doc
+
+
+def open_folder(folder, settings: LearnSettings) -> Path:
+    """``folder``, made, with ``settings.json``; a folder started with other settings is refused, naming them."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"learning folder {str(folder)!r} is a file, not a folder")
+    meta = folder / "settings.json"
+    wanted = settings.identity()
+    if meta.is_file():
+        kept = json.loads(meta.read_text())
+        differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in wanted.items() if kept.get(k) != v]
+        if differ:
+            raise InputError(
+                f"learning folder {str(folder)!r} was started with other settings: {'; '.join(differ)}; "
+                "resume it with the same settings, or use another folder"
+            )
+    else:
+        write_json(meta, wanted)
+    return folder
+
+
+def strategy_file(folder: Path, k: int, settings: LearnSettings) -> str:
+    """Generation ``k``'s search strategy: the base for 0, else ``g{k}/search.toml`` in ``folder``."""
+    return settings.base if k == 0 else str(folder / f"g{k}" / "search.toml")
+
+
+SEARCH_TOML = """# generation {k} of expert iteration (simlab learn): the search player scoring its horizon by the
+# learned value model beside this file, fitted on generation {prev}'s self-play
+name = "search-g{k}"
+base = "search"
+value_model = "value.json"
+description = "The search player of generation {k}, its horizon scored by a value model learned from generation {prev}"
+
+"""
+
+APPRENTICE_TOML = """# generation {k}'s apprentice (simlab learn): fitted to generation {prev}'s search choices
+name = "apprentice-g{k}"
+base = "apprentice"
+policy_model = "apprentice.json"
+"""
+
+
+def search_params(settings: LearnSettings, factor: int = 1) -> dict[str, float]:
+    """The base's search settings, its budget (samples, horizon) times ``factor``, scoring by a learned model."""
+    from strategies import resolve
+
+    params = dict(resolve(settings.base).params)
+    params["samples"] = params["samples"] * factor
+    if params["horizon"] >= 0:
+        params["horizon"] = params["horizon"] * factor
+    params["value"] = 2.0
+    return params
+
+
+def _search_toml(k: int, params: dict, provenance: dict, name: str | None = None) -> str:
+    import tomli_w
+
+    text = SEARCH_TOML.format(k=k, prev=k - 1)
+    if name:
+        text = text.replace(f'name = "search-g{k}"', f'name = "{name}"')
+    return text + tomli_w.dumps({"params": params, "provenance": provenance})
+
+
+# ============================================================================ steps
+
+
+class _Progress:
+    """The whole run's progress in games (search games: self-play, paired), for one bar and its ETA."""
+
+    def __init__(self, total: int, report):
+        self.total, self.done, self.report = total, 0, report
+
+    def part(self, label: str):
+        """A callback for one step: (games done in it, games planned in it)."""
+        base = self.done
+
+        def update(done: int, _planned: int) -> None:
+            if self.report is not None:
+                self.report(base + done, self.total, label)
+
+        return update
+
+    def advance(self, games: int, label: str) -> None:
+        self.done += games
+        if self.report is not None:
+            self.report(self.done, self.total, label)
+
+
+def seating_count(villains) -> int:
+    from simlab.studies.value import seatings
+
+    return len(seatings(tuple(villains)))
+
+
+def paired_count(settings: LearnSettings, games: int) -> int:
+    """Games a paired comparison of every villain counts in the progress: two runs per villain and pairing (the
+    incumbent's, shared by a pairing's two villains, is played once and counted twice)."""
+    v = len(settings.villains)
+    return 2 * games * v * (v - 1)
+
+
+def play_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, attempt: int = 0) -> dict:
+    """Generation ``k``'s self-play: ``g{k}/positions.parquet`` and ``decisions.parquet`` (the ``attempt``-th
+    retry plays twice the games for each before it), and ``g{k}/play.json``: games, positions, decisions, CPU
+    seconds per game and each matchup's value."""
+    games = settings.games * 2**attempt
+    where = folder / f"g{k}"
+    name = "play" if attempt == 0 else f"play-{attempt}"
+    planned = games * seating_count(settings.villains)
+
+    def make() -> dict:
+        t = time.process_time()
+        positions, decisions = L.self_play(
+            games,
+            step_seed(settings.seed, k, "play"),
+            _strategy(folder, k, settings),
+            settings.villains,
+            threads=settings.threads,
+            decisions=True,
+            progress=bar.part(f"generation {k}: self-play"),
+        )
+        cpu = time.process_time() - t
+        write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
+        write_parquet(where / f"decisions{_suffix(attempt)}.parquet", decisions)
+        return {
+            "generation": k,
+            "strategy": strategy_file(Path("."), k, settings),
+            "games_per_seating": games,
+            "games": planned,
+            "positions": positions.height,
+            "decisions": int(decisions.filter(pl.col("chosen")).height),
+            "cpu_seconds": round(cpu, 2),
+            "cpu_per_game": round(cpu / planned, 4),
+            "values": matchup_values(positions, settings.villains),
+        }
+
+    doc = _step(where / f"{name}.json", make)
+    bar.advance(planned, f"generation {k}: self-play")
+    return doc
+
+
+def _suffix(attempt: int) -> str:
+    return "" if attempt == 0 else f"-{attempt}"
+
+
+def _strategy(folder: Path, k: int, settings: LearnSettings) -> str:
+    return strategy_file(folder, k, settings)
+
+
+def matchup_values(positions: pl.DataFrame, villains) -> list[dict]:
+    """Each matchup's value from self-play ``positions``: for each 2-player pairing (seatings both ways), its first
+    villain's share of games won; for the 3-player game, each villain's share. 95% Wilson intervals."""
+    from simlab.runs.stats import wilson
+
+    games = positions.unique(["seating", "game", "seat"], keep="first", maintain_order=True)
+    rows = []
+    villains = list(villains)
+    for i, a in enumerate(villains):
+        for b in villains[i + 1 :]:
+            part = games.filter((pl.col("seats") == 2) & pl.col("seating").is_in([f"{a}-vs-{b}", f"{b}-vs-{a}"]))
+            rows.append(_value_row(f"{a}-vs-{b}", a, part.filter(pl.col("villain") == a), wilson))
+    if len(villains) == 3:
+        three = games.filter(pl.col("seats") == 3)
+        for v in villains:
+            rows.append(_value_row("-vs-".join(villains), v, three.filter(pl.col("villain") == v), wilson))
+    return rows
+
+
+def _value_row(matchup: str, villain: str, part: pl.DataFrame, wilson) -> dict:
+    n = part.height
+    won = int((part["result"] == 1.0).sum())
+    low, high = wilson(won, n)
+    value = won / n if n else float("nan")
+    return {"matchup": matchup, "villain": villain, "value": value, "low": float(low), "high": float(high), "games": n}
+
+
+def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_value, attempt: int = 0) -> dict:
+    """Generation ``k+1`` from generation ``k``'s self-play (and, for a retry, its extra games): ``value.json``,
+    ``apprentice.json``, ``search.toml``, ``apprentice.toml`` in ``g{k+1}/``, and ``fit.json``: the data, the
+    value model's log-loss and Brier score on held-out games beside the 6-weight model's, the apprentice's
+    agreement with the search on held-out games."""
+    from simlab.runs.backend import source_commit
+    from strategies import apprentice, search
+    from strategies.learned import value
+
+    src, out = folder / f"g{k}", folder / f"g{k + 1}"
+    name = "fit" if attempt == 0 else f"fit-{attempt}"
+
+    def make() -> dict:
+        t = time.process_time()
+        frame = pl.read_parquet(src / f"positions{_suffix(attempt)}.parquet")
+        decisions = pl.read_parquet(src / f"decisions{_suffix(attempt)}.parquet")
+        train, held = L.split_games(frame)
+        tuned = pl.DataFrame()
+        if settings.tuned_games:
+            tuned = L.positions(
+                settings.tuned_games,
+                step_seed(settings.seed, k, "tuned"),
+                "tuned",
+                villains=settings.villains,
+                threads=settings.threads,
+            )
+            train = L.with_tuned(train, tuned)
+        provenance = {
+            "generation": k + 1,
+            "data": strategy_file(Path("."), k, settings),
+            "games_per_seating": settings.games * 2**attempt,
+            "tuned_games_per_seating": settings.tuned_games,
+            "positions": train.height,
+            "seed": settings.seed,
+            "commit": source_commit() or "unknown",
+            "command": f"simlab learn FOLDER -n {settings.games} --seed {settings.seed}",
+        }
+        model = fit_value(train, provenance)
+        quality = L.compare(model, held)
+        weights, agreement = fit_apprentice(decisions)
+        value.write(model, out / "value.json")
+        tmp = out / ".apprentice.json.tmp"
+        apprentice.write(weights, tmp, provenance)
+        os.replace(tmp, out / "apprentice.json")
+        write_atomically(out / "search.toml", _search_toml(k + 1, search_params(settings), provenance))
+        write_atomically(out / "apprentice.toml", APPRENTICE_TOML.format(k=k + 1, prev=k))
+        # a retry rewrites the files of the same paths, which the players read once a process
+        search.learned_model.cache_clear()
+        apprentice.read.cache_clear()
+        return {
+            "generation": k + 1,
+            "data_games": settings.games * 2**attempt * seating_count(settings.villains),
+            "positions": frame.height,
+            "tuned_positions": tuned.height,
+            "fit": quality.to_dicts(),
+            "agreement": agreement.to_dicts(),
+            "cpu_seconds": round(time.process_time() - t, 2),
+        }
+
+    return _step(out / f"{name}.json", make)
+
+
+def accept_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, attempt: int = 0) -> dict:
+    """Is generation ``k`` stronger than ``k-1``? ``g{k}/accept.json``: each villain's paired gain with its 95%
+    interval, the verdict and its reason (:func:`simlab.studies.learn.accepted`)."""
+    name = "accept" if attempt == 0 else f"accept-{attempt}"
+    planned = paired_count(settings, settings.paired_games)
+
+    def make() -> dict:
+        t = time.process_time()
+        gains = paired_gains(
+            _strategy(folder, k, settings),
+            _strategy(folder, k - 1, settings),
+            settings,
+            settings.paired_games,
+            step_seed(settings.seed, k, "accept"),
+            bar.part(f"generation {k}: paired against {k - 1}"),
+        )
+        ok, why = L.accepted(gains)
+        return {
+            "generation": k,
+            "gains": gains,
+            "accepted": ok,
+            "reason": why,
+            "cpu_seconds": round(time.process_time() - t, 2),
+        }
+
+    doc = _step(folder / f"g{k}" / f"{name}.json", make)
+    bar.advance(planned, f"generation {k}: paired against {k - 1}")
+    return doc
+
+
+def paired_gains(candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None) -> dict:
+    """Each villain's :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a strategy, or villain -> one) over
+    ``incumbent``, the incumbent's games shared between a pairing's villains (and with other calls given the same
+    ``cache``)."""
+    cache = {} if cache is None else cache
+    out = {}
+    each = 2 * games * (len(settings.villains) - 1)  # a villain's paired_gain: two runs per pairing
+    for i, v in enumerate(settings.villains):
+        mine = candidate[v] if isinstance(candidate, dict) else candidate
+
+        def step(n, _planned, base=i * each):
+            if report is not None:
+                report(base + n, 0)
+
+        out[v] = L.paired_gain(v, mine, incumbent, games, seed, settings.threads, settings.villains, cache, step)
+    return out
+
+
+# ============================================================================ the verdict
+
+
+def convergence(previous: dict, top: dict) -> dict:
+    """Issue 55's rule, on two generations' tables (``gains``: villain -> gain, low, high over the previous
+    generation, the top's only; ``values``: rows of matchup, villain, value, low, high). The top is settled when no
+    villain's gain is above 2 points nor its interval's upper end above 4, and every matchup value moved at most 2
+    points plus both 95% half-widths. Returns settled, the verdict ("settled" or "still moving (±x points)", x the
+    largest of the gains, their intervals' upper ends and the moves), and each check."""
+    gains = []
+    for villain, g in sorted(top["gains"].items()):
+        ok = g["gain"] <= SETTLED_GAIN + TOLERANCE and g["high"] <= SETTLED_HIGH + TOLERANCE
+        gains.append({"villain": villain, "gain": g["gain"], "high": g["high"], "ok": ok})
+    before = {(r["matchup"], r["villain"]): r for r in previous["values"]}
+    moves = []
+    for r in top["values"]:
+        p = before[(r["matchup"], r["villain"])]
+        half = (r["high"] - r["low"]) / 2 + (p["high"] - p["low"]) / 2
+        move = r["value"] - p["value"]
+        allowed = SETTLED_MOVE + half
+        moves.append({"matchup": r["matchup"], "villain": r["villain"], "move": move, "allowed": allowed})
+        moves[-1]["ok"] = abs(move) <= allowed + TOLERANCE
+    settled = all(g["ok"] for g in gains) and all(m["ok"] for m in moves)
+    size = max([max(abs(g["gain"]), g["high"]) for g in gains] + [abs(m["move"]) for m in moves], default=0.0)
+    verdict = "settled" if settled else f"still moving (±{100 * size:.1f} points)"
+    return {"settled": settled, "verdict": verdict, "moved": size, "gains": gains, "values": moves}
+
+
+# ============================================================================ the probe above the top
+
+
+def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> dict:
+    """``probe.json``: the top generation's search at :data:`PROBE_FACTOR` times its budget against the top, and the
+    shipped ``strong`` mixtures against the top, paired, per villain (:data:`PROBE_SUPPORTS`)."""
+    from simlab.runs.levels import Level
+
+    planned = 2 * paired_count(settings, settings.probe_games)
+
+    def make() -> dict:
+        t = time.process_time()
+        where = folder / f"g{top}"
+        incumbent = _strategy(folder, top, settings)
+        params = search_params(settings, PROBE_FACTOR)
+        if top == 0:
+            from strategies import resolve
+
+            params["value"] = resolve(settings.base).params["value"]
+        text = _search_toml(
+            top, params, {"probe": f"{PROBE_FACTOR}x generation {top}"}, f"search-g{top}-x{PROBE_FACTOR}"
+        )
+        if top == 0:
+            text = text.replace('value_model = "value.json"\n', "")
+        write_atomically(where / "probe.toml", text)
+        seed = step_seed(settings.seed, top, "probe")
+        cache: dict = {}  # the top's own games, played once for both comparisons
+        above = paired_gains(
+            str(where / "probe.toml"), incumbent, settings, settings.probe_games, seed, bar.part("probe"), cache
+        )
+        strong = {}
+        try:
+            mixtures = {v: Level("strong").strategy(v) for v in settings.villains}
+            games = settings.probe_games
+            strong = paired_gains(mixtures, incumbent, settings, games, seed, bar.part("probe: strong"), cache)
+        except InputError as exc:
+            strong = {"missing": str(exc)}
+        supports = all(g["gain"] <= PROBE_SUPPORTS + TOLERANCE for g in above.values())
+        return {
+            "top": top,
+            "factor": PROBE_FACTOR,
+            "above": above,
+            "strong": strong,
+            "supports_converged": supports,
+            "cpu_seconds": round(time.process_time() - t, 2),
+        }
+
+    doc = _step(folder / "probe.json", make)
+    bar.advance(planned, "probe")
+    return doc
+
+
+# ============================================================================ the loop
+
+
+@dataclass
+class LearnResult:
+    """A learning run: its folder, the table per generation, the verdict and the probe (None when not played)."""
+
+    folder: Path
+    table: pl.DataFrame
+    verdict: dict
+    probe: dict | None
+    doc: dict
+
+
+def planned_games(settings: LearnSettings) -> int:
+    """The search games the whole run plays at most (self-play, paired acceptance, probe): its progress total."""
+    selfplay = settings.games * seating_count(settings.villains)
+    paired = paired_count(settings, settings.paired_games)
+    probe_games = 2 * paired_count(settings, settings.probe_games)
+    return (settings.generations + 1) * selfplay + settings.generations * paired + probe_games
+
+
+def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
+    """Expert iteration in ``folder`` with ``settings`` (module docstring): checkpointed step by step, resumed from
+    the last finished step. ``fit_apprentice`` (decisions -> (weights, agreement); default
+    :func:`simlab.studies.learn.apprentice_step`) and ``fit_value`` (positions, provenance -> a value model; default
+    :func:`simlab.studies.learn.fit_value`) are the fits; ``progress`` is called with (games done, games planned,
+    what is under way). Writes ``learning.json``, ``learning.parquet`` and ``verdict.json``; returns them."""
+    from simlab.game import warmup
+    from strategies import KERNELS
+
+    fit_apprentice = fit_apprentice or L.apprentice_step
+    fit_value = fit_value or L.fit_value
+    warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
+    folder = open_folder(folder, settings)
+    bar = _Progress(planned_games(settings), progress)
+    gens: list[dict] = [{"generation": 0, "strategy": settings.base}]
+    verdict: dict = {"settled": False, "verdict": "still moving", "top": 0, "reason": ""}
+    k = 0
+    while True:
+        gens[k]["play"] = play_step(folder, k, settings, bar)
+        if k > 0:
+            verdict = convergence(_table(gens[k - 1]), _table(gens[k])) | {"top": k, "reason": ""}
+            if verdict["settled"] or k == settings.generations:
+                if not verdict["settled"]:
+                    verdict["reason"] = f"stopped after {k} generations (--generations)"
+                break
+        entry = _next(folder, k, settings, bar, fit_apprentice, fit_value)
+        if not entry["accept"]["accepted"]:
+            verdict = {
+                "settled": False,
+                "verdict": _refused_verdict(verdict, k),
+                "top": k,
+                "reason": f"generation {k + 1} {entry['accept']['reason']}",
+            }
+            gens.append(entry)
+            break
+        gens.append(entry)
+        k += 1
+    result_probe = probe(folder, verdict["top"], settings, bar) if settings.probe_games else None
+    return _write_summary(folder, settings, gens, verdict, result_probe)
+
+
+def _refused_verdict(verdict: dict, k: int) -> str:
+    if k == 0:
+        return "still moving (generation 1 refused: no stronger generation found)"
+    return verdict["verdict"] + f"; generation {k + 1} refused"
+
+
+def _next(folder, k, settings, bar, fit_apprentice, fit_value) -> dict:
+    """Generation k+1 fitted and tried, again on more of generation k's games while refused and retries remain."""
+    for attempt in range(settings.retries + 1):
+        if attempt:
+            play_step(folder, k, settings, bar, attempt)
+        fit = fit_step(folder, k, settings, fit_apprentice, fit_value, attempt)
+        accept = accept_step(folder, k + 1, settings, bar, attempt)
+        if accept["accepted"]:
+            break
+    return {
+        "generation": k + 1,
+        "strategy": f"g{k + 1}/search.toml",
+        "fit": fit,
+        "accept": accept,
+        "attempts": attempt + 1,
+    }
+
+
+def _table(entry: dict) -> dict:
+    return {"gains": entry.get("accept", {}).get("gains", {}), "values": entry["play"]["values"]}
+
+
+def _write_summary(folder: Path, settings: LearnSettings, gens: list[dict], verdict: dict, probe_doc) -> LearnResult:
+    table = learning_table(gens)
+    doc = {"settings": settings.identity(), "generations": gens, "verdict": verdict, "probe": probe_doc}
+    write_json(folder / "learning.json", doc)
+    write_parquet(folder / "learning.parquet", table)
+    write_json(folder / "verdict.json", verdict | {"probe": probe_doc})
+    return LearnResult(folder, table, verdict, probe_doc, doc)
+
+
+def learning_table(gens: list[dict]) -> pl.DataFrame:
+    """One row per generation: data games and positions of its fit, its fit quality (log-loss, Brier) beside the
+    6-weight model's, whether it was accepted, each villain's paired gain over the previous generation, each
+    matchup's value and the 3-player shares (its own self-play), CPU seconds per self-play game."""
+    rows = []
+    for g in gens:
+        row: dict = {"generation": g["generation"], "strategy": g["strategy"]}
+        fit = g.get("fit")
+        row["data_games"] = fit["data_games"] if fit else None
+        row["positions"] = fit["positions"] + fit["tuned_positions"] if fit else None
+        quality = {r["model"]: r for r in fit["fit"]} if fit else {}
+        for model, short in (("learned", "learned"), ("6-weight", "six_weight")):
+            row[f"{short}_log_loss"] = quality.get(model, {}).get("log_loss")
+            row[f"{short}_brier"] = quality.get(model, {}).get("brier")
+        accept = g.get("accept")
+        row["accepted"] = accept["accepted"] if accept else None
+        for v, gain in (accept or {}).get("gains", {}).items():
+            row |= {f"gain {v}": gain["gain"], f"gain {v} low": gain["low"], f"gain {v} high": gain["high"]}
+        play = g.get("play")
+        for r in (play or {}).get("values", []):
+            key = f"{r['matchup']} {r['villain']}"
+            row |= {key: r["value"], f"{key} low": r["low"], f"{key} high": r["high"]}
+        row["cpu_per_game"] = play["cpu_per_game"] if play else None
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)

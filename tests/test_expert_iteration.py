@@ -1,0 +1,282 @@
+"""The expert-iteration loop (simlab.studies.expert_iteration): the convergence rule at its boundaries, a generation
+that is not stronger refused, a resume that writes the same files, the same models on 1 and 2 threads.
+
+The loops here are tiny: two villains, a search of 2 worlds and 1 turn, 5 games per seating."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simlab.errors import InputError
+from simlab.studies import expert_iteration as E
+from simlab.studies import learn as L
+
+TINY_SEARCH = 'name = "search-tiny"\nbase = "search"\n[params]\nsamples = 2\nhorizon = 1\nhalving = 0\nscreen = 0\n'
+TIMING = {"cpu_seconds", "cpu_per_game"}
+
+
+def tiny(base: Path, **changes) -> E.LearnSettings:
+    given = {
+        "games": 5,
+        "paired_games": 6,
+        "generations": 1,
+        "seed": 3,
+        "base": str(base),
+        "tuned_games": 5,
+        "probe_games": 2,
+        "villains": ("gaston", "horned-king"),
+        "threads": 1,
+    }
+    return E.LearnSettings(**(given | changes))
+
+
+def without_timing(doc):
+    """``doc`` (JSON) without its CPU times, which no two runs share."""
+    if isinstance(doc, dict):
+        return {k: without_timing(v) for k, v in doc.items() if k not in TIMING}
+    if isinstance(doc, list):
+        return [without_timing(v) for v in doc]
+    return doc
+
+
+def contents(folder: Path) -> dict[str, object]:
+    """Every file of a learning folder: JSON without timings, parquet as rows, the rest as text."""
+    out = {}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = str(path.relative_to(folder))
+        if path.suffix == ".json":
+            out[name] = without_timing(json.loads(path.read_text()))
+        elif path.suffix == ".parquet":
+            frame = pl.read_parquet(path)
+            out[name] = frame.drop([c for c in frame.columns if c in TIMING]).to_dicts()
+        else:
+            out[name] = path.read_text()
+    return out
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("base") / "search-tiny.toml"
+    path.write_text(TINY_SEARCH)
+    return path
+
+
+@pytest.fixture(scope="module")
+def straight(base, tmp_path_factory) -> Path:
+    """A tiny loop run in one go, on 1 thread."""
+    folder = tmp_path_factory.mktemp("straight") / "learning"
+    E.learn(folder, tiny(base))
+    return folder
+
+
+# ============================================================================ the verdict at its boundaries
+
+
+def value_rows(*values, half=0.0):
+    return [
+        {"matchup": "gaston-vs-horned-king", "villain": "gaston", "value": v, "low": v - half, "high": v + half}
+        for v in values
+    ]
+
+
+def table(gains: dict, values) -> dict:
+    return {"gains": {v: {"gain": g, "low": g - (h - g), "high": h} for v, (g, h) in gains.items()}, "values": values}
+
+
+@pytest.mark.parametrize(
+    ("gain", "high", "settled"),
+    [(0.02, 0.04, True), (0.0201, 0.04, False), (0.02, 0.0401, False), (-0.05, 0.0, True), (0.0, 0.045, False)],
+)
+def test_a_gain_of_2_points_with_its_upper_end_at_4_is_settled_and_no_more(gain, high, settled):
+    previous = table({}, value_rows(0.5))
+    top = table({"gaston": (gain, high), "horned-king": (0.0, 0.01)}, value_rows(0.5))
+    out = E.convergence(previous, top)
+    assert out["settled"] is settled
+    assert out["verdict"] == ("settled" if settled else f"still moving (±{100 * max(abs(gain), high):.1f} points)")
+
+
+@pytest.mark.parametrize(("move", "settled"), [(0.02 + 0.03 + 0.04, True), (0.0901, False), (-0.09, True)])
+def test_a_value_within_2_points_plus_both_half_widths_is_settled_and_no_more(move, settled):
+    previous = table({}, value_rows(0.5, half=0.03))
+    top = table({"gaston": (0.0, 0.01)}, value_rows(0.5 + move, half=0.04))
+    out = E.convergence(previous, top)
+    assert out["settled"] is settled
+    if not settled:
+        assert out["verdict"] == f"still moving (±{100 * abs(move):.1f} points)"
+
+
+def test_every_matchup_and_3_player_share_is_checked():
+    rows = value_rows(0.5) + [
+        {"matchup": "a-vs-b-vs-c", "villain": "gaston", "value": 0.3, "low": 0.3, "high": 0.3},
+    ]
+    moved = [dict(r) for r in rows]
+    moved[1]["value"] = moved[1]["low"] = moved[1]["high"] = 0.33
+    out = E.convergence(table({}, rows), table({"gaston": (0.0, 0.0)}, moved))
+    assert not out["settled"] and out["verdict"] == "still moving (±3.0 points)"
+
+
+# ============================================================================ the loop
+
+
+def broken(frame, provenance):
+    """A value model fitted, then turned upside down: it rates a winning position as losing."""
+    model = L.fit_value(frame, provenance)
+    from strategies.learned import value
+
+    model.weights[value.W2_AT : value.B2_AT + 1] *= -1
+    return model
+
+
+def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(base, tmp_path):
+    folder = tmp_path / "learning"
+    res = E.learn(folder, tiny(base, paired_games=10, retries=1, probe_games=0), fit_value=broken)
+    for name in ("accept.json", "accept-1.json"):
+        accept = json.loads((folder / "g1" / name).read_text())
+        assert accept["accepted"] is False and accept["reason"].startswith("refused")
+    assert res.verdict["top"] == 0 and "refused" in res.verdict["verdict"]
+    assert not (folder / "g1" / "play.json").exists()  # a refused generation plays no more
+    first, again = (pl.read_parquet(folder / "g0" / f"positions{s}.parquet") for s in ("", "-1"))
+    assert again.select("seating", "game").n_unique() == 2 * first.select("seating", "game").n_unique()
+    assert json.loads((folder / "g1" / "fit-1.json").read_text())["data_games"] == 2 * 5 * 4
+
+
+def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, straight, tmp_path):
+    folder = tmp_path / "learning"
+
+    def stop_in_the_paired_games(done, total, label):
+        if "paired" in label:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        E.learn(folder, tiny(base), progress=stop_in_the_paired_games)
+    assert (folder / "g1" / "fit.json").is_file() and not (folder / "g1" / "accept.json").exists()
+    kept = (folder / "g0" / "positions.parquet").stat().st_mtime_ns
+    E.learn(folder, tiny(base))
+    assert (folder / "g0" / "positions.parquet").stat().st_mtime_ns == kept  # finished steps are not played again
+    assert contents(folder) == contents(straight)
+
+
+def test_the_same_seed_gives_the_same_models_on_1_and_2_threads(base, straight, tmp_path):
+    E.learn(tmp_path / "learning", tiny(base, threads=2))
+    assert contents(tmp_path / "learning") == contents(straight)
+    model = json.loads((straight / "g1" / "value.json").read_text())
+    assert np.isfinite(model["weights"]).all() and model["provenance"]["generation"] == 1
+
+
+def test_a_folder_started_with_other_settings_is_refused_naming_the_difference(base, straight):
+    with pytest.raises(InputError, match=r"games=5 \(asked 6\)"):
+        E.learn(straight, tiny(base, games=6))
+
+
+def test_the_loop_writes_a_table_per_generation_and_the_verdict(straight):
+    table = pl.read_parquet(straight / "learning.parquet")
+    assert table["generation"].to_list()[:2] == [0, 1]
+    assert {"data_games", "learned_log_loss", "six_weight_brier", "gain gaston", "cpu_per_game"} <= set(table.columns)
+    verdict = json.loads((straight / "verdict.json").read_text())
+    assert verdict["verdict"] == "settled" or verdict["verdict"].startswith("still moving")
+
+
+def test_the_probe_plays_4x_the_top_budget_and_the_strong_mixtures_against_the_top(straight):
+    from strategies import resolve
+
+    probe = json.loads((straight / "probe.json").read_text())
+    top = probe["top"]
+    spec = resolve(str(straight / f"g{top}" / "probe.toml"))
+    assert (spec.params["samples"], spec.params["horizon"]) == (2 * 4, 1 * 4)
+    for what in ("above", "strong"):
+        assert sorted(probe[what]) == ["gaston", "horned-king"]
+        assert all(g["games"] == 2 and g["low"] <= g["gain"] <= g["high"] for g in probe[what].values())
+
+
+# ============================================================================ the command
+
+
+def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    seen = {}
+
+    def interrupted(folder, settings, progress=None):
+        seen.update(folder=folder, settings=settings)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "learn", interrupted)
+    folder = str(tmp_path / "run")
+    args = ["learn", folder, "-n", "7", "--paired-games", "9", "--generations", "2", "--probe-games", "0"]
+    res = CliRunner().invoke(app, [*args, "--villains", "gaston,horned-king", "--seed", "4", "--threads", "1"])
+    assert res.exit_code == 130, res.output
+    assert f"resume with the same command (simlab learn {folder}" in res.output
+    expected = E.LearnSettings(7, 9, 2, 4, "search", L.TUNED_GAMES, 0, 0, ("gaston", "horned-king"), 1)
+    assert seen == {"folder": folder, "settings": expected}
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["-n", "3"], "games (-n) must be a whole number, at least 5"),
+        (["--paired-games", "1"], "paired_games (--paired-games)"),
+        (["--villains", "gaston,jafar"], "'jafar'"),
+        (["--villains", "gaston"], "2 or 3 different villains"),
+        (["--base", "expert"], "base must be a search strategy"),
+    ],
+)
+def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    res = CliRunner().invoke(app, ["learn", str(tmp_path / "run"), *args])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], res.output
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_models_with_the_paired_games_on_a_dask_cluster(base, straight, tmp_path):
+    from simlab.runs.backend import DaskBackend, use
+
+    backend = DaskBackend(n_workers=2)
+    try:
+        with use(backend):
+            E.learn(tmp_path / "learning", tiny(base))
+    finally:
+        backend.close()
+    assert contents(tmp_path / "learning") == contents(straight)
+
+
+def test_ctrl_c_in_self_play_stops_the_threads_after_their_game_under_way():
+    import os
+    import signal
+
+    done = []
+
+    def interrupt_at_the_first_game(n, planned):
+        done.append(n)
+        if n == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    planned = 300 * 4
+    with pytest.raises(KeyboardInterrupt):
+        L.self_play(300, 5, "expert", ("gaston", "horned-king"), threads=2, progress=interrupt_at_the_first_game)
+    assert max(done) < planned / 2, f"{max(done)} of {planned} games played after Ctrl-C"
+
+
+def test_positions_without_decisions_play_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = (
+        "from simlab.studies import learn\n"
+        "frame = learn.positions(3, 1, 'expert', ('gaston', 'horned-king'), threads=1)\n"
+        "print(frame.height > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]

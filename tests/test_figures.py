@@ -1,0 +1,98 @@
+"""Every figure and verdict of README.md and docs/ comes from a shipped artifact: each placeholder states what the
+artifacts hold now (a changed artifact makes the page stale, and this fails), the pages that describe the
+headline and the levels type no figure of their own, and the other pages' typed figures are counted in a ledger
+that may only shrink (tests/figure_ledger.json)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.report import figures as F
+
+ROOT = Path(__file__).resolve().parents[1]
+LEDGER = ROOT / "tests" / "figure_ledger.json"
+# pages that describe the headline, the verdicts and the levels: every figure they state is generated
+GENERATED = ("docs/index.md", "docs/strategies/levels.md")
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    F.clear_cache()
+    yield
+    F.clear_cache()
+
+
+def test_every_page_states_what_the_artifacts_hold():
+    assert F.stale_pages() == [], "run simlab docs-figures: these pages state figures the artifacts do not hold"
+
+
+def test_a_changed_artifact_makes_the_pages_stale(tmp_path, monkeypatch):
+    report = tmp_path / "balance-report"
+    shutil.copytree(F.REPORT, report)
+    verdicts = report / "robust_verdicts.csv"
+    text = verdicts.read_text(encoding="utf-8")
+    assert "holds: Lady Tremaine is stronger than Gaston" in text
+    verdicts.write_text(text.replace("holds: Lady Tremaine is stronger than Gaston", "holds: Gaston is stronger"))
+    monkeypatch.setattr(F, "REPORT", report)
+    stale = F.stale_pages()
+    assert {"README.md", "docs/index.md", "docs/studies/report.md"} <= set(stale), stale
+
+
+def test_the_pages_use_the_figures_and_the_headline_pages_type_none():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key in ("verdicts", "headline", "eq-table", "search-gains", "report-size", "test-times", "good-play", "fix"):
+        assert f"<!-- fig:{key}" in readme, key
+    for page in GENERATED:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert F.FIG.search(text), page
+        assert F.typed_figures(text) == [], (page, F.typed_figures(text))
+
+
+def test_typed_figures_only_shrink():
+    ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
+    grown = {}
+    for path in F.pages():
+        page = path.relative_to(ROOT).as_posix()
+        found = F.typed_figures(path.read_text(encoding="utf-8"))
+        if len(found) > ledger.get(page, 0):
+            grown[page] = (len(found), ledger.get(page, 0), found)
+    assert grown == {}, "typed figures added (fill them with <!-- fig:KEY --> from an artifact instead): " + str(grown)
+
+
+def test_typed_figures_are_found_outside_placeholders_and_code():
+    text = (
+        "Gaston wins 52.1% [50.0, 54.2] (**holds**, 3 of 6 settings) in 4 min, 17 points ahead. "
+        "<!-- fig:good-play -->`strong`<!-- /fig --> `-n 2000 at 50%` and a 95% interval.\n```\n12.5%\n```"
+    )
+    assert F.typed_figures(text) == ["52.1%", "[50.0, 54.2]", "**holds**", "3 of 6 settings", "4 min", "17 points"]
+
+
+def test_an_unknown_figure_is_one_clear_line():
+    with pytest.raises(F.FigureError, match="unknown figure 'nope'; figures: verdicts"):
+        F.fill("<!-- fig:nope -->1<!-- /fig -->")
+
+
+def test_the_site_shows_the_figures_without_their_markers():
+    text = "a <!-- fig:good-play -->`tuned`<!-- /fig --> b\n<!-- fig:verdicts -->\n<!-- /fig -->\n"
+    out = F.fill(text, strip=True)
+    assert "fig:" not in out and "a `strong` b" in out
+    assert "| Is Gaston stronger than Lady Tremaine? |" in out
+
+
+def test_docs_figures_check_exits_1_on_a_stale_page(tmp_path, monkeypatch):
+    from simlab.cli import app
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("good play: <!-- fig:good-play -->`tuned`<!-- /fig -->\n")
+    monkeypatch.setattr(F, "ROOT", tmp_path)
+    res = CliRunner().invoke(app, ["docs-figures", "--check"])
+    assert res.exit_code == 1 and "stale figures in README.md" in res.output
+    res = CliRunner().invoke(app, ["docs-figures"])
+    assert res.exit_code == 0 and "filled: README.md" in res.output
+    assert "<!-- fig:good-play -->`strong`<!-- /fig -->" in (tmp_path / "README.md").read_text()
+    assert CliRunner().invoke(app, ["docs-figures", "--check"]).exit_code == 0
