@@ -29,24 +29,29 @@ TIERS = {"default": [], "slow": ["-m", "slow"]}
 
 def run_tier(extra: list[str]) -> dict:
     load = os.getloadavg()[0]
+    before = os.times()
     t0 = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", *extra, "-p", "no:cacheprovider", "--durations=40"],
+        [sys.executable, "-m", "pytest", *extra, "-p", "no:cacheprovider", "--durations=40", "-rfE"],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     seconds = time.perf_counter() - t0
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     out = done.stdout
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b", out)}
     slowest = re.findall(r"^(\d+\.\d+)s (call|setup|teardown)\s+(\S+)$", out, re.M)
     return {
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(cpu, 1),  # of the tier and every process it started: what an idle machine needs, about
         "tests": sum(v for k, v in counts.items() if k != "skipped"),
         "counts": counts,
         "exit_code": done.returncode,
         "load_average_at_start": round(load, 2),
         "slowest": [{"seconds": float(s), "when": w, "test": t} for s, w, t in slowest],
+        "failed": re.findall(r"^(?:FAILED|ERROR) (\S+)", out, re.M),
         "summary": out.strip().splitlines()[-1] if out.strip() else done.stderr[-500:],
     }
 
@@ -68,6 +73,9 @@ def main(argv=None) -> int:
     Path(args.out).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     for name, t in tiers.items():
         print(f"{name}: {t['seconds']:.0f} s, {t['tests']} tests, exit {t['exit_code']}: {t['summary']}")
+    for name, t in tiers.items():
+        for test in t["failed"]:
+            print(f"{name}: failed {test}")
     return max(t["exit_code"] for t in tiers.values())
 
 

@@ -537,6 +537,14 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
 @allocating_kernel
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """The search player's choice among ``st.opts[:n]`` (strategy kernel 2; same signature as every strategy)."""
+    stats = np.empty((6, n), np.float64)
+    return choose_with_stats_nb(st, tb, ru, player, n, stats)
+
+
+@allocating_kernel
+def choose_with_stats_nb(st, tb, ru, player, n, stats):
+    """:func:`choose_nb`, leaving in ``stats`` (float64 (6, at least n)) what it measured of each option
+    (:func:`flat_nb`): what a recorder of the search's games keeps for learning (the same choice, the same stream)."""
     P = st.g[K.G_NSEATS]
     root = new_state_nb(P, 0)
     world = new_state_nb(P, 0)
@@ -553,7 +561,6 @@ def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
             ws.sparams[s, j] = x
     local = np.empty(1, np.uint64)
     local[0] = next_u64_nb(st.rng)
-    stats = np.empty((6, n), np.float64)
     scratch = np.empty(K.N_INST, np.int64)
     x = np.empty(N_SCRATCH, np.float64)
     return flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x)

@@ -123,3 +123,34 @@ def test_the_apprentice_level_needs_its_shipped_model(monkeypatch, tmp_path):
     with pytest.raises(InputError, match="make it with simlab learn"):
         Level("apprentice").strategy("gaston")
     assert "apprentice" not in available_levels()
+
+
+TINY_SEARCH = 'name = "search-tiny"\nbase = "search"\n[params]\nsamples = 4\nhorizon = 1\nhalving = 0\nscreen = 0\n'
+
+
+def test_a_recorded_search_game_keeps_what_the_search_measured_of_each_option(tmp_path):
+    """Recording a search player's games keeps its estimate of every option (the mean gain over its rollout
+    policy's option, and the worlds), plays the games as unrecorded play does, and its picks follow from them: the
+    search leaves the reference option only for one it measured better."""
+    from simlab.game.api import Game
+
+    strategy = tmp_path / "search.toml"
+    strategy.write_text(TINY_SEARCH)
+    positions, decisions = learn.self_play(1, 4, str(strategy), ("gaston", "horned-king"), threads=1, decisions=True)
+    per = decisions.group_by("seating", "game", "decision", maintain_order=True).agg(
+        pl.col("search_worlds").max().alias("most"),
+        (pl.col("search_worlds") == 0).sum().alias("unmeasured"),
+        pl.col("search_gain").filter(pl.col("chosen")).first().alias("taken_gain"),
+        (pl.col("chosen") & (pl.col("search_worlds") > 0)).any().alias("left_reference"),
+    )
+    searched = per.filter(pl.col("most") > 0)
+    assert searched.height > 100
+    assert (searched["unmeasured"] >= 1).all()  # the reference option: never measured against itself
+    left = searched.filter(pl.col("left_reference"))
+    assert left.height > 0 and (left["taken_gain"] > 0).all()
+    assert decisions.filter(pl.col("search_worlds") == 0)["search_gain"].is_nan().all()
+    for order in ("gaston", "horned-king"), ("horned-king", "gaston"):
+        played = Game.new(order, seed=4, game_index=0, strategies=(str(strategy),) * 2).play()
+        recorded = positions.filter(pl.col("seating") == "-vs-".join(order), pl.col("seat") == 0)
+        assert recorded["result"][0] == (0.5 if played.winner < 0 else float(played.winner == 0))
+        assert recorded["turn"].max() <= played.rounds * 2

@@ -209,6 +209,28 @@ CASES = {
             ),
         },
     ),
+    "learn": Case(
+        ["learn", "lrn", "-n", "7", "--paired-games", "9", "--generations", "2", "--probe-games", "3"]
+        + ["--tuned-games", "6", "--retries", "1", "--base", "search", "--villains", "gaston,horned-king"]
+        + ["--seed", "4", "--threads", "1", "--json"],
+        "simlab.studies.expert_iteration:learn",
+        {
+            "folder": "lrn",
+            "settings": settings(
+                games=7,
+                paired_games=9,
+                generations=2,
+                seed=4,
+                base="search",
+                tuned_games=6,
+                probe_games=3,
+                retries=1,
+                villains=("gaston", "horned-king"),
+                threads=1,
+            ),
+            "progress": None,  # --json: no bar
+        },
+    ),
     "difficulty": Case(
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "30", "--search-games", "3"]
         + ["--seed", "2", *RULES, "--max-turns", "30", "--threads", "1", *EDIT, "--level", "novice"]
@@ -399,6 +421,7 @@ CASES = {
             "announce": CALLABLE,
         },
     ),
+    "docs-figures": Case(["docs-figures", "--check"], "simlab.report.figures:stale_pages", {}),
     "rules": Case(["rules"], "simlab.data.rules:variants_table", {}),
     "strategies": Case(["strategies", "novice"], "strategies:parameter_table", {"strategy": "novice"}),
     "warmup": Case(

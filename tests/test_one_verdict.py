@@ -71,6 +71,24 @@ def test_the_shipped_ranking_has_its_provenance_and_is_the_shipped_reports():
     assert ranking.top(2) == shipped["robust_readings"][1:]  # the readings the shipped verdicts were tested under
 
 
+def test_a_ranking_is_read_back_with_its_provenance_and_a_bad_one_is_one_line(tmp_path):
+    import polars as pl
+
+    from simlab.errors import InputError
+    from simlab.studies.ranking import PROVENANCE_KEYS, read_ranking, write_ranking
+
+    table = pl.read_parquet(F.REPORT / "leverage_all.parquet")
+    provenance = {k: f"the {k}" for k in PROVENANCE_KEYS}
+    back = read_ranking(write_ranking(table, provenance, tmp_path / "r.toml"))
+    assert back.readings == read_ranking().readings and back.provenance == provenance
+    assert back.why(back.readings[0]).startswith("shipped leverage ranking #1: largest effect")
+    (tmp_path / "bad.toml").write_text('[provenance]\ncommand = "x"\n')
+    with pytest.raises(InputError, match=r"bad.toml: a leverage ranking needs \[provenance\]"):
+        read_ranking(tmp_path / "bad.toml")
+    with pytest.raises(InputError, match="no leverage ranking at .*; make one with simlab leverage --save-ranking"):
+        read_ranking(tmp_path / "none.toml")
+
+
 def test_both_commands_test_the_rankings_readings(command_output, report_verdicts):
     from simlab.studies.ranking import read_ranking
 
@@ -117,3 +135,18 @@ def test_screen_games_without_rescreen_is_one_line():
     assert res.output.strip().splitlines() == [
         "error: --screen-games sizes a new leverage screen: give it with --rescreen"
     ]
+
+
+def test_a_report_that_rescreens_says_so_and_names_its_readings(tmp_path, monkeypatch):
+    from simlab.report import build
+    from simlab.runs.experiment import Experiment
+
+    sizes = {"difficulty_games": 4, "leverage_games": 4, "leverage_board": "none", "search_games": 0}
+    exp = Experiment(name="rescreen", games=4, seed=0, report={**sizes, "readings": 1, "rescreen": True})
+    ctx = build.report_context(exp, tmp_path, 1, lambda _msg: None, "novice")
+    monkeypatch.setattr(build, "STUDIES", ("robust",))  # the verdicts (and the leverage table they screen) only
+    lines: list[str] = []
+    build.play_studies(ctx, lines.append)
+    assert any(line.startswith("re-screening ([report] rescreen = true)") for line in lines), lines
+    tested = [line for line in lines if line.startswith("readings the verdicts tested besides the default: ")]
+    assert len(tested) == 1 and "(from a leverage screen (re-screened" in tested[0], lines

@@ -133,9 +133,28 @@ Edits = Annotated[
     typer.Option("--edit", help='card edit CARD:ATTRIBUTE=VALUE, e.g. "CARD:cost=4", "CARD:remove" (repeatable)'),
 ]
 Config = Annotated[str | None, typer.Option("--config", help="experiment file (TOML; path or name under configs/)")]
-BackendName = Annotated[str, typer.Option("--backend", help="where games are played: local or dask")]
+
+
+def _backend_name(value: str | None) -> str | None:
+    """An unknown --backend refused as it is parsed: before a plan line, a compile or a game."""
+    from simlab.errors import BackendError
+    from simlab.runs.backend import check_backend
+
+    try:
+        if value is not None:
+            check_backend(value)
+    except BackendError as exc:
+        fail(str(exc))
+    return value
+
+
+BackendName = Annotated[
+    str, typer.Option("--backend", help="where games are played: local or dask", callback=_backend_name)
+]
 # commands that read experiment files: None means the file's backend, else local
-BackendOrConfig = Annotated[str | None, typer.Option("--backend", help="where games are played: local or dask")]
+BackendOrConfig = Annotated[
+    str | None, typer.Option("--backend", help="where games are played: local or dask", callback=_backend_name)
+]
 Scheduler = Annotated[
     str | None, typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT (without it: a local Dask cluster)")
 ]

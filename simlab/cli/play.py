@@ -91,35 +91,24 @@ def run(
     """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
     length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
     current chunk and prints the finished games."""
-    from simlab.runs.sim import DEFAULT_CHUNK, checkpoint_settings
-    from simlab.runs.sim import resume as resume_run
     from simlab.runs.sim import run as run_games
 
     fmt = output_format(json_out, csv_out)
     json_out = fmt != "table"  # no bar, no notes: stdout holds the document only
     try:
-        bar, update = progress_bar(checkpoint_settings(resume)["chunk"] if resume is not None else DEFAULT_CHUNK)
         if resume is not None:
-            check_resume_options(
-                resume,
-                {"--matchup": matchup, "-n": n, "--seed": seed, "--max-turns": max_turns, "--first": first},
-                {
-                    "--strategy": strategy,
-                    "--rules": rules,
-                    "--edit": edit,
-                    "--config": config,
-                    "--out": out,
-                    "--target-ci": target_ci,
-                    "--checkpoint": checkpoint if checkpoint is None or not same_dir(checkpoint, resume) else None,
-                },
-            )
-            with (
-                backend_for(backend or "local", scheduler, connect_timeout, fallback),
-                bar if not json_out else no_bar(),
-            ):
-                res = resume_run(resume, threads, progress=None if json_out else update, keep_games=False)
-            print_or_json(res, fmt, checkpoint=resume)
-            return
+            fixed = {"--matchup": matchup, "-n": n, "--seed": seed, "--max-turns": max_turns, "--first": first}
+            given = {
+                "--strategy": strategy,
+                "--rules": rules,
+                "--edit": edit,
+                "--config": config,
+                "--out": out,
+                "--target-ci": target_ci,
+                "--checkpoint": checkpoint if checkpoint is None or not same_dir(checkpoint, resume) else None,
+            }
+            connect = (backend or "local", scheduler, connect_timeout, fallback)
+            return _resume(resume, threads, fmt, connect, fixed, given)
         check_output_file(out, "--out", ".parquet")
         check_output_dir(checkpoint, "--checkpoint")
         cfg = experiment_settings(
@@ -172,6 +161,20 @@ def run(
     print_or_json(res, fmt, change, checkpoint=checkpoint)
     if res.out_error:
         fail(res.out_error)
+
+
+def _resume(resume: str, threads, fmt: str, connect: tuple, fixed: dict, given: dict) -> None:
+    """``run --resume``: finish the checkpointed run with its own settings (the options that would change them
+    refused) and print it."""
+    from simlab.runs.sim import checkpoint_settings
+    from simlab.runs.sim import resume as resume_run
+
+    check_resume_options(resume, fixed, given)
+    bar, update = progress_bar(checkpoint_settings(resume)["chunk"])
+    shown = fmt == "table"
+    with backend_for(*connect), bar if shown else no_bar():
+        res = resume_run(resume, threads, progress=update if shown else None, keep_games=False)
+    print_or_json(res, fmt)
 
 
 EDIT_PAIRED_MAX = 2_000_000  # run --edit plays the same games without the edits up to this many (keeps every row)

@@ -118,7 +118,7 @@ def difficulty(
     not significant across the settings of that question (strong play; new players)."""
     from simlab.runs.levels import SEARCH_GAMES
     from simlab.studies import workload
-    from simlab.studies.robust import grouped_verdicts, robust_difficulty
+    from simlab.studies.robust import robust_difficulty
 
     fmt = output_format(json_out, csv_out)
     if screen_games is not None:
@@ -151,6 +151,13 @@ def difficulty(
             )
     except USER_ERRORS as exc:
         fail(str(exc))
+    _emit_difficulty(fmt, res, head, note, villain, chosen)
+
+
+def _emit_difficulty(fmt: str, res, head, note: str, villain, chosen) -> None:
+    """The headline and the verdicts, as tables, one JSON document or the verdicts as CSV."""
+    from simlab.studies.robust import grouped_verdicts
+
     tables = {
         "verdicts": grouped_verdicts(res),
         "measures": res.table,

@@ -8,7 +8,9 @@
 * at every decision with more than one option, each option's features as the apprentice sees them
   (:func:`strategies.apprentice.option_features_nb`) into ``x`` and what the decision was into ``meta``: the
   apprentice's data. The apprentice's look ahead is drawn from the number the game's stream gives next, without
-  taking it, so an apprentice seat would see exactly the recorded features.
+  taking it, so an apprentice seat would see exactly the recorded features. Where the deciding seat is a search
+  player, what its search measured of each option goes into ``gains`` (the mean gain over the rollout policy's
+  option, and the worlds it was measured in): the search's estimates, not only its pick, to learn from.
 
 Features are computed on copies of the state whose seats' ``sparams`` rows are the given heuristic vectors
 (``progress``: one per villain row; the apprentice's look-ahead states ``world`` and ``ws`` the caller fills the
@@ -16,28 +18,37 @@ same way), so recording changes nothing in the game, whoever plays it (a search 
 not a heuristic vector).
 """
 
+import numpy as np
+
 from simlab.game.driver import decide_nb
 from simlab.kernels import const as K
 from simlab.kernels.compile import as_ptr, entry_kernel, ref
 from simlab.kernels.rng import next_u64_nb
 from simlab.kernels.rules import advance_by_ref_nb, apply_nb
+from strategies import KERNELS
 from strategies.apprentice import option_features_nb
 from strategies.learned.features import features_nb
-from strategies.search import copy_state_nb
+from strategies.search import choose_with_stats_nb, copy_state_nb
 
 # the columns of ``meta``: the decision's number in the game, the option, whether it was taken, the deciding seat,
 # the decision kind (``DK_*``), its options, and the turns begun before it
 M_DECISION, M_OPTION, M_CHOSEN, M_SEAT, M_KIND, M_OPTIONS, M_TURN = range(7)
 N_META = 7
+# the columns of ``gains``: a search player's mean gain of the option over its rollout policy's option (NaN where it
+# measured none: the reference option itself, a kind it leaves to the policy, another player), and the worlds
+G_MEAN, G_WORLDS = range(2)
+N_GAINS = 2
+SEARCH = KERNELS["search"]
 
 
 @entry_kernel
-def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x, meta, counts):
+def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x, meta, stats, gains, counts):
     """Play ``st`` to its end, writing each seat's features at the start of every turn into ``out[t, seat]``
     (float64 (turns, seats, N_FEATURES)) and each option of every decision with more than one into ``x`` (float64
     (rows, N_OPTION_FEATURES)) and ``meta`` (int64 (rows, N_META)). ``counts[0]``, ``counts[1]``: the turns and
-    the option rows written (at most the arrays' lengths; later ones are played, not written). ``work``, ``world``,
-    ``ws``: states of the same seat count; ``progress``: float64 (villain rows, W), the heuristic vector each
+    the option rows written (at most the arrays' lengths; later ones are played, not written); ``gains`` (float64
+    (rows, N_GAINS)) what a search seat measured of them, ``stats`` its scratch (float64 (6, MAX_OPTS)). ``work``,
+    ``world``, ``ws``: states of the same seat count; ``progress``: float64 (villain rows, W), the heuristic vector each
     villain's progress is measured with; ``local``: uint64[1]; ``scratch``: int64 (N_INST,)."""
     rst = ref(st)
     rtb = ref(tb)
@@ -69,9 +80,16 @@ def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x
                 local[0] = st.rng[0]
                 local[0] = next_u64_nb(local)  # the number the game's stream gives next, not taken from it
                 option_features_nb(st, tb, ru, player, n, world, ws, local, scratch, x[r : r + n])
-            chosen = decide_nb(st, tb, ru, rst, rtb)
+            searched = written and st.sv[player, K.SV_STRATEGY] == SEARCH
+            if searched:  # the search's own choice, the same stream: its statistics kept
+                chosen = choose_with_stats_nb(st, tb, ru, player, n, stats)
+            else:
+                chosen = decide_nb(st, tb, ru, rst, rtb)
             if written:
                 for i in range(n):
+                    worlds = stats[2, i] if searched else 0.0
+                    gains[r + i, G_MEAN] = stats[0, i] / worlds if worlds > 0 else np.nan
+                    gains[r + i, G_WORLDS] = worlds
                     meta[r + i, M_DECISION] = d
                     meta[r + i, M_OPTION] = i
                     meta[r + i, M_CHOSEN] = 1 if i == chosen else 0

@@ -137,12 +137,21 @@ def play_studies(ctx: ReportContext, announce: Callable[[str], None]) -> Section
     rates = measure_rates(ctx, plans)
     for line in plan_lines(plans, rates):
         announce(line)
+    if ctx.rescreen and ctx.n_readings and not ctx.chosen_readings:
+        announce(
+            "re-screening ([report] rescreen = true): the verdicts' readings come from this report's leverage table, "
+            "not the shipped ranking configs/leverage/ranking.toml"
+        )
     played = {}
     for study in STUDIES:
         t0 = time.perf_counter()
         with counting() as count:
             getattr(ctx, study)
         played[study] = (count.games, time.perf_counter() - t0)
+    if "robust_readings" in ctx.settings:
+        tested = ", ".join(ctx.settings["robust_readings"][1:]) or "none"
+        source = ctx.settings["robust_readings_from"]
+        announce(f"readings the verdicts tested besides the default: {tested} (from {source})")
     frame = plan_frame(plans, rates, played)
     estimate = sum(estimate_seconds(p, rates) for p in plans)
     ctx.settings["games_planned"] = {p.study: p.games for p in plans}

@@ -23,9 +23,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 import polars as pl
+
+from simlab.data.cards import VILLAIN_KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / "reports" / "balance-report"
@@ -36,15 +39,9 @@ PAGES = ("README.md", "docs")  # the pages figures are filled in: README and eve
 EXEMPT = ("docs/studies/learning.md",)  # written by the learning loop's own process, not filled here
 FIG = re.compile(r"<!-- fig:(?P<key>[a-z][a-z0-9-]*)(?::(?P<arg>[^>]*?))? -->(?P<body>.*?)<!-- /fig -->", re.S)
 
-# the six verdict questions of README's question table: (villain_a, villain_b, measure) at strong play
-QUESTIONS = (
-    ("gaston", "lady-tremaine", "strength"),
-    ("gaston", "horned-king", "strength"),
-    ("lady-tremaine", "horned-king", "strength"),
-    ("gaston", "lady-tremaine", "skill_gap"),
-    ("gaston", "horned-king", "skill_gap"),
-    ("lady-tremaine", "horned-king", "skill_gap"),
-)
+# the six verdict questions of README's question table, at strong play: is one villain stronger than another, and
+# harder to play, for each pair of villains: (villain_a, villain_b, measure)
+QUESTIONS = tuple((a, b, m) for m in ("strength", "skill_gap") for a, b in combinations(VILLAIN_KEYS, 2))
 
 
 @dataclass(frozen=True)
@@ -297,9 +294,16 @@ def test_times() -> str:
     if not TEST_TIMES.is_file():
         return "not measured yet (`python benchmarks/time_tests.py` measures them)"
     t = _json(TEST_TIMES)
+
+    def tier(name: str) -> str:
+        x = t[name]
+        cpu = f", {x['cpu_seconds'] / 60:.1f} min of CPU" if "cpu_seconds" in x else ""
+        failed = f", {len(x['failed'])} failed" if x.get("failed") else ""
+        return f"{name} tier {x['seconds'] / 60:.1f} min of wall time{cpu} ({x['tests']} tests{failed})"
+
     return (
-        f"default tier {t['default']['seconds'] / 60:.1f} min ({t['default']['tests']} tests), slow tier "
-        f"{t['slow']['seconds'] / 60:.1f} min ({t['slow']['tests']} tests), measured on {t['machine']}"
+        f"{tier('default')}, {tier('slow')}; measured on {t['machine']} (an idle machine needs about the CPU time, "
+        "less where a test runs on both cores)"
     )
 
 

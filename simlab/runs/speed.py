@@ -79,8 +79,9 @@ def measure(level: str | None, players: int = 2, threads: int | None = None) -> 
     from simlab.runs.levels import is_search
     from simlab.runs.settings import RunSettings
 
-    # a mirror for 2 players (as the matrix's first matchup), every villain for 3
-    villains = parse_matchup("-vs-".join(VILLAIN_KEYS if players >= 3 else VILLAIN_KEYS[:1] * 2))
+    # the matrix's first matchup of that many players: the first villain's mirror, or the 3-player game
+    seats = VILLAIN_KEYS[:players] if players > 2 else (VILLAIN_KEYS[0],) * 2
+    villains = parse_matchup("-vs-".join(seats))
     search = is_search(level)
     settings = RunSettings(players if search else RATE_GAMES, PROBE_SEED, level=level, threads=threads)
 

@@ -145,7 +145,7 @@ class _Buffers:
     """One thread's arrays for :func:`simlab.game.positions.record_game_nb`, and the frames of a game played."""
 
     def __init__(self, progress, decisions: bool):
-        from simlab.game.positions import N_META
+        from simlab.game.positions import N_GAINS, N_META
         from simlab.kernels import const as K
         from strategies.apprentice import N_OPTION_FEATURES
         from strategies.learned.features import N_FEATURES
@@ -155,6 +155,8 @@ class _Buffers:
         rows = MAX_OPTION_ROWS if decisions else 0
         self.x = np.zeros((rows, N_OPTION_FEATURES))
         self.meta = np.zeros((rows, N_META), np.int64)
+        self.gains = np.zeros((rows, N_GAINS))
+        self.stats = np.zeros((6, K.MAX_OPTS))
         self.local = np.zeros(1, np.uint64)
         self.scratch = np.zeros(K.N_INST, np.int64)
         self.counts = np.zeros(2, np.int64)
@@ -169,6 +171,8 @@ class _Buffers:
 
     def play(self, g, order, i, states, every) -> tuple[pl.DataFrame, pl.DataFrame]:
         from simlab.game.positions import (
+            G_MEAN,
+            G_WORLDS,
             M_CHOSEN,
             M_DECISION,
             M_KIND,
@@ -189,7 +193,8 @@ class _Buffers:
             world.sparams[s, :width] = self.progress[row, :width]
             ws.sparams[s, :width] = self.progress[row, :width]
         tb = g.cards.tables
-        args = (work, self.progress, self.out, world, ws, self.local, self.scratch, self.x, self.meta)
+        args = (work, self.progress, self.out, world, ws, self.local, self.scratch, self.x, self.meta, self.stats)
+        args = (*args, self.gains)
         record_game_nb(g.state, tb, g.rules, *args, self.counts)  # without the GIL
         turns, rows = int(self.counts[0]), int(self.counts[1])
         winner = int(g.state.g[K.G_WINNER])
@@ -221,6 +226,8 @@ class _Buffers:
                 "kind": meta[:, M_KIND],
                 "options": meta[:, M_OPTIONS],
                 "turn": meta[:, M_TURN],
+                "search_gain": self.gains[:rows, G_MEAN].copy(),
+                "search_worlds": self.gains[:rows, G_WORLDS].astype(np.int64),
             }
         ).with_columns(pl.from_numpy(self.x[:rows].copy(), schema=list(OPTION_FEATURE_NAMES)))
         return pl.concat(frames), chosen

@@ -99,8 +99,14 @@ def matrix(settings, command: str = "matrix") -> Workload:
 
 
 def sweep(matchup: str, values: Sequence[str], settings, card: bool = True) -> Workload:
-    """Every value, and the shipped one (counted once more: the estimate errs long); a card's values are each a
-    run under an edit."""
+    """Every value, and the shipped one (counted once more: the estimate errs long), a card's values each a run under
+    an edit. A size the sweep cannot keep is refused here, before the plan is printed (as
+    :func:`simlab.studies.whatif.sweep` plans it, which counts the shipped value once more where it is not among
+    them)."""
+    from simlab.runs.sizes import plan_size
+
+    total = len(values)
+    plan_size("-n", settings.games, games_each=total, kept_bytes_each=total, what=f"games at each of {total:,} values")
     level, p = _level(settings), _players(matchup)
     stages = [Stage(f"value {v}", settings.games, level, p, int(card)) for v in values]
     return Workload("sweep", (Stage("shipped value", settings.games, level, p), *stages))
@@ -115,13 +121,17 @@ def goldfish(villains: Sequence[str], chosen: Sequence[str], games: int) -> Work
 
 
 def ladder(villains: Sequence[str], levels: Sequence[str] | None, games: int, search_games: int | None) -> Workload:
-    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels, strategy_at
-    from strategies.mixture import play_spec
+    from simlab.errors import InputError, StrategyError
+    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels
+    from strategies import resolve
 
     levels = list(levels or scripted_levels())
-    for s in levels:  # every name checked before the plan is said (as the ladder itself does before any game)
-        for v in villains:
-            play_spec(strategy_at(s, v), (v, v))
+    for lv in levels:
+        if not is_level(lv):
+            try:
+                resolve(lv)  # a strategy: an unknown one refused before the plan is printed
+            except StrategyError as exc:
+                raise InputError(str(exc)) from None
     opponents = len(VILLAIN_KEYS) - 1
     stages = []
     for v in villains:
