@@ -52,11 +52,12 @@ CASES = {
         + ["--popsize", "4", "--objective", "2p:novice=1", "--out", "REPORT/t.toml", *FAST],
         "part",
     ),
-    "tune-all": (
+    "tune-all": pytest.param(
         ["tune-all", "--rounds", "1", "--budget", "40", "--candidate-games", "10", "--validation-games", "10"]
         + ["--popsize", "4", "--objective", "2p:novice=1", "--matrix-games", "6", "--out", "REPORT/s"]
         + ["--report-dir", "REPORT/r", *FAST],
         "round",
+        marks=SLOW,
     ),
     "equilibrium": pytest.param(
         ["equilibrium", *M, "--seed-levels", "novice", "--br-from", "", "--library-games", "0", "--table-games", "6"]

@@ -37,6 +37,7 @@ def rows_fit(text: str, width: int = 80) -> None:
     (a continuation line's first cell is blank while the row before it is not a group's first row)."""
     lines = text.splitlines()
     assert all(len(line) <= width for line in lines), max(lines, key=len)
+    assert "…" not in text, [line for line in lines if "…" in line]  # no cell cut short either
     for above, line in zip(lines, lines[1:], strict=False):
         if line.startswith("│") and above.startswith("│"):
             cells = [c.strip() for c in line.strip("│").split("│")]
@@ -113,14 +114,15 @@ def test_game_length_prints_a_row_once():
         ["run", "-m", "gaston-vs-horned-king-vs-lady-tremaine", "-n", "30", "--max-turns", "30"],
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "10", "--readings", "0"]
         + ["--level", "novice", "--level", "expert", "--max-turns", "30"],
+        ["goldfish", "-n", "10", "--max-turns", "30"],
     ],
-    ids=["matrix", "first-seat", "run-3p", "difficulty"],
+    ids=["matrix", "first-seat", "run-3p", "difficulty", "goldfish"],
 )
 def test_tables_fit_80_columns_with_short_names(args, tmp_path):
     args = [str(tmp_path / a.split("/")[-1]) if a.startswith("reports/") else a for a in args]
     out = invoke(*args, *FAST, env=NARROW)
     rows_fit(out)
-    if args[0] != "run":
+    if args[0] not in ("run", "goldfish"):
         assert "G gaston" in out and "HK horned-king" in out
     if args[0] in ("matrix", "first-seat"):
         assert "3p: the 3-player game" in out and "first - others" in out

@@ -110,3 +110,41 @@ def test_an_unknown_speed_is_measured_once_and_kept(tmp_path, monkeypatch):
     assert rate > 10 and json.loads(path.read_text()) == {"novice/2p/1t": rate}
     monkeypatch.setattr("simlab.runs.speed.measure", lambda *a: pytest.fail("measured again"))
     assert speed.rate("novice", 2, 1) == rate
+
+
+def test_a_finished_command_corrects_its_next_estimate(tmp_path, monkeypatch):
+    from simlab.runs import speed
+    from simlab.studies.workload import Stage, Workload
+
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(tmp_path / "speed.json"))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+    (tmp_path / "speed.json").write_text(json.dumps({speed.key("expert", 2, 1): 10.0}))
+    work = Workload("matrix", (Stage("gaston-vs-gaston", 100),))
+    assert work.seconds(1) == 10.0  # 100 games at 10 games/s
+    speed.record_ratio("matrix", 10.0, 20.0)  # it took twice the estimate
+    assert work.seconds(1) == 20.0 and work.seconds(1, corrected=False) == 10.0
+    speed.record_ratio("matrix", 10.0, 1000.0)  # folded in, within the limits
+    assert speed.ratio("matrix") == pytest.approx((2.0 + 4.0) / 2)
+    bar = StagedProgress(100, 20.0, command="sweep", raw=10.0)  # finishes at once: far under its estimate
+    with bar:
+        bar.games(100, 100)
+    assert speed.ratio("sweep") == speed.RATIO_LIMITS[0]
+    unfinished = StagedProgress(100, 20.0, command="run", raw=10.0)
+    with unfinished:
+        unfinished.games(10, 100)
+    assert speed.ratio("run") == 1.0  # a run stopped early says nothing of its estimate
+
+
+def test_runs_under_an_edit_count_their_measured_cost(tmp_path, monkeypatch):
+    from simlab.runs import speed
+    from simlab.runs.settings import RunSettings
+    from simlab.studies import workload
+
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(tmp_path / "speed.json"))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+    (tmp_path / "speed.json").write_text(json.dumps({speed.key("expert", 2, 1): 100.0, "edit/1t": 0.5}))
+    settings = RunSettings(100, 0, threads=1)
+    card = workload.sweep("gaston-vs-horned-king", ["1", "2", "3"], settings)
+    rule = workload.sweep("gaston-vs-horned-king", ["1", "2", "3"], settings, card=False)
+    assert rule.seconds(1) == pytest.approx(4.0)  # the shipped value and three others, 100 games each
+    assert card.seconds(1) == pytest.approx(4.0 + 3 * 0.5)  # each value's tables built for its edit

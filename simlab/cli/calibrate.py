@@ -19,7 +19,6 @@ from simlab.cli.common import (
     check_games,
     emit,
     fail,
-    no_bar,
     output_format,
     plan,
     print_json,
@@ -81,7 +80,7 @@ def calibrate(
 
         plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
         bar = _plan(games, wanted, variants, n, max_turns, threads)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else bar.plan_only():
             progress = None if json_out else bar.games
             settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
             res = run_calibrate(games, wanted, variants, settings=settings)
@@ -95,7 +94,7 @@ def calibrate(
     if png:
         from simlab.report.plots import plot_calibration, plot_lengths
 
-        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), quiet=json_out)
+        save_plot(png, lambda ax: plot_calibration(res.calibration, ax), 9.5, 5, quiet=json_out)
         if res.length_distribution.height:
             path = Path(png)
             save_plot(

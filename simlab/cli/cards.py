@@ -28,7 +28,6 @@ from simlab.cli.common import (
     emit,
     experiment_settings,
     fail,
-    no_bar,
     output_format,
     parse_edits,
     parse_pairs,
@@ -86,7 +85,7 @@ def cards(
             deck_cards(villain, card)  # a bad --card is refused before the observational games are played
         bar = plan(workload.cards(villain, card, causal, settings), settings.threads)
         shown = fmt == "table"
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else bar.plan_only():
             frame = observational(villain, settings=settings.replace(progress=bar.games if shown else None))
             if causal:
                 progress = (lambda done, total: bar.games(done, total, "ablation")) if shown else None
@@ -175,11 +174,11 @@ def sweep(
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
         settings = config_settings(cfg)
-        bar = plan(workload.sweep(cfg["matchup"], vals, settings), settings.threads)
+        bar = plan(workload.sweep(cfg["matchup"], vals, settings, card is not None), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with (
             backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
-            bar if fmt == "table" else no_bar(),
+            bar if fmt == "table" else bar.plan_only(),
         ):
             res = run_sweep(cfg["matchup"], None, vals, card=card, attribute=attribute, rule=rule, settings=settings)
     except USER_ERRORS as exc:

@@ -381,7 +381,7 @@ def each_villain(study, villain, n, seed, rules, max_turns, threads, *args, work
         shown = plan(work(villains), settings.threads) if work is not None else None
         if shown is not None and bar:
             settings = settings.replace(progress=shown.games)
-        with shown if shown is not None and bar else no_bar():
+        with shown if shown is not None and bar else shown.plan_only() if shown is not None else no_bar():
             return study(villain or VILLAIN_KEYS, *args, settings=settings, **keywords)
     except USER_ERRORS as exc:
         fail(str(exc))
@@ -523,7 +523,7 @@ class StagedProgress(LazyProgress):
 
     stage = ""
 
-    def __init__(self, total: int, seconds: float | None = None, stages=()):
+    def __init__(self, total: int, seconds: float | None = None, stages=(), command: str = "", raw: float = 0.0):
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         super().__init__(
@@ -538,15 +538,52 @@ class StagedProgress(LazyProgress):
             transient=True,
         )
         self.planned, self.estimate, self.stages = max(int(total), 1), seconds, list(stages)
+        self.command, self.raw, self.started = command, raw, None  # raw: the estimate before the correction
+        self.line = ""  # the plan line, said when the work starts (after every check, the backend's too)
         self.task = self.add_task("all stages", total=self.planned)
         self.done, self._last = 0, (None, 0)
+
+    def __enter__(self):
+        import time
+
+        self.say_plan()
+        self.started = time.perf_counter()
+        return super().__enter__()
+
+    def say_plan(self) -> None:
+        """The plan line on stderr, once (a command printing JSON or CSV says it too: stdout holds the document)."""
+        if self.line:
+            typer.echo(self.line, err=True)
+            self.line = ""
+
+    def plan_only(self):
+        """``with bar if shown else bar.plan_only():``: the plan line without the bar."""
+        bar = self
+
+        class _PlanOnly(no_bar):
+            def __enter__(self):
+                bar.say_plan()
+                return self
+
+        return _PlanOnly()
+
+    def __exit__(self, *exc):
+        """A command that played what it planned corrects its next estimate (:func:`simlab.runs.speed.ratio`)."""
+        import time
+
+        super().__exit__(*exc)
+        if exc[0] is None and self.command and self.started is not None and self.done >= 0.9 * self.planned:
+            from simlab.runs.speed import record_ratio
+
+            record_ratio(self.command, self.raw, time.perf_counter() - self.started)
 
     def get_renderables(self):
         from rich.text import Text
 
         yield self.make_tasks_table(self.tasks)
         if self.stage:
-            yield Text(f"  stage: {self.stage}", overflow="ellipsis", no_wrap=True)
+            shown = self.stage if self.stage.startswith("stage ") else f"stage: {self.stage}"
+            yield Text(f"  {shown}", overflow="ellipsis", no_wrap=True)
 
     def advance(self, label: str, done: int) -> None:
         """``done`` games of the part ``label``: the increase since the last call counts (a new part, or a
@@ -580,11 +617,15 @@ class StagedProgress(LazyProgress):
 
 
 def plan(workload, threads: int | None = None) -> StagedProgress:
-    """The overall bar of ``workload`` (:class:`simlab.studies.workload.Workload`), after its plan line on stderr
-    when the estimate is longer than :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
+    """The overall bar of ``workload`` (:class:`simlab.studies.workload.Workload`); entering it (or its
+    :meth:`~StagedProgress.plan_only`) says the plan line on stderr first when the estimate is longer than
+    :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
     from simlab.studies.workload import PLAN_ABOVE_SECONDS
 
+    raw = workload.seconds(threads, corrected=False)
     seconds = workload.seconds(threads)
+    stages = [(s.name, s.games) for s in workload.stages]
+    bar = StagedProgress(workload.games, seconds, stages, workload.command, raw)
     if seconds > PLAN_ABOVE_SECONDS:
-        typer.echo(workload.line(threads, seconds), err=True)
-    return StagedProgress(workload.games, seconds, [(s.name, s.games) for s in workload.stages])
+        bar.line = workload.line(threads, seconds)
+    return bar

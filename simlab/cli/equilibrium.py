@@ -20,7 +20,6 @@ from simlab.cli.common import (
     backend_for,
     emit,
     fail,
-    no_bar,
     output_format,
     parse_pairs,
     plan,
@@ -229,7 +228,7 @@ def equilibrium(
         bar = plan(workload.equilibrium(matchups, options, levels, probe_games), threads)
         results, written = [], []
         t0 = time.perf_counter()
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")

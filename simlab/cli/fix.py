@@ -22,7 +22,6 @@ from simlab.cli.common import (
     backend_for,
     emit,
     fail,
-    no_bar,
     output_format,
     plan,
     run_settings,
@@ -140,7 +139,7 @@ def fix(
         band_ = F.parse_band(band)
         settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level, where="the matchups")
         bar = plan(workload.fix(band_, matchup or None, options, edits_from, settings), threads)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = F.fix(band_, matchup or None, options, edits_from, checkpoint, bar.games, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))

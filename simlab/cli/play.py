@@ -138,7 +138,7 @@ def run(
         change = None
         with (
             backend_for(cfg["backend"], cfg["scheduler"], connect_timeout, fallback),
-            bar if not json_out else no_bar(),
+            bar if not json_out else bar.plan_only(),
         ):
             res = run_games(
                 cfg["matchup"],
@@ -158,7 +158,7 @@ def run(
             console.print(_level_text(res, settings, cfg), highlight=False)
     except USER_ERRORS as exc:
         fail(str(exc))
-    print_or_json(res, fmt, change)
+    print_or_json(res, fmt, change, checkpoint=checkpoint)
     if res.out_error:
         fail(res.out_error)
 
@@ -230,7 +230,7 @@ def check_resume_options(path: str, settings: dict, others: dict) -> None:
             )
 
 
-def print_or_json(res, fmt: str, change=None) -> None:
+def print_or_json(res, fmt: str, change=None, checkpoint: str | None = None) -> None:
     """The run's tables: on screen, as one JSON document (``json``), or its summary as CSV (``csv``); ``change``:
     an edited run's baseline and paired change (:func:`simlab.studies.whatif.edit_change`), beside it."""
     if fmt == "json":
@@ -244,11 +244,21 @@ def print_or_json(res, fmt: str, change=None) -> None:
 
             console.print(edit_change_view(change, res.edits))
     if res.interrupted:
-        if res.checkpoint is not None:
-            import shlex
-
-            typer.echo(f"stopped; finish the run with: simlab run --resume {shlex.quote(res.checkpoint)}", err=True)
+        typer.echo(resume_hint(res, res.checkpoint or checkpoint), err=True)
         raise typer.Exit(res.stop_code or 130)
+
+
+def resume_hint(res, checkpoint: str | None) -> str:
+    """What a stop (Ctrl-C, SIGTERM) left: with a checkpoint, how to finish the run; without, how to make the next
+    one resumable."""
+    if checkpoint:
+        import shlex
+
+        return f"stopped; finish the run with: simlab run --resume {shlex.quote(str(checkpoint))}"
+    return (
+        f"stopped after {res.n_games:,} games; the summary above covers them. Give --checkpoint DIR to be able to "
+        "resume a run (--resume DIR)"
+    )
 
 
 def matrix(
@@ -315,7 +325,7 @@ def _matrix(n, seed, strategy, rules, max_turns, threads, png, edit, level, back
         work = workload.matrix(settings, command)
         bar = plan(work, settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(backend, scheduler, *connect), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, *connect), bar if fmt == "table" else bar.plan_only():
             return run_matrix(settings=settings), settings
     except USER_ERRORS as exc:
         fail(str(exc))

@@ -24,7 +24,6 @@ from simlab.cli.common import (
     each_villain,
     emit,
     fail,
-    no_bar,
     output_format,
     plan,
     run_settings,
@@ -135,7 +134,7 @@ def difficulty(
         )
         bar = plan(work, head_settings.threads)
         shown = fmt == "table"
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else bar.plan_only():
             head_settings = head_settings.replace(progress=bar.games if shown else None)
             head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
             if shown:
@@ -327,7 +326,7 @@ def leverage(
         settings = run_settings(n, seed, None, rules, max_turns, threads, edit, level)
         bar = plan(workload.leverage(not no_rules, board, perturb or (), matchup or None, settings), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = run_leverage(
                 rules=not no_rules,
                 board=board,

@@ -20,7 +20,6 @@ from simlab.cli.common import (
     backend_for,
     emit,
     fail,
-    no_bar,
     output_format,
     parse_pairs,
     plan,
@@ -114,7 +113,7 @@ def tune(
         )
         bar = plan(work, threads)
         update = bar.tuning
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = tuning.tune(
                 villain,
                 budget,
@@ -185,7 +184,7 @@ def tune_all(
         )
         bar = plan(work, threads)
         update = bar.tuning
-        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else no_bar():
+        with backend_for(backend, scheduler, connect_timeout, fallback), bar if fmt == "table" else bar.plan_only():
             res = tuning.iterated_best_response(
                 rounds,
                 budget,

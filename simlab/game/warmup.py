@@ -78,6 +78,28 @@ def _shipped_part_seconds() -> dict[str, float]:
     return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
 
 
+def last_compile_seconds(player: str = "") -> float | None:
+    """What this machine's last cold compile took (each cache marker keeps its seconds): of the kernels, or of a
+    player compiled on first use (``search``, ``apprentice``); None before the first. The compile message says
+    this measured time, never a promised one."""
+    import re
+
+    pattern = re.compile(r"ready-[0-9a-f]{16}" + (rf"-{player}-.+" if player else ""))
+    found = []
+    for path in Path(cache.cache_base()).glob("ready-*"):
+        if pattern.fullmatch(path.name):
+            try:
+                found.append((path.stat().st_mtime, float(path.read_text().split()[0])))
+            except (OSError, ValueError, IndexError):
+                continue
+    return max(found)[1] if found else None
+
+
+def _last_text(player: str = "") -> str:
+    last = last_compile_seconds(player)
+    return f"the last compile here took {last:.0f} s" if last is not None else "the time is reported when done"
+
+
 def cached() -> bool:
     """The kernels for the current sources are compiled and cached (the next run starts in about a second)."""
     return _ready or _marker().exists()
@@ -273,11 +295,11 @@ def _ensure_late(player: str, force: bool) -> dict[str, float]:
     }[player]
     if bound():
         return {}
-    stage, seconds = _LATE[player]
+    stage, _ = _LATE[player]
     marker = _late_marker(player)
     cold = not numba.config.DISABLE_JIT and (force or not marker.exists())
     if cold:
-        _say(f"compiling {stage} (first use only, about {seconds} s)")
+        _say(f"compiling {stage} (first use only; {_last_text(player)})")
     t = time.perf_counter()
     bind()  # without the JIT: puts the Python function in the table
     if not cold:
@@ -306,10 +328,8 @@ def _ensure(force: bool) -> dict[str, float]:
     t_all = time.perf_counter()
     if cold:
         procs = _process_count()
-        _say(
-            f"compiling the simulation kernels (first run only, about {EXPECTED_SECONDS} s on 2 cores"
-            + (f", in {procs} processes)" if procs > 1 else ")")
-        )
+        where = f"in {procs} processes" if procs > 1 else "in 1 process"
+        _say(f"compiling the simulation kernels (first run only, {where}; {_last_text()})")
         for line in patches.not_applied():
             _say(line)
         if procs > 1 and _compile_in_parallel(t_all):

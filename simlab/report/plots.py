@@ -249,24 +249,30 @@ def plot_leverage(table: pl.DataFrame, ax, top: int = 20, title: str = "leverage
 
 
 def plot_calibration(calibration: pl.DataFrame, ax, title: str = "calibration against real play"):
-    """Observed frequency against predicted probability per bin, with Wilson 95% intervals, one series per
-    model (each seated villain of each logged game is one entry)."""
+    """Observed frequency against predicted probability per bin, one marker per bin and model with its Wilson 95%
+    interval and the number of entries beside it (each seated villain of each logged game is one entry): points,
+    never lines joining bins, so a handful of games reads as what it is; the models side by side within a bin and
+    the legend outside the data."""
     models = list(calibration["model"].unique(maintain_order=True))
-    offsets = np.linspace(-0.012, 0.012, len(models)) if len(models) > 1 else [0.0]
+    spread = 0.04 if len(models) > 1 else 0.0
+    offsets = np.linspace(-spread, spread, len(models)) if len(models) > 1 else [0.0]
     for model, dx in zip(models, offsets, strict=True):
         sub = calibration.filter(pl.col("model") == model)
         x = sub["predicted"].to_numpy() + dx
         y = sub["observed"].to_numpy()
         err = np.clip(np.vstack([y - sub["observed_low"].to_numpy(), sub["observed_high"].to_numpy() - y]), 0, None)
-        ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3, markersize=4, label=model)
+        n = int(sub["entries"].sum())
+        ax.errorbar(x, y, yerr=err, fmt="o", linestyle="none", capsize=3, markersize=5, label=f"{model} ({n} entries)")
+        for xi, yi, k in zip(x, y, sub["entries"].to_list(), strict=True):
+            ax.annotate(str(k), (xi, yi), textcoords="offset points", xytext=(4, 2), fontsize=7, color="dimgrey")
     ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect calibration")
     ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(-0.02, 1.02)
     ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.set_xlabel("predicted probability of winning (bin mean)")
     ax.set_ylabel("observed share of wins (95% Wilson interval)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, title="numbers: entries")
     ax.set_title(title)
     return ax
 

@@ -580,18 +580,18 @@ def matrix_table(table: pl.DataFrame, settings) -> Table:
     flagged = False
     out = Table(
         title=f"matchup matrix: {settings.games:,} games each, seed {settings.seed}, {settings.play_label()}",
-        caption=f"{legend(names)}. {FIRST_SEAT_TEXT}.",
+        caption=f"{legend(names)}. rounds: the median number of rounds. {FIRST_SEAT_TEXT}.",
         caption_justify="left",
     )
-    for col in ("matchup", "outcome", "rate [95%]", "median rounds", "first - others [95%]"):
-        out.add_column(col, no_wrap=col != "median rounds")
+    for col in ("matchup", "outcome", "rate [95%]", "rounds", "first - others [95%]"):
+        out.add_column(col, no_wrap=True)
     last = None
     for r in table.iter_rows(named=True):
         first = r["matchup"] != last
         last = r["matchup"]
         mark = ""
         if r["outcome"] == "unfinished" and r["rate"] > UNFINISHED_FLAG:
-            mark, flagged = " !", True
+            mark, flagged = "!", True
         out.add_row(
             short_matchup(r["matchup"]) if first else "",
             short_entry(r["outcome"]),
@@ -646,9 +646,13 @@ def goldfish_view(frame: pl.DataFrame, n: int, seed: int, max_turns: int | None 
     def turns(x, fmt="g") -> str:
         return "-" if x is None or x != x or x == float("inf") else f"{x:{fmt}}"
 
-    rows = []
+    # the strategy column only where it says more than the level; a villain named on its first row
+    strategy = any(r["strategy"] != r["level"] for r in frame.iter_rows(named=True))
+    rows, last = [], None
     for r in frame.iter_rows(named=True):
-        cells = [r["villain"], r["level"] or "-", r["strategy"], f"{r['won'] / r['games']:.1%}"]
+        who = r["villain"] if r["villain"] != last else ""
+        last = r["villain"]
+        cells = [who, r["level"] or "-", *([r["strategy"]] if strategy else []), f"{r['won'] / r['games']:.1%}"]
         if r["won"]:
             cells += [
                 turns(r["median_turns"]),
@@ -659,7 +663,7 @@ def goldfish_view(frame: pl.DataFrame, n: int, seed: int, max_turns: int | None 
         else:
             cells += ["none won", "-", "-", "-"]
         rows.append(cells)
-    columns = ("villain", "level", "strategy", "won", "median", "10th pct", "90th pct", "mean")
+    columns = ("villain", "level", *(["strategy"] if strategy else []), "won", "median", "10th", "90th", "mean")
     levels = [lv for lv in frame["level"].unique(maintain_order=True) if lv]
     played = f"; levels {', '.join(levels)}" if levels else ""
     title = f"goldfish: turns to win unopposed ({n:,} games each, seed {seed}{played}), of the games won"

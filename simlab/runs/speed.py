@@ -97,10 +97,61 @@ def measure(level: str | None, players: int = 2, threads: int | None = None) -> 
     return played / max(time.perf_counter() - t0, 1e-6)
 
 
+EDIT_RUNS = 4  # tiny runs timed with and without an edit, for what building an edited game's tables adds to a run
+
+
+def edit_seconds(threads: int | None = None) -> float:
+    """What a run under a card edit adds (its card tables are built for it): stored, else measured now."""
+    k = f"edit/{threads or 'all'}t"
+    found = _memory.get(k) or _read().get(k)
+    if found:
+        return found
+    from simlab.data.edits import parse_edit
+    from simlab.game import warmup
+    from simlab.runs.gameplan import _chunks
+    from simlab.runs.settings import RunSettings
+
+    villains = ("gaston", "horned-king")
+    base = RunSettings(2, PROBE_SEED, threads=threads)
+    warmup.ensure_players(base.plan(villains).kernels)
+
+    def timed(edits) -> float:
+        t0 = time.perf_counter()
+        for i, e in enumerate(edits):
+            s = base.replace(edits=(e,) if e is not None else ())
+            sum(p.height for p, _, _ in _chunks(s.plan(villains, None, PROBE_SEED + i), threads))
+        return time.perf_counter() - t0
+
+    plain = timed([None] * EDIT_RUNS)
+    # a different edit each time: an edit's tables are built once and reused
+    edited = timed([parse_edit(f"Get Out!:cost={c}") for c in range(1, EDIT_RUNS + 1)])
+    value = max((edited - plain) / EDIT_RUNS, 1e-3)
+    _store(k, value, 1.0)
+    return value
+
+
 def record(level: str | None, players: int, threads: int | None, games: int, seconds: float) -> None:
     """Fold a finished run's speed into the stored rate (runs shorter than :data:`RECORD_SECONDS` are noise)."""
     if seconds >= RECORD_SECONDS and games > 0:
         _store(key(level, players, threads), games / seconds, WEIGHT)
+
+
+RATIO_LIMITS = (0.5, 4.0)  # a command's correction is kept within these
+RATIO_FROM_SECONDS = 5.0  # a command planned to take at least this long corrects its next estimate
+
+
+def ratio(command: str) -> float:
+    """What ``command``'s last runs here took over their estimate (1 before any): what the rates leave out (a
+    study's own work, the load of the machine)."""
+    k = f"command/{command}"
+    return _memory.get(k) or _read().get(k) or 1.0
+
+
+def record_ratio(command: str, estimated: float, took: float) -> None:
+    """Fold a finished command's time over its estimate (before the correction) into :func:`ratio`."""
+    if estimated >= RATIO_FROM_SECONDS and took > 0:
+        low, high = RATIO_LIMITS
+        _store(f"command/{command}", min(max(took / estimated, low), high), WEIGHT)
 
 
 def _store(k: str, value: float, weight: float) -> None:

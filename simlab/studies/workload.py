@@ -24,6 +24,7 @@ class Stage:
     games: int
     level: str | None = None  # None: expert
     players: int = 2
+    edited: int = 0  # runs under a card edit: each builds its own card tables first
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,16 @@ class Workload:
     def games(self) -> int:
         return sum(s.games for s in self.stages)
 
-    def seconds(self, threads: int | None = None) -> float:
-        """The estimate: each stage's games at its level's measured rate (measured now if not yet)."""
-        from simlab.runs.speed import rate
+    def seconds(self, threads: int | None = None, corrected: bool = True) -> float:
+        """The estimate: each stage's games at its level's measured rate (measured now if not yet), the runs under
+        an edit at their measured cost, times what this command's last runs here took over their estimate
+        (``corrected``; :func:`simlab.runs.speed.ratio`)."""
+        from simlab.runs.speed import edit_seconds, rate, ratio
 
-        return sum(s.games / rate(s.level, s.players, threads) for s in self.stages if s.games)
+        play = sum(s.games / rate(s.level, s.players, threads) for s in self.stages if s.games)
+        edited = sum(s.edited for s in self.stages)
+        raw = play + (edited * edit_seconds(threads) if edited else 0.0)
+        return raw * (ratio(self.command) if corrected else 1.0)
 
     def line(self, threads: int | None = None, seconds: float | None = None) -> str:
         """``plan: 84,000 games in 7 stages, about 45 s (measured 1,870 expert games/s here)``."""
@@ -80,7 +86,7 @@ def run(matchup: str, settings, strategies=None, baseline: bool = False) -> Work
     from simlab.game.api import parse_matchup
 
     settings.plan(parse_matchup(matchup), None, None, strategies)
-    stages = [Stage(matchup, settings.games, _level(settings), _players(matchup))]
+    stages = [Stage(matchup, settings.games, _level(settings), _players(matchup), int(bool(settings.edits)))]
     if baseline:
         stages.append(Stage("the same games without the edits", settings.games, _level(settings), _players(matchup)))
     return Workload("run", tuple(stages))
@@ -92,16 +98,17 @@ def matrix(settings, command: str = "matrix") -> Workload:
     return Workload(command, tuple(Stage(m, settings.games, _level(settings), _players(m)) for m in matchups()))
 
 
-def sweep(matchup: str, values: Sequence[str], settings) -> Workload:
-    """Every value, and the shipped one (counted once more: the estimate errs long). A size the sweep cannot keep is
-    refused here, before the plan is printed (as :func:`simlab.studies.whatif.sweep` plans it, which counts the shipped
-    value once more where it is not among them)."""
+def sweep(matchup: str, values: Sequence[str], settings, card: bool = True) -> Workload:
+    """Every value, and the shipped one (counted once more: the estimate errs long), a card's values each a run under
+    an edit. A size the sweep cannot keep is refused here, before the plan is printed (as
+    :func:`simlab.studies.whatif.sweep` plans it, which counts the shipped value once more where it is not among
+    them)."""
     from simlab.runs.sizes import plan_size
 
     total = len(values)
     plan_size("-n", settings.games, games_each=total, kept_bytes_each=total, what=f"games at each of {total:,} values")
     level, p = _level(settings), _players(matchup)
-    stages = [Stage(f"value {v}", settings.games, level, p) for v in values]
+    stages = [Stage(f"value {v}", settings.games, level, p, int(card)) for v in values]
     return Workload("sweep", (Stage("shipped value", settings.games, level, p), *stages))
 
 
@@ -142,7 +149,7 @@ def cards(villain: str, cards_: Sequence[str] | None, causal: bool, settings) ->
     stages = [Stage("observational", settings.games * opponents, level)]
     if causal:
         n_cards = deck_cards(villain, cards_ or None).height
-        stages += [Stage("ablation", (n_cards + 1) * opponents * settings.games, level)]
+        stages += [Stage("ablation", (n_cards + 1) * opponents * settings.games, level, 2, n_cards * opponents)]
     return Workload("cards", tuple(stages))
 
 
@@ -152,7 +159,7 @@ def leverage(rules: bool, board: str, perturb, matchups, settings) -> Workload:
     found, _, runs = leverage_runs(rules, board, perturb, matchups, settings.variant_dict)
     level = _level(settings)
     stages = [Stage(f"{m} shipped reading", settings.games, level, _players(m)) for m in found]
-    stages += [Stage(f"{m} {p.setting}", settings.games, level, _players(m)) for p, m in runs]
+    stages += [Stage(f"{m} {p.setting}", settings.games, level, _players(m), int(bool(p.edits))) for p, m in runs]
     return Workload("leverage", tuple(stages))
 
 
@@ -199,8 +206,8 @@ def difficulty(
 def fix(band, matchups, options, edits_from, settings) -> Workload:
     from simlab.studies.fix import fix_plan
 
-    games, _ = fix_plan(band, matchups, options, edits_from, settings=settings)
-    return Workload("fix", (Stage("screen, best fixes, adaptation", games, _level(settings)),), "at most")
+    games, edited = fix_plan(band, matchups, options, edits_from, settings=settings)
+    return Workload("fix", (Stage("screen, best fixes, adaptation", games, _level(settings), 2, edited),), "at most")
 
 
 def calibrate(orders, levels, rules, games: int, max_turns: int) -> Workload:

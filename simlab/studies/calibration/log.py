@@ -11,7 +11,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -196,13 +196,29 @@ SKIP_SCHEMA = {
 
 # the names a column goes by in logs people keep (after lower case, spaces and hyphens as "_")
 COLUMN_NAMES = {
-    "winner": ("winner", "won_by", "winning_villain", "victor", "win"),
-    "first": ("first", "first_player", "firstplayer", "starting_player", "starter", "went_first", "goes_first"),
+    "winner": ("winner", "won_by", "winning_villain", "victor", "win", "who_won", "winning_player"),
+    "first": (
+        "first",
+        "first_player",
+        "firstplayer",
+        "starting_player",
+        "starter",
+        "went_first",
+        "goes_first",
+        "who_went_first",
+        "who_goes_first",
+        "who_started",
+        "first_villain",
+        "starting_villain",
+        "first_turn",
+    ),
     "rounds": ("rounds", "round", "turns", "game_rounds"),
     "group": ("group", "event", "play_group", "tournament"),
 }
-_SEAT_COLUMN = re.compile(r"seat_?([0-9]+|[a-c])")  # one column per seat, in seat order
-_VILLAIN_COLUMN = re.compile(r"(?:villain|player)_?([0-9]+|[a-c])")  # one column per villain, order not known
+_SEAT_COLUMN = re.compile(r"seat_?([0-9]+|[a-c])(?:_villain)?")  # one column per seat, in seat order
+# one column per villain, order not known: villain_a, player_1, p1, player_1_villain, villain_player_2, ...
+_VILLAIN_COLUMN = re.compile(r"(?:villain_(?:of_)?)?(?:villain|player|p)_?([0-9]+|[a-c])(?:_villain|_name)?")
+_PLAYER_VALUE = re.compile(r"(?:player|p|seat)?_?([0-9]+|[a-c])")  # "Player 2" in a winner or first column
 
 
 def _column_key(name) -> str:
@@ -221,9 +237,32 @@ class LogLayout:
     rounds: str | None
     group: str | None
     ignored: tuple[str, ...]
+    numbers: tuple[tuple[str, str], ...] = ()  # (number or letter, column) of per-seat or per-villain columns
+    headers: tuple[tuple[str, str], ...] = ()  # (column key, the header as the log writes it)
+
+    def player(self, text, row: dict):
+        """A winner or first player written as a column's player (``Player 2``, ``P1``): that column's villain in
+        ``row``; anything else as written."""
+        m = _PLAYER_VALUE.fullmatch(_column_key(text)) if text else None
+        if m is None or not self.numbers:
+            return text
+        k = m.group(1)
+        column = dict(self.numbers).get(k)
+        if column is None:  # "P2" of columns villain_a, villain_b: the second column
+            i = int(k) - 1 if k.isdigit() else ord(k) - ord("a")
+            column = self.numbers[i][1] if 0 <= i < len(self.numbers) else None
+        return row.get(column) if column else text
 
     def describe(self, unknown_first: int = 0) -> str:
-        """One line: each column found and how it was read; ``unknown_first`` games had no first player."""
+        """One line: each column found (as the log names it) and how it was read; ``unknown_first`` games had no
+        first player."""
+        shown = dict(self.headers)
+        self = replace(
+            self,
+            villains=tuple(shown.get(c, c) for c in self.villains),
+            ignored=tuple(shown.get(c, c) for c in self.ignored),
+            **{k: shown.get(getattr(self, k), getattr(self, k)) for k in ("winner", "first", "rounds", "group")},
+        )
         listed = ", ".join(self.villains)
         if self.seat_order:
             parts = [f"{listed} -> the villains in seat order (first plays first) unless a first player is named"]
@@ -252,15 +291,28 @@ def log_layout(columns, name: str = "the log") -> LogLayout:
     (``villain_a``, ``villain_b``, ``player_1``, ...: who played, the first player from its own column, else
     unknown). An InputError names what is missing and the columns found."""
     columns = list(dict.fromkeys(columns))
-    found = {role: next((n for n in names if n in columns), None) for role, names in COLUMN_NAMES.items()}
+    found = {}
+    for role, names in COLUMN_NAMES.items():
+        present = [n for n in names if n in columns]
+        if len(present) > 1:  # refused rather than guessed: the games would depend on which one is read
+            raise InputError(
+                f"{name}: columns {' and '.join(repr(c) for c in present)} could each be the {role} column; "
+                "keep one (or rename the other)"
+            )
+        found[role] = present[0] if present else None
     seats = sorted((m.group(1), c) for c in columns if (m := _SEAT_COLUMN.fullmatch(c)))
-    each = sorted((m.group(1), c) for c in columns if (m := _VILLAIN_COLUMN.fullmatch(c)))
+    each = sorted((m.group(1), c) for c in columns if (m := _VILLAIN_COLUMN.fullmatch(c)) and c not in found.values())
+    kinds = [k for k, n in (("a villains column", "villains" in columns), ("seat columns", len(seats) >= 2)) if n]
+    kinds += ["player columns"] if len(each) >= 2 else []
+    if len(kinds) > 1:
+        raise InputError(f"{name}: {' and '.join(kinds)} both name the villains (found {', '.join(columns)}); keep one")
+    numbers = ()
     if "villains" in columns:
         villains, seat_order = ("villains",), True
     elif len(seats) >= 2:
-        villains, seat_order = tuple(c for _, c in seats), True
+        villains, seat_order, numbers = tuple(c for _, c in seats), True, tuple(seats)
     elif len(each) >= 2:
-        villains, seat_order = tuple(c for _, c in each), False
+        villains, seat_order, numbers = tuple(c for _, c in each), False, tuple(each)
     else:
         raise InputError(
             f"{name}: no villains column (found {', '.join(columns) or 'none'}); the log needs columns {LOG_COLUMNS}"
@@ -270,7 +322,8 @@ def log_layout(columns, name: str = "the log") -> LogLayout:
             f"{name}: no 'winner' column (found {', '.join(columns)}); the log needs columns {LOG_COLUMNS}"
         )
     used = set(villains) | {c for c in found.values() if c}
-    return LogLayout(villains, seat_order, **found, ignored=tuple(c for c in columns if c not in used))
+    ignored = tuple(c for c in columns if c not in used)
+    return LogLayout(villains, seat_order, **found, ignored=ignored, numbers=numbers)
 
 
 def _log_row(layout: LogLayout, r: dict) -> dict:
@@ -283,6 +336,8 @@ def _log_row(layout: LogLayout, r: dict) -> dict:
     for role in ("winner", "first", "rounds", "group"):
         col = getattr(layout, role)
         out[role] = r.get(col) if col else None
+    for role in ("winner", "first"):  # "Player 2": the villain of that player's column
+        out[role] = layout.player(out[role], r)
     return out
 
 
@@ -320,12 +375,13 @@ def read_log(source) -> GameLog:
     player when it is known), ``rounds`` (null when not logged), ``group`` (null when none).
     """
     rows, name, unit = _read_rows(source)
+    headers = tuple({_column_key(k): str(k) for _, r in rows for k in r}.items())
     rows = [
         (line, {_column_key(k): _cell(v) if not isinstance(v, list) else v for k, v in r.items()}) for line, r in rows
     ]
     if not rows:
         raise InputError(f"{name}: no games (the log needs columns {LOG_COLUMNS})")
-    layout = log_layout([c for _, r in rows for c in r], name)
+    layout = replace(log_layout([c for _, r in rows for c in r], name), headers=headers)
     games, skipped = [], []
     for line, r in rows:
         try:
