@@ -106,12 +106,14 @@ def edit_seconds(threads: int | None = None) -> float:
     found = _memory.get(k) or _read().get(k)
     if found:
         return found
+    from simlab.data.cards import VILLAIN_KEYS, load_cards
     from simlab.data.edits import parse_edit
     from simlab.game import warmup
     from simlab.runs.gameplan import _chunks
     from simlab.runs.settings import RunSettings
 
-    villains = ("gaston", "horned-king")
+    villains = (VILLAIN_KEYS[0], VILLAIN_KEYS[-1])
+    card = next(c for c in load_cards().cards if c.villain == villains[0] and c.deck == "villain" and c.cost > 0)
     base = RunSettings(2, PROBE_SEED, threads=threads)
     warmup.ensure_players(base.plan(villains).kernels)
 
@@ -124,7 +126,7 @@ def edit_seconds(threads: int | None = None) -> float:
 
     plain = timed([None] * EDIT_RUNS)
     # a different edit each time: an edit's tables are built once and reused
-    edited = timed([parse_edit(f"Get Out!:cost={c}") for c in range(1, EDIT_RUNS + 1)])
+    edited = timed([parse_edit(f"{card.name}:cost={c}") for c in range(1, EDIT_RUNS + 1)])
     value = max((edited - plain) / EDIT_RUNS, 1e-3)
     _store(k, value, 1.0)
     return value

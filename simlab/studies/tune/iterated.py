@@ -99,15 +99,9 @@ def iterated_best_response(
 
     settings = settings_from(settings, **given)
     seed = settings.seed
-    rounds = _check_count(rounds, "--rounds")
-    matrix_games = _check_count(matrix_games, "matrix games")
-    # each tune's own checks, before the first matrix is played
-    budget = _check_count(budget, "the budget")
-    plan_size("--budget", budget, games_each=rounds * len(VILLAIN_KEYS), what="search games per tune")
-    _check_count(candidate_games, "games per candidate", 2)
-    _check_count(validation_games, "validation games")
-    if popsize is not None:
-        _check_count(popsize, "the population size", 2)
+    rounds, matrix_games, budget = _checked_sizes(
+        rounds, matrix_games, budget, candidate_games, validation_games, popsize
+    )
     objective = parse_objective(objective, drop_penalty)
     villains = tuple(check_villain(v) for v in villains)
     current = {v: _heuristic(s, f"level {start_level}") for v, s in level_strategies(start_level).items()}
@@ -183,6 +177,19 @@ def iterated_best_response(
     if report_dir is not None:
         save_trajectory(result, report_dir)
     return result
+
+
+def _checked_sizes(rounds, matrix_games, budget, candidate_games, validation_games, popsize) -> tuple[int, int, int]:
+    """The rounds, matrix games and budget, checked with each tune's own sizes before the first matrix is played."""
+    rounds = _check_count(rounds, "--rounds")
+    matrix_games = _check_count(matrix_games, "matrix games")
+    budget = _check_count(budget, "the budget")
+    plan_size("--budget", budget, games_each=rounds * len(VILLAIN_KEYS), what="search games per tune")
+    _check_count(candidate_games, "games per candidate", 2)
+    _check_count(validation_games, "validation games")
+    if popsize is not None:
+        _check_count(popsize, "the population size", 2)
+    return rounds, matrix_games, budget
 
 
 def _improvement_row(round_: int, villain: str, start: str, res: TuneResult) -> dict:
