@@ -370,7 +370,8 @@ CASES = {
     "fix": Case(
         ["fix", "--band", "40-60", *M, "-m", "gaston-vs-lady-tremaine", "--level", "novice", "--max-edits", "2"]
         + ["--edits-from", "allowed.txt", "--with-rules", "--kind", "cost", "--kind", "copies", "-n", "300"]
-        + ["--screen-games", "100", "--beam", "3", "--pool", "5", "--show", "2", "--adapt-budget", "1000"]
+        + ["--screen-games", "100", "--beam", "3", "--pool", "5", "--show", "2", "--adapt-budget", "900"]
+        + ["--recheck", "4", "--impact-cards", "1"]
         + ["--adapt-candidate-games", "50", "--adapt-validation-games", "70", "--seed", "4", *RULES, *EDIT]
         + ["--max-turns", "30", "--threads", "1", "--checkpoint", "ck", "--report-dir", "rep"],
         "simlab.studies.fix:fix",
@@ -387,6 +388,8 @@ CASES = {
                 adapt_budget=1000,
                 adapt_candidate_games=50,
                 adapt_validation_games=70,
+                recheck=4,
+                impact_cards=1,
             ),
             "edits_from": "allowed.txt",
             "checkpoint": "ck",

@@ -202,6 +202,8 @@ runner = CliRunner()
         (["--kind", "rules"], "--kind takes cost, strength or copies"),
         (["--kind", "colour"], "edit kinds must be some of"),
         (["--adapt-budget", "10"], "--adapt-budget: a budget of 10 games"),
+        (["--recheck", "0"], "--recheck must be a whole number of at least 1, got 0"),
+        (["--impact-cards", "-1"], "--impact-cards must be a whole number, 0 or more, got -1"),
         (["--level", "grandmaster"], "unknown level 'grandmaster'"),
         (["-m", "gaston-vs-lady-tremaine", "-m", "gaston-vs-lady-tremaine"], "is given twice"),
     ],

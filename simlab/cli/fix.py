@@ -180,11 +180,11 @@ def _print_one(res: F.FixResult, row: dict) -> None:
     """One line per fix: the edit in the cards' words, each villain out of the band before and after [95%], the
     band verdict and the side-effect flags; then the options to paste."""
     rows = res.table.filter(res.table["rank"] == row["rank"])
-    out = rows.filter(rows["before_distance"] > 0)
-    values = "; ".join(
-        f"{r['villain']} ({r['matchup']}) {r['before_text']} → {r['after_text']}"
-        for r in (out if out.height else rows).iter_rows(named=True)
-    )
+    shown: dict[str, dict] = {}  # per matchup, the villain furthest from the band before (a 2-player game: one)
+    for r in rows.iter_rows(named=True):
+        if r["matchup"] not in shown or r["before_distance"] > shown[r["matchup"]]["before_distance"]:
+            shown[r["matchup"]] = r
+    values = "; ".join(f"{r['villain']} ({m}) {r['before_text']} → {r['after_text']}" for m, r in shown.items())
     direct = ", undoes the --edit" if row["direct"] else ""
     size = f"{row['edits']} edit{'s' if row['edits'] > 1 else ''}, size {row['size']}{direct}"
     console.print(f"\n[bold]fix {row['rank']}[/bold]: {row['words']} ({size})")

@@ -657,9 +657,10 @@ def balance_fix(ctx: ReportContext) -> list[Section]:
     text = (
         f"The smallest edits that bring every matchup into the band {band.text} (each villain's share: its win rate "
         f"times players/2, so a fair share is 50% in the 3-player game too), {res.play}, on the same "
-        f"{games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({where}; paste "
+        f"{games:,} games per matchup as the game as printed. Best fix: {best['fix']} ({best['words']}; {where}; paste "
         f"{best['options']}). Adaptation (each villain it changes re-tuned on the fixed game): {res.verdict}. "
-        "fix_best: the best fixes, ranked by the distance from the band, then the number of edits, then their size; "
+        "fix_best: the best fixes, ranked inside the band by interval, then fewer edits, smaller size, fewer side "
+        "effects, a direct repair, the larger margin; "
         "fix_matchups: the best fix's matchups before and after, change with Newcombe's paired 95% interval."
     )
     table = rows.select("matchup", "villain", "before_text", "after_text", "change_text")

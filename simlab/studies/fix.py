@@ -3,29 +3,34 @@
 The band (``45-55``) is read as a share of the fair win rate: in an N-player game a villain's *share* is its win
 rate times N/2, so the fair rate (1/N) is a share of 50% and the band bounds every villain of every matchup the
 same way. A 2-player villain's share is its win rate (in band: 45% to 55%); a 3-player villain's is 1.5 times its
-win rate (in band: a win rate of 30.0% to 36.7%, the band's ends times 2/3). A matchup's *distance* is the largest
-distance of any of its villains' shares from the band (0 inside it), in share points; a fix's is the largest over
-the matchups. Fixes are ordered by (distance, number of edits, total size), lexicographically
-(:func:`objective_key`): any fix inside the band beats any outside, then fewer edits, then smaller ones.
+win rate (in band: a win rate of 30.0% to 36.7%, the band's ends times 2/3). A game stands inside the band by
+interval (every villain's 95% interval inside it), by point, or outside at a *distance* (the largest distance of any
+villain's share from the band, in share points) (:func:`standing`).
 
-Candidate edits (:func:`candidate_moves`), each one *edit*: a card's cost or Strength moved by 1 or 2 (where the card
-prints one, never below 0; size: the change), a copy moved from one card to another of the same deck (two ``copies``
-edits; size 1), and with ``with_rules`` each rule variant's other values (size 1). Every candidate is compiled before
-it is proposed, so none breaks a rule of the data (a negative cost, a deck over 30 Villain or 15 Fate cards).
+The game to fix (``settings.edits``, else the printed game) is measured first: inside the band by interval, there is
+nothing to fix and nothing is screened. Fixes are ranked by :func:`row_key`: inside the band by interval, then fewer
+edits, smaller size, fewer side-effect flags, a direct repair, the larger margin; never by the fix's text.
 
-The search plays every game on the seeds of the unedited game (common random numbers: game i draws the same stream
+Candidate edits (:func:`candidate_moves`), each one *edit*: a card's cost or Strength moved by 1 to 4 (where the
+card prints one, never below 0; size: the change), a copy moved from one card to another of the same deck (two
+``copies`` edits; size 1), with ``with_rules`` each rule variant's other values (size 1), and every edit undoing part
+or all of the game's ``--edit`` (:func:`direct_moves`). None breaks a card rule the game keeps
+(:mod:`simlab.data.card_rules`: one copy of a unique character, a copy of each card a win condition needs, the
+deck's size).
+
+The search plays every game on the seeds of the game to fix (common random numbers: game i draws the same stream
 with and without the edit, so the difference is measured on paired games). It screens every single edit on
-``screen_games`` per matchup (only the matchups its villain plays: the others' games are the unedited game's), then
-combines the best ``pool`` of them (and, for each villain's entry outside the band, the few that bring it nearest)
-in a beam of width ``beam`` up to ``max_edits`` edits (each combination screened
-the same way), stopping once a fix inside the band is found (a longer one cannot beat it). The best ``show`` fixes
-are measured again on ``games`` per matchup and ranked there, each matchup's win rates before and after with the
-paired 95% interval of the change (Newcombe).
+``screen_games`` per matchup (only the matchups its villain plays: the others' games are the base game's), then
+combines a pool of them (the best, for each villain's entry outside the band the few that bring it nearest, the
+best edits of the cards whose ablation moves the game most, every direct repair) in a beam of width ``beam`` up to
+``max_edits`` edits, stopping once a fix inside the band is found. At least ``recheck`` of the best inside the band
+(at most ``SPREAD`` per card) and the best direct repairs are measured again on ``games`` per matchup (the
+alternatives); the best ``show`` get their side effects (:mod:`simlab.studies.fix_effects`) and are ranked again.
 
 Adaptation: for the best fix, each villain whose cards changed (every villain for a rule) is re-tuned on the edited
 game (:func:`simlab.studies.tune.tune`, a small budget, its start the strategy it plays at the level; opponents as
-measured) and adopts the tuned strategy if its validation says it is better; every matchup is then measured again.
-A fix in the band that the adapted players push out of it "does not survive adaptation".
+measured) and adopts the tuned strategy if its validation says it is better; every matchup is then measured again,
+and the verdict reads the intervals (:func:`adaptation_verdict`: survives, borderline, fails).
 """
 
 from __future__ import annotations
@@ -197,7 +202,16 @@ class Move:
         """The edit as command-line options, ready to paste."""
         if self.variant:
             return [f"--rules {'='.join(self.variant)}"]
-        return [f'--edit "{e}"' for e in self.edits]
+        return [f"--edit {_quoted(str(e))}" for e in self.edits]
+
+
+def _quoted(text: str) -> str:
+    """``text`` as one shell word: in double quotes, or single quotes when it holds a double quote (I Said "If")."""
+    import shlex
+
+    if '"' not in text and not any(c in text for c in "$`\\"):
+        return f'"{text}"'
+    return shlex.quote(text)
 
 
 Fix = tuple  # of Moves, sorted by text
@@ -793,12 +807,22 @@ def _ranked(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=row_key)
 
 
-def _row(fix: Fix, stage: int, winners: dict, band: Band) -> dict:
-    """A fix's row of a ranking: what it is, how big, and where it stands against the band (:func:`standing`)."""
-    cards = sorted({e.card for m in fix for e in m.edits} | {m.variant[0] for m in fix if m.variant})
+def _row(fix: Fix, stage: int, winners: dict, band: Band, settings: RunSettings) -> dict:
+    """A fix's row of a ranking: what it is, how big, where it stands against the band (:func:`standing`), and the
+    cards it edits (a copy moved: the card giving the copy first; the alternatives are grouped by the first)."""
+    base = edited_cards(settings.edits)
+    cards = []
+    for m in fix:
+        cards += sorted((e.card for e in m.edits), key=lambda c, m=m: _gain(m, c, base)) or [m.variant[0]]
+    cards = list(dict.fromkeys(cards))
     row = {"stage": stage, "fix": fix_text(fix), "edits": len(fix), "size": sum(m.size for m in fix)}
     row |= {"direct": any(m.direct for m in fix), "order": sorted(m.order for m in fix), "cards": cards}
     return row | standing(winners, band)
+
+
+def _gain(move: Move, card: str, base) -> int:
+    """How many copies ``move`` gives ``card`` (a copy moved: -1 for the card giving it); 0 for another edit."""
+    return sum(e.value - base.card(card).copies for e in move.edits if e.card == card and e.attribute == "copies")
 
 
 def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: FixOptions):
@@ -811,7 +835,7 @@ def _search(games: _Games, moves: list[Move], base: dict, band: Band, options: F
 
     def measure(fix: Fix, stage: int) -> dict:
         winners = _measure(games, fix, start, n)
-        row = _row(fix, stage, winners, band)
+        row = _row(fix, stage, winners, band, games.settings)
         entries[row["fix"]] = _entry_distances(winners, band)
         row["options"], row["villains"] = fix_args(fix), ", ".join(sorted({m.villain or "rules" for m in fix}))
         by_text[row["fix"]] = fix
@@ -909,7 +933,7 @@ def _finalists(games: _Games, searched: pl.DataFrame, by_text: dict, base: dict,
     after, rows = {}, []
     for f in chosen:
         after[fix_text(f)] = _measure(games, f, base, n)
-        rows.append(_row(f, 0, after[fix_text(f)], band) | {"options": fix_args(f)})
+        rows.append(_row(f, 0, after[fix_text(f)], band, games.settings) | {"options": fix_args(f)})
     alternatives = _ranked(rows)
     finals = alternatives[: options.show]
     effects = _side_effects(games, [by_text[r["fix"]] for r in finals], list(base), band)

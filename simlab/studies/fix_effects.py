@@ -117,7 +117,8 @@ def matchup_effects(matchup: str, before: dict, after: dict, band, asked: bool) 
             change = _paired(b, a)
             worse = band.distance(ra[0], players) - band.distance(rb[0], players)
             significant = change[1] > 0 or change[2] < 0
-            flag = f"{name} leaves the band in {matchup}" if worse > FLAG_LIMITS["band"] and significant else ""
+            flag = f"{name} further from the band in {matchup}" if worse > FLAG_LIMITS["band"] and significant else ""
+            flag = "" if any(r["flag"] for r in rows) else flag  # a 2-player game: its other villain says it
             rows.append(_row(matchup, name, "win rate", rb, ra, change, flag))
     b, a = before["winner"] < 0, after["winner"] < 0
     rb, ra, change = _rate(b), _rate(a), _paired(b, a)
