@@ -185,7 +185,7 @@ def test_the_tuned_level_appears_once_its_files_exist(tmp_path, monkeypatch):
         spec = resolve("expert")
         spec = strategies.StrategySpec(f"tuned-{v}", "test", spec.kernel, {**spec.params, "noise": 0.1})
         write_strategy(spec, tmp_path / f"tuned-{v}.toml", {"villain": v})
-    assert available_levels()[-2:] == ("tuned", "search") and strongest_level() == "tuned"
+    assert available_levels()[-3:] == ("tuned", "apprentice", "search") and strongest_level() == "tuned"
     assert level_strategies("tuned", ["gaston"]) == {"gaston": "tuned-gaston"}
     ladder = skill_ladder(["gaston"], n_games=20, seed=1, max_turns=40, threads=2)
     assert ladder["level"].to_list() == ["random", "novice", "expert", "tuned"]  # search only when asked for

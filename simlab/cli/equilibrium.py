@@ -45,11 +45,18 @@ def _seed_levels(text: str, option: str = "--seed-levels") -> tuple[str, ...]:
 
 
 def _seed_strategies(items: list[str] | None) -> dict[str, list[str]]:
+    from simlab.errors import StrategyError
+    from strategies import resolve
+
     out: dict[str, list[str]] = {}
     for item in items or []:
         villain, sep, name = item.partition("=")
         if not sep or not villain.strip() or not name.strip():
             raise InputError(f"--seed-strategy {item!r} must look like VILLAIN=STRATEGY")
+        try:
+            resolve(name.strip())  # an unknown strategy refused before the plan line
+        except StrategyError as exc:
+            raise InputError(str(exc)) from None
         out.setdefault(villain.strip().lower(), []).append(name.strip())
     return out
 
@@ -223,6 +230,7 @@ def equilibrium(
         settings = RunSettings(seed=seed, variants=parse_pairs(rules, "--rules"), max_turns=max_turns, threads=threads)
         command = "simlab " + " ".join(sys.argv[1:]) if sys.argv[1:] else "simlab equilibrium"
         libraries = _libraries(library, matchups, library_games)
+        seeds = {m: _seeds_for(m, extra, seed_from, all_) for m in matchups}  # each checked before the plan line
         from simlab.studies import workload
 
         bar = plan(workload.equilibrium(matchups, options, levels, probe_games), threads)
@@ -232,9 +240,8 @@ def equilibrium(
             for m in matchups:
                 here = Path(report_dir) / m
                 steps = Path(checkpoint) / m if checkpoint and all_ else Path(checkpoint or here / "steps")
-                mine = _seeds_for(m, extra, seed_from, all_)
                 res = eq.equilibrium(
-                    m, mine, levels, options, steps, bar.named, library=libraries[m], settings=settings
+                    m, seeds[m], levels, options, steps, bar.named, library=libraries[m], settings=settings
                 )
                 probe = eq.search_probe(res, probe_games, epsilon, settings=settings) if probe_games else None
                 written.append((res, probe, _write(res, probe, out, here, command)))

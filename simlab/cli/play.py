@@ -91,6 +91,8 @@ def run(
     """Play N games of a matchup and print win rates (overall and by seat), the first-seat advantage and game
     length, with 95% intervals. Options given here override the --config file. Ctrl-C stops after the
     current chunk and prints the finished games."""
+    from simlab.game.api import parse_matchup
+    from simlab.runs.sim import check_out_size
     from simlab.runs.sim import run as run_games
 
     fmt = output_format(json_out, csv_out)
@@ -133,6 +135,7 @@ def run(
         from simlab.studies import workload
 
         paired = bool(settings.edits) and cfg["first"] == "rotate" and settings.games <= EDIT_PAIRED_MAX
+        check_out_size(settings.games, parse_matchup(cfg["matchup"]), out)  # before the plan line
         bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
         settings = settings.replace(progress=None if json_out else bar.games)
         change = None

@@ -170,6 +170,13 @@ class _ChunkSink:
         return pl.concat([self.parts[k] for k in sorted(self.parts)]) if self.keep and self.parts else None
 
 
+def check_out_size(n_games: int, villains: tuple[str, ...], out: str | None) -> None:
+    """What ``--out`` will hold must fit where it goes (a run without it streams: no limit); an InputError naming
+    the size and the largest ``-n`` that fits, else nothing."""
+    if out is not None:
+        plan_size("-n", n_games, streamed=True, out=out, out_bytes_each=PARQUET_BYTES_PER_GAME_SEAT * len(villains))
+
+
 def run(
     matchup: str,
     settings: RunSettings,
@@ -210,8 +217,7 @@ def run(
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games
     if checkpoint is not None and out is not None:
         raise InputError("--out cannot be combined with --checkpoint (the checkpoint keeps no card flags)")
-    if out is not None:  # what the file will hold must fit where it goes (a run without it streams: no limit)
-        plan_size("-n", n_games, streamed=True, out=out, out_bytes_each=PARQUET_BYTES_PER_GAME_SEAT * len(villains))
+    check_out_size(n_games, villains, out)
     _set_threads(settings.threads)
     plan = settings.plan(villains, strategies=strategies, order=first, chunk=chunk)
     names = plan.strategies

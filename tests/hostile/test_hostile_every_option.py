@@ -36,6 +36,7 @@ BASE = {
     "calibrate": ["--games", "log.csv", "-n", "20", "--threads", "1"],
     "report": ["--threads", "1"],
     "strategies": ["expert"],
+    "learn": ["lrn", "--threads", "1"],
 }
 # option -> a bad value (a command's own entry, "command option", wins)
 BAD = {
@@ -118,6 +119,17 @@ BAD = {
     "--drop-penalty": "-1",
     "--rounds": "0",
     "--matrix-games": "0",
+    "--recheck": "-1",
+    "--impact-cards": "-1",
+    "--paired-games": "0",
+    "--generations": "0",
+    "--tuned-games": "-1",
+    "--retries": "-1",
+    "--base": "expert",
+    "--villains": "gaston,nobody",
+    "learn --probe-games": "-1",
+    "learn -n": "3",
+    "--save-ranking": "ranking.txt",
 }
 FLAGS = {"--json", "--causal", "--list", "--no-rules", "--with-rules", "--all", "--record", "--params", "--help"}
 
