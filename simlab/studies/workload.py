@@ -251,10 +251,12 @@ def tune(villain, budget, start, opponents, candidate_games, validation_games, p
 
 def tune_all(rounds, budget, start_level, candidate_games, validation_games, popsize, goal, matrix_games, settings):
     """Each round re-tunes every villain (at most: a round that changes nothing ends the run) and plays the
-    matrix; round 0's matrix first."""
+    matrix; round 0's matrix first. Sizes the run cannot play are refused here, before the plan is printed."""
     from simlab.runs.levels import strategy_at
     from simlab.studies.matchups import matchups
+    from simlab.studies.tune.iterated import check_sizes
 
+    check_sizes(rounds, matrix_games, budget, candidate_games, validation_games, popsize)
     matrix = matrix_games * len(matchups())
     per_villain = {
         v: _tune_games(

@@ -99,9 +99,7 @@ def iterated_best_response(
 
     settings = settings_from(settings, **given)
     seed = settings.seed
-    rounds, matrix_games, budget = _checked_sizes(
-        rounds, matrix_games, budget, candidate_games, validation_games, popsize
-    )
+    rounds, matrix_games, budget = check_sizes(rounds, matrix_games, budget, candidate_games, validation_games, popsize)
     objective = parse_objective(objective, drop_penalty)
     villains = tuple(check_villain(v) for v in villains)
     current = {v: _heuristic(s, f"level {start_level}") for v, s in level_strategies(start_level).items()}
@@ -179,7 +177,7 @@ def iterated_best_response(
     return result
 
 
-def _checked_sizes(rounds, matrix_games, budget, candidate_games, validation_games, popsize) -> tuple[int, int, int]:
+def check_sizes(rounds, matrix_games, budget, candidate_games, validation_games, popsize) -> tuple[int, int, int]:
     """The rounds, matrix games and budget, checked with each tune's own sizes before the first matrix is played."""
     rounds = _check_count(rounds, "--rounds")
     matrix_games = _check_count(matrix_games, "matrix games")
