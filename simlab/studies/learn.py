@@ -463,12 +463,12 @@ def apprentice_strength(path, games: int, seed: int, against=("strong", "tuned")
             level: {v: paired_gain(v, str(strategy), level, games, seed, threads) for v in VILLAIN_KEYS}
             for level in against
         }
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["provenance"]["strength"] = {
+    provenance = json.loads(path.read_text(encoding="utf-8"))["provenance"]
+    provenance["strength"] = {
         "gain_over": {lv: {v: {k: round(x, 4) for k, x in g.items()} for v, g in by.items()} for lv, by in out.items()},
         "command": f"simlab.studies.learn.apprentice_strength(path, {games}, {seed}, {tuple(against)!r})",
     }
-    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    apprentice.write(apprentice.read(str(path)), path, provenance)  # the model's own writer: durable, same format
     apprentice.read.cache_clear()
     return out
 
