@@ -161,6 +161,26 @@ def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, strai
     assert contents(folder) == contents(straight)
 
 
+def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(base, straight, tmp_path):
+    """The self-play data stays out of git: a clone holds a generation's play.json but not its parquet, and the fit
+    still to come needs it."""
+    import shutil
+
+    folder = tmp_path / "learning"
+
+    def stop_in_the_paired_games(done, total, label):
+        if "paired" in label:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        E.learn(folder, tiny(base), progress=stop_in_the_paired_games)
+    shutil.rmtree(folder / "g1")  # the fit is to come
+    for data in (folder / "g0").glob("*.parquet"):
+        data.unlink()
+    E.learn(folder, tiny(base))
+    assert contents(folder) == contents(straight)
+
+
 def test_the_same_seed_gives_the_same_models_on_1_and_2_threads(base, straight, tmp_path):
     E.learn(tmp_path / "learning", tiny(base, threads=2))
     assert contents(tmp_path / "learning") == contents(straight)

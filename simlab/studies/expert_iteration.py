@@ -280,9 +280,19 @@ def play_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, att
             "values": matchup_values(positions, settings.villains),
         }
 
-    doc = _step(where / f"{name}.json", make)
+    done = where / f"{name}.json"
+    fitted = (folder / f"g{k + 1}" / f"fit{_suffix(attempt)}.json").is_file()
+    if done.is_file() and not fitted and not _has_data(where, attempt):
+        # the data is kept out of git (tens of MB a generation), so a run resumed from a fresh clone plays the
+        # same games again for the fit; the finished step's JSON stays as it was written
+        make()
+    doc = _step(done, make)
     bar.advance(planned, f"generation {k}: self-play")
     return doc
+
+
+def _has_data(where: Path, attempt: int) -> bool:
+    return all((where / f"{n}{_suffix(attempt)}.parquet").is_file() for n in ("positions", "decisions"))
 
 
 def _suffix(attempt: int) -> str:
