@@ -238,19 +238,23 @@ def _headline(villains, band, search_games: int, settings, plots: str | None, fm
     ``fmt`` is table); returns the headline and its note."""
     from simlab.report.plots import plot_skill_trace
     from simlab.studies.equilibrium import pairings
-    from simlab.studies.headline import TRACE_LEVELS, headline, strong_note
+    from simlab.studies.generations import rungs_note
+    from simlab.studies.headline import TRACE_LEVELS, headline, shipped_rungs, strong_note
 
     matchups = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
+    three = len(set(villains)) == 3
+    rungs = shipped_rungs(settings)
     levels = TRACE_LEVELS if search_games else tuple(lv for lv in TRACE_LEVELS if lv != "search")
-    res = headline(matchups, band, levels, search_games or 1, settings=settings)
-    search = (
-        f"the search level on {min(search_games, settings.games):,} games"
-        if search_games
-        else "the search level left out (--search-games N adds it)"
-    )
+    res = headline(matchups, band, levels, search_games or 1, settings=settings, three_player=three, learning=True)
+    if rungs is not None:
+        search = rungs_note(rungs)
+    elif search_games:
+        search = f"the search level on {min(search_games, settings.games):,} games"
+    else:
+        search = "the search level left out (--search-games N adds it)"
     drawn = f"skill-trace plots in {plots}/" if plots else "--plots DIR draws each skill trace"
     note = f"{strong_note(res)} {settings.games:,} games per matchup and level; {search}; {drawn}."
-    for m in matchups if plots else ():
+    for m in dict.fromkeys(res.trace["matchup"]) if plots else ():
         trace = res.trace.filter(res.trace["matchup"] == m)
         if trace.height:
             draw = lambda ax, t=trace: plot_skill_trace(t, ax, band)  # noqa: E731

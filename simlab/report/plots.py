@@ -112,24 +112,31 @@ def plot_ladder(ladder: pl.DataFrame, ax):
 
 
 def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
-    """One matchup's skill trace (:func:`simlab.studies.headline.skill_trace`): the first villain's win rate at
-    each level, weakest first, with 95% intervals, the balance ``band`` shaded, so the reader sees whether the
-    answer settles as play gets stronger."""
-    x = np.arange(trace.height)
-    y = trace["rate"].to_numpy()
-    ax.axhspan(band[0], band[1], color="tab:green", alpha=0.12, label=f"balanced {band[0]:.0%}-{band[1]:.0%}")
-    ax.axhline(0.5, color="grey", lw=0.8)
-    ax.errorbar(x, y, yerr=error_bars(y, trace["low"], trace["high"]), fmt="o-", capsize=3, color="tab:blue")
-    labels = [f"{lv}\n{g:,} games" for lv, g in zip(trace["level"], trace["games"], strict=True)]
-    ax.set_xticks(x, labels)
-    ax.set_xlim(-0.5, max(trace.height, 1) - 0.5)
+    """One matchup's skill trace (:func:`simlab.studies.headline.skill_trace`): the first villain's win rate (a
+    3-player game: every villain's share) at each level, weakest first, with 95% intervals, the balance ``band``
+    shaded (2 players), so the reader sees whether the answer settles as play gets stronger."""
+    levels = list(dict.fromkeys(trace["level"]))
+    villains = list(dict.fromkeys(trace["villain"]))
+    three = trace.height > 0 and trace["matchup"][0].count("-vs-") == 2
+    if three:
+        ax.axhline(1 / 3, color="grey", lw=0.8, label="an even share")
+    else:
+        ax.axhspan(band[0], band[1], color="tab:green", alpha=0.12, label=f"balanced {band[0]:.0%}-{band[1]:.0%}")
+        ax.axhline(0.5, color="grey", lw=0.8)
+    for i, villain in enumerate(villains):
+        part = trace.filter(pl.col("villain") == villain)
+        x = np.array([levels.index(lv) for lv in part["level"]], float) + (i - (len(villains) - 1) / 2) * 0.06
+        y = part["rate"].to_numpy()
+        ax.errorbar(x, y, yerr=error_bars(y, part["low"], part["high"]), fmt="o-", capsize=3, label=villain)
+    games = dict(zip(trace["level"], trace["games"], strict=True))
+    ax.set_xticks(np.arange(len(levels)), [f"{lv}\n{games[lv]:,} games" for lv in levels])
+    ax.set_xlim(-0.5, max(len(levels), 1) - 0.5)
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    villain = trace["villain"][0] if trace.height else ""
-    ax.set_ylabel(f"{villain} win rate")
+    ax.set_ylabel("share of games won" if three else f"{villains[0] if villains else ''} win rate")
     matchup = trace["matchup"][0].replace("-vs-", " vs ") if trace.height else ""
-    ax.set_title(f"{matchup}: win rate by level (both sides at the level)")
-    ax.legend(loc="best", fontsize=8)
+    ax.set_title(f"{matchup}: win rate by level (every seat at the level)")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     return ax
 
 

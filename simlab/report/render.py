@@ -303,31 +303,49 @@ def print_headline(res, note: str) -> None:
     for col in table.columns:
         col.no_wrap = col.header != "search gain"
     console.print(table)
+    settled = bool(res.top) and res.top.endswith(": settled")
     for r in t.iter_rows(named=True):
-        strong = f"at strong play {r['strong_verdict']}; " if r["strong_rate"] is not None else ""
-        line = f"  {short_matchup(r['matchup'])}: {strong}for new players {r['new_players_verdict']}"
+        strong = f"at strong play {r['strong_verdict']}" if r["strong_rate"] is not None else ""
+        top = f"at {r['top_level']} {r['top_verdict']}" if r.get("top_rate") is not None else ""
+        said = [x for x in ((top, strong) if settled else (strong, top)) if x]
+        line = f"  {short_matchup(r['matchup'])}: {'; '.join([*said, 'for new players ' + r['new_players_verdict']])}"
         console.print(escape(line), highlight=False)
     trace = res.trace
-    matchups = list(dict.fromkeys(trace["matchup"]))
-    by = {(r["matchup"], r["level"]): r for r in trace.iter_rows(named=True)}
+    two = trace.filter(pl.col("matchup").str.count_matches("-vs-") == 1)
+    three = trace.filter(pl.col("matchup").str.count_matches("-vs-") == 2)
+    matchups = list(dict.fromkeys(two["matchup"]))
+    if two.height:
+        console.print(
+            _trace_table("skill trace: the first villain's win rate by level", two, "matchup", matchups, short_matchup)
+        )
+    if three.height:
+        villains = list(dict.fromkeys(three["villain"]))
+        title = "skill trace: each villain's share of the 3-player game by level"
+        console.print(_trace_table(title, three, "villain", villains, short_name))
+    if res.top:
+        console.print(escape(f"top rung {res.top}"), highlight=False)
+    shown = list(t["matchup"]) + matchups + list(dict.fromkeys(three["matchup"]))
+    console.print(legend(shown) + ".", highlight=False)
+    console.print(note, highlight=False)
+
+
+def _trace_table(title: str, trace: pl.DataFrame, key: str, columns: list[str], short) -> Table:
+    """A skill trace with a row per level and a column per ``key`` value (a matchup, or a 3-player game's villain)."""
+    by = {(r[key], r["level"]): r for r in trace.iter_rows(named=True)}
     rows = [
         (
             lv,
             *(
-                interval_text(by[m, lv]["rate"], by[m, lv]["low"], by[m, lv]["high"]) if (m, lv) in by else ""
-                for m in matchups
+                interval_text(by[c, lv]["rate"], by[c, lv]["low"], by[c, lv]["high"]) if (c, lv) in by else ""
+                for c in columns
             ),
         )
         for lv in dict.fromkeys(trace["level"])
     ]
-    trace_table = _table(
-        "skill trace: the first villain's win rate by level", ["level", *map(short_matchup, matchups)], rows
-    )
-    for col in trace_table.columns:
+    table = _table(title, ["level", *map(short, columns)], rows)
+    for col in table.columns:
         col.no_wrap = True
-    console.print(trace_table)
-    console.print(legend(list(t["matchup"]) + matchups) + ".", highlight=False)
-    console.print(note, highlight=False)
+    return table
 
 
 def _pct_change(r: dict) -> str:

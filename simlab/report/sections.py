@@ -146,6 +146,8 @@ class ReportContext:
             levels=levels,
             search_games=self.search_games,
             settings=self.run.replace(level=None, strategies={}),
+            three_player=True,
+            learning=True,
         )
 
     @cached_property
@@ -281,23 +283,28 @@ def sections_in_order(ctx: ReportContext) -> list[Callable[[ReportContext], list
 def balance(ctx: ReportContext) -> list[Section]:
     """The first screen: one row per pairing (strong play, exploitability, new players, verdicts), then the skill
     trace of each pairing."""
-    from simlab.studies.headline import headline_view, strong_note
+    from simlab.studies.generations import rungs_note
+    from simlab.studies.headline import headline_view, shipped_rungs, strong_note
 
     res = ctx.headline
     band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
-    search = (
-        f"search level on {ctx.search_games:,} games"
-        if ctx.search_games > 0
-        else "search level left out ([report] search_games = 0)"
-    )
+    rungs = shipped_rungs(ctx.run)
+    if rungs is not None:
+        search = rungs_note(rungs)
+    elif ctx.search_games > 0:
+        search = f"search level on {ctx.search_games:,} games"
+    else:
+        search = "search level left out ([report] search_games = 0)"
     text = (
         f"The first villain's win rate [95%] at strong play (the shipped equilibrium "
         f"mixtures) and for new players (novice against novice), {ctx.games:,} games each, seats rotated; balanced "
         f"when the interval lies within {band} ([report] band). {strong_note(res)} Below: the win rate at every "
         f"level ({search})."
     )
+    if res.top:
+        text += f" Top rung {res.top}."
     plots = {}
-    for m in res.table["matchup"]:
+    for m in dict.fromkeys(res.trace["matchup"]):
         trace = res.trace.filter(pl.col("matchup") == m)
         if trace.height:
             name = f"skill_trace_{m}"

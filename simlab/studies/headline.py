@@ -21,6 +21,7 @@ import polars as pl
 from simlab.errors import InputError
 from simlab.runs.levels import GOOD_PLAY, SEARCH_GAMES, available_levels, level_strategies
 from simlab.runs.settings import RunSettings, settings_from
+from simlab.studies.generations import Rungs
 
 TRACE_LEVELS = tuple(dict.fromkeys(("novice", "expert", "tuned", GOOD_PLAY, "search")))
 DEFAULT_BAND = (0.45, 0.55)
@@ -88,37 +89,60 @@ class HeadlineResult:
     trace: pl.DataFrame  # one row per (matchup, level): the first villain's win rate [95%] and games
     band: tuple[float, float]
     levels: tuple[str, ...]
+    top: str | None = None  # the top rung and its word ("search g0: still moving (±x points)"), with generations
 
 
 def skill_trace(
-    matchups: list[str], levels=TRACE_LEVELS, search_games: int = SEARCH_GAMES, *, settings: RunSettings
+    matchups: list[str],
+    levels=TRACE_LEVELS,
+    search_games: int = SEARCH_GAMES,
+    *,
+    settings: RunSettings,
+    rungs: Rungs | None = None,
 ) -> pl.DataFrame:
-    """The first villain's win rate [95% Wilson] in each matchup at each of ``levels`` available here (both sides
-    at the level; the search level on ``search_games``, the first of the same seeds)."""
+    """The first villain's win rate [95% Wilson] in each 2-player matchup, and every villain's share of a 3-player
+    game, at each of ``levels`` available here (every seat at the level; the search level on ``search_games``, the
+    first of the same seeds). With ``rungs`` (a learning run's generations,
+    :func:`simlab.studies.generations.read_rungs`) the search level is not played: the generations' own values
+    stand above the other levels instead."""
     from simlab.runs.sim import run
+    from simlab.studies.generations import TRACE_COLUMNS, oriented
 
     rows = []
     for m in matchups:
         villains = tuple(m.split("-vs-"))
         have = available_levels(villains)
         for level in levels:
-            if level not in have:
+            if level not in have or (rungs is not None and level == "search"):
                 continue
             games = min(settings.games, search_games) if level == "search" else settings.games
             res = run(m, strategies=level_strategies(level, villains), settings=settings.replace(games=games))
-            row = res.summary.filter(pl.col("outcome") == villains[0]).row(0, named=True)
-            rows.append(
-                {
-                    "matchup": m,
-                    "villain": villains[0],
-                    "level": level,
-                    "games": row["games"],
-                    "rate": row["rate"],
-                    "low": row["low"],
-                    "high": row["high"],
-                }
-            )
-    return pl.DataFrame(rows)
+            for villain in villains if len(villains) == 3 else villains[:1]:
+                row = res.summary.filter(pl.col("outcome") == villain).row(0, named=True)
+                rows.append(
+                    {
+                        "matchup": m,
+                        "villain": villain,
+                        "level": level,
+                        "games": row["games"],
+                        "rate": row["rate"],
+                        "low": row["low"],
+                        "high": row["high"],
+                    }
+                )
+        if rungs is not None:
+            rows += oriented(rungs, m).select(TRACE_COLUMNS).to_dicts()
+    return pl.DataFrame(rows, schema_overrides={"games": pl.Int64})
+
+
+def shipped_rungs(settings: RunSettings, learning=None) -> Rungs | None:
+    """The shipped learning run's generations (``learning``: another run's folder), when ``settings`` play the
+    rules and cards it learned under; None otherwise or without a run."""
+    from simlab.studies.generations import read_rungs
+
+    if settings.variants or settings.edits:
+        return None
+    return read_rungs(learning)
 
 
 def headline(
@@ -128,17 +152,28 @@ def headline(
     search_games: int = SEARCH_GAMES,
     *,
     settings: RunSettings | None = None,
+    three_player: bool = False,
+    learning: Path | str | bool | None = None,
     **given,
 ) -> HeadlineResult:
-    """The headline table and the skill trace for ``matchups`` (default every pairing of two different villains).
-    ``settings`` (and ``given``, its fields): the games per matchup and level, seed, rules, edits, threads; its
-    level and strategies are not used (each row names its level)."""
+    """The headline table and the skill trace for ``matchups`` (default every pairing of two different villains),
+    and with ``three_player`` the 3-player game's trace too. ``settings`` (and ``given``, its fields): the games
+    per matchup and level, seed, rules, edits, threads; its level and strategies are not used (each row names its
+    level). ``learning``: the learning run whose generations top the trace in place of the search level (True:
+    the shipped one, where the rules are the shipped ones; default: the shipped one when ``levels`` hold the search
+    level; False: none, the search level played instead)."""
+    from simlab.data.cards import VILLAIN_KEYS
     from simlab.studies.equilibrium import pairings
+    from simlab.studies.generations import top_word
 
     band = check_band(band)
     settings = settings_from(settings, "the headline", **given)
     matchups = list(matchups or pairings())
-    trace = skill_trace(matchups, levels, search_games, settings=settings)
+    traced = matchups + (["-vs-".join(VILLAIN_KEYS)] if three_player else [])
+    wanted = learning is not False and (learning is not None or "search" in levels)
+    rungs = shipped_rungs(settings, None if learning in (None, True) else learning) if wanted else None
+    trace = skill_trace(traced, levels, search_games, settings=settings, rungs=rungs)
+    top = f"{rungs.top_level}: {top_word(rungs, trace)}" if rungs is not None else None
     rows = []
     for m in matchups:
         villains = tuple(m.split("-vs-"))
@@ -149,8 +184,9 @@ def headline(
             return got.row(0, named=True) if got.height else None
 
         strong, novice = at(GOOD_PLAY), at("novice")
-        row = {"matchup": m, "villain": villains[0]}
-        for name, r in (("strong", strong), ("new_players", novice)):
+        highest = at(rungs.top_level) if rungs is not None else None
+        row = {"matchup": m, "villain": villains[0], "top_level": rungs.top_level if rungs is not None else None}
+        for name, r in (("strong", strong), ("new_players", novice), ("top", highest)):
             row |= {
                 f"{name}_rate": r["rate"] if r else None,
                 f"{name}_low": r["low"] if r else None,
@@ -163,10 +199,12 @@ def headline(
         if probe and probe[1]:
             row["strong_verdict"] += "; not converged at search level"
         rows.append(row)
-    numbers = [f"{n}_{k}" for n in ("strong", "new_players") for k in ("rate", "low", "high")]
+    numbers = [f"{n}_{k}" for n in ("strong", "new_players", "top") for k in ("rate", "low", "high")]
     numbers += ["exploitability", "search_gain"]
-    table = pl.DataFrame(rows, schema_overrides=dict.fromkeys(numbers, pl.Float64))  # blank, not of type Null
-    return HeadlineResult(table, trace, band, tuple(levels))
+    table = pl.DataFrame(
+        rows, schema_overrides=dict.fromkeys(numbers, pl.Float64) | {"top_level": pl.String}
+    )  # blank, not of type Null
+    return HeadlineResult(table, trace, band, tuple(levels), top)
 
 
 def strong_note(res: HeadlineResult) -> str:
@@ -214,6 +252,11 @@ def headline_view(table: pl.DataFrame) -> pl.DataFrame:
             "at strong play": r["strong_verdict"] if r["strong_rate"] is not None else "",
             "for new players": r["new_players_verdict"],
         }
+        | (
+            {"top rung": r["top_level"], "at the top rung [95%]": cell(r, "top"), "at the top rung": r["top_verdict"]}
+            if r.get("top_level")
+            else {}
+        )
         for r in table.iter_rows(named=True)
     ]
     return pl.DataFrame(rows)

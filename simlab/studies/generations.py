@@ -1,0 +1,166 @@
+"""The learning run's generations as the top rungs of the skill trace (issue 55, point 6).
+
+``simlab learn`` (:mod:`simlab.studies.expert_iteration`) measures every accepted generation's value on its own
+self-play games: each 2-player matchup's first villain's win rate and each villain's share of the 3-player game,
+with 95% intervals, generation k's search on every seat. Those values are the rungs "search g0" (the search player
+as shipped) to "search gN" above ``strong``, read from the shipped run (``reports/learning``) rather than played
+again, so the report, ``difficulty`` and the README show the same numbers. The top rung carries one word:
+**settled** when the run's convergence rule holds, else **still moving (±x points)**: x the largest gain or move
+that rule measured between the top two generations, or, while generation 0 is the top, the largest move from the
+rung below it.
+
+The run was played under the shipped rules and cards: under other rules or edits there are no generation rungs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+LEARNING = Path(__file__).resolve().parents[2] / "reports" / "learning"  # the shipped learning run
+TRACE_COLUMNS = ("matchup", "villain", "level", "games", "rate", "low", "high")
+
+
+def rung_name(k: int) -> str:
+    """The skill trace's name for generation ``k``."""
+    return f"search g{k}"
+
+
+@dataclass(frozen=True)
+class Rungs:
+    """The generations of a learning run as skill-trace rows (:data:`TRACE_COLUMNS`, level ``search gK``)."""
+
+    trace: pl.DataFrame
+    top: int  # the top generation
+    settled: bool  # the run's convergence rule holds at the top
+    verdict: str  # "settled", "still moving (±x points)", or "still moving" while generation 0 is the top
+    under_way: bool  # the run has not written its verdict yet
+    folder: Path
+
+    @property
+    def top_level(self) -> str:
+        return rung_name(self.top)
+
+
+def _read(path: Path) -> dict | None:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def _accepted(where: Path) -> dict | None:
+    """The accept step of a generation that was accepted (a retry's, when the first try was refused)."""
+    tries = sorted(where.glob("accept*.json"))
+    for path in tries:
+        doc = _read(path)
+        if doc and doc.get("accepted"):
+            return doc
+    return None
+
+
+def read_rungs(folder: Path | str | None = None) -> Rungs | None:
+    """The generation rungs of the learning run in ``folder`` (default the shipped one); None without one."""
+    from simlab.studies.expert_iteration import convergence
+
+    folder = Path(folder) if folder is not None else LEARNING
+    plays = []
+    while (doc := _read(folder / f"g{len(plays)}" / "play.json")) is not None:
+        plays.append(doc)
+    if not plays:
+        return None
+    rows = [
+        {
+            "matchup": r["matchup"],
+            "villain": r["villain"],
+            "level": rung_name(k),
+            "games": int(r["games"]),
+            "rate": float(r["value"]),
+            "low": float(r["low"]),
+            "high": float(r["high"]),
+        }
+        for k, doc in enumerate(plays)
+        for r in doc["values"]
+    ]
+    top = len(plays) - 1
+    done = _read(folder / "verdict.json")
+    if done is not None and done.get("top") == top:
+        settled, verdict = bool(done["settled"]), str(done["verdict"])
+    elif top == 0:
+        settled, verdict = False, "still moving"
+    else:
+        accept = _accepted(folder / f"g{top}") or {"gains": {}}
+        got = convergence({"gains": {}, "values": plays[top - 1]["values"]}, {**accept, "values": plays[top]["values"]})
+        settled, verdict = got["settled"], got["verdict"]
+    if verdict.startswith("still moving ("):
+        verdict = verdict.split(";")[0]  # the measure of the move; why the run stopped is in its own files
+    trace = pl.DataFrame(rows, schema=dict.fromkeys(TRACE_COLUMNS[:3], pl.String) | _numbers())
+    return Rungs(trace, top, settled, verdict, done is None, folder)
+
+
+def _numbers() -> dict:
+    return {"games": pl.Int64, "rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+
+
+def oriented(rungs: Rungs, matchup: str) -> pl.DataFrame:
+    """The rungs of ``matchup`` as the skill trace names it: a 2-player matchup's first villain's win rate (the run
+    names each pairing in its own order; the other order is the complement), a 3-player game's every share."""
+    villains = matchup.split("-vs-")
+    t = rungs.trace
+    if len(villains) == 3:
+        got = t.filter(pl.col("matchup").str.split("-vs-").list.len() == 3)
+        return got.with_columns(matchup=pl.lit(matchup)).filter(pl.col("villain").is_in(villains))
+    a, b = villains
+    same = t.filter((pl.col("matchup") == f"{a}-vs-{b}") & (pl.col("villain") == a))
+    if same.height:
+        return same
+    other = t.filter((pl.col("matchup") == f"{b}-vs-{a}") & (pl.col("villain") == b))
+    return other.select(
+        pl.lit(matchup).alias("matchup"),
+        pl.lit(a).alias("villain"),
+        "level",
+        "games",
+        (1 - pl.col("rate")).alias("rate"),
+        (1 - pl.col("high")).alias("low"),
+        (1 - pl.col("low")).alias("high"),
+    )
+
+
+def top_word(rungs: Rungs, trace: pl.DataFrame) -> str:
+    """The top rung's one word: the run's own verdict, or, while generation 0 is the top, "still moving (±x
+    points)" with x the largest move of any row of ``trace`` (a skill trace holding the rungs) from the rung just
+    below generation 0."""
+    if rungs.settled or rungs.top > 0 or rungs.verdict != "still moving":
+        return rungs.verdict
+    levels = list(dict.fromkeys(trace["level"]))
+    at = levels.index(rungs.top_level) if rungs.top_level in levels else 0
+    if at == 0:
+        return rungs.verdict
+    below = levels[at - 1]
+    key = ["matchup", "villain"]
+    top = trace.filter(pl.col("level") == rungs.top_level).select(*key, "rate")
+    under = trace.filter(pl.col("level") == below).select(*key, pl.col("rate").alias("under"))
+    moves = top.join(under, on=key).select((pl.col("rate") - pl.col("under")).abs()).to_series()
+    if moves.is_empty():
+        return rungs.verdict
+    return f"still moving (±{100 * float(moves.max()):.1f} points)"
+
+
+def rungs_note(rungs: Rungs | None) -> str:
+    """One clause on where the generation rungs come from (empty without them)."""
+    if rungs is None:
+        return ""
+    games = int(rungs.trace.filter(pl.col("level") == rungs.top_level)["games"].max() or 0)
+    span = rung_name(0) if rungs.top == 0 else f"{rung_name(0)} to {rungs.top_level}"
+    state = "; the run is under way" if rungs.under_way else ""
+    return (
+        f"{span}: the learning run's own self-play values ({_shown(rungs.folder)}, {games:,} games per matchup at "
+        f"the top{state})"
+    )
+
+
+def _shown(folder: Path) -> str:
+    try:
+        return folder.resolve().relative_to(LEARNING.parents[1]).as_posix()
+    except ValueError:
+        return str(folder)

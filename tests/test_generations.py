@@ -1,0 +1,161 @@
+"""The learning run's generations as the top rungs of the skill trace (simlab.studies.generations): read from the
+run's own files, turned to the trace's order of a matchup, with one word for the top, and shown by the headline
+(table, 3-player trace, plot) without playing the search level again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+import polars as pl
+import pytest
+
+from simlab.studies import generations as G
+from simlab.studies.headline import headline
+
+matplotlib.use("Agg")
+THREE = "gaston-vs-lady-tremaine-vs-horned-king"
+
+
+def values(gl: float, ghk: float, lthk: float, shares=(0.3, 0.5, 0.2), half=0.03, games=400) -> list[dict]:
+    """A generation's play.json values, as matchup_values writes them (pairings in the villains' order)."""
+    two = [("gaston-vs-lady-tremaine", "gaston", gl), ("gaston-vs-horned-king", "gaston", ghk)]
+    two += [("lady-tremaine-vs-horned-king", "lady-tremaine", lthk)]
+    three = [(THREE, v, s) for v, s in zip(("gaston", "lady-tremaine", "horned-king"), shares, strict=True)]
+    return [
+        {"matchup": m, "villain": v, "value": x, "low": x - half, "high": x + half, "games": games}
+        for m, v, x in two + three
+    ]
+
+
+def write(path: Path, doc) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+
+
+@pytest.fixture
+def run_of_two(tmp_path) -> Path:
+    """A learning run with generations 0 and 1 played, generation 1 accepted with small gains, no verdict yet."""
+    folder = tmp_path / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    write(folder / "g1" / "play.json", {"values": values(0.26, 0.56, 0.69)})
+    gains = {v: {"gain": 0.01, "low": -0.01, "high": 0.03} for v in ("gaston", "lady-tremaine", "horned-king")}
+    write(folder / "g1" / "accept-1.json", {"accepted": True, "gains": gains})
+    write(folder / "g1" / "accept.json", {"accepted": False, "gains": {}})
+    return folder
+
+
+def test_each_played_generation_is_a_rung_with_its_own_values(run_of_two):
+    rungs = G.read_rungs(run_of_two)
+    assert rungs.top == 1 and rungs.top_level == "search g1" and rungs.under_way
+    assert rungs.trace["level"].unique(maintain_order=True).to_list() == ["search g0", "search g1"]
+    row = rungs.trace.filter((pl.col("level") == "search g1") & (pl.col("matchup") == "gaston-vs-horned-king"))
+    assert row.select("rate", "low", "high", "games").row(0) == pytest.approx((0.56, 0.53, 0.59, 400))
+    # the accepted retry's gains and moves within 2 points plus both half-widths: the rule says settled
+    assert rungs.settled and rungs.verdict == "settled"
+
+
+def test_the_run_verdict_is_read_once_written_and_a_move_keeps_its_size(run_of_two):
+    write(run_of_two / "verdict.json", {"top": 1, "settled": False, "verdict": "still moving (±7.5 points); x"})
+    rungs = G.read_rungs(run_of_two)
+    assert not rungs.settled and rungs.verdict == "still moving (±7.5 points)" and not rungs.under_way
+
+
+def test_a_large_move_between_the_top_two_generations_is_still_moving(run_of_two):
+    write(run_of_two / "g1" / "play.json", {"values": values(0.36, 0.56, 0.69)})
+    rungs = G.read_rungs(run_of_two)
+    assert not rungs.settled and rungs.verdict == "still moving (±11.0 points)"
+
+
+def test_the_other_order_of_a_pairing_is_the_complement(run_of_two):
+    rungs = G.read_rungs(run_of_two)
+    got = G.oriented(rungs, "horned-king-vs-gaston").filter(pl.col("level") == "search g0")
+    assert got["villain"].to_list() == ["horned-king"]
+    assert got.select("rate", "low", "high").row(0) == pytest.approx((0.45, 0.42, 0.48))
+    three = G.oriented(rungs, THREE).filter(pl.col("level") == "search g1")
+    assert three["rate"].to_list() == pytest.approx([0.3, 0.5, 0.2])
+
+
+def test_without_a_run_there_are_no_rungs(tmp_path):
+    assert G.read_rungs(tmp_path / "nothing") is None
+
+
+def test_generation_0_alone_is_still_moving_by_its_move_from_the_rung_below(tmp_path):
+    folder = tmp_path / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    rungs = G.read_rungs(folder)
+    assert rungs.top == 0 and not rungs.settled and rungs.verdict == "still moving"
+    trace = pl.DataFrame(
+        {
+            "matchup": ["gaston-vs-horned-king"] * 2,
+            "villain": ["gaston"] * 2,
+            "level": ["strong", "search g0"],
+            "rate": [0.487, 0.55],
+        }
+    )
+    assert G.top_word(rungs, trace) == "still moving (±6.3 points)"
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("run") / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    return headline(["gaston-vs-horned-king"], levels=("novice",), games=30, seed=5, three_player=True, learning=folder)
+
+
+def test_the_headline_puts_the_generations_above_the_played_levels(shown):
+    trace = shown.trace
+    two = trace.filter(pl.col("matchup") == "gaston-vs-horned-king")
+    assert two["level"].to_list() == ["novice", "search g0"]
+    three = trace.filter(pl.col("matchup") == THREE)
+    assert three["level"].to_list() == ["novice"] * 3 + ["search g0"] * 3
+    novice = three.filter(pl.col("level") == "novice")
+    assert novice["villain"].to_list() == ["gaston", "lady-tremaine", "horned-king"]
+    assert (novice["games"] == 30).all() and novice["rate"].sum() <= 1.0 + 1e-12
+    row = shown.table.row(0, named=True)
+    assert (row["top_level"], row["top_rate"]) == ("search g0", pytest.approx(0.55))
+    assert row["top_verdict"] == "gaston leans +5 pts"
+    # the largest move of any row from the rung below, the 3-player shares included
+    below = trace.filter(pl.col("level") == "novice")["rate"].to_numpy()
+    top = trace.filter(pl.col("level") == "search g0")["rate"].to_numpy()
+    moved = max(abs(top - below))
+    assert shown.top == f"search g0: still moving (±{100 * moved:.1f} points)"
+
+
+def test_the_headline_plays_no_generation_under_other_rules(tmp_path):
+    folder = tmp_path / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    res = headline(
+        ["gaston-vs-horned-king"],
+        levels=("novice",),
+        games=10,
+        seed=5,
+        variants={"unprinted_activation_cost": 2},
+        learning=folder,
+    )
+    assert res.trace["level"].to_list() == ["novice"] and res.top is None
+
+
+def test_the_headline_prints_both_traces_and_the_top_word_in_80_columns(shown, capsys, monkeypatch):
+    from simlab.report import render
+
+    monkeypatch.setattr(render, "console", render.Console(width=80, force_terminal=False))
+    render.print_headline(shown, "note")
+    out = capsys.readouterr().out
+    assert "each villain's share of the 3-player game" in out and "top rung search g0: still moving" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "at search g0 gaston leans +5 pts" in out
+
+
+def test_the_3_player_trace_plots_a_line_per_villain(shown):
+    import matplotlib.pyplot as plt
+
+    from simlab.report.plots import plot_skill_trace
+
+    fig, ax = plt.subplots()
+    plot_skill_trace(shown.trace.filter(pl.col("matchup") == THREE), ax)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"gaston", "lady-tremaine", "horned-king"} <= set(labels)
+    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["novice", "search g0"]
+    plt.close(fig)
