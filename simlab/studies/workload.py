@@ -179,18 +179,21 @@ def difficulty(
     from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS
     from simlab.studies.difficulty import difficulty_runs
     from simlab.studies.equilibrium import pairings
-    from simlab.studies.headline import TRACE_LEVELS
+    from simlab.studies.headline import TRACE_LEVELS, shipped_rungs
     from simlab.studies.leverage import leverage_runs
     from simlab.studies.robust import default_levels, measures_at
 
     n = settings.games
     stages = []
-    for m in pairings():
-        if set(m.split("-vs-")) <= set(villains):
-            for lv in TRACE_LEVELS:
-                if lv == "search" and not headline_search:
-                    continue
-                stages.append(Stage(f"headline {m} {lv}", min(n, headline_search) if lv == "search" else n, lv))
+    rungs = shipped_rungs(settings)  # the generations stand for the search level, read, not played
+    traced = [m for m in pairings() if set(m.split("-vs-")) <= set(villains)]
+    traced += ["-vs-".join(VILLAIN_KEYS)] if len(set(villains)) == 3 else []
+    for m in traced:
+        for lv in TRACE_LEVELS:
+            if lv == "search" and (not headline_search or rungs is not None):
+                continue
+            games = min(n, headline_search) if lv == "search" else n
+            stages.append(Stage(f"headline {m} {lv}", games, lv, _players(m)))
     k = readings if isinstance(readings, int) else len(readings)
     if isinstance(readings, int) and readings and rescreen:
         found, _, runs = leverage_runs(True, "none", (), None, settings.variant_dict)
