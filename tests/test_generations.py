@@ -11,6 +11,7 @@ import matplotlib
 import polars as pl
 import pytest
 
+from simlab.errors import InputError
 from simlab.studies import generations as G
 from simlab.studies.headline import headline
 
@@ -159,3 +160,24 @@ def test_the_3_player_trace_plots_a_line_per_villain(shown):
     assert {"gaston", "lady-tremaine", "horned-king"} <= set(labels)
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["novice", "search g0"]
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------- a generation as a calibration model
+
+
+def test_a_generation_plays_its_own_search_file_and_generation_0_the_search_player(run_of_two):
+    got = G.rung_strategies("search-g1", ("gaston", "horned-king"), run_of_two)
+    assert got == dict.fromkeys(("gaston", "horned-king"), str(run_of_two / "g1" / "search.toml"))
+    assert G.rung_strategies("Search G0", ("gaston",), run_of_two) == {"gaston": "search"}
+    with pytest.raises(InputError, match=r"no generation 2 in the learning run .*; generations: search g0, search g1"):
+        G.rung_strategies("search-g2", ("gaston",), run_of_two)
+    assert not G.is_rung("search") and not G.is_rung("search-gx") and G.is_rung("search-g12")
+
+
+def test_calibrate_names_a_generation_model_by_its_rung_and_refuses_one_not_learned():
+    from simlab.studies.calibration.predictions import predict_runs
+
+    levels, *_ = predict_runs([("gaston", "horned-king")], ["novice", "search-g0"], None, 2, 60)
+    assert levels == ["novice", "search g0"]
+    with pytest.raises(InputError, match="no generation 40 in the learning run reports/learning; generations: "):
+        predict_runs([("gaston", "horned-king")], ["search-g40"], None, 2, 60)

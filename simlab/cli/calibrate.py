@@ -39,7 +39,9 @@ def calibrate(
     levels: Annotated[
         list[str] | None,
         typer.Option(
-            "--levels", help="levels to compare, comma-separated or repeated [default: every available but search]"
+            "--levels",
+            help="levels to compare, or the learning run's generations (search-g0, search-g1, ...), comma-separated "
+            "or repeated [default: every available level but search]",
         ),
     ] = None,
     rules: Annotated[

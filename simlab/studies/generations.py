@@ -15,6 +15,7 @@ The run was played under the shipped rules and cards: under other rules or edits
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,3 +165,27 @@ def _shown(folder: Path) -> str:
         return folder.resolve().relative_to(LEARNING.parents[1]).as_posix()
     except ValueError:
         return str(folder)
+
+
+RUNG = re.compile(r"^search[ -]?g(\d+)$")
+
+
+def is_rung(name: str) -> bool:
+    """``name`` names a generation rung (``search g1``; ``search-g1`` too, which needs no quotes in a shell)."""
+    return bool(RUNG.match(str(name).strip().lower()))
+
+
+def rung_strategies(name: str, villains, folder: Path | str | None = None) -> dict[str, str]:
+    """villain -> the strategy that plays generation rung ``name`` of the learning run in ``folder`` (default the
+    shipped one): generation 0 is the shipped search player, generation k its ``gK/search.toml``; an InputError
+    naming the generations there when it has none of that number."""
+    from simlab.errors import InputError
+
+    k = int(RUNG.match(str(name).strip().lower())[1])
+    folder = Path(folder) if folder is not None else LEARNING
+    have = [g for g in range(64) if (folder / f"g{g}" / "play.json").is_file()]
+    if k not in have:
+        shown = ", ".join(rung_name(g) for g in have) or "none (run simlab learn)"
+        raise InputError(f"no generation {k} in the learning run {_shown(folder)}; generations: {shown}")
+    strategy = "search" if k == 0 else str(folder / f"g{k}" / "search.toml")
+    return dict.fromkeys(villains, strategy)

@@ -218,7 +218,11 @@ def calibrate(orders, levels, rules, games: int, max_turns: int) -> Workload:
 
     levels, rule_sets, _, per_run = predict_runs(orders, levels, rules, games, max_turns)
     per_setting = sum(per_run.values())
-    stages = [Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, lv) for lv in levels]
+    from simlab.studies.generations import is_rung
+
+    # a learning generation plays at about the search level's speed
+    cost = {lv: "search" if is_rung(lv) else lv for lv in levels}
+    stages = [Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, cost[lv]) for lv in levels]
     return Workload("calibrate", tuple(stages))
 
 

@@ -84,16 +84,34 @@ class Predictions:
         )
 
 
+def _model_level(level: str) -> str:
+    """A level's name, or a learning generation's rung (``search g1``): what a model is named by."""
+    from simlab.runs.levels import check_level
+    from simlab.studies.generations import RUNG, is_rung, rung_name
+
+    if is_rung(level):
+        return rung_name(int(RUNG.match(str(level).strip().lower())[1]))
+    return check_level(level)
+
+
+def model_strategies(level: str, villains) -> dict[str, str]:
+    """villain -> strategy of a model: a level's, or a learning generation's (:mod:`simlab.studies.generations`)."""
+    from simlab.runs.levels import level_strategies
+    from simlab.studies.generations import is_rung, rung_strategies
+
+    return rung_strategies(level, villains) if is_rung(level) else level_strategies(level, villains)
+
+
 def predict_runs(orders, levels, rules, n_games: int, max_turns: int):
     """What :func:`predict` plays: (levels, rule settings, runs of seat orders, games per run); every level plays
     every run at every rule setting."""
-    from simlab.runs.levels import check_level, level_strategies, scripted_levels
+    from simlab.runs.levels import scripted_levels
 
     orders = [tuple(o) for o in orders]
     villains = tuple(v for v in VILLAIN_KEYS if any(v in o for o in orders))
-    levels = list(dict.fromkeys(check_level(lv) for lv in levels)) if levels else list(scripted_levels(villains))
+    levels = list(dict.fromkeys(_model_level(lv) for lv in levels)) if levels else list(scripted_levels(villains))
     for level in levels:
-        level_strategies(level, villains)  # tuned without its files fails here
+        model_strategies(level, villains)  # tuned without its files, a generation not learned, fail here
     rule_sets = rule_settings(rules, max_turns)
     runs = sorted({run_order(o) for o in orders}, key=lambda o: (len(o), o))
     per_run = {r: n_games * len({r[i:] + r[:i] for i in range(len(r))}) for r in runs}
@@ -117,7 +135,6 @@ def predict(
     ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and ``given`` (its fields as keywords) give the seed,
     turn cap, threads and progress (``n_games`` default 2,000; their variants, level and strategies are not
     used: ``rules`` and ``levels`` say what is compared)."""
-    from simlab.runs.levels import level_strategies
     from simlab.runs.sim import run
 
     if n_games is not None and (not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 1):
@@ -146,7 +163,7 @@ def predict(
                         progress(base + k, total)
 
                 here = settings.replace(games=n, variants=setting, level=None, strategies={}, progress=tick)
-                res = run("-vs-".join(r), strategies=level_strategies(level, set(r)), keep_games=True, settings=here)
+                res = run("-vs-".join(r), strategies=model_strategies(level, set(r)), keep_games=True, settings=here)
                 done += n
                 g = res.games.with_columns(
                     pl.concat_str([pl.col(f"seat{s}") for s in range(len(r))], separator=" > ").alias("order")
