@@ -311,3 +311,12 @@ def test_positions_without_decisions_play_in_a_fresh_process():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_the_step_files_give_the_table_the_loop_writes_and_the_docs_show_it(straight):
+    table = pl.read_parquet(straight / "learning.parquet")
+    assert E.learning_table(E.read_generations(straight)).equals(table)
+    text = E.learning_markdown(straight)
+    verdict = json.loads((straight / "verdict.json").read_text())
+    assert f"Top generation {verdict['top']}: **{verdict['verdict']}**" in text
+    assert text.count("\n| 0 |") == 2  # generation 0 in both tables

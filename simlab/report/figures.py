@@ -36,7 +36,7 @@ EQUILIBRIUM = ROOT / "reports" / "equilibrium"
 SECOND_START = ROOT / "reports" / "equilibrium-start"
 TEST_TIMES = ROOT / "reports" / "test-times.json"
 PAGES = ("README.md", "docs")  # the pages figures are filled in: README and every page under docs/
-EXEMPT = ("docs/studies/learning.md",)  # written by the learning loop's own process, not filled here
+EXEMPT: tuple[str, ...] = ()  # pages not filled here
 FIG = re.compile(r"<!-- fig:(?P<key>[a-z][a-z0-9-]*)(?::(?P<arg>[^>]*?))? -->(?P<body>.*?)<!-- /fig -->", re.S)
 
 # the six verdict questions of README's question table, at strong play: is one villain stronger than another, and
@@ -325,7 +325,16 @@ FIGURES: dict[str, Figure] = {
     "good-play": Figure(good_play),
     "levels": Figure(levels_statement),
     "test-times": Figure(test_times),
+    "learning": Figure(lambda: learning_summary(), block=True),
 }
+
+
+def learning_summary() -> str:
+    """The shipped learning run's table per generation, its values and its verdict (reports/learning)."""
+    from simlab.studies.expert_iteration import learning_markdown
+    from simlab.studies.generations import LEARNING
+
+    return learning_markdown(LEARNING)
 
 
 def figure(key: str, arg: str | None = None) -> str:

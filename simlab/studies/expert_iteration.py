@@ -645,3 +645,89 @@ def learning_table(gens: list[dict]) -> pl.DataFrame:
         row["cpu_per_game"] = play["cpu_per_game"] if play else None
         rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def read_generations(folder) -> list[dict]:
+    """The generations of the run in ``folder`` as its step files hold them so far (as :func:`learn` gathers them:
+    generation, strategy, and the play, fit and accept steps it has; a retried generation's last try), for a table
+    of a run still under way or stopped (:func:`learning_table`)."""
+    folder = Path(folder)
+    meta = folder / "settings.json"
+    base = json.loads(meta.read_text())["base"] if meta.is_file() else "search"
+    gens = []
+    for k in range(64):
+        where = folder / f"g{k}"
+        entry: dict = {"generation": k, "strategy": base if k == 0 else f"g{k}/search.toml"}
+        for step in ("play", "fit", "accept"):
+            tries = sorted(where.glob(f"{step}*.json"), key=lambda p: (len(p.stem), p.stem))
+            if tries:
+                entry[step] = json.loads(tries[-1].read_text())
+        if len(entry) == 2:
+            break
+        entry["attempts"] = len(list(where.glob("fit*.json"))) or None
+        gens.append(entry)
+    return gens
+
+
+def learning_markdown(folder) -> str:
+    """The run in ``folder`` as the docs show it: a table of each generation's data, fit and paired gains, a table
+    of each generation's values, and the verdict (or that the run is under way)."""
+    from simlab.runs.stats import interval_text
+
+    folder = Path(folder)
+    gens = read_generations(folder)
+    if not gens:
+        return f"No learning run in `{folder.name}` yet: `simlab learn` makes one."
+    villains = json.loads((folder / "settings.json").read_text())["villains"]
+    short = {v: "".join(w[0].upper() for w in v.split("-")) for v in villains}
+
+    def gain(g: dict, v: str) -> str:
+        x = g.get("accept", {}).get("gains", {}).get(v)
+        return interval_text(x["gain"], x["low"], x["high"], "+") if x else ""
+
+    head = ["generation", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)", "accepted"]
+    head += [f"gain {short[v]}" for v in villains] + ["CPU s a game"]
+    rows = []
+    for g in gens:
+        fit = {r["model"]: r for r in g.get("fit", {}).get("fit", [])}
+        f = g.get("fit")
+        accepted = {True: "yes", False: "refused"}.get(g.get("accept", {}).get("accepted"), "")
+        cells = [str(g["generation"])]
+        cells += [f"{f['data_games']:,}", f"{f['positions'] + f['tuned_positions']:,}"] if f else ["", ""]
+        cells += [f"{fit['learned'][k]:.4f} ({fit['6-weight'][k]:.4f})" if fit else "" for k in ("log_loss", "brier")]
+        cells += [accepted, *(gain(g, v) for v in villains)]
+        cells.append(f"{g['play']['cpu_per_game']:.3f}" if "play" in g else "")
+        rows.append(cells)
+    played = [g for g in gens if "play" in g]
+    keys = [(r["matchup"], r["villain"]) for r in played[0]["play"]["values"]] if played else []
+
+    def label(m: str, v: str) -> str:
+        parts = m.split("-vs-")
+        return f"3p {short[v]}" if len(parts) == 3 else "–".join(short[p] for p in parts)
+
+    values = []
+    for g in played:
+        own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
+        values.append(
+            [str(g["generation"])] + [interval_text(*(own[k][x] for x in ("value", "low", "high"))) for k in keys]
+        )
+    done = folder / "verdict.json"
+    if done.is_file():
+        v = json.loads(done.read_text())
+        said = f"Top generation {v['top']}: **{v['verdict']}**" + (f" ({v['reason']})." if v.get("reason") else ".")
+    else:
+        said = f"The run is under way: generation {played[-1]['generation'] if played else 0} is the top played so far."
+    return "\n\n".join(
+        [
+            _markdown(head, rows),
+            "Each generation's value on its own self-play games (the first villain's win rate; 3p: each villain's "
+            "share of the 3-player game), 95% intervals:",
+            _markdown(["generation", *(label(m, v) for m, v in keys)], values),
+            said,
+        ]
+    )
+
+
+def _markdown(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
