@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -96,3 +97,20 @@ def test_docs_figures_check_exits_1_on_a_stale_page(tmp_path, monkeypatch):
     assert res.exit_code == 0 and "filled: README.md" in res.output
     assert "<!-- fig:good-play -->`strong`<!-- /fig -->" in (tmp_path / "README.md").read_text()
     assert CliRunner().invoke(app, ["docs-figures", "--check"]).exit_code == 0
+
+
+def test_the_skill_trace_figure_has_a_column_per_pairing_and_3_player_share_and_the_top_word(tmp_path, monkeypatch):
+    rows = [
+        ("gaston-vs-horned-king", "gaston", "novice", 0.7, 0.68, 0.72),
+        ("gaston-vs-horned-king", "gaston", "search g1", 0.55, 0.5, 0.6),
+        ("gaston-vs-lady-tremaine-vs-horned-king", "gaston", "search g1", 0.3, 0.27, 0.33),
+    ]
+    frame = pl.DataFrame(rows, schema=["matchup", "villain", "level", "rate", "low", "high"], orient="row")
+    frame.write_csv(tmp_path / "skill_trace.csv")
+    pl.DataFrame({"top": ["search g1: settled"]}).write_csv(tmp_path / "skill_trace_top.csv")
+    monkeypatch.setattr(F, "REPORT", tmp_path)
+    text = F.skill_trace_table()
+    assert "| level | G v HK | 3p G |" in text
+    assert "| search g1 | 55.0% [50.0, 60.0] | 30.0% [27.0, 33.0] |" in text
+    assert "| novice | 70.0% [68.0, 72.0] |  |" in text
+    assert text.endswith("3p: the 3-player game. Top rung search g1: settled.")

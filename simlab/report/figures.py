@@ -151,6 +151,34 @@ def headline_list() -> str:
     return "\n".join(out)
 
 
+def skill_trace_table() -> str:
+    """The shipped report's skill trace: a row per level (the learning generations on top), a column per pairing
+    (its first villain's win rate) and per villain of the 3-player game (its share), then the top rung's word."""
+    from simlab.report.render import short_name
+
+    t = _csv(REPORT / "skill_trace.csv")
+    columns = list(dict.fromkeys(zip(t["matchup"], t["villain"], strict=True)))
+
+    def label(m: str, v: str) -> str:
+        parts = m.split("-vs-")
+        return f"3p {short_name(v)}" if len(parts) == 3 else " v ".join(short_name(p) for p in parts)
+
+    by = {(r["matchup"], r["villain"], r["level"]): r for r in t.iter_rows(named=True)}
+    lines = ["| level | " + " | ".join(label(m, v) for m, v in columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for level in dict.fromkeys(t["level"]):
+        cells = [
+            _interval(*(by[m, v, level][k] for k in ("rate", "low", "high"))) if (m, v, level) in by else ""
+            for m, v in columns
+        ]
+        lines.append(f"| {level} | " + " | ".join(cells) + " |")
+    villains = list(dict.fromkeys(v for m, _ in columns for v in m.split("-vs-")))
+    key = ", ".join(f"{short_name(v)} {_name(v)}" for v in villains)
+    key += "; 3p: the 3-player game" if any(m.count("-vs-") == 2 for m, _ in columns) else ""
+    top = REPORT / "skill_trace_top.csv"
+    said = f" Top rung {_csv(top)['top'][0]}." if top.is_file() else ""
+    return "\n".join(lines) + f"\n\n{key}.{said}"
+
+
 # ---------------------------------------------------------------------------------------------------- the report
 
 
@@ -326,6 +354,7 @@ FIGURES: dict[str, Figure] = {
     "levels": Figure(levels_statement),
     "test-times": Figure(test_times),
     "learning": Figure(lambda: learning_summary(), block=True),
+    "skill-trace": Figure(skill_trace_table, block=True),
 }
 
 

@@ -311,6 +311,8 @@ def balance(ctx: ReportContext) -> list[Section]:
             plots[name] = ctx.plot(name, lambda ax, t=trace: plot_skill_trace(t, ax, res.band), (7, 3.0))
     sec = Section("Headline: is each matchup balanced?", text, {"headline": headline_view(res.table)}, plots)
     sec.files = {"headline_values": res.table, "skill_trace": res.trace}
+    if res.top:
+        sec.files["skill_trace_top"] = pl.DataFrame({"top": [res.top]})  # the top rung and its word
     return [sec]
 
 
