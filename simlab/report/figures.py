@@ -27,7 +27,7 @@ Any other shipped table or file is read by three generic kinds, whose argument i
 
 The source is a file's path from the repository root (a ``.csv``, or a ``.json`` with ``#a.b`` to start at a
 part of it: a list is its rows, anything else one row), then ``?col=value&col!=value`` to keep only the rows
-that match (values as the file writes them, ``%20`` for a space). ``value`` renders the template on the one row
+that match (values as the file writes them, ``a|b`` for either, ``%20`` for a space). ``value`` renders the template on the one row
 the source leaves (more or none is an error), ``values`` on each row, joined by ``, ``, and ``table`` (a block)
 prints the template's lines before its first field once (the header) and the rest once per row.
 
@@ -43,6 +43,7 @@ Horned King), ``yes`` (a flag as yes or no), ``min`` (seconds as minutes), and a
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -409,7 +410,7 @@ def _source(spec: str) -> _Source:
         if every and not all(_has_field(r, col) for r in every[:1]):
             raise FigureError(f"{path} has no column {col!r}; columns: {', '.join(_columns(every))}")
         before = rows
-        rows = [r for r in rows if (_text(_get(r, col, path)) == value.lower()) == keep]
+        rows = [r for r in rows if (_text(_get(r, col, path)) in value.lower().split("|")) == keep]
         if not rows and keep:
             seen = sorted({_text(_get(r, col, path)) for r in before})
             raise FigureError(f"{path}: no row has {col}={value}; {col} is one of {', '.join(seen)}")
@@ -476,7 +477,7 @@ def _field(src: _Source, row: dict, inner: str) -> str:
 
 
 def _format(value, spec: str, where: str) -> str:
-    if value is None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if m := _SHARE.fullmatch(spec):
         digits = int(m["digits"] or 1)
