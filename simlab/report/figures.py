@@ -25,19 +25,23 @@ Any other shipped table or file is read by three generic kinds, whose argument i
     | {villain:villain} | {level} | {rate:%} | {low:%} - {high:%} |
     -->...<!-- /fig -->
 
-The source is a file's path from the repository root (a ``.csv``, or a ``.json`` with ``#a.b`` to start at a
-part of it: a list is its rows, anything else one row), then ``?col=value&col!=value`` to keep only the rows
-that match (values as the file writes them, ``a|b`` for either, ``%20`` for a space). ``value`` renders the template on the one row
-the source leaves (more or none is an error), ``values`` on each row, joined by ``, ``, and ``table`` (a block)
-prints the template's lines before its first field once (the header) and the rest once per row.
+The source is a file's path from the repository root (a ``.csv``, with ``*`` for the rows of every CSV it
+matches in path order, or a ``.json`` with ``#a.b`` to start at a part of it: a list is its rows, anything
+else one row), then ``?col=value&col!=value`` to keep only the rows
+that match (values as the file writes them, ``a|b`` for either, ``%20`` for a space), ``@sort=a,-b`` to order
+them (``-``: descending) and ``@by=a,b`` to name the columns a lookup shares (below). ``value`` renders the
+template on the one row the source leaves (more or none is an error), ``values`` on each row, joined by
+``, ``, and ``table`` (a block) prints the template's lines before its first field once (the header) and the
+rest once per row.
 
 A field is ``{column}`` or ``{column:format}`` (a JSON field is a dotted path). ``{column@key=value}`` is that
-column in the row of the same file whose ``key`` is ``value`` and whose text columns otherwise equal this
-row's (a column of one round beside another's); ``{a - b:format}`` is the difference of two fields. Formats:
-``%`` (a share as a percentage, one decimal; ``%0``, ``%2``: digits), ``+%`` (signed), ``pt`` and ``+pt`` (a
-share in points, ``pt0``...), ``name`` (a villain as a sentence names it), ``villain`` (as a table heads it:
-Horned King), ``yes`` (a flag as yes or no), ``min`` (seconds as minutes), and any Python format spec
-(``,``, ``.1f``, ``+.2f``).
+column in the row of the same file whose ``key`` is ``value`` and which shares this row's text columns (or the
+``@by`` ones): a round's column beside another round's. ``{column@FILE?key=value}`` looks in another file the same
+way. ``{a - b:format}`` is the difference of two fields. Formats: ``%`` (a share as a percentage, one decimal;
+``%0``, ``%2``: digits), ``+%`` (signed), ``pt`` and ``+pt`` (a share in points, ``pt0``...), ``name`` (a villain
+as a sentence names it), ``villain`` (as a table heads it: Horned King), ``matchup`` (Gaston vs the Horned King),
+``yes`` (a flag as yes or no), ``min`` (seconds as minutes), and any Python format spec (``,``, ``.1f``, ``+.2f``).
+A missing value is an empty cell.
 """
 
 from __future__ import annotations
@@ -357,7 +361,7 @@ def test_times() -> str:
 
 _FIELD = re.compile(r"\{([^{}]+)\}")
 _SHARE = re.compile(r"(?P<sign>\+?)(?P<kind>%|pt)(?P<digits>\d?)")
-FORMATS = ("%", "+%", "pt", "+pt", "name", "villain", "yes", "min", "a Python format spec")
+FORMATS = ("%", "+%", "pt", "+pt", "name", "villain", "matchup", "yes", "min", "a Python format spec")
 
 
 @dataclass(frozen=True)
@@ -367,7 +371,7 @@ class _Source:
     where: str
     rows: list[dict]
     every: list[dict]
-    text_columns: tuple[str, ...]
+    by: tuple[str, ...]  # the columns a row of another's lookup (``@``) must share with this row
 
 
 def _dig(doc, path: str, where: str):
@@ -391,7 +395,10 @@ def _source(spec: str) -> _Source:
     if file.suffix == ".csv":
         if part:
             raise FigureError(f"{path}: #{part} picks a part of a JSON file; a CSV file is its rows")
-        t = _csv(file)
+        files = sorted(ROOT.glob(path)) if "*" in path else [file]
+        if not files:
+            raise _missing(file)
+        t = pl.concat([_csv(f) for f in files], how="diagonal_relaxed")
         every = t.to_dicts()
         text = tuple(c for c, d in t.schema.items() if d == pl.String)
     elif file.suffix == ".json":
@@ -400,8 +407,18 @@ def _source(spec: str) -> _Source:
         text = ()
     else:
         raise FigureError(f"{path}: a figure reads a .csv or a .json file")
-    rows = every
+    rows, by = every, text
     for cond in filter(None, query.split("&")):
+        if cond.startswith("@by="):
+            by = tuple(unquote(c) for c in cond.removeprefix("@by=").split(","))
+            continue
+        if cond.startswith("@sort="):
+            for col in reversed(cond.removeprefix("@sort=").split(",")):
+                name = unquote(col.removeprefix("-"))
+                for r in rows[:1]:
+                    _get(r, name, path)
+                rows = sorted(rows, key=lambda r, n=name: _get(r, n, path), reverse=col.startswith("-"))
+            continue
         m = re.fullmatch(r"(?P<col>[^=!]+)(?P<op>!?=)(?P<value>.*)", cond)
         if m is None:
             raise FigureError(f"{path}: bad filter {cond!r}; a filter is column=value or column!=value")
@@ -414,7 +431,7 @@ def _source(spec: str) -> _Source:
         if not rows and keep:
             seen = sorted({_text(_get(r, col, path)) for r in before})
             raise FigureError(f"{path}: no row has {col}={value}; {col} is one of {', '.join(seen)}")
-    return _Source(path, rows, every, text)
+    return _Source(path, rows, every, by)
 
 
 def _columns(rows: list[dict]) -> list[str]:
@@ -450,15 +467,22 @@ def _term(src: _Source, row: dict, term: str):
     col, _, at = term.partition("@")
     if not at:
         return _get(row, col, src.where)
-    key, _, value = at.partition("=")
-    same = [c for c in src.text_columns if c != key]
-    found = [r for r in src.every if _text(r.get(key)) == value.lower() and all(r.get(c) == row.get(c) for c in same)]
+    other, _, conds = at.rpartition("?")
+    target = _source(other) if other else src
+    want = dict(c.split("=", 1) for c in conds.split("&") if c)
+    columns = target.every[0] if target.every else {}
+    same = [c for c in src.by if c not in want and c in columns]
+    found = [
+        r
+        for r in target.every
+        if all(_text(r.get(k)) == v.lower() for k, v in want.items()) and all(r.get(c) == row.get(c) for c in same)
+    ]
     if len(found) != 1:
         raise FigureError(
-            f"{src.where}: {len(found)} rows have {key}={value} and this row's {', '.join(same) or 'text'}; "
-            "@ needs exactly one"
+            f"{target.where}: {len(found)} rows have {conds or 'no condition'} and this row's "
+            f"{', '.join(same) or 'nothing'}; @ needs exactly one (@by= names the columns to share)"
         )
-    return _get(found[0], col, src.where)
+    return _get(found[0], col, target.where)
 
 
 def _field(src: _Source, row: dict, inner: str) -> str:
@@ -486,6 +510,8 @@ def _format(value, spec: str, where: str) -> str:
         return _name(value)
     if spec == "villain":
         return _name(value).removeprefix("the ")
+    if spec == "matchup":
+        return " vs ".join(_name(v) for v in str(value).split("-vs-"))
     if spec == "yes":
         return "yes" if value is True or _text(value) in ("true", "1") else "no"
     if spec == "min":
