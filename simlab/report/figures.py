@@ -14,17 +14,47 @@ The artifacts: the shipped report (``reports/balance-report/``: its tables and s
 equilibria (``reports/equilibrium/``, the second start in ``reports/equilibrium-start/``), the levels
 (:mod:`simlab.runs.levels`) and the measured test-suite times (``reports/test-times.json``, written by
 ``benchmarks/time_tests.py``).
+
+Any other shipped table or file is read by three generic kinds, whose argument is a source and a template::
+
+    <!-- fig:value:reports/tune/ladder_expert.csv?villain=gaston&level=tuned {rate:%} -->76.0%<!-- /fig -->
+    <!-- fig:values:reports/tune/ladder_novice.csv?villain=gaston {level} {rate:%2} -->...<!-- /fig -->
+    <!-- fig:table:reports/tune/ladder_expert.csv
+    | villain | level | rate | 95% interval |
+    |---|---|---|---|
+    | {villain:villain} | {level} | {rate:%} | {low:%} - {high:%} |
+    -->...<!-- /fig -->
+
+The source is a file's path from the repository root (a ``.csv``, with ``*`` for the rows of every CSV it
+matches in path order, or a ``.json`` with ``#a.b`` to start at a part of it: a list is its rows, anything
+else one row), then ``?col=value&col!=value`` to keep only the rows
+that match (values as the file writes them, ``a|b`` for either, ``%20`` for a space), ``@sort=a,-b`` to order
+them (``-``: descending) and ``@by=a,b`` to name the columns a lookup shares (below). ``value`` renders the
+template on the one row the source leaves (more or none is an error), ``values`` on each row, joined by
+``, ``, and ``table`` (a block) prints the template's lines before its first field once (the header) and the
+rest once per row.
+
+A field is ``{column}`` or ``{column:format}`` (a JSON field is a dotted path). ``{column@key=value}`` is that
+column in the row of the same file whose ``key`` is ``value`` and which shares this row's text columns (or the
+``@by`` ones): a round's column beside another round's. ``{column@FILE?key=value}`` looks in another file the same
+way. ``{a - b:format}`` is the difference of two fields. Formats: ``%`` (a share as a percentage, one decimal;
+``%0``, ``%2``: digits), ``+%`` (signed), ``pt`` and ``+pt`` (a share in points, ``pt0``...), ``name`` (a villain
+as a sentence names it), ``villain`` (as a table heads it: Horned King), ``matchup`` (Gaston vs the Horned King),
+``yes`` (a flag as yes or no), ``min`` (seconds as minutes), and any Python format spec (``,``, ``.1f``, ``+.2f``).
+A missing value is an empty cell.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
+from urllib.parse import unquote
 
 import polars as pl
 
@@ -37,7 +67,10 @@ SECOND_START = ROOT / "reports" / "equilibrium-start"
 TEST_TIMES = ROOT / "reports" / "test-times.json"
 PAGES = ("README.md", "docs")  # the pages figures are filled in: README and every page under docs/
 EXEMPT: tuple[str, ...] = ()  # pages not filled here
-FIG = re.compile(r"<!-- fig:(?P<key>[a-z][a-z0-9-]*)(?::(?P<arg>[^>]*?))? -->(?P<body>.*?)<!-- /fig -->", re.S)
+# the opening marker may span lines (a table's template) and is written back as the page has it
+FIG = re.compile(
+    r"(?P<open><!-- fig:(?P<key>[a-z][a-z0-9-]*)(?::(?P<arg>[^>]*?))?\s*-->)(?P<body>.*?)<!-- /fig -->", re.S
+)
 
 # the six verdict questions of README's question table, at strong play: is one villain stronger than another, and
 # harder to play, for each pair of villains: (villain_a, villain_b, measure)
@@ -59,17 +92,34 @@ class FigureError(ValueError):
 # ---------------------------------------------------------------------------------------------------- artifacts
 
 
+def _missing(path: Path) -> FigureError:
+    where = path.parent
+    while not where.is_dir() and where != ROOT:
+        where = where.parent
+    have = sorted(p.name + ("/" if p.is_dir() else "") for p in where.iterdir() if not p.name.startswith("."))
+    return FigureError(
+        f"{_rel(path)} is missing: the figures read it; {_rel(where) or '.'}/ holds {', '.join(have) or 'nothing'}"
+    )
+
+
+def _rel(path: Path) -> str:
+    try:
+        return path.relative_to(ROOT).as_posix() if path != ROOT else ""
+    except ValueError:
+        return path.as_posix()
+
+
 @cache
 def _csv(path: Path) -> pl.DataFrame:
     if not path.is_file():
-        raise FigureError(f"{path.relative_to(ROOT)} is missing: the figures read it")
+        raise _missing(path)
     return pl.read_csv(path)
 
 
 @cache
 def _json(path: Path) -> dict:
     if not path.is_file():
-        raise FigureError(f"{path.relative_to(ROOT)} is missing: the figures read it")
+        raise _missing(path)
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -335,6 +385,205 @@ def test_times() -> str:
     )
 
 
+# ---------------------------------------------------------------------------------------------------- any artifact
+
+_FIELD = re.compile(r"\{([^{}]+)\}")
+_SHARE = re.compile(r"(?P<sign>\+?)(?P<kind>%|pt)(?P<digits>\d?)")
+FORMATS = ("%", "+%", "pt", "+pt", "name", "villain", "matchup", "yes", "min", "a Python format spec")
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The rows a figure reads: a table's (or a JSON part's) rows that match the filters, and all of its rows."""
+
+    where: str
+    rows: list[dict]
+    every: list[dict]
+    by: tuple[str, ...]  # the columns a row of another's lookup (``@``) must share with this row
+
+
+def _dig(doc, path: str, where: str):
+    at = doc
+    for i, part in enumerate(path.split(".")):
+        if isinstance(at, dict) and part in at:
+            at = at[part]
+        elif isinstance(at, list) and part.isdigit() and int(part) < len(at):
+            at = at[int(part)]
+        else:
+            done = ".".join(path.split(".")[:i]) or "the top"
+            keys = ", ".join(at) if isinstance(at, dict) else f"0 to {len(at) - 1}" if isinstance(at, list) else "none"
+            raise FigureError(f"{where} has no {path!r}: at {done} the keys are {keys}")
+    return at
+
+
+def _source(spec: str) -> _Source:
+    path, _, query = spec.partition("?")
+    path, _, part = path.partition("#")
+    file = ROOT / path
+    if file.suffix == ".csv":
+        if part:
+            raise FigureError(f"{path}: #{part} picks a part of a JSON file; a CSV file is its rows")
+        files = sorted(ROOT.glob(path)) if "*" in path else [file]
+        if not files:
+            raise _missing(file)
+        t = pl.concat([_csv(f) for f in files], how="diagonal_relaxed")
+        every = t.to_dicts()
+        text = tuple(c for c, d in t.schema.items() if d == pl.String)
+    elif file.suffix == ".json":
+        doc = _dig(_json(file), part, path) if part else _json(file)
+        every = doc if isinstance(doc, list) else [doc]
+        text = ()
+    else:
+        raise FigureError(f"{path}: a figure reads a .csv or a .json file")
+    rows, by = every, text
+    for cond in filter(None, query.split("&")):
+        if cond.startswith("@by="):
+            by = tuple(unquote(c) for c in cond.removeprefix("@by=").split(","))
+            continue
+        if cond.startswith("@sort="):
+            for col in reversed(cond.removeprefix("@sort=").split(",")):
+                name = unquote(col.removeprefix("-"))
+                for r in rows[:1]:
+                    _get(r, name, path)
+                rows = sorted(rows, key=lambda r, n=name: _get(r, n, path), reverse=col.startswith("-"))
+            continue
+        m = re.fullmatch(r"(?P<col>[^=!]+)(?P<op>!?=)(?P<value>.*)", cond)
+        if m is None:
+            raise FigureError(f"{path}: bad filter {cond!r}; a filter is column=value or column!=value")
+        col, value = unquote(m["col"]), unquote(m["value"])
+        keep = m["op"] == "="
+        if every and not all(_has_field(r, col) for r in every[:1]):
+            raise FigureError(f"{path} has no column {col!r}; columns: {', '.join(_columns(every))}")
+        before = rows
+        rows = [r for r in rows if (_text(_get(r, col, path)) in value.lower().split("|")) == keep]
+        if not rows and keep:
+            seen = sorted({_text(_get(r, col, path)) for r in before})
+            raise FigureError(f"{path}: no row has {col}={value}; {col} is one of {', '.join(seen)}")
+    return _Source(path, rows, every, by)
+
+
+def _columns(rows: list[dict]) -> list[str]:
+    return list(rows[0]) if rows else []
+
+
+def _has_field(row: dict, col: str) -> bool:
+    try:
+        _get(row, col, "")
+    except FigureError:
+        return False
+    return True
+
+
+def _get(row: dict, col: str, where: str):
+    if col in row:
+        return row[col]
+    if "." in col:
+        return _dig(row, col, where)
+    raise FigureError(f"{where} has no column {col!r}; columns: {', '.join(row)}")
+
+
+def _text(value) -> str:
+    """A value as a filter compares it: as the file writes it, in lower case."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).lower()
+
+
+def _term(src: _Source, row: dict, term: str):
+    col, _, at = term.partition("@")
+    if not at:
+        return _get(row, col, src.where)
+    other, _, conds = at.rpartition("?")
+    target = _source(other) if other else src
+    want = dict(c.split("=", 1) for c in conds.split("&") if c)
+    columns = target.every[0] if target.every else {}
+    same = [c for c in src.by if c not in want and c in columns]
+    found = [
+        r
+        for r in target.every
+        if all(_text(r.get(k)) == v.lower() for k, v in want.items()) and all(r.get(c) == row.get(c) for c in same)
+    ]
+    if len(found) != 1:
+        raise FigureError(
+            f"{target.where}: {len(found)} rows have {conds or 'no condition'} and this row's "
+            f"{', '.join(same) or 'nothing'}; @ needs exactly one (@by= names the columns to share)"
+        )
+    return _get(found[0], col, target.where)
+
+
+def _field(src: _Source, row: dict, inner: str) -> str:
+    if _has_field(row, inner.partition("@")[0]) and ":" not in inner.partition("@")[2]:
+        expr, spec = inner, ""
+    else:
+        expr, _, spec = inner.rpartition(":")
+        if not expr:
+            expr, spec = spec, ""
+    if " - " in expr:
+        a, b = (_term(src, row, t.strip()) for t in expr.split(" - ", 1))
+        value = None if a is None or b is None else a - b
+    else:
+        value = _term(src, row, expr.strip())
+    return _format(value, spec, src.where)
+
+
+def _format(value, spec: str, where: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if m := _SHARE.fullmatch(spec):
+        digits = int(m["digits"] or 1)
+        return f"{float(value) * 100:{m['sign']}.{digits}f}" + ("%" if m["kind"] == "%" else "")
+    if spec == "name":
+        return _name(value)
+    if spec == "villain":
+        return _name(value).removeprefix("the ")
+    if spec == "matchup":
+        return " vs ".join(_name(v) for v in str(value).split("-vs-"))
+    if spec == "yes":
+        return "yes" if value is True or _text(value) in ("true", "1") else "no"
+    if spec == "min":
+        return _minutes(float(value))
+    try:
+        return format(value, spec)
+    except (TypeError, ValueError):
+        raise FigureError(f"{where}: format {spec!r} does not fit {value!r}; formats: {', '.join(FORMATS)}") from None
+
+
+def _split(arg: str | None) -> tuple[_Source, str]:
+    parts = re.split(r"\s", (arg or "").strip(), maxsplit=1)
+    if len(parts) != 2 or not parts[1].strip():
+        raise FigureError(f"a generic figure is SOURCE TEMPLATE (a file, then what to show of it); got {arg!r}")
+    return _source(parts[0]), parts[1].strip()
+
+
+def _render(src: _Source, row: dict, template: str) -> str:
+    return _FIELD.sub(lambda m: _field(src, row, m[1]), template)
+
+
+def artifact_value(arg: str | None = None) -> str:
+    """One row's template (``fig:value``): the source must leave exactly one row."""
+    src, template = _split(arg)
+    if len(src.rows) != 1:
+        raise FigureError(f"{src.where}: {len(src.rows)} rows match, fig:value needs one (fig:values shows many)")
+    return _render(src, src.rows[0], template)
+
+
+def artifact_values(arg: str | None = None) -> str:
+    """Every matching row's template, joined by commas (``fig:values``)."""
+    src, template = _split(arg)
+    return ", ".join(_render(src, r, template) for r in src.rows)
+
+
+def artifact_table(arg: str | None = None) -> str:
+    """A table (``fig:table``): the template's lines before its first field once, the rest once per row."""
+    src, template = _split(arg)
+    lines = [line.strip() for line in template.splitlines() if line.strip()]
+    first = next((i for i, line in enumerate(lines) if _FIELD.search(line)), len(lines))
+    head, body = lines[:first], "\n".join(lines[first:])
+    return "\n".join(head + [_render(src, r, body) for r in src.rows])
+
+
 # ---------------------------------------------------------------------------------------------------- filling
 
 FIGURES: dict[str, Figure] = {
@@ -355,6 +604,9 @@ FIGURES: dict[str, Figure] = {
     "test-times": Figure(test_times),
     "learning": Figure(lambda: learning_summary(), block=True),
     "skill-trace": Figure(skill_trace_table, block=True),
+    "value": Figure(artifact_value),
+    "values": Figure(artifact_values),
+    "table": Figure(artifact_table, block=True),
 }
 
 
@@ -383,8 +635,7 @@ def fill(text: str, strip: bool = False) -> str:
         body = figure(m["key"], m["arg"])
         if strip:
             return body
-        arg = f":{m['arg']}" if m["arg"] is not None else ""
-        return f"<!-- fig:{m['key']}{arg} -->{body}<!-- /fig -->"
+        return f"{m['open']}{body}<!-- /fig -->"
 
     return FIG.sub(one, text)
 
