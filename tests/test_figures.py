@@ -1,7 +1,8 @@
 """Every figure and verdict of README.md and docs/ comes from a shipped artifact: each placeholder states what the
 artifacts hold now (a changed artifact makes the page stale, and this fails), the pages that describe the
-headline and the levels type no figure of their own, and the other pages' typed figures are counted in a ledger
-that may only shrink (tests/figure_ledger.json)."""
+headline and the levels type no figure of their own, and no page types one but those the ledger
+(tests/figure_ledger.json) counts, whose counts may only shrink: docs/performance.md alone, whose benchmarks
+ship no artifact yet."""
 
 from __future__ import annotations
 
@@ -114,3 +115,50 @@ def test_the_skill_trace_figure_has_a_column_per_pairing_and_3_player_share_and_
     assert "| search g1 | 55.0% [50.0, 60.0] | 30.0% [27.0, 33.0] |" in text
     assert "| novice | 70.0% [68.0, 72.0] |  |" in text
     assert text.endswith("3p: the 3-player game. Top rung search g1: settled.")
+
+
+def test_a_table_reads_a_shipped_csv_through_its_template():
+    out = F.fill(
+        "<!-- fig:table:reports/tune/ladder_expert.csv?villain=gaston&@sort=-rate\n"
+        "| level | rate |\n|---|---|\n| {level} | {rate:%} [{low:pt}, {high:pt}] |\n-->\n<!-- /fig -->",
+        strip=True,
+    )
+    assert out.strip().splitlines()[:3] == ["| level | rate |", "|---|---|", "| tuned | 76.0% [74.7, 77.3] |"]
+    assert len(out.strip().splitlines()) == 6
+
+
+def test_a_value_reads_json_and_another_rows_column():
+    assert F.figure("value", "reports/test-times.json {default.tests:,} tests") == "1,046 tests"
+    lookup = "reports/tune/trajectory.csv?round=0&matchup=gaston-vs-horned-king&outcome=gaston {rate@round=3 - rate:+%}"
+    assert F.figure("value", lookup) == "-35.9%"
+    assert F.figure("values", "reports/tune/improvements.csv?villain=horned-king {change:+pt}") == "+17.4, +1.2, +4.0"
+
+
+def test_a_changed_artifact_makes_a_generic_figure_stale(tmp_path, monkeypatch):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "x.csv").write_text("villain,rate\ngaston,0.5\n")
+    page = "Gaston wins <!-- fig:value:reports/x.csv?villain=gaston {rate:%} -->50.0%<!-- /fig -->.\n"
+    (tmp_path / "README.md").write_text(page)
+    monkeypatch.setattr(F, "ROOT", tmp_path)
+    assert F.stale_pages(tmp_path) == []
+    (tmp_path / "reports" / "x.csv").write_text("villain,rate\ngaston,0.6\n")
+    F.clear_cache()
+    assert F.stale_pages(tmp_path) == ["README.md"]
+
+
+@pytest.mark.parametrize(
+    ("arg", "says"),
+    [
+        ("reports/tune/nope.csv {rate}", "reports/tune/nope.csv is missing: the figures read it; reports/tune/ holds"),
+        ("reports/tune/ladder_expert.csv?villain=gaston&level=tuned {nope}", "no column 'nope'; columns: villain"),
+        ("reports/tune/ladder_expert.csv?villain=joker {rate}", "no row has villain=joker; villain is one of gaston"),
+        ("reports/test-times.json {default.nope}", "has no 'default.nope': at default the keys are seconds"),
+        ("reports/tune/ladder_expert.csv?villain=gaston&level=tuned {rate:zz}", "formats: %, +%"),
+        ("reports/tune/ladder_expert.csv?villain=gaston {rate}", "4 rows match, fig:value needs one"),
+    ],
+)
+def test_a_bad_generic_figure_is_one_line_naming_the_choices(arg, says):
+    with pytest.raises(F.FigureError) as err:
+        F.figure("value", arg)
+    assert says in str(err.value) and "\n" not in str(err.value)
