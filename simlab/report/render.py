@@ -871,32 +871,50 @@ def _rate_change(r: dict) -> tuple[str, str]:
 
 def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
     """The leverage table (:func:`simlab.studies.leverage.leverage`): each reading's largest effect, and the largest
-    (reading, matchup, villain) rows."""
+    (reading, matchup, villain) rows; fits 80 columns: the readings numbered R1, R2, ... (largest first, listed under
+    the tables) and short names (a legend)."""
+    from rich.text import Text
+
+    shown, rows = summary.head(top), t.head(top)
+    order = list(dict.fromkeys([*shown["setting"], *summary["setting"], *rows["setting"]]))
+    number = {rd: f"R{k}" for k, rd in enumerate(order, 1)}
     st = _table(
         f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
         "each reading's largest effect",
-        ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"),
+        ("reading", "in", "villain", "win rate", "change [95% paired]", "sig."),
         (
             (
-                escape(r["setting"]),
-                r["kind"],
-                r["largest_in"],
-                r["villain"],
+                number[r["setting"]],
+                short_matchup(r["largest_in"]),
+                short_name(r["villain"]),
                 *_rate_change(r),
-                f"{r['significant_rows']} of {r['rows']}",
+                f"{r['significant_rows']}/{r['rows']}",
             )
-            for r in summary.head(top).iter_rows(named=True)
+            for r in shown.iter_rows(named=True)
         ),
+        caption="in: the matchup of the largest effect; win rate: the shipped reading's -> this one's; sig.: the "
+        "reading's rows whose interval excludes 0, of all.",
+        caption_justify="left",
     )
     et = _table(
         f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)",
         ("reading", "matchup", "villain", "win rate", "change [95% paired]"),
         (
-            (escape(r["setting"]), r["matchup"], r["villain"], *_rate_change(r))
-            for r in t.head(top).iter_rows(named=True)
+            (
+                number[r["setting"]] if k == 0 or r["setting"] != rows["setting"][k - 1] else "",
+                short_matchup(r["matchup"]),
+                short_name(r["villain"]),
+                *_rate_change(r),
+            )
+            for k, r in enumerate(rows.iter_rows(named=True))
         ),
     )
-    return st, et
+    kind = dict(zip(summary["setting"], summary["kind"], strict=True))
+    used = [rd for rd in order if rd in set(shown["setting"]) | set(rows["setting"])]
+    lines = [f"  {number[rd]} {rd}" + (f" ({kind[rd]})" if rd in kind else "") for rd in used]
+    names = [*shown["largest_in"], *rows["matchup"]]
+    notes = ["readings:", *lines, legend(names) + "."] if used else []
+    return (_one_line(st), _one_line(et), *(Text(line) for line in notes))
 
 
 def print_strong_play(res, probe=None, files=None) -> None:
