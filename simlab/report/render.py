@@ -770,53 +770,54 @@ def _pct(x, sign=""):
 
 
 def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int, play: str = "expert play") -> Table:
-    """Card impact, observational (:func:`simlab.studies.impact.observational`), played at ``play``."""
+    """Card impact, observational (:func:`simlab.studies.impact.observational`), played at ``play``: a row for the
+    games the card was played in and one for those it was drawn in; fits 80 columns (a long card name wraps)."""
     table = Table(
         title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
-        f"{n:,} games vs each other villain, seed {seed}, {escape(play)}"
+        f"{n:,} games vs each other villain, seed {seed}, {escape(play)}",
+        caption="share: the games the card was played (drawn) in; win if / not: the villain's win rate in those games "
+        "and in the others; diff: the first minus the second.",
+        caption_justify="left",
     )
-    for col in (
-        "card",
-        "drawn",
-        "played",
-        "win if played / not",
-        "played diff [95%]",
-        "win if drawn / not",
-        "drawn diff [95%]",
-    ):
+    for col in ("card", "", "share", "win if / not", "diff [95%]"):
         table.add_column(col)
     for r in frame.iter_rows(named=True):
-        table.add_row(
-            escape(r["card"]),
-            _pct(r["drawn_share"]),
-            _pct(r["played_share"]),
-            f"{_pct(r['win_if_played'])} / {_pct(r['win_if_not_played'])}",
-            interval_text(r["played_diff"], r["played_diff_low"], r["played_diff_high"], "+"),
-            f"{_pct(r['win_if_drawn'])} / {_pct(r['win_if_not_drawn'])}",
-            interval_text(r["drawn_diff"], r["drawn_diff_low"], r["drawn_diff_high"], "+"),
-        )
-    return table
+        for k, seen in enumerate(("played", "drawn")):
+            table.add_row(
+                escape(r["card"]) if k == 0 else "",
+                seen,
+                _pct(r[f"{seen}_share"]),
+                f"{_pct(r[f'win_if_{seen}'])} / {_pct(r[f'win_if_not_{seen}'])}",
+                interval_text(r[f"{seen}_diff"], r[f"{seen}_diff_low"], r[f"{seen}_diff_high"], "+"),
+            )
+    return _one_line(table, wrap=("card",))
 
 
 def ablation_view(effects: pl.DataFrame, villain: str, play: str = "expert play") -> Table:
-    """Card impact, causal (:func:`simlab.studies.impact.ablation`), played at ``play``."""
+    """Card impact, causal (:func:`simlab.studies.impact.ablation`), played at ``play``; the win rate with every
+    card, the same games for every row, in the title; fits 80 columns (a long card name wraps)."""
+    base = effects["rate_with"].unique() if effects.height else []
+    with_all = f"; the win rate with every card {_pct(base[0])}" if len(base) == 1 else ""
     table = Table(
         title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
-        f"with the card never played), {escape(play)}; impact = win rate with the card - without"
+        f"with the card never played), {escape(play)}; impact = win rate with the card - without{with_all}",
+        caption="changed: the games whose winner changed without the card.",
+        caption_justify="left",
     )
-    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
+    columns = ("card", "deck", "copies", *(["with"] if len(base) != 1 else []), "without", "impact [95% paired]")
+    for col in (*columns, "changed"):
         table.add_column(col)
     for r in effects.iter_rows(named=True):
         table.add_row(
             escape(r["card"]),
             r["deck"],
             str(r["copies"]),
-            _pct(r["rate_with"]),
+            *([_pct(r["rate_with"])] if len(base) != 1 else []),
             _pct(r["rate_without"]),
             interval_text(r["impact"], r["impact_low"], r["impact_high"], "+"),
             f"{r['changed_games']:,}",
         )
-    return table
+    return _one_line(table, wrap=("card",))
 
 
 def sweep_view(res, games: int) -> Table:
