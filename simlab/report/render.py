@@ -445,6 +445,7 @@ def print_calibration(res) -> None:
         columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
         console.print(_one_line(_table("fit per group label", columns, rows), wrap=("group",)))
     names = [v for key in res.matchups["seating"] for v in _seating_villains(key)]
+    names += [m for m in res.lengths["matchup"] if "-vs-" in m] if res.lengths.height else []
     console.print(legend(names) + ".", highlight=False)
 
 
@@ -762,7 +763,7 @@ def strategies_view(specs, expert: dict) -> Table:
             changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
         desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
         table.add_row(escape(spec.name), escape(desc), escape(changed))
-    return table
+    return _one_line(table, wrap=("description", "parameters (as expert unless listed)"))
 
 
 def _pct(x, sign=""):
@@ -824,9 +825,9 @@ def sweep_view(res, games: int) -> Table:
     """A sweep's win rates and paired changes per value (:func:`simlab.studies.whatif.sweep`)."""
     table = Table(
         title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
-        f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}"
+        f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}; change: vs the shipped value"
     )
-    for col in ("value", "entry", "win rate [95%]", "change vs shipped [95% paired]", "unfin."):
+    for col in ("value", "entry", "win rate [95%]", "change [95% paired]", "unfin."):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
         table.add_row(
@@ -836,7 +837,7 @@ def sweep_view(res, games: int) -> Table:
             change_text(r),
             f"{r['unfinished']:.1%}",
         )
-    return table
+    return _one_line(table)
 
 
 def edit_change_view(change: pl.DataFrame, edits) -> Table:
@@ -859,8 +860,11 @@ def change_text(r: dict) -> str:
 
 
 def rules_view(rows) -> Table:
-    """The rule variants (:func:`simlab.data.rules.variants_table`)."""
-    return _table("rule variants", ("variant", "default", "alternatives", "meaning"), rows)
+    """The rule variants (:func:`simlab.data.rules.variants_table`): each variant's meaning under its name, the
+    values on one line; fits 80 columns."""
+    cells = ((f"{escape(v)}\n{escape(meaning)}", escape(d), escape(alt)) for v, d, alt, meaning in rows)
+    table = _table("rule variants", ("variant and its meaning", "default", "alternatives"), cells, show_lines=True)
+    return _one_line(table, wrap=("variant and its meaning",))
 
 
 def _rate_change(r: dict) -> tuple[str, str]:
