@@ -1,18 +1,25 @@
 """Every command that prints a table takes --json (one JSON document, no bare NaN or Infinity: ``json.loads`` with
 ``parse_constant`` refusing them) and --csv (its main table, read back by the csv module). The commands are
-enumerated from the app: a new command must appear here, as a case or as printing no table."""
+enumerated from the app: a new command must appear here, as a case or as printing no table. The same cases print
+their tables on an 80-column terminal: no line wider, no cell cut or wrapped where a short name would do, and a
+legend wherever a short name (G, LT, HK, 3p) appears."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import re
+from pathlib import Path
 
 import pytest
 import typer.main
+from rich.console import Console
+from rich.table import Table
 from typer.testing import CliRunner
 
 from simlab.cli import app
+from simlab.report import render
 
 TINY_SEARCH = 'name = "search-tiny"\nbase = "search"\n[params]\nsamples = 2\nhorizon = 1\nhalving = 0\nscreen = 0\n'
 
@@ -139,3 +146,69 @@ def test_every_command_has_a_case():
 def test_json_with_csv_is_refused_in_one_line():
     res = runner.invoke(app, ["rules", "--json", "--csv"])
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "--json and --csv" in res.output
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SHORT = {"G": "G gaston", "LT": "LT lady-tremaine", "HK": "HK horned-king", "3p": "3p: the 3-player game"}
+
+
+def wrapped_columns(table: Table, width: int = 80) -> list[str]:
+    """The columns of ``table`` whose cells (header included) do not all fit on one line at ``width``: wrapped onto
+    more lines or cut short. A column declared ``overflow="fold"`` (prose, or names with no short form) may wrap."""
+    console = Console(width=width, file=io.StringIO())
+    options = console.options.update_width((table.width or width) - table._extra_width)
+    widths = table._calculate_column_widths(console, options)
+    return [
+        str(col.header)
+        for col, room in zip(table.columns, widths, strict=True)
+        if col.overflow != "fold" and table._measure_column(console, options, col).maximum > room
+    ]
+
+
+@pytest.fixture
+def printed_tables(monkeypatch):
+    """The console as on an 80-column terminal (its width is read when simlab starts, before a test's env), and
+    every table printed on it."""
+    tables = []
+    monkeypatch.setattr(render.console, "_width", 80)
+    show = render.console.print
+
+    def spy(*objects, **options):
+        tables.extend(o for o in objects if isinstance(o, Table))
+        return show(*objects, **options)
+
+    monkeypatch.setattr(render.console, "print", spy)
+    return tables
+
+
+# commands whose tables do not fit 80 columns yet: each a strict xfail, so fixing one turns its case red until the
+# entry goes
+WIDE = {
+    "tune": "the validation table: part, weight, opponents, plays, both rates and the change need about 85 columns",
+    "equilibrium-compare": "the starts' names (a list of levels and a seed) beside two intervals",
+}
+
+
+def _wide(name, case):
+    if name not in WIDE:
+        return case
+    args, first = case.values if hasattr(case, "values") else case
+    marks = [*getattr(case, "marks", ()), pytest.mark.xfail(reason=WIDE[name], strict=True)]
+    return pytest.param(args, first, marks=marks, id=name)
+
+
+@pytest.mark.parametrize(("args", "first_column"), [_wide(k, c) for k, c in CASES.items()], ids=list(CASES))
+def test_tables_fit_80_columns(args, first_column, tmp_path, monkeypatch, printed_tables):
+    args = [str(ROOT / a) if "/" in a and (ROOT / a).exists() else a for a in _args(args, tmp_path)]
+    monkeypatch.chdir(tmp_path)  # a command's default plot lands here
+    out = _invoke(args).stdout
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 80, max(lines, key=len)
+    assert "…" not in out, [line for line in lines if "…" in line]  # no cell cut short
+    assert printed_tables, out[:500]
+    cells = set()
+    for table in printed_tables:
+        assert wrapped_columns(table) == [], f"{table.title}: cells wrap in {wrapped_columns(table)}"
+        cells |= {str(c) for col in table.columns for c in col._cells}
+    shorts = {w for c in cells for w in re.split(r"[\s>{},()-]+", c) if w in SHORT}
+    assert all(SHORT[w] in out for w in shorts), [SHORT[w] for w in shorts if SHORT[w] not in out]

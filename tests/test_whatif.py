@@ -289,7 +289,7 @@ def test_cli_sweep_and_causal_cards(tmp_path):
         + ["-n", "40", "--png", str(png)],
     )
     assert res.exit_code == 0, res.output
-    assert png.stat().st_size > 10_000 and "change vs shipped" in res.output
+    assert png.stat().st_size > 10_000 and "change [95% paired]" in res.output and "vs the shipped value" in res.output
     png = tmp_path / "impact.png"
     res = runner.invoke(app, ["cards", "--villain", "gaston", "-n", "30", "--card", "Temper", "--png", str(png)])
     assert res.exit_code == 0, res.output

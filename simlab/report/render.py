@@ -431,70 +431,117 @@ def print_tune_all(res, report_dir: str) -> None:
 
 
 def print_calibration(res) -> None:
-    """The tables of a calibration, with rich."""
+    """The tables of a calibration, with rich; each fits 80 columns (short names, a legend under them), and what is
+    the same for every model (the log's own numbers, a coin flip's) is printed once."""
     console.print(escape(res.log.describe()), highlight=False)
     if res.log.columns:
         console.print(escape(res.log.columns), highlight=False)
     pred = res.predictions
     console.print(f"simulated: {pred.n_games:,} games per seat order and model, seed {pred.seed}", highlight=False)
-    _print_calibration_fit(res)
-    console.print(_calibration_seats(res))
-    console.print(_calibration_first_player(res))
+    label = model_labels(list(res.fit["model"]))
+    _print_calibration_fit(res, label)
+    console.print(_calibration_seats(res, label))
+    console.print(_calibration_first_player(res, label))
     if res.lengths.height:
-        _print_calibration_lengths(res)
+        _print_calibration_lengths(res, label)
     if res.groups.height:
-        rows = (
-            (
-                escape(r["group"]),
-                r["model"],
-                f"{r['games']:,}",
-                f"{r['log_lik']:.2f}",
-                f"{r['coin_flip_log_lik']:.2f}",
-                f"{r['brier']:.3f}",
-                "yes" if r["best_in_group"] else "",
+        rows, last = [], None
+        for r in _by_model(res.groups, "group", label):
+            first = r["group"] != last
+            rows.append(
+                (
+                    escape(r["group"]) if first else "",
+                    label[r["model"]],
+                    f"{r['games']:,}" if first else "",
+                    f"{r['log_lik']:.2f}",
+                    f"{r['coin_flip_log_lik']:.2f}" if first else "",
+                    f"{r['brier']:.3f}",
+                    "yes" if r["best_in_group"] else "",
+                )
             )
-            for r in res.groups.iter_rows(named=True)
-        )
+            last = r["group"]
         columns = ("group", "model", "games", "log-lik", "coin flip", "Brier", "best here")
-        gr = _table("fit per group label", columns, rows)
-        console.print(gr)
+        console.print(_one_line(_table("fit per group label", columns, rows), wrap=("group",)))
+    names = [v for key in res.matchups["seating"] for v in _seating_villains(key)]
+    names += [m for m in res.lengths["matchup"] if "-vs-" in m] if res.lengths.height else []
+    console.print(legend(names) + ".", highlight=False)
 
 
-def _print_calibration_fit(res) -> None:
+MODEL_NAME_WIDTH = 10  # a calibration model named longer (a level and rule readings) is numbered M1, M2, ...
+
+
+def model_labels(models: list[str]) -> dict[str, str]:
+    """Each calibration model's name in the tables: itself, or ``M1``, ``M2``, ... (best first) when one of them is
+    longer than :data:`MODEL_NAME_WIDTH` (a legend then names them)."""
+    if all(len(m) <= MODEL_NAME_WIDTH for m in models):
+        return {m: m for m in models}
+    return {m: f"M{k}" for k, m in enumerate(models, 1)}
+
+
+def _by_model(frame: pl.DataFrame, key: str, label: dict[str, str]) -> list[dict]:
+    """The rows of ``frame`` by ``key`` (in the order of its first rows), each key's models in the fit's order."""
+    keys = {k: i for i, k in enumerate(dict.fromkeys(frame[key]))}
+    order = {m: i for i, m in enumerate(label)}
+    return sorted(frame.iter_rows(named=True), key=lambda r: (keys[r[key]], order.get(r["model"], len(order))))
+
+
+def _seating_villains(key: str) -> list[str]:
+    """The villains of a seat order key (``gaston > {horned-king, lady-tremaine}``)."""
+    return [w for w in key.replace("{", " ").replace("}", " ").replace(",", " ").replace(">", " ").split() if w]
+
+
+def short_seating(key: str) -> str:
+    """``gaston > {horned-king, lady-tremaine}`` -> ``G > {HK, LT}``."""
+    for v in sorted(set(_seating_villains(key)), key=len, reverse=True):
+        key = key.replace(v, short_name(v))
+    return key
+
+
+def _one_line(table: Table, wrap=()) -> Table:
+    """``table`` with every column but those named in ``wrap`` kept on one line (they wrap, never cut)."""
+    for col in table.columns:
+        if col.header in wrap:
+            col.overflow = "fold"
+        else:
+            col.no_wrap = True
+    return table
+
+
+def _print_calibration_fit(res, label: dict[str, str]) -> None:
     """Each model's fit against a coin flip, and the verdicts between the models."""
     from simlab.studies.calibration import DECISIVE_RATIO, ratio_text
 
-    fit = Table(title="fit: each model's log-likelihood and Brier score against a coin flip (best first)")
-    for col in (
-        "model",
-        "games",
-        "log-lik",
-        "coin flip",
-        "gain",
-        "Brier",
-        "coin flip",
-        "Brier skill",
-        "LR best:this",
-        "weight",
-        "games to tell from best",
-    ):
-        fit.add_column(col)
-    for r in res.fit.iter_rows(named=True):
-        lr = r["log_lr_best"]
-        fit.add_row(
-            r["model"],
-            f"{r['games']:,}",
-            f"{r['log_lik']:.2f}",
-            f"{r['coin_flip_log_lik']:.2f}",
+    rows = (
+        (
+            label[r["model"]],
             f"{r['log_lik_gain']:+.2f}",
             f"{r['brier']:.3f}",
-            f"{r['coin_flip_brier']:.3f}",
             f"{r['brier_skill']:+.1%}",
-            "-" if lr == 0 else ratio_text(lr),
+            "-" if r["log_lr_best"] == 0 else ratio_text(r["log_lr_best"]),
             f"{r['weight']:.3f}",
             "-" if r["games_needed"] is None else f"{r['games_needed']:,}",
         )
-    console.print(fit)
+        for r in res.fit.iter_rows(named=True)
+    )
+    first = res.fit.row(0, named=True) if res.fit.height else None
+    coin = (
+        ""
+        if first is None
+        else f"; a coin flip: log-lik {first['coin_flip_log_lik']:.2f}, Brier {first['coin_flip_brier']:.3f}"
+    )
+    games = "" if first is None else f", {first['games']:,} games"
+    fit = _table(
+        f"fit: each model against a coin flip (best first{games})",
+        ("model", "log-lik gain", "Brier", "skill", "LR", "weight", "games to tell"),
+        rows,
+        caption=f"log-lik gain: over a coin flip's; skill: the Brier score's gain over a coin flip's{coin}. LR: the "
+        "best model's likelihood ratio over this one; games to tell: the games a log needs to tell it from the best.",
+        caption_justify="left",
+    )
+    console.print(_one_line(fit))
+    numbered = {v: m for m, v in label.items() if v != m}
+    if numbered:
+        console.print("models: " + "; ".join(f"{v} {escape(m)}" for v, m in numbered.items()) + ".", highlight=False)
     if res.verdicts.height == 0:
         console.print("one model only: nothing to compare it with (its fit against a coin flip is above)")
     for v in res.verdicts["verdict"]:
@@ -506,88 +553,96 @@ def _print_calibration_fit(res) -> None:
     )
 
 
-def _calibration_seats(res) -> Table:
-    """Observed wins against each model's prediction, per seat order and seat."""
+def _calibration_seats(res, label: dict[str, str]) -> Table:
+    """Observed wins against each model's prediction, per seat order and villain: the log's numbers on the first
+    model's row only."""
     models = list(res.fit["model"])
-    table = Table(title="observed wins vs predicted, per seat order and seat (seat 0 plays first); exact binomial p")
-    for col in ("seat order", "seat", "villain", "games", "won"):
-        table.add_column(col)
-    for m in models:
-        table.add_column(f"{m}: predicted (p)")
     cells = {(r["model"], r["seating"], r["seat"], r["villain"]): r for r in res.matchups.iter_rows(named=True)}
     first = res.matchups.filter(pl.col("model") == models[0]).sort("matchup", "seating", "seat", nulls_last=True)
+    rows, last = [], None
     for r in first.iter_rows(named=True):
-        row = [
-            r["seating"],
-            "-" if r["seat"] is None else str(r["seat"]),
-            r["villain"],
-            f"{r['games']:,}",
-            f"{r['wins']:,} ({r['observed']:.0%})",
-        ]
-        for m in models:
+        for k, m in enumerate(models):
             c = cells[(m, r["seating"], r["seat"], r["villain"])]
-            row.append(f"{c['predicted']:.1%} (p {c['p_value']:.2g})")
-        table.add_row(*(escape(x) for x in row))
-    return table
+            log = (
+                [
+                    short_seating(r["seating"]) if r["seating"] != last else "",
+                    short_name(r["villain"]),
+                    f"{r['games']:,}" if r["seating"] != last else "",
+                    f"{r['wins']:,} ({r['observed']:.0%})",
+                ]
+                if k == 0
+                else ["", "", "", ""]
+            )
+            rows.append([*log, label[m], f"{c['predicted']:.1%} (p {c['p_value']:.2g})"])
+        last = r["seating"]
+    title = "observed wins vs predicted, per seat order (the first plays first) and villain; exact binomial p"
+    columns = ("seat order", "villain", "games", "won", "model", "predicted (p)")
+    return _one_line(_table(title, columns, (map(escape, row) for row in rows)))
 
 
-def _calibration_first_player(res) -> Table:
-    fp = Table(title="first player: win share and advantage (share minus the others' mean), observed vs predicted")
-    for col in (
-        "model",
-        "players",
-        "games",
-        "first won",
-        "observed [95%]",
-        "predicted",
-        "advantage obs. [95%]",
-        "adv. predicted",
-        "p",
-    ):
-        fp.add_column(col)
-    for r in res.first_player.iter_rows(named=True):
-        fp.add_row(
-            r["model"],
-            r["players"],
-            f"{r['games']:,}",
-            f"{r['first_wins']:,}",
-            interval_text(r["observed"], r["observed_low"], r["observed_high"]),
-            f"{r['predicted']:.1%}",
-            interval_text(r["advantage_observed"], r["advantage_low"], r["advantage_high"], "+"),
-            f"{r['advantage_predicted']:+.1%}",
-            f"{r['p_value']:.2g}",
+def _calibration_first_player(res, label: dict[str, str]) -> Table:
+    """The first player's win share and advantage in the log, then each model's prediction."""
+    rows, by = [], {}
+    for r in _by_model(res.first_player, "players", label):
+        by.setdefault(r["players"], []).append(r)
+    for players, group in by.items():
+        r = group[0]
+        rows.append(
+            (
+                players,
+                f"log ({r['games']:,})",
+                interval_text(r["observed"], r["observed_low"], r["observed_high"]),
+                interval_text(r["advantage_observed"], r["advantage_low"], r["advantage_high"], "+"),
+                "",
+            )
         )
-    return fp
+        for r in group:
+            rows.append(
+                (
+                    "",
+                    label[r["model"]],
+                    f"{r['predicted']:.1%}",
+                    f"{r['advantage_predicted']:+.1%}",
+                    f"{r['p_value']:.2g}",
+                )
+            )
+    fp = _table(
+        "first player: win share and advantage, observed (the log's games) vs predicted",
+        ("players", "model", "first seat [95%]", "first - others [95%]", "p"),
+        rows,
+        caption=f"{FIRST_SEAT_TEXT}.",
+        caption_justify="left",
+    )
+    return _one_line(fp)
 
 
-def _print_calibration_lengths(res) -> None:
-    ln = Table(title="game length in rounds: logged games vs the simulated distribution for the same seat orders")
-    for col in (
-        "model",
-        "matchup",
-        "games",
-        "observed mean / median",
-        "simulated mean / median",
-        "simulated 10th-90th",
-        "mean PIT",
-        "z",
-        "p",
-    ):
-        ln.add_column(col)
-    for r in res.lengths.iter_rows(named=True):
-        ln.add_row(
-            r["model"],
-            r["matchup"],
-            f"{r['games']:,}",
-            f"{r['observed_mean']:.1f} / {r['observed_median']:g}",
-            f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}",
-            f"{r['simulated_p10']:g}-{r['simulated_p90']:g}",
-            f"{r['mean_pit']:.2f}",
-            f"{r['z']:+.2f}",
-            f"{r['p_value']:.2g}",
+def _print_calibration_lengths(res, label: dict[str, str]) -> None:
+    rows, last = [], None
+    for r in _by_model(res.lengths, "matchup", label):
+        first = r["matchup"] != last
+        last = r["matchup"]
+        name = short_matchup(r["matchup"]) if "-vs-" in r["matchup"] else r["matchup"].replace("all games", "all")
+        rows.append(
+            (
+                name if first else "",
+                f"{r['games']:,}" if first else "",
+                f"{r['observed_mean']:.1f} / {r['observed_median']:g}" if first else "",
+                label[r["model"]],
+                f"{r['simulated_mean']:.1f} / {r['simulated_median']:g}, {r['simulated_p10']:g}-{r['simulated_p90']:g}",
+                f"{r['mean_pit']:.2f}",
+                f"{r['p_value']:.2g}",
+            )
         )
-    console.print(ln)
-    console.print("  mean PIT: 0.5 if real games are as long as simulated; above 0.5 (z > 0): real games are longer")
+    ln = _table(
+        "game length in rounds: logged games vs the simulated distribution for the same seat orders",
+        ("matchup", "games", "observed", "model", "simulated", "PIT", "p"),
+        rows,
+        caption="observed: mean / median rounds; simulated: mean / median, 10th-90th percentile. PIT: the mean "
+        "probability integral transform, 0.5 if real games are as long as simulated, above 0.5: real games are "
+        "longer.",
+        caption_justify="left",
+    )
+    console.print(_one_line(ln))
 
 
 def matrix_table(table: pl.DataFrame, settings) -> Table:
@@ -726,7 +781,7 @@ def strategies_view(specs, expert: dict) -> Table:
             changed = ", ".join(f"{k}={v:g}" for k, v in spec.params.items() if v != expert[k]) or "as expert"
         desc = spec.description if spec.source == "built-in" else f"{spec.description} (file {spec.source})"
         table.add_row(escape(spec.name), escape(desc), escape(changed))
-    return table
+    return _one_line(table, wrap=("description", "parameters (as expert unless listed)"))
 
 
 def _pct(x, sign=""):
@@ -734,62 +789,63 @@ def _pct(x, sign=""):
 
 
 def observational_view(frame: pl.DataFrame, villain: str, n: int, seed: int, play: str = "expert play") -> Table:
-    """Card impact, observational (:func:`simlab.studies.impact.observational`), played at ``play``."""
+    """Card impact, observational (:func:`simlab.studies.impact.observational`), played at ``play``: a row for the
+    games the card was played in and one for those it was drawn in; fits 80 columns (a long card name wraps)."""
     table = Table(
         title=f"{villain}: card impact, OBSERVATIONAL (selection-biased associations, not effects); "
-        f"{n:,} games vs each other villain, seed {seed}, {escape(play)}"
+        f"{n:,} games vs each other villain, seed {seed}, {escape(play)}",
+        caption="share: the games the card was played (drawn) in; win if / not: the villain's win rate in those games "
+        "and in the others; diff: the first minus the second.",
+        caption_justify="left",
     )
-    for col in (
-        "card",
-        "drawn",
-        "played",
-        "win if played / not",
-        "played diff [95%]",
-        "win if drawn / not",
-        "drawn diff [95%]",
-    ):
+    for col in ("card", "", "share", "win if / not", "diff [95%]"):
         table.add_column(col)
     for r in frame.iter_rows(named=True):
-        table.add_row(
-            escape(r["card"]),
-            _pct(r["drawn_share"]),
-            _pct(r["played_share"]),
-            f"{_pct(r['win_if_played'])} / {_pct(r['win_if_not_played'])}",
-            interval_text(r["played_diff"], r["played_diff_low"], r["played_diff_high"], "+"),
-            f"{_pct(r['win_if_drawn'])} / {_pct(r['win_if_not_drawn'])}",
-            interval_text(r["drawn_diff"], r["drawn_diff_low"], r["drawn_diff_high"], "+"),
-        )
-    return table
+        for k, seen in enumerate(("played", "drawn")):
+            table.add_row(
+                escape(r["card"]) if k == 0 else "",
+                seen,
+                _pct(r[f"{seen}_share"]),
+                f"{_pct(r[f'win_if_{seen}'])} / {_pct(r[f'win_if_not_{seen}'])}",
+                interval_text(r[f"{seen}_diff"], r[f"{seen}_diff_low"], r[f"{seen}_diff_high"], "+"),
+            )
+    return _one_line(table, wrap=("card",))
 
 
 def ablation_view(effects: pl.DataFrame, villain: str, play: str = "expert play") -> Table:
-    """Card impact, causal (:func:`simlab.studies.impact.ablation`), played at ``play``."""
+    """Card impact, causal (:func:`simlab.studies.impact.ablation`), played at ``play``; the win rate with every
+    card, the same games for every row, in the title; fits 80 columns (a long card name wraps)."""
+    base = effects["rate_with"].unique() if effects.height else []
+    with_all = f"; the win rate with every card {_pct(base[0])}" if len(base) == 1 else ""
     table = Table(
         title=f"{villain}: card impact, CAUSAL (ablation on paired seeds: the same {effects['games'][0]:,} games "
-        f"with the card never played), {escape(play)}; impact = win rate with the card - without"
+        f"with the card never played), {escape(play)}; impact = win rate with the card - without{with_all}",
+        caption="changed: the games whose winner changed without the card.",
+        caption_justify="left",
     )
-    for col in ("card", "deck", "copies", "win with", "win without", "impact [95% paired]", "games changed"):
+    columns = ("card", "deck", "copies", *(["with"] if len(base) != 1 else []), "without", "impact [95% paired]")
+    for col in (*columns, "changed"):
         table.add_column(col)
     for r in effects.iter_rows(named=True):
         table.add_row(
             escape(r["card"]),
             r["deck"],
             str(r["copies"]),
-            _pct(r["rate_with"]),
+            *([_pct(r["rate_with"])] if len(base) != 1 else []),
             _pct(r["rate_without"]),
             interval_text(r["impact"], r["impact_low"], r["impact_high"], "+"),
             f"{r['changed_games']:,}",
         )
-    return table
+    return _one_line(table, wrap=("card",))
 
 
 def sweep_view(res, games: int) -> Table:
     """A sweep's win rates and paired changes per value (:func:`simlab.studies.whatif.sweep`)."""
     table = Table(
         title=f"{res.matchup}: sweep of {escape(res.what)} (shipped: {escape(res.baseline)}), "
-        f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}"
+        f"{games:,} games per value, paired seeds (seed {res.seed}), {escape(res.play)}; change: vs the shipped value"
     )
-    for col in ("value", "entry", "win rate [95%]", "change vs shipped [95% paired]", "unfin."):
+    for col in ("value", "entry", "win rate [95%]", "change [95% paired]", "unfin."):
         table.add_column(col)
     for r in res.table.iter_rows(named=True):
         table.add_row(
@@ -799,7 +855,7 @@ def sweep_view(res, games: int) -> Table:
             change_text(r),
             f"{r['unfinished']:.1%}",
         )
-    return table
+    return _one_line(table)
 
 
 def edit_change_view(change: pl.DataFrame, edits) -> Table:
@@ -822,8 +878,11 @@ def change_text(r: dict) -> str:
 
 
 def rules_view(rows) -> Table:
-    """The rule variants (:func:`simlab.data.rules.variants_table`)."""
-    return _table("rule variants", ("variant", "default", "alternatives", "meaning"), rows)
+    """The rule variants (:func:`simlab.data.rules.variants_table`): each variant's meaning under its name, the
+    values on one line; fits 80 columns."""
+    cells = ((f"{escape(v)}\n{escape(meaning)}", escape(d), escape(alt)) for v, d, alt, meaning in rows)
+    table = _table("rule variants", ("variant and its meaning", "default", "alternatives"), cells, show_lines=True)
+    return _one_line(table, wrap=("variant and its meaning",))
 
 
 def _rate_change(r: dict) -> tuple[str, str]:
@@ -835,32 +894,50 @@ def _rate_change(r: dict) -> tuple[str, str]:
 
 def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, seed: int, level: str) -> tuple:
     """The leverage table (:func:`simlab.studies.leverage.leverage`): each reading's largest effect, and the largest
-    (reading, matchup, villain) rows."""
+    (reading, matchup, villain) rows; fits 80 columns: the readings numbered R1, R2, ... (largest first, listed under
+    the tables) and short names (a legend)."""
+    from rich.text import Text
+
+    shown, rows = summary.head(top), t.head(top)
+    order = list(dict.fromkeys([*shown["setting"], *summary["setting"], *rows["setting"]]))
+    number = {rd: f"R{k}" for k, rd in enumerate(order, 1)}
     st = _table(
         f"leverage: {summary.height} readings, {n:,} games per matchup and reading, seed {seed}, {level} play; "
         "each reading's largest effect",
-        ("reading", "kind", "largest in", "villain", "win rate", "change [95% paired]", "significant rows"),
+        ("reading", "in", "villain", "win rate", "change [95% paired]", "sig."),
         (
             (
-                escape(r["setting"]),
-                r["kind"],
-                r["largest_in"],
-                r["villain"],
+                number[r["setting"]],
+                short_matchup(r["largest_in"]),
+                short_name(r["villain"]),
                 *_rate_change(r),
-                f"{r['significant_rows']} of {r['rows']}",
+                f"{r['significant_rows']}/{r['rows']}",
             )
-            for r in summary.head(top).iter_rows(named=True)
+            for r in shown.iter_rows(named=True)
         ),
+        caption="in: the matchup of the largest effect; win rate: the shipped reading's -> this one's; sig.: the "
+        "reading's rows whose interval excludes 0, of all.",
+        caption_justify="left",
     )
     et = _table(
         f"the {min(top, t.height)} largest effects (of {t.height} reading, matchup and villain rows)",
         ("reading", "matchup", "villain", "win rate", "change [95% paired]"),
         (
-            (escape(r["setting"]), r["matchup"], r["villain"], *_rate_change(r))
-            for r in t.head(top).iter_rows(named=True)
+            (
+                number[r["setting"]] if k == 0 or r["setting"] != rows["setting"][k - 1] else "",
+                short_matchup(r["matchup"]),
+                short_name(r["villain"]),
+                *_rate_change(r),
+            )
+            for k, r in enumerate(rows.iter_rows(named=True))
         ),
     )
-    return st, et
+    kind = dict(zip(summary["setting"], summary["kind"], strict=True))
+    used = [rd for rd in order if rd in set(shown["setting"]) | set(rows["setting"])]
+    lines = [f"  {number[rd]} {rd}" + (f" ({kind[rd]})" if rd in kind else "") for rd in used]
+    names = [*shown["largest_in"], *rows["matchup"]]
+    notes = ["readings:", *lines, legend(names) + "."] if used else []
+    return (_one_line(st), _one_line(et), *(Text(line) for line in notes))
 
 
 def print_strong_play(res, probe=None, files=None) -> None:
