@@ -181,3 +181,47 @@ def test_calibrate_names_a_generation_model_by_its_rung_and_refuses_one_not_lear
     assert levels == ["novice", "search g0"]
     with pytest.raises(InputError, match="no generation 40 in the learning run reports/learning; generations: "):
         predict_runs([("gaston", "horned-king")], ["search-g40"], None, 2, 60)
+
+
+# ---------------------------------------------------------------------------- the top generation as a level
+
+
+def test_the_top_generation_ships_as_the_learned_level_and_plays(tmp_path, monkeypatch):
+    import shutil
+
+    import strategies
+    from simlab.runs.levels import Level, available_levels
+    from simlab.runs.sim import run
+    from simlab.studies.expert_iteration import ship
+
+    folder = tmp_path / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    write(folder / "g1" / "play.json", {"values": values(0.26, 0.56, 0.69)})
+    (folder / "g1" / "search.toml").write_text(
+        'name = "search-g1"\nbase = "search"\nvalue_model = "value.json"\n[params]\nsamples = 2\nhorizon = 1\n'
+        "halving = 0\nscreen = 0\nvalue = 2\n[provenance]\ngeneration = 1\n"
+    )
+    shutil.copy(Path(__file__).parents[1] / "reports" / "learning" / "g1" / "value.json", folder / "g1")
+    configs = tmp_path / "configs"
+    monkeypatch.setattr(strategies, "CONFIG_DIRS", (configs,))
+    with pytest.raises(InputError, match="level 'learned' needs configs/strategies/learned.toml"):
+        Level("learned").strategy("gaston")
+    assert "learned" not in available_levels()
+    written = ship(folder, configs)
+    assert [p.name for p in written] == ["learned.toml", "learned-value.json"]
+    spec = Level("learned").spec("gaston")
+    assert spec.name == "learned" and spec.value_model == str(configs / "learned-value.json")
+    assert "learned" in available_levels() and Level("learned").is_search
+    from simlab.runs.settings import RunSettings
+
+    res = run("gaston-vs-horned-king", RunSettings(2, 1, level="learned"))
+    assert res.summary["games"][0] == 2
+
+
+def test_a_run_without_an_accepted_generation_ships_nothing(tmp_path):
+    from simlab.studies.expert_iteration import ship
+
+    folder = tmp_path / "learning"
+    write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
+    with pytest.raises(InputError, match="no generation above 0 was accepted"):
+        ship(folder, tmp_path / "configs")

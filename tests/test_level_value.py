@@ -18,7 +18,7 @@ from simlab.runs.settings import RunSettings
 from simlab.runs.sim import run
 from strategies.mixture import play_spec
 
-CHOICES = "random, novice, expert, tuned, apprentice, strong, search"
+CHOICES = "random, novice, expert, tuned, apprentice, strong, search, learned"
 GASTON_HK = ("gaston", "horned-king")
 # the seatings a level's strategy is asked for in: a pairing, a mirror, the 3-player game, none known
 MATCHUPS = (GASTON_HK, ("gaston", "gaston"), tuple(VILLAIN_KEYS), None)

@@ -46,6 +46,12 @@ def learn(
     villains: Annotated[
         str | None, typer.Option("--villains", help="villains learned with, comma-separated [default: all]")
     ] = None,
+    ship: Annotated[
+        bool,
+        typer.Option(
+            "--ship", help="then ship the top accepted generation as the 'learned' level (configs/strategies/)"
+        ),
+    ] = False,
     seed: Seed = 0,
     threads: Threads = None,
     json_out: JsonOut = False,
@@ -86,8 +92,22 @@ def learn(
         )
         raise typer.Exit(130) from None
     # JSON: learning.json as written (the table per generation, the verdict, the probe); CSV: the table
-    show = lambda: print_learning(res)  # noqa: E731
-    emit(fmt, {"generations": res.table}, show, settings=res.doc["settings"], verdict=res.verdict, probe=res.probe)
+    shipped = []
+    if ship:
+        try:
+            shipped = [str(p) for p in E.ship(folder)]
+        except USER_ERRORS as exc:
+            fail(str(exc))
+    show = lambda: print_learning(res, shipped)  # noqa: E731
+    emit(
+        fmt,
+        {"generations": res.table},
+        show,
+        settings=res.doc["settings"],
+        verdict=res.verdict,
+        probe=res.probe,
+        shipped=shipped,
+    )
 
 
 class _nothing:

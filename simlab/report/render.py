@@ -1047,7 +1047,7 @@ def print_start_robustness(frame) -> None:
     )
 
 
-def print_learning(res) -> None:
+def print_learning(res, shipped=()) -> None:
     """A learning run (:func:`simlab.studies.expert_iteration.learn`): a table per generation (data, fit quality
     beside the 6-weight model, each villain's paired gain, each matchup's value, CPU s per game), the verdict and
     the probe above the top."""
@@ -1096,3 +1096,5 @@ def print_learning(res) -> None:
         console.print(_table(title, ("player", "villain", "gain [95%]"), rows))
         word = "supports" if res.probe["supports_converged"] else "does not support"
         console.print(f"the 4x-budget probe {word} 'converged' (gain at most 3 points for every villain)")
+    if shipped:
+        console.print(escape(f"shipped as the 'learned' level: {', '.join(map(str, shipped))}"), highlight=False)

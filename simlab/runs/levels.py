@@ -7,7 +7,9 @@ strategies on every seat; ``tuned`` plays each villain's tuned strategy file
 villain's tuned strategy where its file exists, else expert); ``apprentice`` is a policy learned from the search
 player's decisions (:mod:`strategies.apprentice`, once its model is shipped); ``strong`` plays the equilibrium
 mixtures of ``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`strategies.mixture` for the 3-player and
-mirror games). Levels are listed weakest first. A level is a :class:`Level`, parsed once from the text a user gave;
+mirror games); ``learned`` is the search player of the learning run's top accepted generation, its horizon scored by
+the value model learned from its own games (``configs/strategies/learned.toml``, written by ``simlab learn FOLDER
+--ship``). Levels are listed weakest first. A level is a :class:`Level`, parsed once from the text a user gave;
 the functions here take one or its name.
 
 A search game costs hundreds of scripted games, so commands give the search level fewer games by default
@@ -28,13 +30,14 @@ from strategies import STRATEGIES, StrategySpec, resolve
 if TYPE_CHECKING:
     from strategies.mixture import MixedSpec
 
-LEVELS = ("random", "novice", "expert", "tuned", "apprentice", "strong", "search")
+LEVELS = ("random", "novice", "expert", "tuned", "apprentice", "strong", "search", "learned")
 DEFAULT_LEVEL = "expert"
-SEARCH_LEVELS = ("search",)  # levels that decide by simulation
+SEARCH_LEVELS = ("search", "learned")  # levels that decide by simulation
+LEARNED = "learned"  # the strategy file (configs/strategies/learned.toml) the learned level plays
 LEARNED_LEVELS = ("apprentice",)  # levels that play a model learned from the search player's games
 SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
 # "Good play": the one level README, --help and every study mean by it (strong play, at equilibrium). It stays
-# ``strong`` until the learning loop ships a top generation (then ``apprentice`` may take its place here, once).
+# ``strong`` until the learning loop ships a settled top generation (then ``learned`` takes its place here, once).
 GOOD_PLAY = "strong"
 
 
@@ -82,6 +85,9 @@ class Level:
             return f"tuned-{villain}"
         if self.name == "apprentice":
             _apprentice_model()
+        if self.name == "learned":
+            self._learned()
+            return LEARNED
         return self.name
 
     def spec(self, villain: str, matchup: tuple[str, ...] | None = None) -> StrategySpec | MixedSpec:
@@ -96,11 +102,22 @@ class Level:
             return self._tuned(villain)
         if self.name == "apprentice":
             _apprentice_model()
+        if self.name == "learned":
+            return self._learned()
         return STRATEGIES[self.name]
 
     def strategies(self, villains=VILLAIN_KEYS) -> dict[str, str]:
         """villain -> strategy name at this level for each of ``villains``."""
         return {v: self.strategy(v) for v in villains}
+
+    def _learned(self) -> StrategySpec:
+        try:
+            return resolve(LEARNED)
+        except StrategyError:
+            raise InputError(
+                f"level 'learned' needs configs/strategies/{LEARNED}.toml, which does not exist; ship the learning "
+                "run's top generation with: simlab learn reports/learning --ship"
+            ) from None
 
     def _tuned(self, villain: str) -> StrategySpec:
         name = f"tuned-{villain}"
