@@ -32,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 
 COUNT_FLAG = "--count-unchanged"
 
@@ -62,6 +63,8 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
         last[key] = (v, steps)
 
     def hook(name: str, label):
+        """Count what ``choose`` gets from ``name``: its global replaced (a part, which ``choose`` calls as
+        ``name.call``, by an object whose ``call`` is hooked; the part's other callers are left alone)."""
         f = getattr(choose, name)
 
         def hooked(st, tb, ru, sp, *args):
@@ -71,7 +74,7 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
                 note(st, kind[0], kind[1], v)
             return v
 
-        setattr(choose, name, hooked)
+        setattr(choose, name, types.SimpleNamespace(call=hooked) if hasattr(f, "call") else hooked)
 
     def option(st, args):
         realm, player, kind, ctx, i = args
@@ -88,11 +91,11 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
     def kept_in_discard(st, args):
         return ("DK_DISCARD", ("keep", *args)) if st.g[K.G_PEND_KIND] == K.DK_DISCARD else None
 
-    hook("_score_nb", option)
-    hook("_location_value_nb", in_mover("location"))
-    for name in ("_best_move_nb", "_best_vanquish_nb", "dig_worth_nb", "fate_action_value_nb"):
+    hook("score_nb", option)
+    hook("location_value_nb", in_mover("location"))
+    for name in ("best_move_nb", "best_vanquish_nb", "dig_worth_nb", "fate_action_value_nb"):
         hook(name, in_mover(name))
-    hook("_keep_value_nb", kept_in_discard)
+    hook("keep_value_nb", kept_in_discard)
     seats = matchup.split("-vs-")
     run(matchup, RunSettings(games, 0, threads=1), strategies=dict.fromkeys(seats, strategy), keep_games=False)
     return dict(tally)
