@@ -21,7 +21,8 @@ the work that is, at the level of what a decision scores:
   is generous), and leaves the engine as it is.
 
 It is a ceiling: knowing for free which values are unchanged is more than any bookkeeping can do. The games are
-``simlab run``'s (the same seeds). Not a test: a measurement.
+``simlab run``'s (the same seeds). ``--out FILE`` also writes the table and the ceiling to a JSON file (with the
+command, the commit and the machine: ``benchmarks/provenance.py``). Not a test: a measurement.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ import os
 import subprocess
 import sys
 import types
+
+from provenance import add_arguments, started, write
 
 COUNT_FLAG = "--count-unchanged"
 
@@ -120,10 +123,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games played without the JIT to count unchanged values")
     ap.add_argument("--cycle-games", type=int, default=1000, help="games played with the JIT to count cycles")
     ap.add_argument(COUNT_FLAG, action="store_true", help=argparse.SUPPRESS)
+    add_arguments(ap)
     args = ap.parse_args()
     if args.count_unchanged:
         print(json.dumps(count_unchanged(args.matchup, args.strategy, args.games)))
         return
+    doc = started(args.smoke)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     argv = [sys.executable, os.path.abspath(__file__), COUNT_FLAG, "--matchup", args.matchup]
     argv += ["--strategy", args.strategy, "--games", str(args.games)]
@@ -135,6 +140,7 @@ def main() -> None:
     print(f"{'part':18s} {'share':>6s} {'pieces':>8s} {'unchanged':>10s} {'share left':>11s}")
     left = spent["engine"] / total
     print(f"{'the engine':18s} {left:6.1%} {'':>8s} {'':>10s} {left:11.1%}")
+    rows = [{"part": "engine", "share": left, "pieces": None, "unchanged": None, "share_left": left}]
     for kind, cycles in sorted(spent.items(), key=lambda kv: -kv[1]):
         if kind == "engine" or cycles == 0:
             continue
@@ -143,7 +149,19 @@ def main() -> None:
         part = cycles / total * (1.0 - unchanged)
         left += part
         print(f"{kind:18s} {cycles / total:6.1%} {scored:8,d} {unchanged:10.1%} {part:11.1%}")
+        rows.append(
+            {"part": kind, "share": cycles / total, "pieces": scored, "unchanged": unchanged, "share_left": part}
+        )
     print(f"ceiling: {1.0 / left:.2f}x the games/s, if every unchanged piece were free and the engine as it is")
+    doc.update(
+        matchup=args.matchup,
+        strategy=args.strategy,
+        games_counted=args.games,  # without the JIT
+        games_timed=args.cycle_games,  # with the JIT, one thread
+        ceiling=1.0 / left,
+        rows=rows,
+    )
+    write(args.out, doc)
 
 
 if __name__ == "__main__":
