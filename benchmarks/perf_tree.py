@@ -12,9 +12,10 @@ Each line is a call path from FUNCTION down, with the share of FUNCTION's sample
 ``plan_nb`` is every villain's plan), its share of the jitted samples with its callees and by itself, and the
 largest share any one jitted function takes by itself. The jitted samples are those with a function of the
 ``/tmp/perf-PID.map`` that ``profile_engine.py`` wrote somewhere on their stack. Without frame pointers (a profile
-not recorded with ``--call-graph``) the stacks stop at the first jitted frame: the shares by themselves hold, those
-with callees are left out. ``--out FILE`` writes that table to a JSON file, with the perf command and the machine
-(``benchmarks/provenance.py``). Not a test: a measurement.
+not recorded with ``--call-graph``) perf cannot walk past a jitted frame: the jitted samples are then those whose
+innermost frame is jitted, the shares by themselves hold, and those with callees are left out. ``--out FILE``
+writes that table to a JSON file, with the perf command and the machine (``benchmarks/provenance.py``).
+Not a test: a measurement.
 """
 
 from __future__ import annotations
@@ -84,13 +85,15 @@ def _is(name: str, pattern: str) -> bool:
 
 def function_table(samples: list[list[str]], patterns: list[str], jitted: set[str], callees: bool) -> dict:
     """Each pattern's share of the jitted samples with its callees (None without ``callees``) and by itself."""
-    base = [s for s in samples if any(f in jitted for f in s)]
+    # with frame pointers, a sample under jitted code (a libm leaf too); without, the stacks past the first jitted
+    # frame are garbage: a sample whose leaf is jitted
+    base = [s for s in samples if any(f in jitted for f in s)] if callees else [s for s in samples if s[0] in jitted]
     n = max(len(base), 1)
     rows = []
     for pattern in patterns:
         under = sum(any(_is(f, pattern) for f in s) for s in base)
         itself = sum(_is(s[0], pattern) for s in base)
-        matched = sorted({f for s in base for f in s if _is(f, pattern)})
+        matched = sorted({f for s in base for f in (s if callees else s[:1]) if _is(f, pattern)})
         rows.append(
             {
                 "function": pattern,

@@ -20,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "reports" / "performance"
+# performance_page.py writes into a scratch folder, then moves it to OUT_DIR: a command names OUT_DIR
+SCRATCH_ENV = "SIMLAB_PERFORMANCE_SCRATCH"
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -79,6 +81,9 @@ def started(smoke: bool = False, argv: list[str] | None = None) -> dict:
         script_text = script.relative_to(ROOT).as_posix()
     except ValueError:
         script_text = argv[0]
+    scratch = os.environ.get(SCRATCH_ENV)
+    if scratch:
+        argv = [a.replace(scratch, OUT_DIR.relative_to(ROOT).as_posix()) for a in argv]
     # the tree's own result files change while a page run writes them: they do not make the code dirty
     dirty = _git("status", "--porcelain", "--", ".", ":(exclude)reports/performance")
     return {
