@@ -1,13 +1,13 @@
 """Run the benchmarks docs/performance.md quotes, write their results to reports/performance/, and fill the page.
 
-    python benchmarks/performance_page.py             # the page's figures: about 6 min on an idle 2-core machine
-    python benchmarks/performance_page.py --smoke     # a check that the page works: about 2 min, files marked smoke
+    python benchmarks/performance_page.py             # the page's figures: about 5 min on an idle 2-core machine
+    python benchmarks/performance_page.py --smoke     # a check that the page works: under a minute, marked smoke
 
 Run the first on an idle machine: it stops when the load average is above 1 (``--busy-ok`` runs anyway, the files
 record the load). It needs Linux ``perf`` (allowed to profile the user's own processes: ``perf_event_paranoid`` 2 or
 less) and pyelftools (``pip install -e '.[bench]'``). How long it took is in ``reports/performance/run.json``; the
-six minutes are an estimate from the steps' sizes (the compile and the games/s of the page's last full run), to be
-replaced by that file's figure.
+five minutes are an estimate from the steps' sizes (the cold compile and the games/s of the last full measurement
+in the speed diary, the smoke run's times), not yet a measured figure: correct it from that file.
 
 The steps, each a command recorded with its time:
 
@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"the load average is {load:.1f}: the figures need an idle machine (--busy-ok runs anyway)")
     if shutil.which("perf") is None:
         sys.exit("perf is not installed (linux-tools): the profile step needs it")
+    try:
+        import elftools  # noqa: F401  (profile_engine.py's perf map)
+    except ImportError:
+        sys.exit("pyelftools is not installed: pip install -e '.[bench]'")
     run = started(args.smoke)
     which = 1 if args.smoke else 0
     smoke = ["--smoke"] if args.smoke else []
