@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         run.update(
             steps=steps,
             seconds=round(time.perf_counter() - t_all, 1),
-            files=sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json")),
+            files=sorted([p.relative_to(out).as_posix() for p in out.rglob("*.json")] + ["run.json"]),
         )
         (out / "run.json").write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
         (out / "perf.data").unlink(missing_ok=True)
