@@ -13,7 +13,8 @@ of one build differed by 3-7% here), so a single pair measures the processes as 
 pairs, each with fresh processes, the tree started first alternating; the result is the median of the pairs'
 medians, and the ratio of the total times. Each tree's kernels compile on its first start: the installed tree's
 in parallel processes as usual, the other's in its worker alone (those processes import the installed simlab), a
-few minutes. Not a test: a measurement.
+few minutes. ``--out FILE`` also writes the ratios to a JSON file (with each tree's commit, the command and the
+machine: ``benchmarks/provenance.py``). Not a test: a measurement.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from provenance import add_arguments, started, write
 
 WORKER = r"""
 import sys, time, warnings
@@ -64,7 +67,9 @@ def main() -> None:
     ap.add_argument("--strategy", default="expert")
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
     ap.add_argument("--threads", type=int, default=1)
+    add_arguments(ap)
     args = ap.parse_args()
+    doc = started(args.smoke)
     trees = [str(t.resolve()) for t in (args.a, args.b)]
     for t in trees:
         if not (Path(t) / "simlab" / "__init__.py").exists():
@@ -107,6 +112,29 @@ def main() -> None:
         f"{min(medians):.3f}-{max(medians):.3f}); total time {total[1] / total[0]:.3f}; "
         f"A {n * args.games / total[0]:,.0f} games/s, B {n * args.games / total[1]:,.0f} games/s"
     )
+    doc.update(
+        trees={"a": _tree(trees[0]), "b": _tree(trees[1])},
+        matchup=args.matchup,
+        strategy=args.strategy,
+        threads=args.threads,
+        games_a_round=args.games,
+        rounds=args.rounds,
+        pairs=args.pairs,
+        ratio=statistics.median(medians),  # B/A time: below 1, B is faster
+        pair_medians=medians,
+        pair_min=min(medians),
+        pair_max=max(medians),
+        ratio_total=total[1] / total[0],
+        games_per_s_a=n * args.games / total[0],
+        games_per_s_b=n * args.games / total[1],
+    )
+    write(args.out, doc)
+
+
+def _tree(path: str) -> dict:
+    done = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", path, "status", "--porcelain"], capture_output=True, text=True)
+    return {"path": path, "commit": done.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
 
 
 if __name__ == "__main__":

@@ -110,20 +110,20 @@ def split(matchup: str, strategy: str, n_games: int) -> None:
     from simlab.game.api import Game
     from simlab.kernels import const as K
     from simlab.kernels.compile import as_ptr, ref
-    from simlab.kernels.rules import advance_nb, apply_nb
+    from simlab.kernels.rules import advance_by_ref_nb, advance_nb, apply_nb
     from simlab.kernels.state import copy_state
 
     @njit(nogil=True, _nrt=False)
     def full_nb(st, tb, ru):
         rst, rtb = ref(st), ref(tb)
-        while D.advance(rst, rtb, as_ptr(ru), 1 << 62):
+        while advance_by_ref_nb.call(rst, rtb, as_ptr(ru), 1 << 62):
             D.apply_nb(rst, D.decide_nb(st, tb, ru, rst, rtb))
 
     @njit(nogil=True, _nrt=False)
     def replay_nb(st, tb, ru, choices, streams):
         rst, rtb = ref(st), ref(tb)
         i = 0
-        while D.advance(rst, rtb, as_ptr(ru), 1 << 62):
+        while advance_by_ref_nb.call(rst, rtb, as_ptr(ru), 1 << 62):
             D.apply_nb(rst, choices[i])
             st.rng[0] = streams[i]
             i += 1

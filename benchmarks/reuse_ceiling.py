@@ -21,7 +21,8 @@ the work that is, at the level of what a decision scores:
   is generous), and leaves the engine as it is.
 
 It is a ceiling: knowing for free which values are unchanged is more than any bookkeeping can do. The games are
-``simlab run``'s (the same seeds). Not a test: a measurement.
+``simlab run``'s (the same seeds). ``--out FILE`` also writes the table and the ceiling to a JSON file (with the
+command, the commit and the machine: ``benchmarks/provenance.py``). Not a test: a measurement.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ import json
 import os
 import subprocess
 import sys
+import types
+
+from provenance import add_arguments, started, write
 
 COUNT_FLAG = "--count-unchanged"
 
@@ -62,6 +66,8 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
         last[key] = (v, steps)
 
     def hook(name: str, label):
+        """Count what ``choose`` gets from ``name``: its global replaced (a part, which ``choose`` calls as
+        ``name.call``, by an object whose ``call`` is hooked; the part's other callers are left alone)."""
         f = getattr(choose, name)
 
         def hooked(st, tb, ru, sp, *args):
@@ -71,7 +77,7 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
                 note(st, kind[0], kind[1], v)
             return v
 
-        setattr(choose, name, hooked)
+        setattr(choose, name, types.SimpleNamespace(call=hooked) if hasattr(f, "call") else hooked)
 
     def option(st, args):
         realm, player, kind, ctx, i = args
@@ -88,11 +94,11 @@ def count_unchanged(matchup: str, strategy: str, games: int) -> dict[str, list[i
     def kept_in_discard(st, args):
         return ("DK_DISCARD", ("keep", *args)) if st.g[K.G_PEND_KIND] == K.DK_DISCARD else None
 
-    hook("_score_nb", option)
-    hook("_location_value_nb", in_mover("location"))
-    for name in ("_best_move_nb", "_best_vanquish_nb", "dig_worth_nb", "fate_action_value_nb"):
+    hook("score_nb", option)
+    hook("location_value_nb", in_mover("location"))
+    for name in ("best_move_nb", "best_vanquish_nb", "dig_worth_nb", "fate_action_value_nb"):
         hook(name, in_mover(name))
-    hook("_keep_value_nb", kept_in_discard)
+    hook("keep_value_nb", kept_in_discard)
     seats = matchup.split("-vs-")
     run(matchup, RunSettings(games, 0, threads=1), strategies=dict.fromkeys(seats, strategy), keep_games=False)
     return dict(tally)
@@ -117,10 +123,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games played without the JIT to count unchanged values")
     ap.add_argument("--cycle-games", type=int, default=1000, help="games played with the JIT to count cycles")
     ap.add_argument(COUNT_FLAG, action="store_true", help=argparse.SUPPRESS)
+    add_arguments(ap)
     args = ap.parse_args()
     if args.count_unchanged:
         print(json.dumps(count_unchanged(args.matchup, args.strategy, args.games)))
         return
+    doc = started(args.smoke)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     argv = [sys.executable, os.path.abspath(__file__), COUNT_FLAG, "--matchup", args.matchup]
     argv += ["--strategy", args.strategy, "--games", str(args.games)]
@@ -132,6 +140,7 @@ def main() -> None:
     print(f"{'part':18s} {'share':>6s} {'pieces':>8s} {'unchanged':>10s} {'share left':>11s}")
     left = spent["engine"] / total
     print(f"{'the engine':18s} {left:6.1%} {'':>8s} {'':>10s} {left:11.1%}")
+    rows = [{"part": "engine", "share": left, "pieces": None, "unchanged": None, "share_left": left}]
     for kind, cycles in sorted(spent.items(), key=lambda kv: -kv[1]):
         if kind == "engine" or cycles == 0:
             continue
@@ -140,7 +149,19 @@ def main() -> None:
         part = cycles / total * (1.0 - unchanged)
         left += part
         print(f"{kind:18s} {cycles / total:6.1%} {scored:8,d} {unchanged:10.1%} {part:11.1%}")
+        rows.append(
+            {"part": kind, "share": cycles / total, "pieces": scored, "unchanged": unchanged, "share_left": part}
+        )
     print(f"ceiling: {1.0 / left:.2f}x the games/s, if every unchanged piece were free and the engine as it is")
+    doc.update(
+        matchup=args.matchup,
+        strategy=args.strategy,
+        games_counted=args.games,  # without the JIT
+        games_timed=args.cycle_games,  # with the JIT, one thread
+        ceiling=1.0 / left,
+        rows=rows,
+    )
+    write(args.out, doc)
 
 
 if __name__ == "__main__":

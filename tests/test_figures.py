@@ -1,8 +1,6 @@
 """Every figure and verdict of README.md and docs/ comes from a shipped artifact: each placeholder states what the
-artifacts hold now (a changed artifact makes the page stale, and this fails), the pages that describe the
-headline and the levels type no figure of their own, and no page types one but those the ledger
-(tests/figure_ledger.json) counts, whose counts may only shrink: docs/performance.md alone, whose benchmarks
-ship no artifact yet."""
+artifacts hold now (a changed artifact makes the page stale, and this fails), and no page types a figure of its
+own (docs/performance.md's come from the benchmarks' files under reports/performance/)."""
 
 from __future__ import annotations
 
@@ -17,7 +15,6 @@ from typer.testing import CliRunner
 from simlab.report import figures as F
 
 ROOT = Path(__file__).resolve().parents[1]
-LEDGER = ROOT / "tests" / "figure_ledger.json"
 # pages that describe the headline, the verdicts and the levels: every figure they state is generated
 GENERATED = ("docs/index.md", "docs/strategies/levels.md")
 
@@ -55,15 +52,51 @@ def test_the_pages_use_the_figures_and_the_headline_pages_type_none():
         assert F.typed_figures(text) == [], (page, F.typed_figures(text))
 
 
-def test_typed_figures_only_shrink():
-    ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
-    grown = {}
+def test_no_page_types_a_figure():
+    typed = {}
     for path in F.pages():
-        page = path.relative_to(ROOT).as_posix()
         found = F.typed_figures(path.read_text(encoding="utf-8"))
-        if len(found) > ledger.get(page, 0):
-            grown[page] = (len(found), ledger.get(page, 0), found)
-    assert grown == {}, "typed figures added (fill them with <!-- fig:KEY --> from an artifact instead): " + str(grown)
+        if found:
+            typed[path.relative_to(ROOT).as_posix()] = found
+    assert typed == {}, "typed figures (fill them with <!-- fig:KEY --> from an artifact instead): " + str(typed)
+
+
+def test_the_performance_page_reads_only_what_one_run_of_its_script_wrote():
+    """benchmarks/performance_page.py replaces reports/performance/ and lists what it wrote in run.json: the page
+    reads those files alone, so that one run refreshes every figure on it."""
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    generic = [m["arg"] for m in F.FIG.finditer(text) if m["key"] in ("value", "values", "table")]
+    read = {arg.split()[0].split("#")[0].split("?")[0] for arg in generic}
+    read |= {"reports/performance/engine.json"} if "<!-- fig:perf-compile:" in text else set()
+    written = json.loads((F.PERFORMANCE / "run.json").read_text(encoding="utf-8"))["files"]
+    assert read == {f"reports/performance/{f}" for f in written}
+
+
+def test_the_compile_figure_says_when_the_run_did_not_measure_it(tmp_path, monkeypatch):
+    doc = {"cold": None, "cached": None}
+    (tmp_path / "engine.json").write_text(json.dumps(doc))
+    monkeypatch.setattr(F, "PERFORMANCE", tmp_path)
+    assert F.figure("perf-compile", "cold") == "not measured in the recorded run (`--skip-cold`)"
+    doc = {
+        "cold": {
+            "start_s": 22.14,
+            "parts_s": 40.2,
+            "parts": 63,
+            "compile_processes": 2,
+            "compile_peak_mb": 325.4,
+            "playing_peak_mb": 229.0,
+        },
+        "cached": {"start_s": 1.23},
+    }
+    (tmp_path / "engine.json").write_text(json.dumps(doc))
+    F.clear_cache()
+    assert F.figure("perf-compile", "cold") == (
+        "22.1 s to the first game, 40 s of compiling over the 63 parts (2 compile processes); peak 325 MB in a "
+        "compile process, 229 MB in the playing one"
+    )
+    assert F.figure("perf-compile", "cached") == "1.2 s to the first game"
+    with pytest.raises(F.FigureError, match="cold or cached"):
+        F.figure("perf-compile", "warm")
 
 
 def test_typed_figures_are_found_outside_placeholders_and_code():

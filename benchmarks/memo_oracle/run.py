@@ -13,15 +13,18 @@ unchanged is served from the record instead of being worked out (a value the rec
 0 plays as main does. Each game is played three times, recording, then replaying and normally (those two in
 alternating order), on the processor's cycle counter; the three must end alike. The replay is what a memo kept
 up to date across decisions at no cost at all would do: a ceiling for keeping the memo's rows (card worths, keep
-worths, defeat worths, Strengths, ...) up to date. Not a test: a measurement.
+worths, defeat worths, Strengths, ...) up to date. ``--out FILE`` also writes the figures to a JSON file (with the
+command, the commit and the machine: ``benchmarks/provenance.py``). Not a test: a measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # decision_cycles.py's timed loop
 
@@ -31,11 +34,16 @@ def main() -> None:
     ap.add_argument("tree", help="a checkout of 6cbb983 with oracle.patch applied")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    ap.add_argument("--out", default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--smoke", action="store_true", help="mark the file a smoke run (small samples)")
     args = ap.parse_args()
     # the patched tree's simlab, not the installed one (an editable install's finder would take precedence)
     sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
     sys.path[:0] = [args.tree, BENCHMARKS]
     warnings.filterwarnings("ignore")
+    from provenance import started, write
+
+    doc = started(args.smoke)
 
     import numpy as np
 
@@ -80,6 +88,28 @@ def main() -> None:
         total, engine, choosing = (x / n / 1e3 for x in t)
         print(f"{name:8s} kcycles a game: {total:7.1f} (engine {engine:6.1f}, choosing {choosing:6.1f})")
     print(f"as main / oracle: {spent[0][0] / spent[2][0]:.3f} a game, {spent[0][2] / spent[2][2]:.3f} choosing")
+    doc.update(
+        tree=args.tree,
+        tree_commit=_commit(args.tree),
+        matchup=args.matchup,
+        games=n,
+        ended_alike=alike,
+        **{
+            f"{name}_kcycles": dict(
+                zip(("game", "engine", "choosing"), (float(x) / n / 1e3 for x in spent[mode]), strict=True)
+            )
+            for mode, name in ((0, "as_main"), (2, "oracle"))
+        },
+        ratio_game=float(spent[0][0] / spent[2][0]),  # as main / oracle: the ceiling
+        ratio_choosing=float(spent[0][2] / spent[2][2]),
+    )
+    write(args.out and Path(args.out), doc)
+
+
+def _commit(tree: str) -> str:
+    """The commit the patched tree is checked out at (the patch's base)."""
+    done = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ the game, worked out at an earlier step. ``replay`` plays each game twice with t
 the processor's cycle counter: as main does, and with each noted piece served from the record instead of worked out
 (the patch's ``orc_nb`` in ``choose_scored_nb``; ``G_ORACLE``). The games must end alike in the three plays. The
 replay is a heuristic that knows for free which of its option scores are unchanged: a ceiling for keeping them up
-to date. Not a test: a measurement.
+to date. ``replay --out FILE`` also writes the figures to a JSON file (with the command, the commit and the machine:
+``benchmarks/provenance.py``). Not a test: a measurement.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # decision_cycles.py's timed loop
 
@@ -103,7 +106,7 @@ def record(games: int, matchup: str) -> dict:
     return out
 
 
-def replay(games: int, matchup: str, recorded: dict) -> None:
+def replay(games: int, matchup: str, recorded: dict) -> dict:
     import numpy as np
     from decision_cycles import play_timed
 
@@ -135,6 +138,19 @@ def replay(games: int, matchup: str, recorded: dict) -> None:
         total, engine, choosing = (x / games / 1e3 for x in spent[mode])
         print(f"{name:8s} kcycles a game: {total:7.1f} (engine {engine:6.1f}, choosing {choosing:6.1f})")
     print(f"as main / oracle: {spent[0][0] / spent[2][0]:.3f} a game, {spent[0][2] / spent[2][2]:.3f} choosing")
+    return {
+        "matchup": matchup,
+        "games": games,
+        "ended_alike": alike,
+        **{
+            f"{name}_kcycles": dict(
+                zip(("game", "engine", "choosing"), (float(x) / games / 1e3 for x in spent[mode]), strict=True)
+            )
+            for mode, name in ((0, "as_main"), (2, "oracle"))
+        },
+        "ratio_game": float(spent[0][0] / spent[2][0]),  # as main / oracle: the ceiling
+        "ratio_choosing": float(spent[0][2] / spent[2][2]),
+    }
 
 
 def main() -> None:
@@ -144,11 +160,16 @@ def main() -> None:
     ap.add_argument("record_file")
     ap.add_argument("tree", help="a checkout of 0699320 with oracle.patch applied")
     ap.add_argument("--matchup", default="gaston-vs-horned-king")
+    ap.add_argument("--out", default=None, help="replay: also write the figures to this JSON file")
+    ap.add_argument("--smoke", action="store_true", help="mark the file a smoke run (small samples)")
     args = ap.parse_args()
     # the patched tree's simlab, not the installed one (an editable install's finder would take precedence)
     sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
     sys.path[:0] = [args.tree, BENCHMARKS]
     warnings.filterwarnings("ignore")
+    from provenance import started, write
+
+    doc = started(args.smoke)
     import simlab
     from simlab.kernels import const as K
 
@@ -159,7 +180,10 @@ def main() -> None:
             pickle.dump(record(args.games, args.matchup), f)
         return
     with open(args.record_file, "rb") as f:
-        replay(args.games, args.matchup, pickle.load(f))
+        doc.update(replay(args.games, args.matchup, pickle.load(f)))
+    tree = subprocess.run(["git", "-C", args.tree, "rev-parse", "HEAD"], capture_output=True, text=True)
+    doc.update(tree=args.tree, tree_commit=tree.stdout.strip())
+    write(args.out and Path(args.out), doc)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def docs_figures(
     ] = False,
 ) -> None:
     """Fill every figure of README.md and docs/ (the <!-- fig:KEY --> placeholders) from the shipped artifacts:
-    the shipped report's tables, the shipped equilibria, the levels and the measured test times. With --check,
+    the shipped report's tables, the shipped equilibria, the levels, the measured test times and the benchmarks'
+    results (reports/performance/, written by benchmarks/performance_page.py). With --check,
     only say which pages state figures the artifacts do not hold."""
     from simlab.report.figures import FigureError, stale_pages, write_figures
 

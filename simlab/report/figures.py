@@ -12,8 +12,9 @@ a question). A figure that is a block (a table, a list) is rendered between blan
 
 The artifacts: the shipped report (``reports/balance-report/``: its tables and settings.json), the shipped
 equilibria (``reports/equilibrium/``, the second start in ``reports/equilibrium-start/``), the levels
-(:mod:`simlab.runs.levels`) and the measured test-suite times (``reports/test-times.json``, written by
-``benchmarks/time_tests.py``).
+(:mod:`simlab.runs.levels`), the measured test-suite times (``reports/test-times.json``, written by
+``benchmarks/time_tests.py``) and the benchmarks of docs/performance.md (``reports/performance/``, written by
+``benchmarks/performance_page.py``; most of them read by the generic kinds below).
 
 Any other shipped table or file is read by three generic kinds, whose argument is a source and a template::
 
@@ -65,6 +66,7 @@ REPORT = ROOT / "reports" / "balance-report"
 EQUILIBRIUM = ROOT / "reports" / "equilibrium"
 SECOND_START = ROOT / "reports" / "equilibrium-start"
 TEST_TIMES = ROOT / "reports" / "test-times.json"
+PERFORMANCE = ROOT / "reports" / "performance"
 PAGES = ("README.md", "docs")  # the pages figures are filled in: README and every page under docs/
 EXEMPT: tuple[str, ...] = ()  # pages not filled here
 # the opening marker may span lines (a table's template) and is written back as the page has it
@@ -385,6 +387,26 @@ def test_times() -> str:
     )
 
 
+# ---------------------------------------------------------------------------------------------------- performance
+
+
+def compile_times(which: str = "cold") -> str:
+    """The cold compile (``cold``) or the cached start (``cached``) as ``benchmarks/bench_engine.py`` measured them
+    (``reports/performance/engine.json``), or that the recorded run did not (a smoke run skips the cold compile)."""
+    if which not in ("cold", "cached"):
+        raise FigureError(f"perf-compile takes cold or cached, not {which!r}")
+    x = _json(PERFORMANCE / "engine.json")[which]
+    if x is None:
+        return "not measured in the recorded run (`--skip-cold`)"
+    if which == "cached":
+        return f"{x['start_s']:.1f} s to the first game"
+    return (
+        f"{x['start_s']:.1f} s to the first game, {x['parts_s']:.0f} s of compiling over the {x['parts']} parts "
+        f"({x['compile_processes']} compile processes); peak {x['compile_peak_mb']:.0f} MB in a compile process, "
+        f"{x['playing_peak_mb']:.0f} MB in the playing one"
+    )
+
+
 # ---------------------------------------------------------------------------------------------------- any artifact
 
 _FIELD = re.compile(r"\{([^{}]+)\}")
@@ -602,6 +624,7 @@ FIGURES: dict[str, Figure] = {
     "good-play": Figure(good_play),
     "levels": Figure(levels_statement),
     "test-times": Figure(test_times),
+    "perf-compile": Figure(compile_times),
     "learning": Figure(lambda: learning_summary(), block=True),
     "skill-trace": Figure(skill_trace_table, block=True),
     "value": Figure(artifact_value),
