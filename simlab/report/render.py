@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simlab.data.cards import VILLAIN_KEYS
 from simlab.runs.stats import interval_text, pct_interval  # noqa: F401  (re-exported: callers print with them)
 
 # Piped output (a file, CI log) gets wide tables instead of rich's 80-column default that cuts names.
@@ -33,6 +34,13 @@ def short_matchup(matchup: str) -> str:
     if len(parts) == 3 and len(set(parts)) == 3:
         return "3p"
     return "-".join(short_name(p) for p in parts)
+
+
+def short_strategy(name: str) -> str:
+    """``tuned-lady-tremaine`` -> ``tuned-LT``: a strategy name with its villains' initials."""
+    for villain in sorted(VILLAIN_KEYS, key=len, reverse=True):
+        name = name.replace(villain, short_name(villain))
+    return name
 
 
 def short_entry(entry: str) -> str:
@@ -361,24 +369,28 @@ def print_tune(res) -> None:
     for r in res.params.iter_rows(named=True):
         table.add_row(r["param"], r["group"], f"{r['start']:g}", f"{r['tuned']:g}", f"{r['low']:g} .. {r['high']:g}")
     console.print(table)
-    table = Table(
-        title=f"validation: {res.start.name} and tuned on the same {prov['validation_games']:,} fresh games "
+    title = (
+        f"validation: {res.start.name} (start) and tuned on the same {prov['validation_games']:,} fresh games "
         f"(seed {prov['validation_seed']}, never played while tuning)"
     )
-    for col in ("part", "weight", "opponents", "plays", res.start.name, "tuned", "change [95% paired]"):
-        table.add_column(col)
+    rows, shown, last = [], [], None
     for r in res.validation.iter_rows(named=True):
-        weight = "" if r["weight"] is None else f"{r['weight']:.2f}"
-        table.add_row(
-            r["part"],
-            weight,
-            r["opponent"],
-            r["opponent_strategy"],
-            f"{r['start_rate']:.1%}",
-            f"{r['rate']:.1%}",
-            _pct_change(r),
+        opponent = short_name(r["opponent"]) if r["opponent"] in VILLAIN_KEYS else r["opponent"]
+        shown += [r["opponent"]] if r["opponent"] in VILLAIN_KEYS else []
+        rows.append(
+            (
+                "" if r["part"] == last else r["part"],
+                opponent,
+                short_strategy(r["opponent_strategy"]),
+                f"{r['start_rate']:.1%} → {r['rate']:.1%}",
+                _pct_change(r),
+            )
         )
-    console.print(table)
+        last = r["part"]
+    columns = ("part", "vs", "plays", "start → tuned", "change [95% paired]")
+    console.print(_one_line(_table(title, columns, rows), wrap=("plays",)))
+    if shown:
+        console.print(legend(shown) + " (the part's weight is in the objective's plays)", highlight=False)
     imp = res.improvement
     verdict = "not significantly different"
     if imp["change_low"] > 0 or imp["change_high"] < 0:
@@ -1026,13 +1038,12 @@ def print_strong_play_summary(results, seconds: float) -> None:
 
 
 def print_start_robustness(frame) -> None:
-    """Two equilibria per matchup from different seed populations: both values, their difference, agreement."""
+    """Two equilibria per matchup from different seed populations: both values, their difference, agreement; the
+    starts (long lists of levels) named under the table, so it fits 80 columns."""
     rows = [
         (
-            r["matchup"],
-            f"{r['start_1']} (seed {r['seed_1']})",
+            short_matchup(r["matchup"]),
             interval_text(r["value_1"], r["value_1_low"], r["value_1_high"]),
-            f"{r['start_2']} (seed {r['seed_2']})",
             interval_text(r["value_2"], r["value_2_low"], r["value_2_high"]),
             f"{r['difference']:+.1%}",
             f"{r['allowed']:.1%}",
@@ -1041,10 +1052,22 @@ def print_start_robustness(frame) -> None:
         for r in frame.iter_rows(named=True)
     ]
     villain = frame["villain"][0] if frame.height else ""
-    columns = ("matchup", "start 1", "value 1", "start 2", "value 2", "difference", "allowed", "agree")
-    console.print(
-        _table(f"where the search starts: both values (the first villain's score, e.g. {villain}'s)", columns, rows)
-    )
+    columns = ("matchup", "value 1", "value 2", "diff", "allowed", "agree")
+    title = f"where the search starts: both values (the first villain's score, e.g. {villain}'s)"
+    console.print(_one_line(_table(title, columns, rows)))
+
+    def start(r: dict, i: int) -> str:
+        return f"{short_strategy(r[f'start_{i}'])} (seed {r[f'seed_{i}']})"
+
+    starts = {(start(r, 1), start(r, 2)) for r in frame.iter_rows(named=True)}
+    if len(starts) == 1:
+        first, second = next(iter(starts))
+        console.print(escape(f"start 1: {first}\nstart 2: {second}"), highlight=False)
+    else:
+        for r in frame.iter_rows(named=True):
+            line = f"{short_matchup(r['matchup'])}: start 1 {start(r, 1)}; start 2 {start(r, 2)}"
+            console.print(escape(line), highlight=False)
+    console.print(legend(list(frame["matchup"])) + ".", highlight=False)
 
 
 def print_learning(res, shipped=()) -> None:
