@@ -225,3 +225,20 @@ def test_a_run_without_an_accepted_generation_ships_nothing(tmp_path):
     write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
     with pytest.raises(InputError, match="no generation above 0 was accepted"):
         ship(folder, tmp_path / "configs")
+
+
+def test_learn_ship_plays_nothing_and_names_what_it_wrote(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+    from simlab.studies import expert_iteration as E
+
+    shipped = []
+    monkeypatch.setattr(E, "ship", lambda folder: shipped.append(folder) or [tmp_path / "learned.toml"])
+    monkeypatch.setattr(E, "learn", lambda *a, **k: pytest.fail("--ship plays no game"))
+    res = CliRunner().invoke(app, ["learn", str(tmp_path / "run"), "--ship"])
+    assert res.exit_code == 0, res.output
+    assert shipped == [str(tmp_path / "run")] and "shipped as the 'learned' level" in res.output
+    monkeypatch.undo()
+    bad = CliRunner().invoke(app, ["learn", str(tmp_path / "nothing"), "--ship"])
+    assert bad.exit_code == 2 and "no generation above 0 was accepted" in bad.output

@@ -49,7 +49,9 @@ def learn(
     ship: Annotated[
         bool,
         typer.Option(
-            "--ship", help="then ship the top accepted generation as the 'learned' level (configs/strategies/)"
+            "--ship",
+            help="ship the folder's top accepted generation as it stands as the 'learned' level "
+            "(configs/strategies/), playing nothing",
         ),
     ] = False,
     seed: Seed = 0,
@@ -78,6 +80,13 @@ def learn(
         )
     except USER_ERRORS as exc:
         fail(str(exc))
+    if ship:
+        try:
+            shipped = [str(p) for p in E.ship(folder)]
+        except USER_ERRORS as exc:
+            fail(str(exc))
+        emit(fmt, {"shipped": [{"file": p} for p in shipped]}, lambda: _say_shipped(shipped), shipped=shipped)
+        return
     bar, update = _whole_run_bar(LazyProgress)
     try:
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
@@ -92,22 +101,14 @@ def learn(
         )
         raise typer.Exit(130) from None
     # JSON: learning.json as written (the table per generation, the verdict, the probe); CSV: the table
-    shipped = []
-    if ship:
-        try:
-            shipped = [str(p) for p in E.ship(folder)]
-        except USER_ERRORS as exc:
-            fail(str(exc))
-    show = lambda: print_learning(res, shipped)  # noqa: E731
-    emit(
-        fmt,
-        {"generations": res.table},
-        show,
-        settings=res.doc["settings"],
-        verdict=res.verdict,
-        probe=res.probe,
-        shipped=shipped,
-    )
+    show = lambda: print_learning(res)  # noqa: E731
+    emit(fmt, {"generations": res.table}, show, settings=res.doc["settings"], verdict=res.verdict, probe=res.probe)
+
+
+def _say_shipped(shipped: list[str]) -> None:
+    from simlab.cli.common import say
+
+    say(f"shipped as the 'learned' level: {', '.join(shipped)}")
 
 
 class _nothing:

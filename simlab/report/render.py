@@ -1070,7 +1070,7 @@ def print_start_robustness(frame) -> None:
     console.print(legend(list(frame["matchup"])) + ".", highlight=False)
 
 
-def print_learning(res, shipped=()) -> None:
+def print_learning(res) -> None:
     """A learning run (:func:`simlab.studies.expert_iteration.learn`): a table per generation (data, fit quality
     beside the 6-weight model, each villain's paired gain, each matchup's value, CPU s per game), the verdict and
     the probe above the top."""
@@ -1119,5 +1119,3 @@ def print_learning(res, shipped=()) -> None:
         console.print(_table(title, ("player", "villain", "gain [95%]"), rows))
         word = "supports" if res.probe["supports_converged"] else "does not support"
         console.print(f"the 4x-budget probe {word} 'converged' (gain at most 3 points for every villain)")
-    if shipped:
-        console.print(escape(f"shipped as the 'learned' level: {', '.join(map(str, shipped))}"), highlight=False)
