@@ -1,0 +1,107 @@
+"""How cheap can a learned generation's search be? Each smaller budget (worlds sampled, turns played out before
+the learned value model scores the end) against the generation at its full budget, paired, per villain, with the
+CPU seconds a game of each: issue 55's "a shorter horizon is allowed where the value model is good enough" and its
+target of at most 0.10 CPU s a game with the top generation on both seats.
+
+Usage:
+
+    python benchmarks/learned_budget.py reports/learning/g2/search.toml [--budgets 16x2,8x2,16x1]
+                                        [--games 300] [--seed 11] [--threads 2] [--out FILE]
+
+For each budget SAMPLESxHORIZON, the variant (the same file, the same value model, only those two settings changed)
+plays each villain's seat against the full-budget generation on every other seat, paired on the same games with
+the full budget's own (:func:`simlab.studies.learn.paired_gain`): the gain [95%] per villain, pooled, and the CPU
+seconds per game of the variant on both seats of one pairing. A budget whose gain interval reaches above -2
+points for every villain and which costs at most 0.10 CPU s a game is a candidate for the loop's next generations.
+Not a test: a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from provenance import add_arguments, started, write  # noqa: E402
+
+
+def variant(base: Path, samples: int, horizon: int, where: Path) -> Path:
+    """``base`` with its budget set to ``samples`` worlds and ``horizon`` turns, written beside its value model."""
+    text = base.read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        key = line.split("=")[0].strip()
+        if key == "samples":
+            line = f"samples = {float(samples)}"
+        elif key == "horizon":
+            line = f"horizon = {float(horizon)}"
+        elif key == "name":
+            line = f'name = "{base.stem}-{samples}x{horizon}"'
+        elif key == "value_model":
+            line = f'value_model = "{(base.parent / "value.json").resolve()}"'
+        lines.append(line)
+    path = where / f"{base.parent.name}-{samples}x{horizon}.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def cpu_per_game(strategy: str, games: int, seed: int, threads: int | None) -> float:
+    from simlab.runs.settings import RunSettings
+    from simlab.runs.sim import run
+
+    t = time.process_time()
+    both = {"gaston": strategy, "horned-king": strategy}
+    run("gaston-vs-horned-king", RunSettings(games, seed, threads=threads, strategies=both))
+    return (time.process_time() - t) / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("generation", type=Path, help="a learned generation's search.toml")
+    parser.add_argument("--budgets", default="16x2,8x2,16x1", help="SAMPLESxHORIZON, comma-separated")
+    parser.add_argument("--games", type=int, default=300, help="paired games per pairing and villain")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--threads", type=int, default=None)
+    add_arguments(parser)
+    args = parser.parse_args()
+    run_info = started(args.smoke)
+
+    from simlab.data.cards import VILLAIN_KEYS
+    from simlab.studies.learn import paired_gain
+    from strategies import resolve
+
+    full = str(args.generation.resolve())
+    params = resolve(full).params
+    rows = [{"budget": f"{params['samples']:g}x{params['horizon']:g}", "cpu_per_game": None, "gains": {}}]
+    rows[0]["cpu_per_game"] = cpu_per_game(full, 20, args.seed, args.threads)
+    where = Path(args.out).parent if args.out else Path(".")
+    where.mkdir(parents=True, exist_ok=True)
+    for budget in args.budgets.split(","):
+        samples, horizon = (int(x) for x in budget.split("x"))
+        path = str(variant(args.generation, samples, horizon, where))
+        cache: dict = {}
+        gains = {
+            v: paired_gain(v, path, full, args.games, args.seed, args.threads, VILLAIN_KEYS, cache)
+            for v in VILLAIN_KEYS
+        }
+        pooled = float(np.mean([g["gain"] for g in gains.values()]))
+        rows.append(
+            {
+                "budget": budget,
+                "cpu_per_game": cpu_per_game(path, 20, args.seed, args.threads),
+                "gains": gains,
+                "pooled": pooled,
+            }
+        )
+        print(json.dumps(rows[-1], default=float), flush=True)
+    write(args.out, run_info | {"generation": str(args.generation), "games": args.games, "budgets": rows})
+
+
+if __name__ == "__main__":
+    main()
