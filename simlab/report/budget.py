@@ -81,18 +81,27 @@ def _n_three() -> int:
 
 
 def _headline(ctx) -> StudyPlan:
+    """Every pairing's trace and the 3-player game's, each level on ``games``; the search level on
+    ``search_games`` unless the shipped learning run's generations stand for it (read, not played)."""
+    from simlab.data.cards import VILLAIN_KEYS
     from simlab.studies.equilibrium import pairings
+    from simlab.studies.headline import shipped_rungs
 
-    games = search = 0
+    rungs = shipped_rungs(ctx.run)
+    games = search = three = seats = 0
     levels = []
-    for m in pairings():
+    for m in [*pairings(), "-vs-".join(VILLAIN_KEYS)]:
         for level in ctx.trace_levels(tuple(m.split("-vs-"))):
+            if level == "search" and rungs is not None:
+                continue
             n = min(ctx.games, ctx.search_games) if level == "search" else ctx.games
             games += n
             search += n if level == "search" else 0
+            seats += n * len(m.split("-vs-")) if level == "search" else 0  # every seat at the level
+            three += n if m.count("-vs-") == 2 and level != "search" else 0
             if level != "search":
                 levels.append((level, n))
-    return StudyPlan("headline", games, search, search_seats=2 * search, levels=tuple(levels))  # both sides
+    return StudyPlan("headline", games, search, search_seats=seats, three=three, levels=tuple(levels))
 
 
 def _leverage(ctx) -> StudyPlan:
