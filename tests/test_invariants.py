@@ -82,12 +82,14 @@ def test_random_games_keep_the_invariants(matchup, seed, index, variants, max_tu
 
 
 @pytest.mark.parametrize(
-    "strategy", [*STRATEGIES, "apprentice"], ids=["random", "novice", "expert", "fate-heavy", "file", "apprentice"]
+    "strategy",
+    [*STRATEGIES, "apprentice", "learned"],
+    ids=["random", "novice", "expert", "fate-heavy", "file", "apprentice", "learned"],
 )
 def test_every_strategy_plays_every_matchup_under_the_checks(strategy):
     """Each strategy on every seat of every matchup, to the end, checked after every step (the property test
     draws scripted strategies at random; this makes sure each one is played, and the apprentice with its shipped
-    model, which costs too much per game to draw)."""
+    model, and the shipped learned generation's search, which cost too much per game to draw)."""
     for i, matchup in enumerate(MATCHUPS):
         seats = len(matchup.split("-vs-"))
         game = Game.new(matchup, 17, i, strategies=(strategy,) * seats, max_turns=30)

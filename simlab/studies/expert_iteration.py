@@ -742,7 +742,7 @@ def ship(folder, dest: Path | None = None) -> list[Path]:
     (``learned-value.json``), the strategy's provenance naming the run, the generation and the verdict. An
     InputError when no generation above 0 was accepted (generation 0 is the ``search`` level itself)."""
     from simlab.runs.levels import LEARNED
-    from simlab.studies.generations import read_rungs
+    from simlab.studies.generations import _shown, read_rungs
     from strategies import CONFIG_DIRS
 
     folder = Path(folder)
@@ -759,7 +759,7 @@ def ship(folder, dest: Path | None = None) -> list[Path]:
     text = text.replace(f'name = "search-g{k}"', f'name = "{LEARNED}"', 1)
     text = text.replace('value_model = "value.json"', f'value_model = "{value_file}"', 1)
     text += (
-        f'learning_run = "{folder.name}"\nshipped_generation = {k}\n'
+        f'learning_run = "{_shown(folder)}"\nshipped_generation = {k}\n'
         f"shipped_verdict = {json.dumps(rungs.verdict if not rungs.under_way else 'under way: ' + rungs.verdict)}\n"
     )
     dest.mkdir(parents=True, exist_ok=True)
