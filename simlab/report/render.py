@@ -1077,32 +1077,37 @@ def print_learning(res) -> None:
     gens = res.doc["generations"]
     villains = res.doc["settings"]["villains"]
     values = [(r["matchup"], r["villain"]) for r in gens[0]["play"]["values"]]
-    columns = ["gen", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)", "accepted"]
-    columns += [f"gain {v}" for v in villains]
-    columns += [f"{m} {v}" if m.count("-vs-") > 1 else m for m, v in values] + ["CPU s/game"]
-    rows = []
+    where = escape(str(res.folder))
+    fits, gains, two, three = [], [], [], []
     for g in gens:
+        k = str(g["generation"])
         fit = {r["model"]: r for r in g.get("fit", {}).get("fit", [])}
+        if fit:
+            f = g["fit"]
+            quality = [f"{fit['learned'][x]:.4f} ({fit['6-weight'][x]:.4f})" for x in ("log_loss", "brier")]
+            fits.append((k, f"{f['data_games']:,}", f"{f['positions'] + f['tuned_positions']:,}", *quality))
         accept = g.get("accept", {})
-        own = {(r["matchup"], r["villain"]): r for r in g.get("play", {}).get("values", [])}
-        cells = [str(g["generation"])]
-        cells += (
-            [f"{g['fit']['data_games']:,}", f"{g['fit']['positions'] + g['fit']['tuned_positions']:,}"]
-            if fit
-            else ["-", "-"]
-        )
-        for key in ("log_loss", "brier"):
-            cells.append(f"{fit['learned'][key]:.4f} ({fit['6-weight'][key]:.4f})" if fit else "-")
-        cells.append({True: "yes", False: "refused"}.get(accept.get("accepted"), "-"))
-        for v in villains:
-            gain = accept.get("gains", {}).get(v)
-            cells.append(interval_text(gain["gain"], gain["low"], gain["high"], "+") if gain else "-")
-        for key in values:
-            r = own.get(key)
-            cells.append(interval_text(r["value"], r["low"], r["high"]) if r else "-")
-        cells.append(f"{g['play']['cpu_per_game']:.3f}" if "play" in g else "-")
-        rows.append(cells)
-    console.print(_table(f"expert iteration in {escape(str(res.folder))}", columns, rows))
+        if accept:
+            cells = [interval_text(x["gain"], x["low"], x["high"], "+") if (x := accept["gains"].get(v)) else "-"
+                     for v in villains]  # fmt: skip
+            gains.append((k, {True: "yes", False: "refused"}[accept["accepted"]], *cells))
+        if "play" in g:
+            own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
+            cells = {key: interval_text(r["value"], r["low"], r["high"]) for key, r in own.items()}
+            two.append((k, *(cells.get(key, "-") for key in values if key[0].count("-vs-") == 1)))
+            two[-1] += (f"{g['play']['cpu_per_game']:.3f}",)
+            three.append((k, *(cells.get(key, "-") for key in values if key[0].count("-vs-") == 2)))
+    head = ["gen", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)"]
+    console.print(_one_line(_table(f"expert iteration in {where}: each generation's fit", head, fits)))
+    head = ["gen", "verdict", *(f"gain {short_name(v)}" for v in villains)]
+    console.print(_one_line(_table("paired against the generation before", head, gains)))
+    head = ["gen", *(short_matchup(m) for m, _ in values if m.count("-vs-") == 1), "CPU s"]
+    title = "each generation's value on its self-play games (CPU s: a game's)"
+    console.print(_one_line(_table(title, head, two)))
+    if any(m.count("-vs-") == 2 for m, _ in values):
+        head = ["gen", *(f"3p {short_name(v)}" for m, v in values if m.count("-vs-") == 2)]
+        console.print(_one_line(_table("the 3-player game's shares", head, three)))
+    console.print(legend([m for m, _ in values] + list(villains)) + ".", highlight=False)
     verdict = res.verdict
     console.print(f"top generation {verdict['top']}: [bold]{escape(verdict['verdict'])}[/bold]")
     if verdict.get("reason"):
