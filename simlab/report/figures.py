@@ -196,9 +196,14 @@ def headline_list() -> str:
     out = []
     for r in t.iter_rows(named=True):
         a, b = r["matchup"].split("-vs-")
+        top = (
+            f", {r['at the top rung [95%]']} at the top rung ({r['at the top rung']})"
+            if r.get("at the top rung [95%]")
+            else ""
+        )
         out.append(
             f"- {_name(a)} against {_name(b)}: {_name(a)} wins {r['at strong play [95%]']} at strong play "
-            f"({r['at strong play']}) and {r['new players [95%]']} for new players ({r['for new players']})"
+            f"({r['at strong play']}){top} and {r['new players [95%]']} for new players ({r['for new players']})"
         )
     return "\n".join(out)
 

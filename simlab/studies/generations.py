@@ -151,12 +151,13 @@ def rungs_note(rungs: Rungs | None) -> str:
     """One clause on where the generation rungs come from (empty without them)."""
     if rungs is None:
         return ""
-    games = int(rungs.trace.filter(pl.col("level") == rungs.top_level)["games"].max() or 0)
+    two = rungs.trace.filter((pl.col("level") == rungs.top_level) & (pl.col("matchup").str.count_matches("-vs-") == 1))
+    games = int(two["games"].max() or 0)
     span = rung_name(0) if rungs.top == 0 else f"{rung_name(0)} to {rungs.top_level}"
     state = "; the run is under way" if rungs.under_way else ""
     return (
-        f"{span}: the learning run's own self-play values ({_shown(rungs.folder)}, {games:,} games per matchup at "
-        f"the top{state})"
+        f"{span}: the learning run's own self-play values ({_shown(rungs.folder)}, {games:,} games per pairing, "
+        f"both seat orders{state})"
     )
 
 

@@ -241,24 +241,20 @@ def headline_view(table: pl.DataFrame) -> pl.DataFrame:
         rate = r[f"{name}_rate"]
         return "" if rate is None else interval_text(rate, r[f"{name}_low"], r[f"{name}_high"])
 
-    rows = [
-        {
-            "matchup": r["matchup"],
-            "villain": r["villain"],
-            "at strong play [95%]": cell(r, "strong"),
+    def row(r) -> dict:
+        top = r.get("top_level")
+        out = {"matchup": r["matchup"], "villain": r["villain"], "at strong play [95%]": cell(r, "strong")}
+        out |= {"at the top rung [95%]": cell(r, "top")} if top else {}
+        out |= {
+            "new players [95%]": cell(r, "new_players"),
             "exploitability": "" if r["exploitability"] is None else f"{r['exploitability']:.1%}",
             "search player's gain": "" if r["search_gain"] is None else f"{r['search_gain']:+.1%}",
-            "new players [95%]": cell(r, "new_players"),
             "at strong play": r["strong_verdict"] if r["strong_rate"] is not None else "",
-            "for new players": r["new_players_verdict"],
         }
-        | (
-            {"top rung": r["top_level"], "at the top rung [95%]": cell(r, "top"), "at the top rung": r["top_verdict"]}
-            if r.get("top_level")
-            else {}
-        )
-        for r in table.iter_rows(named=True)
-    ]
+        out |= {"at the top rung": f"{r['top_verdict']} ({top})"} if top else {}
+        return out | {"for new players": r["new_players_verdict"]}
+
+    rows = [row(r) for r in table.iter_rows(named=True)]
     return pl.DataFrame(rows)
 
 
