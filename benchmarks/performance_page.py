@@ -1,13 +1,12 @@
 """Run the benchmarks docs/performance.md quotes, write their results to reports/performance/, and fill the page.
 
-    python benchmarks/performance_page.py             # the page's figures: about 5 min on an idle 2-core machine
+    python benchmarks/performance_page.py             # the page's figures: about 2 min on an idle 2-core machine
     python benchmarks/performance_page.py --smoke     # a check that the page works: under a minute, marked smoke
 
 Run the first on an idle machine: it stops when the load average is above 1 (``--busy-ok`` runs anyway, the files
 record the load). It needs Linux ``perf`` (allowed to profile the user's own processes: ``perf_event_paranoid`` 2 or
-less) and pyelftools (``pip install -e '.[bench]'``). How long it took is in ``reports/performance/run.json``; the
-five minutes are an estimate from the steps' sizes (the cold compile and the games/s of the last full measurement
-in the speed diary, the smoke run's times), not yet a measured figure: correct it from that file.
+less) and pyelftools (``pip install -e '.[bench]'``). How long it took is in ``reports/performance/run.json``
+(117 s on 2026-12-05, idle).
 
 The steps, each a command recorded with its time:
 
