@@ -192,7 +192,7 @@ def test_the_top_generation_ships_as_the_learned_level_and_plays(tmp_path, monke
     import strategies
     from simlab.runs.levels import Level, available_levels
     from simlab.runs.sim import run
-    from simlab.studies.expert_iteration import ship
+    from simlab.studies.generations import ship
 
     folder = tmp_path / "learning"
     write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
@@ -219,7 +219,7 @@ def test_the_top_generation_ships_as_the_learned_level_and_plays(tmp_path, monke
 
 
 def test_a_run_without_an_accepted_generation_ships_nothing(tmp_path):
-    from simlab.studies.expert_iteration import ship
+    from simlab.studies.generations import ship
 
     folder = tmp_path / "learning"
     write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
@@ -232,9 +232,10 @@ def test_learn_ship_plays_nothing_and_names_what_it_wrote(monkeypatch, tmp_path)
 
     from simlab.cli import app
     from simlab.studies import expert_iteration as E
+    from simlab.studies import generations
 
     shipped = []
-    monkeypatch.setattr(E, "ship", lambda folder: shipped.append(folder) or [tmp_path / "learned.toml"])
+    monkeypatch.setattr(generations, "ship", lambda folder: shipped.append(folder) or [tmp_path / "learned.toml"])
     monkeypatch.setattr(E, "learn", lambda *a, **k: pytest.fail("--ship plays no game"))
     res = CliRunner().invoke(app, ["learn", str(tmp_path / "run"), "--ship"])
     assert res.exit_code == 0, res.output

@@ -81,8 +81,10 @@ def learn(
     except USER_ERRORS as exc:
         fail(str(exc))
     if ship:
+        from simlab.studies.generations import ship as ship_top
+
         try:
-            shipped = [str(p) for p in E.ship(folder)]
+            shipped = [str(p) for p in ship_top(folder)]
         except USER_ERRORS as exc:
             fail(str(exc))
         emit(fmt, {"shipped": [{"file": p} for p in shipped]}, lambda: _say_shipped(shipped), shipped=shipped)

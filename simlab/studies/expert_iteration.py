@@ -731,39 +731,3 @@ def learning_markdown(folder) -> str:
 def _markdown(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
-
-
-# ============================================================================ shipping the top
-
-
-def ship(folder, dest: Path | None = None) -> list[Path]:
-    """The top accepted generation of the run in ``folder`` shipped as the ``learned`` level: its search strategy
-    as ``configs/strategies/learned.toml`` (``dest``: another folder) beside its value model
-    (``learned-value.json``), the strategy's provenance naming the run, the generation and the verdict. An
-    InputError when no generation above 0 was accepted (generation 0 is the ``search`` level itself)."""
-    from simlab.runs.levels import LEARNED
-    from simlab.studies.generations import _shown, read_rungs
-    from strategies import CONFIG_DIRS
-
-    folder = Path(folder)
-    rungs = read_rungs(folder)
-    if rungs is None or rungs.top == 0:
-        raise InputError(
-            f"{folder}: no generation above 0 was accepted, so the search level is the strongest play it has; "
-            "nothing to ship"
-        )
-    dest = Path(dest) if dest is not None else CONFIG_DIRS[-1]
-    k = rungs.top
-    text = (folder / f"g{k}" / "search.toml").read_text(encoding="utf-8")
-    value_file = f"{LEARNED}-value.json"
-    text = text.replace(f'name = "search-g{k}"', f'name = "{LEARNED}"', 1)
-    text = text.replace('value_model = "value.json"', f'value_model = "{value_file}"', 1)
-    text += (
-        f'learning_run = "{_shown(folder)}"\nshipped_generation = {k}\n'
-        f"shipped_verdict = {json.dumps(rungs.verdict if not rungs.under_way else 'under way: ' + rungs.verdict)}\n"
-    )
-    dest.mkdir(parents=True, exist_ok=True)
-    model, strategy = dest / value_file, dest / f"{LEARNED}.toml"
-    write_atomically(model, (folder / f"g{k}" / "value.json").read_bytes())
-    write_atomically(strategy, text)
-    return [strategy, model]

@@ -190,3 +190,40 @@ def rung_strategies(name: str, villains, folder: Path | str | None = None) -> di
         raise InputError(f"no generation {k} in the learning run {_shown(folder)}; generations: {shown}")
     strategy = "search" if k == 0 else str(folder / f"g{k}" / "search.toml")
     return dict.fromkeys(villains, strategy)
+
+
+# ---------------------------------------------------------------------------- shipping the top
+
+
+def ship(folder, dest: Path | None = None) -> list[Path]:
+    """The top accepted generation of the run in ``folder`` shipped as the ``learned`` level: its search strategy
+    as ``configs/strategies/learned.toml`` (``dest``: another folder) beside its value model
+    (``learned-value.json``), the strategy's provenance naming the run, the generation and the verdict. An
+    InputError when no generation above 0 was accepted (generation 0 is the ``search`` level itself)."""
+    from simlab.errors import InputError
+    from simlab.runs.levels import LEARNED
+    from simlab.studies.expert_iteration import write_atomically
+    from strategies import CONFIG_DIRS
+
+    folder = Path(folder)
+    rungs = read_rungs(folder)
+    if rungs is None or rungs.top == 0:
+        raise InputError(
+            f"{folder}: no generation above 0 was accepted, so the search level is the strongest play it has; "
+            "nothing to ship"
+        )
+    dest = Path(dest) if dest is not None else CONFIG_DIRS[-1]
+    k = rungs.top
+    text = (folder / f"g{k}" / "search.toml").read_text(encoding="utf-8")
+    value_file = f"{LEARNED}-value.json"
+    text = text.replace(f'name = "search-g{k}"', f'name = "{LEARNED}"', 1)
+    text = text.replace('value_model = "value.json"', f'value_model = "{value_file}"', 1)
+    text += (
+        f'learning_run = "{_shown(folder)}"\nshipped_generation = {k}\n'
+        f"shipped_verdict = {json.dumps(rungs.verdict if not rungs.under_way else 'under way: ' + rungs.verdict)}\n"
+    )
+    dest.mkdir(parents=True, exist_ok=True)
+    model, strategy = dest / value_file, dest / f"{LEARNED}.toml"
+    write_atomically(model, (folder / f"g{k}" / "value.json").read_bytes())
+    write_atomically(strategy, text)
+    return [strategy, model]
