@@ -134,7 +134,7 @@ def test_report_files_and_settings(report_dir):
     assert search.height == pl.read_parquet(report_dir / "matrix.parquet").height
     ladder = pl.read_parquet(report_dir / "skill_ladder.parquet")
     assert ladder.filter(pl.col("level") == "search")["games"].to_list() == [2, 2, 2]  # 1 per opponent villain
-    assert set(ladder.filter(pl.col("level") != "search")["games"]) == {20}
+    assert set(ladder.filter(~pl.col("level").is_in(["search", "learned"]))["games"]) == {20}
     page = (report_dir / "index.html").read_text()
     assert page.count("data:image/png;base64,") == 9 + 3 and 'src="card_impact' not in page  # self-contained
     # every study played exactly the games it planned: the search level, explicit readings and calibration too
@@ -188,7 +188,7 @@ def test_report_page_renders_in_a_headless_browser(report_dir, tmp_path):
     plots = re.search(r'data-plots="(\d+)"', dom)
     ok = re.search(r'data-plots-ok="(\d+)"', dom)
     assert plots and ok, dom[:500]
-    assert int(plots.group(1)) == 12 and int(ok.group(1)) == 12  # every embedded plot decoded
+    assert int(plots.group(1)) == 13 and int(ok.group(1)) == 13  # every embedded plot decoded (3p trace too)
     assert "simlab report: tiny" in dom and "<table" in dom
     shot = tmp_path / "page.png"
     run_browser(browser, flags, ["--window-size=1200,2400", f"--screenshot={shot}", url], tmp_path / "shot-profile")
