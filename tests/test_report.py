@@ -136,7 +136,9 @@ def test_report_files_and_settings(report_dir):
     assert ladder.filter(pl.col("level") == "search")["games"].to_list() == [2, 2, 2]  # 1 per opponent villain
     assert set(ladder.filter(~pl.col("level").is_in(["search", "learned"]))["games"]) == {20}
     page = (report_dir / "index.html").read_text()
-    assert page.count("data:image/png;base64,") == 9 + 3 and 'src="card_impact' not in page  # self-contained
+    assert (
+        page.count("data:image/png;base64,") == 9 + 4 and 'src="card_impact' not in page
+    )  # self-contained (4 skill traces: 3 pairings and 3p)
     # every study played exactly the games it planned: the search level, explicit readings and calibration too
     assert settings["games_played"] == settings["games_planned"]
     assert settings["games_planned"]["calibration"] > 0 and settings["games_planned"]["search_matrix"] == 7
