@@ -219,7 +219,9 @@ def test_cli_difficulty_prints_labelled_verdicts(tmp_path, monkeypatch):
     head = out.index("headline: is each matchup balanced? (band 45%-55%")
     assert head < out.index("skill trace") < out.index("verdicts by question")
     assert "G-HK" in out[head:] and "G gaston, HK horned-king" in out and "LT" not in out
-    assert "No equilibrium is shipped here" in out and "the search level left out (--search-games N adds it)" in out
+    assert "No equilibrium is shipped here" in out
+    # the search level: the shipped learning run's generations, read from its files, not played
+    assert "search g0 to search g1: the learning run's own self-play values" in out
     assert (tmp_path / "skill_trace_gaston-vs-horned-king.png").is_file()
     assert "at strong play" in out and "for new players" in out
     assert "levels novice, expert; readings: default, get_out=exactly_three" in " ".join(out.split())
