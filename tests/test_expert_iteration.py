@@ -145,15 +145,21 @@ def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_t
     assert json.loads((folder / "g1" / "fit-1.json").read_text())["data_games"] == 2 * 5 * 4
 
 
-def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, straight, tmp_path):
-    folder = tmp_path / "learning"
+def stopped_in_the_paired_games(folder: Path, base: Path) -> None:
+    """A tiny loop in ``folder`` interrupted (Ctrl-C) once its paired games begin: self-play and the fit done."""
 
-    def stop_in_the_paired_games(done, total, label):
+    def stop(done, total, label):
         if "paired" in label:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        E.learn(folder, tiny(base), progress=stop_in_the_paired_games)
+        E.learn(folder, tiny(base), progress=stop)
+
+
+def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, straight, tmp_path):
+    folder = tmp_path / "learning"
+
+    stopped_in_the_paired_games(folder, base)
     assert (folder / "g1" / "fit.json").is_file() and not (folder / "g1" / "accept.json").exists()
     kept = (folder / "g0" / "positions.parquet").stat().st_mtime_ns
     E.learn(folder, tiny(base))
@@ -168,12 +174,7 @@ def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(
 
     folder = tmp_path / "learning"
 
-    def stop_in_the_paired_games(done, total, label):
-        if "paired" in label:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        E.learn(folder, tiny(base), progress=stop_in_the_paired_games)
+    stopped_in_the_paired_games(folder, base)
     shutil.rmtree(folder / "g1")  # the fit is to come
     for data in (folder / "g0").glob("*.parquet"):
         data.unlink()
