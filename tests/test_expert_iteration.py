@@ -194,6 +194,18 @@ def test_a_folder_started_with_other_settings_is_refused_naming_the_difference(b
         E.learn(straight, tiny(base, games=6))
 
 
+def test_a_refused_run_resumed_with_more_retries_tries_again_as_a_run_with_them_from_the_start(base, tmp_path):
+    once, straight = tmp_path / "once", tmp_path / "straight"
+    E.learn(once, tiny(base, paired_games=10, probe_games=0), fit_value=broken)
+    assert not (once / "g0" / "positions-1.parquet").exists()
+    E.learn(once, tiny(base, paired_games=10, probe_games=0, retries=1), fit_value=broken)
+    E.learn(straight, tiny(base, paired_games=10, probe_games=0, retries=1), fit_value=broken)
+    assert contents(once) == contents(straight)
+    assert json.loads((once / "settings.json").read_text())["retries"] == 1
+    with pytest.raises(InputError, match=r"retries=1 \(asked 0\)"):  # fewer would disown finished steps
+        E.learn(once, tiny(base, paired_games=10, probe_games=0), fit_value=broken)
+
+
 def test_the_loop_writes_a_table_per_generation_and_the_verdict(straight):
     table = pl.read_parquet(straight / "learning.parquet")
     assert table["generation"].to_list()[:2] == [0, 1]

@@ -154,15 +154,24 @@ def open_folder(folder, settings: LearnSettings) -> Path:
     wanted = settings.identity()
     if meta.is_file():
         kept = json.loads(meta.read_text())
-        differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in wanted.items() if kept.get(k) != v]
+        # more generations or retries only add steps after the finished ones, which they leave as they are
+        grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and wanted[k] > kept[k]}
+        differ = [
+            f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in wanted.items() if kept.get(k) != v and k not in grown
+        ]
         if differ:
             raise InputError(
                 f"learning folder {str(folder)!r} was started with other settings: {'; '.join(differ)}; "
-                "resume it with the same settings, or use another folder"
+                "resume it with the same settings (--generations and --retries may grow), or use another folder"
             )
+        if grown:
+            write_json(meta, wanted)
     else:
         write_json(meta, wanted)
     return folder
+
+
+EXTENDABLE = ("generations", "retries")  # settings a resumed run may raise
 
 
 def strategy_file(folder: Path, k: int, settings: LearnSettings) -> str:
