@@ -82,10 +82,11 @@ def main() -> None:
     rows[0]["cpu_per_game"] = cpu_per_game(full, 20, args.seed, args.threads)
     where = Path(args.out).parent if args.out else Path(".")
     where.mkdir(parents=True, exist_ok=True)
+    # the full budget's own games do not depend on the variant: played once, paired with every budget
+    cache: dict = {}
     for budget in args.budgets.split(","):
         samples, horizon = (int(x) for x in budget.split("x"))
         path = str(variant(args.generation, samples, horizon, where))
-        cache: dict = {}
         gains = {
             v: paired_gain(v, path, full, args.games, args.seed, args.threads, VILLAIN_KEYS, cache)
             for v in VILLAIN_KEYS
