@@ -16,6 +16,7 @@ import base64
 import datetime as dt
 import html
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -332,33 +333,32 @@ def _markdown(frame: pl.DataFrame) -> str:
         return str(frame)
 
 
-WRAP_ABOVE = 24  # characters: a text cell longer than this (a verdict) wraps; the others stay on one line
+WRAP_ABOVE = 24  # characters: a text cell longer than this (a verdict) keeps a readable width as it wraps
+ONE_WORD = 14  # characters: a cell of one word this short (a villain) does not break at its hyphen
 
 
 def _html_table(frame: pl.DataFrame) -> str:
-    texts = [c for c, t in frame.schema.items() if t == pl.Utf8]
-    longest = max((frame[c].str.len_chars().max() or 0 for c in texts), default=0)
-    if longest <= WRAP_ABOVE:
-        return frame.to_pandas().to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0, classes="t")
-    # else the table would scroll sideways and its verdicts fall off the first screen
+    """``frame`` as an HTML table whose cells wrap at their spaces, so the headline fits the page's column with no
+    sideways scroll; an interval's brackets and a single word (a villain's name) stay on one line."""
     table = frame.to_pandas()
-    for c in texts:
-        table[c] = [
-            None
-            if v is None
-            else f'<span class="wrap">{html.escape(v)}</span>'
-            if len(v) > WRAP_ABOVE
-            else html.escape(v)
-            for v in table[c]
-        ]
+    for c in [c for c, t in frame.schema.items() if t == pl.Utf8]:
+        table[c] = [_html_cell(v) if isinstance(v, str) else None for v in table[c]]
     return table.to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0, classes="t", escape=False)
+
+
+def _html_cell(text: str) -> str:
+    kept = re.sub(r"\[([^\]]*)\]", lambda m: "[" + m.group(1).replace(" ", "\u00a0") + "]", html.escape(text))
+    if " " not in text and len(text) <= ONE_WORD:
+        return f'<span class="nw">{kept}</span>'
+    return f'<span class="wrap">{kept}</span>' if len(text) > WRAP_ABOVE else kept
 
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
 table.t{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;display:block;overflow-x:auto;max-width:100%}
-table.t td,table.t th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:right;white-space:nowrap}
-table.t span.wrap{white-space:normal;display:inline-block;min-width:11em;text-align:left}
+table.t td,table.t th{border-bottom:1px solid #ddd;padding:2px 5px;text-align:right;white-space:normal}
+table.t span.wrap{white-space:normal;display:inline-block;min-width:7em;text-align:left}
+table.t span.nw{white-space:nowrap}
 table.t th{background:#f4f4f4;white-space:normal;vertical-align:bottom} img{max-width:100%;display:block;margin:1em 0}
 pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}
 """

@@ -129,7 +129,9 @@ def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
         y = part["rate"].to_numpy()
         ax.errorbar(x, y, yerr=error_bars(y, part["low"], part["high"]), fmt="o-", capsize=3, label=villain)
     games = dict(zip(trace["level"], trace["games"], strict=True))
-    ax.set_xticks(np.arange(len(levels)), [f"{lv}\n{games[lv]:,} games" for lv in levels])
+    # "n=2,000" under each level: a tick label as wide as "2,000 games" runs into its neighbour's at 6 rungs
+    ax.set_xticks(np.arange(len(levels)), [f"{lv}\nn={games[lv]:,}" for lv in levels], fontsize=8)
+    ax.set_xlabel("level (n: games at it)", fontsize=8)
     ax.set_xlim(-0.5, max(len(levels), 1) - 0.5)
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
