@@ -8,6 +8,7 @@ from typing import Annotated
 
 import polars as pl
 import typer
+from rich.markup import escape
 
 from simlab.cli.common import (
     BackendName,
@@ -31,7 +32,7 @@ from simlab.cli.connect import DEFAULT_TIMEOUT, ConnectTimeout, Fallback
 from simlab.data.inputs import check_output_dir
 from simlab.data.rules import DEFAULT_MAX_TURNS
 from simlab.errors import USER_ERRORS, InputError
-from simlab.report.render import console
+from simlab.report.render import _one_line, _table, console, legend, short_entry, short_matchup
 from simlab.studies import fix as F
 
 
@@ -193,39 +194,49 @@ def _print_one(res: F.FixResult, row: dict) -> None:
 
 
 def _print_alternatives(res: F.FixResult) -> None:
-    from rich.table import Table
-
+    """The fixes measured again, ranked, grouped by the card each edits first (a line between the cards: the edit
+    names its card); fits 80 columns, the edit and verdict in words wrapping."""
     if not res.alternatives.height:
         return
-    t = Table("card", "rank", "edit", "size", "verdict", "distance", title="ranked alternatives, grouped by card")
-    last = None
-    for r in res.alternatives.iter_rows(named=True):
-        words = r["words"] + (" (undoes the --edit)" if r["direct"] else "")
-        t.add_row(
-            r["card"] if r["card"] != last else "",
+    alternatives = list(res.alternatives.iter_rows(named=True))
+    rows = [
+        (
             str(r["rank"]),
-            words,
+            escape(r["words"] + (" (undoes the --edit)" if r["direct"] else "")),
             str(r["size"]),
             r["verdict"],
             f"{r['distance']:.1%}",
         )
-        last = r["card"]
+        for r in alternatives
+    ]
+    columns = ("rank", "edit", "size", "verdict", "distance")
+    t = _one_line(_table("ranked alternatives, grouped by card", columns), wrap=("edit", "verdict"))
+    for k, cells in enumerate(rows):
+        t.add_row(*cells, end_section=k + 1 < len(rows) and alternatives[k + 1]["card"] != alternatives[k]["card"])
     console.print(t)
 
 
 def _print_adaptation(res: F.FixResult) -> None:
-    from rich.table import Table
-
+    """The re-tunes of the adaptation check, then each villain's win rate fixed and adapted (short names: a legend
+    under the table, so it fits 80 columns), and the verdict."""
     if res.adapted.height:
         for r in res.adapted.iter_rows(named=True):
             how = "adopts the re-tuned strategy" if r["adopted"] else "keeps its strategy (no validated gain)"
             console.print(
                 f"adaptation: {r['villain']} re-tuned from {r['start']} ({r['objective']}): {how}, {r['change']}"
             )
-        t = Table("matchup", "villain", "fixed", "adapted", "change [paired 95%]")
-        for r in res.adaptation.iter_rows(named=True):
-            t.add_row(r["matchup"], r["villain"], r["fixed_text"], r["adapted_text"], r["change_text"])
-        console.print(t)
+        rows = [
+            (
+                f"{short_entry(r['villain'])} ({short_matchup(r['matchup'])})",
+                r["fixed_text"],
+                r["adapted_text"],
+                r["change_text"],
+            )
+            for r in res.adaptation.iter_rows(named=True)
+        ]
+        columns = ("villain", "fixed", "adapted", "change [95% paired]")
+        console.print(_one_line(_table("each villain's win rate (matchup): fixed, then adapted", columns, rows)))
+        console.print(legend(res.adaptation["matchup"]) + ".", highlight=False)
     console.print(f"best fix: {res.verdict}")
 
 

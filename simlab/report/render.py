@@ -408,30 +408,34 @@ def print_tune(res) -> None:
 
 
 def print_tune_all(res, report_dir: str) -> None:
-    """Each round's tunes (validated change, adopted or not), the matrix before and after, the files."""
-    rows = (
-        (
-            str(r["round"]),
-            r["villain"],
-            r["start"],
-            f"{r['start_rate']:.1%}",
-            f"{r['rate']:.1%}",
-            _pct_change(r),
-            "yes" if r["adopted"] else ("no" + (f" (worse in {r['worse_parts']})" if r.get("worse_parts") else "")),
-        )
-        for r in res.improvements.iter_rows(named=True)
+    """Each round's tunes (validated change, adopted or not), the matrix before and after, the files; the tables fit
+    80 columns (short names, a legend under them; a tune's parts made worse named under its table)."""
+    rows, worse, prev = [], [], None
+    tunes = list(res.improvements.iter_rows(named=True))
+    for r in tunes:
+        who = short_name(r["villain"])
+        cells = (short_strategy(r["start"]), f"{r['start_rate']:.1%} → {r['rate']:.1%}", _pct_change(r))
+        rows.append(("" if r["round"] == prev else str(r["round"]), who, *cells, "yes" if r["adopted"] else "no"))
+        if r.get("worse_parts"):
+            worse.append(f"  round {r['round']}, {who}: significantly worse in {r['worse_parts']}")
+        prev = r["round"]
+    columns = ("round", "villain", "start", "start → tuned", "change [95%]", "adopted")
+    title = (
+        "iterated best response: each villain re-tuned against the others' current strategies "
+        "(start → tuned: its validated objective)"
     )
-    columns = ("round", "villain", "start", "start objective", "tuned objective", "change [95%]", "adopted")
-    title = "iterated best response: each villain re-tuned against the others' current strategies"
-    console.print(_table(title, columns, rows))
+    console.print(_one_line(_table(title, columns, rows)))
+    if worse:
+        console.print("\n".join(["not adopted, a part worse:", *worse]), highlight=False)
     first, last = res.grid(0), res.grid()
-    table = Table(title=f"2-player win rate (row vs column): round 0 -> round {res.rounds}")
-    table.add_column("villain")
-    for v in first["villain"]:
-        table.add_column(v)
-    for a, b in zip(first.iter_rows(named=True), last.iter_rows(named=True), strict=True):
-        table.add_row(a["villain"], *(f"{a[v]:.1%} -> {b[v]:.1%}" for v in first["villain"]))
-    console.print(table)
+    villains = list(first["villain"])
+    rows = (
+        (short_name(a["villain"]), *(f"{a[v]:.1%} -> {b[v]:.1%}" for v in villains))
+        for a, b in zip(first.iter_rows(named=True), last.iter_rows(named=True), strict=True)
+    )
+    title = f"2-player win rate (row vs column): round 0 -> round {res.rounds}"
+    console.print(_one_line(_table(title, ["villain", *map(short_name, villains)], rows)))
+    console.print(legend([*(r["villain"] for r in tunes), *villains]) + ".", highlight=False)
     if res.interrupted:
         state = "interrupted"
     elif res.converged:
@@ -953,7 +957,8 @@ def leverage_views(t: pl.DataFrame, summary: pl.DataFrame, top: int, n: int, see
 
 
 def print_strong_play(res, probe=None, files=None) -> None:
-    """An equilibrium: the value [95%] and the exploitability first, then both mixtures, each iteration and files."""
+    """An equilibrium: the value [95%] and the exploitability first, then both mixtures, each iteration and files;
+    the tables fit 80 columns (short names, a legend under them)."""
     a, b = res.villains
     value = interval_text(res.value, res.value_low, res.value_high)
     state = "converged" if res.converged else "not converged"
@@ -963,33 +968,14 @@ def print_strong_play(res, probe=None, files=None) -> None:
         f"({state}: {res.stopped_by})",
         highlight=False,
     )
-    rows = [(r["villain"], r["strategy"], f"{r['weight']:.1%}") for r in res.mixtures.iter_rows(named=True)]
-    console.print(_table("equilibrium mixtures", ("villain", "strategy", "weight"), rows))
-    rows = []
-    for r in res.iterations.iter_rows(named=True):
-        gains = [interval_text(r[f"gain_{s}"], r[f"gain_{s}_low"], r[f"gain_{s}_high"], "+") for s in ("a", "b")]
-        rows.append(
-            (
-                str(r["iteration"]),
-                f"{r['population_a']} / {r['population_b']}",
-                f"{r['table_value']:.1%}",
-                *gains,
-                f"{r['exploitability']:.1%}",
-                r["joined"] or "none",
-            )
-        )
-    columns = (
-        "iteration",
-        "strategies",
-        "table value",
-        f"{a}'s best-response gain",
-        f"{b}'s",
-        "exploitability",
-        "joined",
-    )
-    console.print(_table(f"{res.matchup}: value and exploitability by iteration ({a}'s score)", columns, rows))
+    mixtures = list(res.mixtures.iter_rows(named=True))
+    rows = [(short_name(r["villain"]), short_strategy(r["strategy"]), f"{r['weight']:.1%}") for r in mixtures]
+    console.print(_one_line(_table("equilibrium mixtures", ("villain", "strategy", "weight"), rows)))
+    console.print(_iterations_table(res))
     if probe is not None:
-        print_probe(probe)
+        print_probe(probe, key=False)
+    named = [v for v in VILLAIN_KEYS if any(v in r["strategy"] for r in mixtures)]  # a strategy's short name
+    console.print(legend([res.matchup, *named]) + ".", highlight=False)
     table_games = res.table["games"][0] if res.table.height else 0
     console.print(
         f"payoff table: {res.table.height} entries x {table_games:,} games; {res.games:,} games played in "
@@ -1000,41 +986,80 @@ def print_strong_play(res, probe=None, files=None) -> None:
         console.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False)
 
 
-def print_probe(probe) -> None:
-    """The search probe: each side's search player against the other side's mixture, paired with its own."""
-    rows = [
-        (
-            r.get("matchup", ""),
-            r["villain"],
-            f"{r['games']:,}",
-            f"{r['mixture_score']:.1%}",
-            f"{r['search_score']:.1%}",
-            interval_text(r["gain"], r["gain_low"], r["gain_high"], "+"),
-            r["verdict"],
+def _iterations_table(res) -> Table:
+    """An equilibrium's iterations, a row per side: the table's value and the exploitability (on the first), the
+    side's strategies, its best response's gain [95%] and whether it joined."""
+    a, b = res.villains
+    rows = []
+    for r in res.iterations.iter_rows(named=True):
+        joined = (r["joined"] or "").split(", ")
+        for v, s in ((a, "a"), (b, "b")):
+            first = s == "a"
+            rows.append(
+                (
+                    str(r["iteration"]) if first else "",
+                    f"{r['table_value']:.1%}" if first else "",
+                    f"{r['exploitability']:.1%}" if first else "",
+                    short_name(v),
+                    str(r[f"population_{s}"]),
+                    interval_text(r[f"gain_{s}"], r[f"gain_{s}_low"], r[f"gain_{s}_high"], "+"),
+                    "yes" if v in joined else "no",
+                )
+            )
+    columns = ("iter", "value", "exploit.", "side", "pop.", "BR gain [95%]", "joined")
+    caption = (
+        "exploit.: the exploitability, both sides' gains (each at least 0) summed; pop.: the side's strategies; "
+        "BR gain: its best response's gain on its mixture; joined: the best response joined the side's strategies."
+    )
+    title = f"{res.matchup}: value and exploitability by iteration ({a}'s score)"
+    return _one_line(_table(title, columns, rows, caption=caption, caption_justify="left"))
+
+
+def print_probe(probe, key: bool = True) -> None:
+    """The search probe: each side's search player against the other side's mixture, paired with its own; fits 80
+    columns (a side named by short names: a legend under the table, unless ``key`` is False)."""
+    rows = []
+    for r in probe.iter_rows(named=True):
+        others = [v for v in (r.get("matchup") or "").split("-vs-") if v and v != r["villain"]]
+        rows.append(
+            (
+                " vs ".join(short_name(v) for v in [r["villain"], *others[:1]]),
+                f"{r['mixture_score']:.1%} → {r['search_score']:.1%}",
+                interval_text(r["gain"], r["gain_low"], r["gain_high"], "+"),
+                r["verdict"].removesuffix(" at search level"),
+            )
         )
-        for r in probe.iter_rows(named=True)
-    ]
     search = probe["search"][0] if "search" in probe.columns and probe.height else "search"
-    columns = ("matchup", "villain", "games", "its mixture", f"search player ({search})", "gain [95%]", "verdict")
-    console.print(_table("independent probe: the search player against the other side's mixture", columns, rows))
+    games = ", ".join(f"{g:,}" for g in dict.fromkeys(probe["games"])) if probe.height else "0"
+    title = (
+        f"independent probe: each side's search player ({search}) against the other side's mixture, {games} games "
+        "a side"
+    )
+    caption = "mixture → search: the villain's score with its own mixture, then with the search player, same games."
+    columns = ("villain", "mixture → search", "gain [95%]", "at search level")
+    console.print(_one_line(_table(title, columns, rows, caption=caption, caption_justify="left")))
+    if key:
+        names = [*(probe["matchup"] if "matchup" in probe.columns else ()), *probe["villain"]]
+        console.print(legend(names) + ".", highlight=False)
 
 
 def print_strong_play_summary(results, seconds: float) -> None:
-    """One row per matchup: the value at strong play [95%] and the exploitability."""
-    rows = []
-    for r in results:
-        rows.append(
-            (
-                r.matchup,
-                r.villains[0],
-                interval_text(r.value, r.value_low, r.value_high),
-                f"{r.exploitability:.1%}",
-                str(r.iterations.height),
-                "yes" if r.converged else "no",
-            )
+    """One row per matchup: the first villain's win rate at strong play [95%] and the exploitability; fits 80
+    columns (short names, a legend under it)."""
+    rows = [
+        (
+            short_matchup(r.matchup),
+            interval_text(r.value, r.value_low, r.value_high),
+            f"{r.exploitability:.1%}",
+            str(r.iterations.height),
+            "yes" if r.converged else "no",
         )
-    columns = ("matchup", "villain", "win rate at strong play [95%]", "exploitability", "iterations", "converged")
-    console.print(_table(f"strong play: every pairing ({seconds:,.0f} s)", columns, rows))
+        for r in results
+    ]
+    columns = ("matchup", "win rate [95%]", "exploitability", "iterations", "converged")
+    title = f"strong play: every pairing, the first villain's win rate ({seconds:,.0f} s)"
+    console.print(_one_line(_table(title, columns, rows)))
+    console.print(legend([r.matchup for r in results]) + ".", highlight=False)
 
 
 def print_start_robustness(frame) -> None:
