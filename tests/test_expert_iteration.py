@@ -202,6 +202,8 @@ def test_a_refused_run_resumed_with_more_retries_tries_again_as_a_run_with_them_
     E.learn(straight, tiny(base, paired_games=10, probe_games=0, retries=1), fit_value=broken)
     assert contents(once) == contents(straight)
     assert json.loads((once / "settings.json").read_text())["retries"] == 1
+    # the retry's extra games are data for the fit, not generation 0's values
+    assert E.learning_table(E.read_generations(once)).equals(pl.read_parquet(once / "learning.parquet"))
     with pytest.raises(InputError, match=r"retries=1 \(asked 0\)"):  # fewer would disown finished steps
         E.learn(once, tiny(base, paired_games=10, probe_games=0), fit_value=broken)
 

@@ -668,7 +668,9 @@ def read_generations(folder) -> list[dict]:
         where = folder / f"g{k}"
         entry: dict = {"generation": k, "strategy": base if k == 0 else f"g{k}/search.toml"}
         for step in ("play", "fit", "accept"):
-            tries = sorted(where.glob(f"{step}*.json"), key=lambda p: (len(p.stem), p.stem))
+            # a generation's values are its own self-play (play.json); a retry's play-N.json is data for the next fit
+            pattern = "play.json" if step == "play" else f"{step}*.json"
+            tries = sorted(where.glob(pattern), key=lambda p: (len(p.stem), p.stem))
             if tries:
                 entry[step] = json.loads(tries[-1].read_text())
         if len(entry) == 2:
