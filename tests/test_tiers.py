@@ -93,6 +93,9 @@ def test_readme_test_command_is_what_ci_runs_and_runs_both_tiers():
     command = readme_test_command()
     assert command in ci, f"README's test command {command!r} is not a line of .ci/run"
     assert command == "pip install -e '.[test]' && pytest && pytest -m slow"
+    # under set -e a failure before the list's last && goes on silently: the next line must stop CI on it
+    after = ci[ci.index(command) + 2]
+    assert after.startswith("status=$?;") and 'exit "$status"' in after, after
     # the default tier leaves the slow tests out; `-m slow` (given after addopts) runs them alone
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "-m 'not slow'" in pyproject["tool"]["pytest"]["ini_options"]["addopts"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from simlab.game.driver import decide_nb
 from simlab.kernels import const as K
-from simlab.kernels.compile import as_ptr, entry_kernel, ref
+from simlab.kernels.compile import allocating_entry_kernel, as_ptr, ref
 from simlab.kernels.rng import next_u64_nb
 from simlab.kernels.rules import advance_by_ref_nb, apply_nb
 from strategies import KERNELS
@@ -41,7 +41,9 @@ N_GAINS = 2
 SEARCH = KERNELS["search"]
 
 
-@entry_kernel
+# with reference counting: it calls the search's choose_with_stats_nb, which allocates, and numba compiled that
+# callee under this caller's flags when a fresh cache met this caller first (a TypingError, seen on fresh clones)
+@allocating_entry_kernel
 def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x, meta, stats, gains, counts):
     """Play ``st`` to its end, writing each seat's features at the start of every turn into ``out[t, seat]``
     (float64 (turns, seats, N_FEATURES)) and each option of every decision with more than one into ``x`` (float64
