@@ -46,26 +46,6 @@ def with_value(decisions: pl.DataFrame, model_file: Path) -> pl.DataFrame:
     return decisions.with_columns(pl.Series("value_after", np.log(p / (1 - p))))
 
 
-def fit(part: pl.DataFrame, names: list[str]) -> np.ndarray:
-    from scipy.optimize import minimize
-
-    from simlab.studies.learn import APPRENTICE_ALPHA, _conditional_logit_loss, decision_starts
-
-    x = part.select(names).to_numpy().astype(np.float64)
-    mean, scale = x.mean(0), x.std(0)
-    scale[scale == 0] = 1.0
-    z = (x - mean) / scale
-    loss = _conditional_logit_loss(z, part["chosen"].to_numpy(), decision_starts(part), APPRENTICE_ALPHA)
-    return minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", options={"maxiter": 500}).x / scale
-
-
-def first_best(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Each decision's best row (the lower on a tie), as the apprentice's kernel takes it."""
-    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(scores)]))
-    top = np.maximum.reduceat(scores, starts)
-    return np.minimum.reduceat(np.where(scores == top[group], np.arange(len(scores)), len(scores)), starts)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("decisions", type=Path, help="a learning run's decisions.parquet")
@@ -74,7 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     run_info = started(args.smoke)
 
-    from simlab.studies.learn import decision_starts, split_games
+    from simlab.studies.learn import agreement, fit_apprentice, split_games
     from strategies.apprentice import OPTION_FEATURE_NAMES
 
     decisions = with_value(pl.read_parquet(args.decisions), args.value_model)
@@ -86,21 +66,17 @@ def main() -> None:
     }
     rows = []
     for label, names in sets.items():
-        for villain in sorted(decisions["villain"].unique().to_list()):
-            w = fit(train.filter(pl.col("villain") == villain), names)
-            test = held.filter(pl.col("villain") == villain)
-            starts = decision_starts(test)
-            chosen = test["chosen"].to_numpy()
-            picked = chosen[first_best(test.select(names).to_numpy() @ w, starts)]
-            tuned = chosen[first_best(test["tuned_pick"].to_numpy().astype(np.float64), starts)]
-            weight = dict(zip(names, w, strict=True))
+        weights = fit_apprentice(train, names=names)
+        measured = agreement(weights, held, names).filter(pl.col("villain") != "all")
+        for r in measured.iter_rows(named=True):
+            weight = dict(zip(names, weights[r["villain"]], strict=True))
             rows.append(
                 {
                     "features": label,
-                    "villain": villain,
-                    "decisions": len(starts),
-                    "agreement": float(picked.mean()),
-                    "tuned_agreement": float(tuned.mean()),
+                    "villain": r["villain"],
+                    "decisions": r["decisions"],
+                    "agreement": r["apprentice"],
+                    "tuned_agreement": r["tuned"],
                     "tuned_pick_weight": float(weight["tuned_pick"]),
                     "value_weight": float(weight.get("value_after", 0.0)),
                 }

@@ -319,20 +319,18 @@ def decision_starts(decisions: pl.DataFrame) -> np.ndarray:
     return np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
 
 
-def fit_apprentice(decisions: pl.DataFrame, alpha: float = APPRENTICE_ALPHA) -> dict[str, np.ndarray]:
+def fit_apprentice(decisions: pl.DataFrame, alpha: float = APPRENTICE_ALPHA, names=None) -> dict[str, np.ndarray]:
     """Each villain's apprentice weights (:mod:`strategies.apprentice`) fitted to the choices in ``decisions``
     (:func:`self_play`): a conditional logit, P(option) proportional to exp(weights . its features), every decision
     weighing the same, on standardised features with an L2 penalty ``alpha``, by L-BFGS (scipy). Returns villain ->
     weights on the features as they are (the standardising folded in; the shift, the same for every option of a
-    decision, dropped)."""
+    decision, dropped). ``names``: the option features fitted on (default the apprentice's)."""
     from scipy.optimize import minimize
-
-    from strategies.apprentice import OPTION_FEATURE_NAMES
 
     out = {}
     for villain in sorted(decisions["villain"].unique().to_list()):
         part = decisions.filter(pl.col("villain") == villain)
-        x = part.select(OPTION_FEATURE_NAMES).to_numpy().astype(np.float64)
+        x = part.select(_option_features(names)).to_numpy().astype(np.float64)
         chosen = part["chosen"].to_numpy()
         starts = decision_starts(part)
         mean = x.mean(axis=0)
@@ -365,12 +363,17 @@ def _conditional_logit_loss(z, chosen, starts, alpha):
     return loss
 
 
-def apprentice_choices(weights: dict[str, np.ndarray], decisions: pl.DataFrame) -> np.ndarray:
-    """For each decision of ``decisions`` (in order), the option the apprentice with ``weights`` takes: the best
-    score, the lower option on a tie (as its kernel does)."""
+def _option_features(names) -> list[str]:
     from strategies.apprentice import OPTION_FEATURE_NAMES
 
-    x = decisions.select(OPTION_FEATURE_NAMES).to_numpy().astype(np.float64)
+    return list(OPTION_FEATURE_NAMES if names is None else names)
+
+
+def apprentice_choices(weights: dict[str, np.ndarray], decisions: pl.DataFrame, names=None) -> np.ndarray:
+    """For each decision of ``decisions`` (in order), the option the apprentice with ``weights`` (on the option
+    features ``names``, default the apprentice's) takes: the best score, the lower option on a tie (as its kernel
+    does)."""
+    x = decisions.select(_option_features(names)).to_numpy().astype(np.float64)
     w = np.stack([weights[v] for v in decisions["villain"].to_list()])
     score = np.einsum("ij,ij->i", x, w)
     starts = decision_starts(decisions)
@@ -380,15 +383,16 @@ def apprentice_choices(weights: dict[str, np.ndarray], decisions: pl.DataFrame) 
     return decisions["option"].to_numpy()[first_best]
 
 
-def agreement(weights: dict[str, np.ndarray], decisions: pl.DataFrame) -> pl.DataFrame:
-    """How often the apprentice with ``weights`` takes the option taken in ``decisions`` (held-out games), beside
-    the tuned heuristic's choice in the same look-ahead world: per villain and overall, with the decisions counted."""
+def agreement(weights: dict[str, np.ndarray], decisions: pl.DataFrame, names=None) -> pl.DataFrame:
+    """How often the apprentice with ``weights`` (on the option features ``names``, default the apprentice's) takes
+    the option taken in ``decisions`` (held-out games), beside the tuned heuristic's choice in the same look-ahead
+    world: per villain and overall, with the decisions counted."""
     starts = decision_starts(decisions)
     heads = decisions[starts]
     taken = decisions.filter(pl.col("chosen"))["option"].to_numpy()
     tuned = decisions.filter(pl.col("tuned_pick") == 1)["option"].to_numpy()
     frame = heads.select("villain").with_columns(
-        apprentice=pl.Series(apprentice_choices(weights, decisions) == taken),
+        apprentice=pl.Series(apprentice_choices(weights, decisions, names) == taken),
         tuned=pl.Series(tuned == taken),
     )
     rows = frame.group_by("villain").agg(pl.len().alias("decisions"), pl.col("apprentice", "tuned").mean())
