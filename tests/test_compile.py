@@ -446,3 +446,76 @@ def test_the_compile_plumbing_names_no_module_of_another_package():
         if seam not in p.parents and re.search(r"link\.caller|_PARTS\b", p.read_text(encoding="utf-8"))
     ]
     assert outside == []
+
+
+def test_no_kernel_without_reference_counting_calls_an_allocating_one():
+    # numba refuses such a call only when it compiles the caller afresh: on a warm cache the defect hid until a
+    # fresh clone (record_game_nb, a plain entry kernel calling the search's allocating choose_with_stats_nb)
+    import simlab.game.driver  # noqa: F401
+    import simlab.game.invariants  # noqa: F401
+    import simlab.game.positions  # noqa: F401
+    import simlab.studies.learn  # noqa: F401
+    import strategies.apprentice  # noqa: F401
+    import strategies.search  # noqa: F401
+    from simlab.kernels.compile import registry
+
+    assert sum(allocates for *_, allocates in registry.KERNELS) >= 5
+    assert registry.unsafe_calls() == []
+
+
+UNSAFE = """
+import numpy as np
+from simlab.kernels import query as Q
+from simlab.kernels.compile import allocating_kernel, entry_kernel, kernel
+
+@allocating_kernel
+def fresh_nb(n):
+    return np.zeros(n)
+
+@kernel
+def direct_nb(n):
+    return fresh_nb(n)[0]
+
+@entry_kernel
+def nested_nb(n):
+    def inner(m):
+        return fresh_nb(m)
+    return inner(n)[0]
+
+@allocating_kernel
+def allowed_nb(n):
+    return fresh_nb(n)[0]
+"""
+
+
+def test_a_kernel_without_reference_counting_calling_an_allocating_one_is_refused_before_compiling(tmp_path):
+    (tmp_path / "unsafe_kernels.py").write_text(UNSAFE)
+    (tmp_path / "attribute_kernels.py").write_text(
+        "import unsafe_kernels as U\nfrom simlab.kernels.compile import kernel\n\n"
+        "@kernel\ndef through_nb(n):\n    return U.fresh_nb(n)[0]\n"
+    )
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import attribute_kernels\n"
+        "from simlab.kernels.compile import registry, link\n"
+        "print(registry.unsafe_calls())\n"
+        "try:\n    link.bind_all()\nexcept RuntimeError as exc:\n    print('refused:', exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        cwd=Path(__file__).parent,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache")),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    found, refused = out.stdout.splitlines()[-2:]
+    assert found == str(
+        [
+            "unsafe_kernels.direct_nb calls fresh_nb",
+            "unsafe_kernels.nested_nb calls fresh_nb",
+            "attribute_kernels.through_nb calls U.fresh_nb",
+        ]
+    )
+    assert refused.startswith("refused: declare these kernels @allocating_kernel") and "direct_nb" in refused

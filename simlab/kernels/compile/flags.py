@@ -53,6 +53,7 @@ def _decorate(fn, tag: str, python: bool = False, **flags):
     if not python:
         flags["no_cpython_wrapper"] = True
     dispatcher = _njit(fn, flags, tag)
+    registry.add_kernel(dispatcher, fn, flags.get("_nrt", True))
     if not numba.config.DISABLE_JIT:
         _one_specialisation_per_type(dispatcher)
         if not python:

@@ -193,7 +193,14 @@ def declare_part(dispatcher, argtypes: tuple, restype, lazy: bool = False) -> No
 
 def bind_all(lazy: bool = False) -> None:
     """Bind every declared part, each after the parts it calls, and run every table's binder (once per process;
-    ``lazy``: the parts and binders bound on first use too)."""
+    ``lazy``: the parts and binders bound on first use too). A kernel without reference counting that calls an
+    allocating one is refused first (:func:`registry.unsafe_calls`)."""
+    unsafe = registry.unsafe_calls()
+    if unsafe:
+        raise RuntimeError(
+            "declare these kernels @allocating_kernel (or @allocating_entry_kernel), since they call one that "
+            "allocates: " + "; ".join(unsafe)
+        )
     for part in list(registry.PARTS.values()):
         if lazy or not part.lazy:
             bind(part.dispatcher, part.argtypes)

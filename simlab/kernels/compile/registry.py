@@ -22,6 +22,7 @@ class Part:
 
 
 PARTS: dict[str, Part] = {}  # symbol -> part, in declaration order
+KERNELS: list[tuple[object, object, bool]] = []  # (dispatcher, its Python function, allocates), in declaration order
 BINDERS: list[tuple[Callable[[], None], bool]] = []  # (fills a table, lazy), in registration order
 _MODULES: list[str] = []  # every module that declared a kernel, in order
 _own: tuple[str, ...] = ()
@@ -63,3 +64,47 @@ def add_binder(binder: Callable[[], None], lazy: bool = False) -> None:
     """``binder()`` fills a table of kernels (once per process; it must be cheap to call again)."""
     if all(b is not binder for b, _ in BINDERS):
         BINDERS.append((binder, lazy))
+
+
+def add_kernel(dispatcher, fn, allocates: bool) -> None:
+    """``dispatcher`` compiles ``fn``; ``allocates``: with numba's reference counting (an allocating kernel)."""
+    KERNELS.append((dispatcher, fn, allocates))
+
+
+def _names(code) -> set[str]:
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            out |= _names(const)
+    return out
+
+
+def allocating_callees(fn, allocating: set[int] | None = None) -> list[str]:
+    """The allocating kernels ``fn`` names, directly or as a module's attribute (``module.name_nb``)."""
+    if allocating is None:
+        allocating = {id(d) for d, _, allocates in KERNELS if allocates}
+    names = _names(fn.__code__)
+    found = []
+    for name in sorted(names):
+        target = fn.__globals__.get(name)
+        if target is None:
+            continue
+        if id(target) in allocating:
+            found.append(name)
+        elif type(target).__name__ == "module":
+            found += [f"{name}.{attr}" for attr in sorted(names) if id(getattr(target, attr, None)) in allocating]
+    return found
+
+
+def unsafe_calls() -> list[str]:
+    """Every kernel declared without reference counting that calls an allocating one, as "module.kernel calls
+    callee". numba refuses such a call only when it compiles the caller afresh ("Only accept returning of array
+    passed into the function as argument"), so a warm cache hides it until a fresh clone: this finds it from the
+    code alone, before anything compiles."""
+    allocating = {id(d) for d, _, allocates in KERNELS if allocates}
+    return [
+        f"{fn.__module__}.{fn.__name__} calls {callee}"
+        for _, fn, allocates in KERNELS
+        if not allocates
+        for callee in allocating_callees(fn, allocating)
+    ]
