@@ -335,3 +335,62 @@ def test_the_step_files_give_the_table_the_loop_writes_and_the_docs_show_it(stra
     verdict = json.loads((straight / "verdict.json").read_text())
     assert f"Top generation {verdict['top']}: **{verdict['verdict']}**" in text
     assert text.count("\n| 0 |") == 2  # generation 0 in both tables
+
+
+# ============================================================================ the fixed point
+
+
+def equal_players(monkeypatch):
+    """Every paired comparison measured as no difference at all (gain 0, interval [0, 0]): a refused generation
+    that plays exactly as its predecessor."""
+
+    def no_gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+        return {"gain": 0.0, "low": 0.0, "high": 0.0, "games": games}
+
+    monkeypatch.setattr(L, "paired_gain", no_gain)
+
+
+@pytest.mark.parametrize(
+    ("gains", "same"),
+    [
+        ({"gaston": (0.02, 0.0, 0.04)}, True),
+        ({"gaston": (-0.02, -0.04, 0.0)}, True),
+        ({"gaston": (0.0, -0.041, 0.039)}, False),
+        ({"gaston": (0.0, 0.0, 0.0), "horned-king": (-0.021, -0.03, -0.01)}, False),
+        ({"gaston": (-0.3, -0.35, -0.25)}, False),  # a much weaker fit is no fixed point
+        ({}, False),
+    ],
+)
+def test_a_generation_is_equivalent_within_2_points_and_an_interval_inside_4(gains, same):
+    given = {v: {"gain": g, "low": lo, "high": hi, "games": 10} for v, (g, lo, hi) in gains.items()}
+    assert E.equivalent(given) is same
+
+
+def test_a_refused_generation_playing_as_the_top_plays_its_own_games_and_settles_the_top(base, tmp_path, monkeypatch):
+    from simlab.studies.generations import read_rungs
+
+    equal_players(monkeypatch)
+    folder = tmp_path / "learning"
+    res = E.learn(folder, tiny(base))
+    assert json.loads((folder / "g1" / "accept.json").read_text())["accepted"] is False  # gain 0 is not stronger
+    assert (folder / "g1" / "play.json").is_file()  # but it plays as g0: its answers are compared
+    assert res.verdict["top"] == 0 and res.verdict["settled"] is True and res.verdict["verdict"] == "settled"
+    assert "the loop's fixed point" in res.verdict["reason"] and res.verdict["values"]
+    rungs = read_rungs(folder)
+    assert rungs.top == 0 and set(rungs.trace["level"]) == {"search g0"}  # a refused generation is no rung
+    assert "| 1 (refused) |" in E.learning_markdown(folder)
+
+
+def test_a_settled_top_whose_4x_search_still_gains_is_still_moving():
+    settled = {"settled": True, "verdict": "settled", "top": 1, "reason": "generation 2 refused"}
+    probe = {
+        "above": {
+            "gaston": {"gain": 0.13, "low": 0.05, "high": 0.21},
+            "horned-king": {"gain": 0.05, "low": -0.03, "high": 0.13},
+        }
+    }
+    out = E.with_probe(settled, probe)
+    assert out["settled"] is False and out["verdict"] == "still moving (±13.0 points)"
+    assert "gaston +13.0 points" in out["reason"] and "horned-king" not in out["reason"]
+    probe["above"]["gaston"] |= {"gain": 0.03}
+    assert E.with_probe(settled, probe) == settled  # 3 points supports, and a gain not above 0 is noise

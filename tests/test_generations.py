@@ -197,6 +197,7 @@ def test_the_top_generation_ships_as_the_learned_level_and_plays(tmp_path, monke
     folder = tmp_path / "learning"
     write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})
     write(folder / "g1" / "play.json", {"values": values(0.26, 0.56, 0.69)})
+    write(folder / "g1" / "accept.json", {"accepted": True, "gains": {}})
     (folder / "g1" / "search.toml").write_text(
         'name = "search-g1"\nbase = "search"\nvalue_model = "value.json"\n[params]\nsamples = 2\nhorizon = 1\n'
         "halving = 0\nscreen = 0\nvalue = 2\n[provenance]\ngeneration = 1\n"

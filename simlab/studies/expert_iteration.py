@@ -15,8 +15,10 @@ Generation 0 is the search player as shipped (``settings.base``). For generation
    (:func:`simlab.studies.learn.accepted`) ends the loop.
 
 After the play step of an accepted generation N, :func:`convergence` compares it with generation N-1 (issue 55's
-rule) and the loop stops once it says ``settled``. The probe above the top (:func:`probe`) plays the top generation's
-search at four times its budget, and the shipped ``strong`` mixtures, against the top.
+rule) and the loop stops once it says ``settled``. A refused generation N+1 that plays as N does (:func:`equivalent`)
+is the loop's fixed point: it plays its own self-play and the same rule compares it with N (:func:`fixed_point`). The
+probe above the top (:func:`probe`) plays the top generation's search at four times its budget, and the shipped
+``strong`` mixtures, against the top; a settled top whose 4x search still gains is still moving (:func:`with_probe`).
 
 Every step writes its files atomically (a temporary file, then ``os.replace``) and its JSON last, which marks it
 done: an interrupted run, started again on the same folder with the same settings, goes on from the last finished
@@ -578,24 +580,64 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
                 break
         entry = _next(folder, k, settings, bar, fit_apprentice, fit_value)
         if not entry["accept"]["accepted"]:
-            verdict = {
-                "settled": False,
-                "verdict": _refused_verdict(verdict, k),
-                "top": k,
-                "reason": f"generation {k + 1} {entry['accept']['reason']}",
-            }
+            verdict = fixed_point(folder, k, settings, bar, gens[k], entry, verdict)
             gens.append(entry)
             break
         gens.append(entry)
         k += 1
     result_probe = probe(folder, verdict["top"], settings, bar) if settings.probe_games else None
-    return _write_summary(folder, settings, gens, verdict, result_probe)
+    return _write_summary(folder, settings, gens, with_probe(verdict, result_probe), result_probe)
 
 
 def _refused_verdict(verdict: dict, k: int) -> str:
     if k == 0:
         return "still moving (generation 1 refused: no stronger generation found)"
     return verdict["verdict"] + f"; generation {k + 1} refused"
+
+
+def equivalent(gains: dict) -> bool:
+    """Whether a generation plays as its predecessor does, by each villain's paired gain over it: no gain nor loss
+    above :data:`SETTLED_GAIN`, every interval inside ±:data:`SETTLED_HIGH`. (A much weaker generation is not: it
+    says the fit failed, not that learning has nothing left to find.)"""
+    return bool(gains) and all(
+        abs(g["gain"]) <= SETTLED_GAIN + TOLERANCE
+        and g["high"] <= SETTLED_HIGH + TOLERANCE
+        and g["low"] >= -SETTLED_HIGH - TOLERANCE
+        for g in gains.values()
+    )
+
+
+def fixed_point(folder: Path, k: int, settings: LearnSettings, bar, top: dict, entry: dict, verdict: dict) -> dict:
+    """The verdict on generation ``k`` once generation k+1 (``entry``) is refused. Refused but :func:`equivalent`
+    (learning from k's own games found a player neither stronger nor weaker), k+1 plays its self-play and
+    :func:`convergence` compares its answers with k's: both holding, generation k is **settled**, the loop's fixed
+    point, since a further generation gains no more than issue 55's rule allows and gives the same answers.
+    Otherwise still moving, by that comparison's measure (or, not equivalent, the last one's)."""
+    reason = f"generation {k + 1} {entry['accept']['reason']}"
+    if not equivalent(entry["accept"]["gains"]):
+        return {"settled": False, "verdict": _refused_verdict(verdict, k), "top": k, "reason": reason}
+    entry["play"] = play_step(folder, k + 1, settings, bar)
+    check = convergence(_table(top), _table(entry))
+    said = "gives the same answers: the loop's fixed point" if check["settled"] else "gives other answers"
+    return check | {"top": k, "reason": f"{reason}; it plays as generation {k} does and {said}"}
+
+
+def with_probe(verdict: dict, probe_doc: dict | None) -> dict:
+    """``verdict`` with the probe above the top beside it: a settled top whose 4x search still gains more than
+    :data:`PROBE_SUPPORTS` for a villain, its interval above 0, is still moving by that gain, since more skill
+    moves the answer."""
+    if not verdict["settled"] or not probe_doc or not isinstance(probe_doc.get("above"), dict):
+        return verdict
+    beyond = {v: g for v, g in probe_doc["above"].items() if g["gain"] > PROBE_SUPPORTS + TOLERANCE and g["low"] > 0}
+    if not beyond:
+        return verdict
+    size = max(g["gain"] for g in beyond.values())
+    said = ", ".join(f"{v} {100 * g['gain']:+.1f} points" for v, g in beyond.items())
+    return verdict | {
+        "settled": False,
+        "verdict": f"still moving (±{100 * size:.1f} points)",
+        "reason": f"{verdict['reason']}; but its search at {PROBE_FACTOR}x the budget still gains: {said}".lstrip("; "),
+    }
 
 
 def _next(folder, k, settings, bar, fit_apprentice, fit_value) -> dict:
@@ -719,9 +761,8 @@ def learning_markdown(folder) -> str:
     values = []
     for g in played:
         own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
-        values.append(
-            [str(g["generation"])] + [interval_text(*(own[k][x] for x in ("value", "low", "high"))) for k in keys]
-        )
+        name = f"{g['generation']} (refused)" if g.get("accept", {}).get("accepted") is False else str(g["generation"])
+        values.append([name] + [interval_text(*(own[k][x] for x in ("value", "low", "high"))) for k in keys])
     done = folder / "verdict.json"
     if done.is_file():
         v = json.loads(done.read_text())

@@ -66,7 +66,10 @@ def read_rungs(folder: Path | str | None = None) -> Rungs | None:
 
     folder = Path(folder) if folder is not None else LEARNING
     plays = []
-    while (doc := _read(folder / f"g{len(plays)}" / "play.json")) is not None:
+    # a refused generation that played its self-play (the loop's fixed point test) is no rung
+    while (doc := _read(folder / f"g{len(plays)}" / "play.json")) is not None and (
+        not plays or _accepted(folder / f"g{len(plays)}")
+    ):
         plays.append(doc)
     if not plays:
         return None
