@@ -160,8 +160,13 @@ def test_a_table_reads_a_shipped_csv_through_its_template():
     assert len(out.strip().splitlines()) == 6
 
 
-def test_a_value_reads_json_and_another_rows_column():
-    assert F.figure("value", "reports/test-times.json {default.tests:,} tests") == "1,046 tests"
+def test_a_value_reads_json_and_another_rows_column(tmp_path, monkeypatch):
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "times.json").write_text(json.dumps({"default": {"tests": 1046, "seconds": 158.2}}))
+    monkeypatch.setattr(F, "ROOT", tmp_path)
+    assert F.figure("value", "reports/times.json {default.tests:,} tests") == "1,046 tests"
+    monkeypatch.undo()
+    F.clear_cache()
     lookup = "reports/tune/trajectory.csv?round=0&matchup=gaston-vs-horned-king&outcome=gaston {rate@round=3 - rate:+%}"
     assert F.figure("value", lookup) == "-35.9%"
     assert F.figure("values", "reports/tune/improvements.csv?villain=horned-king {change:+pt}") == "+17.4, +1.2, +4.0"
