@@ -6,7 +6,10 @@ target of at most 0.10 CPU s a game with the top generation on both seats.
 Usage:
 
     python benchmarks/learned_budget.py reports/learning/g2/search.toml [--budgets 16x2,8x2,16x1]
-                                        [--games 300] [--seed 11] [--threads 2] [--out FILE]
+                                        [--games 300] [--seed 11] [--villains V,...] [--threads 2] [--out FILE]
+
+A larger budget measures the other way: which part of the probe's 4x budget (worlds, turns or both) a villain gains
+by (``--budgets 128x4,32x8,32x16,128x16 --villains lady-tremaine``).
 
 For each budget SAMPLESxHORIZON, the variant (the same file, the same value model, only those two settings changed)
 plays each villain's seat against the full-budget generation on every other seat, paired on the same games with
@@ -67,6 +70,7 @@ def main() -> None:
     parser.add_argument("--budgets", default="16x2,8x2,16x1", help="SAMPLESxHORIZON, comma-separated")
     parser.add_argument("--games", type=int, default=300, help="paired games per pairing and villain")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--villains", default=None, help="the villains whose seat the budget takes (default all)")
     parser.add_argument("--threads", type=int, default=None)
     add_arguments(parser)
     args = parser.parse_args()
@@ -89,7 +93,7 @@ def main() -> None:
         path = str(variant(args.generation, samples, horizon, where))
         gains = {
             v: paired_gain(v, path, full, args.games, args.seed, args.threads, VILLAIN_KEYS, cache)
-            for v in VILLAIN_KEYS
+            for v in (args.villains.split(",") if args.villains else VILLAIN_KEYS)
         }
         pooled = float(np.mean([g["gain"] for g in gains.values()]))
         rows.append(
