@@ -288,13 +288,21 @@ def test_the_same_seed_gives_the_same_models_with_the_paired_games_on_a_dask_clu
 
 
 CTRL_C_SCRIPT = """
-import os, signal
+import os, signal, threading
 from simlab.studies import learn as L
 done = []
+handled = threading.Event()
+def on_sigint(signum, frame):
+    handled.set()
+    raise KeyboardInterrupt
+signal.signal(signal.SIGINT, on_sigint)
 def interrupt_at_the_first_game(n, planned):
     done.append(n)
     if n == 1:
         os.kill(os.getpid(), signal.SIGINT)
+        # on a loaded machine the main thread may not run before the threads play every game: wait until it has
+        # the Ctrl-C (the other thread waits for this one's lock)
+        handled.wait(60)
 try:
     L.self_play(1000, 5, "expert", ("gaston", "horned-king"), threads=2, progress=interrupt_at_the_first_game)
     print("not interrupted", max(done))

@@ -65,8 +65,10 @@ def test_the_command_refuses_a_silent_scheduler_in_one_line(fake_scheduler, tmp_
     silent = fake_scheduler()
     args = ["run", "-m", MATCHUP, "-n", "50", "--backend", "dask", "--scheduler", silent.address]
     got = CliRunner().invoke(app, [*args, "--connect-timeout", "1"])
-    assert got.exit_code == 2 and len(got.output.strip().splitlines()) == 1, got.output
-    assert silent.address in got.output and list(tmp_path.iterdir()) == []
+    # on a fresh numba cache the plan's speed measure compiles first and says so (lines "simlab: compil...")
+    said = [line for line in got.output.strip().splitlines() if not line.startswith("simlab: compil")]
+    assert got.exit_code == 2 and len(said) == 1, got.output
+    assert silent.address in said[0] and list(tmp_path.iterdir()) == []
     got = CliRunner().invoke(app, [*args, "--connect-timeout", "0.5", "--fallback", "local", "--json"])
     assert got.exit_code == 0, got.output
     assert '"games": 50' in got.output
