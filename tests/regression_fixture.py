@@ -3,7 +3,9 @@
 
 Every 2-player pairing (mirrors included) and the 3-player game, under each strategy level played on every
 seat (``random``, ``novice``, ``expert``, ``fate-heavy``), plus mixed levels and every non-default rule
-variant. A change meant to be invisible (speed, structure) must leave every game identical; a change that
+variant; and a few games of the search player with the shipped learning run's generation 1 on every seat (its
+learned value model is a file that stays as it is: the search's kernels and the model's evaluation are held to
+it). A change meant to be invisible (speed, structure) must leave every game identical; a change that
 means to alter play regenerates the file in its own commit, with the reason in the message::
 
     python tests/regression_fixture.py --write
@@ -44,6 +46,8 @@ LEVELS = ("random", "novice", "expert", "fate-heavy")
 GAMES = 1000  # per (matchup, level): 4,000 a pairing over the four levels
 MIXED_GAMES = 500
 VARIANT_GAMES = 300
+SEARCH_GAMES = 6  # a game with a search player on every seat costs as much as hundreds of scripted ones
+LEARNED_G1 = Path(__file__).resolve().parents[1] / "reports" / "learning" / "g1" / "search.toml"
 
 
 def configs() -> list[dict]:
@@ -60,9 +64,20 @@ def configs() -> list[dict]:
             out.append(
                 {"villains": VILLAINS, "strategies": ("expert",) * 3, "variants": {name: value}, "games": VARIANT_GAMES}
             )
+    for m in (("lady-tremaine", "horned-king"), VILLAINS):
+        out.append(
+            {
+                "villains": m,
+                "strategies": (str(LEARNED_G1),) * len(m),
+                "label": "/".join(["learned-g1"] * len(m)),
+                "variants": {},
+                "games": SEARCH_GAMES,
+            }
+        )
     for c in out:
         var = ",".join(f"{k}={v}" for k, v in sorted(c["variants"].items()))
-        c["name"] = "-vs-".join(c["villains"]) + ":" + "/".join(c["strategies"]) + (f":{var}" if var else "")
+        who = c.pop("label", None) or "/".join(c["strategies"])
+        c["name"] = "-vs-".join(c["villains"]) + ":" + who + (f":{var}" if var else "")
     return out
 
 

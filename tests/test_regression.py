@@ -32,9 +32,13 @@ def differences(expected: pl.DataFrame, got: pl.DataFrame) -> pl.DataFrame:
 def test_fixture_covers_every_pairing_level_and_variant(fixture):
     names = set(fixture["config"].unique())
     assert names == {c["name"] for c in rf.configs()}
-    # every scripted strategy; the search player and the apprentice are checked by the determinism tests instead
-    # (a search game costs hundreds of scripted games; the apprentice plays a fitted model that is refitted)
+    # every scripted strategy; the search player with a learned value model in a few games (a search game costs
+    # hundreds of scripted ones); the apprentice plays a fitted model that is refitted: the determinism tests hold it
     assert set(rf.LEVELS) == set(STRATEGIES) - {"search", "apprentice"}
+    assert {n for n in names if "learned-g1" in n} == {
+        "lady-tremaine-vs-horned-king:learned-g1/learned-g1",
+        "gaston-vs-lady-tremaine-vs-horned-king:learned-g1/learned-g1/learned-g1",
+    }
     pairings = {c["villains"] for c in rf.configs()}
     assert len(pairings) == 7  # six 2-player pairings (mirrors included) and the 3-player game
 
