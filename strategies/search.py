@@ -133,7 +133,7 @@ N_FEATURES = 5
 VALUE_WIDTH = N_FEATURES + 1
 VALUE_AT = HEADER - 3 * VALUE_WIDTH  # sparams[player, VALUE_AT + row * VALUE_WIDTH:]: villain row's weights
 # the value's scratch: one seat's features, then every seat's score; or the learned model's features and hidden units
-N_SCRATCH = max(N_FEATURES + 3, learned_features.N_FEATURES + learned_value.HIDDEN)
+N_SCRATCH = max(N_FEATURES + 3, learned_features.N_ALL_FEATURES + learned_value.HIDDEN)
 N_VILLAIN_ROWS = 3
 STRIDE = 256  # sparams[player, HEADER + row * STRIDE:]: rollout parameters (every heuristic weight)
 MODEL_AT = HEADER + N_VILLAIN_ROWS * STRIDE  # sparams[player, MODEL_AT:]: the learned value model (value 2)
@@ -212,7 +212,8 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
             raise RuntimeError(f"strategy {spec.name} has more parameters than the search holds ({STRIDE})")
         out[HEADER + row * STRIDE : HEADER + (row + 1) * STRIDE] = rollout[:STRIDE]
     if params["value"] == 2:
-        out[MODEL_AT : MODEL_AT + learned_value.MODEL_WIDTH] = learned_model(model_file).weights
+        weights = learned_model(model_file).weights
+        out[MODEL_AT : MODEL_AT + len(weights)] = weights
     return out
 
 
@@ -379,11 +380,14 @@ def learned_value_nb(ws, tb, ru, player, sp, x):
     """The learned value model's probability that ``player`` wins ``ws`` (``sp[MODEL_AT:]``, value 2): each seat's
     chance by the model, from its features as that seat sees them (progress measured with its rollout parameters),
     shared out so that the seats' chances add up to 1. ``x``: scratch for the features and the hidden units."""
-    n = learned_features.N_FEATURES
+    n = np.int64(sp[MODEL_AT]) - learned_value.N_PRODUCTS  # the features it reads: the base ones or all
     total = 0.0
     mine = 0.0
     for s in range(ws.g[K.G_NSEATS]):
-        learned_features.features_nb(ws, tb, ru, s, x[:n])
+        if n > learned_features.N_FEATURES:
+            learned_features.all_features_nb(ws, tb, ru, s, x[:n])
+        else:
+            learned_features.features_nb(ws, tb, ru, s, x[:n])
         v = learned_value.value_nb(x[:n], sp[MODEL_AT:], x[n:])
         total += v
         if s == player:

@@ -9,8 +9,9 @@ from simlab.data.cards import load_cards
 from simlab.game.api import Game
 from simlab.kernels import const as K
 from simlab.kernels.state import new_state
+from strategies.learned import features as F
 from strategies.learned import value
-from strategies.learned.features import FEATURE_NAMES, N_FEATURES, features_nb
+from strategies.learned.features import ALL_FEATURE_NAMES, N_ALL_FEATURES, N_FEATURES, all_features_nb
 
 
 def _view(g: Game, progress: np.ndarray):
@@ -25,11 +26,12 @@ def _view(g: Game, progress: np.ndarray):
     return work
 
 
-def _features(g: Game, st, seat: int) -> np.ndarray:
-    out = np.zeros(N_FEATURES)
+def _features(g: Game, st, seat: int, width: int = N_ALL_FEATURES) -> np.ndarray:
+    """Seat ``seat``'s features of ``st``: all of them (the base ones first), or the first ``width``."""
+    out = np.zeros(N_ALL_FEATURES)
     st.memo_ok[:] = 0
-    features_nb(st, g.cards.tables, g.rules, seat, out)
-    return out
+    all_features_nb(st, g.cards.tables, g.rules, seat, out)
+    return out[:width]
 
 
 def _midgame(villains, index: int, rounds: int = 4) -> Game:
@@ -58,7 +60,7 @@ def test_redrawing_the_hidden_cards_leaves_a_seats_features_unchanged(villains):
             other = [s for s in range(len(villains)) if s != seat]
             changed += any(st.sv[s, K.SV_ZONE + K.Z_HAND] != hands[s] for s in other) or (st.vdeck != decks).any()
             after = _features(g, st, seat)
-            np.testing.assert_array_equal(before, after, err_msg=f"seat {seat}: {FEATURE_NAMES}")
+            np.testing.assert_array_equal(before, after, err_msg=f"seat {seat}: {ALL_FEATURE_NAMES}")
     assert changed > 0  # the redraw did hide something: the check could fail
 
 
@@ -84,12 +86,14 @@ def _positions(n: int = 4):
     return learn.positions(n, 3, "expert", villains=("gaston", "horned-king"))
 
 
-def test_the_kernel_evaluates_the_model_as_scikit_learn_does():
+@pytest.mark.parametrize("features", ["base", "key-cards"])
+def test_the_kernel_evaluates_the_model_as_scikit_learn_does(features):
     from simlab.studies import learn
 
     frame = _positions()
-    x = learn.feature_matrix(frame)
-    model = learn.fit_value(frame)
+    x = learn.feature_matrix(frame, features)
+    model = learn.fit_value(frame, features=features)
+    assert model.features == value.FEATURE_SETS[features]
     library = model.pipeline.predict_proba(value.expand(x))[:, 1]
     h = np.zeros(value.HIDDEN)
     kernel = np.array([value.value_nb(row.copy(), model.weights, h) for row in x[:200]])
@@ -110,8 +114,74 @@ def test_a_shipped_model_reads_back_the_same_and_refuses_other_inputs(tmp_path):
     assert back.provenance == {"command": "test", "games": 2}
     bad = path.read_text().replace('"my_progress"', '"my_progress_old"')
     path.write_text(bad)
-    with pytest.raises(ValueError, match="not this version's features"):
+    with pytest.raises(ValueError, match="none of this version's feature sets"):
         value.read(path)
+    key = learn.fit_value(frame, features="key-cards")
+    value.write(key, path)
+    np.testing.assert_array_equal(value.read(path).weights, key.weights)
+    assert len(key.weights) == value.model_width(N_ALL_FEATURES + value.N_PRODUCTS) == value.MODEL_WIDTH
+
+
+def test_the_shipped_generations_models_read_as_the_base_features():
+    # fitted before the key cards: they read the first N_FEATURES features, as they were fitted on
+    from pathlib import Path
+
+    for path in sorted(Path("reports/learning").glob("g*/value.json")):
+        model = value.read(path)
+        assert model.features == N_FEATURES, path
+        assert len(model.weights) == value.model_width(value.N_INPUTS)
+
+
+def test_the_card_data_fits_the_key_card_slots():
+    from collections import Counter
+
+    decks = Counter((c.villain, c.deck) for c in load_cards().cards)
+    assert max(n for (_, d), n in decks.items() if d == "villain") <= F.N_VILLAIN_SLOTS
+    assert max(n for (_, d), n in decks.items() if d == "fate") <= F.N_FATE_SLOTS
+
+
+@pytest.mark.parametrize("villains", [("lady-tremaine", "gaston"), ("horned-king", "lady-tremaine", "gaston")])
+def test_the_key_cards_count_each_card_where_it_is(villains):
+    from collections import Counter
+
+    from simlab.studies.learn import progress_vectors
+
+    cards = load_cards()
+    progress = progress_vectors(cards)
+
+    def names(seat: int, deck: str, slots: np.ndarray) -> Counter:
+        v = villains[seat]
+        deck_cards = [c.name for c in cards.cards if c.villain == v and c.deck == deck]
+        return Counter({deck_cards[j]: int(n) for j, n in enumerate(slots) if n})
+
+    def held(st, seat: int, zone: int, bits: int) -> Counter:
+        m = int(st.sv[seat, K.SV_ZONE + zone]) & bits
+        return Counter(cards.cards[int(st.inst[seat, k, K.I_CARD])].name for k in range(K.N_INST) if m >> k & 1)
+
+    from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS
+
+    seen = Counter()
+    for index in range(3):
+        g = _midgame(villains, index, rounds=6)
+        st = _view(g, progress)
+        for seat in range(len(villains)):
+            x = _features(g, st, seat)
+            rival = int(np.argmax(x[F.RIVAL_VILLAIN : F.RIVAL_VILLAIN + 3]))
+            rival = next(s for s in range(len(villains)) if s != seat and int(st.sv[s, K.SV_VILLAIN]) == rival)
+            n, f = F.N_VILLAIN_SLOTS, F.N_FATE_SLOTS
+            expected = (
+                (F.MY_HAND_CARD, n, seat, "villain", K.Z_HAND, VILLAIN_BITS),
+                (F.MY_REALM_CARD, n, seat, "villain", K.Z_REALM, VILLAIN_BITS),
+                (F.MY_DISCARD_CARD, n, seat, "villain", K.Z_VDISCARD, VILLAIN_BITS),
+                (F.MY_REALM_FATE, f, seat, "fate", K.Z_REALM, FATE_BITS),
+                (F.RIVAL_REALM_CARD, n, rival, "villain", K.Z_REALM, VILLAIN_BITS),
+                (F.RIVAL_DISCARD_CARD, n, rival, "villain", K.Z_VDISCARD, VILLAIN_BITS),
+            )
+            for at, width, whose, deck, zone, bits in expected:
+                got = names(whose, deck, x[at : at + width])
+                assert got == held(st, whose, zone, bits), (at, whose)
+                seen[at] += sum(got.values())
+    assert all(seen[at] > 0 for at in (F.MY_HAND_CARD, F.MY_REALM_CARD, F.MY_DISCARD_CARD, F.MY_REALM_FATE))
 
 
 def test_the_same_positions_give_the_same_model():
@@ -122,12 +192,12 @@ def test_the_same_positions_give_the_same_model():
     np.testing.assert_array_equal(learn.fit_value(a).weights, learn.fit_value(b).weights)
 
 
-@pytest.fixture(scope="module")
-def small_model(tmp_path_factory):
+@pytest.fixture(scope="module", params=["base", "key-cards"])
+def small_model(tmp_path_factory, request):
     from simlab.studies import learn
 
     path = tmp_path_factory.mktemp("model") / "value.json"
-    model = learn.fit_value(_positions(3), {"command": "test"})
+    model = learn.fit_value(_positions(3), {"command": "test"}, features=request.param)
     value.write(model, path)
     return model, path
 
@@ -141,11 +211,11 @@ def test_a_search_player_reads_its_learned_value_model_as_the_model_predicts(sma
     file.write_text(f'base = "search"\nvalue_model = "{path}"\n[params]\nvalue = 2\n')
     spec = resolve(str(file))
     sp = spec.vector()
-    np.testing.assert_array_equal(sp[search.MODEL_AT : search.MODEL_AT + value.MODEL_WIDTH], model.weights)
+    np.testing.assert_array_equal(sp[search.MODEL_AT : search.MODEL_AT + len(model.weights)], model.weights)
     g = _midgame(("lady-tremaine", "horned-king"), 2)
     ws = _view(g, progress_vectors(load_cards()))
     x = np.zeros(search.N_SCRATCH)
-    chances = np.array([model.predict(_features(g, ws, seat)[None, :])[0] for seat in range(2)])
+    chances = np.array([model.predict(_features(g, ws, seat, model.features)[None, :])[0] for seat in range(2)])
     for seat in range(2):
         ws.memo_ok[:] = 0
         got = search.learned_value_nb(ws, g.cards.tables, g.rules, seat, sp, x)

@@ -186,8 +186,11 @@ def compile_cards(docs: list[dict] | None = None, short_decks: bool = False) -> 
     card = np.zeros((n_cards, K.N_CF), np.int64)
     for col in (K.CF_LOCATION, K.CF_REF0, K.CF_REF1, K.CF_SWAP_FROM, K.CF_EXCLUSIVE):
         card[:, col] = -1
+    slots: dict[tuple[str, str], int] = {}
     for c in cards:
         _card_row(card, c, villains, row_of)
+        card[c.row, K.CF_SLOT] = slots.setdefault((c.villain, c.deck), 0)
+        slots[(c.villain, c.deck)] += 1
     v_deck = np.zeros((n_v, K.N_VCARDS), np.int64)
     v_fate = np.zeros((n_v, K.N_FCARDS), np.int64)
     v_out = np.zeros((n_v, K.N_INST), np.int64)

@@ -3,8 +3,8 @@
 :func:`record_game_nb` plays a game set up by the caller to its end, every seat's own strategy deciding (as
 :func:`simlab.game.driver.play_nb` does: the same game), and writes
 
-* at the start of every turn, every seat's features (:mod:`strategies.learned.features`) into ``out[turn, seat]``:
-  the value model's data;
+* at the start of every turn, every seat's features with its key cards (:mod:`strategies.learned.features`,
+  ``ALL_FEATURE_NAMES``) into ``out[turn, seat]``: the value model's data;
 * at every decision with more than one option, each option's features as the apprentice sees them
   (:func:`strategies.apprentice.option_features_nb`) into ``x`` and what the decision was into ``meta``: the
   apprentice's data. The apprentice's look ahead is drawn from the number the game's stream gives next, without
@@ -27,7 +27,7 @@ from simlab.kernels.rng import next_u64_nb
 from simlab.kernels.rules import advance_by_ref_nb, apply_nb
 from strategies import KERNELS
 from strategies.apprentice import option_features_nb
-from strategies.learned.features import features_nb
+from strategies.learned.features import all_features_nb
 from strategies.search import choose_with_stats_nb, copy_state_nb
 
 # the columns of ``meta``: the decision's number in the game, the option, whether it was taken, the deciding seat,
@@ -46,7 +46,7 @@ SEARCH = KERNELS["search"]
 @allocating_entry_kernel
 def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x, meta, stats, gains, counts):
     """Play ``st`` to its end, writing each seat's features at the start of every turn into ``out[t, seat]``
-    (float64 (turns, seats, N_FEATURES)) and each option of every decision with more than one into ``x`` (float64
+    (float64 (turns, seats, N_ALL_FEATURES)) and each option of every decision with more than one into ``x`` (float64
     (rows, N_OPTION_FEATURES)) and ``meta`` (int64 (rows, N_META)). ``counts[0]``, ``counts[1]``: the turns and
     the option rows written (at most the arrays' lengths; later ones are played, not written); ``gains`` (float64
     (rows, N_GAINS)) what a search seat measured of them, ``stats`` its scratch (float64 (6, MAX_OPTS)). ``work``,
@@ -71,7 +71,7 @@ def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x
                     work.sparams[s, j] = progress[row, j]
                 work.memo_ok[s, :] = 0
             for s in range(P):
-                features_nb(work, tb, ru, s, out[t, s])
+                all_features_nb(work, tb, ru, s, out[t, s])
             t += 1
         if advance_by_ref_nb.call(rst, rtb, rru, 1):
             n = st.g[K.G_PEND_N]

@@ -165,7 +165,8 @@ CF_STR_CHANGES = 25
 CF_STR_PER = 26
 CF_STR_FLAGS = 27
 CF_STR_AMOUNT = 28
-N_CF = 29
+CF_SLOT = 29  # the card's place among its villain's cards of the same deck, in the data's order (0, 1, ...)
+N_CF = 30
 
 # whose Strength a card's ongoing ability changes (CF_STR_CHANGES)
 SC_NONE = 0

@@ -53,7 +53,7 @@ Tables = namedtuple(
     ],
 )
 
-N_SPARAMS = 4096  # room for every named weight of the heuristic (strategies.plans.PARAMS), and for the search
+N_SPARAMS = 8192  # room for every named weight of the heuristic (strategies.plans.PARAMS), and for the search
 # player: its own settings, the rollout policy's weights for each villain and a learned value model (strategies.search)
 
 # The sizes of every axis but the first, which every state and every card table has (new_state_nb, cards.py): a

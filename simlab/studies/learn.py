@@ -148,10 +148,10 @@ class _Buffers:
         from simlab.game.positions import N_GAINS, N_META
         from simlab.kernels import const as K
         from strategies.apprentice import N_OPTION_FEATURES
-        from strategies.learned.features import N_FEATURES
+        from strategies.learned.features import N_ALL_FEATURES
 
         self.progress = progress
-        self.out = np.zeros((MAX_TURNS_KEPT, 3, N_FEATURES))
+        self.out = np.zeros((MAX_TURNS_KEPT, 3, N_ALL_FEATURES))
         rows = MAX_OPTION_ROWS if decisions else 0
         self.x = np.zeros((rows, N_OPTION_FEATURES))
         self.meta = np.zeros((rows, N_META), np.int64)
@@ -184,7 +184,7 @@ class _Buffers:
         )
         from simlab.kernels import const as K
         from strategies.apprentice import OPTION_FEATURE_NAMES
-        from strategies.learned.features import FEATURE_NAMES
+        from strategies.learned.features import ALL_FEATURE_NAMES, N_FEATURES
 
         work, world, ws = states
         width = min(self.progress.shape[1], world.sparams.shape[1])
@@ -212,7 +212,10 @@ class _Buffers:
                 "result": 0.5 if winner < 0 else float(s == winner),
             }
             frame = pl.DataFrame({k: np.broadcast_to(val, len(taken)) for k, val in columns.items()})
-            frames.append(frame.with_columns(pl.from_numpy(self.out[taken, s], schema=list(FEATURE_NAMES))))
+            features = pl.from_numpy(self.out[taken, s], schema=list(ALL_FEATURE_NAMES))
+            # the key cards are counts of copies: kept as bytes, a position's row is a third of its float size
+            key = [pl.col(n).cast(pl.UInt8) for n in ALL_FEATURE_NAMES[N_FEATURES:]]
+            frames.append(frame.with_columns(features.with_columns(key)))
         meta = self.meta[:rows]
         chosen = pl.DataFrame(
             {
@@ -233,10 +236,18 @@ class _Buffers:
         return pl.concat(frames), chosen
 
 
-def feature_matrix(frame: pl.DataFrame) -> np.ndarray:
-    from strategies.learned.features import FEATURE_NAMES
+def feature_matrix(frame: pl.DataFrame, features: str = "base") -> np.ndarray:
+    """The positions' features of the set ``features`` (:data:`strategies.learned.value.FEATURE_SETS`), float64."""
+    from strategies.learned.features import ALL_FEATURE_NAMES
+    from strategies.learned.value import FEATURE_SETS
 
-    return frame.select(FEATURE_NAMES).to_numpy().astype(np.float64)
+    if features not in FEATURE_SETS:
+        raise ValueError(f"features must be one of {', '.join(FEATURE_SETS)}, got {features!r}")
+    names = ALL_FEATURE_NAMES[: FEATURE_SETS[features]]
+    missing = [n for n in names if n not in frame.columns]
+    if missing:
+        raise ValueError(f"the positions have no {missing[0]} ({len(missing)} of the {features} features missing)")
+    return frame.select(names).to_numpy().astype(np.float64)
 
 
 def game_weights(frame: pl.DataFrame) -> np.ndarray:
@@ -246,11 +257,12 @@ def game_weights(frame: pl.DataFrame) -> np.ndarray:
     return 1.0 / joined["len"].to_numpy().astype(np.float64) * frame.select("seat").n_unique()
 
 
-def fit_value(frame: pl.DataFrame, provenance: dict | None = None):
-    """The learned value model fitted on ``frame`` (:func:`positions`)."""
+def fit_value(frame: pl.DataFrame, provenance: dict | None = None, features: str = "base"):
+    """The learned value model fitted on ``frame`` (:func:`positions`), over the feature set ``features``."""
     from strategies.learned import value
 
-    return value.fit(feature_matrix(frame), frame["result"].to_numpy(), game_weights(frame), provenance)
+    x = feature_matrix(frame, features)
+    return value.fit(x, frame["result"].to_numpy(), game_weights(frame), provenance)
 
 
 def shared(p: np.ndarray, frame: pl.DataFrame) -> np.ndarray:
@@ -303,7 +315,10 @@ def compare(model, held: pl.DataFrame) -> pl.DataFrame:
     result = held["result"].to_numpy()
     decided = result != 0.5
     rows = []
-    for name, p in (("learned", shared(model.predict(feature_matrix(held)), held)), ("6-weight", six_weight(held))):
+    from strategies.learned.features import ALL_FEATURE_NAMES
+
+    x = held.select(ALL_FEATURE_NAMES[: model.features]).to_numpy().astype(np.float64)
+    for name, p in (("learned", shared(model.predict(x), held)), ("6-weight", six_weight(held))):
         rows.append((name, value.log_loss(p[decided], result[decided]), value.brier(p[decided], result[decided])))
     return pl.DataFrame(rows, schema=["model", "log_loss", "brier"], orient="row")
 
@@ -587,7 +602,12 @@ def with_tuned(frame: pl.DataFrame, tuned: pl.DataFrame) -> pl.DataFrame:
     """The positions ``frame`` and, after them, the tuned games' ``tuned``, whose seatings are prefixed with
     :data:`TUNED_PREFIX`: a game is one (seating, game) for :func:`game_weights`, and game ``i`` of a seating at
     the tuned level is not game ``i`` of the same seating at search."""
-    return pl.concat([frame, tuned.with_columns((pl.lit(TUNED_PREFIX) + pl.col("seating")).alias("seating"))])
+    tuned = tuned.with_columns((pl.lit(TUNED_PREFIX) + pl.col("seating")).alias("seating"))
+    # positions recorded before the key cards (a resumed run's) have fewer columns: the ones both have are kept
+    if frame.columns != tuned.columns:
+        common = [c for c in frame.columns if c in tuned.columns]
+        frame, tuned = frame.select(common), tuned.select(common)
+    return pl.concat([frame, tuned])
 
 
 def next_generation(

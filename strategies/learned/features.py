@@ -7,6 +7,13 @@ furthest along (its block of features) and, in a 3-player game, the other's prog
 hidden (its hand's cards, any deck's order) is read, so redrawing the hidden cards leaves the features unchanged
 (``tests/test_learned.py``).
 
+Beyond those (:func:`all_features_nb`, :data:`ALL_FEATURE_NAMES`), which of its own cards a seat holds: each card
+of its Villain deck (by its place in the data, so slot ``j`` is a different card for each villain, read beside the
+villain's one-hot) counted in its hand, its Realm and its discard pile; each card of its Fate deck in its Realm;
+and each card of the furthest opponent's Villain deck in that opponent's Realm and discard pile. Counting cards by
+kind misses what a villain's objective hunts (Lady Tremaine's daughters and their Ball Gowns, the Invitation,
+Wedding Bells). A model reads the first features of :data:`ALL_FEATURE_NAMES`: the base ones, or all of them.
+
 Progress is each villain's objective as the heuristic measures it with the parameters in that seat's
 ``State.sparams`` row: compute features on a state whose rows are heuristic vectors (a scripted game's, or a search
 world's), and on a copy if the game goes on (the measure is memoised in the state).
@@ -77,6 +84,28 @@ FEATURE_NAMES = (
     + tuple(f"my_villain_{i}" for i in range(N_VILLAIN_ROWS))
     + tuple(f"rival_villain_{i}" for i in range(N_VILLAIN_ROWS))
 )
+
+# the key-card block: per slot of a deck, in this order (a count of copies); N_VILLAIN_SLOTS and N_FATE_SLOTS hold the
+# largest deck's distinct cards (tests/test_learned.py checks the card data fits)
+N_VILLAIN_SLOTS = 18
+N_FATE_SLOTS = 14
+KEY = (
+    ("my_hand_card", N_VILLAIN_SLOTS),
+    ("my_realm_card", N_VILLAIN_SLOTS),
+    ("my_discard_card", N_VILLAIN_SLOTS),
+    ("my_realm_fate", N_FATE_SLOTS),
+    ("rival_realm_card", N_VILLAIN_SLOTS),
+    ("rival_discard_card", N_VILLAIN_SLOTS),
+)
+KEY_AT = N_FEATURES
+MY_HAND_CARD = KEY_AT
+MY_REALM_CARD = MY_HAND_CARD + N_VILLAIN_SLOTS
+MY_DISCARD_CARD = MY_REALM_CARD + N_VILLAIN_SLOTS
+MY_REALM_FATE = MY_DISCARD_CARD + N_VILLAIN_SLOTS
+RIVAL_REALM_CARD = MY_REALM_FATE + N_FATE_SLOTS
+RIVAL_DISCARD_CARD = RIVAL_REALM_CARD + N_VILLAIN_SLOTS
+N_ALL_FEATURES = RIVAL_DISCARD_CARD + N_VILLAIN_SLOTS
+ALL_FEATURE_NAMES = FEATURE_NAMES + tuple(f"{name}_{j}" for name, n in KEY for j in range(n))
 
 
 @kernel
@@ -178,7 +207,8 @@ def hand_nb(st, tb, s, out):
 
 @kernel
 def features_nb(st, tb, ru, s, out):
-    """Seat ``s``'s view of ``st`` into ``out`` (float64, N_FEATURES; see the module's docstring)."""
+    """Seat ``s``'s view of ``st`` into ``out`` (float64, N_FEATURES; see the module's docstring); returns the
+    opponent its rival block describes (the one furthest along)."""
     P = st.g[K.G_NSEATS]
     rival = -1
     best = -1.0
@@ -213,3 +243,29 @@ def features_nb(st, tb, ru, s, out):
         out[MY_VILLAIN + mine] = 1.0
     if theirs < N_VILLAIN_ROWS:
         out[RIVAL_VILLAIN + theirs] = 1.0
+    return rival
+
+
+@kernel
+def count_slots_nb(st, tb, s, zone_bits, out, at):
+    """Seat ``s``'s cards among the instances ``zone_bits``, counted by slot into ``out[at + slot]``."""
+    m = zone_bits
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        out[at + tb.card[st.inst[s, k, K.I_CARD], K.CF_SLOT]] += 1.0
+
+
+@kernel
+def all_features_nb(st, tb, ru, s, out):
+    """Seat ``s``'s view of ``st`` with its key cards into ``out`` (float64, N_ALL_FEATURES; the module's
+    docstring)."""
+    rival = features_nb(st, tb, ru, s, out)
+    for i in range(KEY_AT, N_ALL_FEATURES):
+        out[i] = 0.0
+    count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_HAND] & VILLAIN_BITS, out, MY_HAND_CARD)
+    count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_REALM] & VILLAIN_BITS, out, MY_REALM_CARD)
+    count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_VDISCARD] & VILLAIN_BITS, out, MY_DISCARD_CARD)
+    count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_REALM] & FATE_BITS, out, MY_REALM_FATE)
+    count_slots_nb(st, tb, rival, st.sv[rival, K.SV_ZONE + K.Z_REALM] & VILLAIN_BITS, out, RIVAL_REALM_CARD)
+    count_slots_nb(st, tb, rival, st.sv[rival, K.SV_ZONE + K.Z_VDISCARD] & VILLAIN_BITS, out, RIVAL_DISCARD_CARD)

@@ -23,8 +23,9 @@ import numpy as np
 from simlab.data import durable
 from simlab.kernels.compile import kernel
 from strategies.learned.features import (
-    FEATURE_NAMES,
+    ALL_FEATURE_NAMES,
     MY_VILLAIN,
+    N_ALL_FEATURES,
     N_FEATURES,
     N_VILLAIN_ROWS,
     RIVAL,
@@ -42,25 +43,46 @@ PRODUCTS = (
 )
 PRODUCT_A = np.array([a for a, _ in PRODUCTS], np.int64)
 PRODUCT_B = np.array([b for _, b in PRODUCTS], np.int64)
-N_INPUTS = N_FEATURES + len(PRODUCTS)
-INPUT_NAMES = FEATURE_NAMES + tuple(f"{FEATURE_NAMES[a]}*{FEATURE_NAMES[b]}" for a, b in PRODUCTS)
+N_PRODUCTS = len(PRODUCTS)
+PRODUCT_NAMES = tuple(f"{ALL_FEATURE_NAMES[a]}*{ALL_FEATURE_NAMES[b]}" for a, b in PRODUCTS)
+# A model reads the first features of ALL_FEATURE_NAMES, then the products: the base features (every model fitted
+# before the key cards, generations 0 and 1 of the shipped run among them) or all of them.
+FEATURE_SETS = {"base": N_FEATURES, "key-cards": N_ALL_FEATURES}
+N_INPUTS = N_FEATURES + N_PRODUCTS
+INPUT_NAMES = ALL_FEATURE_NAMES[:N_FEATURES] + PRODUCT_NAMES
 HIDDEN = 32  # hidden units
 ALPHA = 1e-3  # scikit-learn's L2 penalty
 SEED = 0  # the network's initial weights and its early-stopping split
 # The exported model, one float64 array: [inputs, hidden, mean (inputs), scale (inputs), first layer's weights
-# (inputs x hidden, row by row), its biases (hidden), the output's weights (hidden), its bias]
+# (inputs x hidden, row by row), its biases (hidden), the output's weights (hidden), its bias]; the offsets
+# below are a base model's (inputs N_INPUTS), model_width gives any model's length
 MEAN_AT = 2
+
+
+def model_width(inputs: int) -> int:
+    """The exported array's length for a model of ``inputs`` inputs."""
+    return MEAN_AT + 2 * inputs + inputs * HIDDEN + 2 * HIDDEN + 1
+
+
 SCALE_AT = MEAN_AT + N_INPUTS
 W1_AT = SCALE_AT + N_INPUTS
 B1_AT = W1_AT + N_INPUTS * HIDDEN
 W2_AT = B1_AT + HIDDEN
 B2_AT = W2_AT + HIDDEN
-MODEL_WIDTH = B2_AT + 1
+MODEL_WIDTH = model_width(N_ALL_FEATURES + N_PRODUCTS)  # the widest model: the room it takes in State.sparams
+
+
+def input_names(features: int) -> tuple[str, ...]:
+    """The names of the inputs of a model over the first ``features`` features."""
+    return ALL_FEATURE_NAMES[:features] + PRODUCT_NAMES
 
 
 def expand(features: np.ndarray) -> np.ndarray:
-    """The model's inputs from rows of features (N, N_FEATURES): the features, then their :data:`PRODUCTS`."""
+    """The model's inputs from rows of features (N, N_FEATURES or N_ALL_FEATURES): the features, then their
+    :data:`PRODUCTS`."""
     features = np.asarray(features, np.float64)
+    if features.shape[1] not in FEATURE_SETS.values():
+        raise ValueError(f"{features.shape[1]} features; a model reads {' or '.join(map(str, FEATURE_SETS.values()))}")
     return np.concatenate([features, features[:, PRODUCT_A] * features[:, PRODUCT_B]], axis=1)
 
 
@@ -72,17 +94,29 @@ class ValueModel:
     provenance: dict = field(default_factory=dict)
     pipeline: object = None  # the scikit-learn pipeline it was exported from (None when read from a file)
 
+    @property
+    def features(self) -> int:
+        """How many of :data:`ALL_FEATURE_NAMES` the model reads (the first ones)."""
+        return int(self.weights[0]) - N_PRODUCTS
+
     def predict(self, features: np.ndarray) -> np.ndarray:
-        """P(win) for rows of features (N, N_FEATURES), as the kernel works it out."""
+        """P(win) for rows of features (N, at least :attr:`features`; the first ones read), as the kernel works it
+        out."""
         w = self.weights
-        x = (expand(features) - w[MEAN_AT:SCALE_AT]) / w[SCALE_AT:W1_AT]
-        hidden = np.maximum(x @ w[W1_AT:B1_AT].reshape(N_INPUTS, HIDDEN) + w[B1_AT:W2_AT], 0.0)
-        return 1.0 / (1.0 + np.exp(-(hidden @ w[W2_AT:B2_AT] + w[B2_AT])))
+        n = int(w[0])
+        scale_at = MEAN_AT + n
+        w1_at = scale_at + n
+        b1_at = w1_at + n * HIDDEN
+        w2_at = b1_at + HIDDEN
+        x = (expand(np.asarray(features)[:, : self.features]) - w[MEAN_AT:scale_at]) / w[scale_at:w1_at]
+        hidden = np.maximum(x @ w[w1_at:b1_at].reshape(n, HIDDEN) + w[b1_at:w2_at], 0.0)
+        return 1.0 / (1.0 + np.exp(-(hidden @ w[w2_at : w2_at + HIDDEN] + w[w2_at + HIDDEN])))
 
 
 def fit(features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None, provenance=None) -> ValueModel:
-    """Fit the model on positions: ``features`` (N, N_FEATURES), ``result`` (N,) 1 won, 0 lost, 0.5 the turn cap,
-    ``weight`` (N,) each position's weight (default 1). Single-threaded, so the same data give the same model."""
+    """Fit the model on positions: ``features`` (N, N_FEATURES or N_ALL_FEATURES), ``result`` (N,) 1 won, 0 lost,
+    0.5 the turn cap, ``weight`` (N,) each position's weight (default 1). Single-threaded, so the same data give the
+    same model."""
     from sklearn.neural_network import MLPClassifier
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -105,7 +139,7 @@ def fit(features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = No
     scaler = pipeline[0]
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)  # scikit-learn's own guard for a constant input
     (w1, w2), (b1, b2) = network.coefs_, network.intercepts_
-    weights = np.concatenate([[N_INPUTS, HIDDEN], scaler.mean_, scale, w1.ravel(), b1, w2.ravel(), b2])
+    weights = np.concatenate([[x.shape[1], HIDDEN], scaler.mean_, scale, w1.ravel(), b1, w2.ravel(), b2])
     return ValueModel(weights, dict(provenance or {}), pipeline)
 
 
@@ -125,7 +159,7 @@ def write(model: ValueModel, path: Path) -> None:
     """Ship ``model`` as JSON: its inputs' names, its weights and its provenance."""
     data = {
         "kind": "mlp",
-        "inputs": list(INPUT_NAMES),
+        "inputs": list(input_names(model.features)),
         "weights": [float(x) for x in model.weights],
         "provenance": model.provenance,
     }
@@ -134,34 +168,46 @@ def write(model: ValueModel, path: Path) -> None:
 
 
 def read(path: Path) -> ValueModel:
-    """The model shipped at ``path`` (refused if its inputs are not this version's)."""
+    """The model shipped at ``path`` (refused if its inputs are not one of this version's feature sets)."""
     data = json.loads(Path(path).read_text())
-    if data.get("inputs") != list(INPUT_NAMES):
-        raise ValueError(f"{path}: the model's inputs are not this version's features; fit it again")
+    sets = {n: input_names(n) for n in FEATURE_SETS.values()}
+    features = next((n for n, names in sets.items() if data.get("inputs") == list(names)), None)
+    if features is None:
+        known = ", ".join(f"{k} ({n + N_PRODUCTS} inputs)" for k, n in FEATURE_SETS.items())
+        raise ValueError(f"{path}: the model's inputs are none of this version's feature sets ({known}); fit it again")
+    width = model_width(features + N_PRODUCTS)
     weights = np.array(data["weights"], np.float64)
-    if weights.shape != (MODEL_WIDTH,) or not all(math.isfinite(x) for x in weights):
-        raise ValueError(f"{path}: expected {MODEL_WIDTH} finite weights")
+    if weights.shape != (width,) or weights[0] != features + N_PRODUCTS or weights[1] != HIDDEN:
+        raise ValueError(f"{path}: expected {width} weights for {features + N_PRODUCTS} inputs and {HIDDEN} hidden")
+    if not all(math.isfinite(x) for x in weights):
+        raise ValueError(f"{path}: expected {width} finite weights")
     return ValueModel(weights, data.get("provenance", {}))
 
 
 @kernel
 def value_nb(x, w, h):
-    """P(win) of the position whose features are ``x`` (float64 N_FEATURES), by the model ``w`` (float64
-    MODEL_WIDTH, :class:`ValueModel`'s weights): what scikit-learn's ``predict_proba`` gives. ``h``: float64
-    scratch of HIDDEN."""
+    """P(win) of the position whose features are ``x`` (float64, at least the model's features), by the model ``w``
+    (float64, :class:`ValueModel`'s weights, its inputs in ``w[0]``): what scikit-learn's ``predict_proba`` gives.
+    ``h``: float64 scratch of HIDDEN."""
+    n = np.int64(w[0])
+    plain = n - N_PRODUCTS
+    scale_at = MEAN_AT + n
+    w1_at = scale_at + n
+    b1_at = w1_at + n * HIDDEN
+    w2_at = b1_at + HIDDEN
     for j in range(HIDDEN):
-        h[j] = w[B1_AT + j]
-    for i in range(N_INPUTS):
-        if i < N_FEATURES:
+        h[j] = w[b1_at + j]
+    for i in range(n):
+        if i < plain:
             v = x[i]
         else:
-            v = x[PRODUCT_A[i - N_FEATURES]] * x[PRODUCT_B[i - N_FEATURES]]
-        v = (v - w[MEAN_AT + i]) / w[SCALE_AT + i]
-        row = W1_AT + i * HIDDEN
+            v = x[PRODUCT_A[i - plain]] * x[PRODUCT_B[i - plain]]
+        v = (v - w[MEAN_AT + i]) / w[scale_at + i]
+        row = w1_at + i * HIDDEN
         for j in range(HIDDEN):
             h[j] += v * w[row + j]
-    z = w[B2_AT]
+    z = w[w2_at + HIDDEN]
     for j in range(HIDDEN):
         if h[j] > 0.0:
-            z += h[j] * w[W2_AT + j]
+            z += h[j] * w[w2_at + j]
     return 1.0 / (1.0 + np.exp(-z))
