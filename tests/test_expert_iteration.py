@@ -248,7 +248,7 @@ def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monke
     res = CliRunner().invoke(app, [*args, "--villains", "gaston,horned-king", "--seed", "4", "--threads", "1"])
     assert res.exit_code == 130, res.output
     assert f"resume with the same command (simlab learn {folder}" in res.output
-    expected = E.LearnSettings(7, 9, 2, 4, "search", L.TUNED_GAMES, 0, 0, ("gaston", "horned-king"), 1)
+    expected = E.LearnSettings(7, 9, 2, 4, "search", L.TUNED_GAMES, 0, 0, ("gaston", "horned-king"), threads=1)
     assert seen == {"folder": folder, "settings": expected}
 
 
@@ -260,6 +260,7 @@ def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monke
         (["--villains", "gaston,jafar"], "'jafar'"),
         (["--villains", "gaston"], "2 or 3 different villains"),
         (["--base", "expert"], "base must be a search strategy"),
+        (["--features", "all"], "features (--features) must be one of base, key-cards, got 'all'"),
     ],
 )
 def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
@@ -402,3 +403,20 @@ def test_a_settled_top_whose_4x_search_still_gains_is_still_moving():
     assert "gaston +13.0 points" in out["reason"] and "horned-king" not in out["reason"]
     probe["above"]["gaston"] |= {"gain": 0.03}
     assert E.with_probe(settled, probe) == settled  # 3 points supports, and a gain not above 0 is noise
+
+
+def test_a_run_on_the_key_cards_fits_its_value_models_on_them(base, straight, tmp_path):
+    from strategies.learned import value
+    from strategies.learned.features import N_ALL_FEATURES
+
+    assert "features" not in json.loads((straight / "settings.json").read_text())  # as runs before the key cards
+    folder = tmp_path / "key-cards"
+    E.learn(folder, tiny(base, probe_games=0, features="key-cards"))
+    assert json.loads((folder / "settings.json").read_text())["features"] == "key-cards"
+    model = value.read(folder / "g1" / "value.json")
+    assert model.features == N_ALL_FEATURES and model.provenance["features"] == "key-cards"
+    assert "--features key-cards" in model.provenance["command"]
+    with pytest.raises(InputError, match=r"features='key-cards' \(asked 'base'\)"):
+        E.open_folder(folder, tiny(base, probe_games=0))
+    with pytest.raises(InputError, match=r"features='base' \(asked 'key-cards'\)"):
+        E.open_folder(straight, tiny(base, features="key-cards"))

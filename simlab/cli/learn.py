@@ -43,6 +43,13 @@ def learn(
         int, typer.Option("--retries", help="fit a refused generation again on twice the games, this many times")
     ] = 0,
     base: Annotated[str, typer.Option("--base", help="generation 0: a search strategy (name or file)")] = "search",
+    features: Annotated[
+        str,
+        typer.Option(
+            "--features",
+            help="the value model's features: base (counts by kind), or key-cards (and which cards, where)",
+        ),
+    ] = E.FEATURES,
     villains: Annotated[
         str | None, typer.Option("--villains", help="villains learned with, comma-separated [default: all]")
     ] = None,
@@ -76,7 +83,17 @@ def learn(
     try:
         chosen = tuple(split_items(villains, "--villains")) if villains else VILLAIN_KEYS
         settings = E.LearnSettings(
-            n, paired_games, generations, seed, base, tuned_games, probe_games, retries, chosen, threads
+            games=n,
+            paired_games=paired_games,
+            generations=generations,
+            seed=seed,
+            base=base,
+            tuned_games=tuned_games,
+            probe_games=probe_games,
+            retries=retries,
+            villains=chosen,
+            features=features,
+            threads=threads,
         )
     except USER_ERRORS as exc:
         fail(str(exc))

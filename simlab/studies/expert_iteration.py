@@ -28,6 +28,7 @@ step and writes the same files. Each step's games depend on (seed, generation, s
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import time
@@ -44,6 +45,7 @@ from simlab.studies import learn as L
 GAMES = 200  # self-play games per seating and generation
 PAIRED_GAMES = 1300  # paired games per pairing for each villain's acceptance: the gain's interval about ±2 points
 GENERATIONS = 3  # generations fitted at most
+FEATURES = "base"  # the value model's feature set
 PROBE_GAMES = 100  # paired games per pairing of the probe above the top
 PROBE_FACTOR = 4  # the probe's search budget (samples and horizon) over the top's
 SETTLED_GAIN = 0.02  # issue 55, point 4: no villain's gain above 2 points ...
@@ -60,7 +62,8 @@ class LearnSettings:
     each villain's acceptance; ``generations``: generations fitted at most; ``base``: generation 0 (a search
     strategy); ``tuned_games``: tuned games per seating whose positions join each fit; ``probe_games``: games per
     pairing of the probe (0: no probe); ``retries``: a refused generation is fitted again on twice the games, up to
-    this many times."""
+    this many times; ``features``: the value model's features (:data:`strategies.learned.value.FEATURE_SETS`: the
+    base ones, or with the key cards)."""
 
     games: int = GAMES
     paired_games: int = PAIRED_GAMES
@@ -71,6 +74,7 @@ class LearnSettings:
     probe_games: int = PROBE_GAMES
     retries: int = 0
     villains: tuple[str, ...] = VILLAIN_KEYS
+    features: str = FEATURES
     threads: int | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
@@ -98,6 +102,10 @@ class LearnSettings:
         if len(set(villains)) < 2 or len(set(villains)) != len(villains):
             raise InputError(f"villains must be 2 or 3 different villains of {', '.join(VILLAIN_KEYS)}, got {villains}")
         object.__setattr__(self, "villains", tuple(v for v in VILLAIN_KEYS if v in villains))
+        from strategies.learned.value import FEATURE_SETS
+
+        if self.features not in FEATURE_SETS:
+            raise InputError(f"features (--features) must be one of {', '.join(FEATURE_SETS)}, got {self.features!r}")
         if not is_search(self.base):
             raise InputError(f"base must be a search strategy (search, or a file based on it), got {self.base!r}")
         check_threads(self.threads)
@@ -107,6 +115,8 @@ class LearnSettings:
         out = dataclasses.asdict(self)
         out.pop("threads")
         out["villains"] = list(self.villains)
+        if out["features"] == "base":  # as runs begun before the key cards recorded it: not at all
+            out.pop("features")
         return out
 
 
@@ -156,11 +166,11 @@ def open_folder(folder, settings: LearnSettings) -> Path:
     wanted = settings.identity()
     if meta.is_file():
         kept = json.loads(meta.read_text())
+        kept.setdefault("features", "base")  # a run begun before the key cards
         # more generations or retries only add steps after the finished ones, which they leave as they are
         grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and wanted[k] > kept[k]}
-        differ = [
-            f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in wanted.items() if kept.get(k) != v and k not in grown
-        ]
+        asked = wanted | {"features": settings.features}
+        differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in asked.items() if kept.get(k) != v and k not in grown]
         if differ:
             raise InputError(
                 f"learning folder {str(folder)!r} was started with other settings: {'; '.join(differ)}; "
@@ -376,7 +386,9 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
             "positions": train.height,
             "seed": settings.seed,
             "commit": source_commit() or "unknown",
-            "command": f"simlab learn FOLDER -n {settings.games} --seed {settings.seed}",
+            "command": f"simlab learn FOLDER -n {settings.games} --seed {settings.seed}"
+            + ("" if settings.features == FEATURES else f" --features {settings.features}"),
+            "features": settings.features,
         }
         model = fit_value(train, provenance)
         quality = L.compare(model, held)
@@ -563,7 +575,7 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     from strategies import KERNELS
 
     fit_apprentice = fit_apprentice or L.apprentice_step
-    fit_value = fit_value or L.fit_value
+    fit_value = fit_value or functools.partial(L.fit_value, features=settings.features)
     warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
     folder = open_folder(folder, settings)
     bar = _Progress(planned_games(settings), progress)

@@ -257,12 +257,14 @@ def game_weights(frame: pl.DataFrame) -> np.ndarray:
     return 1.0 / joined["len"].to_numpy().astype(np.float64) * frame.select("seat").n_unique()
 
 
-def fit_value(frame: pl.DataFrame, provenance: dict | None = None, features: str = "base"):
-    """The learned value model fitted on ``frame`` (:func:`positions`), over the feature set ``features``."""
+def fit_value(frame: pl.DataFrame, provenance: dict | None = None, features: str = "base", alpha: float | None = None):
+    """The learned value model fitted on ``frame`` (:func:`positions`), over the feature set ``features``, with the
+    L2 penalty ``alpha`` (default :data:`strategies.learned.value.ALPHA`)."""
     from strategies.learned import value
 
     x = feature_matrix(frame, features)
-    return value.fit(x, frame["result"].to_numpy(), game_weights(frame), provenance)
+    alpha = value.ALPHA if alpha is None else alpha
+    return value.fit(x, frame["result"].to_numpy(), game_weights(frame), provenance, alpha)
 
 
 def shared(p: np.ndarray, frame: pl.DataFrame) -> np.ndarray:

@@ -113,10 +113,12 @@ class ValueModel:
         return 1.0 / (1.0 + np.exp(-(hidden @ w[w2_at : w2_at + HIDDEN] + w[w2_at + HIDDEN])))
 
 
-def fit(features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None, provenance=None) -> ValueModel:
+def fit(
+    features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None, provenance=None, alpha: float = ALPHA
+) -> ValueModel:
     """Fit the model on positions: ``features`` (N, N_FEATURES or N_ALL_FEATURES), ``result`` (N,) 1 won, 0 lost,
     0.5 the turn cap, ``weight`` (N,) each position's weight (default 1). Single-threaded, so the same data give the
-    same model."""
+    same model. ``alpha``: the L2 penalty."""
     from sklearn.neural_network import MLPClassifier
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -131,7 +133,7 @@ def fit(features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = No
     y_all = np.concatenate([np.where(half, 1, result), np.zeros(int(half.sum()))]).astype(np.int64)
     w_all = np.concatenate([np.where(half, 0.5, 1.0) * weight, 0.5 * weight[half]])
     network = MLPClassifier(
-        hidden_layer_sizes=(HIDDEN,), alpha=ALPHA, max_iter=300, early_stopping=True, random_state=SEED
+        hidden_layer_sizes=(HIDDEN,), alpha=alpha, max_iter=300, early_stopping=True, random_state=SEED
     )
     pipeline = make_pipeline(StandardScaler(), network)
     with threadpool_limits(1):
