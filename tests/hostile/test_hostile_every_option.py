@@ -128,6 +128,7 @@ BAD = {
     "--base": "expert",
     "--villains": "gaston,nobody",
     "learn --probe-games": "-1",
+    "learn --features": "all",
     "learn -n": "3",
     "--save-ranking": "ranking.txt",
 }
