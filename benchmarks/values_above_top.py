@@ -52,8 +52,9 @@ def main() -> None:
     plays = [json.loads(p.read_text()) | {"file": str(p)} for p in sorted(args.generation.parent.glob("play*.json"))]
     played = max(plays, key=lambda d: d["games_per_seating"])
     top = {(r["matchup"], r["villain"]): r for r in played["values"]}
+    matchups = list(dict.fromkeys(m for m, _ in top))
     rows = []
-    for matchup in dict.fromkeys(m for m, _ in top):
+    for matchup in matchups:
         villains = matchup.split("-vs-")
         t = time.process_time()
         every_seat = dict.fromkeys(villains, path)
@@ -84,7 +85,7 @@ def main() -> None:
             )
             print(json.dumps(rows[-1]), flush=True)
         # after each matchup: a long run stopped part way keeps the matchups it finished
-        complete = matchup == list(dict.fromkeys(m for m, _ in top))[-1]
+        complete = matchup == matchups[-1]
         write(
             args.out,
             run_info

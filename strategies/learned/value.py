@@ -54,21 +54,31 @@ HIDDEN = 32  # hidden units
 ALPHA = 1e-3  # scikit-learn's L2 penalty
 SEED = 0  # the network's initial weights and its early-stopping split
 # The exported model, one float64 array: [inputs, hidden, mean (inputs), scale (inputs), first layer's weights
-# (inputs x hidden, row by row), its biases (hidden), the output's weights (hidden), its bias]; the offsets
-# below are a base model's (inputs N_INPUTS), model_width gives any model's length
+# (inputs x hidden, row by row), its biases (hidden), the output's weights (hidden), its bias]; layout_nb gives
+# where each part starts for a model of any number of inputs, the constants below a base model's (N_INPUTS)
 MEAN_AT = 2
+
+
+@kernel
+def layout_nb(inputs):
+    """Where the scale, the first layer's weights and biases, the output's weights and its bias start in the
+    exported array of a model of ``inputs`` inputs (the mean starts at MEAN_AT)."""
+    scale_at = MEAN_AT + inputs
+    w1_at = scale_at + inputs
+    b1_at = w1_at + inputs * HIDDEN
+    w2_at = b1_at + HIDDEN
+    return scale_at, w1_at, b1_at, w2_at, w2_at + HIDDEN
+
+
+_layout = getattr(layout_nb, "py_func", layout_nb)  # the same arithmetic in Python, compiling nothing
 
 
 def model_width(inputs: int) -> int:
     """The exported array's length for a model of ``inputs`` inputs."""
-    return MEAN_AT + 2 * inputs + inputs * HIDDEN + 2 * HIDDEN + 1
+    return _layout(inputs)[4] + 1
 
 
-SCALE_AT = MEAN_AT + N_INPUTS
-W1_AT = SCALE_AT + N_INPUTS
-B1_AT = W1_AT + N_INPUTS * HIDDEN
-W2_AT = B1_AT + HIDDEN
-B2_AT = W2_AT + HIDDEN
+SCALE_AT, W1_AT, B1_AT, W2_AT, B2_AT = _layout(N_INPUTS)
 MODEL_WIDTH = model_width(N_ALL_FEATURES + N_PRODUCTS)  # the widest model: the room it takes in State.sparams
 
 
@@ -104,13 +114,10 @@ class ValueModel:
         out."""
         w = self.weights
         n = int(w[0])
-        scale_at = MEAN_AT + n
-        w1_at = scale_at + n
-        b1_at = w1_at + n * HIDDEN
-        w2_at = b1_at + HIDDEN
+        scale_at, w1_at, b1_at, w2_at, b2_at = _layout(n)
         x = (expand(np.asarray(features)[:, : self.features]) - w[MEAN_AT:scale_at]) / w[scale_at:w1_at]
         hidden = np.maximum(x @ w[w1_at:b1_at].reshape(n, HIDDEN) + w[b1_at:w2_at], 0.0)
-        return 1.0 / (1.0 + np.exp(-(hidden @ w[w2_at : w2_at + HIDDEN] + w[w2_at + HIDDEN])))
+        return 1.0 / (1.0 + np.exp(-(hidden @ w[w2_at:b2_at] + w[b2_at])))
 
 
 def fit(
@@ -193,10 +200,7 @@ def value_nb(x, w, h):
     ``h``: float64 scratch of HIDDEN."""
     n = np.int64(w[0])
     plain = n - N_PRODUCTS
-    scale_at = MEAN_AT + n
-    w1_at = scale_at + n
-    b1_at = w1_at + n * HIDDEN
-    w2_at = b1_at + HIDDEN
+    scale_at, w1_at, b1_at, w2_at, b2_at = layout_nb(n)
     for j in range(HIDDEN):
         h[j] = w[b1_at + j]
     for i in range(n):
@@ -208,7 +212,7 @@ def value_nb(x, w, h):
         row = w1_at + i * HIDDEN
         for j in range(HIDDEN):
             h[j] += v * w[row + j]
-    z = w[w2_at + HIDDEN]
+    z = w[b2_at]
     for j in range(HIDDEN):
         if h[j] > 0.0:
             z += h[j] * w[w2_at + j]
