@@ -420,3 +420,64 @@ def test_a_run_on_the_key_cards_fits_its_value_models_on_them(base, straight, tm
         E.open_folder(folder, tiny(base, probe_games=0))
     with pytest.raises(InputError, match=r"features='base' \(asked 'key-cards'\)"):
         E.open_folder(straight, tiny(base, features="key-cards"))
+
+
+# ============================================================================ climbing the budget
+
+
+def gains_of_a_longer_horizon(monkeypatch):
+    """Every paired comparison measured as +10 points [+5, +15] for a candidate with a longer horizon than its
+    incumbent, and as no difference otherwise."""
+    from strategies import resolve
+
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+        longer = resolve(mine).params["horizon"] > resolve(incumbent).params["horizon"]
+        g = 0.1 if longer else 0.0
+        return {"gain": g, "low": g / 2, "high": 3 * g / 2, "games": games}
+
+    monkeypatch.setattr(L, "paired_gain", gain)
+
+
+def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(base, tmp_path, monkeypatch):
+    from simlab.studies.generations import read_rungs
+    from strategies import resolve
+
+    gains_of_a_longer_horizon(monkeypatch)
+    folder = tmp_path / "learning"
+    res = E.learn(folder, tiny(base, climbs=1, generations=4, probe_games=0))
+    climb = json.loads((folder / "g2" / "accept.json").read_text())
+    assert climb["accepted"] and climb["incumbent"] == 0
+    assert climb["climb"] == {"from": 0, "axis": "horizon", "budget": "2x2"}
+    assert not (folder / "g2" / "accept-1.json").exists()  # the horizon was stronger: no try at twice the worlds
+    climbed = resolve(str(folder / "g2" / "search.toml")).params
+    assert (climbed["samples"], climbed["horizon"], climbed["value"]) == (2, 2, 1)  # g0's own scoring
+    learned = resolve(str(folder / "g3" / "search.toml")).params
+    assert (learned["samples"], learned["horizon"], learned["value"]) == (2, 2, 2)  # learned on at the climb's budget
+    assert json.loads((folder / "g3" / "accept.json").read_text())["accepted"] is False
+    assert res.verdict["top"] == 2 and res.verdict["settled"] and "fixed point" in res.verdict["reason"]
+    assert res.table["budget"].to_list() == ["2x1", "2x1", "2x2", "2x2"]
+    assert E.learning_table(E.read_generations(folder)).equals(pl.read_parquet(folder / "learning.parquet"))
+    assert "| 2 | 2x2 (climb from 0) |" in E.learning_markdown(folder)
+    rungs = read_rungs(folder)
+    assert rungs.top == 2 and set(rungs.trace["level"]) == {"search g0", "search g2"}  # g1, refused, is no rung
+
+
+def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs_climbs(base, tmp_path, monkeypatch):
+    from strategies import resolve
+
+    equal_players(monkeypatch)
+    once, straight = tmp_path / "once", tmp_path / "straight"
+    E.learn(once, tiny(base, generations=4, probe_games=0))
+    assert not (once / "g2").exists()
+    res = E.learn(once, tiny(base, generations=4, probe_games=0, climbs=1))
+    E.learn(straight, tiny(base, generations=4, probe_games=0, climbs=1))
+    assert contents(once) == contents(straight)
+    for name, axis, at in (("accept.json", "horizon", "2x2"), ("accept-1.json", "samples", "4x1")):
+        doc = json.loads((once / "g2" / name).read_text())
+        assert not doc["accepted"] and doc["climb"] == {"from": 0, "axis": axis, "budget": at}
+    params = resolve(str(once / "g2" / "search.toml")).params
+    assert (params["samples"], params["horizon"]) == (4, 1)  # the last try's files stand, as a retry's do
+    assert res.verdict["top"] == 0 and res.verdict["settled"]
+    assert "climbing refused: generation 0 at twice its horizon nor twice its samples" in res.verdict["reason"]
+    with pytest.raises(InputError, match=r"climbs=1 \(asked 0\)"):
+        E.learn(once, tiny(base, generations=4, probe_games=0))

@@ -42,6 +42,13 @@ def learn(
     retries: Annotated[
         int, typer.Option("--retries", help="fit a refused generation again on twice the games, this many times")
     ] = 0,
+    climbs: Annotated[
+        int,
+        typer.Option(
+            "--climbs",
+            help="once learning is refused, try the top at twice its horizon, else twice its worlds, this many times",
+        ),
+    ] = E.CLIMBS,
     base: Annotated[str, typer.Option("--base", help="generation 0: a search strategy (name or file)")] = "search",
     features: Annotated[
         str,
@@ -91,6 +98,7 @@ def learn(
             tuned_games=tuned_games,
             probe_games=probe_games,
             retries=retries,
+            climbs=climbs,
             villains=chosen,
             features=features,
             threads=threads,

@@ -1115,7 +1115,9 @@ def print_learning(res) -> None:
         if accept:
             cells = [interval_text(x["gain"], x["low"], x["high"], "+") if (x := accept["gains"].get(v)) else "-"
                      for v in villains]  # fmt: skip
-            gains.append((k, {True: "yes", False: "refused"}[accept["accepted"]], *cells))
+            climb = accept.get("climb")
+            name = f"{k}: {climb['from']} at {climb['budget']}" if climb else k
+            gains.append((name, {True: "yes", False: "refused"}[accept["accepted"]], *cells))
         if "play" in g:
             own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
             cells = {key: interval_text(r["value"], r["low"], r["high"]) for key, r in own.items()}
@@ -1125,7 +1127,8 @@ def print_learning(res) -> None:
     head = ["gen", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)"]
     console.print(_one_line(_table(f"expert iteration in {where}: each generation's fit", head, fits)))
     head = ["gen", "verdict", *(f"gain {short_name(v)}" for v in villains)]
-    console.print(_one_line(_table("paired against the generation before", head, gains)))
+    title = "paired against the generation before (a climb: the top it climbs from, at a larger budget)"
+    console.print(_one_line(_table(title, head, gains)))
     head = ["gen", *(short_matchup(m) for m, _ in values if m.count("-vs-") == 1), "CPU s"]
     title = "each generation's value on its self-play games (CPU s: a game's)"
     console.print(_one_line(_table(title, head, two)))

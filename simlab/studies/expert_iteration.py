@@ -20,6 +20,13 @@ is the loop's fixed point: it plays its own self-play and the same rule compares
 probe above the top (:func:`probe`) plays the top generation's search at four times its budget, and the shipped
 ``strong`` mixtures, against the top; a settled top whose 4x search still gains is still moving (:func:`with_probe`).
 
+**Climbing the budget** (``settings.climbs``). Learning from the top's own games can reach a fixed point while more
+search still gains. Once a learned generation is refused, with climbs left, the top's value model at twice its
+horizon is tried as the next generation (:func:`climb_step`, the number after the refused one) by the same paired
+test, and if refused, at twice its worlds. An accepted climb is the new top: it plays its self-play, the rule
+compares it with the top below, and the loop learns on from its games at its budget. A top neither of whose climbs
+is stronger stays the top, its verdict saying so.
+
 Every step writes its files atomically (a temporary file, then ``os.replace``) and its JSON last, which marks it
 done: an interrupted run, started again on the same folder with the same settings, goes on from the last finished
 step and writes the same files. Each step's games depend on (seed, generation, step) only, not on threads.
@@ -52,6 +59,10 @@ SETTLED_GAIN = 0.02  # issue 55, point 4: no villain's gain above 2 points ...
 SETTLED_HIGH = 0.04  # ... nor the upper end of its 95% interval above 4
 SETTLED_MOVE = 0.02  # every matchup's value within 2 points plus both 95% half-widths
 PROBE_SUPPORTS = 0.03  # a probe gain of at most 3 points supports "converged"
+CLIMBS = 0  # budget climbs at most (the loop at its defaults only learns)
+# A climb's tries, in order: twice the horizon first, since twice the top's horizon gained the most per CPU second
+# above the shipped run's top (reports/learning-budget/above.json), then twice its worlds.
+CLIMB_AXES = ("horizon", "samples")
 TOLERANCE = 1e-12  # a boundary value (2 points exactly) is within
 
 
@@ -63,7 +74,8 @@ class LearnSettings:
     strategy); ``tuned_games``: tuned games per seating whose positions join each fit; ``probe_games``: games per
     pairing of the probe (0: no probe); ``retries``: a refused generation is fitted again on twice the games, up to
     this many times; ``features``: the value model's features (:data:`strategies.learned.value.FEATURE_SETS`: the
-    base ones, or with the key cards)."""
+    base ones, or with the key cards); ``climbs``: budget climbs at most once learning is refused (module
+    docstring)."""
 
     games: int = GAMES
     paired_games: int = PAIRED_GAMES
@@ -75,6 +87,7 @@ class LearnSettings:
     retries: int = 0
     villains: tuple[str, ...] = VILLAIN_KEYS
     features: str = FEATURES
+    climbs: int = CLIMBS
     threads: int | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
@@ -90,6 +103,7 @@ class LearnSettings:
             ("tuned_games", 0, "games"),
             ("probe_games", 0, "0 plays no probe"),
             ("retries", 0, "retries"),
+            ("climbs", 0, "0 climbs no budget"),
         ):
             value = getattr(self, name)
             if not whole(value) or value < low:
@@ -117,6 +131,8 @@ class LearnSettings:
         out["villains"] = list(self.villains)
         if out["features"] == "base":  # as runs begun before the key cards recorded it: not at all
             out.pop("features")
+        if out["climbs"] == 0:  # as runs begun before climbing recorded it
+            out.pop("climbs")
         return out
 
 
@@ -167,14 +183,16 @@ def open_folder(folder, settings: LearnSettings) -> Path:
     if meta.is_file():
         kept = json.loads(meta.read_text())
         kept.setdefault("features", "base")  # a run begun before the key cards
+        kept.setdefault("climbs", 0)  # ... or before climbing
         # more generations or retries only add steps after the finished ones, which they leave as they are
-        grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and wanted[k] > kept[k]}
-        asked = wanted | {"features": settings.features}
+        asked = wanted | {"features": settings.features, "climbs": settings.climbs}
+        grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and asked[k] > kept[k]}
         differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in asked.items() if kept.get(k) != v and k not in grown]
         if differ:
             raise InputError(
                 f"learning folder {str(folder)!r} was started with other settings: {'; '.join(differ)}; "
-                "resume it with the same settings (--generations and --retries may grow), or use another folder"
+                "resume it with the same settings (--generations, --retries and --climbs may grow), or use another "
+                "folder"
             )
         if grown:
             write_json(meta, wanted)
@@ -183,7 +201,7 @@ def open_folder(folder, settings: LearnSettings) -> Path:
     return folder
 
 
-EXTENDABLE = ("generations", "retries")  # settings a resumed run may raise
+EXTENDABLE = ("generations", "retries", "climbs")  # settings a resumed run may raise
 
 
 def strategy_file(folder: Path, k: int, settings: LearnSettings) -> str:
@@ -207,11 +225,27 @@ policy_model = "apprentice.json"
 """
 
 
-def search_params(settings: LearnSettings, factor: int = 1) -> dict[str, float]:
-    """The base's search settings, its budget (samples, horizon) times ``factor``, scoring by a learned model."""
+def budget(folder: Path, k: int, settings: LearnSettings) -> tuple[int, int]:
+    """Generation ``k``'s search budget: (worlds sampled, turns of horizon)."""
+    from strategies import resolve
+
+    params = resolve(strategy_file(folder, k, settings)).params
+    return int(params["samples"]), int(params["horizon"])
+
+
+def budget_text(samples_horizon: tuple[int, int]) -> str:
+    """A budget as the docs write it: worlds x turns (32x4)."""
+    return "{}x{}".format(*samples_horizon)
+
+
+def search_params(settings: LearnSettings, factor: int = 1, at: tuple[int, int] | None = None) -> dict[str, float]:
+    """The base's search settings at budget ``at`` (worlds, horizon; default the base's own) times ``factor``,
+    scoring by a learned model."""
     from strategies import resolve
 
     params = dict(resolve(settings.base).params)
+    if at is not None:
+        params["samples"], params["horizon"] = float(at[0]), float(at[1])
     params["samples"] = params["samples"] * factor
     if params["horizon"] >= 0:
         params["horizon"] = params["horizon"] * factor
@@ -397,7 +431,8 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
         tmp = out / ".apprentice.json.tmp"
         apprentice.write(weights, tmp, provenance)
         os.replace(tmp, out / "apprentice.json")
-        write_atomically(out / "search.toml", _search_toml(k + 1, search_params(settings), provenance))
+        at = budget(folder, k, settings)
+        write_atomically(out / "search.toml", _search_toml(k + 1, search_params(settings, at=at), provenance))
         write_atomically(out / "apprentice.toml", APPRENTICE_TOML.format(k=k + 1, prev=k))
         # a retry rewrites the files of the same paths, which the players read once a process
         search.learned_model.cache_clear()
@@ -415,34 +450,71 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
     return _step(out / f"{name}.json", make)
 
 
-def accept_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, attempt: int = 0) -> dict:
-    """Is generation ``k`` stronger than ``k-1``? ``g{k}/accept.json``: each villain's paired gain with its 95%
-    interval, the verdict and its reason (:func:`simlab.studies.learn.accepted`)."""
+def accept_step(
+    folder: Path,
+    k: int,
+    settings: LearnSettings,
+    bar: _Progress,
+    attempt: int = 0,
+    incumbent: int | None = None,
+    climb: dict | None = None,
+) -> dict:
+    """Is generation ``k`` stronger than ``incumbent`` (default ``k-1``)? ``g{k}/accept.json``: each villain's paired
+    gain with its 95% interval, the verdict and its reason (:func:`simlab.studies.learn.accepted`), and for a
+    climb, what it climbed (``climb``)."""
     name = "accept" if attempt == 0 else f"accept-{attempt}"
     planned = paired_count(settings, settings.paired_games)
+    below = k - 1 if incumbent is None else incumbent
 
     def make() -> dict:
         t = time.process_time()
         gains = paired_gains(
             _strategy(folder, k, settings),
-            _strategy(folder, k - 1, settings),
+            _strategy(folder, below, settings),
             settings,
             settings.paired_games,
             step_seed(settings.seed, k, "accept"),
-            bar.part(f"generation {k}: paired against {k - 1}"),
+            bar.part(f"generation {k}: paired against {below}"),
         )
         ok, why = L.accepted(gains)
-        return {
-            "generation": k,
-            "gains": gains,
-            "accepted": ok,
-            "reason": why,
-            "cpu_seconds": round(time.process_time() - t, 2),
-        }
+        doc = {"generation": k, "gains": gains, "accepted": ok, "reason": why}
+        if below != k - 1:
+            doc["incumbent"] = below
+        if climb is not None:
+            doc["climb"] = climb
+        return doc | {"cpu_seconds": round(time.process_time() - t, 2)}
 
     doc = _step(folder / f"g{k}" / f"{name}.json", make)
-    bar.advance(planned, f"generation {k}: paired against {k - 1}")
+    bar.advance(planned, f"generation {k}: paired against {below}")
     return doc
+
+
+def climb_step(folder: Path, top: int, k: int, settings: LearnSettings, bar: _Progress, attempt: int) -> dict:
+    """Generation ``k``: the ``top``'s value model at twice its budget along ``CLIMB_AXES[attempt]`` (its
+    ``value.json`` copied, ``search.toml`` at the climbed budget), tried against the top
+    (:func:`accept_step`)."""
+    axis = CLIMB_AXES[attempt]
+    samples, horizon = budget(folder, top, settings)
+    at = (2 * samples, horizon) if axis == "samples" else (samples, 2 * horizon)
+    climb = {"from": top, "axis": axis, "budget": budget_text(at)}
+    done = folder / f"g{k}" / ("accept.json" if attempt == 0 else f"accept-{attempt}.json")
+    if not done.is_file():
+        out = folder / f"g{k}"
+        if top == 0:
+            from strategies import resolve
+
+            params = search_params(settings, at=at) | {"value": resolve(settings.base).params["value"]}
+        else:
+            params = search_params(settings, at=at)
+            write_atomically(out / "value.json", (folder / f"g{top}" / "value.json").read_bytes())
+        provenance = {"generation": k, "climb": f"generation {top} at twice its {axis}"}
+        text = _search_toml(k, params, provenance).replace(
+            f"fitted on generation {k - 1}'s self-play", f"of generation {top}, at twice its {axis}"
+        )
+        if top == 0:
+            text = text.replace('value_model = "value.json"\n', "")
+        write_atomically(out / "search.toml", text)
+    return accept_step(folder, k, settings, bar, attempt, incumbent=top, climb=climb)
 
 
 def paired_gains(candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None) -> dict:
@@ -505,7 +577,7 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
         t = time.process_time()
         where = folder / f"g{top}"
         incumbent = _strategy(folder, top, settings)
-        params = search_params(settings, PROBE_FACTOR)
+        params = search_params(settings, PROBE_FACTOR, at=budget(folder, top, settings))
         if top == 0:
             from strategies import resolve
 
@@ -562,7 +634,8 @@ def planned_games(settings: LearnSettings) -> int:
     selfplay = settings.games * seating_count(settings.villains)
     paired = paired_count(settings, settings.paired_games)
     probe_games = 2 * paired_count(settings, settings.probe_games)
-    return (settings.generations + 1) * selfplay + settings.generations * paired + probe_games
+    climbs = settings.climbs * len(CLIMB_AXES) * paired
+    return (settings.generations + 1) * selfplay + settings.generations * paired + climbs + probe_games
 
 
 def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
@@ -579,24 +652,40 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
     folder = open_folder(folder, settings)
     bar = _Progress(planned_games(settings), progress)
-    gens: list[dict] = [{"generation": 0, "strategy": settings.base}]
+    first = budget_text(budget(folder, 0, settings))
+    gens: list[dict] = [{"generation": 0, "strategy": settings.base, "budget": first}]
+    by_number = {0: gens[0]}
     verdict: dict = {"settled": False, "verdict": "still moving", "top": 0, "reason": ""}
-    k = 0
+    k, below, climbed = 0, None, 0  # the top, the accepted generation below it, the climbs accepted
     while True:
-        gens[k]["play"] = play_step(folder, k, settings, bar)
-        if k > 0:
-            verdict = convergence(_table(gens[k - 1]), _table(gens[k])) | {"top": k, "reason": ""}
-            if verdict["settled"] or k == settings.generations:
+        by_number[k]["play"] = play_step(folder, k, settings, bar)
+        if below is not None:
+            verdict = convergence(_table(by_number[below]), _table(by_number[k])) | {"top": k, "reason": ""}
+            if verdict["settled"] or k >= settings.generations:
                 if not verdict["settled"]:
                     verdict["reason"] = f"stopped after {k} generations (--generations)"
                 break
         entry = _next(folder, k, settings, bar, fit_apprentice, fit_value)
-        if not entry["accept"]["accepted"]:
-            verdict = fixed_point(folder, k, settings, bar, gens[k], entry, verdict)
-            gens.append(entry)
-            break
         gens.append(entry)
-        k += 1
+        by_number[k + 1] = entry
+        if entry["accept"]["accepted"]:
+            below, k = k, k + 1
+            continue
+        verdict = fixed_point(folder, k, settings, bar, by_number[k], entry, verdict)
+        if climbed >= settings.climbs:
+            break
+        if k + 2 > settings.generations:
+            verdict["reason"] += f"; no climb: generation {k + 2} is past --generations"
+            break
+        step = _climb(folder, k, settings, bar)
+        gens.append(step)
+        by_number[k + 2] = step
+        if not step["accept"]["accepted"]:
+            tried = " nor ".join(f"twice its {a}" for a in CLIMB_AXES)
+            verdict["reason"] += f"; climbing refused: generation {k} at {tried} is no stronger"
+            break
+        climbed += 1
+        below, k = k, k + 2
     result_probe = probe(folder, verdict["top"], settings, bar) if settings.probe_games else None
     return _write_summary(folder, settings, gens, with_probe(verdict, result_probe), result_probe)
 
@@ -652,6 +741,21 @@ def with_probe(verdict: dict, probe_doc: dict | None) -> dict:
     }
 
 
+def _climb(folder, k, settings, bar) -> dict:
+    """Generation k+2: the top ``k`` at twice its horizon, else at twice its worlds, whichever is first accepted."""
+    for attempt in range(len(CLIMB_AXES)):
+        accept = climb_step(folder, k, k + 2, settings, bar, attempt)
+        if accept["accepted"]:
+            break
+    return {
+        "generation": k + 2,
+        "strategy": f"g{k + 2}/search.toml",
+        "budget": accept["climb"]["budget"],
+        "accept": accept,
+        "attempts": attempt + 1,
+    }
+
+
 def _next(folder, k, settings, bar, fit_apprentice, fit_value) -> dict:
     """Generation k+1 fitted and tried, again on more of generation k's games while refused and retries remain."""
     for attempt in range(settings.retries + 1):
@@ -664,6 +768,7 @@ def _next(folder, k, settings, bar, fit_apprentice, fit_value) -> dict:
     return {
         "generation": k + 1,
         "strategy": f"g{k + 1}/search.toml",
+        "budget": budget_text(budget(folder, k + 1, settings)),
         "fit": fit,
         "accept": accept,
         "attempts": attempt + 1,
@@ -689,7 +794,7 @@ def learning_table(gens: list[dict]) -> pl.DataFrame:
     matchup's value and the 3-player shares (its own self-play), CPU seconds per self-play game."""
     rows = []
     for g in gens:
-        row: dict = {"generation": g["generation"], "strategy": g["strategy"]}
+        row: dict = {"generation": g["generation"], "strategy": g["strategy"], "budget": g.get("budget")}
         fit = g.get("fit")
         row["data_games"] = fit["data_games"] if fit else None
         row["positions"] = fit["positions"] + fit["tuned_positions"] if fit else None
@@ -721,15 +826,17 @@ def read_generations(folder) -> list[dict]:
     for k in range(64):
         where = folder / f"g{k}"
         entry: dict = {"generation": k, "strategy": base if k == 0 else f"g{k}/search.toml"}
+        if k == 0 or (where / "search.toml").is_file():
+            entry["budget"] = budget_text(budget(folder, k, LearnSettings(base=base)))
         for step in ("play", "fit", "accept"):
             # a generation's values are its own self-play (play.json); a retry's play-N.json is data for the next fit
             pattern = "play.json" if step == "play" else f"{step}*.json"
             tries = sorted(where.glob(pattern), key=lambda p: (len(p.stem), p.stem))
             if tries:
                 entry[step] = json.loads(tries[-1].read_text())
-        if len(entry) == 2:
+        if not {"play", "fit", "accept"} & set(entry):
             break
-        entry["attempts"] = len(list(where.glob("fit*.json"))) or None
+        entry["attempts"] = len(list(where.glob("fit*.json"))) or len(list(where.glob("accept*.json"))) or None
         gens.append(entry)
     return gens
 
@@ -750,14 +857,15 @@ def learning_markdown(folder) -> str:
         x = g.get("accept", {}).get("gains", {}).get(v)
         return interval_text(x["gain"], x["low"], x["high"], "+") if x else ""
 
-    head = ["generation", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)", "accepted"]
+    head = ["generation", "budget", "data games", "positions", "log-loss (6-weight)", "Brier (6-weight)", "accepted"]
     head += [f"gain {short[v]}" for v in villains] + ["CPU s a game"]
     rows = []
     for g in gens:
         fit = {r["model"]: r for r in g.get("fit", {}).get("fit", [])}
         f = g.get("fit")
         accepted = {True: "yes", False: "refused"}.get(g.get("accept", {}).get("accepted"), "")
-        cells = [str(g["generation"])]
+        climb = g.get("accept", {}).get("climb")
+        cells = [str(g["generation"]), g.get("budget", "") + (f" (climb from {climb['from']})" if climb else "")]
         cells += [f"{f['data_games']:,}", f"{f['positions'] + f['tuned_positions']:,}"] if f else ["", ""]
         cells += [f"{fit['learned'][k]:.4f} ({fit['6-weight'][k]:.4f})" if fit else "" for k in ("log_loss", "brier")]
         cells += [accepted, *(gain(g, v) for v in villains)]

@@ -65,12 +65,18 @@ def read_rungs(folder: Path | str | None = None) -> Rungs | None:
     from simlab.studies.expert_iteration import convergence
 
     folder = Path(folder) if folder is not None else LEARNING
-    plays = []
-    # a refused generation that played its self-play (the loop's fixed point test) is no rung
-    while (doc := _read(folder / f"g{len(plays)}" / "play.json")) is not None and (
-        not plays or _accepted(folder / f"g{len(plays)}")
-    ):
-        plays.append(doc)
+    plays: dict[int, dict] = {}
+    # a refused generation (one that played its self-play as the loop's fixed point test too) is no rung, but a
+    # climb above it may be
+    for k in range(64):
+        where = folder / f"g{k}"
+        if not where.is_dir():
+            break
+        doc = _read(where / "play.json")
+        if doc is not None and (k == 0 or _accepted(where)):
+            plays[k] = doc
+        elif k == 0:
+            break
     if not plays:
         return None
     rows = [
@@ -83,10 +89,11 @@ def read_rungs(folder: Path | str | None = None) -> Rungs | None:
             "low": float(r["low"]),
             "high": float(r["high"]),
         }
-        for k, doc in enumerate(plays)
+        for k, doc in plays.items()
         for r in doc["values"]
     ]
-    top = len(plays) - 1
+    numbers = sorted(plays)
+    top = numbers[-1]
     done = _read(folder / "verdict.json")
     if done is not None and done.get("top") == top:
         settled, verdict = bool(done["settled"]), str(done["verdict"])
@@ -94,7 +101,8 @@ def read_rungs(folder: Path | str | None = None) -> Rungs | None:
         settled, verdict = False, "still moving"
     else:
         accept = _accepted(folder / f"g{top}") or {"gains": {}}
-        got = convergence({"gains": {}, "values": plays[top - 1]["values"]}, {**accept, "values": plays[top]["values"]})
+        previous = plays[numbers[-2]]["values"]
+        got = convergence({"gains": {}, "values": previous}, {**accept, "values": plays[top]["values"]})
         settled, verdict = got["settled"], got["verdict"]
     if verdict.startswith("still moving ("):
         verdict = verdict.split(";")[0]  # the measure of the move; why the run stopped is in its own files

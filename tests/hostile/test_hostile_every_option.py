@@ -125,6 +125,7 @@ BAD = {
     "--generations": "0",
     "--tuned-games": "-1",
     "--retries": "-1",
+    "--climbs": "-1",
     "--base": "expert",
     "--villains": "gaston,nobody",
     "learn --probe-games": "-1",
