@@ -430,8 +430,11 @@ def gains_of_a_longer_horizon(monkeypatch):
     incumbent, and as no difference otherwise."""
     from strategies import resolve
 
+    def horizon(strategy) -> float:
+        return resolve(strategy).params["horizon"] if str(strategy).endswith(".toml") else 0.0  # strong: a mixture
+
     def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
-        longer = resolve(mine).params["horizon"] > resolve(incumbent).params["horizon"]
+        longer = horizon(mine) > horizon(incumbent)
         g = 0.1 if longer else 0.0
         return {"gain": g, "low": g / 2, "high": 3 * g / 2, "games": games}
 
@@ -444,7 +447,7 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
 
     gains_of_a_longer_horizon(monkeypatch)
     folder = tmp_path / "learning"
-    res = E.learn(folder, tiny(base, climbs=1, generations=4, probe_games=0))
+    res = E.learn(folder, tiny(base, climbs=1, generations=4))
     climb = json.loads((folder / "g2" / "accept.json").read_text())
     assert climb["accepted"] and climb["incumbent"] == 0
     assert climb["climb"] == {"from": 0, "axis": "horizon", "budget": "2x2"}
@@ -454,12 +457,31 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
     learned = resolve(str(folder / "g3" / "search.toml")).params
     assert (learned["samples"], learned["horizon"], learned["value"]) == (2, 2, 2)  # learned on at the climb's budget
     assert json.loads((folder / "g3" / "accept.json").read_text())["accepted"] is False
-    assert res.verdict["top"] == 2 and res.verdict["settled"] and "fixed point" in res.verdict["reason"]
+    assert res.verdict["top"] == 2 and "fixed point" in res.verdict["reason"]
+    assert res.verdict["verdict"] == "still moving (±10.0 points)"  # its 4x search has a longer horizon: it gains
     assert res.table["budget"].to_list() == ["2x1", "2x1", "2x2", "2x2"]
     assert E.learning_table(E.read_generations(folder)).equals(pl.read_parquet(folder / "learning.parquet"))
     assert "| 2 | 2x2 (climb from 0) |" in E.learning_markdown(folder)
     rungs = read_rungs(folder)
     assert rungs.top == 2 and set(rungs.trace["level"]) == {"search g0", "search g2"}  # g1, refused, is no rung
+    probe = json.loads((folder / "g2" / "probe.json").read_text())
+    assert probe == json.loads((folder / "probe.json").read_text()) and probe["top"] == 2
+    above = resolve(str(folder / "g2" / "probe.toml")).params
+    assert (above["samples"], above["horizon"]) == (2 * 4, 2 * 4)  # 4x the climbed top's budget
+
+
+def test_a_verdict_on_a_lower_top_leaves_a_climb_above_it_under_way(base, straight, tmp_path):
+    import shutil
+
+    from simlab.studies.generations import read_rungs
+
+    folder = tmp_path / "learning"
+    shutil.copytree(straight, folder)
+    verdict = json.loads((folder / "verdict.json").read_text())
+    assert not read_rungs(folder).under_way
+    verdict["top"] -= 1
+    (folder / "verdict.json").write_text(json.dumps(verdict))
+    assert read_rungs(folder).under_way
 
 
 def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs_climbs(base, tmp_path, monkeypatch):

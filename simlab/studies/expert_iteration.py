@@ -567,8 +567,9 @@ def convergence(previous: dict, top: dict) -> dict:
 
 
 def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> dict:
-    """``probe.json``: the top generation's search at :data:`PROBE_FACTOR` times its budget against the top, and the
-    shipped ``strong`` mixtures against the top, paired, per villain (:data:`PROBE_SUPPORTS`)."""
+    """``g{top}/probe.json``, and ``probe.json`` beside the generations: the top generation's search at
+    :data:`PROBE_FACTOR` times its budget against the top, and the shipped ``strong`` mixtures against the top,
+    paired, per villain (:data:`PROBE_SUPPORTS`)."""
     from simlab.runs.levels import Level
 
     planned = 2 * paired_count(settings, settings.probe_games)
@@ -577,15 +578,14 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
         t = time.process_time()
         where = folder / f"g{top}"
         incumbent = _strategy(folder, top, settings)
-        params = search_params(settings, PROBE_FACTOR, at=budget(folder, top, settings))
-        if top == 0:
-            from strategies import resolve
+        from strategies import resolve
 
-            params["value"] = resolve(settings.base).params["value"]
+        params = search_params(settings, PROBE_FACTOR, at=budget(folder, top, settings))
+        params["value"] = resolve(incumbent).params["value"]  # the top's own scoring
         text = _search_toml(
             top, params, {"probe": f"{PROBE_FACTOR}x generation {top}"}, f"search-g{top}-x{PROBE_FACTOR}"
         )
-        if top == 0:
+        if not (where / "value.json").is_file():
             text = text.replace('value_model = "value.json"\n', "")
         write_atomically(where / "probe.toml", text)
         seed = step_seed(settings.seed, top, "probe")
@@ -610,7 +610,12 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
             "cpu_seconds": round(time.process_time() - t, 2),
         }
 
-    doc = _step(folder / "probe.json", make)
+    own, kept = folder / f"g{top}" / "probe.json", folder / "probe.json"
+    if not own.is_file() and kept.is_file() and json.loads(kept.read_text()).get("top") == top:
+        doc = json.loads(kept.read_text())  # a run from before each top kept its own probe
+    else:
+        doc = _step(own, make)  # a climb's new top is probed again; the probe below it stays in its folder
+        write_json(kept, doc)
     bar.advance(planned, "probe")
     return doc
 

@@ -107,7 +107,8 @@ def read_rungs(folder: Path | str | None = None) -> Rungs | None:
     if verdict.startswith("still moving ("):
         verdict = verdict.split(";")[0]  # the measure of the move; why the run stopped is in its own files
     trace = pl.DataFrame(rows, schema=dict.fromkeys(TRACE_COLUMNS[:3], pl.String) | _numbers())
-    return Rungs(trace, top, settled, verdict, done is None, folder)
+    under_way = done is None or done.get("top") != top  # a verdict on a lower top: a climb above it is under way
+    return Rungs(trace, top, settled, verdict, under_way, folder)
 
 
 def _numbers() -> dict:
