@@ -482,6 +482,9 @@ def test_a_verdict_on_a_lower_top_leaves_a_climb_above_it_under_way(base, straig
     verdict["top"] -= 1
     (folder / "verdict.json").write_text(json.dumps(verdict))
     assert read_rungs(folder).under_way
+    top = read_rungs(folder).top
+    said = f"The run is under way: generation {top} is the top played so far (the verdict on generation {top - 1} was"
+    assert said in E.learning_markdown(folder)
 
 
 def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs_climbs(base, tmp_path, monkeypatch):

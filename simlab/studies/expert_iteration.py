@@ -888,12 +888,17 @@ def learning_markdown(folder) -> str:
         own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
         name = f"{g['generation']} (refused)" if g.get("accept", {}).get("accepted") is False else str(g["generation"])
         values.append([name] + [interval_text(*(own[k][x] for x in ("value", "low", "high"))) for k in keys])
+    from simlab.studies.generations import read_rungs
+
     done = folder / "verdict.json"
-    if done.is_file():
-        v = json.loads(done.read_text())
+    rungs = read_rungs(folder)
+    top = rungs.top if rungs is not None else 0
+    v = json.loads(done.read_text()) if done.is_file() else {}
+    if v and v["top"] == top:
         said = f"Top generation {v['top']}: **{v['verdict']}**" + (f" ({v['reason']})." if v.get("reason") else ".")
     else:
-        said = f"The run is under way: generation {played[-1]['generation'] if played else 0} is the top played so far."
+        said = f"The run is under way: generation {top} is the top played so far"
+        said += f" (the verdict on generation {v['top']} was **{v['verdict']}**)." if v else "."
     return "\n\n".join(
         [
             _markdown(head, rows),
