@@ -506,3 +506,10 @@ def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs
     assert "climbing refused: generation 0 at twice its horizon nor twice its samples" in res.verdict["reason"]
     with pytest.raises(InputError, match=r"climbs=1 \(asked 0\)"):
         E.learn(once, tiny(base, generations=4, probe_games=0))
+
+
+def test_a_runs_cpu_time_is_every_step_it_played(straight):
+    doc = json.loads((straight / "learning.json").read_text())
+    steps = [g[s]["cpu_seconds"] for g in doc["generations"] for s in ("play", "fit", "accept") if s in g]
+    assert E.cpu_seconds(straight) == pytest.approx(sum(steps) + doc["probe"]["cpu_seconds"])
+    assert f"{E.cpu_seconds(straight) / 3600:.1f} CPU hours" in E.learning_markdown(straight)

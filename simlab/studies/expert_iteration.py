@@ -846,6 +846,22 @@ def read_generations(folder) -> list[dict]:
     return gens
 
 
+def cpu_seconds(folder) -> float:
+    """The CPU seconds every finished step of the run in ``folder`` took, as its step files record them (the self-play,
+    fits, paired games and probes; compiling is in none)."""
+    folder = Path(folder)
+    total = 0.0
+    for path in sorted(folder.glob("g*/*.json")):
+        doc = json.loads(path.read_text())
+        total += float(doc.get("cpu_seconds", 0.0)) if isinstance(doc, dict) else 0.0
+    kept = folder / "probe.json"
+    if kept.is_file():  # a run from before each top kept its own probe has it here only
+        doc = json.loads(kept.read_text())
+        if not (folder / f"g{doc.get('top')}" / "probe.json").is_file():
+            total += float(doc.get("cpu_seconds", 0.0))
+    return total
+
+
 def learning_markdown(folder) -> str:
     """The run in ``folder`` as the docs show it: a table of each generation's data, fit and paired gains, a table
     of each generation's values, and the verdict (or that the run is under way)."""
@@ -899,6 +915,11 @@ def learning_markdown(folder) -> str:
     else:
         said = f"The run is under way: generation {top} is the top played so far"
         said += f" (the verdict on generation {v['top']} was **{v['verdict']}**)." if v else "."
+    cpu = cpu_seconds(folder)
+    said += (
+        f" Its finished steps took {cpu / 3600:.1f} CPU hours, about {cpu / 7200:.1f} hours on two cores"
+        " (compiling excluded)."
+    )
     return "\n\n".join(
         [
             _markdown(head, rows),
