@@ -504,6 +504,9 @@ def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs
     assert (params["samples"], params["horizon"]) == (4, 1)  # the last try's files stand, as a retry's do
     assert res.verdict["top"] == 0 and res.verdict["settled"]
     assert "climbing refused: generation 0 at twice its horizon nor twice its samples" in res.verdict["reason"]
+    assert [(c["climb"]["budget"], c["accepted"]) for c in E.climb_tries(once)] == [("2x2", False), ("4x1", False)]
+    page = E.learning_markdown(once)
+    assert "| 2 | 0 | 2x2 | refused | +0.0% [+0.0, +0.0] |" in page and "| 2 | 0 | 4x1 | refused |" in page
     with pytest.raises(InputError, match=r"climbs=1 \(asked 0\)"):
         E.learn(once, tiny(base, generations=4, probe_games=0))
 

@@ -841,6 +841,8 @@ def read_generations(folder) -> list[dict]:
                 entry[step] = json.loads(tries[-1].read_text())
         if not {"play", "fit", "accept"} & set(entry):
             break
+        if climb := entry.get("accept", {}).get("climb"):  # the try shown, whichever try the strategy file holds now
+            entry["budget"] = climb["budget"]
         entry["attempts"] = len(list(where.glob("fit*.json"))) or len(list(where.glob("accept*.json"))) or None
         gens.append(entry)
     return gens
@@ -920,15 +922,38 @@ def learning_markdown(folder) -> str:
         f" Its finished steps took {cpu / 3600:.1f} CPU hours, about {cpu / 7200:.1f} hours on two cores"
         " (compiling excluded)."
     )
-    return "\n\n".join(
-        [
-            _markdown(head, rows),
-            "Each generation's value on its own self-play games (the first villain's win rate; 3p: each villain's "
-            "share of the 3-player game), 95% intervals:",
-            _markdown(["generation", *(label(m, v) for m, v in keys)], values),
-            said,
+    parts = [
+        _markdown(head, rows),
+        "Each generation's value on its own self-play games (the first villain's win rate; 3p: each villain's "
+        "share of the 3-player game), 95% intervals:",
+        _markdown(["generation", *(label(m, v) for m, v in keys)], values),
+    ]
+    climbs = climb_tries(folder)
+    if climbs:
+        parts.append(
+            "Each climb tried, against the top it climbed from, paired (gains in points, 95% intervals; the tries "
+            "stop at the first accepted):"
+        )
+        head = ["generation", "from", "budget", "accepted", *(f"gain {short[v]}" for v in villains)]
+        cells = [
+            [str(c["generation"]), str(c["climb"]["from"]), c["climb"]["budget"], "yes" if c["accepted"] else "refused"]
+            + [gain(c, v) for v in villains]
+            for c in climbs
         ]
-    )
+        parts.append(_markdown(head, cells))
+    return "\n\n".join([*parts, said])
+
+
+def climb_tries(folder) -> list[dict]:
+    """Every climb the run in ``folder`` has tried so far, in order: each try's accept step (generation, gains,
+    accepted, reason, and what it climbed: from, axis, budget)."""
+    tries = []
+    for where in sorted(Path(folder).glob("g*"), key=lambda p: int(p.name[1:]) if p.name[1:].isdigit() else -1):
+        for path in sorted(where.glob("accept*.json"), key=lambda p: (len(p.stem), p.stem)):
+            doc = json.loads(path.read_text())
+            if "climb" in doc:
+                tries.append({"accept": doc} | doc)
+    return tries
 
 
 def _markdown(head: list[str], rows: list[list[str]]) -> str:
