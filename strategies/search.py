@@ -114,18 +114,30 @@ SETTINGS = (
         True,
         "score at the horizon: 2 a learned value model (value_model), 1 the 6-weight value model, 0 the progress lead",
     ),
+    # a villain's own budget, where its seat needs another (simlab learn's climbs): unset, the common one
+    *(
+        (f"samples_{v.replace('-', '_')}", 0.0, 0, 256, True, f"worlds sampled per decision in {v}'s seat (0: samples)")
+        for v in ("gaston", "lady-tremaine", "horned-king")
+    ),
+    *(
+        (f"horizon_{v.replace('-', '_')}", -2.0, -2, 20, True, f"turns played out in {v}'s seat (-2: horizon)")
+        for v in ("gaston", "lady-tremaine", "horned-king")
+    ),
 )
+BUDGET_VILLAINS = ("gaston", "lady-tremaine", "horned-king")  # the villains with a budget of their own, as above
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)
 CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1), "value": (0, 1, 2)}  # settings taking only these values
-(S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT, S_KINDS, S_SCREEN, S_HALVING, S_VALUE) = range(
-    len(PARAM_NAMES)
-)
+S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT = range(6)
+S_KINDS, S_SCREEN, S_HALVING, S_VALUE = range(6, 10)
 ALL_KINDS = 4095  # 2**12 - 1: every decision kind (DK_MOVE 0 .. DK_PLACE 11)
 
-HEADER = 32  # sparams[player, :HEADER]: the settings above, then the value model
-if len(SETTINGS) > HEADER - 3 * 6:
-    raise RuntimeError(f"{len(SETTINGS)} search settings; the header holds {HEADER - 3 * 6} before the value model")
+HEADER = 40  # sparams[player, :HEADER]: the settings above, each villain row's budget, then the value model
+# sparams[player, BUDGET_AT + 2 * row:][:2]: the worlds and the horizon of the seat of villain row ``row`` (its own
+# setting where given, else the common one): the kernel reads its budget here
+BUDGET_AT = len(SETTINGS)
+if BUDGET_AT + 2 * 3 > HEADER - 3 * 6:
+    raise RuntimeError(f"{len(SETTINGS)} search settings; the header holds {HEADER - 3 * 6 - 2 * 3} before the model")
 # The value model (strategies/search_value.toml, fitted by simlab.studies.value): per villain row, one weight per
 # feature of a seat (F_*) and a constant; a seat's score is their sum, P(seat wins) the softmax over the seats.
 F_PROGRESS, F_POWER, F_HEROES, F_ALLIES, F_PROGRESS4 = range(5)
@@ -151,6 +163,15 @@ def check_params(params: dict[str, float]) -> str | None:
         return f"params.samples must be a whole number of worlds, 1 or more, got {params['samples']:g}"
     if params["horizon"] < -1 or params["horizon"] != int(params["horizon"]):
         return f"params.horizon must be a whole number of turns, or -1 (to the end), got {params['horizon']:g}"
+    for v in BUDGET_VILLAINS:
+        key = v.replace("-", "_")
+        worlds, turns = params[f"samples_{key}"], params[f"horizon_{key}"]
+        if worlds < 0 or worlds != int(worlds):
+            why = "a whole number of worlds, 0 (the samples setting) or more"
+            return f"params.samples_{key} must be {why}, got {worlds:g}"
+        if turns < -2 or turns != int(turns):
+            why = "a whole number of turns, -1 (to the end) or -2 (the horizon setting)"
+            return f"params.horizon_{key} must be {why}, got {turns:g}"
     if not 0 <= params["kinds"] <= ALL_KINDS or params["kinds"] != int(params["kinds"]):
         return f"params.kinds must be a whole number from 0 to {ALL_KINDS} (a sum of 2**kind), got {params['kinds']:g}"
     if params["screen"] < 0 or params["screen"] != int(params["screen"]):
@@ -201,9 +222,13 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
     cards = load_cards()
     if len(cards.villains) > N_VILLAIN_ROWS:
         raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
+    if tuple(VILLAIN_KEYS) != BUDGET_VILLAINS:
+        raise RuntimeError(f"the search's own budgets are for {BUDGET_VILLAINS}; the cards have {VILLAIN_KEYS}")
     model = value_model()
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
+        worlds, turns = budget_of(params, v)
+        out[BUDGET_AT + 2 * row], out[BUDGET_AT + 2 * row + 1] = worlds, turns
         if v in model:
             out[VALUE_AT + row * VALUE_WIDTH : VALUE_AT + (row + 1) * VALUE_WIDTH] = model[v]
         spec = (rollouts or {}).get(v) or resolve(rollout_strategy(params["rollout"], v, resolve))
@@ -215,6 +240,13 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
         weights = learned_model(model_file).weights
         out[MODEL_AT : MODEL_AT + len(weights)] = weights
     return out
+
+
+def budget_of(params: dict[str, float], villain: str) -> tuple[float, float]:
+    """The worlds and the horizon of ``villain``'s seat: its own settings where given, else the common ones."""
+    key = villain.replace("-", "_")
+    worlds, turns = params.get(f"samples_{key}", 0.0), params.get(f"horizon_{key}", -2.0)
+    return (worlds if worlds >= 1 else params["samples"]), (turns if turns >= -1 else params["horizon"])
 
 
 @functools.cache
@@ -469,8 +501,9 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
     how many of them it scored better in, whether it is still played out, and a mark for the halving.
     ``x``: float64 (N_SCRATCH,) scratch for the value."""
     sp = st.sparams[player]
-    samples = max(np.int64(sp[S_SAMPLES]), 1)
-    horizon = np.int64(sp[S_HORIZON])
+    row = st.sv[player, K.SV_VILLAIN]
+    samples = max(np.int64(sp[BUDGET_AT + 2 * row]), 1)
+    horizon = np.int64(sp[BUDGET_AT + 2 * row + 1])
     policy = 0 if sp[S_ROLLOUT] == 0 else 1
     screen = np.int64(sp[S_SCREEN])
     rounds = np.int64(sp[S_HALVING])

@@ -296,9 +296,46 @@ def test_rollout_parameters_are_each_villains_rollout_strategy():
     assert np.array_equal(vec[: len(search.PARAM_NAMES)], [resolve("search").params[p] for p in search.PARAM_NAMES])
 
 
+def test_a_villains_own_budget_is_what_its_seat_searches_with(tmp_path):
+    """Gaston's own horizon in a file plays his seat as a file with that horizon for everyone does, the other seat
+    as the common horizon; unset, every seat reads the common budget."""
+    from simlab.data.cards import VILLAIN_KEYS, load_cards
+    from simlab.runs.sim import simulate
+
+    def file(name: str, params: str, samples: int = 2) -> str:
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'base = "search"\n[params]\nsamples = {samples}\nhalving = 0\nscreen = 0\n{params}')
+        return str(path)
+
+    own = file("own", "horizon = 2\nhorizon_gaston = 0\nsamples_gaston = 3\n")
+    short, long = file("short", "horizon = 0\n", samples=3), file("long", "horizon = 2\n")
+    vec, cards = resolve(own).vector(), load_cards()
+    budgets = {v: tuple(vec[search.BUDGET_AT + 2 * cards.villain(v).row :][:2]) for v in VILLAIN_KEYS}
+    assert budgets == {"gaston": (3, 0), "lady-tremaine": (2, 2), "horned-king": (2, 2)}
+
+    def games(gaston: str, horned_king: str):
+        chosen = {"gaston": gaston, "horned-king": horned_king}
+        return simulate("gaston-vs-horned-king", RunSettings(4, seed=5, threads=1), strategies=chosen).games
+
+    mixed = games(own, own)
+    assert mixed.equals(games(short, long))
+    assert not mixed.equals(games(long, long))  # the budget changes the play, so the comparison can fail
+
+
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
+        (
+            "samples_lady_tremaine",
+            1.5,
+            "params.samples_lady_tremaine must be a whole number of worlds, 0 (the samples setting) or more, got 1.5",
+        ),
+        (
+            "horizon_horned_king",
+            -3,
+            "params.horizon_horned_king must be a whole number of turns, -1 (to the end) or -2 "
+            "(the horizon setting), got -3",
+        ),
         ("rollout", 3, "params.rollout must be one of 0, 1, 2, got 3"),
         ("samples", 0, "params.samples must be a whole number of worlds, 1 or more, got 0"),
         ("horizon", -2, "params.horizon must be a whole number of turns, or -1 (to the end), got -2"),
