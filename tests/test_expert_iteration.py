@@ -450,7 +450,15 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
     res = E.learn(folder, tiny(base, climbs=1, generations=4))
     climb = json.loads((folder / "g2" / "accept.json").read_text())
     assert climb["accepted"] and climb["incumbent"] == 0
-    assert climb["climb"] == {"from": 0, "axis": "horizon", "budget": "2x2"}
+    both = ["gaston", "horned-king"]
+    assert climb["climb"] == {
+        "from": 0,
+        "axis": "horizon",
+        "tried": both,
+        "budgets": dict.fromkeys(both, [2, 2]),
+        "budget": "2x2",
+        "villains": both,
+    }
     assert not (folder / "g2" / "accept-1.json").exists()  # the horizon was stronger: no try at twice the worlds
     climbed = resolve(str(folder / "g2" / "search.toml")).params
     assert (climbed["samples"], climbed["horizon"], climbed["value"]) == (2, 2, 1)  # g0's own scoring
@@ -499,16 +507,52 @@ def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs
     assert contents(once) == contents(straight)
     for name, axis, at in (("accept.json", "horizon", "2x2"), ("accept-1.json", "samples", "4x1")):
         doc = json.loads((once / "g2" / name).read_text())
-        assert not doc["accepted"] and doc["climb"] == {"from": 0, "axis": axis, "budget": at}
+        assert not doc["accepted"] and doc["climb"]["villains"] == [] and doc["climb"]["budget"] == at
+        assert doc["climb"]["axis"] == axis and doc["climb"]["tried"] == ["gaston", "horned-king"]
     params = resolve(str(once / "g2" / "search.toml")).params
     assert (params["samples"], params["horizon"]) == (4, 1)  # the last try's files stand, as a retry's do
     assert res.verdict["top"] == 0 and res.verdict["settled"]
-    assert "climbing refused: generation 0 at twice its horizon nor twice its samples" in res.verdict["reason"]
+    said = "climbing refused: no villain of generation 0 at twice its horizon nor twice its samples is stronger"
+    assert said in res.verdict["reason"]
     assert [(c["climb"]["budget"], c["accepted"]) for c in E.climb_tries(once)] == [("2x2", False), ("4x1", False)]
     page = E.learning_markdown(once)
-    assert "| 2 | 0 | 2x2 | refused | +0.0% [+0.0, +0.0] |" in page and "| 2 | 0 | 4x1 | refused |" in page
+    assert "| 2 | 0 | 2x2 | none | +0.0% [+0.0, +0.0] |" in page and "| 2 | 0 | 4x1 | none |" in page
     with pytest.raises(InputError, match=r"climbs=1 \(asked 0\)"):
         E.learn(once, tiny(base, generations=4, probe_games=0))
+
+
+def test_each_villain_climbs_where_its_own_seat_gains(base, tmp_path, monkeypatch):
+    """Gaston gains with a longer horizon only, the Horned King with more worlds only: the climb gives each his own."""
+    from strategies import resolve
+    from strategies.search import budget_of
+
+    def own(strategy, villain):
+        return budget_of(resolve(strategy).params, villain) if str(strategy).endswith(".toml") else (0, 0)
+
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+        (w, h), (w0, h0) = own(mine, villain), own(incumbent, villain)
+        better = h > h0 if villain == "gaston" else w > w0
+        g = 0.1 if better else 0.0
+        return {"gain": g, "low": g / 2, "high": 3 * g / 2, "games": games}
+
+    monkeypatch.setattr(L, "paired_gain", gain)
+    folder = tmp_path / "learning"
+    res = E.learn(folder, tiny(base, climbs=1, generations=4, probe_games=2))
+    first, second = (json.loads((folder / "g2" / n).read_text()) for n in ("accept.json", "accept-1.json"))
+    assert first["climb"]["villains"] == ["gaston"] and first["accepted"]
+    assert second["climb"]["tried"] == ["horned-king"] and list(second["gains"]) == ["horned-king"]  # no replay
+    assert second["climb"]["villains"] == ["horned-king"]
+    climbed = resolve(str(folder / "g2" / "search.toml")).params
+    assert budget_of(climbed, "gaston") == (2, 2) and budget_of(climbed, "horned-king") == (4, 1)
+    learned = resolve(str(folder / "g3" / "search.toml")).params  # learned on at each villain's own budget
+    assert budget_of(learned, "gaston") == (2, 2) and budget_of(learned, "horned-king") == (4, 1)
+    probe = resolve(str(folder / "g2" / "probe.toml")).params
+    assert budget_of(probe, "gaston") == (8, 8) and budget_of(probe, "horned-king") == (16, 4)
+    assert res.verdict["top"] == 2 and res.table["budget"].to_list()[2:] == ["G 2x2, HK 4x1"] * 2
+    merged = E.read_generations(folder)[2]["accept"]
+    assert merged["accepted"] and merged["climb"]["axes"] == {"gaston": "horizon", "horned-king": "samples"}
+    assert {v: g["gain"] for v, g in merged["gains"].items()} == {"gaston": 0.1, "horned-king": 0.1}
+    assert E.learning_table(E.read_generations(folder)).equals(pl.read_parquet(folder / "learning.parquet"))
 
 
 def test_a_runs_cpu_time_is_every_step_it_played(straight):

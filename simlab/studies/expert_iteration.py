@@ -225,30 +225,55 @@ policy_model = "apprentice.json"
 """
 
 
-def budget(folder: Path, k: int, settings: LearnSettings) -> tuple[int, int]:
-    """Generation ``k``'s search budget: (worlds sampled, turns of horizon)."""
+Budgets = dict[str, tuple[int, int]]  # villain -> (worlds sampled, turns of horizon) of its seat
+
+
+def budget(folder: Path, k: int, settings: LearnSettings) -> Budgets:
+    """Generation ``k``'s search budget, each villain's seat's (a climb may give one villain more)."""
     from strategies import resolve
+    from strategies.search import budget_of
 
     params = resolve(strategy_file(folder, k, settings)).params
-    return int(params["samples"]), int(params["horizon"])
+    return {v: tuple(int(x) for x in budget_of(params, v)) for v in settings.villains}
 
 
-def budget_text(samples_horizon: tuple[int, int]) -> str:
-    """A budget as the docs write it: worlds x turns (32x4)."""
-    return "{}x{}".format(*samples_horizon)
+def budget_text(budgets: Budgets) -> str:
+    """A budget as the docs write it: worlds x turns (32x4), or each villain's where they differ (G 32x4, LT 32x8)."""
+    texts = {v: "{}x{}".format(*b) for v, b in budgets.items()}
+    if len(set(texts.values())) == 1:
+        return next(iter(texts.values()))
+    return ", ".join(f"{_initials(v)} {t}" for v, t in texts.items())
 
 
-def search_params(settings: LearnSettings, factor: int = 1, at: tuple[int, int] | None = None) -> dict[str, float]:
-    """The base's search settings at budget ``at`` (worlds, horizon; default the base's own) times ``factor``,
-    scoring by a learned model."""
+def _initials(villain: str) -> str:
+    return "".join(w[0].upper() for w in villain.split("-"))
+
+
+def search_params(settings: LearnSettings, factor: int = 1, at: Budgets | None = None) -> dict[str, float]:
+    """The base's search settings at budget ``at`` (default the base's own) times ``factor``, scoring by a learned
+    model: the budget most villains have is the common one, a villain with another has its own settings."""
+    from collections import Counter
+
     from strategies import resolve
+    from strategies.search import BUDGET_VILLAINS
 
     params = dict(resolve(settings.base).params)
     if at is not None:
-        params["samples"], params["horizon"] = float(at[0]), float(at[1])
-    params["samples"] = params["samples"] * factor
-    if params["horizon"] >= 0:
-        params["horizon"] = params["horizon"] * factor
+        shared = Counter(at.values()).most_common(1)[0][0]  # on a tie, the first villain's
+        params["samples"], params["horizon"] = float(shared[0]), float(shared[1])
+        for v, (worlds, turns) in at.items():
+            if (worlds, turns) != shared:
+                key = v.replace("-", "_")
+                params[f"samples_{key}"], params[f"horizon_{key}"] = float(worlds), float(turns)
+    for v in ("", *(f"_{v.replace('-', '_')}" for v in BUDGET_VILLAINS)):
+        if params[f"samples{v}"] >= 1:
+            params[f"samples{v}"] *= factor
+        if params[f"horizon{v}"] >= 0:
+            params[f"horizon{v}"] *= factor
+        if v and params[f"samples{v}"] == 0:  # unset: the file names only the budgets that differ
+            del params[f"samples{v}"]
+        if v and params[f"horizon{v}"] == -2:
+            del params[f"horizon{v}"]
     params["value"] = 2.0
     return params
 
@@ -460,10 +485,13 @@ def accept_step(
     climb: dict | None = None,
 ) -> dict:
     """Is generation ``k`` stronger than ``incumbent`` (default ``k-1``)? ``g{k}/accept.json``: each villain's paired
-    gain with its 95% interval, the verdict and its reason (:func:`simlab.studies.learn.accepted`), and for a
-    climb, what it climbed (``climb``)."""
+    gain with its 95% interval, the verdict and its reason (:func:`simlab.studies.learn.accepted`); for a climb
+    (``climb``: from, axis, the villains it tries and their budgets), only the villains it tries, each climbing if
+    its gain's interval lies above 0 (:func:`climbed`)."""
     name = "accept" if attempt == 0 else f"accept-{attempt}"
     planned = paired_count(settings, settings.paired_games)
+    if climb is not None:  # only the villains it tries
+        planned = planned * len(climb["tried"]) // len(settings.villains)
     below = k - 1 if incumbent is None else incumbent
 
     def make() -> dict:
@@ -475,13 +503,18 @@ def accept_step(
             settings.paired_games,
             step_seed(settings.seed, k, "accept"),
             bar.part(f"generation {k}: paired against {below}"),
+            villains=None if climb is None else climb["tried"],
         )
-        ok, why = L.accepted(gains)
+        if climb is None:
+            ok, why = L.accepted(gains)
+        else:
+            climb_doc = climb | {"villains": [v for v in gains if gains[v]["low"] > 0]}
+            ok, why = climbed(gains, climb_doc["villains"])
         doc = {"generation": k, "gains": gains, "accepted": ok, "reason": why}
         if below != k - 1:
             doc["incumbent"] = below
         if climb is not None:
-            doc["climb"] = climb
+            doc["climb"] = climb_doc
         return doc | {"cpu_seconds": round(time.process_time() - t, 2)}
 
     doc = _step(folder / f"g{k}" / f"{name}.json", make)
@@ -489,17 +522,34 @@ def accept_step(
     return doc
 
 
-def climb_step(folder: Path, top: int, k: int, settings: LearnSettings, bar: _Progress, attempt: int) -> dict:
-    """Generation ``k``: the ``top``'s value model at twice its budget along ``CLIMB_AXES[attempt]`` (its
-    ``value.json`` copied, ``search.toml`` at the climbed budget), tried against the top
-    (:func:`accept_step`)."""
+def climbed(gains: dict, villains: list[str]) -> tuple[bool, str]:
+    """A climb try's verdict: the ``villains`` whose gain's 95% interval lies above 0 climb, each of the others
+    keeping its budget (the seats are separate: one villain's budget never costs another's seat)."""
+    if not villains:
+        return False, "refused: no villain's gain has its 95% interval above 0"
+    g = {v: {k: 100 * gains[v][k] for k in ("gain", "low", "high")} for v in villains}
+    said = ", ".join(f"{v} {g[v]['gain']:+.1f}% [{g[v]['low']:+.1f}%, {g[v]['high']:+.1f}%]" for v in villains)
+    return True, f"accepted for {said}"
+
+
+def climb_step(
+    folder: Path, top: int, k: int, settings: LearnSettings, bar: _Progress, attempt: int, earlier: list[dict]
+) -> dict:
+    """A try of climb generation ``k`` from the ``top``: each villain not climbed in the ``earlier`` tries at twice
+    its budget along ``CLIMB_AXES[attempt]``, tried against the top in its own seat (:func:`accept_step`). The
+    generation's files are the top's value model (copied) and ``search.toml`` at the budget tried, then, once any
+    villain has climbed, at the budget climbed: the top's, with each climbed villain's own."""
     axis = CLIMB_AXES[attempt]
-    samples, horizon = budget(folder, top, settings)
-    at = (2 * samples, horizon) if axis == "samples" else (samples, 2 * horizon)
-    climb = {"from": top, "axis": axis, "budget": budget_text(at)}
-    done = folder / f"g{k}" / ("accept.json" if attempt == 0 else f"accept-{attempt}.json")
-    if not done.is_file():
-        out = folder / f"g{k}"
+    top_budget = budget(folder, top, settings)
+    won: Budgets = {}  # the villains climbed so far, at their climbed budgets
+    for doc in earlier:
+        won |= {v: tuple(doc["climb"]["budgets"][v]) for v in doc["climb"]["villains"]}
+    tried = [v for v in settings.villains if v not in won]
+    doubled = {v: (2 * w, h) if axis == "samples" else (w, 2 * h) for v, (w, h) in top_budget.items()}
+    candidate = top_budget | won | {v: doubled[v] for v in tried}
+    out = folder / f"g{k}"
+
+    def write(at: Budgets, what: str) -> None:
         if top == 0:
             from strategies import resolve
 
@@ -507,24 +557,68 @@ def climb_step(folder: Path, top: int, k: int, settings: LearnSettings, bar: _Pr
         else:
             params = search_params(settings, at=at)
             write_atomically(out / "value.json", (folder / f"g{top}" / "value.json").read_bytes())
-        provenance = {"generation": k, "climb": f"generation {top} at twice its {axis}"}
+        provenance = {"generation": k, "climb": f"generation {top}: {what}"}
         text = _search_toml(k, params, provenance).replace(
-            f"fitted on generation {k - 1}'s self-play", f"of generation {top}, at twice its {axis}"
+            f"fitted on generation {k - 1}'s self-play", f"of generation {top}: {what}"
         )
         if top == 0:
             text = text.replace('value_model = "value.json"\n', "")
         write_atomically(out / "search.toml", text)
-    return accept_step(folder, k, settings, bar, attempt, incumbent=top, climb=climb)
+
+    done = out / ("accept.json" if attempt == 0 else f"accept-{attempt}.json")
+    if not done.is_file():
+        write(candidate, f"{', '.join(tried)} at twice the {axis}")
+    climb = {
+        "from": top,
+        "axis": axis,
+        "tried": tried,
+        "budgets": {v: list(candidate[v]) for v in settings.villains},
+        "budget": budget_text({v: candidate[v] for v in tried}),
+    }
+    doc = accept_step(folder, k, settings, bar, attempt, incumbent=top, climb=climb)
+    won |= {v: candidate[v] for v in doc["climb"]["villains"]}
+    if won:  # the generation: the top with each climbed villain's budget (again on a resume: the same file)
+        write(top_budget | won, "; ".join(f"{v} at {budget_text({v: b})}" for v, b in won.items()))
+    return doc
 
 
-def paired_gains(candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None) -> dict:
-    """Each villain's :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a strategy, or villain -> one) over
-    ``incumbent``, the incumbent's games shared between a pairing's villains (and with other calls given the same
-    ``cache``)."""
+def merged_climb(tries: list[dict], settings: LearnSettings) -> dict:
+    """A climb generation's accept doc from its tries: each villain's gain in the try that climbed it (or its last
+    try), accepted when any villain climbed, and the budget climbed."""
+    gains, axes = {}, {}
+    for doc in tries:
+        for v, g in doc["gains"].items():
+            if v not in axes:
+                gains[v] = g
+        axes |= dict.fromkeys(doc["climb"]["villains"], doc["climb"]["axis"])
+    first = tries[0]
+    at = {v: tuple(b) for v, b in first["climb"]["budgets"].items()}
+    for v in first["climb"]["tried"]:  # the top's own, before the first try doubled it
+        w, h = at[v]
+        at[v] = (w // 2, h) if first["climb"]["axis"] == "samples" else (w, h // 2)
+    at |= {v: tuple(d["climb"]["budgets"][v]) for d in tries for v in d["climb"]["villains"]}
+    said = "; ".join(f"{v} at twice its {a}" for v, a in axes.items())
+    return {
+        "generation": first["generation"],
+        "gains": {v: gains[v] for v in settings.villains if v in gains},
+        "accepted": bool(axes),
+        "reason": f"accepted: {said}" if axes else "refused: no villain gains at twice its horizon nor its worlds",
+        "incumbent": first["incumbent"],
+        "climb": {"from": first["climb"]["from"], "villains": list(axes), "axes": axes, "budget": budget_text(at)},
+        "cpu_seconds": round(sum(d["cpu_seconds"] for d in tries), 2),
+    }
+
+
+def paired_gains(
+    candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None, villains=None
+) -> dict:
+    """Each villain's (of ``villains``, default all) :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a
+    strategy, or villain -> one) over ``incumbent``, the incumbent's games shared between a pairing's villains (and
+    with other calls given the same ``cache``)."""
     cache = {} if cache is None else cache
     out = {}
     each = 2 * games * (len(settings.villains) - 1)  # a villain's paired_gain: two runs per pairing
-    for i, v in enumerate(settings.villains):
+    for i, v in enumerate(villains if villains is not None else settings.villains):
         mine = candidate[v] if isinstance(candidate, dict) else candidate
 
         def step(n, _planned, base=i * each):
@@ -687,7 +781,7 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
         by_number[k + 2] = step
         if not step["accept"]["accepted"]:
             tried = " nor ".join(f"twice its {a}" for a in CLIMB_AXES)
-            verdict["reason"] += f"; climbing refused: generation {k} at {tried} is no stronger"
+            verdict["reason"] += f"; climbing refused: no villain of generation {k} at {tried} is stronger"
             break
         climbed += 1
         below, k = k, k + 2
@@ -747,17 +841,20 @@ def with_probe(verdict: dict, probe_doc: dict | None) -> dict:
 
 
 def _climb(folder, k, settings, bar) -> dict:
-    """Generation k+2: the top ``k`` at twice its horizon, else at twice its worlds, whichever is first accepted."""
+    """Generation k+2: each villain of the top ``k`` at twice its horizon, and each that does not gain there at
+    twice its worlds (:func:`climb_step`), until every villain has climbed or every axis is tried."""
+    tries: list[dict] = []
     for attempt in range(len(CLIMB_AXES)):
-        accept = climb_step(folder, k, k + 2, settings, bar, attempt)
-        if accept["accepted"]:
+        tries.append(climb_step(folder, k, k + 2, settings, bar, attempt, tries))
+        if len({v for d in tries for v in d["climb"]["villains"]}) == len(settings.villains):
             break
+    accept = merged_climb(tries, settings)
     return {
         "generation": k + 2,
         "strategy": f"g{k + 2}/search.toml",
         "budget": accept["climb"]["budget"],
         "accept": accept,
-        "attempts": attempt + 1,
+        "attempts": len(tries),
     }
 
 
@@ -822,17 +919,19 @@ def learning_table(gens: list[dict]) -> pl.DataFrame:
 
 def read_generations(folder) -> list[dict]:
     """The generations of the run in ``folder`` as its step files hold them so far (as :func:`learn` gathers them:
-    generation, strategy, and the play, fit and accept steps it has; a retried generation's last try), for a table
-    of a run still under way or stopped (:func:`learning_table`)."""
+    generation, strategy, and the play, fit and accept steps it has; a retried generation's last try; a climb's tries
+    merged, :func:`merged_climb`), for a table of a run still under way or stopped (:func:`learning_table`)."""
     folder = Path(folder)
     meta = folder / "settings.json"
-    base = json.loads(meta.read_text())["base"] if meta.is_file() else "search"
+    kept = json.loads(meta.read_text()) if meta.is_file() else {}
+    settings = LearnSettings(base=kept.get("base", "search"), villains=tuple(kept.get("villains", VILLAIN_KEYS)))
+    base = settings.base
     gens = []
     for k in range(64):
         where = folder / f"g{k}"
         entry: dict = {"generation": k, "strategy": base if k == 0 else f"g{k}/search.toml"}
         if k == 0 or (where / "search.toml").is_file():
-            entry["budget"] = budget_text(budget(folder, k, LearnSettings(base=base)))
+            entry["budget"] = budget_text(budget(folder, k, settings))
         for step in ("play", "fit", "accept"):
             # a generation's values are its own self-play (play.json); a retry's play-N.json is data for the next fit
             pattern = "play.json" if step == "play" else f"{step}*.json"
@@ -841,9 +940,10 @@ def read_generations(folder) -> list[dict]:
                 entry[step] = json.loads(tries[-1].read_text())
         if not {"play", "fit", "accept"} & set(entry):
             break
-        if climb := entry.get("accept", {}).get("climb"):  # the try shown, whichever try the strategy file holds now
-            entry["budget"] = climb["budget"]
         entry["attempts"] = len(list(where.glob("fit*.json"))) or len(list(where.glob("accept*.json"))) or None
+        if "climb" in entry.get("accept", {}):  # its tries as one, whichever try the strategy file holds now
+            entry["accept"] = merged_climb([t for t in climb_tries(folder) if t["generation"] == k], settings)
+            entry["budget"] = entry["accept"]["climb"]["budget"]
         gens.append(entry)
     return gens
 
@@ -934,14 +1034,18 @@ def learning_markdown(folder) -> str:
             "Each climb tried, against the top it climbed from, paired (gains in points, 95% intervals; the tries "
             "stop at the first accepted):"
         )
-        head = ["generation", "from", "budget", "accepted", *(f"gain {short[v]}" for v in villains)]
+        head = ["generation", "from", "budget tried", "climbed", *(f"gain {short[v]}" for v in villains)]
         cells = [
-            [str(c["generation"]), str(c["climb"]["from"]), c["climb"]["budget"], "yes" if c["accepted"] else "refused"]
-            + [gain(c, v) for v in villains]
+            [str(c["generation"]), str(c["climb"]["from"]), c["climb"]["budget"]]
+            + [_climbed(c["climb"]["villains"], short), *(gain({"accept": c}, v) for v in villains)]
             for c in climbs
         ]
         parts.append(_markdown(head, cells))
     return "\n\n".join([*parts, said])
+
+
+def _climbed(villains: list[str], short: dict[str, str]) -> str:
+    return ", ".join(short[v] for v in villains) or "none"
 
 
 def climb_tries(folder) -> list[dict]:
@@ -952,7 +1056,7 @@ def climb_tries(folder) -> list[dict]:
         for path in sorted(where.glob("accept*.json"), key=lambda p: (len(p.stem), p.stem)):
             doc = json.loads(path.read_text())
             if "climb" in doc:
-                tries.append({"accept": doc} | doc)
+                tries.append(doc)
     return tries
 
 
