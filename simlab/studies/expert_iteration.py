@@ -561,6 +561,7 @@ def climb_step(
         text = _search_toml(k, params, provenance).replace(
             f"fitted on generation {k - 1}'s self-play", f"of generation {top}: {what}"
         )
+        text = text.replace(f"learned from generation {k - 1}", f"of generation {top} at a climbed budget")
         if top == 0:
             text = text.replace('value_model = "value.json"\n', "")
         write_atomically(out / "search.toml", text)
