@@ -1032,8 +1032,8 @@ def learning_markdown(folder) -> str:
     climbs = climb_tries(folder)
     if climbs:
         parts.append(
-            "Each climb tried, against the top it climbed from, paired (gains in points, 95% intervals; the tries "
-            "stop at the first accepted):"
+            "Each climb tried, against the top it climbed from, paired (gains in points, 95% intervals; a villain "
+            "that climbs is tried no further):"
         )
         head = ["generation", "from", "budget tried", "climbed", *(f"gain {short[v]}" for v in villains)]
         cells = [
