@@ -1007,11 +1007,8 @@ def learning_markdown(folder) -> str:
         own = {(r["matchup"], r["villain"]): r for r in g["play"]["values"]}
         name = f"{g['generation']} (refused)" if g.get("accept", {}).get("accepted") is False else str(g["generation"])
         values.append([name] + [interval_text(*(own[k][x] for x in ("value", "low", "high"))) for k in keys])
-    from simlab.studies.generations import read_rungs
-
     done = folder / "verdict.json"
-    rungs = read_rungs(folder)
-    top = rungs.top if rungs is not None else 0
+    top = max(rung_generations(folder), default=0)
     v = json.loads(done.read_text()) if done.is_file() else {}
     if v and v["top"] == top:
         said = f"Top generation {v['top']}: **{v['verdict']}**" + (f" ({v['reason']})." if v.get("reason") else ".")
@@ -1047,6 +1044,24 @@ def learning_markdown(folder) -> str:
 
 def _climbed(villains: list[str], short: dict[str, str]) -> str:
     return ", ".join(short[v] for v in villains) or "none"
+
+
+def rung_generations(folder) -> list[int]:
+    """The generations of the run in ``folder`` that are rungs of the skill trace: generation 0 and each accepted
+    one (a climb in which any villain climbed, a retry that was accepted) that has played its self-play. A refused
+    generation is none, even one that played as the loop's fixed point test, but a climb above it may be."""
+    folder = Path(folder)
+    out = []
+    for k in range(64):
+        where = folder / f"g{k}"
+        if not where.is_dir():
+            break
+        accepted = any(json.loads(p.read_text()).get("accepted") for p in where.glob("accept*.json"))
+        if (where / "play.json").is_file() and (k == 0 or accepted):
+            out.append(k)
+        elif k == 0:
+            break
+    return out
 
 
 def climb_tries(folder) -> list[dict]:

@@ -62,21 +62,10 @@ def _accepted(where: Path) -> dict | None:
 
 def read_rungs(folder: Path | str | None = None) -> Rungs | None:
     """The generation rungs of the learning run in ``folder`` (default the shipped one); None without one."""
-    from simlab.studies.expert_iteration import convergence
+    from simlab.studies.expert_iteration import convergence, rung_generations
 
     folder = Path(folder) if folder is not None else LEARNING
-    plays: dict[int, dict] = {}
-    # a refused generation (one that played its self-play as the loop's fixed point test too) is no rung, but a
-    # climb above it may be
-    for k in range(64):
-        where = folder / f"g{k}"
-        if not where.is_dir():
-            break
-        doc = _read(where / "play.json")
-        if doc is not None and (k == 0 or _accepted(where)):
-            plays[k] = doc
-        elif k == 0:
-            break
+    plays = {k: _read(folder / f"g{k}" / "play.json") for k in rung_generations(folder)}
     if not plays:
         return None
     rows = [
