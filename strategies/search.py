@@ -58,6 +58,7 @@ from simlab.kernels.compile import allocating_kernel, as_ptr, entry_kernel, kern
 from simlab.kernels.rng import next_u64_nb, randint_nb
 from simlab.kernels.rules import advance_by_ref_nb, apply_nb
 from simlab.kernels.state import N_SPARAMS, new_state_nb, set_zone_nb
+from simlab.villains import KEYS as VILLAIN_KEYS
 from strategies.heuristic import choose_by_ref_nb as heuristic_choose_by_ref_nb
 from strategies.heuristic import progress_nb
 from strategies.learned import features as learned_features
@@ -70,6 +71,7 @@ DESCRIPTION = (
     "else expert) for the rest of the turn and 4 more, scores them by a value model fitted from simlab's games, "
     "drops the worse half of the options as the worlds double (successive halving), and takes the best."
 )
+BUDGET_VILLAINS = tuple(VILLAIN_KEYS)  # each villain may have a budget of its own (settings below)
 # The search player's settings: (name, default, low, high, whole number, description). A strategy file based
 # on ``search`` sets any of them; ``simlab strategies search`` lists them.
 SETTINGS = (
@@ -117,14 +119,13 @@ SETTINGS = (
     # a villain's own budget, where its seat needs another (simlab learn's climbs): unset, the common one
     *(
         (f"samples_{v.replace('-', '_')}", 0.0, 0, 256, True, f"worlds sampled per decision in {v}'s seat (0: samples)")
-        for v in ("gaston", "lady-tremaine", "horned-king")
+        for v in BUDGET_VILLAINS
     ),
     *(
         (f"horizon_{v.replace('-', '_')}", -2.0, -2, 20, True, f"turns played out in {v}'s seat (-2: horizon)")
-        for v in ("gaston", "lady-tremaine", "horned-king")
+        for v in BUDGET_VILLAINS
     ),
 )
-BUDGET_VILLAINS = ("gaston", "lady-tremaine", "horned-king")  # the villains with a budget of their own, as above
 PARAMS: dict[str, float] = {name: default for name, default, *_ in SETTINGS}
 PARAM_NAMES = tuple(PARAMS)
 CHOICES = {"rollout": (0, 1, 2), "cheat": (0, 1), "value": (0, 1, 2)}  # settings taking only these values
@@ -214,7 +215,7 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
     (``resolve``: the strategy registry's resolver; ``rollouts``: villain -> the heuristic strategy its rollouts
     play instead of the ``rollout`` setting's, e.g. an opponent's model), then the learned value model in the file
     ``model_file`` (read with ``value`` 2)."""
-    from simlab.data.cards import VILLAIN_KEYS, load_cards
+    from simlab.data.cards import load_cards
 
     out = np.zeros(N_SPARAMS, np.float64)
     for i, name in enumerate(PARAM_NAMES):
@@ -222,8 +223,6 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
     cards = load_cards()
     if len(cards.villains) > N_VILLAIN_ROWS:
         raise RuntimeError(f"{len(cards.villains)} villains; the search parameters hold {N_VILLAIN_ROWS}")
-    if tuple(VILLAIN_KEYS) != BUDGET_VILLAINS:
-        raise RuntimeError(f"the search's own budgets are for {BUDGET_VILLAINS}; the cards have {VILLAIN_KEYS}")
     model = value_model()
     for v in VILLAIN_KEYS:
         row = cards.villain(v).row
