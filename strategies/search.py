@@ -133,12 +133,15 @@ S_SAMPLES, S_HORIZON, S_ROLLOUT, S_CONFIDENCE, S_POWER_WEIGHT, S_CHEAT = range(6
 S_KINDS, S_SCREEN, S_HALVING, S_VALUE = range(6, 10)
 ALL_KINDS = 4095  # 2**12 - 1: every decision kind (DK_MOVE 0 .. DK_PLACE 11)
 
-HEADER = 40  # sparams[player, :HEADER]: the settings above, each villain row's budget, then the value model
+HEADER = 48  # sparams[player, :HEADER]: the settings above, each villain row's budget, then the value model
 # sparams[player, BUDGET_AT + 2 * row:][:2]: the worlds and the horizon of the seat of villain row ``row`` (its own
-# setting where given, else the common one): the kernel reads its budget here
-BUDGET_AT = len(SETTINGS)
+# setting where given, else the common one): the kernel reads its budget here. Fixed, not after the settings, whose
+# number grows with the villains (a compiled kernel keeps the constants it was compiled with)
+BUDGET_AT = 24
+if len(SETTINGS) > BUDGET_AT:
+    raise RuntimeError(f"{len(SETTINGS)} search settings; the header holds {BUDGET_AT} before the budgets")
 if BUDGET_AT + 2 * 3 > HEADER - 3 * 6:
-    raise RuntimeError(f"{len(SETTINGS)} search settings; the header holds {HEADER - 3 * 6 - 2 * 3} before the model")
+    raise RuntimeError("the search header holds no room for three villain rows' budgets before the value model")
 # The value model (strategies/search_value.toml, fitted by simlab.studies.value): per villain row, one weight per
 # feature of a seat (F_*) and a constant; a seat's score is their sum, P(seat wins) the softmax over the seats.
 F_PROGRESS, F_POWER, F_HEROES, F_ALLIES, F_PROGRESS4 = range(5)
