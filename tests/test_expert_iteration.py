@@ -560,3 +560,31 @@ def test_a_runs_cpu_time_is_every_step_it_played(straight):
     steps = [g[s]["cpu_seconds"] for g in doc["generations"] for s in ("play", "fit", "accept") if s in g]
     assert E.cpu_seconds(straight) == pytest.approx(sum(steps) + doc["probe"]["cpu_seconds"])
     assert f"{E.cpu_seconds(straight) / 3600:.1f} CPU hours" in E.learning_markdown(straight)
+
+
+def test_a_climb_generation_shows_the_gains_of_the_villains_that_climbed_and_their_budgets():
+    def g(x):
+        return {"gain": x, "low": x - 0.02, "high": x + 0.02, "games": 10}
+
+    villains = ["gaston", "lady-tremaine", "horned-king"]
+    first = {
+        "generation": 3,
+        "gains": {"gaston": g(-0.02), "lady-tremaine": g(0.055), "horned-king": g(-0.01)},
+        "incumbent": 1,
+        "cpu_seconds": 2.0,
+        "climb": {"from": 1, "axis": "horizon", "tried": villains, "villains": ["lady-tremaine"],
+                  "budgets": dict.fromkeys(villains, [32, 8])},
+    }  # fmt: skip
+    second = {
+        "generation": 3,
+        "gains": {"gaston": g(0.019), "horned-king": g(0.025)},
+        "incumbent": 1,
+        "cpu_seconds": 3.0,
+        "climb": {"from": 1, "axis": "samples", "tried": ["gaston", "horned-king"], "villains": ["horned-king"],
+                  "budgets": {"gaston": [64, 4], "lady-tremaine": [32, 8], "horned-king": [64, 4]}},
+    }  # fmt: skip
+    merged = E.merged_climb([first, second], E.LearnSettings())
+    assert merged["gains"] == {"lady-tremaine": g(0.055), "horned-king": g(0.025)}  # Gaston plays as the top does
+    assert merged["accepted"] and merged["cpu_seconds"] == 5.0
+    assert merged["climb"]["budget"] == "G 32x4, LT 32x8, HK 64x4"
+    assert merged["reason"] == "accepted: lady-tremaine at twice its horizon; horned-king at twice its samples"

@@ -557,7 +557,14 @@ def climb_step(
         else:
             params = search_params(settings, at=at)
             write_atomically(out / "value.json", (folder / f"g{top}" / "value.json").read_bytes())
-        provenance = {"generation": k, "climb": f"generation {top}: {what}"}
+        provenance = {
+            "generation": k,
+            "climb": f"generation {top}: {what}",
+            "value_model": "search" if top == 0 else f"g{top}/value.json",  # its own provenance: data, commit, command
+            "decided_by": f"g{k}/accept*.json",
+            "paired_games": settings.paired_games,
+            "seed": settings.seed,
+        }
         text = _search_toml(k, params, provenance).replace(
             f"fitted on generation {k - 1}'s self-play", f"of generation {top}: {what}"
         )
@@ -584,13 +591,12 @@ def climb_step(
 
 
 def merged_climb(tries: list[dict], settings: LearnSettings) -> dict:
-    """A climb generation's accept doc from its tries: each villain's gain in the try that climbed it (or its last
-    try), accepted when any villain climbed, and the budget climbed."""
+    """A climb generation's accept doc from its tries: each climbed villain's gain in the try that climbed it (a
+    villain that did not climb plays as the top does: its tries are in :func:`climb_tries`), accepted when any
+    villain climbed, and the budget climbed."""
     gains, axes = {}, {}
     for doc in tries:
-        for v, g in doc["gains"].items():
-            if v not in axes:
-                gains[v] = g
+        gains |= {v: doc["gains"][v] for v in doc["climb"]["villains"]}
         axes |= dict.fromkeys(doc["climb"]["villains"], doc["climb"]["axis"])
     first = tries[0]
     at = {v: tuple(b) for v, b in first["climb"]["budgets"].items()}
