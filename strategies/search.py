@@ -72,6 +72,14 @@ DESCRIPTION = (
     "drops the worse half of the options as the worlds double (successive halving), and takes the best."
 )
 BUDGET_VILLAINS = tuple(VILLAIN_KEYS)  # each villain may have a budget of its own (settings below)
+
+
+def budget_keys(villain: str) -> tuple[str, str]:
+    """The names of ``villain``'s own worlds and horizon settings (``samples_lady_tremaine``, ...)."""
+    key = villain.replace("-", "_")
+    return f"samples_{key}", f"horizon_{key}"
+
+
 # The search player's settings: (name, default, low, high, whole number, description). A strategy file based
 # on ``search`` sets any of them; ``simlab strategies search`` lists them.
 SETTINGS = (
@@ -118,11 +126,11 @@ SETTINGS = (
     ),
     # a villain's own budget, where its seat needs another (simlab learn's climbs): unset, the common one
     *(
-        (f"samples_{v.replace('-', '_')}", 0.0, 0, 256, True, f"worlds sampled per decision in {v}'s seat (0: samples)")
+        (budget_keys(v)[0], 0.0, 0, 256, True, f"worlds sampled per decision in {v}'s seat (0: samples)")
         for v in BUDGET_VILLAINS
     ),
     *(
-        (f"horizon_{v.replace('-', '_')}", -2.0, -2, 20, True, f"turns played out in {v}'s seat (-2: horizon)")
+        (budget_keys(v)[1], -2.0, -2, 20, True, f"turns played out in {v}'s seat (-2: horizon)")
         for v in BUDGET_VILLAINS
     ),
 )
@@ -168,14 +176,14 @@ def check_params(params: dict[str, float]) -> str | None:
     if params["horizon"] < -1 or params["horizon"] != int(params["horizon"]):
         return f"params.horizon must be a whole number of turns, or -1 (to the end), got {params['horizon']:g}"
     for v in BUDGET_VILLAINS:
-        key = v.replace("-", "_")
-        worlds, turns = params[f"samples_{key}"], params[f"horizon_{key}"]
+        own_samples, own_horizon = budget_keys(v)
+        worlds, turns = params[own_samples], params[own_horizon]
         if worlds < 0 or worlds != int(worlds):
             why = "a whole number of worlds, 0 (the samples setting) or more"
-            return f"params.samples_{key} must be {why}, got {worlds:g}"
+            return f"params.{own_samples} must be {why}, got {worlds:g}"
         if turns < -2 or turns != int(turns):
             why = "a whole number of turns, -1 (to the end) or -2 (the horizon setting)"
-            return f"params.horizon_{key} must be {why}, got {turns:g}"
+            return f"params.{own_horizon} must be {why}, got {turns:g}"
     if not 0 <= params["kinds"] <= ALL_KINDS or params["kinds"] != int(params["kinds"]):
         return f"params.kinds must be a whole number from 0 to {ALL_KINDS} (a sum of 2**kind), got {params['kinds']:g}"
     if params["screen"] < 0 or params["screen"] != int(params["screen"]):
@@ -246,8 +254,8 @@ def vector(params: dict[str, float], resolve, rollouts: dict | None = None, mode
 
 def budget_of(params: dict[str, float], villain: str) -> tuple[float, float]:
     """The worlds and the horizon of ``villain``'s seat: its own settings where given, else the common ones."""
-    key = villain.replace("-", "_")
-    worlds, turns = params.get(f"samples_{key}", 0.0), params.get(f"horizon_{key}", -2.0)
+    own_samples, own_horizon = budget_keys(villain)
+    worlds, turns = params.get(own_samples, 0.0), params.get(own_horizon, -2.0)
     return (worlds if worlds >= 1 else params["samples"]), (turns if turns >= -1 else params["horizon"])
 
 

@@ -583,7 +583,8 @@ def test_a_climb_generation_shows_the_gains_of_the_villains_that_climbed_and_the
         "climb": {"from": 1, "axis": "samples", "tried": ["gaston", "horned-king"], "villains": ["horned-king"],
                   "budgets": {"gaston": [64, 4], "lady-tremaine": [32, 8], "horned-king": [64, 4]}},
     }  # fmt: skip
-    merged = E.merged_climb([first, second], E.LearnSettings())
+    top_budget = dict.fromkeys(villains, (32, 4))
+    merged = E.merged_climb([first, second], E.LearnSettings(), top_budget)
     assert merged["gains"] == {"lady-tremaine": g(0.055), "horned-king": g(0.025)}  # Gaston plays as the top does
     assert merged["accepted"] and merged["cpu_seconds"] == 5.0
     assert merged["climb"]["budget"] == "G 32x4, LT 32x8, HK 64x4"

@@ -255,7 +255,7 @@ def search_params(settings: LearnSettings, factor: int = 1, at: Budgets | None =
     from collections import Counter
 
     from strategies import resolve
-    from strategies.search import BUDGET_VILLAINS
+    from strategies.search import BUDGET_VILLAINS, budget_keys
 
     params = dict(resolve(settings.base).params)
     if at is not None:
@@ -263,17 +263,17 @@ def search_params(settings: LearnSettings, factor: int = 1, at: Budgets | None =
         params["samples"], params["horizon"] = float(shared[0]), float(shared[1])
         for v, (worlds, turns) in at.items():
             if (worlds, turns) != shared:
-                key = v.replace("-", "_")
-                params[f"samples_{key}"], params[f"horizon_{key}"] = float(worlds), float(turns)
-    for v in ("", *(f"_{v.replace('-', '_')}" for v in BUDGET_VILLAINS)):
-        if params[f"samples{v}"] >= 1:
-            params[f"samples{v}"] *= factor
-        if params[f"horizon{v}"] >= 0:
-            params[f"horizon{v}"] *= factor
-        if v and params[f"samples{v}"] == 0:  # unset: the file names only the budgets that differ
-            del params[f"samples{v}"]
-        if v and params[f"horizon{v}"] == -2:
-            del params[f"horizon{v}"]
+                own_samples, own_horizon = budget_keys(v)
+                params[own_samples], params[own_horizon] = float(worlds), float(turns)
+    for own_samples, own_horizon in [("samples", "horizon"), *map(budget_keys, BUDGET_VILLAINS)]:
+        if params[own_samples] >= 1:
+            params[own_samples] *= factor
+        if params[own_horizon] >= 0:
+            params[own_horizon] *= factor
+        if own_samples != "samples" and params[own_samples] == 0:  # unset: the file names only the budgets that differ
+            del params[own_samples]
+        if own_horizon != "horizon" and params[own_horizon] == -2:
+            del params[own_horizon]
     params["value"] = 2.0
     return params
 
@@ -590,20 +590,16 @@ def climb_step(
     return doc
 
 
-def merged_climb(tries: list[dict], settings: LearnSettings) -> dict:
+def merged_climb(tries: list[dict], settings: LearnSettings, top_budget: Budgets) -> dict:
     """A climb generation's accept doc from its tries: each climbed villain's gain in the try that climbed it (a
     villain that did not climb plays as the top does: its tries are in :func:`climb_tries`), accepted when any
-    villain climbed, and the budget climbed."""
+    villain climbed, and the budget climbed (``top_budget``, the top's, with each climbed villain's own)."""
     gains, axes = {}, {}
     for doc in tries:
         gains |= {v: doc["gains"][v] for v in doc["climb"]["villains"]}
         axes |= dict.fromkeys(doc["climb"]["villains"], doc["climb"]["axis"])
     first = tries[0]
-    at = {v: tuple(b) for v, b in first["climb"]["budgets"].items()}
-    for v in first["climb"]["tried"]:  # the top's own, before the first try doubled it
-        w, h = at[v]
-        at[v] = (w // 2, h) if first["climb"]["axis"] == "samples" else (w, h // 2)
-    at |= {v: tuple(d["climb"]["budgets"][v]) for d in tries for v in d["climb"]["villains"]}
+    at = top_budget | {v: tuple(d["climb"]["budgets"][v]) for d in tries for v in d["climb"]["villains"]}
     said = "; ".join(f"{v} at twice its {a}" for v, a in axes.items())
     return {
         "generation": first["generation"],
@@ -855,7 +851,7 @@ def _climb(folder, k, settings, bar) -> dict:
         tries.append(climb_step(folder, k, k + 2, settings, bar, attempt, tries))
         if len({v for d in tries for v in d["climb"]["villains"]}) == len(settings.villains):
             break
-    accept = merged_climb(tries, settings)
+    accept = merged_climb(tries, settings, budget(folder, k, settings))
     return {
         "generation": k + 2,
         "strategy": f"g{k + 2}/search.toml",
@@ -942,17 +938,21 @@ def read_generations(folder) -> list[dict]:
         for step in ("play", "fit", "accept"):
             # a generation's values are its own self-play (play.json); a retry's play-N.json is data for the next fit
             pattern = "play.json" if step == "play" else f"{step}*.json"
-            tries = sorted(where.glob(pattern), key=lambda p: (len(p.stem), p.stem))
+            tries = sorted(where.glob(pattern), key=_attempt_order)
             if tries:
                 entry[step] = json.loads(tries[-1].read_text())
         if not {"play", "fit", "accept"} & set(entry):
             break
         entry["attempts"] = len(list(where.glob("fit*.json"))) or len(list(where.glob("accept*.json"))) or None
         if "climb" in entry.get("accept", {}):  # its tries as one, whichever try the strategy file holds now
-            entry["accept"] = merged_climb([t for t in climb_tries(folder) if t["generation"] == k], settings)
+            climb = entry["accept"]["climb"]
+            entry["accept"] = merged_climb(_climb_docs(where), settings, budget(folder, climb["from"], settings))
             entry["budget"] = entry["accept"]["climb"]["budget"]
         gens.append(entry)
     return gens
+
+
+STEP_FILES = ("play*", "fit*", "accept*", "probe")  # a generation's step files; its models' files hold no CPU time
 
 
 def cpu_seconds(folder) -> float:
@@ -960,9 +960,9 @@ def cpu_seconds(folder) -> float:
     fits, paired games and probes; compiling is in none)."""
     folder = Path(folder)
     total = 0.0
-    for path in sorted(folder.glob("g*/*.json")):
-        doc = json.loads(path.read_text())
-        total += float(doc.get("cpu_seconds", 0.0)) if isinstance(doc, dict) else 0.0
+    for step in STEP_FILES:
+        for path in sorted(folder.glob(f"g*/{step}.json")):
+            total += float(json.loads(path.read_text()).get("cpu_seconds", 0.0))
     kept = folder / "probe.json"
     if kept.is_file():  # a run from before each top kept its own probe has it here only
         doc = json.loads(kept.read_text())
@@ -981,7 +981,7 @@ def learning_markdown(folder) -> str:
     if not gens:
         return f"No learning run in `{folder.name}` yet: `simlab learn` makes one."
     villains = json.loads((folder / "settings.json").read_text())["villains"]
-    short = {v: "".join(w[0].upper() for w in v.split("-")) for v in villains}
+    short = {v: _initials(v) for v in villains}
 
     def gain(g: dict, v: str) -> str:
         x = g.get("accept", {}).get("gains", {}).get(v)
@@ -1073,13 +1073,19 @@ def rung_generations(folder) -> list[int]:
 def climb_tries(folder) -> list[dict]:
     """Every climb the run in ``folder`` has tried so far, in order: each try's accept step (generation, gains,
     accepted, reason, and what it climbed: from, axis, budget)."""
-    tries = []
-    for where in sorted(Path(folder).glob("g*"), key=lambda p: int(p.name[1:]) if p.name[1:].isdigit() else -1):
-        for path in sorted(where.glob("accept*.json"), key=lambda p: (len(p.stem), p.stem)):
-            doc = json.loads(path.read_text())
-            if "climb" in doc:
-                tries.append(doc)
-    return tries
+    generations = sorted(Path(folder).glob("g*"), key=lambda p: int(p.name[1:]) if p.name[1:].isdigit() else -1)
+    return [doc for where in generations for doc in _climb_docs(where)]
+
+
+def _climb_docs(where: Path) -> list[dict]:
+    """The climb tries in one generation's folder, in the order they were tried."""
+    docs = (json.loads(p.read_text()) for p in sorted(where.glob("accept*.json"), key=_attempt_order))
+    return [doc for doc in docs if "climb" in doc]
+
+
+def _attempt_order(path: Path):
+    """A step's tries in the order they were made: ``accept``, ``accept-1``, ... ``accept-10``."""
+    return len(path.stem), path.stem
 
 
 def _markdown(head: list[str], rows: list[list[str]]) -> str:
