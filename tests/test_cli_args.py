@@ -228,7 +228,7 @@ CASES = {
                 villains=("gaston", "horned-king"),
                 threads=1,
             ),
-            "progress": None,  # --json: no bar
+            "progress": CALLABLE,  # --json: no bar, but the plan line and, logged to a file, a line a step
         },
     ),
     "difficulty": Case(

@@ -252,6 +252,36 @@ def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monke
     assert seen == {"folder": folder, "settings": expected}
 
 
+def test_learn_says_its_plan_first_and_logged_to_a_file_one_line_a_step(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+    from simlab.runs import speed
+    from simlab.studies import workload
+
+    def three_steps(folder, settings, progress=None):
+        progress(0, 1000, "generation 0: self-play")
+        progress(400, 1000, "generation 0: self-play")
+        progress(700, 1000, "generation 1: paired against 0")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "learn", three_steps)
+    monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 2.0)  # a slow machine: a long plan
+    folder = str(tmp_path / "run")
+    res = CliRunner().invoke(app, ["learn", folder, "-n", "7", "--paired-games", "9", "--retries", "1"])
+    assert res.exit_code == 130, res.output
+    lines = res.stderr.strip().splitlines()
+    settings = E.LearnSettings(games=7, paired_games=9, retries=1)
+    planned = workload.learn(settings).games
+    assert planned == E.planned_games(settings) > E.planned_games(E.LearnSettings(games=7, paired_games=9))
+    assert lines[0].startswith(f"plan: learn, at most {planned:,} games in ") and f"kept in {folder}" in lines[0]
+    steps = [ln for ln in lines if ln.startswith("learn: ")]
+    assert steps == [
+        "learn: generation 0: self-play (0 of at most 1,000 games done, 0 s in)",
+        "learn: generation 1: paired against 0 (700 of at most 1,000 games done, 0 s in)",
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [

@@ -114,10 +114,10 @@ def learn(
             fail(str(exc))
         emit(fmt, {"shipped": [{"file": p} for p in shipped]}, lambda: _say_shipped(shipped), shipped=shipped)
         return
-    bar, update = _whole_run_bar(LazyProgress)
+    bar, update = _whole_run_bar(LazyProgress, settings, folder)
     try:
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
-            res = E.learn(folder, settings, progress=None if json_out else update)
+            res = E.learn(folder, settings, progress=update)
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -146,11 +146,18 @@ class _nothing:
         return False
 
 
-def _whole_run_bar(progress_class):
-    """One rich bar over the whole run (games of every step), its description the step under way, with an ETA."""
+def _whole_run_bar(progress_class, settings, folder):
+    """One rich bar over the whole run (games of every step), its description the step under way, with an ETA.
+    Its first update (the folder's settings checked, before any game) says the plan line on stderr; where stderr
+    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts."""
+    import time
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from simlab.studies import workload
+
+    err = Console(stderr=True)
     bar = progress_class(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -158,17 +165,37 @@ def _whole_run_bar(progress_class):
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=err,
         transient=True,
     )
-    task = []
+    task: list = []
+    said = {"label": None, "start": 0.0}
 
     def update(done: int, total: int, label: str) -> None:
         if not task:
+            said["start"] = time.perf_counter()
+            line = _plan_line(workload.learn(settings), settings.threads, folder)
+            if line:
+                typer.echo(line, err=True)
             task.append(bar.add_task(label, total=total, completed=done))
+        if not err.is_terminal and label != said["label"]:
+            spent = workload.duration(time.perf_counter() - said["start"])
+            typer.echo(f"learn: {label} ({done:,} of at most {total:,} games done, {spent} in)", err=True)
+        said["label"] = label
         bar.update(task[0], completed=done, total=total, description=label)
 
     return bar, update
+
+
+def _plan_line(work, threads, folder) -> str:
+    """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan
+    (a resumed run's finished steps count in it, and take no time); "" for a run expected to be short."""
+    from simlab.studies import workload
+
+    seconds = work.seconds(threads)
+    if seconds <= workload.PLAN_ABOVE_SECONDS:
+        return ""
+    return f"{work.line(threads, seconds)}; finished steps are kept in {folder} (the same command resumes)"
 
 
 COMMANDS = {"learn": learn}

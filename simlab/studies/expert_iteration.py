@@ -732,12 +732,11 @@ class LearnResult:
 
 
 def planned_games(settings: LearnSettings) -> int:
-    """The search games the whole run plays at most (self-play, paired acceptance, probe): its progress total."""
-    selfplay = settings.games * seating_count(settings.villains)
-    paired = paired_count(settings, settings.paired_games)
-    probe_games = 2 * paired_count(settings, settings.probe_games)
-    climbs = settings.climbs * len(CLIMB_AXES) * paired
-    return (settings.generations + 1) * selfplay + settings.generations * paired + climbs + probe_games
+    """The search games the whole run plays at most (self-play, paired trials, retries, climbs, probe): its progress
+    total, as the plan line counts them (:func:`simlab.studies.workload.learn`)."""
+    from simlab.studies.workload import learn as learn_workload
+
+    return learn_workload(settings).games
 
 
 def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
