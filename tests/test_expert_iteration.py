@@ -182,6 +182,22 @@ def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(
     assert contents(folder) == contents(straight)
 
 
+def test_a_finished_run_resumed_from_a_clone_plays_no_game_again(base, straight, tmp_path):
+    """Only a fit still to come needs a generation's data: a clone of a finished run (no parquet) replays none, not
+    even the top's own self-play, which no fit reads."""
+    import shutil
+
+    folder = tmp_path / "learning"
+    shutil.copytree(straight, folder)
+    for data in folder.glob("g*/*.parquet"):
+        data.unlink()
+    said = []
+    E.learn(folder, tiny(base), progress=lambda done, total, label: said.append(label))
+    assert not list(folder.glob("g*/*.parquet")) and not any("self-play again" in label for label in said)
+    kept = {name: doc for name, doc in contents(straight).items() if not name.startswith("g")}
+    assert {name: doc for name, doc in contents(folder).items() if not name.startswith("g")} == kept
+
+
 def test_the_same_seed_gives_the_same_models_on_1_and_2_threads(base, straight, tmp_path):
     E.learn(tmp_path / "learning", tiny(base, threads=2))
     assert contents(tmp_path / "learning") == contents(straight)

@@ -306,6 +306,11 @@ class _Progress:
 
         return update
 
+    def note(self, label: str) -> None:
+        """Say what is under way without moving the count (work outside the plan, e.g. a resumed run's replay)."""
+        if self.report is not None:
+            self.report(self.done, self.total, label)
+
     def advance(self, games: int, label: str) -> None:
         self.done += games
         if self.report is not None:
@@ -329,46 +334,43 @@ def play_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, att
     """Generation ``k``'s self-play: ``g{k}/positions.parquet`` and ``decisions.parquet`` (the ``attempt``-th
     retry plays twice the games for each before it), and ``g{k}/play.json``: games, positions, decisions, CPU
     seconds per game and each matchup's value."""
-    games = settings.games * 2**attempt
-    where = folder / f"g{k}"
+    planned = settings.games * 2**attempt * seating_count(settings.villains)
     name = "play" if attempt == 0 else f"play-{attempt}"
-    planned = games * seating_count(settings.villains)
-
-    def make() -> dict:
-        t = time.process_time()
-        positions, decisions = L.self_play(
-            games,
-            step_seed(settings.seed, k, "play"),
-            _strategy(folder, k, settings),
-            settings.villains,
-            threads=settings.threads,
-            decisions=True,
-            progress=bar.part(f"generation {k}: self-play"),
-        )
-        cpu = time.process_time() - t
-        write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
-        write_parquet(where / f"decisions{_suffix(attempt)}.parquet", decisions)
-        return {
-            "generation": k,
-            "strategy": strategy_file(Path("."), k, settings),
-            "games_per_seating": games,
-            "games": planned,
-            "positions": positions.height,
-            "decisions": int(decisions.filter(pl.col("chosen")).height),
-            "cpu_seconds": round(cpu, 2),
-            "cpu_per_game": round(cpu / planned, 4),
-            "values": matchup_values(positions, settings.villains),
-        }
-
-    done = where / f"{name}.json"
-    fitted = (folder / f"g{k + 1}" / f"fit{_suffix(attempt)}.json").is_file()
-    if done.is_file() and not fitted and not _has_data(where, attempt):
-        # the data is kept out of git (tens of MB a generation), so a run resumed from a fresh clone plays the
-        # same games again for the fit; the finished step's JSON stays as it was written
-        make()
-    doc = _step(done, make)
+    doc = _step(folder / f"g{k}" / f"{name}.json", lambda: _self_play(folder, k, settings, bar, attempt))
     bar.advance(planned, f"generation {k}: self-play")
     return doc
+
+
+def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, attempt: int) -> dict:
+    """:func:`play_step`'s games, written as parquet; its JSON document returned (the step's files from seeds alone,
+    so playing them again gives the same files)."""
+    games = settings.games * 2**attempt
+    where = folder / f"g{k}"
+    planned = games * seating_count(settings.villains)
+    t = time.process_time()
+    positions, decisions = L.self_play(
+        games,
+        step_seed(settings.seed, k, "play"),
+        _strategy(folder, k, settings),
+        settings.villains,
+        threads=settings.threads,
+        decisions=True,
+        progress=bar.part(f"generation {k}: self-play"),
+    )
+    cpu = time.process_time() - t
+    write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
+    write_parquet(where / f"decisions{_suffix(attempt)}.parquet", decisions)
+    return {
+        "generation": k,
+        "strategy": strategy_file(Path("."), k, settings),
+        "games_per_seating": games,
+        "games": planned,
+        "positions": positions.height,
+        "decisions": int(decisions.filter(pl.col("chosen")).height),
+        "cpu_seconds": round(cpu, 2),
+        "cpu_per_game": round(cpu / planned, 4),
+        "values": matchup_values(positions, settings.villains),
+    }
 
 
 def _has_data(where: Path, attempt: int) -> bool:
@@ -410,7 +412,9 @@ def _value_row(matchup: str, villain: str, part: pl.DataFrame, wilson) -> dict:
     return {"matchup": matchup, "villain": villain, "value": value, "low": float(low), "high": float(high), "games": n}
 
 
-def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_value, attempt: int = 0) -> dict:
+def fit_step(
+    folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_value, attempt: int = 0, bar=None
+) -> dict:
     """Generation ``k+1`` from generation ``k``'s self-play (and, for a retry, its extra games): ``value.json``,
     ``apprentice.json``, ``search.toml``, ``apprentice.toml`` in ``g{k+1}/``, and ``fit.json``: the data, the
     value model's log-loss and Brier score on held-out games beside the 6-weight model's, the apprentice's
@@ -423,6 +427,12 @@ def fit_step(folder: Path, k: int, settings: LearnSettings, fit_apprentice, fit_
     name = "fit" if attempt == 0 else f"fit-{attempt}"
 
     def make() -> dict:
+        if not _has_data(src, attempt):
+            # the data is kept out of git (tens of MB a generation): a run resumed from a fresh clone plays the same
+            # games again, from the same seeds, when a fit still needs them; the play step's JSON stays as written
+            if bar is not None:
+                bar.note(f"generation {k}: self-play again for generation {k + 1}'s fit (its data is not in git)")
+            _self_play(folder, k, settings, _Progress(0, None), attempt)
         t = time.process_time()
         frame = pl.read_parquet(src / f"positions{_suffix(attempt)}.parquet")
         decisions = pl.read_parquet(src / f"decisions{_suffix(attempt)}.parquet")
@@ -731,12 +741,31 @@ class LearnResult:
     doc: dict
 
 
-def planned_games(settings: LearnSettings) -> int:
-    """The search games the whole run plays at most (self-play, paired trials, retries, climbs, probe): its progress
-    total, as the plan line counts them (:func:`simlab.studies.workload.learn`)."""
-    from simlab.studies.workload import learn as learn_workload
+def planned_stages(settings: LearnSettings) -> list[tuple[str, int, int]]:
+    """The search games the whole run plays at most, as (stage, games, players): every generation's self-play,
+    every generation's paired trial, every retry of each (twice the self-play games of the one before it), the
+    climbs and the probe. The plan line (:func:`simlab.studies.workload.learn`) and the progress total count these."""
+    from simlab.studies.value import seatings
 
-    return learn_workload(settings).games
+    seats = seatings(tuple(settings.villains))
+    two = sum(len(s) == 2 for s in seats) * settings.games
+    three = (len(seats) * settings.games) - two
+    paired = paired_count(settings, settings.paired_games)
+    rounds = settings.generations + 1
+    again = sum(2**a for a in range(1, settings.retries + 1))  # a retry's self-play, in settings.games
+    return [
+        ("self-play", rounds * two, 2),
+        ("self-play, 3 players", rounds * three, 3),
+        ("paired trials", settings.generations * paired, 2),
+        ("retries", settings.generations * (again * (two + three) + settings.retries * paired), 2),
+        ("climbs", settings.climbs * len(CLIMB_AXES) * paired, 2),
+        ("probe", 2 * paired_count(settings, settings.probe_games), 2),
+    ]
+
+
+def planned_games(settings: LearnSettings) -> int:
+    """The progress total: every game :func:`planned_stages` counts."""
+    return sum(games for _, games, _ in planned_stages(settings))
 
 
 def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
@@ -865,7 +894,7 @@ def _next(folder, k, settings, bar, fit_apprentice, fit_value) -> dict:
     for attempt in range(settings.retries + 1):
         if attempt:
             play_step(folder, k, settings, bar, attempt)
-        fit = fit_step(folder, k, settings, fit_apprentice, fit_value, attempt)
+        fit = fit_step(folder, k, settings, fit_apprentice, fit_value, attempt, bar)
         accept = accept_step(folder, k + 1, settings, bar, attempt)
         if accept["accepted"]:
             break

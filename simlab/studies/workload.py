@@ -305,25 +305,10 @@ def equilibrium(matchups: Sequence[str], options, seed_levels: Sequence[str], pr
 
 
 def learn(settings) -> Workload:
-    """Expert iteration (:func:`simlab.studies.expert_iteration.learn`) at most: every generation's self-play,
-    every generation's paired trial, every retry of each (twice the self-play games of the one before it), the
-    climbs and the probe, at generation 0's speed (a climbed budget or the
+    """Expert iteration (:func:`simlab.studies.expert_iteration.learn`) at most, stage by stage as the study counts
+    them (:func:`simlab.studies.expert_iteration.planned_stages`), at generation 0's speed (a climbed budget or the
     probe's four times costs more a game; the command's last runs here correct the estimate)."""
-    from simlab.studies import expert_iteration as E
-    from simlab.studies.value import seatings
+    from simlab.studies.expert_iteration import planned_stages
 
-    seats = seatings(tuple(settings.villains))
-    two = sum(len(s) == 2 for s in seats) * settings.games
-    three = (len(seats) * settings.games) - two
-    paired = E.paired_count(settings, settings.paired_games)
-    rounds = settings.generations + 1
-    again = sum(2**a for a in range(1, settings.retries + 1))  # a retry's self-play, in settings.games
-    stages = [
-        Stage("self-play", rounds * two, "search"),
-        Stage("self-play, 3 players", rounds * three, "search", 3),
-        Stage("paired trials", settings.generations * paired, "search"),
-        Stage("retries", settings.generations * (again * (two + three) + settings.retries * paired), "search"),
-        Stage("climbs", settings.climbs * len(E.CLIMB_AXES) * paired, "search"),
-        Stage("probe", 2 * E.paired_count(settings, settings.probe_games), "search"),
-    ]
+    stages = [Stage(name, games, "search", players) for name, games, players in planned_stages(settings)]
     return Workload("learn", tuple(s for s in stages if s.games), "at most")
