@@ -522,6 +522,10 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
     assert probe == json.loads((folder / "probe.json").read_text()) and probe["top"] == 2
     above = resolve(str(folder / "g2" / "probe.toml")).params
     assert (above["samples"], above["horizon"]) == (2 * 4, 2 * 4)  # 4x the climbed top's budget
+    # a retry of the refused generation 1 would come before the climb above it and could disown it
+    with pytest.raises(InputError, match=r"--retries 1: generation 1 was refused .* generations 2 to 3 were played"):
+        E.learn(folder, tiny(base, climbs=1, generations=4, retries=1))
+    assert json.loads((folder / "settings.json").read_text())["retries"] == 0  # the folder left as it was
 
 
 def test_a_verdict_on_a_lower_top_leaves_a_climb_above_it_under_way(base, straight, tmp_path):

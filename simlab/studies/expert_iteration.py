@@ -184,7 +184,8 @@ def open_folder(folder, settings: LearnSettings) -> Path:
         kept = json.loads(meta.read_text())
         kept.setdefault("features", "base")  # a run begun before the key cards
         kept.setdefault("climbs", 0)  # ... or before climbing
-        # more generations or retries only add steps after the finished ones, which they leave as they are
+        # more generations, retries or climbs add steps after the finished ones, which they leave as they are
+        # (more retries only while no refused generation has others after it: _refuse_a_retry_that_rewrites)
         asked = wanted | {"features": settings.features, "climbs": settings.climbs}
         grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and asked[k] > kept[k]}
         differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in asked.items() if kept.get(k) != v and k not in grown]
@@ -194,6 +195,8 @@ def open_folder(folder, settings: LearnSettings) -> Path:
                 "resume it with the same settings (--generations, --retries and --climbs may grow), or use another "
                 "folder"
             )
+        if "retries" in grown:
+            _refuse_a_retry_that_rewrites(folder, kept["retries"], settings.retries)
         if grown:
             write_json(meta, wanted)
     else:
@@ -202,6 +205,32 @@ def open_folder(folder, settings: LearnSettings) -> Path:
 
 
 EXTENDABLE = ("generations", "retries", "climbs")  # settings a resumed run may raise
+
+
+def _generation_numbers(folder: Path) -> list[int]:
+    names = (p.name for p in folder.glob("g*") if p.is_dir())
+    return sorted(int(n[1:]) for n in names if n[1:].isdigit())
+
+
+def _refuse_a_retry_that_rewrites(folder: Path, kept: int, asked: int) -> None:
+    """More retries try again every learned generation refused at its last try, from the first: one with
+    generations after it (a climb, and what was learned on from it) would be tried again under them and could
+    disown them, so growing ``--retries`` is refused there."""
+    numbers = _generation_numbers(folder)
+    for j in numbers:
+        last = folder / f"g{j}" / ("accept.json" if kept == 0 else f"accept-{kept}.json")
+        if not last.is_file():
+            continue
+        doc = json.loads(last.read_text())
+        after = [m for m in numbers if m > j]
+        if doc.get("accepted") or "climb" in doc or not after:
+            continue
+        raise InputError(
+            f"--retries {asked}: generation {j} was refused at its last try and generations {after[0]} to {after[-1]} "
+            f"were played after it; a run started with --retries {asked} would try generation {j} again first and "
+            f"could disown them. Resume with --retries {kept} (--generations and --climbs may grow), or start "
+            "another folder"
+        )
 
 
 def strategy_file(folder: Path, k: int, settings: LearnSettings) -> str:
