@@ -522,6 +522,8 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
     assert probe == json.loads((folder / "probe.json").read_text()) and probe["top"] == 2
     above = resolve(str(folder / "g2" / "probe.toml")).params
     assert (above["samples"], above["horizon"]) == (2 * 4, 2 * 4)  # 4x the climbed top's budget
+    shown = E.learning_markdown(folder).split("The probe above generation 2, ")[1]
+    assert "| 4x budget | +10.0% [+5.0, +15.0] | +10.0% [+5.0, +15.0] |" in shown and "| strong mixture |" in shown
     # a retry of the refused generation 1 would come before the climb above it and could disown it
     with pytest.raises(InputError, match=r"--retries 1: generation 1 was refused .* generations 2 to 3 were played"):
         E.learn(folder, tiny(base, climbs=1, generations=4, retries=1))

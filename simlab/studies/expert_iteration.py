@@ -1102,7 +1102,41 @@ def learning_markdown(folder) -> str:
             for c in climbs
         ]
         parts.append(_markdown(head, cells))
-    return "\n\n".join([*parts, said])
+    return "\n\n".join([*parts, said, *_probe_markdown(folder, villains, short)])
+
+
+def _probe_markdown(folder: Path, villains: list[str], short: dict[str, str]) -> list[str]:
+    """The probe above the top (``probe.json``) as the docs show it: a sentence and a table of each villain's gain,
+    the 4x-budget search's and the ``strong`` mixture's, against the top."""
+    from simlab.runs.stats import interval_text
+
+    path = folder / "probe.json"
+    if not path.is_file():
+        return []
+    doc = json.loads(path.read_text())
+    rows = []
+    for what, gains in ((f"{doc['factor']}x budget", doc["above"]), ("strong mixture", doc["strong"])):
+        if "missing" in gains:
+            rows.append([what, *(["-"] * len(villains))])
+            continue
+        rows.append(
+            [
+                what,
+                *(interval_text(g["gain"], g["low"], g["high"], "+") if (g := gains.get(v)) else "" for v in villains),
+            ]
+        )
+    games = sorted(
+        {g["games"] for gains in (doc["above"], doc["strong"]) for g in gains.values() if isinstance(g, dict)}
+    )
+    word = "supports" if doc["supports_converged"] else "does not support"
+    said = (
+        f"The probe above generation {doc['top']}, each villain's seat against the top on every other seat, paired "
+        f"({' or '.join(f'{n:,}' for n in games)} games a villain, 95% intervals; "
+        f"{doc['cpu_seconds'] / 3600:.1f} CPU hours). "
+        f'The {doc["factor"]}x-budget search {word} "settled" (a gain of at most '
+        f"{100 * PROBE_SUPPORTS:.0f} points for every villain):"
+    )
+    return [said, _markdown(["player against the top", *(f"gain {short[v]}" for v in villains)], rows)]
 
 
 def _climbed(villains: list[str], short: dict[str, str]) -> str:
