@@ -110,7 +110,7 @@ def play_timed(st, tb, ru, out):
 
 def count_cycles(matchup: str, strategy: str, games: int) -> tuple[np.ndarray, np.ndarray]:
     """Cycles and calls by row (:func:`play_counted`) over ``games`` games, the same as ``simlab run`` plays."""
-    warmup.ensure()
+    warmup.ensure(search=True, apprentice=True)  # a search or apprentice file decides too (bound on first use)
     rows = 2 + max(KINDS) + 1
     spent, count = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
     seats = len(matchup.split("-vs-"))
