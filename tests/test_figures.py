@@ -148,6 +148,17 @@ def test_the_skill_trace_figure_has_a_column_per_pairing_and_3_player_share_and_
     assert "| search g1 | 55.0% [50.0, 60.0] | 30.0% [27.0, 33.0] |" in text
     assert "| novice | 70.0% [68.0, 72.0] |  |" in text
     assert text.endswith("3p: the 3-player game. Top rung search g1: settled.")
+    # the front door keeps its length as generations come: the first and the top, the ones between named
+    more = [("gaston-vs-horned-king", "gaston", f"search g{k}", 0.5, 0.45, 0.55) for k in (0, 2, 3)]
+    later = tmp_path / "later"  # another folder: the figures read each file once
+    later.mkdir()
+    pl.concat([frame, pl.DataFrame(more, schema=frame.columns, orient="row")]).write_csv(later / "skill_trace.csv")
+    monkeypatch.setattr(F, "REPORT", later)
+    text = F.skill_trace_table()
+    assert [line.split(" | ")[0] for line in text.splitlines()[2:5]] == ["| novice", "| search g0", "| search g3"]
+    assert text.endswith(
+        "Between the first generation and the top: search g1, search g2 ([learning](docs/studies/learning.md))."
+    )
 
 
 def test_a_table_reads_a_shipped_csv_through_its_template():

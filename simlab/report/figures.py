@@ -222,7 +222,10 @@ def skill_trace_table() -> str:
 
     by = {(r["matchup"], r["villain"], r["level"]): r for r in t.iter_rows(named=True)}
     lines = ["| level | " + " | ".join(label(m, v) for m, v in columns) + " |", "|---" * (len(columns) + 1) + "|"]
-    for level in dict.fromkeys(t["level"]):
+    levels = list(dict.fromkeys(t["level"]))
+    generations = sorted((level for level in levels if level.startswith("search g")), key=lambda x: int(x[8:]))
+    between = generations[1:-1]  # the front door shows the first and the top; the learning page has them all
+    for level in (level for level in levels if level not in between):
         cells = [
             _interval(*(by[m, v, level][k] for k in ("rate", "low", "high"))) if (m, v, level) in by else ""
             for m, v in columns
@@ -233,6 +236,9 @@ def skill_trace_table() -> str:
     key += "; 3p: the 3-player game" if any(m.count("-vs-") == 2 for m, _ in columns) else ""
     top = REPORT / "skill_trace_top.csv"
     said = f" Top rung {_csv(top)['top'][0]}." if top.is_file() else ""
+    if between:
+        said += f" Between the first generation and the top: {', '.join(between)}"
+        said += " ([learning](docs/studies/learning.md))."
     return "\n".join(lines) + f"\n\n{key}.{said}"
 
 
