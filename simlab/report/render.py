@@ -141,21 +141,27 @@ def lengths_table(lengths: pl.DataFrame, max_turns: int | None = None) -> Table:
         table.add_column(col)
     stats = ("games", "mean", "median", "p10", "p90")
     rows = [r for r in lengths.iter_rows(named=True) if r["games"]]
+
+    def shown(r: dict) -> tuple[str, ...]:
+        return (f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['median']:g}", f"{r['p10']:g}", f"{r['p90']:g}")
+
+    def repeats(a: dict | None, b: dict) -> bool:  # the same row to the reader: the same winner and cells
+        return a is not None and a["winner"] == b["winner"] and shown(a) == shown(b)
+
     for i, r in enumerate(rows):
         nxt = rows[i + 1] if i + 1 < len(rows) else None
-        prev = rows[i - 1] if i else None
-        if prev is not None and prev["winner"] == r["winner"] and all(prev[k] == r[k] for k in stats):
+        if repeats(rows[i - 1] if i else None, r):
             continue  # the same numbers as the row above: printed once
-        same_next = nxt is not None and nxt["winner"] == r["winner"] and all(nxt[k] == r[k] for k in stats)
-        measure = "rounds = turns" if same_next else r["measure"].replace("winner's turns", "own turns")
+        exact = nxt is not None and all(nxt[k] == r[k] for k in stats)
+        measure = r["measure"].replace("winner's turns", "own turns")
+        if repeats(nxt, r):  # equal as printed ("and": a mean may differ past its one decimal)
+            measure = "rounds = turns" if exact else "rounds and turns"
         who = r["winner"].replace("all decided games", "decided games")
         if who == "unfinished":
             cap = f"in {max_turns} rounds" if max_turns else "at the cap"
             table.add_row("did not finish", cap, f"{r['games']:,}", "-", "-", "-", "-")
             continue
-        table.add_row(
-            who, measure, f"{r['games']:,}", f"{r['mean']:.1f}", f"{r['median']:g}", f"{r['p10']:g}", f"{r['p90']:g}"
-        )
+        table.add_row(who, measure, *shown(r))
     return table
 
 
