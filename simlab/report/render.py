@@ -1105,6 +1105,8 @@ def print_learning(res) -> None:
     """A learning run (:func:`simlab.studies.expert_iteration.learn`): a table per generation (data, fit quality
     beside the 6-weight model, each villain's paired gain, each matchup's value, CPU s per game), the verdict and
     the probe above the top."""
+    from simlab.studies.expert_iteration import probe_players
+
     gens = res.doc["generations"]
     villains = res.doc["settings"]["villains"]
     values = [(r["matchup"], r["villain"]) for r in gens[0]["play"]["values"]]
@@ -1148,7 +1150,7 @@ def print_learning(res) -> None:
         console.print(escape(verdict["reason"]))
     if res.probe:
         rows = []
-        for what, gains in (("4x budget", res.probe["above"]), ("strong mixture", res.probe["strong"])):
+        for what, gains in probe_players(res.probe):
             if "missing" in gains:
                 rows.append((what, "-", escape(gains["missing"])))
                 continue

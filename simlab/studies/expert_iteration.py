@@ -1105,6 +1105,12 @@ def learning_markdown(folder) -> str:
     return "\n\n".join([*parts, said, *_probe_markdown(folder, villains, short)])
 
 
+def probe_players(doc: dict) -> list[tuple[str, dict]]:
+    """The players of a probe document (``probe.json``) against the top, named, each with its gains by villain (or
+    ``missing``): the top's search at the probe's budget, then the ``strong`` mixtures."""
+    return [(f"{doc['factor']}x budget", doc["above"]), ("strong mixture", doc["strong"])]
+
+
 def _probe_markdown(folder: Path, villains: list[str], short: dict[str, str]) -> list[str]:
     """The probe above the top (``probe.json``) as the docs show it: a sentence and a table of each villain's gain,
     the 4x-budget search's and the ``strong`` mixture's, against the top."""
@@ -1115,7 +1121,7 @@ def _probe_markdown(folder: Path, villains: list[str], short: dict[str, str]) ->
         return []
     doc = json.loads(path.read_text())
     rows = []
-    for what, gains in ((f"{doc['factor']}x budget", doc["above"]), ("strong mixture", doc["strong"])):
+    for what, gains in probe_players(doc):
         if "missing" in gains:
             rows.append([what, *(["-"] * len(villains))])
             continue
@@ -1164,8 +1170,8 @@ def rung_generations(folder) -> list[int]:
 def climb_tries(folder) -> list[dict]:
     """Every climb the run in ``folder`` has tried so far, in order: each try's accept step (generation, gains,
     accepted, reason, and what it climbed: from, axis, budget)."""
-    generations = sorted(Path(folder).glob("g*"), key=lambda p: int(p.name[1:]) if p.name[1:].isdigit() else -1)
-    return [doc for where in generations for doc in _climb_docs(where)]
+    folder = Path(folder)
+    return [doc for k in _generation_numbers(folder) for doc in _climb_docs(folder / f"g{k}")]
 
 
 def _climb_docs(where: Path) -> list[dict]:
