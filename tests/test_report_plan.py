@@ -151,11 +151,11 @@ def test_tables_show_percentages_in_one_interval_notation():
 
 SMALL = """
 name = "small"
-games = 300
+games = 100
 seed = 0
 level = "expert"      # pinned: the strongest level here changes as strategy files ship
 [report]
-difficulty_games = 200
+difficulty_games = 100
 ablation_games = 50
 readings = 1
 villains = ["gaston"]
@@ -185,8 +185,8 @@ def test_a_small_report_plays_exactly_its_planned_games_within_its_estimate(smal
     settings = json.loads((directory / "settings.json").read_text())
     planned, played = settings["games_planned"], settings["games_played"]
     assert played == planned, (planned, played)
-    assert sum(played.values()) > 0 and planned["leverage"] > 0 and planned["search_matrix"] == 7 * 3
-    assert settings["leverage_games"] == 300 and settings["search_games"] == 3  # scaled with games = 300
+    assert sum(played.values()) > 0 and planned["leverage"] > 0 and planned["search_matrix"] == 7 * 1
+    assert settings["leverage_games"] == 100 and settings["search_games"] == 1  # scaled with games = 100
     # the play finishes within the bound the plan states (measured on this machine at the start)
     assert settings["estimate_seconds"] <= settings["estimate_at_most_seconds"]
     assert settings["seconds"] <= settings["estimate_at_most_seconds"], settings
