@@ -212,7 +212,7 @@ def skill_trace_table() -> str:
     """The shipped report's skill trace: a row per level (the learning generations on top), a column per pairing
     (its first villain's win rate) and per villain of the 3-player game (its share), then the top rung's word."""
     from simlab.report.render import short_name
-    from simlab.studies.generations import RUNG, is_rung
+    from simlab.studies.generations import is_rung, rung_number
 
     t = _csv(REPORT / "skill_trace.csv")
     columns = list(dict.fromkeys(zip(t["matchup"], t["villain"], strict=True)))
@@ -224,7 +224,7 @@ def skill_trace_table() -> str:
     by = {(r["matchup"], r["villain"], r["level"]): r for r in t.iter_rows(named=True)}
     lines = ["| level | " + " | ".join(label(m, v) for m, v in columns) + " |", "|---" * (len(columns) + 1) + "|"]
     levels = list(dict.fromkeys(t["level"]))
-    generations = sorted((level for level in levels if is_rung(level)), key=lambda x: int(RUNG.match(x)[1]))
+    generations = sorted((level for level in levels if is_rung(level)), key=rung_number)
     between = generations[1:-1]  # the front door shows the first and the top; the learning page has them all
     for level in (level for level in levels if level not in between):
         cells = [

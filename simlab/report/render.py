@@ -152,10 +152,9 @@ def lengths_table(lengths: pl.DataFrame, max_turns: int | None = None) -> Table:
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         if repeats(rows[i - 1] if i else None, r):
             continue  # the same numbers as the row above: printed once
-        exact = nxt is not None and all(nxt[k] == r[k] for k in stats)
         measure = r["measure"].replace("winner's turns", "own turns")
         if repeats(nxt, r):  # equal as printed ("and": a mean may differ past its one decimal)
-            measure = "rounds = turns" if exact else "rounds and turns"
+            measure = "rounds = turns" if all(nxt[k] == r[k] for k in stats) else "rounds and turns"
         who = r["winner"].replace("all decided games", "decided games")
         if who == "unfinished":
             cap = f"in {max_turns} rounds" if max_turns else "at the cap"

@@ -177,13 +177,18 @@ def is_rung(name: str) -> bool:
     return bool(RUNG.match(str(name).strip().lower()))
 
 
+def rung_number(name: str) -> int:
+    """The generation a rung ``name`` (:func:`is_rung`) names: ``search g4`` and ``search-g4`` give 4."""
+    return int(RUNG.match(str(name).strip().lower())[1])
+
+
 def rung_strategies(name: str, villains, folder: Path | str | None = None) -> dict[str, str]:
     """villain -> the strategy that plays generation rung ``name`` of the learning run in ``folder`` (default the
     shipped one): generation 0 is the shipped search player, generation k its ``gK/search.toml``; an InputError
     naming the generations there when it has none of that number."""
     from simlab.errors import InputError
 
-    k = int(RUNG.match(str(name).strip().lower())[1])
+    k = rung_number(name)
     folder = Path(folder) if folder is not None else LEARNING
     have = [g for g in range(64) if (folder / f"g{g}" / "play.json").is_file()]
     if k not in have:

@@ -87,10 +87,10 @@ class Predictions:
 def _model_level(level: str) -> str:
     """A level's name, or a learning generation's rung (``search g1``): what a model is named by."""
     from simlab.runs.levels import check_level
-    from simlab.studies.generations import RUNG, is_rung, rung_name
+    from simlab.studies.generations import is_rung, rung_name, rung_number
 
     if is_rung(level):
-        return rung_name(int(RUNG.match(str(level).strip().lower())[1]))
+        return rung_name(rung_number(level))
     return check_level(level)
 
 
