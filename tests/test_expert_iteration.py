@@ -167,6 +167,48 @@ def test_a_resumed_loop_writes_the_files_of_one_run_straight_through(base, strai
     assert contents(folder) == contents(straight)
 
 
+def test_paired_games_stopped_midway_go_on_from_the_chunks_they_finished(base, straight, tmp_path, monkeypatch):
+    """A step of paired games is hours at the top's budget: its runs keep their finished chunks, so a resume plays
+    only the games not yet played, and writes the files of a run straight through."""
+    monkeypatch.setattr(L, "KEPT_CHUNK", 2)
+    folder, first = tmp_path / "learning", []
+
+    def stop(done, total, label):
+        if "paired" in label:
+            first.append(done)
+            if done >= first[0] + 4:  # two chunks of the first run in
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        E.learn(folder, tiny(base), progress=stop)
+    kept = E.kept_runs(folder / "g1" / "accept.json")
+    assert len(list(kept.rglob("chunk-*.npz"))) == 2
+    resumed, run = [], L._kept_run
+
+    def counted(*args):
+        result = run(*args)
+        resumed.append(result.resumed_games)
+        return result
+
+    monkeypatch.setattr(L, "_kept_run", counted)
+    E.learn(folder, tiny(base))
+    assert resumed[0] == 4 and sum(resumed) == 4  # read back, not played again; every later run played afresh
+    assert not kept.exists() and contents(folder) == contents(straight)
+
+
+def test_paired_games_kept_with_other_settings_are_played_again(tmp_path):
+    from simlab.studies.learn import paired_gain
+
+    keep = tmp_path / "runs"
+    straight = paired_gain("gaston", "expert", "tuned", 30, 4, threads=1, villains=("gaston", "horned-king"))
+    kept = paired_gain("gaston", "expert", "tuned", 30, 4, threads=1, villains=("gaston", "horned-king"), keep=keep)
+    assert kept == straight and len(list(keep.rglob("chunk-*.npz"))) == 2
+    meta = keep / "gaston-vs-horned-king-incumbent" / "settings.json"
+    meta.write_text(meta.read_text().replace('"n_games": 30', '"n_games": 31'))  # another run's record
+    again = paired_gain("gaston", "expert", "tuned", 30, 4, threads=1, villains=("gaston", "horned-king"), keep=keep)
+    assert again == straight and '"n_games": 30' in meta.read_text()
+
+
 def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(base, straight, tmp_path):
     """The self-play data stays out of git: a clone holds a generation's play.json but not its parquet, and the fit
     still to come needs it."""
@@ -399,7 +441,7 @@ def equal_players(monkeypatch):
     """Every paired comparison measured as no difference at all (gain 0, interval [0, 0]): a refused generation
     that plays exactly as its predecessor."""
 
-    def no_gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+    def no_gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
         return {"gain": 0.0, "low": 0.0, "high": 0.0, "games": games}
 
     monkeypatch.setattr(L, "paired_gain", no_gain)
@@ -479,7 +521,7 @@ def gains_of_a_longer_horizon(monkeypatch):
     def horizon(strategy) -> float:
         return resolve(strategy).params["horizon"] if str(strategy).endswith(".toml") else 0.0  # strong: a mixture
 
-    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
         longer = horizon(mine) > horizon(incumbent)
         g = 0.1 if longer else 0.0
         return {"gain": g, "low": g / 2, "high": 3 * g / 2, "games": games}
@@ -581,7 +623,7 @@ def test_each_villain_climbs_where_its_own_seat_gains(base, tmp_path, monkeypatc
     def own(strategy, villain):
         return budget_of(resolve(strategy).params, villain) if str(strategy).endswith(".toml") else (0, 0)
 
-    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step):
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
         (w, h), (w0, h0) = own(mine, villain), own(incumbent, villain)
         better = h > h0 if villain == "gaston" else w > w0
         g = 0.1 if better else 0.0

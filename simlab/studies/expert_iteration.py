@@ -29,7 +29,9 @@ is stronger stays the top, its verdict saying so.
 
 Every step writes its files atomically (a temporary file, then ``os.replace``) and its JSON last, which marks it
 done: an interrupted run, started again on the same folder with the same settings, goes on from the last finished
-step and writes the same files. Each step's games depend on (seed, generation, step) only, not on threads.
+step and writes the same files. A step of paired games (accepting, climbing, the probe) also keeps each run's
+finished chunks as they come (:func:`kept_runs`), so its resume plays only the games not yet played. Each step's games
+depend on (seed, generation, step) only, not on threads or chunks.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import dataclasses
 import functools
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,12 +168,20 @@ def write_parquet(path: Path, frame: pl.DataFrame) -> None:
 
 
 def _step(path: Path, make) -> dict:
-    """The finished step whose JSON is ``path``, or ``make()``'s result written there (last: the done marker)."""
+    """The finished step whose JSON is ``path``, or ``make()``'s result written there (last: the done marker); then
+    the step's kept runs (:func:`kept_runs`) go."""
     if path.is_file():
         return json.loads(path.read_text())
     doc = make()
     write_json(path, doc)
+    shutil.rmtree(kept_runs(path), ignore_errors=True)
     return doc
+
+
+def kept_runs(path: Path) -> Path:
+    """Where the step whose JSON is ``path`` keeps the chunks of its paired games as they finish, so an interrupted
+    step goes on from them (:func:`simlab.studies.learn.paired_gain`'s ``keep``)."""
+    return path.with_name(f".{path.stem}-runs")
 
 
 def open_folder(folder, settings: LearnSettings) -> Path:
@@ -543,6 +554,7 @@ def accept_step(
             step_seed(settings.seed, k, "accept"),
             bar.part(f"generation {k}: paired against {below}"),
             villains=None if climb is None else climb["tried"],
+            keep=kept_runs(folder / f"g{k}" / f"{name}.json"),
         )
         if climb is None:
             ok, why = L.accepted(gains)
@@ -652,11 +664,20 @@ def merged_climb(tries: list[dict], settings: LearnSettings, top_budget: Budgets
 
 
 def paired_gains(
-    candidate, incumbent, settings: LearnSettings, games: int, seed: int, report=None, cache=None, villains=None
+    candidate,
+    incumbent,
+    settings: LearnSettings,
+    games: int,
+    seed: int,
+    report=None,
+    cache=None,
+    villains=None,
+    keep: Path | None = None,
+    label: str = "candidate",
 ) -> dict:
     """Each villain's (of ``villains``, default all) :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a
     strategy, or villain -> one) over ``incumbent``, the incumbent's games shared between a pairing's villains (and
-    with other calls given the same ``cache``)."""
+    with other calls given the same ``cache``); ``keep`` and ``label``: where the runs keep their finished games."""
     cache = {} if cache is None else cache
     out = {}
     each = 2 * games * (len(settings.villains) - 1)  # a villain's paired_gain: two runs per pairing
@@ -667,7 +688,9 @@ def paired_gains(
             if report is not None:
                 report(base + n, 0)
 
-        out[v] = L.paired_gain(v, mine, incumbent, games, seed, settings.threads, settings.villains, cache, step)
+        out[v] = L.paired_gain(
+            v, mine, incumbent, games, seed, settings.threads, settings.villains, cache, step, keep, label
+        )
     return out
 
 
@@ -726,14 +749,25 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
         write_atomically(where / "probe.toml", text)
         seed = step_seed(settings.seed, top, "probe")
         cache: dict = {}  # the top's own games, played once for both comparisons
+        keep = kept_runs(where / "probe.json")
         above = paired_gains(
-            str(where / "probe.toml"), incumbent, settings, settings.probe_games, seed, bar.part("probe"), cache
+            str(where / "probe.toml"),
+            incumbent,
+            settings,
+            settings.probe_games,
+            seed,
+            bar.part("probe"),
+            cache,
+            keep=keep,
+            label="above",
         )
         strong = {}
         try:
             mixtures = {v: Level("strong").strategy(v) for v in settings.villains}
             games = settings.probe_games
-            strong = paired_gains(mixtures, incumbent, settings, games, seed, bar.part("probe: strong"), cache)
+            strong = paired_gains(
+                mixtures, incumbent, settings, games, seed, bar.part("probe: strong"), cache, keep=keep, label="strong"
+            )
         except InputError as exc:
             strong = {"missing": str(exc)}
         supports = all(g["gain"] <= PROBE_SUPPORTS + TOLERANCE for g in above.values())

@@ -10,12 +10,15 @@ Brier score, calibration by decile), beside the search player's 6-weight model.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from simlab.data import durable
 from simlab.data.cards import VILLAIN_KEYS
+from simlab.errors import InputError
 from simlab.studies.value import seatings
 
 MAX_TURNS_KEPT = 256
@@ -472,7 +475,6 @@ def apprentice_strength(path, games: int, seed: int, against=("strong", "tuned")
     """The apprentice in ``path``'s paired gain (:func:`paired_gain`) over each level of ``against``, per villain,
     every other seat at that level; also written into the model's provenance (``strength``), with the command."""
     import tempfile
-    from pathlib import Path
 
     from strategies import apprentice
 
@@ -507,6 +509,8 @@ def paired_gain(
     villains=VILLAIN_KEYS,
     cache: dict | None = None,
     progress=None,
+    keep: Path | None = None,
+    label: str = "candidate",
 ) -> dict:
     """How much more ``villain`` wins playing ``candidate`` than playing ``incumbent``, every other seat playing
     ``incumbent``, on the same games (same seeds, seats and deals): over every 2-player pairing of ``villain`` with
@@ -515,10 +519,12 @@ def paired_gain(
     either villain of a pairing: ``cache``, a dict kept between calls, keeps them). Returns the gain (share of
     games), its 95% interval from the paired differences, and the games. ``progress`` is called with (games done,
     games planned). An interrupted run (Ctrl-C) raises KeyboardInterrupt: a gain over the games finished would pair
-    unequal runs."""
+    unequal runs. ``keep``: a directory in which each run records its finished chunks of :data:`KEPT_CHUNK` games
+    (``label`` names the candidate's runs there), so the same call after an interruption plays only the games not
+    yet played, with the same results (a chunk's games depend on the seed and the game index alone); a record made
+    with other settings (another simlab) is played again."""
     from simlab.runs.levels import strategy_at
     from simlab.runs.settings import RunSettings
-    from simlab.runs.sim import run
 
     cache = {} if cache is None else cache
     others = [v for v in villains if v != villain]
@@ -540,7 +546,11 @@ def paired_gain(
 
             settings = RunSettings(games, seed, threads=threads, progress=step)
             seats = {villain: strategy_at(strategy, villain), other: strategy_at(incumbent, other)}
-            result = run("-vs-".join(pair), settings, strategies=seats, keep_games=True)
+            matchup = "-vs-".join(pair)
+            kept = None if keep is None else Path(keep) / f"{matchup}-{villain}-{label}"
+            if kept is not None and name == "incumbent":
+                kept = Path(keep) / f"{matchup}-incumbent"  # the same games for either villain of the pairing
+            result = _kept_run(matchup, settings, seats, kept)
             if result.interrupted:
                 raise KeyboardInterrupt
             winners = result.games.sort("game")["winner"]
@@ -552,6 +562,24 @@ def paired_gain(
             done += games
         diffs.append(won["candidate"] - won["incumbent"])
     return gain_interval(np.concatenate(diffs))
+
+
+KEPT_CHUNK = 100  # games a kept run records at a time: about a minute of the top generation's play on two cores
+
+
+def _kept_run(matchup: str, settings, seats: dict, kept: Path | None):
+    """:func:`simlab.runs.sim.run` of ``matchup``, its chunks recorded in ``kept`` (if given) and read back from it."""
+    from simlab.runs.sim import run
+
+    if kept is None:
+        return run(matchup, settings, strategies=seats, keep_games=True)
+    try:
+        return run(matchup, settings, strategies=seats, keep_games=True, chunk=KEPT_CHUNK, checkpoint=kept)
+    except InputError:
+        if not kept.exists():
+            raise
+        shutil.rmtree(kept)  # recorded with other settings or damaged: those games are played again
+        return run(matchup, settings, strategies=seats, keep_games=True, chunk=KEPT_CHUNK, checkpoint=kept)
 
 
 def gain_interval(diffs: np.ndarray) -> dict:
