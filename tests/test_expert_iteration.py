@@ -209,6 +209,28 @@ def test_paired_games_kept_with_other_settings_are_played_again(tmp_path):
     assert again == straight and '"n_games": 30' in meta.read_text()
 
 
+def test_self_play_stopped_midway_goes_on_from_the_seatings_it_finished(tmp_path, monkeypatch):
+    villains, keep = ("gaston", "horned-king"), tmp_path / "kept"
+    straight = L.self_play(3, 5, "expert", villains, threads=1, decisions=True)
+    other_seed = L.self_play(3, 6, "expert", villains, threads=1)[0]
+
+    def stop(done, _planned):
+        if done > 3:  # the second seating's first game
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        L.self_play(3, 5, "expert", villains, threads=1, decisions=True, progress=stop, keep=keep)
+    first = [f"seating-0-{n}.parquet" for n in ("decisions", "positions")]
+    assert sorted(p.name for p in keep.glob("*.parquet")) == first
+    played, record = [], L._record
+    monkeypatch.setattr(L, "_record", lambda jobs, *a: played.extend(jobs) or record(jobs, *a))
+    kept = L.self_play(3, 5, "expert", villains, threads=1, decisions=True, keep=keep)
+    assert len(played) == 9 and all(order != ("gaston", "gaston") for order, _ in played)  # 3 seatings of 3 games
+    assert kept[0].equals(straight[0]) and kept[1].equals(straight[1])
+    other = L.self_play(3, 6, "expert", villains, threads=1, keep=keep)[0]  # another seed: none of it is kept
+    assert other.equals(other_seed) and len(played) == 9 + 12
+
+
 def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(base, straight, tmp_path):
     """The self-play data stays out of git: a clone holds a generation's play.json but not its parquet, and the fit
     still to come needs it."""

@@ -30,8 +30,8 @@ is stronger stays the top, its verdict saying so.
 Every step writes its files atomically (a temporary file, then ``os.replace``) and its JSON last, which marks it
 done: an interrupted run, started again on the same folder with the same settings, goes on from the last finished
 step and writes the same files. A step of paired games (accepting, climbing, the probe) also keeps each run's
-finished chunks as they come (:func:`kept_runs`), so its resume plays only the games not yet played. Each step's games
-depend on (seed, generation, step) only, not on threads or chunks.
+finished chunks as they come, and self-play each finished seating (:func:`kept_runs`), so a resume plays only the
+games not yet played. Each step's games depend on (seed, generation, step) only, not on threads or chunks.
 """
 
 from __future__ import annotations
@@ -179,8 +179,9 @@ def _step(path: Path, make) -> dict:
 
 
 def kept_runs(path: Path) -> Path:
-    """Where the step whose JSON is ``path`` keeps the chunks of its paired games as they finish, so an interrupted
-    step goes on from them (:func:`simlab.studies.learn.paired_gain`'s ``keep``)."""
+    """Where the step whose JSON is ``path`` keeps its games as they finish (the chunks of its paired games, each
+    seating of its self-play), so an interrupted step goes on from them (``keep`` of
+    :func:`simlab.studies.learn.paired_gain` and :func:`simlab.studies.learn.self_play`)."""
     return path.with_name(f".{path.stem}-runs")
 
 
@@ -396,6 +397,7 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
         threads=settings.threads,
         decisions=True,
         progress=bar.part(f"generation {k}: self-play"),
+        keep=kept_runs(where / ("play.json" if attempt == 0 else f"play-{attempt}.json")),
     )
     cpu = time.process_time() - t
     write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
@@ -473,6 +475,7 @@ def fit_step(
             if bar is not None:
                 bar.note(f"generation {k}: self-play again for generation {k + 1}'s fit (its data is not in git)")
             _self_play(folder, k, settings, _Progress(0, None), attempt)
+            shutil.rmtree(kept_runs(src / f"play{_suffix(attempt)}.json"), ignore_errors=True)
         t = time.process_time()
         frame = pl.read_parquet(src / f"positions{_suffix(attempt)}.parquet")
         decisions = pl.read_parquet(src / f"decisions{_suffix(attempt)}.parquet")

@@ -54,11 +54,14 @@ def self_play(
     threads: int | None = None,
     decisions: bool = False,
     progress=None,
+    keep: Path | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """:func:`positions`, and with ``decisions`` the same games' decisions: one row per option of every decision
     with more than one (seating, game, decision, option, chosen, seat, villain, kind, options, turn, and the option's
     features as the apprentice sees them, :data:`strategies.apprentice.OPTION_FEATURE_NAMES`). ``progress`` is called
-    with (games done, games planned) as games finish. Ctrl-C stops the threads after their game under way."""
+    with (games done, games planned) as games finish. Ctrl-C stops the threads after their game under way.
+    ``keep``: a directory in which each seating's frames are kept as it finishes, so the same call after an
+    interruption plays only the seatings not yet played (a record made with other settings is played again)."""
     import numba
 
     from simlab.data.cards import load_cards
@@ -66,16 +69,67 @@ def self_play(
     from strategies import KERNELS
 
     cards = load_cards()
-    kernels = _kernels(seatings(tuple(villains)), seed, level, cards)
+    orders = seatings(tuple(villains))
+    kernels = _kernels(orders, seed, level, cards)
     # record_game_nb calls the apprentice's option features through bound symbols, decisions or not: unbound, a
     # game without decisions crashed (segmentation fault) in a process that had not warmed the apprentice
     warmup.ensure_players(kernels | {KERNELS["apprentice"]})
-    jobs = [(order, i) for order in seatings(tuple(villains)) for i in range(games)]
-    threads = max(1, min(threads or numba.get_num_threads(), len(jobs)))
-    blocks = _record(jobs, seed, level, cards, progress_vectors(cards), every, threads, decisions, progress)
-    frame = pl.concat([blocks[job][0] for job in jobs if job in blocks])
-    chosen = pl.concat([blocks[job][1] for job in jobs if job in blocks]) if decisions else None
-    return frame, chosen
+    threads = max(1, min(threads or numba.get_num_threads(), games * len(orders)))
+    vectors = progress_vectors(cards)
+    if keep is None:
+        jobs = [(order, i) for order in orders for i in range(games)]
+        blocks = _record(jobs, seed, level, cards, vectors, every, threads, decisions, progress)
+        frame = pl.concat([blocks[job][0] for job in jobs if job in blocks])
+        chosen = pl.concat([blocks[job][1] for job in jobs if job in blocks]) if decisions else None
+        return frame, chosen
+    keep = _kept_folder(Path(keep), {"games": games, "seed": seed, "level": _level_identity(level), "every": every})
+    parts = []
+    for n, order in enumerate(orders):
+        names = [keep / f"seating-{n}-{part}.parquet" for part in (["decisions"] if decisions else []) + ["positions"]]
+        if not names[-1].is_file():  # the positions, written last, mark a seating kept
+
+            def report(done, _planned, base=n * games):
+                if progress is not None:
+                    progress(base + done, games * len(orders))
+
+            jobs = [(order, i) for i in range(games)]
+            blocks = _record(jobs, seed, level, cards, vectors, every, threads, decisions, report)
+            frames = [pl.concat([blocks[job][0] for job in jobs])]
+            if decisions:
+                frames.insert(0, pl.concat([blocks[job][1] for job in jobs]))
+            for name, frame in zip(names, frames, strict=True):
+                durable.write_with(name, frame.write_parquet, "a seating's self-play")
+        parts.append([pl.read_parquet(name) for name in names])
+    frame = pl.concat([p[-1] for p in parts])
+    return frame, pl.concat([p[0] for p in parts]) if decisions else None
+
+
+def _level_identity(level: str) -> str:
+    """A level's name, or a strategy file's path with a hash of its text and of its value model's."""
+    import hashlib
+
+    path = Path(level)
+    if not path.is_file():
+        return level
+    h = hashlib.sha256(path.read_bytes())
+    model = path.with_name("value.json")
+    if model.is_file():
+        h.update(model.read_bytes())
+    return f"{level}#{h.hexdigest()[:16]}"
+
+
+def _kept_folder(keep: Path, settings: dict) -> Path:
+    """``keep``, emptied first if it was kept with other ``settings`` or another simlab (its games would differ)."""
+    from simlab.runs.backend import fingerprint
+
+    meta = keep / "settings.json"
+    settings = settings | {"simlab": fingerprint()}
+    if meta.is_file() and json.loads(meta.read_text()) != json.loads(json.dumps(settings)):
+        shutil.rmtree(keep)
+    if not meta.is_file():
+        keep.mkdir(parents=True, exist_ok=True)
+        durable.write_bytes(meta, json.dumps(settings, indent=1).encode())
+    return keep
 
 
 def _kernels(orders, seed, level, cards) -> set[int]:
