@@ -362,6 +362,28 @@ def test_learn_says_its_plan_first_and_logged_to_a_file_one_line_a_step(monkeypa
     ]
 
 
+def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypatch, tmp_path):
+    """The steps read back from the folder count their games at once: the ETA must not take them for speed."""
+    import functools
+
+    from simlab.cli.common import LazyProgress
+    from simlab.cli.learn import _whole_run_bar
+    from simlab.runs import speed
+
+    monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 1e9)  # a short plan: no plan line
+    clock = [0.0]
+    timed = functools.partial(LazyProgress, get_time=lambda: clock[0])
+    bar, update = _whole_run_bar(timed, E.LearnSettings(), tmp_path)
+    for done, step in ((2_400, "generation 0: self-play"), (5_000, "generation 1: paired against 0"), (6_000, "fit")):
+        update(done, 10_000, step)  # read back
+        clock[0] += 0.01
+    for done in (6_000, 6_100, 6_200, 6_300):  # the probe, played here: 100 games a minute
+        update(done, 10_000, "probe")
+        clock[0] += 60
+    task = bar.tasks[0]
+    assert task.speed == pytest.approx(100 / 60) and task.time_remaining == pytest.approx(3_700 * 60 / 100, rel=0.01)
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [

@@ -146,10 +146,15 @@ class _nothing:
         return False
 
 
+ETA_OVER_SECONDS = 900  # the bar's speed: games finished in the last 15 min (a kept chunk is a minute or more)
+
+
 def _whole_run_bar(progress_class, settings, folder):
     """One rich bar over the whole run (games of every step), its description the step under way, with an ETA.
     Its first update (the folder's settings checked, before any game) says the plan line on stderr; where stderr
-    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts."""
+    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts.
+    The ETA is the games left at the speed of the games played here: until one is, each step read back from the
+    folder (its games counted at once) starts the bar's clock again."""
     import time
 
     from rich.console import Console
@@ -167,9 +172,10 @@ def _whole_run_bar(progress_class, settings, folder):
         TimeRemainingColumn(),
         console=err,
         transient=True,
+        speed_estimate_period=ETA_OVER_SECONDS,
     )
     task: list = []
-    said = {"label": None, "start": 0.0}
+    said = {"label": None, "start": 0.0, "done": 0, "playing": False}
 
     def update(done: int, total: int, label: str) -> None:
         if not task:
@@ -181,7 +187,11 @@ def _whole_run_bar(progress_class, settings, folder):
         if not err.is_terminal and label != said["label"]:
             spent = workload.duration(time.perf_counter() - said["start"])
             typer.echo(f"learn: {label} ({done:,} of at most {total:,} games done, {spent} in)", err=True)
-        said["label"] = label
+        if label == said["label"] and done > said["done"]:
+            said["playing"] = True  # games finished within a step: played here, not read back
+        if label != said["label"] and not said["playing"]:
+            bar.reset(task[0], total=total, completed=done, description=label)
+        said["label"], said["done"] = label, done
         bar.update(task[0], completed=done, total=total, description=label)
 
     return bar, update
