@@ -258,6 +258,7 @@ def test_a_finished_run_resumed_from_a_clone_plays_no_game_again(base, straight,
     said = []
     E.learn(folder, tiny(base), progress=lambda done, total, label: said.append(label))
     assert not list(folder.glob("g*/*.parquet")) and not any("self-play again" in label for label in said)
+    assert said and all(label.endswith(": kept") for label in said)  # each step says it was read back
     kept = {name: doc for name, doc in contents(straight).items() if not name.startswith("g")}
     assert {name: doc for name, doc in contents(folder).items() if not name.startswith("g")} == kept
 

@@ -152,7 +152,8 @@ ETA_OVER_SECONDS = 900  # the bar's speed: games finished in the last 15 min (a 
 def _whole_run_bar(progress_class, settings, folder):
     """One rich bar over the whole run (games of every step), its description the step under way, with an ETA.
     Its first update (the folder's settings checked, before any game) says the plan line on stderr; where stderr
-    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts.
+    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts (a
+    step read back from the folder, as it is read: its label ends ": kept").
     The ETA is the games left at the speed of the games played here: until one is, each step read back from the
     folder (its games counted at once) starts the bar's clock again."""
     import time

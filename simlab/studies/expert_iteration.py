@@ -336,10 +336,12 @@ class _Progress:
 
     def __init__(self, total: int, report):
         self.total, self.done, self.report = total, 0, report
+        self.played: set[str] = set()  # the steps played here (the others are read back from the folder)
 
     def part(self, label: str):
         """A callback for one step: (games done in it, games planned in it)."""
         base = self.done
+        self.played.add(label)
 
         def update(done: int, _planned: int) -> None:
             if self.report is not None:
@@ -353,9 +355,10 @@ class _Progress:
             self.report(self.done, self.total, label)
 
     def advance(self, games: int, label: str) -> None:
+        """The step ``label`` is done: its ``games`` count, and a step not played here says it was kept."""
         self.done += games
         if self.report is not None:
-            self.report(self.done, self.total, label)
+            self.report(self.done, self.total, label if label in self.played else f"{label}: kept")
 
 
 def seating_count(villains) -> int:
