@@ -319,13 +319,10 @@ def search_params(settings: LearnSettings, factor: int = 1, at: Budgets | None =
     return params
 
 
-def _search_toml(k: int, params: dict, provenance: dict, name: str | None = None) -> str:
+def _search_toml(k: int, params: dict, provenance: dict) -> str:
     import tomli_w
 
-    text = SEARCH_TOML.format(k=k, prev=k - 1)
-    if name:
-        text = text.replace(f'name = "search-g{k}"', f'name = "{name}"')
-    return text + tomli_w.dumps({"params": params, "provenance": provenance})
+    return SEARCH_TOML.format(k=k, prev=k - 1) + tomli_w.dumps({"params": params, "provenance": provenance})
 
 
 # ============================================================================ steps
@@ -730,6 +727,24 @@ def convergence(previous: dict, top: dict) -> dict:
 
 # ============================================================================ the probe above the top
 
+PROBE_TOML = """# the probe above generation {k} (simlab learn): generation {k}'s search at {f} times its worlds and its
+# horizon, scoring its horizon as generation {k} does
+name = "search-g{k}-x{f}"
+base = "search"
+{model}description = "The search player of generation {k} at {f} times its budget"
+
+"""
+
+
+def probe_toml(top: int, params: dict, own_model: bool) -> str:
+    """The probe's search file: the ``top``'s search at :data:`PROBE_FACTOR` times its budget (``params``), reading
+    the value model beside it if the top has its own (``own_model``; generation 0 scores by the shipped one)."""
+    import tomli_w
+
+    model = 'value_model = "value.json"\n' if own_model else ""
+    text = PROBE_TOML.format(k=top, f=PROBE_FACTOR, model=model)
+    return text + tomli_w.dumps({"params": params, "provenance": {"probe": f"{PROBE_FACTOR}x generation {top}"}})
+
 
 def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> dict:
     """``g{top}/probe.json``, and ``probe.json`` beside the generations: the top generation's search at
@@ -747,12 +762,7 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
 
         params = search_params(settings, PROBE_FACTOR, at=budget(folder, top, settings))
         params["value"] = resolve(incumbent).params["value"]  # the top's own scoring
-        text = _search_toml(
-            top, params, {"probe": f"{PROBE_FACTOR}x generation {top}"}, f"search-g{top}-x{PROBE_FACTOR}"
-        )
-        if not (where / "value.json").is_file():
-            text = text.replace('value_model = "value.json"\n', "")
-        write_atomically(where / "probe.toml", text)
+        write_atomically(where / "probe.toml", probe_toml(top, params, (where / "value.json").is_file()))
         seed = step_seed(settings.seed, top, "probe")
         cache: dict = {}  # the top's own games, played once for both comparisons
         keep = kept_runs(where / "probe.json")
