@@ -158,7 +158,34 @@ def test_the_3_player_trace_plots_a_line_per_villain(shown):
     plot_skill_trace(shown.trace.filter(pl.col("matchup") == THREE), ax)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert {"gaston", "lady-tremaine", "horned-king"} <= set(labels)
-    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["novice", "search g0"]
+    assert [" ".join(t.get_text().split("\n")[:-1]) for t in ax.get_xticklabels()] == ["novice", "search g0"]
+    plt.close(fig)
+
+
+def test_the_trace_of_every_rung_up_to_a_late_generation_has_tick_labels_apart():
+    """The report draws a trace 7 inches wide: at 9 rungs, no level's name may run into its neighbour's."""
+    import matplotlib.pyplot as plt
+
+    from simlab.report.plots import plot_skill_trace
+
+    levels = ["novice", "expert", "tuned", "strong", *(f"search g{k}" for k in (0, 1, 3, 4, 6)), "search g12"]
+    trace = pl.DataFrame(
+        {
+            "matchup": "gaston-vs-horned-king",
+            "villain": "gaston",
+            "level": levels,
+            "games": [2000] * 4 + [400] * 6,
+            "rate": 0.5,
+            "low": 0.45,
+            "high": 0.55,
+        }
+    )
+    fig, ax = plt.subplots(figsize=(7, 3.0))  # as the report draws it (write_plot): the legend outside the axes
+    plot_skill_trace(trace, ax)
+    fig.tight_layout()
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in ax.get_xticklabels()]
+    assert len(boxes) == len(levels) and all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
     plt.close(fig)
 
 

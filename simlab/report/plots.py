@@ -111,6 +111,13 @@ def plot_ladder(ladder: pl.DataFrame, ax):
     return ax
 
 
+def _games(n: int) -> str:
+    """A count of games in few characters: 400, 2k, 2.4k, 12k."""
+    if n < 1000:
+        return f"{n}"
+    return f"{n / 1000:.0f}k" if n % 1000 == 0 or n >= 10_000 else f"{n / 1000:.1f}k"
+
+
 def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
     """One matchup's skill trace (:func:`simlab.studies.headline.skill_trace`): the first villain's win rate (a
     3-player game: every villain's share) at each level, weakest first, with 95% intervals, the balance ``band``
@@ -129,8 +136,11 @@ def plot_skill_trace(trace: pl.DataFrame, ax, band=(0.45, 0.55)):
         y = part["rate"].to_numpy()
         ax.errorbar(x, y, yerr=error_bars(y, part["low"], part["high"]), fmt="o-", capsize=3, label=villain)
     games = dict(zip(trace["level"], trace["games"], strict=True))
-    # "n=2,000" under each level: a tick label as wide as "2,000 games" runs into its neighbour's at 6 rungs
-    ax.set_xticks(np.arange(len(levels)), [f"{lv}\nn={games[lv]:,}" for lv in levels], fontsize=8)
+    # a word a line ("search" over "g6"), "n=2k" under it: labels as wide as "search g6" or "n=2,000" run into
+    # their neighbours' at 9 rungs
+    ax.set_xticks(
+        np.arange(len(levels)), ["\n".join([*lv.split(), f"n={_games(games[lv])}"]) for lv in levels], fontsize=8
+    )
     ax.set_xlabel("level (n: games at it)", fontsize=8)
     ax.set_xlim(-0.5, max(len(levels), 1) - 0.5)
     ax.set_ylim(0, 1)
