@@ -479,6 +479,19 @@ def test_the_step_files_give_the_table_the_loop_writes_and_the_docs_show_it(stra
     assert text.count("\n| 0 |") == 2  # generation 0 in both tables
 
 
+def test_a_run_resumed_for_more_generations_shows_its_last_verdict_as_under_way(straight, tmp_path):
+    import shutil
+
+    folder = tmp_path / "learning"
+    shutil.copytree(straight, folder)
+    settings = json.loads((folder / "settings.json").read_text())
+    (folder / "settings.json").write_text(json.dumps(settings | {"generations": settings["generations"] + 1}))
+    verdict = json.loads((folder / "verdict.json").read_text())
+    text = E.learning_markdown(folder)
+    assert "The run is under way: generation" in text and f"**{verdict['verdict']}**" in text
+    assert "Top generation" not in text
+
+
 # ============================================================================ the fixed point
 
 

@@ -1123,7 +1123,7 @@ def learning_markdown(folder) -> str:
     done = folder / "verdict.json"
     top = max(rung_generations(folder), default=0)
     v = json.loads(done.read_text()) if done.is_file() else {}
-    if v and v["top"] == top:
+    if v and v["top"] == top and not _resumed_since(folder):
         said = f"Top generation {v['top']}: **{v['verdict']}**" + (f" ({v['reason']})." if v.get("reason") else ".")
     else:
         said = f"The run is under way: generation {top} is the top played so far"
@@ -1153,6 +1153,15 @@ def learning_markdown(folder) -> str:
         ]
         parts.append(_markdown(head, cells))
     return "\n\n".join([*parts, said, *_probe_markdown(folder, villains, short)])
+
+
+def _resumed_since(folder: Path) -> bool:
+    """Whether the run was resumed with more steps (``--generations``, ``--retries``, ``--climbs`` grown) after its
+    last verdict: the folder's settings differ from those the summary (``learning.json``) was written with."""
+    summary, settings = folder / "learning.json", folder / "settings.json"
+    if not (summary.is_file() and settings.is_file()):
+        return False
+    return json.loads(summary.read_text()).get("settings") != json.loads(settings.read_text())
 
 
 def probe_players(doc: dict) -> list[tuple[str, dict]]:
