@@ -105,16 +105,17 @@ def self_play(
 
 
 def _level_identity(level: str) -> str:
-    """A level's name, or a strategy file's path with a hash of its text and of its value model's."""
+    """A level's name, or a strategy file's path with a hash of its text and of the value model it names."""
     import hashlib
+    import tomllib
 
     path = Path(level)
     if not path.is_file():
         return level
     h = hashlib.sha256(path.read_bytes())
-    model = path.with_name("value.json")
-    if model.is_file():
-        h.update(model.read_bytes())
+    model = tomllib.loads(path.read_text()).get("value_model")
+    if model and (path.parent / model).is_file():
+        h.update((path.parent / model).read_bytes())
     return f"{level}#{h.hexdigest()[:16]}"
 
 
@@ -629,8 +630,8 @@ def _kept_run(matchup: str, settings, seats: dict, kept: Path | None):
         return run(matchup, settings, strategies=seats, keep_games=True)
     try:
         return run(matchup, settings, strategies=seats, keep_games=True, chunk=KEPT_CHUNK, checkpoint=kept)
-    except InputError:
-        if not kept.exists():
+    except InputError as exc:
+        if not (kept.exists() and str(exc).startswith("checkpoint")):
             raise
         shutil.rmtree(kept)  # recorded with other settings or damaged: those games are played again
         return run(matchup, settings, strategies=seats, keep_games=True, chunk=KEPT_CHUNK, checkpoint=kept)
