@@ -363,6 +363,37 @@ def test_learn_says_its_plan_first_and_logged_to_a_file_one_line_a_step(monkeypa
     ]
 
 
+def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_only_the_rest(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+    from simlab.runs import speed
+    from simlab.studies import workload
+
+    def resumed(folder, settings, progress=None):
+        total = E.planned_games(settings)
+        progress(100, total, "generation 0: self-play: kept")
+        progress(400, total, "generation 1: paired against 0: kept")
+        progress(400, total, "generation 1: self-play")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "learn", resumed)
+    monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 2.0)
+    folder = str(tmp_path / "run")
+    res = CliRunner().invoke(app, ["learn", folder, "-n", "7", "--paired-games", "9"])
+    lines = [ln for ln in res.stderr.strip().splitlines() if ln.startswith(("plan", "learn"))]
+    total = E.planned_games(E.LearnSettings(games=7, paired_games=9))
+    whole = workload.learn(E.LearnSettings(games=7, paired_games=9)).seconds()
+    left = workload.duration(whole * (total - 400) / total)
+    assert lines[0].startswith(f"plan: learn, at most {total:,} games in ") and f"about {left} (" in lines[0]
+    assert (
+        f"400 of them are in the finished steps kept in {folder}, so the time is the other {total - 400:,} "
+        in (lines[0])
+    )
+    assert lines[1] == f"learn: 2 finished steps read back from {folder} (400 games)"
+    assert lines[2].startswith("learn: generation 1: self-play (400 of at most") and len(lines) == 3
+
+
 def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypatch, tmp_path):
     """The steps read back from the folder count their games at once: the ETA must not take them for speed."""
     import functools
@@ -374,9 +405,9 @@ def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypa
     monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 1e9)  # a short plan: no plan line
     clock = [0.0]
     timed = functools.partial(LazyProgress, get_time=lambda: clock[0])
-    bar, update = _whole_run_bar(timed, E.LearnSettings(), tmp_path)
+    bar, update, _ = _whole_run_bar(timed, E.LearnSettings(), tmp_path)
     for done, step in ((2_400, "generation 0: self-play"), (5_000, "generation 1: paired against 0"), (6_000, "fit")):
-        update(done, 10_000, step)  # read back
+        update(done, 10_000, f"{step}: kept")  # read back
         clock[0] += 0.01
     for done in (6_000, 6_100, 6_200, 6_300):  # the probe, played here: 100 games a minute
         update(done, 10_000, "probe")

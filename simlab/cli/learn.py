@@ -114,13 +114,15 @@ def learn(
             fail(str(exc))
         emit(fmt, {"shipped": [{"file": p} for p in shipped]}, lambda: _say_shipped(shipped), shipped=shipped)
         return
-    bar, update = _whole_run_bar(LazyProgress, settings, folder)
+    bar, update, planned = _whole_run_bar(LazyProgress, settings, folder)
     try:
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
             res = E.learn(folder, settings, progress=update)
+            planned()
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
+        planned()
         typer.echo(
             f"interrupted: the finished steps are kept in {folder}; resume with the same command "
             f"(simlab learn {folder} ...)",
@@ -150,12 +152,13 @@ ETA_OVER_SECONDS = 900  # the bar's speed: games finished in the last 15 min (a 
 
 
 def _whole_run_bar(progress_class, settings, folder):
-    """One rich bar over the whole run (games of every step), its description the step under way, with an ETA.
-    Its first update (the folder's settings checked, before any game) says the plan line on stderr; where stderr
-    is no terminal (a run logged to a file, which a bar does not reach), each step says one line as it starts (a
-    step read back from the folder, as it is read: its label ends ": kept").
-    The ETA is the games left at the speed of the games played here: until one is, each step read back from the
-    folder (its games counted at once) starts the bar's clock again."""
+    """One rich bar over the whole run (games of every step), its description the step under way, with an ETA;
+    returns (the bar, its update callback, a callback that says the plan line if it has not been said).
+    The first step to play says the plan line on stderr, after the finished steps a resumed run reads back from
+    the folder (labels ending ": kept"), whose games it counts as done; where stderr is no terminal (a run logged
+    to a file, which a bar does not reach), one line then says how many steps were read back, and each step says
+    one line as it starts. The ETA is the games left at the speed of the games played here: until one is, each
+    step read back (its games counted at once) starts the bar's clock again."""
     import time
 
     from rich.console import Console
@@ -176,16 +179,29 @@ def _whole_run_bar(progress_class, settings, folder):
         speed_estimate_period=ETA_OVER_SECONDS,
     )
     task: list = []
-    said = {"label": None, "start": 0.0, "done": 0, "playing": False}
+    said = {"label": None, "start": 0.0, "done": 0, "playing": False, "planned": False, "kept": 0}
+
+    def planned() -> None:
+        if said["planned"]:
+            return
+        said["planned"] = True
+        kept = said["done"] if said["kept"] else 0
+        line = _plan_line(workload.learn(settings), settings.threads, folder, kept)
+        if line:
+            typer.echo(line, err=True)
+        if said["kept"] and not err.is_terminal:
+            steps = f"{said['kept']} finished step{'s' if said['kept'] != 1 else ''}"
+            typer.echo(f"learn: {steps} read back from {folder} ({kept:,} games)", err=True)
 
     def update(done: int, total: int, label: str) -> None:
         if not task:
             said["start"] = time.perf_counter()
-            line = _plan_line(workload.learn(settings), settings.threads, folder)
-            if line:
-                typer.echo(line, err=True)
             task.append(bar.add_task(label, total=total, completed=done))
-        if not err.is_terminal and label != said["label"]:
+        if label.endswith(": kept") and not said["planned"]:
+            said["kept"] += 1
+        else:
+            planned()
+        if not err.is_terminal and label != said["label"] and said["planned"]:
             spent = workload.duration(time.perf_counter() - said["start"])
             typer.echo(f"learn: {label} ({done:,} of at most {total:,} games done, {spent} in)", err=True)
         if label == said["label"] and done > said["done"]:
@@ -195,18 +211,24 @@ def _whole_run_bar(progress_class, settings, folder):
         said["label"], said["done"] = label, done
         bar.update(task[0], completed=done, total=total, description=label)
 
-    return bar, update
+    return bar, update, planned
 
 
-def _plan_line(work, threads, folder) -> str:
-    """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan
-    (a resumed run's finished steps count in it, and take no time); "" for a run expected to be short."""
+def _plan_line(work, threads, folder, kept: int = 0) -> str:
+    """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan,
+    its time that of the games not ``kept`` (a resumed run's finished steps, read back from ``folder``); "" for a
+    run expected to be short."""
     from simlab.studies import workload
 
-    seconds = work.seconds(threads)
-    if seconds <= workload.PLAN_ABOVE_SECONDS:
+    left = work.seconds(threads) * max(0.0, 1 - kept / work.games) if work.games else 0.0
+    if left <= workload.PLAN_ABOVE_SECONDS:
         return ""
-    return f"{work.line(threads, seconds)}; finished steps are kept in {folder} (the same command resumes)"
+    if kept:
+        return (
+            f"{work.line(threads, left)}; {kept:,} of them are in the finished steps kept in {folder}, so the time "
+            f"is the other {work.games - kept:,} games' (the same command resumes)"
+        )
+    return f"{work.line(threads, left)}; finished steps are kept in {folder} (the same command resumes)"
 
 
 COMMANDS = {"learn": learn}
