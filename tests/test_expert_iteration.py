@@ -329,6 +329,7 @@ def test_learn_command_passes_its_options_and_on_ctrl_c_says_how_to_resume(monke
     res = CliRunner().invoke(app, [*args, "--villains", "gaston,horned-king", "--seed", "4", "--threads", "1"])
     assert res.exit_code == 130, res.output
     assert f"resume with the same command (simlab learn {folder}" in res.output
+    assert "the games of the one under way are kept" in res.output
     expected = E.LearnSettings(7, 9, 2, 4, "search", L.TUNED_GAMES, 0, 0, ("gaston", "horned-king"), threads=1)
     assert seen == {"folder": folder, "settings": expected}
 

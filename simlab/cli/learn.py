@@ -124,8 +124,8 @@ def learn(
     except KeyboardInterrupt:
         planned()
         typer.echo(
-            f"interrupted: the finished steps are kept in {folder}; resume with the same command "
-            f"(simlab learn {folder} ...)",
+            f"interrupted: the finished steps and the games of the one under way are kept in {folder}; resume "
+            f"with the same command (simlab learn {folder} ...)",
             err=True,
         )
         raise typer.Exit(130) from None
