@@ -173,6 +173,7 @@ def play_range_nb(
 
 
 BLOCK = 64  # games a thread plays before taking the next block (games differ in length: the threads finish together)
+BLOCKS_A_THREAD = 4  # a chunk of fewer than BLOCK games a thread is cut finer: at least this many blocks a thread
 
 
 def play_batch(
@@ -188,11 +189,13 @@ def play_batch(
     used = int(np.flatnonzero(slot_params.any(axis=0)).max(initial=0)) + 1
     slot_params = np.ascontiguousarray(slot_params[:, :used])
     args = (tb, ru, seat_villains, seat_slots, slot_kernels, slot_params, seed, first_index, out_games, out_turns)
-    threads = min(numba.get_num_threads(), -(-n // BLOCK))
+    # a chunk of a few hundred search games in blocks of 64 would leave one thread idle for most of its last block
+    block = max(1, min(BLOCK, -(-n // (BLOCKS_A_THREAD * numba.get_num_threads()))))
+    threads = min(numba.get_num_threads(), -(-n // block))
     if threads <= 1:
         play_range_nb(new_state(P, 0), *args, out_flags, 0, n)
         return
-    blocks = iter(range(0, n, BLOCK))
+    blocks = iter(range(0, n, block))
     lock = threading.Lock()
 
     def work() -> None:
@@ -202,7 +205,7 @@ def play_batch(
                 lo = next(blocks, None)
             if lo is None:
                 return
-            play_range_nb(st, *args, out_flags, lo, min(lo + BLOCK, n))
+            play_range_nb(st, *args, out_flags, lo, min(lo + block, n))
 
     with ThreadPoolExecutor(threads) as pool:
         for done in [pool.submit(work) for _ in range(threads)]:
