@@ -12,7 +12,6 @@ Default strategy: the shipped run's generation 4 search (reports/learning/g4/sea
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -20,26 +19,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kept_chunks import play  # noqa: E402
-from provenance import ROOT, add_arguments, started, write  # noqa: E402
+from kept_chunks import play, setup  # noqa: E402
+from provenance import write  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("strategy", nargs="?", type=Path, default=ROOT / "reports" / "learning" / "g4" / "search.toml")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--threads", type=int, default=2)
-    add_arguments(parser)
-    args = parser.parse_args()
-    run_info = started(args.smoke)
-    games = 8 if args.smoke else args.games
+    args, run_info, games, strategy = setup(__doc__, 300)
     from simlab.game import driver
 
     finer = driver.BLOCKS_A_THREAD
-    strategy = str(args.strategy.resolve())
-    play(strategy, 2, args.seed, args.threads, None)  # compiled and warmed before any round is timed
     rows = []
     for r in range(args.rounds):
         got = {}

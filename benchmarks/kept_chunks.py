@@ -38,21 +38,27 @@ def play(strategy: str, games: int, seed: int, threads: int, kept: Path | None) 
     return wall, cpu, result.games.sort("game")["winner"].to_list()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def setup(doc: str, games: int) -> tuple[argparse.Namespace, dict, int, str]:
+    """The arguments of a paired-rounds run of one strategy (its file, --games, --rounds, --seed, --threads, --out,
+    --smoke), the provenance, the games a round and the strategy's path; the strategy compiled and warmed."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("strategy", nargs="?", type=Path, default=ROOT / "reports" / "learning" / "g4" / "search.toml")
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--threads", type=int, default=2)
     add_arguments(parser)
     args = parser.parse_args()
     run_info = started(args.smoke)
-    games = 8 if args.smoke else args.games
-    from simlab.studies.learn import KEPT_CHUNK
-
     strategy = str(args.strategy.resolve())
     play(strategy, 2, args.seed, args.threads, None)  # compiled and warmed before any round is timed
+    return args, run_info, 8 if args.smoke else args.games, strategy
+
+
+def main() -> None:
+    args, run_info, games, strategy = setup(__doc__, 400)
+    from simlab.studies.learn import KEPT_CHUNK
+
     rows = []
     for r in range(args.rounds):
         with tempfile.TemporaryDirectory() as scratch:
