@@ -376,8 +376,9 @@ def play_step(folder: Path, k: int, settings: LearnSettings, bar: _Progress, att
     retry plays twice the games for each before it), and ``g{k}/play.json``: games, positions, decisions, CPU
     seconds per game and each matchup's value."""
     planned = settings.games * 2**attempt * seating_count(settings.villains)
-    name = "play" if attempt == 0 else f"play-{attempt}"
-    doc = _step(folder / f"g{k}" / f"{name}.json", lambda: _self_play(folder, k, settings, bar, attempt))
+    doc = _step(
+        folder / f"g{k}" / f"play{_suffix(attempt)}.json", lambda: _self_play(folder, k, settings, bar, attempt)
+    )
     bar.advance(planned, f"generation {k}: self-play")
     return doc
 
@@ -397,7 +398,7 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
         threads=settings.threads,
         decisions=True,
         progress=bar.part(f"generation {k}: self-play"),
-        keep=kept_runs(where / ("play.json" if attempt == 0 else f"play-{attempt}.json")),
+        keep=kept_runs(where / f"play{_suffix(attempt)}.json"),
     )
     cpu = time.process_time() - t
     write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)

@@ -602,9 +602,9 @@ def paired_gain(
             settings = RunSettings(games, seed, threads=threads, progress=step)
             seats = {villain: strategy_at(strategy, villain), other: strategy_at(incumbent, other)}
             matchup = "-vs-".join(pair)
-            kept = None if keep is None else Path(keep) / f"{matchup}-{villain}-{label}"
-            if kept is not None and name == "incumbent":
-                kept = Path(keep) / f"{matchup}-incumbent"  # the same games for either villain of the pairing
+            # the incumbent's run is the same games for either villain of the pairing
+            run_name = f"{matchup}-incumbent" if name == "incumbent" else f"{matchup}-{villain}-{label}"
+            kept = None if keep is None else Path(keep) / run_name
             result = _kept_run(matchup, settings, seats, kept)
             if result.interrupted:
                 raise KeyboardInterrupt
