@@ -148,3 +148,25 @@ def test_runs_under_an_edit_count_their_measured_cost(tmp_path, monkeypatch):
     rule = workload.sweep("gaston-vs-horned-king", ["1", "2", "3"], settings, card=False)
     assert rule.seconds(1) == pytest.approx(4.0)  # the shipped value and three others, 100 games each
     assert card.seconds(1) == pytest.approx(4.0 + 3 * 0.5)  # each value's tables built for its edit
+
+
+def test_a_learning_generation_costs_what_its_self_play_measured(tmp_path, monkeypatch):
+    from simlab.runs import speed
+    from simlab.studies import workload
+    from simlab.studies.calibration import read_log
+    from simlab.studies.generations import rung_cost
+
+    for k, cpu in ((0, 0.25), (2, 1.0)):
+        (tmp_path / f"g{k}").mkdir()
+        (tmp_path / f"g{k}" / "play.json").write_text(json.dumps({"cpu_per_game": cpu}))
+    assert rung_cost("search-g2", tmp_path) == 4.0 and rung_cost("search g0", tmp_path) == 1.0
+    assert rung_cost("search-g5", tmp_path) == 1.0  # not measured: the search level's speed
+    monkeypatch.setattr("simlab.studies.generations.LEARNING", tmp_path)
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(tmp_path / "speed.json"))
+    monkeypatch.setattr("simlab.runs.speed._memory", {})
+    rates = {speed.key("search", p, 1): 2.0 for p in (2, 3)}
+    (tmp_path / "speed.json").write_text(json.dumps(rates))
+    orders = read_log("configs/real-games-example.csv").orders()
+    plan = {lv: workload.calibrate(orders, [lv], None, 10, 200) for lv in ("search-g0", "search-g2")}
+    assert plan["search-g2"].games == plan["search-g0"].games
+    assert plan["search-g2"].seconds(1, corrected=False) == pytest.approx(4 * plan["search-g0"].seconds(1, False))

@@ -198,6 +198,17 @@ def rung_strategies(name: str, villains, folder: Path | str | None = None) -> di
     return dict.fromkeys(villains, strategy)
 
 
+def rung_cost(name: str, folder: Path | str | None = None) -> float:
+    """What a game of generation rung ``name`` costs over one of generation 0 (the search level), from the CPU
+    seconds a game of each one's self-play in the learning run in ``folder`` (default the shipped one); 1 where
+    either is not measured. A climbed generation searches more worlds or turns, so it costs several times more."""
+    folder = Path(folder) if folder is not None else LEARNING
+    own, base = (_read(folder / f"g{k}" / "play.json") for k in (rung_number(name), 0))
+    if not own or not base or not own.get("cpu_per_game") or not base.get("cpu_per_game"):
+        return 1.0
+    return own["cpu_per_game"] / base["cpu_per_game"]
+
+
 # ---------------------------------------------------------------------------- shipping the top
 
 

@@ -25,6 +25,7 @@ class Stage:
     level: str | None = None  # None: expert
     players: int = 2
     edited: int = 0  # runs under a card edit: each builds its own card tables first
+    cost: float = 1.0  # a game's CPU over one at its level (a learning generation's over the search level's)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Workload:
         (``corrected``; :func:`simlab.runs.speed.ratio`)."""
         from simlab.runs.speed import edit_seconds, rate, ratio
 
-        play = sum(s.games / rate(s.level, s.players, threads) for s in self.stages if s.games)
+        play = sum(s.games * s.cost / rate(s.level, s.players, threads) for s in self.stages if s.games)
         edited = sum(s.edited for s in self.stages)
         raw = play + (edited * edit_seconds(threads) if edited else 0.0)
         return raw * (ratio(self.command) if corrected else 1.0)
@@ -218,11 +219,14 @@ def calibrate(orders, levels, rules, games: int, max_turns: int) -> Workload:
 
     levels, rule_sets, _, per_run = predict_runs(orders, levels, rules, games, max_turns)
     per_setting = sum(per_run.values())
-    from simlab.studies.generations import is_rung
+    from simlab.studies.generations import is_rung, rung_cost
 
-    # a learning generation plays at about the search level's speed
-    cost = {lv: "search" if is_rung(lv) else lv for lv in levels}
-    stages = [Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, cost[lv]) for lv in levels]
+    stages = [
+        Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, "search", cost=rung_cost(lv))
+        if is_rung(lv)
+        else Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, lv)
+        for lv in levels
+    ]
     return Workload("calibrate", tuple(stages))
 
 
