@@ -169,4 +169,5 @@ def test_a_learning_generation_costs_what_its_self_play_measured(tmp_path, monke
     orders = read_log("configs/real-games-example.csv").orders()
     plan = {lv: workload.calibrate(orders, [lv], None, 10, 200) for lv in ("search-g0", "search-g2")}
     assert plan["search-g2"].games == plan["search-g0"].games
+    assert [s.players for s in plan["search-g0"].stages] == [2, 3]  # the log's 3-player games are planned as such
     assert plan["search-g2"].seconds(1, corrected=False) == pytest.approx(4 * plan["search-g0"].seconds(1, False))

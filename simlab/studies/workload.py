@@ -215,18 +215,20 @@ def fix(band, matchups, options, edits_from, settings) -> Workload:
 
 
 def calibrate(orders, levels, rules, games: int, max_turns: int) -> Workload:
+    """:func:`simlab.studies.calibration.predict`'s loops: each rule reading, each level, its 2-player runs then its
+    3-player ones (a 3-player game costs more); a learning generation at its measured cost a game."""
     from simlab.studies.calibration import predict_runs
-
-    levels, rule_sets, _, per_run = predict_runs(orders, levels, rules, games, max_turns)
-    per_setting = sum(per_run.values())
     from simlab.studies.generations import is_rung, rung_cost
 
-    stages = [
-        Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, "search", cost=rung_cost(lv))
-        if is_rung(lv)
-        else Stage(f"{lv}, {len(rule_sets)} readings", len(rule_sets) * per_setting, lv)
-        for lv in levels
-    ]
+    levels, rule_sets, runs, per_run = predict_runs(orders, levels, rules, games, max_turns)
+    stages = []
+    for reading in range(len(rule_sets)):
+        for lv in levels:
+            level, cost = ("search", rung_cost(lv)) if is_rung(lv) else (lv, 1.0)
+            for players in sorted({len(r) for r in runs}):
+                n = sum(per_run[r] for r in runs if len(r) == players)
+                name = f"{lv}, reading {reading + 1} of {len(rule_sets)}, {players} players"
+                stages.append(Stage(name, n, level, players, cost=cost))
     return Workload("calibrate", tuple(stages))
 
 
