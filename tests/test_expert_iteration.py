@@ -393,6 +393,15 @@ def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_only
     )
     assert lines[1] == f"learn: 2 finished steps read back from {folder} (400 games)"
     assert lines[2].startswith("learn: generation 1: self-play (400 of at most") and len(lines) == 3
+    # a top that costs more a game than generation 0 times the games left at its cost
+    for k, cpu in ((0, 0.25), (1, 0.75)):
+        (tmp_path / "run" / f"g{k}").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "run" / f"g{k}" / "play.json").write_text(json.dumps({"cpu_per_game": cpu}))
+    (tmp_path / "run" / "g1" / "accept.json").write_text(json.dumps({"accepted": True}))
+    res = CliRunner().invoke(app, ["learn", folder, "-n", "7", "--paired-games", "9"])
+    line = res.stderr.strip().splitlines()[0]
+    left = workload.duration(3 * whole * (total - 400) / total)
+    assert f"about {left} (" in line and "games', at generation 1's cost a game, 3.0x generation 0's (" in line
 
 
 def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypatch, tmp_path):

@@ -219,14 +219,20 @@ def _plan_line(work, threads, folder, kept: int = 0) -> str:
     its time that of the games not ``kept`` (a resumed run's finished steps, read back from ``folder``); "" for a
     run expected to be short."""
     from simlab.studies import workload
+    from simlab.studies.expert_iteration import rung_generations
+    from simlab.studies.generations import rung_cost
 
     left = work.seconds(threads) * max(0.0, 1 - kept / work.games) if work.games else 0.0
+    top = max(rung_generations(folder), default=0) if kept else 0
+    cost = rung_cost(f"search g{top}", folder) if top else 1.0
+    left *= cost  # the games left play at the top's budget or above (a climb, the probe), not generation 0's
     if left <= workload.PLAN_ABOVE_SECONDS:
         return ""
     if kept:
+        at = f", at generation {top}'s cost a game, {cost:.1f}x generation 0's" if cost != 1.0 else ""
         return (
             f"{work.line(threads, left)}; {kept:,} of them are in the finished steps kept in {folder}, so the time "
-            f"is the other {work.games - kept:,} games' (the same command resumes)"
+            f"is the other {work.games - kept:,} games'{at} (the same command resumes)"
         )
     return f"{work.line(threads, left)}; finished steps are kept in {folder} (the same command resumes)"
 

@@ -227,7 +227,8 @@ def calibrate(orders, levels, rules, games: int, max_turns: int) -> Workload:
             level, cost = ("search", rung_cost(lv)) if is_rung(lv) else (lv, 1.0)
             for players in sorted({len(r) for r in runs}):
                 n = sum(per_run[r] for r in runs if len(r) == players)
-                name = f"{lv}, reading {reading + 1} of {len(rule_sets)}, {players} players"
+                reading_of = f", reading {reading + 1} of {len(rule_sets)}" if len(rule_sets) > 1 else ""
+                name = f"{lv}{reading_of}, {players}-player games"
                 stages.append(Stage(name, n, level, players, cost=cost))
     return Workload("calibrate", tuple(stages))
 
