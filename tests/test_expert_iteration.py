@@ -123,6 +123,57 @@ def test_every_matchup_and_3_player_share_is_checked():
 # ============================================================================ the loop
 
 
+class LeftBound:
+    """A progress callback that asks, at every report, how many games the run can still play at most
+    (:func:`E.stages_left`, from the folder's finished steps then), so that :meth:`holds` checks every such
+    bound against the games the run went on to play, and the progress total against them all."""
+
+    def __init__(self, folder: Path, settings: E.LearnSettings):
+        self.folder, self.settings, self.seen, self.totals = folder, settings, [], set()
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        self.seen.append((done, sum(g for _, g, _ in E.stages_left(self.settings, self.folder)), label))
+        self.totals.add(total)
+
+    def holds(self) -> None:
+        final = max(d for d, _, _ in self.seen)
+        late = [(d, left, label) for d, left, label in self.seen if final - d > left]
+        assert not late, f"{final} games played in all, more than a bound allowed: {late[:3]}"
+        assert min(self.totals) >= final
+
+
+def test_a_resumed_run_plans_only_the_games_it_can_still_play(base, straight):
+    """``straight`` ended with generation 1 refused (not playing as generation 0 does) and no climb allowed."""
+    settings = tiny(base)
+    assert not json.loads((straight / "g1" / "accept.json").read_text())["accepted"]
+    nothing = [(name, 0, n) for name, _, n in E.planned_stages(settings)]
+    assert E.stages_left(settings, straight) == nothing
+    assert E.stages_left(tiny(base, generations=3), straight) == nothing  # no climb: the loop has ended
+    fresh = sum(g for _, g, _ in E.stages_left(settings, straight / "none"))
+    assert 0 < fresh <= E.planned_games(settings)
+    # a climb allowed: generations 2 and 3 each at most 4 seatings x 5 games of self-play and a climb's two tries
+    # of 2 x 6 paired games a villain and side (dearer than a learned one's one try), then the probe
+    assert E.stages_left(tiny(base, generations=3, climbs=1), straight) == [
+        ("self-play", 2 * 4 * 5, 2),
+        ("self-play, 3 players", 0, 3),
+        ("paired trials", 0, 2),
+        ("retries", 0, 2),
+        ("climbs", 2 * 2 * (2 * 6 * 2), 2),
+        ("probe", 2 * 2 * 2 * 2, 2),
+    ]
+    # a retry allowed: generation 1 tried again on twice generation 0's self-play, then its own self-play; then
+    # generation 2 learned with its retry (dearer now than a climb)
+    left = E.stages_left(tiny(base, generations=2, retries=1, climbs=1), straight)
+    assert {name: games for name, games, _ in left} == {
+        "self-play": 2 * 20,
+        "self-play, 3 players": 0,
+        "paired trials": (1 + 2) * 24,
+        "retries": 2 * 2 * 20,
+        "climbs": 0,
+        "probe": 16,
+    }
+
+
 def broken(frame, provenance):
     """A value model fitted, then turned upside down: it rates a winning position as losing."""
     model = L.fit_value(frame, provenance)
@@ -134,7 +185,10 @@ def broken(frame, provenance):
 
 def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(base, tmp_path):
     folder = tmp_path / "learning"
-    res = E.learn(folder, tiny(base, paired_games=10, retries=1, probe_games=0), fit_value=broken)
+    settings = tiny(base, paired_games=10, retries=1, probe_games=0)
+    bound = LeftBound(folder, settings)
+    res = E.learn(folder, settings, fit_value=broken, progress=bound)
+    bound.holds()
     for name in ("accept.json", "accept-1.json"):
         accept = json.loads((folder / "g1" / name).read_text())
         assert accept["accepted"] is False and accept["reason"].startswith("refused")
@@ -364,7 +418,7 @@ def test_learn_says_its_plan_first_and_logged_to_a_file_one_line_a_step(monkeypa
     ]
 
 
-def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_only_the_rest(monkeypatch, tmp_path):
+def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_what_is_left(monkeypatch, tmp_path):
     from typer.testing import CliRunner
 
     from simlab.cli import app
@@ -383,25 +437,25 @@ def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_only
     folder = str(tmp_path / "run")
     res = CliRunner().invoke(app, ["learn", folder, "-n", "7", "--paired-games", "9"])
     lines = [ln for ln in res.stderr.strip().splitlines() if ln.startswith(("plan", "learn"))]
-    total = E.planned_games(E.LearnSettings(games=7, paired_games=9))
-    whole = workload.learn(E.LearnSettings(games=7, paired_games=9)).seconds()
-    left = workload.duration(whole * (total - 400) / total)
-    assert lines[0].startswith(f"plan: learn, at most {total:,} games in ") and f"about {left} (" in lines[0]
-    assert (
-        f"400 of them are in the finished steps kept in {folder}, so the time is the other {total - 400:,} "
-        in (lines[0])
-    )
+    settings = E.LearnSettings(games=7, paired_games=9)
+    work = workload.learn(settings, folder)  # nothing finished on disk: a fresh run's bound
+    assert 0 < work.games <= E.planned_games(settings)
+    left = workload.duration(work.seconds())
+    assert lines[0].startswith(f"plan: learn, at most {work.games:,} games in ") and f"about {left} (" in lines[0]
+    assert f"these are the games it can still play: 400 are in the finished steps kept in {folder} (" in lines[0]
     assert lines[1] == f"learn: 2 finished steps read back from {folder} (400 games)"
     assert lines[2].startswith("learn: generation 1: self-play (400 of at most") and len(lines) == 3
-    # a top that costs more a game than generation 0 times the games left at its cost
+    # generation 1 accepted and played, at 3x generation 0's CPU a game: fewer games left, each at its cost
     for k, cpu in ((0, 0.25), (1, 0.75)):
         (tmp_path / "run" / f"g{k}").mkdir(parents=True, exist_ok=True)
         (tmp_path / "run" / f"g{k}" / "play.json").write_text(json.dumps({"cpu_per_game": cpu}))
     (tmp_path / "run" / "g1" / "accept.json").write_text(json.dumps({"accepted": True}))
     res = CliRunner().invoke(app, ["learn", folder, "-n", "7", "--paired-games", "9"])
     line = res.stderr.strip().splitlines()[0]
-    left = workload.duration(3 * whole * (total - 400) / total)
-    assert f"about {left} (" in line and "games', at generation 1's cost a game, 3.0x generation 0's (" in line
+    fewer = workload.learn(settings, folder)
+    assert fewer.games < work.games and line.startswith(f"plan: learn, at most {fewer.games:,} games in ")
+    assert f"about {workload.duration(3 * fewer.seconds())} (" in line
+    assert "games it can still play, at generation 1's cost a game, 3.0x generation 0's: 400 are in" in line
 
 
 def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypatch, tmp_path):
@@ -567,7 +621,9 @@ def test_a_refused_generation_playing_as_the_top_plays_its_own_games_and_settles
 
     equal_players(monkeypatch)
     folder = tmp_path / "learning"
-    res = E.learn(folder, tiny(base))
+    bound = LeftBound(folder, tiny(base))
+    res = E.learn(folder, tiny(base), progress=bound)
+    bound.holds()
     assert json.loads((folder / "g1" / "accept.json").read_text())["accepted"] is False  # gain 0 is not stronger
     assert (folder / "g1" / "play.json").is_file()  # but it plays as g0: its answers are compared
     assert res.verdict["top"] == 0 and res.verdict["settled"] is True and res.verdict["verdict"] == "settled"
@@ -634,7 +690,9 @@ def test_a_refused_top_climbs_to_twice_its_horizon_and_learns_on_at_that_budget(
 
     gains_of_a_longer_horizon(monkeypatch)
     folder = tmp_path / "learning"
-    res = E.learn(folder, tiny(base, climbs=1, generations=4))
+    bound = LeftBound(folder, tiny(base, climbs=1, generations=4))
+    res = E.learn(folder, tiny(base, climbs=1, generations=4), progress=bound)
+    bound.holds()
     climb = json.loads((folder / "g2" / "accept.json").read_text())
     assert climb["accepted"] and climb["incumbent"] == 0
     both = ["gaston", "horned-king"]
@@ -695,7 +753,9 @@ def test_a_climb_refused_at_both_budgets_leaves_the_top_and_a_resume_with_climbs
     once, straight = tmp_path / "once", tmp_path / "straight"
     E.learn(once, tiny(base, generations=4, probe_games=0))
     assert not (once / "g2").exists()
-    res = E.learn(once, tiny(base, generations=4, probe_games=0, climbs=1))
+    bound = LeftBound(once, tiny(base, generations=4, probe_games=0, climbs=1))
+    res = E.learn(once, tiny(base, generations=4, probe_games=0, climbs=1), progress=bound)
+    bound.holds()
     E.learn(straight, tiny(base, generations=4, probe_games=0, climbs=1))
     assert contents(once) == contents(straight)
     for name, axis, at in (("accept.json", "horizon", "2x2"), ("accept-1.json", "samples", "4x1")):

@@ -186,7 +186,7 @@ def _whole_run_bar(progress_class, settings, folder):
             return
         said["planned"] = True
         kept = said["done"] if said["kept"] else 0
-        line = _plan_line(workload.learn(settings), settings.threads, folder, kept)
+        line = _plan_line(settings, settings.threads, folder, kept)
         if line:
             typer.echo(line, err=True)
         if said["kept"] and not err.is_terminal:
@@ -214,15 +214,17 @@ def _whole_run_bar(progress_class, settings, folder):
     return bar, update, planned
 
 
-def _plan_line(work, threads, folder, kept: int = 0) -> str:
-    """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan,
-    its time that of the games not ``kept`` (a resumed run's finished steps, read back from ``folder``); "" for a
-    run expected to be short."""
+def _plan_line(settings, threads, folder, kept: int = 0) -> str:
+    """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan;
+    for a run resumed with ``kept`` games in its finished steps (read back from ``folder``), the games it can still
+    play (:func:`simlab.studies.expert_iteration.stages_left`) at the top's cost a game; "" for a run expected to
+    be short."""
     from simlab.studies import workload
     from simlab.studies.expert_iteration import rung_generations
     from simlab.studies.generations import rung_cost
 
-    left = work.seconds(threads) * max(0.0, 1 - kept / work.games) if work.games else 0.0
+    work = workload.learn(settings, folder if kept else None)
+    left = work.seconds(threads) if work.games else 0.0
     top = max(rung_generations(folder), default=0) if kept else 0
     cost = rung_cost(f"search g{top}", folder) if top else 1.0
     left *= cost  # the games left play at the top's budget or above (a climb, the probe), not generation 0's
@@ -231,8 +233,8 @@ def _plan_line(work, threads, folder, kept: int = 0) -> str:
     if kept:
         at = f", at generation {top}'s cost a game, {cost:.1f}x generation 0's" if cost != 1.0 else ""
         return (
-            f"{work.line(threads, left)}; {kept:,} of them are in the finished steps kept in {folder}, so the time "
-            f"is the other {work.games - kept:,} games'{at} (the same command resumes)"
+            f"{work.line(threads, left)}; these are the games it can still play{at}: {kept:,} are in the finished "
+            f"steps kept in {folder} (the same command resumes)"
         )
     return f"{work.line(threads, left)}; finished steps are kept in {folder} (the same command resumes)"
 

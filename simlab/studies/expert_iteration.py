@@ -331,12 +331,15 @@ def _search_toml(k: int, params: dict, provenance: dict) -> str:
 class _Progress:
     """The whole run's progress in games (search games: self-play, paired), for one bar and its ETA."""
 
-    def __init__(self, total: int, report):
-        self.total, self.done, self.report = total, 0, report
+    def __init__(self, total: int, report, left=None):
+        self.total, self.done, self.report, self.left = total, 0, report, left
         self.played: set[str] = set()  # the steps played here (the others are read back from the folder)
 
     def part(self, label: str):
-        """A callback for one step: (games done in it, games planned in it)."""
+        """A callback for one step: (games done in it, games planned in it). The first step played after steps
+        read back sets the total to the games done and those ``left`` (a callable) at most."""
+        if not self.played and self.done and self.left is not None:
+            self.total = min(self.total, self.done + self.left())
         base = self.done
         self.played.add(label)
 
@@ -848,6 +851,69 @@ def planned_games(settings: LearnSettings) -> int:
     return sum(games for _, games, _ in planned_stages(settings))
 
 
+def stages_left(settings: LearnSettings, folder) -> list[tuple[str, int, int]]:
+    """The search games a run resumed on ``folder`` can still play at most, stage by stage as
+    :func:`planned_stages` names them, from its finished steps: what the highest generation begun (``m``) has not
+    finished (its self-play; its tries left), then each generation number up to ``settings.generations`` at the
+    dearer of a learned generation (self-play, every try and retry) and a climb (self-play, a try per axis), and
+    the probe unless the top, and every generation that may yet become it, has played its own. A run that has
+    gone far thus plans what it can still play, not the whole run's bound less the games done."""
+    from simlab.studies.value import seatings
+
+    folder = Path(folder)
+    seats = seatings(tuple(settings.villains))
+    two = sum(len(s) == 2 for s in seats) * settings.games
+    three = len(seats) * settings.games - two
+    paired = paired_count(settings, settings.paired_games)
+    begun = [k for k in _generation_numbers(folder) if any((folder / f"g{k}").glob("*.json"))]
+    m = max(begun, default=0)
+    docs = {k: _accept_docs(folder / f"g{k}") for k in begun}
+    top = max((k for k, d in docs.items() if any(a["accepted"] for a in d)), default=0)
+    climbs_left = settings.climbs - sum(1 for d in docs.values() if any("climb" in a and a["accepted"] for a in d))
+    trials, again, tries = 0, 0, 0  # paired trials; retries' self-play (in settings.games a seating); climb tries
+    tried = docs.get(m, [])
+    if tried and "climb" in tried[0]:  # a climb tries each axis until every villain has climbed
+        climbed_here = {v for a in tried for v in a["climb"]["villains"]}
+        if len(climbed_here) < len(settings.villains):
+            tries += len(CLIMB_AXES) - len(tried)
+    elif m > 0 and not any(a["accepted"] for a in tried):
+        for a in range(len(tried), settings.retries + 1):
+            trials += 1
+            again += 2**a if a else 0
+    ended = m > 0 and not (tries or trials) and not any(a["accepted"] for a in tried)  # refused at its last try
+    plays = not ended or ("climb" not in tried[-1] and equivalent(tried[-1]["gains"]))  # as the fixed point
+    play = int(plays and not (folder / f"g{m}" / "play.json").is_file())  # self-plays, in settings.games a seating
+    candidates = {top} | ({m} if tries or trials else set())  # the generations the probe may yet be played for
+    # generation numbers still open: none once a refused generation leaves no climb (or a climb is refused)
+    ahead = 0 if ended and (climbs_left <= 0 or "climb" in tried[-1]) else max(0, settings.generations - m)
+    retry_play = sum(2**a for a in range(1, settings.retries + 1))  # a retry's self-play, in settings.games
+    learned = (settings.retries + 1) * paired + retry_play * (two + three)
+    play += ahead
+    if climbs_left > 0 and len(CLIMB_AXES) * paired > learned:
+        tries += ahead * len(CLIMB_AXES)
+    else:
+        trials += ahead * (settings.retries + 1)
+        again += ahead * retry_play
+    probed = not ahead and all((folder / f"g{k}" / "probe.json").is_file() for k in candidates)
+    return [
+        ("self-play", play * two, 2),
+        ("self-play, 3 players", play * three, 3),
+        ("paired trials", trials * paired, 2),
+        ("retries", again * (two + three), 2),
+        ("climbs", tries * paired, 2),
+        ("probe", 0 if probed else 2 * paired_count(settings, settings.probe_games), 2),
+    ]
+
+
+def _accept_docs(where: Path) -> list[dict]:
+    """A generation's finished tries (``accept.json``, ``accept-1.json``, ...), in order."""
+    out, a = [], 0
+    while (path := where / ("accept.json" if a == 0 else f"accept-{a}.json")).is_file():
+        out.append(json.loads(path.read_text()))
+        a += 1
+    return out
+
+
 def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
     """Expert iteration in ``folder`` with ``settings`` (module docstring): checkpointed step by step, resumed from
     the last finished step. ``fit_apprentice`` (decisions -> (weights, agreement); default
@@ -861,7 +927,7 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     fit_value = fit_value or functools.partial(L.fit_value, features=settings.features)
     warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
     folder = open_folder(folder, settings)
-    bar = _Progress(planned_games(settings), progress)
+    bar = _Progress(planned_games(settings), progress, lambda: sum(g for _, g, _ in stages_left(settings, folder)))
     first = budget_text(budget(folder, 0, settings))
     gens: list[dict] = [{"generation": 0, "strategy": settings.base, "budget": first}]
     by_number = {0: gens[0]}

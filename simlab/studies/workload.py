@@ -311,11 +311,13 @@ def equilibrium(matchups: Sequence[str], options, seed_levels: Sequence[str], pr
     return Workload("equilibrium", tuple(stages), "at most")
 
 
-def learn(settings) -> Workload:
+def learn(settings, folder=None) -> Workload:
     """Expert iteration (:func:`simlab.studies.expert_iteration.learn`) at most, stage by stage as the study counts
     them (:func:`simlab.studies.expert_iteration.planned_stages`), at generation 0's speed (a climbed budget or the
-    probe's four times costs more a game; the command's last runs here correct the estimate)."""
-    from simlab.studies.expert_iteration import planned_stages
+    probe's four times costs more a game; the command's last runs here correct the estimate); with the ``folder``
+    of a resumed run, only what it can still play (:func:`simlab.studies.expert_iteration.stages_left`)."""
+    from simlab.studies.expert_iteration import planned_stages, stages_left
 
-    stages = [Stage(name, games, "search", players) for name, games, players in planned_stages(settings)]
+    planned = planned_stages(settings) if folder is None else stages_left(settings, folder)
+    stages = [Stage(name, games, "search", players) for name, games, players in planned]
     return Workload("learn", tuple(s for s in stages if s.games), "at most")
