@@ -458,6 +458,47 @@ def test_a_resumed_run_says_its_plan_after_the_steps_it_read_back_and_times_what
     assert "games it can still play, at generation 1's cost a game, 3.0x generation 0's: 400 are in" in line
 
 
+def test_the_games_a_stopped_run_played_correct_its_next_plan(monkeypatch, tmp_path):
+    """A learning run is mostly stopped and resumed, never finished in one go: what the games it played took over
+    their share of the estimate corrects the next plan, as a finished command's time does; steps read back, not
+    played (before the games played or after them, as a probe played before), say nothing."""
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+    from simlab.cli.learn import _plan_line
+    from simlab.runs import speed
+
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(tmp_path / "speed.json"))
+    monkeypatch.setattr(speed, "_memory", {})
+    monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 2.0)
+    record = speed.record_ratio
+    told = []
+    monkeypatch.setattr(speed, "record_ratio", lambda *a: (told.append(a), record(*a)))
+    read_back_only = [(400, "generation 0: self-play: kept"), (900, "generation 1: paired against 0: kept")]
+    played = [
+        *read_back_only,
+        (900, "generation 1: self-play"),
+        (1500, "generation 1: self-play"),
+        (2000, "probe: kept"),
+    ]
+    folder = tmp_path / "run"
+    settings = E.LearnSettings(games=7, paired_games=9)
+    for steps, ratio in ((read_back_only, 1.0), (played, speed.RATIO_LIMITS[0])):
+
+        def stopped(folder, settings, progress=None, steps=steps):
+            for done, label in steps:
+                progress(done, E.planned_games(settings), label)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(E, "learn", stopped)
+        res = CliRunner().invoke(app, ["learn", str(folder), "-n", "7", "--paired-games", "9"])
+        assert res.exit_code == 130, res.output
+        assert speed.ratio("learn") == ratio  # 600 games played at once: far under their share of the plan
+    _, raw, games = _plan_line(settings, None, folder, 900)
+    [(command, share, took)] = told
+    assert command == "learn" and share == pytest.approx(raw * 600 / games) and 0 < took < share
+
+
 def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypatch, tmp_path):
     """The steps read back from the folder count their games at once: the ETA must not take them for speed."""
     import functools
@@ -469,7 +510,7 @@ def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypa
     monkeypatch.setattr(speed, "rate", lambda level, players=2, threads=None: 1e9)  # a short plan: no plan line
     clock = [0.0]
     timed = functools.partial(LazyProgress, get_time=lambda: clock[0])
-    bar, update, _ = _whole_run_bar(timed, E.LearnSettings(), tmp_path)
+    bar, update, _, _ = _whole_run_bar(timed, E.LearnSettings(), tmp_path)
     for done, step in ((2_400, "generation 0: self-play"), (5_000, "generation 1: paired against 0"), (6_000, "fit")):
         update(done, 10_000, f"{step}: kept")  # read back
         clock[0] += 0.01

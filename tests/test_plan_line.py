@@ -133,6 +133,10 @@ def test_a_finished_command_corrects_its_next_estimate(tmp_path, monkeypatch):
     with unfinished:
         unfinished.games(10, 100)
     assert speed.ratio("run") == 1.0  # a run stopped early says nothing of its estimate
+    quiet = StagedProgress(100, 20.0, command="calibrate", raw=10.0)  # --json: the plan line, no bar
+    with quiet.plan_only():
+        quiet.games(100, 100)
+    assert speed.ratio("calibrate") == speed.RATIO_LIMITS[0]  # it corrects its next estimate all the same
 
 
 def test_runs_under_an_edit_count_their_measured_cost(tmp_path, monkeypatch):

@@ -544,11 +544,14 @@ class StagedProgress(LazyProgress):
         self.done, self._last = 0, (None, 0)
 
     def __enter__(self):
+        self.say_plan()
+        self._start_clock()
+        return super().__enter__()
+
+    def _start_clock(self) -> None:
         import time
 
-        self.say_plan()
         self.started = time.perf_counter()
-        return super().__enter__()
 
     def say_plan(self) -> None:
         """The plan line on stderr, once (a command printing JSON or CSV says it too: stdout holds the document)."""
@@ -563,15 +566,23 @@ class StagedProgress(LazyProgress):
         class _PlanOnly(no_bar):
             def __enter__(self):
                 bar.say_plan()
+                bar._start_clock()
                 return self
+
+            def __exit__(self, *exc):
+                bar._record_ratio(exc)  # a command printing JSON or CSV corrects its next estimate too
+                return False
 
         return _PlanOnly()
 
     def __exit__(self, *exc):
+        super().__exit__(*exc)
+        self._record_ratio(exc)
+
+    def _record_ratio(self, exc) -> None:
         """A command that played what it planned corrects its next estimate (:func:`simlab.runs.speed.ratio`)."""
         import time
 
-        super().__exit__(*exc)
         if exc[0] is None and self.command and self.started is not None and self.done >= 0.9 * self.planned:
             from simlab.runs.speed import record_ratio
 

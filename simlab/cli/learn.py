@@ -114,15 +114,17 @@ def learn(
             fail(str(exc))
         emit(fmt, {"shipped": [{"file": p} for p in shipped]}, lambda: _say_shipped(shipped), shipped=shipped)
         return
-    bar, update, planned = _whole_run_bar(LazyProgress, settings, folder)
+    bar, update, planned, corrected = _whole_run_bar(LazyProgress, settings, folder)
     try:
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else _nothing():
             res = E.learn(folder, settings, progress=update)
             planned()
+            corrected()
     except USER_ERRORS as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         planned()
+        corrected()
         typer.echo(
             f"interrupted: the finished steps and the games of the one under way are kept in {folder}; resume "
             f"with the same command (simlab learn {folder} ...)",
@@ -153,7 +155,9 @@ ETA_OVER_SECONDS = 900  # the bar's speed: games finished in the last 15 min (a 
 
 def _whole_run_bar(progress_class, settings, folder):
     """One rich bar over the whole run (games of every step), its description the step under way, with an ETA;
-    returns (the bar, its update callback, a callback that says the plan line if it has not been said).
+    returns (the bar, its update callback, a callback that says the plan line if it has not been said, and one
+    that, as the run ends or is stopped, corrects the next plan by what the games played here took over their
+    share of this one's estimate: :func:`simlab.runs.speed.record_ratio`, as a finished command's does).
     The first step to play says the plan line on stderr, after the finished steps a resumed run reads back from
     the folder (labels ending ": kept"), whose games it counts as done; where stderr is no terminal (a run logged
     to a file, which a bar does not reach), one line then says how many steps were read back, and each step says
@@ -180,13 +184,15 @@ def _whole_run_bar(progress_class, settings, folder):
     )
     task: list = []
     said = {"label": None, "start": 0.0, "done": 0, "playing": False, "planned": False, "kept": 0}
+    plan = {"raw": 0.0, "games": 0, "at": 0.0, "played": 0}  # the estimate's games, uncorrected; games played here
 
     def planned() -> None:
         if said["planned"]:
             return
         said["planned"] = True
         kept = said["done"] if said["kept"] else 0
-        line = _plan_line(settings, settings.threads, folder, kept)
+        line, plan["raw"], plan["games"] = _plan_line(settings, settings.threads, folder, kept)
+        plan["at"] = time.perf_counter()
         if line:
             typer.echo(line, err=True)
         if said["kept"] and not err.is_terminal:
@@ -206,37 +212,53 @@ def _whole_run_bar(progress_class, settings, folder):
             typer.echo(f"learn: {label} ({done:,} of at most {total:,} games done, {spent} in)", err=True)
         if label == said["label"] and done > said["done"]:
             said["playing"] = True  # games finished within a step: played here, not read back
+        if said["planned"] and not label.endswith(": kept"):
+            plan["played"] += max(0, done - said["done"])
         if label != said["label"] and not said["playing"]:
             bar.reset(task[0], total=total, completed=done, description=label)
         said["label"], said["done"] = label, done
         bar.update(task[0], completed=done, total=total, description=label)
 
-    return bar, update, planned
+    def corrected() -> None:
+        from simlab.runs.speed import record_ratio
+
+        if plan["played"] and plan["games"]:
+            share = plan["raw"] * min(1.0, plan["played"] / plan["games"])
+            record_ratio("learn", share, time.perf_counter() - plan["at"])
+
+    return bar, update, planned, corrected
 
 
-def _plan_line(settings, threads, folder, kept: int = 0) -> str:
+def _plan_line(settings, threads, folder, kept: int = 0) -> tuple[str, float, int]:
     """``plan: learn, at most 144,000 games in 5 stages (search), about 9.6 h (...); ...``: the whole run's plan;
     for a run resumed with ``kept`` games in its finished steps (read back from ``folder``), the games it can still
-    play (:func:`simlab.studies.expert_iteration.stages_left`) at the top's cost a game; "" for a run expected to
-    be short."""
+    play (:func:`simlab.studies.expert_iteration.stages_left`) at the top's cost a game ("" for a run expected to
+    be short); with the estimate before the command's correction and the games it counts."""
     from simlab.studies import workload
     from simlab.studies.expert_iteration import rung_generations
     from simlab.studies.generations import rung_cost
 
     work = workload.learn(settings, folder if kept else None)
-    left = work.seconds(threads) if work.games else 0.0
     top = max(rung_generations(folder), default=0) if kept else 0
     cost = rung_cost(f"search g{top}", folder) if top else 1.0
-    left *= cost  # the games left play at the top's budget or above (a climb, the probe), not generation 0's
+    # the games left play at the top's budget or above (a climb, the probe), not generation 0's
+    raw = work.seconds(threads, corrected=False) * cost if work.games else 0.0
+    left = work.seconds(threads) * cost if work.games else 0.0
     if left <= workload.PLAN_ABOVE_SECONDS:
-        return ""
+        return "", raw, work.games
     if kept:
         at = f", at generation {top}'s cost a game, {cost:.1f}x generation 0's" if cost != 1.0 else ""
         return (
             f"{work.line(threads, left)}; these are the games it can still play{at}: {kept:,} are in the finished "
-            f"steps kept in {folder} (the same command resumes)"
+            f"steps kept in {folder} (the same command resumes)",
+            raw,
+            work.games,
         )
-    return f"{work.line(threads, left)}; finished steps are kept in {folder} (the same command resumes)"
+    return (
+        f"{work.line(threads, left)}; finished steps are kept in {folder} (the same command resumes)",
+        raw,
+        work.games,
+    )
 
 
 COMMANDS = {"learn": learn}

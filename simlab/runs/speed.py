@@ -2,9 +2,10 @@
 a small file beside the compiled kernels (``speed.json`` in :func:`simlab.kernels.compile.cache.cache_base`).
 
 A rate not in the file yet is measured once by a short run on seeds no study uses (:data:`RATE_SECONDS` of play,
-the search player one game a matchup) and written there; :func:`record` folds in what a longer run took, so the
-file follows the machine. The command line's plan line (:mod:`simlab.studies.workload`) reads it to estimate a
-command's time before it starts. ``SIMLAB_SPEED_FILE`` names another file.
+the search player one game a matchup) and written there. The command line's plan line
+(:mod:`simlab.studies.workload`) reads it to estimate a command's time before it starts; what each command's
+finished runs took over their estimate (:func:`record_ratio`) corrects the next one, so the estimates follow the
+machine (a rate measured under load included). ``SIMLAB_SPEED_FILE`` names another file.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from pathlib import Path
 
 RATE_GAMES = 200  # scripted games of one measuring run (repeated until RATE_SECONDS)
 RATE_SECONDS = 0.3
-RECORD_SECONDS = 2.0  # a run at least this long updates its rate
-WEIGHT = 0.5  # of a recorded run's rate against the stored one
+WEIGHT = 0.5  # of a finished command's ratio against the stored one
 PROBE_SEED = 9_000_011  # seeds of the measuring runs: no study starts there
 _memory: dict[str, float] = {}
 
@@ -130,12 +130,6 @@ def edit_seconds(threads: int | None = None) -> float:
     value = max((edited - plain) / EDIT_RUNS, 1e-3)
     _store(k, value, 1.0)
     return value
-
-
-def record(level: str | None, players: int, threads: int | None, games: int, seconds: float) -> None:
-    """Fold a finished run's speed into the stored rate (runs shorter than :data:`RECORD_SECONDS` are noise)."""
-    if seconds >= RECORD_SECONDS and games > 0:
-        _store(key(level, players, threads), games / seconds, WEIGHT)
 
 
 RATIO_LIMITS = (0.5, 4.0)  # a command's correction is kept within these
