@@ -250,6 +250,46 @@ def test_paired_games_stopped_midway_go_on_from_the_chunks_they_finished(base, s
     assert not kept.exists() and contents(folder) == contents(straight)
 
 
+def test_a_step_resumed_from_kept_games_counts_the_cpu_they_took(base, tmp_path, monkeypatch):
+    """The CPU a step spent before it was stopped is in its ledger, and the resume adds it: a step's CPU is the
+    whole step's, not the last process's share. Kept games without a ledger make the CPU a lower bound, said."""
+    import types
+
+    monkeypatch.setattr(L, "KEPT_CHUNK", 2)
+    monkeypatch.setattr(E, "LEDGER_EVERY", 0.0)
+    clock = [0.0]  # the CPU clock: one second a report of the paired games (until their step is done)
+    monkeypatch.setattr(E, "time", types.SimpleNamespace(process_time=lambda: clock[0], monotonic=lambda: 0.0))
+    ticks = []
+
+    def stop_in(limit):
+        def progress(done, total, label):
+            if "paired" in label and not (folder / "g1" / "accept.json").is_file():  # the step under way
+                clock[0] += 1
+                ticks.append(1)
+                if len(ticks) == limit:
+                    raise KeyboardInterrupt
+
+        return progress
+
+    for ledger in (True, False):
+        folder = tmp_path / f"ledger-{ledger}"
+        ticks.clear()
+        with pytest.raises(KeyboardInterrupt):
+            E.learn(folder, tiny(base), progress=stop_in(5))
+        kept = E.kept_runs(folder / "g1" / "accept.json")
+        earlier = json.loads((kept / "cpu.json").read_text())["cpu_seconds"]
+        assert earlier == 4  # written before each report: the fifth's second is the one stopped in
+        if not ledger:
+            (kept / "cpu.json").unlink()  # kept before the ledger was
+        ticks.clear()
+        E.learn(folder, tiny(base), progress=stop_in(-1))
+        doc = json.loads((folder / "g1" / "accept.json").read_text())
+        resumed = len(ticks)
+        assert doc["cpu_seconds"] == (earlier + resumed if ledger else resumed)
+        assert doc.get("cpu_partial", False) is not ledger
+        assert ("took at least" in E.learning_markdown(folder)) is not ledger
+
+
 def test_paired_games_kept_with_other_settings_are_played_again(tmp_path):
     from simlab.studies.learn import paired_gain
 

@@ -185,6 +185,46 @@ def kept_runs(path: Path) -> Path:
     return path.with_name(f".{path.stem}-runs")
 
 
+LEDGER_EVERY = 30.0  # seconds between a step's writes of the CPU it has spent (a kill loses at most this much)
+
+
+class CpuLedger:
+    """The CPU seconds a step has spent across the processes that played it: ``cpu.json`` in its kept runs
+    (:func:`kept_runs`), written as its games finish (at most every :data:`LEDGER_EVERY` seconds), read back by
+    the process that resumes it, so a step resumed from kept games counts their CPU too. A step resumed from kept
+    games with no ledger (kept before the ledger was, which the first report writes) says so: its CPU is a lower
+    bound (``partial``)."""
+
+    def __init__(self, kept: Path):
+        self.path = kept / "cpu.json"
+        found = json.loads(self.path.read_text()) if self.path.is_file() else {}
+        self.earlier = float(found.get("cpu_seconds", 0.0))
+        self.partial = bool(found.get("partial", False)) or (not found and kept.is_dir() and any(kept.iterdir()))
+        self.start, self.written = time.process_time(), float("-inf")  # the first report writes it
+
+    def spent(self) -> float:
+        return self.earlier + time.process_time() - self.start
+
+    def watch(self, progress):
+        """``progress`` (a step's callback) that also writes the ledger as games finish."""
+
+        def update(*args) -> None:
+            if time.monotonic() - self.written >= LEDGER_EVERY:
+                self.write()
+            progress(*args)
+
+        return update
+
+    def write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_json(self.path, {"cpu_seconds": round(self.spent(), 2), "partial": self.partial})
+        self.written = time.monotonic()
+
+    def fields(self) -> dict:
+        """The step's ``cpu_seconds`` (and ``cpu_partial`` when it is a lower bound)."""
+        return {"cpu_seconds": round(self.spent(), 2)} | ({"cpu_partial": True} if self.partial else {})
+
+
 def open_folder(folder, settings: LearnSettings) -> Path:
     """``folder``, made, with ``settings.json``; a folder started with other settings is refused, naming them."""
     folder = Path(folder)
@@ -392,7 +432,8 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
     games = settings.games * 2**attempt
     where = folder / f"g{k}"
     planned = games * seating_count(settings.villains)
-    t = time.process_time()
+    keep = kept_runs(where / f"play{_suffix(attempt)}.json")
+    ledger = CpuLedger(keep)
     positions, decisions = L.self_play(
         games,
         step_seed(settings.seed, k, "play"),
@@ -400,10 +441,10 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
         settings.villains,
         threads=settings.threads,
         decisions=True,
-        progress=bar.part(f"generation {k}: self-play"),
-        keep=kept_runs(where / f"play{_suffix(attempt)}.json"),
+        progress=ledger.watch(bar.part(f"generation {k}: self-play")),
+        keep=keep,
     )
-    cpu = time.process_time() - t
+    cpu = ledger.spent()
     write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
     write_parquet(where / f"decisions{_suffix(attempt)}.parquet", decisions)
     return {
@@ -413,7 +454,7 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
         "games": planned,
         "positions": positions.height,
         "decisions": int(decisions.filter(pl.col("chosen")).height),
-        "cpu_seconds": round(cpu, 2),
+        **ledger.fields(),
         "cpu_per_game": round(cpu / planned, 4),
         "values": matchup_values(positions, settings.villains),
     }
@@ -552,16 +593,17 @@ def accept_step(
     below = k - 1 if incumbent is None else incumbent
 
     def make() -> dict:
-        t = time.process_time()
+        keep = kept_runs(folder / f"g{k}" / f"{name}.json")
+        ledger = CpuLedger(keep)
         gains = paired_gains(
             _strategy(folder, k, settings),
             _strategy(folder, below, settings),
             settings,
             settings.paired_games,
             step_seed(settings.seed, k, "accept"),
-            bar.part(f"generation {k}: paired against {below}"),
+            ledger.watch(bar.part(f"generation {k}: paired against {below}")),
             villains=None if climb is None else climb["tried"],
-            keep=kept_runs(folder / f"g{k}" / f"{name}.json"),
+            keep=keep,
         )
         if climb is None:
             ok, why = L.accepted(gains)
@@ -573,7 +615,7 @@ def accept_step(
             doc["incumbent"] = below
         if climb is not None:
             doc["climb"] = climb_doc
-        return doc | {"cpu_seconds": round(time.process_time() - t, 2)}
+        return doc | ledger.fields()
 
     doc = _step(folder / f"g{k}" / f"{name}.json", make)
     bar.advance(planned, f"generation {k}: paired against {below}")
@@ -759,8 +801,9 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
     planned = 2 * paired_count(settings, settings.probe_games)
 
     def make() -> dict:
-        t = time.process_time()
         where = folder / f"g{top}"
+        keep = kept_runs(where / "probe.json")
+        ledger = CpuLedger(keep)
         incumbent = _strategy(folder, top, settings)
         from strategies import resolve
 
@@ -769,14 +812,13 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
         write_atomically(where / "probe.toml", probe_toml(top, params, (where / "value.json").is_file()))
         seed = step_seed(settings.seed, top, "probe")
         cache: dict = {}  # the top's own games, played once for both comparisons
-        keep = kept_runs(where / "probe.json")
         above = paired_gains(
             str(where / "probe.toml"),
             incumbent,
             settings,
             settings.probe_games,
             seed,
-            bar.part("probe"),
+            ledger.watch(bar.part("probe")),
             cache,
             keep=keep,
             label="above",
@@ -786,7 +828,15 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
             mixtures = {v: Level("strong").strategy(v) for v in settings.villains}
             games = settings.probe_games
             strong = paired_gains(
-                mixtures, incumbent, settings, games, seed, bar.part("probe: strong"), cache, keep=keep, label="strong"
+                mixtures,
+                incumbent,
+                settings,
+                games,
+                seed,
+                ledger.watch(bar.part("probe: strong")),
+                cache,
+                keep=keep,
+                label="strong",
             )
         except InputError as exc:
             strong = {"missing": str(exc)}
@@ -797,7 +847,7 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
             "above": above,
             "strong": strong,
             "supports_converged": supports,
-            "cpu_seconds": round(time.process_time() - t, 2),
+            **ledger.fields(),
         }
 
     own, kept = folder / f"g{top}" / "probe.json", folder / "probe.json"
@@ -1145,6 +1195,12 @@ def cpu_seconds(folder) -> float:
     return total
 
 
+def cpu_partial(folder) -> bool:
+    """Whether a finished step's CPU is a lower bound (:class:`CpuLedger`)."""
+    paths = [p for step in STEP_FILES for p in Path(folder).glob(f"g*/{step}.json")]
+    return any(json.loads(p.read_text()).get("cpu_partial") for p in paths)
+
+
 def learning_markdown(folder) -> str:
     """The run in ``folder`` as the docs show it: a table of each generation's data, fit and paired gains, a table
     of each generation's values, and the verdict (or that the run is under way)."""
@@ -1173,7 +1229,8 @@ def learning_markdown(folder) -> str:
         cells += [f"{f['data_games']:,}", f"{f['positions'] + f['tuned_positions']:,}"] if f else ["", ""]
         cells += [f"{fit['learned'][k]:.4f} ({fit['6-weight'][k]:.4f})" if fit else "" for k in ("log_loss", "brier")]
         cells += [accepted, *(gain(g, v) for v in villains)]
-        cells.append(f"{g['play']['cpu_per_game']:.3f}" if "play" in g else "")
+        partial = " (at least)" if g.get("play", {}).get("cpu_partial") else ""
+        cells.append(f"{g['play']['cpu_per_game']:.3f}{partial}" if "play" in g else "")
         rows.append(cells)
     played = [g for g in gens if "play" in g]
     keys = [(r["matchup"], r["villain"]) for r in played[0]["play"]["values"]] if played else []
@@ -1196,9 +1253,16 @@ def learning_markdown(folder) -> str:
         said = f"The run is under way: generation {top} is the top played so far"
         said += f" (the verdict on generation {v['top']} was **{v['verdict']}**)." if v else "."
     cpu = cpu_seconds(folder)
+    some = " at least" if cpu_partial(folder) else ""
     said += (
-        f" Its finished steps took {cpu / 3600:.1f} CPU hours, about {cpu / 7200:.1f} hours on two cores"
-        " (compiling excluded)."
+        f" Its finished steps took{some} {cpu / 3600:.1f} CPU hours, about {cpu / 7200:.1f} hours on two cores"
+        " (compiling excluded"
+        + (
+            "; a step resumed from games kept before their CPU was recorded counts only what it played after"
+            if some
+            else ""
+        )
+        + ")."
     )
     parts = [
         _markdown(head, rows),
