@@ -133,6 +133,42 @@ def test_docs_figures_check_exits_1_on_a_stale_page(tmp_path, monkeypatch):
     assert CliRunner().invoke(app, ["docs-figures", "--check"]).exit_code == 0
 
 
+def test_the_headline_figure_reads_the_top_rung_first_once_it_is_settled(tmp_path, monkeypatch):
+    from simlab.studies.headline import headline_view
+
+    row = {
+        "matchup": "gaston-vs-horned-king",
+        "villain": "gaston",
+        "top_level": "search g6",
+        "exploitability": None,
+        "search_gain": 0.3,
+    }
+    for name, rate, verdict in (
+        ("strong", 0.48, "balanced"),
+        ("new_players", 0.7, "gaston favoured"),
+        ("top", 0.57, "gaston leans"),
+    ):
+        row |= {
+            f"{name}_rate": rate,
+            f"{name}_low": rate - 0.02,
+            f"{name}_high": rate + 0.02,
+            f"{name}_verdict": verdict,
+        }
+    table = pl.DataFrame([row])
+    said = {}
+    for settled in (False, True):
+        monkeypatch.setattr(F, "REPORT", tmp_path / str(settled))
+        (tmp_path / str(settled)).mkdir()
+        view = headline_view(table, settled)
+        view.write_csv(tmp_path / str(settled) / "headline.csv")
+        said[settled] = F.headline_list()
+        first = "at the top rung [95%]" if settled else "at strong play [95%]"
+        assert view.columns[2] == first
+    strong, top = "48.0% [46.0, 50.0] at strong play (balanced", "57.0% [55.0, 59.0] at the top rung (gaston leans"
+    assert said[False].index(strong) < said[False].index(top)
+    assert said[True].index(top) < said[True].index(strong)  # the verdict more skill no longer moves, first
+
+
 def test_the_skill_trace_figure_has_a_column_per_pairing_and_3_player_share_and_the_top_word(tmp_path, monkeypatch):
     rows = [
         ("gaston-vs-horned-king", "gaston", "novice", 0.7, 0.68, 0.72),

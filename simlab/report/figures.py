@@ -191,19 +191,23 @@ def _has(question: str, group: str) -> bool:
 
 
 def headline_list() -> str:
-    """The shipped report's headline, one line a pairing: strong play and new players, each with its verdict."""
+    """The shipped report's headline, one line a pairing: strong play, the top rung and new players, each with its
+    verdict; the top rung first once it is settled (its column first in the report's table)."""
     t = _csv(REPORT / "headline.csv")
     out = []
+    top_first = t.columns[2:3] == ["at the top rung [95%]"]
     for r in t.iter_rows(named=True):
         a, b = r["matchup"].split("-vs-")
+        strong = f"{r['at strong play [95%]']} at strong play ({r['at strong play']})"
         top = (
-            f", {r['at the top rung [95%]']} at the top rung ({r['at the top rung']})"
+            f"{r['at the top rung [95%]']} at the top rung ({r['at the top rung']})"
             if r.get("at the top rung [95%]")
             else ""
         )
+        said = [x for x in ((top, strong) if top_first else (strong, top)) if x]
         out.append(
-            f"- {_name(a)} against {_name(b)}: {_name(a)} wins {r['at strong play [95%]']} at strong play "
-            f"({r['at strong play']}){top} and {r['new players [95%]']} for new players ({r['for new players']})"
+            f"- {_name(a)} against {_name(b)}: {_name(a)} wins {', '.join(said)} and {r['new players [95%]']} for "
+            f"new players ({r['for new players']})"
         )
     return "\n".join(out)
 

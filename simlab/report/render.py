@@ -297,6 +297,8 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
 def print_headline(res, note: str) -> None:
     """The headline (:mod:`simlab.studies.headline`): one row per matchup (short names), each verdict on a line of
     its own, then the skill trace with a row per level, then ``note``; fits 80 columns."""
+    from simlab.studies.headline import top_settled
+
     band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
     t = res.table
     rows = []
@@ -316,7 +318,7 @@ def print_headline(res, note: str) -> None:
     for col in table.columns:
         col.no_wrap = col.header != "search gain"
     console.print(table)
-    settled = bool(res.top) and res.top.endswith(": settled")
+    settled = top_settled(res)
     for r in t.iter_rows(named=True):
         strong = f"at strong play {r['strong_verdict']}" if r["strong_rate"] is not None else ""
         top = f"at {r['top_level']} {r['top_verdict']}" if r.get("top_rate") is not None else ""

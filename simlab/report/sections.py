@@ -284,7 +284,7 @@ def balance(ctx: ReportContext) -> list[Section]:
     """The first screen: one row per pairing (strong play, exploitability, new players, verdicts), then the skill
     trace of each pairing."""
     from simlab.studies.generations import rungs_note
-    from simlab.studies.headline import headline_view, shipped_rungs, strong_note
+    from simlab.studies.headline import headline_view, shipped_rungs, strong_note, top_settled
 
     res = ctx.headline
     band = f"{res.band[0]:.0%}-{res.band[1]:.0%}"
@@ -295,13 +295,19 @@ def balance(ctx: ReportContext) -> list[Section]:
         search = f"search level on {ctx.search_games:,} games"
     else:
         search = "search level left out ([report] search_games = 0)"
-    text = (
-        f"The first villain's win rate [95%] at strong play (the shipped equilibrium "
-        f"mixtures) and for new players (novice against novice), {ctx.games:,} games each, seats rotated; balanced "
-        f"when the interval lies within {band} ([report] band). {strong_note(res)} Below: the win rate at every "
-        f"level ({search})."
+    settled = top_settled(res)
+    lead = (
+        f"The first villain's win rate [95%] at the top rung ({res.top}: more skill no longer moves it, so its "
+        "verdict comes first), at strong play (the shipped equilibrium mixtures)"
+        if settled
+        else "The first villain's win rate [95%] at strong play (the shipped equilibrium mixtures)"
     )
-    if res.top:
+    text = (
+        f"{lead} and for new players (novice against novice), {ctx.games:,} games each at strong play and for new "
+        f"players, seats rotated; balanced when the interval lies within {band} ([report] band). {strong_note(res)} "
+        f"Below: the win rate at every level ({search})."
+    )
+    if res.top and not settled:
         text += f" Top rung {res.top}."
     plots = {}
     for m in dict.fromkeys(res.trace["matchup"]):
@@ -309,7 +315,7 @@ def balance(ctx: ReportContext) -> list[Section]:
         if trace.height:
             name = f"skill_trace_{m}"
             plots[name] = ctx.plot(name, lambda ax, t=trace: plot_skill_trace(t, ax, res.band), (7, 3.0))
-    sec = Section("Headline: is each matchup balanced?", text, {"headline": headline_view(res.table)}, plots)
+    sec = Section("Headline: is each matchup balanced?", text, {"headline": headline_view(res.table, settled)}, plots)
     sec.files = {"headline_values": res.table, "skill_trace": res.trace}
     if res.top:
         sec.files["skill_trace_top"] = pl.DataFrame({"top": [res.top]})  # the top rung and its word

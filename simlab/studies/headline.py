@@ -207,6 +207,11 @@ def headline(
     return HeadlineResult(table, trace, band, tuple(levels), top)
 
 
+def top_settled(res: HeadlineResult) -> bool:
+    """Whether the trace's top rung is settled (its word, ``search g6: settled``)."""
+    return bool(res.top) and res.top.endswith(": settled")
+
+
 def strong_note(res: HeadlineResult) -> str:
     """One line on the strong-play columns: blank where no equilibrium is shipped (and how to make one), the
     exploitability blank where the rules or cards differ from those it was solved under."""
@@ -233,8 +238,10 @@ def strong_note(res: HeadlineResult) -> str:
     return note
 
 
-def headline_view(table: pl.DataFrame) -> pl.DataFrame:
-    """The headline table as the report and the commands show it: every rate a percentage, one interval notation."""
+def headline_view(table: pl.DataFrame, settled: bool = False) -> pl.DataFrame:
+    """The headline table as the report and the commands show it: every rate a percentage, one interval notation;
+    the top rung's rate and verdict first once it is ``settled`` (the verdict a designer reads first is the one
+    more skill no longer moves), else strong play's."""
     from simlab.runs.stats import interval_text
 
     def cell(r, name):
@@ -255,7 +262,13 @@ def headline_view(table: pl.DataFrame) -> pl.DataFrame:
         return out | {"for new players": r["new_players_verdict"]}
 
     rows = [row(r) for r in table.iter_rows(named=True)]
-    return pl.DataFrame(rows)
+    view = pl.DataFrame(rows)
+    if not settled or "at the top rung" not in view.columns:
+        return view
+    first = ["matchup", "villain", "at the top rung [95%]", "at strong play [95%]"]
+    verdicts = ["at the top rung", "at strong play"]
+    rest = [c for c in view.columns if c not in first and c not in verdicts and c != "for new players"]
+    return view.select(first + rest + verdicts + ["for new players"])
 
 
 def shipped_value(villains: tuple[str, ...]) -> tuple[float, float, float, Path] | None:
