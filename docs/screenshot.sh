@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # docs/img/report.png: the shipped report's first screen as a browser shows it (headless chromium, 1200x900), as
-# it is: the headline table at strong play, then the skill trace.
+# it is: the headline table (the top rung first once it is settled), then the skill trace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp="$(mktemp -d)"

@@ -297,8 +297,8 @@ def balance(ctx: ReportContext) -> list[Section]:
         search = "search level left out ([report] search_games = 0)"
     settled = top_settled(res)
     lead = (
-        f"The first villain's win rate [95%] at the top rung ({res.top}: more skill no longer moves it, so its "
-        "verdict comes first), at strong play (the shipped equilibrium mixtures)"
+        f"The first villain's win rate [95%] at the top rung ({res.top.removesuffix(': settled')}, settled: more "
+        "skill no longer moves it, so its verdict comes first), at strong play (the shipped equilibrium mixtures)"
         if settled
         else "The first villain's win rate [95%] at strong play (the shipped equilibrium mixtures)"
     )
