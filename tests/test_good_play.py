@@ -23,6 +23,8 @@ def test_good_play_is_one_level_and_every_study_means_it():
     assert STRONG_PLAY[0] == GOOD_PLAY  # the robust verdicts' "at strong play" group leads with it
     assert GOOD_PLAY in TRACE_LEVELS  # the headline's strong-play column and its skill trace
     assert question_groups(("novice", "expert", "tuned", GOOD_PLAY))[0] == ("strong play", ("tuned", GOOD_PLAY))
+    # the learning run's top (the learned level) answers "at strong play?" too: alone, it is strong play
+    assert question_groups(("novice", "learned")) == [("strong play", ("learned",)), ("new players", ("novice",))]
     assert default_level()[0] == GOOD_PLAY  # balance fixes at good play by default
 
 

@@ -63,8 +63,9 @@ def difficulty(
         list[str] | None,
         typer.Option(
             "--level",
-            help=f"level to measure at, repeatable: random, novice, expert, tuned, {GOOD_PLAY}, search "
-            f"(good play: {GOOD_PLAY}) [default: every level available here but random and search]",
+            help=f"level to measure at, repeatable: random, novice, expert, tuned, apprentice, {GOOD_PLAY}, search, "
+            f"learned (good play: {GOOD_PLAY}; learned: the learning run's top, a strong-play reading too) "
+            "[default: every scripted level available here but random]",
         ),
     ] = None,
     readings: Annotated[

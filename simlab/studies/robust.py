@@ -389,14 +389,16 @@ def _text(a, b, measure, lab, settings, est, reference_level) -> str:
     )
 
 
-STRONG_PLAY = (GOOD_PLAY, "tuned", "search")  # the levels whose readings answer "at strong play?" (good play first)
+# the levels whose readings answer "at strong play?" (good play first; the learned level: the learning run's top)
+STRONG_PLAY = (GOOD_PLAY, "tuned", "search", "learned")
 NEW_PLAYERS = ("novice",)  # the level whose readings answer "for new players?"
 
 
 def question_groups(levels) -> list[tuple[str, tuple[str, ...]]]:
-    """The levels of ``levels`` grouped by the question they answer: strong play (strong, with tuned and search as
-    supporting readings; without any of them the strongest level measured above novice, named as such) and new
-    players (novice). Expert play, when a strong-play level is measured, answers neither and is left out of both."""
+    """The levels of ``levels`` grouped by the question they answer: strong play (strong, with tuned, search and
+    learned as supporting readings; without any of them the strongest level measured above novice, named as such)
+    and new players (novice). Expert play, when a strong-play level is measured, answers neither and is left out of
+    both."""
     strong = tuple(lv for lv in levels if lv in STRONG_PLAY)
     name = "strong play"
     if not strong:
