@@ -27,6 +27,25 @@ def pytest_collection_modifyitems(config, items):
         Path(os.environ[TIERS_OUT]).write_text(json.dumps(collected))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _speed_file_of_the_tests(tmp_path_factory):
+    """The tests read this machine's measured speeds (a copy, so none is measured again) but write theirs to the
+    copy: a test's short or stopped runs must not correct the user's estimates (:mod:`simlab.runs.speed`)."""
+    from simlab.runs import speed
+
+    copy = tmp_path_factory.mktemp("speed") / "speed.json"
+    mine = speed.speed_file()
+    if mine.is_file():
+        copy.write_bytes(mine.read_bytes())
+    before = os.environ.get("SIMLAB_SPEED_FILE")
+    os.environ["SIMLAB_SPEED_FILE"] = str(copy)  # processes the tests start inherit it
+    yield copy
+    if before is None:
+        os.environ.pop("SIMLAB_SPEED_FILE", None)
+    else:
+        os.environ["SIMLAB_SPEED_FILE"] = before
+
+
 _placed: list[set[str]] | None = None  # card names the positions built during the current test put in place
 
 
