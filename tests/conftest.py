@@ -28,22 +28,20 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _speed_file_of_the_tests(tmp_path_factory):
-    """The tests read this machine's measured speeds (a copy, so none is measured again) but write theirs to the
-    copy: a test's short or stopped runs must not correct the user's estimates (:mod:`simlab.runs.speed`)."""
+def _the_users_estimates_stay_theirs():
+    """The tests' short and stopped runs must not correct this machine's estimates: each command's time over its
+    estimate (``command/...`` in the speed file, :func:`simlab.runs.speed.ratio`) is put back as it was once the
+    session ends. The rates the tests measure stay, as any run's would."""
     from simlab.runs import speed
 
-    copy = tmp_path_factory.mktemp("speed") / "speed.json"
-    mine = speed.speed_file()
-    if mine.is_file():
-        copy.write_bytes(mine.read_bytes())
-    before = os.environ.get("SIMLAB_SPEED_FILE")
-    os.environ["SIMLAB_SPEED_FILE"] = str(copy)  # processes the tests start inherit it
-    yield copy
-    if before is None:
-        os.environ.pop("SIMLAB_SPEED_FILE", None)
-    else:
-        os.environ["SIMLAB_SPEED_FILE"] = before
+    def ratios(rates: dict) -> dict:
+        return {k: v for k, v in rates.items() if k.startswith("command/")}
+
+    before = ratios(speed._read())
+    yield
+    now = speed._read()
+    if ratios(now) != before:
+        speed._write({k: v for k, v in now.items() if not k.startswith("command/")} | before)
 
 
 _placed: list[set[str]] | None = None  # card names the positions built during the current test put in place
