@@ -81,10 +81,10 @@ def calibrate(
         from simlab.runs.sizes import plan_size
 
         plan_size("-n", n, what="games per matchup and reading")  # the verdicts come at its end: it must end
+        settings = RunSettings(n, seed, max_turns=max_turns, threads=threads)  # checked before any game
         bar = _plan(games, wanted, variants, n, max_turns, threads)
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if not json_out else bar.plan_only():
-            progress = None if json_out else bar.games
-            settings = RunSettings(n, seed, max_turns=max_turns, threads=threads, progress=progress)
+            settings = settings.replace(progress=None if json_out else bar.games)
             res = run_calibrate(games, wanted, variants, settings=settings)
     except USER_ERRORS as exc:
         fail(str(exc))

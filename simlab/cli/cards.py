@@ -174,6 +174,11 @@ def sweep(
         rule = rule if rule is not None else spec.get("rule")
         vals = parse_values(values) if values is not None else [str(v) for v in spec.get("values", [])]
         settings = config_settings(cfg)
+        from simlab.game.api import parse_matchup
+        from simlab.studies.whatif import sweep_steps
+
+        parse_matchup(cfg["matchup"])  # every check before the plan: its estimate may measure a rate by playing
+        sweep_steps(vals, card, attribute, rule, settings)
         bar = plan(workload.sweep(cfg["matchup"], vals, settings, card is not None), settings.threads)
         settings = settings.replace(progress=bar.games if fmt == "table" else None)
         with (

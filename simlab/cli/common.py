@@ -540,6 +540,7 @@ class StagedProgress(LazyProgress):
         self.planned, self.estimate, self.stages = max(int(total), 1), seconds, list(stages)
         self.command, self.raw, self.started = command, raw, None  # raw: the estimate before the correction
         self.line = ""  # the plan line, said when the work starts (after every check, the backend's too)
+        self.workload, self.threads = None, None  # estimated when the work starts (:func:`plan`)
         self.task = self.add_task("all stages", total=self.planned)
         self.done, self._last = 0, (None, 0)
 
@@ -555,9 +556,21 @@ class StagedProgress(LazyProgress):
 
     def say_plan(self) -> None:
         """The plan line on stderr, once (a command printing JSON or CSV says it too: stdout holds the document)."""
+        self._estimate()
         if self.line:
             typer.echo(self.line, err=True)
             self.line = ""
+
+    def _estimate(self) -> None:
+        from simlab.studies.workload import PLAN_ABOVE_SECONDS
+
+        work, self.workload = self.workload, None
+        if work is None:
+            return
+        self.raw = work.seconds(self.threads, corrected=False)
+        self.estimate = work.seconds(self.threads)
+        if self.estimate > PLAN_ABOVE_SECONDS:
+            self.line = work.line(self.threads, self.estimate)
 
     def plan_only(self):
         """``with bar if shown else bar.plan_only():``: the plan line without the bar."""
@@ -629,14 +642,11 @@ class StagedProgress(LazyProgress):
 
 def plan(workload, threads: int | None = None) -> StagedProgress:
     """The overall bar of ``workload`` (:class:`simlab.studies.workload.Workload`); entering it (or its
-    :meth:`~StagedProgress.plan_only`) says the plan line on stderr first when the estimate is longer than
-    :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`."""
-    from simlab.studies.workload import PLAN_ABOVE_SECONDS
-
-    raw = workload.seconds(threads, corrected=False)
-    seconds = workload.seconds(threads)
+    :meth:`~StagedProgress.plan_only`) estimates the time, then says the plan line on stderr first when the
+    estimate is longer than :data:`simlab.studies.workload.PLAN_ABOVE_SECONDS`. The estimate waits for the entry:
+    a rate not known here is measured by playing, which must come after every check (the backend's, made as
+    ``with backend_for(...), bar:`` enters)."""
     stages = [(s.name, s.games) for s in workload.stages]
-    bar = StagedProgress(workload.games, seconds, stages, workload.command, raw)
-    if seconds > PLAN_ABOVE_SECONDS:
-        bar.line = workload.line(threads, seconds)
+    bar = StagedProgress(workload.games, None, stages, workload.command)
+    bar.workload, bar.threads = workload, threads
     return bar

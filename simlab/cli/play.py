@@ -136,6 +136,7 @@ def run(
 
         paired = bool(settings.edits) and cfg["first"] == "rotate" and settings.games <= EDIT_PAIRED_MAX
         check_out_size(settings.games, parse_matchup(cfg["matchup"]), out)  # before the plan line
+        _check_run(cfg, target_ci)  # every check before the plan: its estimate may measure a rate by playing
         bar = plan(workload.run(cfg["matchup"], settings, cfg["strategies"], paired), settings.threads)
         settings = settings.replace(progress=None if json_out else bar.games)
         change = None
@@ -449,6 +450,19 @@ def goldfish(
     )
     show = lambda: console.print(goldfish_view(frame, n, seed, max_turns))  # noqa: E731
     emit(fmt, {"goldfish": frame}, show, games=n, seed=seed, max_turns=max_turns)
+
+
+def _check_run(cfg: dict, target_ci: float | None) -> None:
+    """What ``run`` would refuse only once its games start: the seat order, the strategies, --target-ci."""
+    from simlab.game.api import parse_matchup
+    from simlab.runs.gameplan import check_strategies
+    from simlab.runs.seating import check_first
+    from simlab.runs.sim import check_target_ci
+
+    villains = parse_matchup(cfg["matchup"])
+    check_first(villains, cfg["first"])
+    check_strategies(cfg["strategies"], villains, cfg["matchup"])
+    check_target_ci(target_ci)
 
 
 COMMANDS = {"run": run, "matrix": matrix, "first-seat": first_seat, "replay": replay, "goldfish": goldfish}

@@ -128,6 +128,7 @@ def difficulty(
     try:
         chosen = _checked(villain, vs, readings, level, reading, rescreen, screen_games)
         check_output_dir(plots, "--plots")  # a folder that can take the plots (not a file), before any game
+        band_ = _band(band)
         trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
         head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
         work = workload.difficulty(
@@ -137,7 +138,7 @@ def difficulty(
         shown = fmt == "table"
         with backend_for(backend, scheduler, connect_timeout, fallback), bar if shown else bar.plan_only():
             head_settings = head_settings.replace(progress=bar.games if shown else None)
-            head, note = _headline(chosen, _band(band), trace_search, head_settings, plots, fmt)
+            head, note = _headline(chosen, band_, trace_search, head_settings, plots, fmt)
             if shown:
                 _say_readings(readings, reading, rescreen, screen_games or max(n // 2, 1))
             res = robust_difficulty(
@@ -419,7 +420,7 @@ def ladder(
     check_search_games(search_games)
     from simlab.studies import workload
 
-    work = lambda villains: workload.ladder(villains, level, n, search_games)  # noqa: E731
+    work = lambda villains: workload.ladder(villains, level, n, search_games, opponent)  # noqa: E731
     frame = each_villain(
         skill_ladder,
         villain,

@@ -177,6 +177,11 @@ def check_out_size(n_games: int, villains: tuple[str, ...], out: str | None) -> 
         plan_size("-n", n_games, streamed=True, out=out, out_bytes_each=PARQUET_BYTES_PER_GAME_SEAT * len(villains))
 
 
+def check_target_ci(target_ci: float | None) -> None:
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
+
+
 def run(
     matchup: str,
     settings: RunSettings,
@@ -210,8 +215,7 @@ def run(
         )
     villains = parse_matchup(matchup)
     first = check_first(villains, first)
-    if target_ci is not None and not 0 < target_ci < 1:
-        raise InputError(f"--target-ci must be an interval width between 0 and 1, got {target_ci!r}")
+    check_target_ci(target_ci)
     check_strategies(strategies, villains, f"the matchup {matchup!r}")
     n_games, seed, edits, progress = settings.games, settings.seed, settings.edits, settings.progress
     keep = n_games <= KEEP_GAMES_UP_TO if keep_games is None else keep_games

@@ -104,31 +104,16 @@ class SweepResult:
         return self.table.to_pandas()
 
 
-def sweep(
-    matchup: str,
-    n_games: int | None,
-    values: list,
-    card: str | None = None,
-    attribute: str | None = None,
-    rule: str | None = None,
-    *,
-    settings: RunSettings | None = None,
-    **given,
-) -> SweepResult:
-    """Play ``n_games`` of ``matchup`` at each value of a card attribute (``card`` + ``attribute``) or of a
-    rule variant (``rule``), on the same seeds; per value and entry: win rate [Wilson 95%] and the paired
-    change from the baseline [Newcombe 95%]. ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and
-    ``given`` (its fields as keywords) say how; their edits and variants hold for every value."""
-    villains = parse_matchup(matchup)
-    settings = settings_from(settings, n_games=n_games, **given)
-    n_games, seed, progress, max_turns = settings.games, settings.seed, settings.progress, settings.max_turns
+def sweep_steps(values: list, card: str | None, attribute: str | None, rule: str | None, settings: RunSettings):
+    """A sweep's steps, every input checked (a command calls it before its plan: no game is played to refuse
+    one): (what is varied, the shipped value, each value's (label, edits, variants), the shipped value's)."""
+    base_edits, variants, max_turns = settings.edits, settings.variant_dict, settings.max_turns
     if (card is None) == (rule is None):
         raise InputError("a sweep varies either a card attribute (--card and --attribute) or a rule (--rule)")
     if not values:
         raise InputError("a sweep needs at least one value (--values)")
     if len(values) > MAX_SWEEP_VALUES:
         raise InputError(f"a sweep takes at most {MAX_SWEEP_VALUES:,} values (--values), got {len(values):,}")
-    base_edits, variants = settings.edits, settings.variant_dict
     if card is not None:
         if attribute not in ATTRIBUTES or attribute in FLAGS:
             raise InputError(
@@ -152,6 +137,29 @@ def sweep(
         what = f"rule {rule}"
         steps = [(str(v), base_edits, {**variants, rule: str(v)}) for v in values]
         base_step = (baseline, base_edits, {**variants, rule: baseline})
+    return what, baseline, steps, base_step
+
+
+def sweep(
+    matchup: str,
+    n_games: int | None,
+    values: list,
+    card: str | None = None,
+    attribute: str | None = None,
+    rule: str | None = None,
+    *,
+    settings: RunSettings | None = None,
+    **given,
+) -> SweepResult:
+    """Play ``n_games`` of ``matchup`` at each value of a card attribute (``card`` + ``attribute``) or of a
+    rule variant (``rule``), on the same seeds; per value and entry: win rate [Wilson 95%] and the paired
+    change from the baseline [Newcombe 95%]. ``settings`` (a :class:`simlab.runs.settings.RunSettings`) and
+    ``given`` (its fields as keywords) say how; their edits and variants hold for every value."""
+    villains = parse_matchup(matchup)
+    settings = settings_from(settings, n_games=n_games, **given)
+    n_games, seed, progress, max_turns = settings.games, settings.seed, settings.progress, settings.max_turns
+    variants = settings.variant_dict
+    what, baseline, steps, base_step = sweep_steps(values, card, attribute, rule, settings)
     total = len(steps) + (0 if any(s[0] == baseline for s in steps) else 1)
     # every value's games are kept (one winner byte a game) to pair with the baseline's: planned before any is played
     plan_size("-n", n_games, games_each=total, kept_bytes_each=total, what=f"games at each of {total:,} values")

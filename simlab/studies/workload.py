@@ -117,22 +117,37 @@ def goldfish(villains: Sequence[str], chosen: Sequence[str], games: int) -> Work
     """A villain alone plays about half a 2-player game: counted as one, the estimate errs long."""
     from simlab.runs.levels import is_level
 
+    _check_strategies(chosen)
     stages = [Stage(f"{v} {s}", games, s if is_level(s) else None) for v in villains for s in chosen]
     return Workload("goldfish", tuple(stages))
 
 
-def ladder(villains: Sequence[str], levels: Sequence[str] | None, games: int, search_games: int | None) -> Workload:
+def _check_strategies(names: Sequence[str]) -> None:
+    """Each of ``names`` a level or a strategy that resolves: an unknown one refused before the plan is printed
+    (its estimate may measure a rate by playing)."""
     from simlab.errors import InputError, StrategyError
-    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels
+    from simlab.runs.levels import is_level
     from strategies import resolve
 
-    levels = list(levels or scripted_levels())
-    for lv in levels:
-        if not is_level(lv):
+    for name in names:
+        if not is_level(name):
             try:
-                resolve(lv)  # a strategy: an unknown one refused before the plan is printed
+                resolve(name)
             except StrategyError as exc:
                 raise InputError(str(exc)) from None
+
+
+def ladder(
+    villains: Sequence[str],
+    levels: Sequence[str] | None,
+    games: int,
+    search_games: int | None,
+    opponent: str | None = None,
+) -> Workload:
+    from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels
+
+    levels = list(levels or scripted_levels())
+    _check_strategies([*levels, *([opponent] if opponent else [])])
     opponents = len(VILLAIN_KEYS) - 1
     stages = []
     for v in villains:

@@ -173,10 +173,14 @@ def refused(name: str, opt: str, bad: str, folder: Path) -> str:
 
 
 @pytest.mark.slow
-def test_one_bad_value_per_option_is_refused_before_any_game(tmp_path, monkeypatch):
-    """One test over every (command, option): a case per test would outnumber the quick loop's tests."""
-    from simlab.runs import backend
+def test_one_bad_value_per_option_is_refused_before_any_game(tmp_path, tmp_path_factory, monkeypatch):
+    """One test over every (command, option): a case per test would outnumber the quick loop's tests. On a machine
+    whose speeds are not measured yet (a plan's estimate then measures one by playing), as on a first run."""
+    from simlab.runs import backend, speed
     from simlab.studies import whatif
+
+    monkeypatch.setenv("SIMLAB_SPEED_FILE", str(tmp_path_factory.mktemp("unmeasured") / "speed.json"))
+    monkeypatch.setattr(speed, "_memory", {})
 
     def never(*a, **k):
         raise AssertionError("a game was played before the bad value was refused")
