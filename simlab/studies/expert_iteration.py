@@ -878,14 +878,8 @@ def planned_stages(settings: LearnSettings) -> list[tuple[str, int, int]]:
     """The search games the whole run plays at most, as (stage, games, players): every generation's self-play,
     every generation's paired trial, every retry of each (twice the self-play games of the one before it), the
     climbs and the probe. The plan line (:func:`simlab.studies.workload.learn`) and the progress total count these."""
-    from simlab.studies.value import seatings
-
-    seats = seatings(tuple(settings.villains))
-    two = sum(len(s) == 2 for s in seats) * settings.games
-    three = (len(seats) * settings.games) - two
-    paired = paired_count(settings, settings.paired_games)
+    two, three, paired, again = _stage_units(settings)
     rounds = settings.generations + 1
-    again = sum(2**a for a in range(1, settings.retries + 1))  # a retry's self-play, in settings.games
     return [
         ("self-play", rounds * two, 2),
         ("self-play, 3 players", rounds * three, 3),
@@ -894,6 +888,18 @@ def planned_stages(settings: LearnSettings) -> list[tuple[str, int, int]]:
         ("climbs", settings.climbs * len(CLIMB_AXES) * paired, 2),
         ("probe", 2 * paired_count(settings, settings.probe_games), 2),
     ]
+
+
+def _stage_units(settings: LearnSettings) -> tuple[int, int, int, int]:
+    """What the plans count in: a self-play's 2-player and 3-player games, a paired trial's games, and every retry's
+    self-play together, in self-plays (each retry plays twice the games of the one before it)."""
+    from simlab.studies.value import seatings
+
+    seats = seatings(tuple(settings.villains))
+    two = sum(len(s) == 2 for s in seats) * settings.games
+    three = (len(seats) * settings.games) - two
+    again = sum(2**a for a in range(1, settings.retries + 1))
+    return two, three, paired_count(settings, settings.paired_games), again
 
 
 def planned_games(settings: LearnSettings) -> int:
@@ -908,13 +914,8 @@ def stages_left(settings: LearnSettings, folder) -> list[tuple[str, int, int]]:
     dearer of a learned generation (self-play, every try and retry) and a climb (self-play, a try per axis), and
     the probe unless the top, and every generation that may yet become it, has played its own. A run that has
     gone far thus plans what it can still play, not the whole run's bound less the games done."""
-    from simlab.studies.value import seatings
-
     folder = Path(folder)
-    seats = seatings(tuple(settings.villains))
-    two = sum(len(s) == 2 for s in seats) * settings.games
-    three = len(seats) * settings.games - two
-    paired = paired_count(settings, settings.paired_games)
+    two, three, paired, retry_play = _stage_units(settings)
     begun = [k for k in _generation_numbers(folder) if any((folder / f"g{k}").glob("*.json"))]
     m = max(begun, default=0)
     docs = {k: _accept_docs(folder / f"g{k}") for k in begun}
@@ -936,7 +937,6 @@ def stages_left(settings: LearnSettings, folder) -> list[tuple[str, int, int]]:
     candidates = {top} | ({m} if tries or trials else set())  # the generations the probe may yet be played for
     # generation numbers still open: none once a refused generation leaves no climb (or a climb is refused)
     ahead = 0 if ended and (climbs_left <= 0 or "climb" in tried[-1]) else max(0, settings.generations - m)
-    retry_play = sum(2**a for a in range(1, settings.retries + 1))  # a retry's self-play, in settings.games
     learned = (settings.retries + 1) * paired + retry_play * (two + three)
     play += ahead
     if climbs_left > 0 and len(CLIMB_AXES) * paired > learned:
@@ -956,12 +956,8 @@ def stages_left(settings: LearnSettings, folder) -> list[tuple[str, int, int]]:
 
 
 def _accept_docs(where: Path) -> list[dict]:
-    """A generation's finished tries (``accept.json``, ``accept-1.json``, ...), in order."""
-    out, a = [], 0
-    while (path := where / ("accept.json" if a == 0 else f"accept-{a}.json")).is_file():
-        out.append(json.loads(path.read_text()))
-        a += 1
-    return out
+    """A generation's finished tries (``accept.json``, ``accept-1.json``, ...), in the order they were made."""
+    return [json.loads(p.read_text()) for p in sorted(where.glob("accept*.json"), key=_attempt_order)]
 
 
 def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, fit_value=None) -> LearnResult:
@@ -1179,26 +1175,27 @@ def read_generations(folder) -> list[dict]:
 STEP_FILES = ("play*", "fit*", "accept*", "probe")  # a generation's step files; its models' files hold no CPU time
 
 
+def _step_docs(folder: Path) -> list[dict]:
+    """Every finished step's document of the run in ``folder``, each once (a run from before each top kept its own
+    probe has it beside the generations only)."""
+    docs = [json.loads(p.read_text()) for step in STEP_FILES for p in sorted(folder.glob(f"g*/{step}.json"))]
+    kept = folder / "probe.json"
+    if kept.is_file():
+        doc = json.loads(kept.read_text())
+        if not (folder / f"g{doc.get('top')}" / "probe.json").is_file():
+            docs.append(doc)
+    return docs
+
+
 def cpu_seconds(folder) -> float:
     """The CPU seconds every finished step of the run in ``folder`` took, as its step files record them (the self-play,
     fits, paired games and probes; compiling is in none)."""
-    folder = Path(folder)
-    total = 0.0
-    for step in STEP_FILES:
-        for path in sorted(folder.glob(f"g*/{step}.json")):
-            total += float(json.loads(path.read_text()).get("cpu_seconds", 0.0))
-    kept = folder / "probe.json"
-    if kept.is_file():  # a run from before each top kept its own probe has it here only
-        doc = json.loads(kept.read_text())
-        if not (folder / f"g{doc.get('top')}" / "probe.json").is_file():
-            total += float(doc.get("cpu_seconds", 0.0))
-    return total
+    return sum(float(doc.get("cpu_seconds", 0.0)) for doc in _step_docs(Path(folder)))
 
 
 def cpu_partial(folder) -> bool:
     """Whether a finished step's CPU is a lower bound (:class:`CpuLedger`)."""
-    paths = [p for step in STEP_FILES for p in Path(folder).glob(f"g*/{step}.json")]
-    return any(json.loads(p.read_text()).get("cpu_partial") for p in paths)
+    return any(doc.get("cpu_partial") for doc in _step_docs(Path(folder)))
 
 
 def learning_markdown(folder) -> str:
@@ -1366,8 +1363,7 @@ def climb_tries(folder) -> list[dict]:
 
 def _climb_docs(where: Path) -> list[dict]:
     """The climb tries in one generation's folder, in the order they were tried."""
-    docs = (json.loads(p.read_text()) for p in sorted(where.glob("accept*.json"), key=_attempt_order))
-    return [doc for doc in docs if "climb" in doc]
+    return [doc for doc in _accept_docs(where) if "climb" in doc]
 
 
 def _attempt_order(path: Path):
