@@ -247,3 +247,23 @@ def test_a_bad_generic_figure_is_one_line_naming_the_choices(arg, says):
     with pytest.raises(F.FigureError) as err:
         F.figure("value", arg)
     assert says in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_verdict_table_reads_the_top_rung_first_once_it_is_settled(tmp_path, monkeypatch):
+    report = tmp_path / "balance-report"
+    shutil.copytree(F.REPORT, report)
+    monkeypatch.setattr(F, "REPORT", report)
+    top = json.loads(F.TOP_VERDICTS.read_text(encoding="utf-8"))
+    question = "is Gaston stronger than the Horned King?"
+    said = next(r["verdict"] for r in top["tables"]["verdicts"] if r["question"] == question)
+    assert said.startswith("holds: Gaston is stronger") and "(learned, " in said
+    table = F.verdict_table().splitlines()
+    assert table[0].startswith("| question | at the top rung (learned, search g") and "settled" in table[0]
+    row = next(line for line in table if line.startswith("| Is Gaston stronger than the Horned King?"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == said and cells[2] == F.verdict(question)  # the top rung's first, then strong play's
+    (report / "skill_trace_top.csv").write_text("top\nsearch g6: still moving (±4 points)\n")
+    F.clear_cache()
+    moving = F.verdict_table().splitlines()
+    assert moving[0] == "| question | at strong play | for new players |"  # a top still moving is not read first
+    assert said not in "\n".join(moving)

@@ -10,7 +10,8 @@ docs site's hook fills them when it builds, ``simlab docs-figures --check`` and 
 when a page states something the artifacts do not hold). A key may carry one argument after a colon (a matchup,
 a question). A figure that is a block (a table, a list) is rendered between blank lines.
 
-The artifacts: the shipped report (``reports/balance-report/``: its tables and settings.json), the shipped
+The artifacts: the shipped report (``reports/balance-report/``: its tables and settings.json), the top rung's
+verdicts (``reports/difficulty-top/``: ``simlab difficulty --level learned``), the shipped
 equilibria (``reports/equilibrium/``, the second start in ``reports/equilibrium-start/``), the levels
 (:mod:`simlab.runs.levels`), the measured test-suite times (``reports/test-times.json``, written by
 ``benchmarks/time_tests.py``) and the benchmarks of docs/performance.md (``reports/performance/``, written by
@@ -67,6 +68,8 @@ EQUILIBRIUM = ROOT / "reports" / "equilibrium"
 SECOND_START = ROOT / "reports" / "equilibrium-start"
 TEST_TIMES = ROOT / "reports" / "test-times.json"
 PERFORMANCE = ROOT / "reports" / "performance"
+# the six questions at the top rung: simlab difficulty --level novice --level learned --readings 0 ... --json
+TOP_VERDICTS = ROOT / "reports" / "difficulty-top" / "difficulty.json"
 PAGES = ("README.md", "docs")  # the pages figures are filled in: README and every page under docs/
 EXEMPT: tuple[str, ...] = ()  # pages not filled here
 # the opening marker may span lines (a table's template) and is written back as the page has it
@@ -175,13 +178,42 @@ def question_text(a: str, b: str, measure: str) -> str:
     return f"is {_name(a)} {WORDS[measure][0]} than {_name(b)}?"
 
 
+def top_rung_verdicts() -> tuple[str, dict[str, str]] | None:
+    """The top rung's word (``search g6: settled``) and its verdict on each question, as ``simlab difficulty --level
+    learned`` words it (:data:`TOP_VERDICTS`), when the shipped report's top rung is settled and that run played the
+    learned level; None otherwise (a top still moving is not the verdict a designer reads first)."""
+    top = REPORT / "skill_trace_top.csv"
+    if not (top.is_file() and TOP_VERDICTS.is_file()):
+        return None
+    word = _csv(top)["top"][0]
+    doc = _json(TOP_VERDICTS)
+    if not word.endswith(": settled") or "learned" not in doc["settings"]["levels"]:
+        return None
+    said = {
+        r["question"]: r["verdict"]
+        for r in doc["tables"]["verdicts"]
+        if r["group"] == "strong play" and r["levels"] == "learned"
+    }
+    return word, said
+
+
 def verdict_table() -> str:
-    """The six questions with the shipped report's verdict at strong play and for new players."""
-    rows = ["| question | at strong play | for new players |", "|---|---|---|"]
+    """The six questions with the shipped report's verdict at strong play and for new players; the top rung's
+    first once it is settled (:func:`top_rung_verdicts`), as the headline reads it first."""
+    top = top_rung_verdicts()
+    head = ["question", "at strong play", "for new players"]
+    if top is not None:
+        head.insert(1, f"at the top rung (learned, {top[0].replace(': ', ', ')})")
+    rows = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for a, b, m in QUESTIONS:
         q = question_text(a, b, m)
         new = verdict(q, "new players") if _has(q, "new players") else "not measured (no skill gap at novice)"
-        rows.append(f"| {q[0].upper() + q[1:]} | {verdict(q)} | {new} |")
+        cells = [q[0].upper() + q[1:], verdict(q), new]
+        if top is not None:
+            if q not in top[1]:
+                raise FigureError(f"{TOP_VERDICTS.relative_to(ROOT)} has no verdict on {q!r} at the learned level")
+            cells.insert(1, top[1][q])
+        rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 

@@ -37,7 +37,9 @@ LEARNED = "learned"  # the strategy file (configs/strategies/learned.toml) the l
 LEARNED_LEVELS = ("apprentice",)  # levels that play a model learned from the search player's games
 SEARCH_GAMES = 100  # default games per matchup (pairing, setting) at a search level; README "The search player"
 # "Good play": the one level README, --help and every study mean by it (strong play, at equilibrium). It stays
-# ``strong`` until the learning loop ships a settled top generation (then ``learned`` takes its place here, once).
+# ``strong``, though the learning run's top is settled: a ``learned`` game costs thousands of strong ones, too many for
+# the studies good play runs (matrix, fix, the report's robust verdicts). The settled top's verdicts are read beside
+# it, first (report.figures.top_rung_verdicts; the headline's top rung).
 GOOD_PLAY = "strong"
 
 
