@@ -124,6 +124,17 @@ def test_the_headline_puts_the_generations_above_the_played_levels(shown):
     assert shown.top == f"search g0: still moving (±{100 * moved:.1f} points)"
 
 
+def test_the_headline_carries_whether_the_top_rung_is_settled(shown, run_of_two):
+    from simlab.studies.headline import top_settled
+
+    assert not shown.settled and not top_settled(shown)  # generation 0 alone: still moving
+    res = headline(["gaston-vs-horned-king"], levels=("novice",), games=10, seed=5, learning=run_of_two)
+    assert res.top == "search g1: settled" and res.settled and top_settled(res)
+    write(run_of_two / "verdict.json", {"top": 1, "settled": False, "verdict": "settled"})  # a word by hand
+    res = headline(["gaston-vs-horned-king"], levels=("novice",), games=10, seed=5, learning=run_of_two)
+    assert not res.settled and not top_settled(res)  # the run's flag, not its word
+
+
 def test_the_headline_plays_no_generation_under_other_rules(tmp_path):
     folder = tmp_path / "learning"
     write(folder / "g0" / "play.json", {"values": values(0.25, 0.55, 0.70)})

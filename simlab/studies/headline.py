@@ -90,6 +90,7 @@ class HeadlineResult:
     band: tuple[float, float]
     levels: tuple[str, ...]
     top: str | None = None  # the top rung and its word ("search g0: still moving (±x points)"), with generations
+    settled: bool = False  # the learning run's convergence rule holds at the top rung
 
 
 def skill_trace(
@@ -204,12 +205,12 @@ def headline(
     table = pl.DataFrame(
         rows, schema_overrides=dict.fromkeys(numbers, pl.Float64) | {"top_level": pl.String}
     )  # blank, not of type Null
-    return HeadlineResult(table, trace, band, tuple(levels), top)
+    return HeadlineResult(table, trace, band, tuple(levels), top, rungs is not None and rungs.settled)
 
 
 def top_settled(res: HeadlineResult) -> bool:
-    """Whether the trace's top rung is settled (its word, ``search g6: settled``)."""
-    return bool(res.top) and res.top.endswith(": settled")
+    """Whether the trace's top rung is settled (the learning run's rule holds there)."""
+    return bool(res.top) and res.settled
 
 
 def strong_note(res: HeadlineResult) -> str:

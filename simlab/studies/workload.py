@@ -117,12 +117,12 @@ def goldfish(villains: Sequence[str], chosen: Sequence[str], games: int) -> Work
     """A villain alone plays about half a 2-player game: counted as one, the estimate errs long."""
     from simlab.runs.levels import is_level
 
-    _check_strategies(chosen)
+    _check_levels_or_strategies(chosen)
     stages = [Stage(f"{v} {s}", games, s if is_level(s) else None) for v in villains for s in chosen]
     return Workload("goldfish", tuple(stages))
 
 
-def _check_strategies(names: Sequence[str]) -> None:
+def _check_levels_or_strategies(names: Sequence[str]) -> None:
     """Each of ``names`` a level or a strategy that resolves: an unknown one refused before the plan is printed
     (its estimate may measure a rate by playing)."""
     from simlab.errors import InputError, StrategyError
@@ -147,7 +147,7 @@ def ladder(
     from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS, is_level, scripted_levels
 
     levels = list(levels or scripted_levels())
-    _check_strategies([*levels, *([opponent] if opponent else [])])
+    _check_levels_or_strategies([*levels, *([opponent] if opponent else [])])
     opponents = len(VILLAIN_KEYS) - 1
     stages = []
     for v in villains:
