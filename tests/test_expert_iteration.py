@@ -271,23 +271,29 @@ def test_a_step_resumed_from_kept_games_counts_the_cpu_they_took(base, tmp_path,
 
         return progress
 
-    for ledger in (True, False):
-        folder = tmp_path / f"ledger-{ledger}"
+    for case in ("ledger", "no ledger", "stale"):
+        folder = tmp_path / case.replace(" ", "-")
         ticks.clear()
         with pytest.raises(KeyboardInterrupt):
             E.learn(folder, tiny(base), progress=stop_in(5))
         kept = E.kept_runs(folder / "g1" / "accept.json")
         earlier = json.loads((kept / "cpu.json").read_text())["cpu_seconds"]
         assert earlier == 4  # written before each report: the fifth's second is the one stopped in
-        if not ledger:
+        if case == "no ledger":
             (kept / "cpu.json").unlink()  # kept before the ledger was
+        if case == "stale":  # every kept run recorded with other settings: thrown away, played again
+            metas = list(kept.glob("*/settings.json"))
+            assert metas
+            for meta in metas:
+                meta.write_text(meta.read_text().replace('"n_games": ', '"n_games": 1'))
         ticks.clear()
         E.learn(folder, tiny(base), progress=stop_in(-1))
         doc = json.loads((folder / "g1" / "accept.json").read_text())
         resumed = len(ticks)
-        assert doc["cpu_seconds"] == (earlier + resumed if ledger else resumed)
-        assert doc.get("cpu_partial", False) is not ledger
-        assert ("took at least" in E.learning_markdown(folder)) is not ledger
+        carried = case == "ledger"  # the CPU of games thrown away is not the step's
+        assert doc["cpu_seconds"] == (earlier + resumed if carried else resumed)
+        assert doc.get("cpu_partial", False) is (case == "no ledger")
+        assert ("took at least" in E.learning_markdown(folder)) is (case == "no ledger")
 
 
 def test_paired_games_kept_with_other_settings_are_played_again(tmp_path):
@@ -321,8 +327,13 @@ def test_self_play_stopped_midway_goes_on_from_the_seatings_it_finished(tmp_path
     kept = L.self_play(3, 5, "expert", villains, threads=1, decisions=True, keep=keep)
     assert len(played) == 9 and all(order != ("gaston", "gaston") for order, _ in played)  # 3 seatings of 3 games
     assert kept[0].equals(straight[0]) and kept[1].equals(straight[1])
-    other = L.self_play(3, 6, "expert", villains, threads=1, keep=keep)[0]  # another seed: none of it is kept
+    E.write_json(keep / "cpu.json", {"cpu_seconds": 7.0, "partial": False})
+    ledger = E.CpuLedger(keep)
+    assert ledger.earlier == 7.0 and not ledger.partial
+    # another seed: none of it is kept, nor the CPU its games took
+    other = L.self_play(3, 6, "expert", villains, threads=1, keep=keep, discarded=ledger.discarded)[0]
     assert other.equals(other_seed) and len(played) == 9 + 12
+    assert ledger.earlier == 0.0 and not ledger.partial
 
 
 def test_a_run_resumed_from_a_clone_without_its_data_plays_the_same_games_again(base, straight, tmp_path):

@@ -200,6 +200,8 @@ class CpuLedger:
         found = json.loads(self.path.read_text()) if self.path.is_file() else {}
         self.earlier = float(found.get("cpu_seconds", 0.0))
         self.partial = bool(found.get("partial", False)) or (not found and kept.is_dir() and any(kept.iterdir()))
+        # what was kept when the step resumed: the games the carried CPU was spent on
+        self.inherited = {p.name for p in kept.iterdir() if p.name != "cpu.json"} if kept.is_dir() else set()
         self.start, self.written = time.process_time(), float("-inf")  # the first report writes it
 
     def spent(self) -> float:
@@ -214,6 +216,13 @@ class CpuLedger:
             progress(*args)
 
         return update
+
+    def discarded(self, where: Path) -> None:
+        """The kept games in ``where`` (the kept runs, or one run among them) were thrown away, kept with other
+        settings: the CPU the ledger carried was partly theirs, not this step's. It is dropped; the games still kept
+        from before then have no count of their own, so the step's CPU is a lower bound while any is kept."""
+        self.inherited = set() if where == self.path.parent else self.inherited - {where.name}
+        self.earlier, self.partial = 0.0, bool(self.inherited)
 
     def write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -443,6 +452,7 @@ def _self_play(folder: Path, k: int, settings: LearnSettings, bar: _Progress, at
         decisions=True,
         progress=ledger.watch(bar.part(f"generation {k}: self-play")),
         keep=keep,
+        discarded=ledger.discarded,
     )
     cpu = ledger.spent()
     write_parquet(where / f"positions{_suffix(attempt)}.parquet", positions)
@@ -604,6 +614,7 @@ def accept_step(
             ledger.watch(bar.part(f"generation {k}: paired against {below}")),
             villains=None if climb is None else climb["tried"],
             keep=keep,
+            discarded=ledger.discarded,
         )
         if climb is None:
             ok, why = L.accepted(gains)
@@ -723,10 +734,12 @@ def paired_gains(
     villains=None,
     keep: Path | None = None,
     label: str = "candidate",
+    discarded=None,
 ) -> dict:
     """Each villain's (of ``villains``, default all) :func:`simlab.studies.learn.paired_gain` of ``candidate`` (a
     strategy, or villain -> one) over ``incumbent``, the incumbent's games shared between a pairing's villains (and
-    with other calls given the same ``cache``); ``keep`` and ``label``: where the runs keep their finished games."""
+    with other calls given the same ``cache``); ``keep`` and ``label``: where the runs keep their finished games
+    (``discarded``: called when kept games are thrown away)."""
     cache = {} if cache is None else cache
     out = {}
     each = 2 * games * (len(settings.villains) - 1)  # a villain's paired_gain: two runs per pairing
@@ -738,7 +751,7 @@ def paired_gains(
                 report(base + n, 0)
 
         out[v] = L.paired_gain(
-            v, mine, incumbent, games, seed, settings.threads, settings.villains, cache, step, keep, label
+            v, mine, incumbent, games, seed, settings.threads, settings.villains, cache, step, keep, label, discarded
         )
     return out
 
@@ -822,6 +835,7 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
             cache,
             keep=keep,
             label="above",
+            discarded=ledger.discarded,
         )
         strong = {}
         try:
@@ -837,6 +851,7 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
                 cache,
                 keep=keep,
                 label="strong",
+                discarded=ledger.discarded,
             )
         except InputError as exc:
             strong = {"missing": str(exc)}

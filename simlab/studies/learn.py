@@ -55,13 +55,15 @@ def self_play(
     decisions: bool = False,
     progress=None,
     keep: Path | None = None,
+    discarded=None,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """:func:`positions`, and with ``decisions`` the same games' decisions: one row per option of every decision
     with more than one (seating, game, decision, option, chosen, seat, villain, kind, options, turn, and the option's
     features as the apprentice sees them, :data:`strategies.apprentice.OPTION_FEATURE_NAMES`). ``progress`` is called
     with (games done, games planned) as games finish. Ctrl-C stops the threads after their game under way.
     ``keep``: a directory in which each seating's frames are kept as it finishes, so the same call after an
-    interruption plays only the seatings not yet played (a record made with other settings is played again)."""
+    interruption plays only the seatings not yet played (a record made with other settings is played again, and
+    ``discarded`` is called with its folder once it is thrown away)."""
     import numba
 
     from simlab.data.cards import load_cards
@@ -82,7 +84,8 @@ def self_play(
         frame = pl.concat([blocks[job][0] for job in jobs if job in blocks])
         chosen = pl.concat([blocks[job][1] for job in jobs if job in blocks]) if decisions else None
         return frame, chosen
-    keep = _kept_folder(Path(keep), {"games": games, "seed": seed, "level": _level_identity(level), "every": every})
+    identity = {"games": games, "seed": seed, "level": _level_identity(level), "every": every}
+    keep = _kept_folder(Path(keep), identity, discarded)
     parts = []
     for n, order in enumerate(orders):
         names = [keep / f"seating-{n}-{part}.parquet" for part in (["decisions"] if decisions else []) + ["positions"]]
@@ -119,14 +122,17 @@ def _level_identity(level: str) -> str:
     return f"{level}#{h.hexdigest()[:16]}"
 
 
-def _kept_folder(keep: Path, settings: dict) -> Path:
-    """``keep``, emptied first if it was kept with other ``settings`` or another simlab (its games would differ)."""
+def _kept_folder(keep: Path, settings: dict, discarded=None) -> Path:
+    """``keep``, emptied first if it was kept with other ``settings`` or another simlab (its games would differ;
+    ``discarded`` is called with it then)."""
     from simlab.runs.backend import fingerprint
 
     meta = keep / "settings.json"
     settings = settings | {"simlab": fingerprint()}
     if meta.is_file() and json.loads(meta.read_text()) != json.loads(json.dumps(settings)):
         shutil.rmtree(keep)
+        if discarded is not None:
+            discarded(keep)
     if not meta.is_file():
         keep.mkdir(parents=True, exist_ok=True)
         durable.write_bytes(meta, json.dumps(settings, indent=1).encode())
@@ -566,6 +572,7 @@ def paired_gain(
     progress=None,
     keep: Path | None = None,
     label: str = "candidate",
+    discarded=None,
 ) -> dict:
     """How much more ``villain`` wins playing ``candidate`` than playing ``incumbent``, every other seat playing
     ``incumbent``, on the same games (same seeds, seats and deals): over every 2-player pairing of ``villain`` with
@@ -577,7 +584,8 @@ def paired_gain(
     unequal runs. ``keep``: a directory in which each run records its finished chunks of :data:`KEPT_CHUNK` games
     (``label`` names the candidate's runs there), so the same call after an interruption plays only the games not
     yet played, with the same results (a chunk's games depend on the seed and the game index alone); a record made
-    with other settings (another simlab) is played again."""
+    with other settings (another simlab) is played again, and ``discarded`` is called with its folder once it is
+    thrown away."""
     from simlab.runs.levels import strategy_at
     from simlab.runs.settings import RunSettings
 
@@ -605,7 +613,7 @@ def paired_gain(
             # the incumbent's run is the same games for either villain of the pairing
             run_name = f"{matchup}-incumbent" if name == "incumbent" else f"{matchup}-{villain}-{label}"
             kept = None if keep is None else Path(keep) / run_name
-            result = _kept_run(matchup, settings, seats, kept)
+            result = _kept_run(matchup, settings, seats, kept, discarded)
             if result.interrupted:
                 raise KeyboardInterrupt
             winners = result.games.sort("game")["winner"]
@@ -622,8 +630,9 @@ def paired_gain(
 KEPT_CHUNK = 100  # games a kept run records at a time: about a minute of the top generation's play on two cores
 
 
-def _kept_run(matchup: str, settings, seats: dict, kept: Path | None):
-    """:func:`simlab.runs.sim.run` of ``matchup``, its chunks recorded in ``kept`` (if given) and read back from it."""
+def _kept_run(matchup: str, settings, seats: dict, kept: Path | None, discarded=None):
+    """:func:`simlab.runs.sim.run` of ``matchup``, its chunks recorded in ``kept`` (if given) and read back from it;
+    a record that does not match is thrown away (``discarded`` called) and played again."""
     from simlab.runs.sim import run
 
     if kept is None:
@@ -634,6 +643,8 @@ def _kept_run(matchup: str, settings, seats: dict, kept: Path | None):
         if not (kept.exists() and str(exc).startswith("checkpoint")):
             raise
         shutil.rmtree(kept)  # recorded with other settings or damaged: those games are played again
+        if discarded is not None:
+            discarded(kept)
         return run(matchup, settings, strategies=seats, keep_games=True, chunk=KEPT_CHUNK, checkpoint=kept)
 
 
