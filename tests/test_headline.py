@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 from typer.testing import CliRunner
@@ -113,16 +114,18 @@ def test_without_shipped_mixtures_the_strong_columns_are_blank_and_said_so(none_
     assert strong_note(res).startswith("No equilibrium is shipped here")
 
 
-def test_run_says_which_level_played_and_where_strong_play_stands(shipped):
+def test_run_says_which_level_played_and_where_strong_play_stands(shipped, tmp_path, monkeypatch):
+    import simlab.studies.generations as G
     from simlab.studies.headline import level_line
 
+    monkeypatch.setattr(G, "LEARNING", tmp_path / "no-run")  # no learning run: strong play alone
     line = level_line(("gaston", "horned-king"), None)
     assert line == (
-        "expert play; at strong play gaston wins 21.6% [20.8, 22.4] against horned-king "
+        "expert play; against horned-king, gaston wins 21.6% [20.8, 22.4] at strong play "
         "(simlab equilibrium, gaston-vs-horned-king.toml)"
     )
     assert level_line(("horned-king", "gaston"), "tuned").startswith(
-        "tuned play; at strong play horned-king wins 78.4% [77.6, 79.2] against gaston"
+        "tuned play; against gaston, horned-king wins 78.4% [77.6, 79.2] at strong play"
     )
     assert level_line(("gaston", "lady-tremaine"), "novice", {"gaston": "gaston-rush"}) == (
         "novice play (gaston: gaston-rush); no strong-play value is shipped for gaston-vs-lady-tremaine "
@@ -131,10 +134,40 @@ def test_run_says_which_level_played_and_where_strong_play_stands(shipped):
     assert level_line(("gaston", "horned-king", "lady-tremaine"), "expert") == "expert play"
     out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20"])
     assert out.exit_code == 0, out.output
-    said = out.output.find("expert play; at strong play gaston wins 21.6% [20.8, 22.4] against horned-king")
+    said = out.output.find("expert play; against horned-king, gaston wins 21.6% [20.8, 22.4] at strong play")
     assert 0 <= said < out.output.index("gaston-vs-horned-king: 20 games")  # one line, before the tables
     out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20", "--json"])
     assert out.exit_code == 0 and json.loads(out.output)["matchup"] == "gaston-vs-horned-king"
+
+
+def test_run_reads_the_top_rung_first_once_settled_and_only_in_the_shipped_game(shipped, tmp_path, monkeypatch):
+    """The front door's level line says what the headline says: the learning run's top rung beside strong play,
+    first once settled; with other rules or a turn cap the shipped values are not quoted."""
+    import simlab.studies.generations as G
+    from simlab.studies.headline import headline, level_line
+
+    res = headline(["gaston-vs-horned-king"], levels=("novice",), games=10, learning=True)
+    top = res.table.row(0, named=True)
+    at_top = f"{top['top_rate']:.1%} [{100 * top['top_low']:.1f}, {100 * top['top_high']:.1f}] at the top rung"
+    line = level_line(("gaston", "horned-king"), None)
+    assert res.settled and line.startswith(f"expert play; against horned-king, gaston wins {at_top} (search g")
+    assert line.index("at the top rung (") < line.index("21.6% [20.8, 22.4] at strong play")
+    flipped = level_line(("horned-king", "gaston"), None)
+    assert f"{1 - top['top_rate']:.1%} [{100 * (1 - top['top_high']):.1f}, " in flipped
+    folder = tmp_path / "learning"  # a run whose top is still moving: strong play first
+    shutil.copytree(G.LEARNING, folder)
+    (folder / "verdict.json").write_text(
+        json.dumps({"top": 6, "settled": False, "verdict": "still moving (±5.0 points)"})
+    )
+    monkeypatch.setattr(G, "LEARNING", folder)
+    line = level_line(("gaston", "horned-king"), None)
+    assert line.index("at strong play") < line.index("at the top rung (search g6, still moving (±5.0 points))")
+    for given in (["--rules", "get_out=exactly_three"], ["--max-turns", "60"]):
+        out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20", *given])
+        assert out.exit_code == 0, out.output
+        assert "values are of the default rules, so not quoted" in out.output and "at strong play" not in out.output
+    out = CliRunner().invoke(app, ["run", "-m", "gaston-vs-horned-king", "-n", "20", "--rules", "get_out=up_to_three"])
+    assert "at the top rung (search g6" in " ".join(out.output.split())  # the default reading given: shipped game
 
 
 def test_a_search_probe_past_epsilon_marks_the_strong_verdict(tmp_path, monkeypatch):

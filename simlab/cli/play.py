@@ -185,12 +185,20 @@ EDIT_PAIRED_MAX = 2_000_000  # run --edit plays the same games without the edits
 
 
 def _level_text(res, settings, cfg) -> str:
-    """The level line of a run; of an edited game, what it is (the shipped strong-play value is the unedited
-    game's, so it is not quoted beside an edit)."""
-    from simlab.studies.headline import level_line
+    """The level line of a run; of an edited game or other rules, what it is (the shipped strong-play and top-rung
+    values are of the shipped game, so they are not quoted beside an edit or another reading)."""
+    from simlab.data.rules import DEFAULT_MAX_TURNS
+    from simlab.studies.headline import level_line, shipped_rules
 
-    if not settings.edits:
+    if shipped_rules(settings):
         return level_line(res.villains, settings.level, cfg["strategies"])
+    if not settings.edits:
+        rules = [f"{k}={v}" for k, v in settings.variants]
+        rules += [f"turn cap {settings.max_turns}"] if settings.max_turns != DEFAULT_MAX_TURNS else []
+        return (
+            f"{settings.level_name or 'expert'} play under {', '.join(rules)}; the shipped strong-play and top-rung "
+            "values are of the default rules, so not quoted"
+        )
     edits = ", ".join(str(e) for e in settings.edits)
     if cfg["first"] != "rotate" or settings.games > EDIT_PAIRED_MAX:
         why = "--first rotate only" if cfg["first"] != "rotate" else f"at most {EDIT_PAIRED_MAX:,} games"

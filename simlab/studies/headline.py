@@ -136,14 +136,39 @@ def skill_trace(
     return pl.DataFrame(rows, schema_overrides={"games": pl.Int64})
 
 
+def shipped_rules(settings: RunSettings) -> bool:
+    """Whether ``settings`` play the game the shipped values were measured in: every rule at its default reading
+    (a reading given at its default counts as the default), the default turn cap, no card or board edit."""
+    import numpy as np
+
+    from simlab.data.rules import rules_array
+
+    return not settings.edits and np.array_equal(rules_array(settings.variant_dict, settings.max_turns), rules_array())
+
+
 def shipped_rungs(settings: RunSettings, learning=None) -> Rungs | None:
     """The shipped learning run's generations (``learning``: another run's folder), when ``settings`` play the
     rules and cards it learned under; None otherwise or without a run."""
     from simlab.studies.generations import read_rungs
 
-    if settings.variants or settings.edits:
+    if not shipped_rules(settings):
         return None
     return read_rungs(learning)
+
+
+def top_rung_value(villains: tuple[str, str]) -> tuple[float, float, float, str, bool] | None:
+    """The shipped learning run's top rung in a 2-player pairing, from the first villain's side: (rate, low, high,
+    the rung and its word, settled), as the headline's top rung reads it; None without a run."""
+    from simlab.studies.generations import oriented, read_rungs
+
+    rungs = read_rungs()
+    if rungs is None:
+        return None
+    got = oriented(rungs, "-vs-".join(villains)).filter(pl.col("level") == rungs.top_level)
+    if got.height != 1:
+        return None
+    r = got.row(0, named=True)
+    return r["rate"], r["low"], r["high"], f"{rungs.top_level}, {rungs.verdict}", rungs.settled
 
 
 def headline(
@@ -288,7 +313,8 @@ def shipped_value(villains: tuple[str, ...]) -> tuple[float, float, float, Path]
 
 def level_line(villains: tuple[str, ...], level: str | None, strategies: dict | None = None) -> str:
     """One line for ``simlab run``: which level played (or which strategies) and, when an equilibrium of the
-    pairing is shipped, where the strong-play value stands."""
+    pairing is shipped, where the strong-play value stands, beside the learning run's top rung (first once it is
+    settled). The values are the shipped game's: a caller with other rules or edits says so instead."""
     from simlab.runs.levels import DEFAULT_LEVEL
     from simlab.runs.stats import interval_text
 
@@ -302,7 +328,11 @@ def level_line(villains: tuple[str, ...], level: str | None, strategies: dict | 
     if got is None:
         return f"{played}; no strong-play value is shipped for {'-vs-'.join(villains)} (simlab equilibrium makes one)"
     rate, low, high, path = got
-    return (
-        f"{played}; at strong play {villains[0]} wins {interval_text(rate, low, high)} against {villains[1]} "
-        f"(simlab equilibrium, {path.name})"
-    )
+    strong = f"{interval_text(rate, low, high)} at strong play (simlab equilibrium, {path.name})"
+    top = top_rung_value(villains)
+    if top is None:
+        return f"{played}; against {villains[1]}, {villains[0]} wins {strong}"
+    rate, low, high, word, settled = top
+    said = f"{interval_text(rate, low, high)} at the top rung ({word})"
+    both = f"{said} and {strong}" if settled else f"{strong} and {said}"  # the settled top rung's first
+    return f"{played}; against {villains[1]}, {villains[0]} wins {both}"
