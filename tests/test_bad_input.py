@@ -277,3 +277,17 @@ def test_levels_and_strategy_names_are_case_blind():
     assert resolve("Tuned-Gaston").name == resolve("tuned-gaston").name
     res = runner.invoke(app, ["run", *M.split(), "-n", "4", "--level", "Expert", "--strategy", "gaston=Novice"])
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # found by tests/test_cli_fuzz.py: a traceback, exit 1
+        ["run", "--checkpoint", "", "--checkpoint", "--backend", "--checkpoint", "", "--resume", "x\0y.png"],
+        ["run", "--checkpoint", "a\0b", "--resume", "x"],
+    ],
+)
+def test_a_nul_in_a_folder_beside_resume_is_one_line(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and res.output.startswith("error: ") and len(res.output.splitlines()) == 1, res.output

@@ -207,6 +207,10 @@ def _level_text(res, settings, cfg) -> str:
 
 
 def same_dir(a: str, b: str) -> bool:
+    """Whether two folder options name the same folder (a name no folder can have, a NUL in it, names none: the
+    option's own check refuses it)."""
+    if "\0" in a or "\0" in b:
+        return False
     return Path(a).resolve() == Path(b).resolve()
 
 
