@@ -686,7 +686,7 @@ def equal_players(monkeypatch):
     """Every paired comparison measured as no difference at all (gain 0, interval [0, 0]): a refused generation
     that plays exactly as its predecessor."""
 
-    def no_gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
+    def no_gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label, discarded):
         return {"gain": 0.0, "low": 0.0, "high": 0.0, "games": games}
 
     monkeypatch.setattr(L, "paired_gain", no_gain)
@@ -768,7 +768,7 @@ def gains_of_a_longer_horizon(monkeypatch):
     def horizon(strategy) -> float:
         return resolve(strategy).params["horizon"] if str(strategy).endswith(".toml") else 0.0  # strong: a mixture
 
-    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label, discarded):
         longer = horizon(mine) > horizon(incumbent)
         g = 0.1 if longer else 0.0
         return {"gain": g, "low": g / 2, "high": 3 * g / 2, "games": games}
@@ -874,7 +874,7 @@ def test_each_villain_climbs_where_its_own_seat_gains(base, tmp_path, monkeypatc
     def own(strategy, villain):
         return budget_of(resolve(strategy).params, villain) if str(strategy).endswith(".toml") else (0, 0)
 
-    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label):
+    def gain(villain, mine, incumbent, games, seed, threads, villains, cache, step, keep, label, discarded):
         (w, h), (w0, h0) = own(mine, villain), own(incumbent, villain)
         better = h > h0 if villain == "gaston" else w > w0
         g = 0.1 if better else 0.0
