@@ -74,7 +74,7 @@ def stop(*procs):
             p.terminate()
     for p in procs:
         try:
-            p.wait(timeout=20)
+            p.wait(timeout=5)  # a worker that has not stopped by then is killed: waiting longer tests nothing
         except subprocess.TimeoutExpired:
             p.kill()
 

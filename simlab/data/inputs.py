@@ -6,6 +6,8 @@ writes to."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import tempfile
 import tomllib
@@ -81,6 +83,14 @@ def check_name(text, what: str) -> None:
         raise InputError(f"{what} {text!r} holds {bad}; a name is one line of printable text")
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> dict:
+    """``text`` parsed as TOML, once per text: a run resolves the same strategy and mixture files hundreds of times
+    (every seat of every stage), and tomllib is pure Python (a tiny learning run spent a quarter of its time here).
+    Keyed by the text, so an edited file is parsed again; an error is raised each time, not kept."""
+    return tomllib.loads(text)
+
+
 def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) -> dict:
     """The document of the TOML file ``path``, or ``error`` with one line naming ``what`` (``"strategy file"``),
     the file and the problem: unreadable, not a regular file, over :data:`MAX_TOML_BYTES`, not UTF-8, not TOML
@@ -105,7 +115,7 @@ def read_toml(path: str | Path, what: str, error: type[Exception] = InputError) 
     bom = text.startswith(BOM)
     text = text.removeprefix(BOM)  # harmless at the start: read past, as Python's utf-8-sig does
     try:
-        doc = tomllib.loads(text)
+        doc = copy.deepcopy(_parsed(text))  # each caller its own document, as a fresh parse gives
     except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
         inner = text.find(BOM)
         if inner >= 0:  # anywhere else it breaks the TOML: say where, since an editor does not show it
