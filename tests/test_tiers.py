@@ -93,6 +93,11 @@ def test_readme_test_command_is_what_ci_runs_and_runs_both_tiers():
     command = readme_test_command()
     assert command in ci, f"README's test command {command!r} is not a line of .ci/run"
     assert command == "pip install -e '.[test]' && pytest && pytest -m slow"
+    # the docs' set-up gives the same two commands as the README (it once gave the default tier alone)
+    started = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"^pip install -e \. && simlab run .*$", readme, re.M).group(0)
+    assert f"```bash\n{command}\n```" in started and f"```bash\n{first}\n```" in started
     # under set -e a failure before the list's last && goes on silently: the next line must stop CI on it
     after = ci[ci.index(command) + 2]
     assert after.startswith("status=$?;") and 'exit "$status"' in after, after
