@@ -825,34 +825,26 @@ def probe(folder: Path, top: int, settings: LearnSettings, bar: _Progress) -> di
         write_atomically(where / "probe.toml", probe_toml(top, params, (where / "value.json").is_file()))
         seed = step_seed(settings.seed, top, "probe")
         cache: dict = {}  # the top's own games, played once for both comparisons
-        above = paired_gains(
-            str(where / "probe.toml"),
-            incumbent,
-            settings,
-            settings.probe_games,
-            seed,
-            ledger.watch(bar.part("probe")),
-            cache,
-            keep=keep,
-            label="above",
-            discarded=ledger.discarded,
-        )
-        strong = {}
-        try:
-            mixtures = {v: Level("strong").strategy(v) for v in settings.villains}
-            games = settings.probe_games
-            strong = paired_gains(
-                mixtures,
+
+        def against_top(candidate, label: str, part: str) -> dict:
+            """``candidate``'s paired gains over the top, on the probe's games, kept and ledgered with the step."""
+            return paired_gains(
+                candidate,
                 incumbent,
                 settings,
-                games,
+                settings.probe_games,
                 seed,
-                ledger.watch(bar.part("probe: strong")),
+                ledger.watch(bar.part(part)),
                 cache,
                 keep=keep,
-                label="strong",
+                label=label,
                 discarded=ledger.discarded,
             )
+
+        above = against_top(str(where / "probe.toml"), "above", "probe")
+        strong = {}
+        try:
+            strong = against_top({v: Level("strong").strategy(v) for v in settings.villains}, "strong", "probe: strong")
         except InputError as exc:
             strong = {"missing": str(exc)}
         supports = all(g["gain"] <= PROBE_SUPPORTS + TOLERANCE for g in above.values())
