@@ -282,3 +282,39 @@ def test_learn_ship_plays_nothing_and_names_what_it_wrote(monkeypatch, tmp_path)
     monkeypatch.undo()
     bad = CliRunner().invoke(app, ["learn", str(tmp_path / "nothing"), "--ship"])
     assert bad.exit_code == 2 and "no generation above 0 was accepted" in bad.output
+
+
+def verdicts_doc(run: Path, generation: int, variants=None, learned=True) -> dict:
+    """A ``simlab difficulty --json`` document of the learned level (and novice), as the top rung's verdicts."""
+
+    def row(levels, group, verdict):
+        pair = {"villain_a": "gaston", "villain_b": "horned-king", "measure": "strength", "group": group}
+        said = {"question": "is Gaston stronger than the Horned King?", "label": "holds", "verdict": verdict}
+        return pair | said | {"levels": levels, "settings": 1, "min_abs_z": 2.5}
+
+    settings = {"games": 600, "search_games": 100, "levels": ["novice", "learned"], "variants": variants or {}}
+    settings |= {"edits": [], "max_turns": 100}
+    if learned:
+        settings["learned"] = {"learning_run": str(run), "shipped_generation": generation}
+    rows = [row("learned", "strong play", "holds: at the top"), row("novice", "new players", "holds: new")]
+    return {"settings": settings, "tables": {"verdicts": rows}}
+
+
+def test_the_top_rungs_verdicts_are_read_only_from_a_run_of_that_settled_top(run_of_two, tmp_path):
+    write(run_of_two / "verdict.json", {"top": 1, "settled": True, "verdict": "settled"})
+    rungs, path = G.read_rungs(run_of_two), tmp_path / "difficulty.json"
+    write(path, verdicts_doc(run_of_two, 1))
+    got = G.top_rung_verdicts(rungs, path)
+    assert got["verdict"].to_list() == ["holds: at the top"]  # the learned level's strong-play row alone
+    assert got.select("group", "games").row(0) == ("top rung (search g1, settled)", 100)
+    for doc in (
+        verdicts_doc(run_of_two, 0),  # another generation of the run
+        verdicts_doc(tmp_path / "other", 1),  # another run
+        verdicts_doc(run_of_two, 1, learned=False),  # a document that does not say which it played
+        verdicts_doc(run_of_two, 1, {"get_out": "exactly_three"}),  # other rules
+    ):
+        write(path, doc)
+        assert G.top_rung_verdicts(rungs, path) is None, doc["settings"]
+    write(path, verdicts_doc(run_of_two, 1))
+    write(run_of_two / "verdict.json", {"top": 1, "settled": False, "verdict": "still moving (±3.0 points)"})
+    assert G.top_rung_verdicts(G.read_rungs(run_of_two), path) is None  # a top still moving is not read first

@@ -111,7 +111,11 @@ def test_one_verdict_per_question(a, b, measure, command_output, report_verdicts
     # README and the docs state the shipped report's verdict word for word, after the settled top rung's
     shipped = F.verdict(question)
     top = F.top_rung_verdicts()
-    cells = [question[0].upper() + question[1:], *([top[1][question]] if top else []), shipped]
+    assert top is not None  # the shipped run is settled and its difficulty run played that top
+    # the command prints the top rung's verdict first, as README does
+    at_top = command_output.index(f"- {question} {top[1][question]}")
+    assert at_top < command_output.index("verdicts by question") < command_output.index(f"- {question} {said}")
+    cells = [question[0].upper() + question[1:], top[1][question], shipped]
     row = "| " + " | ".join(cells) + " |"
     for page in ("README.md", "docs/index.md", "docs/studies/report.md"):
         assert row in (ROOT / page).read_text(encoding="utf-8"), (page, question)
@@ -152,3 +156,20 @@ def test_a_report_that_rescreens_says_so_and_names_its_readings(tmp_path, monkey
     assert any(line.startswith("re-screening ([report] rescreen = true)") for line in lines), lines
     tested = [line for line in lines if line.startswith("readings the verdicts tested besides the default: ")]
     assert len(tested) == 1 and "(from a leverage screen (re-screened" in tested[0], lines
+
+
+@pytest.mark.parametrize("rules", [[], ["--rules", "get_out=exactly_three"]], ids=["shipped", "other-rules"])
+def test_difficulty_reads_the_top_rungs_verdicts_only_for_the_shipped_game(rules):
+    import json
+
+    args = ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "4", "--level", "novice"]
+    res = CliRunner().invoke(app, [*args, "--readings", "0", "--threads", "1", "--json", *rules])
+    assert res.exit_code == 0, res.output[-2000:]
+    tables = json.loads(res.output)["tables"]
+    assert list(tables)[0] == "verdicts"  # --csv's table stays this run's own
+    if rules:
+        assert "top_rung_verdicts" not in tables  # the top rung learned the shipped rules only
+    else:
+        top = tables["top_rung_verdicts"]
+        assert {(r["villain_a"], r["villain_b"]) for r in top} == {("gaston", "horned-king")}
+        assert all(r["group"].startswith("top rung (search g") and r["levels"] == "learned" for r in top)

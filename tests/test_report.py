@@ -299,3 +299,46 @@ def test_every_plot_draws_rates_of_0_and_100_percent_at_tiny_sizes(tmp_path):
         fig.savefig(tmp_path / f"{name}.png", dpi=40)
         plt.close(fig)
         assert (tmp_path / f"{name}.png").stat().st_size > 0, name
+
+
+def test_the_verdict_sections_read_the_settled_top_rung_first():
+    from types import SimpleNamespace
+
+    from simlab.report.sections import lady_tremaine, stronger
+
+    def rows(group, verdict):
+        pairs = [("gaston", "lady-tremaine"), ("lady-tremaine", "horned-king")]
+        return pl.DataFrame(
+            [
+                {"villain_a": a, "villain_b": b, "measure": m, "group": group, "question": f"{a} {m} {b}?"}
+                | {"label": "holds", "verdict": f"{verdict} {a} {m} {b}"}
+                for a, b in pairs
+                for m in ("strength", "skill_gap")
+            ]
+        )
+
+    top = rows("top rung (search g6, settled)", "at the top:").with_columns(
+        pl.lit(100).alias("games"), pl.lit("reports/difficulty-top/difficulty.json").alias("source")
+    )
+    ctx = SimpleNamespace(
+        grouped=rows("strong play", "at strong play:"),
+        top_verdicts=top,
+        search_matrix=None,
+        main_level="strong",
+        at_search=False,
+        robust_levels=("novice", "strong"),
+        settings={"robust_readings": ["default"]},
+        robust=None,
+    )
+    for section, measures in ((stronger, ("strength",)), (lady_tremaine, ("skill_gap", "strength"))):
+        (sec,) = section(ctx)
+        (table,) = sec.tables.values()
+        groups = table["group"].to_list()
+        n_top = 2 * len(measures)
+        assert groups == [top["group"][0]] * n_top + ["strong play"] * n_top, section.__name__
+        assert "100 games per pairing (reports/difficulty-top/difficulty.json" in sec.text
+        ctx.top_verdicts = None  # a top still moving: strong play's verdicts alone
+        (plain,) = section(ctx)
+        assert list(plain.tables.values())[0]["group"].unique().to_list() == ["strong play"]
+        assert "top rung" not in plain.text
+        ctx.top_verdicts = top

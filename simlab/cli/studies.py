@@ -157,7 +157,8 @@ def difficulty(
 
 
 def _emit_difficulty(fmt: str, res, head, note: str, villain, chosen) -> None:
-    """The headline and the verdicts, as tables, one JSON document or the verdicts as CSV."""
+    """The headline and the verdicts, as tables, one JSON document or the verdicts as CSV; the settled top rung's
+    verdicts first where the headline's top is settled and this run did not play the learned level itself."""
     from simlab.studies.robust import grouped_verdicts
 
     tables = {
@@ -167,14 +168,35 @@ def _emit_difficulty(fmt: str, res, head, note: str, villain, chosen) -> None:
         "headline": head.table,
         "skill_trace": head.trace,
     }
+    top = _top_verdicts(res, head, chosen)
+    if top is not None:  # after the verdicts: --csv prints the first table, the verdicts as this run found them
+        tables = {"verdicts": tables.pop("verdicts"), "top_rung_verdicts": top} | tables
 
     def show() -> None:
         from simlab.report.render import print_headline
 
         print_headline(head, note)
-        print_difficulty(res, villain, chosen)
+        print_difficulty(res, villain, chosen, top)
 
     emit(fmt, tables, show, settings=res.settings, headline_note=note)
+
+
+def _top_verdicts(res, head, chosen):
+    """The shipped top rung's verdicts on the pairs among ``chosen`` once the headline's top is settled; None when
+    this run played the learned level (its own verdicts say it) or there are none to read."""
+    import polars as pl
+
+    from simlab.runs.levels import LEARNED
+    from simlab.studies.generations import read_rungs, top_rung_verdicts
+    from simlab.studies.headline import top_settled
+
+    if LEARNED in res.settings["levels"] or not top_settled(head):
+        return None
+    top = top_rung_verdicts(read_rungs())
+    if top is None:
+        return None
+    top = top.filter(pl.col("villain_a").is_in(list(chosen)) & pl.col("villain_b").is_in(list(chosen)))
+    return top if top.height else None
 
 
 def _checked(villain, vs, readings, level, reading, rescreen, screen_games) -> tuple[str, ...]:

@@ -181,20 +181,19 @@ def question_text(a: str, b: str, measure: str) -> str:
 def top_rung_verdicts() -> tuple[str, dict[str, str]] | None:
     """The top rung's word (``search g6: settled``) and its verdict on each question, as ``simlab difficulty --level
     learned`` words it (:data:`TOP_VERDICTS`), when the shipped report's top rung is settled and that run played the
-    learned level; None otherwise (a top still moving is not the verdict a designer reads first)."""
+    learned level as that top (:func:`simlab.studies.generations.top_rung_verdicts`); None otherwise (a top still
+    moving is not the verdict a designer reads first)."""
+    from simlab.studies.generations import read_rungs
+    from simlab.studies.generations import top_rung_verdicts as at_top
+
     top = REPORT / "skill_trace_top.csv"
-    if not (top.is_file() and TOP_VERDICTS.is_file()):
+    if not top.is_file():
         return None
     word = _csv(top)["top"][0]
-    doc = _json(TOP_VERDICTS)
-    if not word.endswith(": settled") or "learned" not in doc["settings"]["levels"]:
+    said = at_top(read_rungs(), TOP_VERDICTS)
+    if not word.endswith(": settled") or said is None:
         return None
-    said = {
-        r["question"]: r["verdict"]
-        for r in doc["tables"]["verdicts"]
-        if r["group"] == "strong play" and r["levels"] == "learned"
-    }
-    return word, said
+    return word, dict(zip(said["question"], said["verdict"], strict=True))
 
 
 def verdict_table() -> str:

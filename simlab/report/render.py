@@ -217,9 +217,10 @@ def turns_text(estimate, low, high, cap=None) -> str:
     return f"{estimate:g} [{low:g}, {high_text}]"
 
 
-def print_difficulty(res, villain: str | None, chosen) -> None:
+def print_difficulty(res, villain: str | None, chosen, top: pl.DataFrame | None = None) -> None:
     """The measures per villain and setting in two tables that fit 80 columns (short names: a legend under
-    them; each reading besides the default numbered R1, R2, ...), the readings measured, and the verdicts."""
+    them; each reading besides the default numbered R1, R2, ...), the readings measured, and the verdicts (the
+    settled top rung's first: ``top``, :func:`simlab.studies.generations.top_rung_verdicts`)."""
     s = res.settings
     readings = [rd for rd in dict.fromkeys(res.table["reading"]) if rd != res.table["reading"][0]]
     number = {rd: f"R{k}" for k, rd in enumerate(readings, 1)}
@@ -283,8 +284,19 @@ def print_difficulty(res, villain: str | None, chosen) -> None:
     from simlab.studies.robust import grouped_verdicts
 
     verdicts = grouped_verdicts(res)
+    at_top = top
     if villain is not None:
-        verdicts = verdicts.filter((pl.col("villain_a") == villain) | (pl.col("villain_b") == villain))
+        about = (pl.col("villain_a") == villain) | (pl.col("villain_b") == villain)
+        verdicts = verdicts.filter(about)
+        at_top = top.filter(about) if top is not None else None
+    if at_top is not None and at_top.height:
+        console.print(
+            f"[bold]verdicts at the {escape(at_top['group'][0])}[/bold], read first: the learned level alone, "
+            f"{int(at_top['games'][0]):,} games per pairing ({escape(at_top['source'][0])}; --level learned plays it "
+            "here):"
+        )
+        for r in at_top.iter_rows(named=True):
+            console.print(f"  - {escape(r['question'])} {escape(r['verdict'])}", highlight=False)
     console.print(
         "[bold]verdicts[/bold] by question, at strong play and for new players, each labelled across its own "
         "settings (two-sided tests at 5% at each; holds: significant the same way at every one, reverses: "

@@ -206,6 +206,16 @@ class ReportContext:
         return rob
 
     @cached_property
+    def top_verdicts(self) -> pl.DataFrame | None:
+        """The questions' verdicts at the headline's top rung once it is settled, from the learned level's own
+        difficulty run (:func:`simlab.studies.generations.top_rung_verdicts`); None while the top still moves, under
+        other rules or cards, or without that run."""
+        from simlab.studies.generations import top_rung_verdicts
+        from simlab.studies.headline import shipped_rungs, top_settled
+
+        return top_rung_verdicts(shipped_rungs(self.run)) if top_settled(self.headline) else None
+
+    @cached_property
     def grouped(self) -> pl.DataFrame:
         """The robust verdicts labelled within each question's settings (strong play, new players)."""
         from simlab.studies.robust import grouped_verdicts
@@ -362,25 +372,41 @@ def stronger(ctx: ReportContext) -> list[Section]:
         "at strong play, and separately for new players (novice); neither overturns the other."
     )
     verdicts = strength.select("question", "group", "label", "verdict")
+    top = ctx.top_verdicts
+    if top is not None:  # after the question, before the levels that answer it here
+        asked, rest = text.split("? ", 1)
+        text = f"{asked}? {top_rung_lead(top)} {rest}"
+        at_top = top.filter(pl.col("measure") == "strength").select(verdicts.columns)
+        verdicts = pl.concat([at_top, verdicts])
     return [Section("Which villain is stronger?", text, {"headline_verdicts": verdicts})]
+
+
+def top_rung_lead(top: pl.DataFrame) -> str:
+    """The sentence that puts the settled top rung's verdicts first and says where they come from."""
+    return (
+        f"First, at the {top['group'][0]}: the learned level alone at the default readings, "
+        f"{int(top['games'][0]):,} games per pairing ({top['source'][0]}, simlab difficulty --level novice "
+        "--level learned --readings 0); one setting on fewer games, so where strong play's settings split it supports "
+        "one side without settling it."
+    )
 
 
 def lady_tremaine(ctx: ReportContext) -> list[Section]:
     from simlab.studies.robust import answer
 
-    return [
-        Section(
-            "Is Lady Tremaine harder?",
-            "Harder to play means a larger skill gap (the level's win rate minus novice's against the same novice "
-            "opponents): skill rewards her more. Weaker means a lower win rate against the field. Each verdict "
-            "is labelled across the levels and readings measured, and says at which it goes which way.",
-            {
-                "lady_tremaine_verdicts": answer(ctx.robust, "lady-tremaine", verdicts=ctx.grouped).select(
-                    "question", "group", "label", "verdict"
-                )
-            },
-        )
-    ]
+    text = (
+        "Harder to play means a larger skill gap (the level's win rate minus novice's against the same novice "
+        "opponents): skill rewards her more. Weaker means a lower win rate against the field. Each verdict "
+        "is labelled across the levels and readings measured, and says at which it goes which way."
+    )
+    columns = ("question", "group", "label", "verdict")
+    verdicts = answer(ctx.robust, "lady-tremaine", verdicts=ctx.grouped).select(columns)
+    top = ctx.top_verdicts
+    if top is not None:
+        text += " " + top_rung_lead(top)
+        at_top = answer(ctx.robust, "lady-tremaine", verdicts=top).select(columns)
+        verdicts = pl.concat([at_top, verdicts])
+    return [Section("Is Lady Tremaine harder?", text, {"lady_tremaine_verdicts": verdicts})]
 
 
 def matrix(ctx: ReportContext) -> list[Section]:

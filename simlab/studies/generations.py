@@ -22,6 +22,8 @@ from pathlib import Path
 import polars as pl
 
 LEARNING = Path(__file__).resolve().parents[2] / "reports" / "learning"  # the shipped learning run
+# the six questions asked at the learned level alone (simlab difficulty --level novice --level learned --json)
+TOP_VERDICTS = LEARNING.parent / "difficulty-top" / "difficulty.json"
 TRACE_COLUMNS = ("matchup", "villain", "level", "games", "rate", "low", "high")
 
 
@@ -167,6 +169,60 @@ def _shown(folder: Path) -> str:
         return folder.resolve().relative_to(LEARNING.parents[1]).as_posix()
     except ValueError:
         return str(folder)
+
+
+def learned_source() -> dict | None:
+    """Which generation of which run the ``learned`` level plays (its strategy file's provenance: ``learning_run``
+    and ``shipped_generation``); None without the file or where it names neither."""
+    import tomllib
+
+    from simlab.runs.levels import LEARNED
+    from strategies import StrategyError, resolve
+
+    try:
+        spec = resolve(LEARNED)
+        prov = tomllib.loads(Path(spec.source).read_text(encoding="utf-8")).get("provenance", {})
+    except (StrategyError, OSError, tomllib.TOMLDecodeError):
+        return None
+    if "learning_run" not in prov or "shipped_generation" not in prov:
+        return None
+    return {"learning_run": str(prov["learning_run"]), "shipped_generation": int(prov["shipped_generation"])}
+
+
+def top_rung_verdicts(rungs: Rungs | None, path: Path | str | None = None) -> pl.DataFrame | None:
+    """The questions' verdicts at the top rung once it is settled: the rows of ``path`` (default
+    :data:`TOP_VERDICTS`, a ``simlab difficulty --json`` document) that the learned level answers alone, their group
+    named ``top rung (search gN, settled)``, with the games per pairing the learned level played (``games``) and
+    where they come from (``source``). None while the top is still moving or under way, and where the
+    document is not of this top: it must have played the learned level as the generation ``rungs`` top (its
+    ``learned`` setting names the same run and generation) under the shipped rules and cards."""
+    import numpy as np
+
+    from simlab.data.rules import rules_array
+
+    path = Path(path) if path is not None else TOP_VERDICTS
+    if rungs is None or not rungs.settled or rungs.under_way or not path.is_file():
+        return None
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    settings = doc.get("settings", {})
+    played = settings.get("learned") or {}
+    if (
+        "learned" not in settings.get("levels", ())
+        or played.get("learning_run") != _shown(rungs.folder)
+        or played.get("shipped_generation") != rungs.top
+        or settings.get("edits")
+        or not np.array_equal(rules_array(settings.get("variants") or {}, settings["max_turns"]), rules_array())
+    ):
+        return None
+    rows = [r for r in doc["tables"]["verdicts"] if r["group"] == "strong play" and r["levels"] == "learned"]
+    if not rows:
+        return None
+    group = f"top rung ({rungs.top_level}, settled)"
+    return pl.DataFrame(rows).with_columns(
+        pl.lit(group).alias("group"),
+        pl.lit(int(settings["search_games"])).alias("games"),
+        pl.lit(_shown(path)).alias("source"),
+    )
 
 
 RUNG = re.compile(r"^search[ -]?g(\d+)$")

@@ -34,7 +34,7 @@ import polars as pl
 from simlab.data.cards import VILLAIN_KEYS, prose_name
 from simlab.errors import InputError
 from simlab.game.api import check_villain
-from simlab.runs.levels import GOOD_PLAY, LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
+from simlab.runs.levels import GOOD_PLAY, LEARNED, LEVELS, SEARCH_LEVELS, check_level, default_games, scripted_levels
 from simlab.runs.settings import RunSettings, settings_from
 from simlab.runs.stats import interval_text
 from simlab.studies.difficulty import MEASURES, QUESTIONS, difficulty
@@ -240,6 +240,11 @@ def robust_difficulty(
         .alias("direction")
     )
     summary = label_verdicts(by_setting, table, villains, strongest)
+    played = {}
+    if LEARNED in levels:  # which generation the learned level was, so its verdicts are read as that rung's only
+        from simlab.studies.generations import learned_source
+
+        played = {"learned": learned_source()}
     return RobustResult(
         table,
         by_setting,
@@ -257,7 +262,8 @@ def robust_difficulty(
             "variants": base_variants,
             "edits": [str(e) for e in edits],
             "max_turns": max_turns,
-        },
+        }
+        | played,
     )
 
 
