@@ -318,7 +318,9 @@ def test_the_verdict_sections_read_the_settled_top_rung_first():
         )
 
     top = rows("top rung (search g6, settled)", "at the top:").with_columns(
-        pl.lit(100).alias("games"), pl.lit("reports/difficulty-top/difficulty.json").alias("source")
+        pl.lit(100).alias("games"),
+        pl.lit("reports/difficulty-top/difficulty.json").alias("source"),
+        pl.lit(1).alias("settings"),
     )
     ctx = SimpleNamespace(
         grouped=rows("strong play", "at strong play:"),

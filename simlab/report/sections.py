@@ -383,11 +383,12 @@ def stronger(ctx: ReportContext) -> list[Section]:
 
 def top_rung_lead(top: pl.DataFrame) -> str:
     """The sentence that puts the settled top rung's verdicts first and says where they come from."""
+    n = int(top["settings"][0])
+    where = "at the default readings, one setting" if n == 1 else f"under {n} settings"
     return (
-        f"First, at the {top['group'][0]}: the learned level alone at the default readings, "
-        f"{int(top['games'][0]):,} games per pairing ({top['source'][0]}, simlab difficulty --level novice "
-        "--level learned --readings 0); one setting on fewer games, so where strong play's settings split it supports "
-        "one side without settling it."
+        f"First, at the {top['group'][0]}: the learned level alone {where}, {int(top['games'][0]):,} games per "
+        f"pairing ({top['source'][0]}, written by simlab difficulty --level learned --json); fewer settings on fewer "
+        "games, so where strong play's settings split it supports one side without settling it."
     )
 
 
