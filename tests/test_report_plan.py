@@ -250,7 +250,13 @@ def test_the_first_screen_is_the_headline_and_the_settings_come_last(small_repor
     rows = [line for line in md.splitlines() if line.startswith("|")]
     assert rows and not [r for r in rows if re.search(r"\d%? - \d|±", r)]
     # verdict cells stay on one line: short, and grouped by question
+    from simlab.studies.generations import read_rungs
+
+    top = f"top rung ({read_rungs().top_level}, settled)"  # the shipped run's settled top: read first, not played
     for name in ("headline_verdicts", "robust_verdicts", "lady_tremaine_verdicts"):
         frame = pl.read_parquet(directory / f"{name}.parquet")
-        assert set(frame["group"]) == {"strong play", "new players"}  # tuned is the strong-play reading here
+        played = frame.filter(pl.col("group") != top)
+        assert set(played["group"]) == {"strong play", "new players"}  # tuned is the strong-play reading here
+        read = frame["group"].to_list()[: frame.height - played.height]
+        assert read == [top] * len(read) and bool(read) == (name != "robust_verdicts")  # first, in the two sections
         assert frame["verdict"].str.len_chars().max() <= 110, frame["verdict"].to_list()
