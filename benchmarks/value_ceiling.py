@@ -152,7 +152,8 @@ def scores(p: np.ndarray, result: np.ndarray) -> dict:
 def fit_to(frame: pl.DataFrame, target: str, hidden: tuple[int, ...], features: str):
     """A network as the loop's (scikit-learn's MLP over standardised inputs, the loop's penalty, seed and early
     stop, one BLAS thread) fitted to ``target`` of ``frame``'s positions: ``result`` (the game's) or ``ceiling``
-    (the play-outs' chance, a soft label: a win of weight p and a loss of weight 1 - p); every game weighs the same.
+    (the play-outs' chance, a soft label; :func:`strategies.learned.value.training_rows`); every game weighs the
+    same.
     Returns a function of a frame's positions giving each seat's chance."""
     from sklearn.neural_network import MLPClassifier
     from sklearn.pipeline import make_pipeline
@@ -165,16 +166,13 @@ def fit_to(frame: pl.DataFrame, target: str, hidden: tuple[int, ...], features: 
     def inputs(f: pl.DataFrame) -> np.ndarray:
         return value.expand(learn.feature_matrix(f, features))  # as the loop's fit: the products added
 
-    x, y, w = inputs(frame), frame[target].to_numpy(), learn.game_weights(frame)
-    x2, y2 = np.concatenate([x, x]), np.concatenate([np.ones(len(y), np.int64), np.zeros(len(y), np.int64)])
-    w2 = np.concatenate([w * y, w * (1 - y)])
-    keep = w2 > 0
+    rows, labels, weights = value.training_rows(inputs(frame), frame[target].to_numpy(), learn.game_weights(frame))
     network = MLPClassifier(
         hidden_layer_sizes=hidden, alpha=value.ALPHA, max_iter=300, early_stopping=True, random_state=value.SEED
     )
     pipeline = make_pipeline(StandardScaler(), network)
     with threadpool_limits(1):
-        pipeline.fit(x2[keep], y2[keep], mlpclassifier__sample_weight=w2[keep])
+        pipeline.fit(rows, labels, mlpclassifier__sample_weight=weights)
     return lambda f: learn.shared(pipeline.predict_proba(inputs(f))[:, 1], f)
 
 

@@ -30,8 +30,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from provenance import add_arguments, started, write  # noqa: E402
@@ -50,13 +48,7 @@ def training_rows(frame, value, learn):
     """The network's inputs, labels and weights as ``strategies.learned.value.fit`` makes them (a result of 1/2 is
     a win and a loss of half the weight each)."""
     x = value.expand(learn.feature_matrix(frame))
-    result = frame["result"].to_numpy()
-    weight = learn.game_weights(frame)
-    half = result == 0.5
-    rows = np.concatenate([x, x[half]])
-    labels = np.concatenate([np.where(half, 1, result), np.zeros(int(half.sum()))]).astype(np.int64)
-    weights = np.concatenate([np.where(half, 0.5, 1.0) * weight, 0.5 * weight[half]])
-    return rows, labels, weights
+    return value.training_rows(x, frame["result"].to_numpy(), learn.game_weights(frame))
 
 
 def scores(p, held, value) -> dict:

@@ -192,6 +192,15 @@ def test_the_same_positions_give_the_same_model():
     np.testing.assert_array_equal(learn.fit_value(a).weights, learn.fit_value(b).weights)
 
 
+def test_a_result_is_a_win_and_a_loss_weighed_by_it():
+    x = np.arange(8.0).reshape(4, 2)
+    rows, labels, weights = value.training_rows(x, [1.0, 0.0, 0.5, 0.3], [2.0, 2.0, 2.0, 2.0])
+    # every position first (a win unless lost), then a loss for each result strictly between 0 and 1
+    np.testing.assert_array_equal(rows, x[[0, 1, 2, 3, 2, 3]])
+    assert labels.tolist() == [1, 0, 1, 1, 0, 0]
+    np.testing.assert_allclose(weights, [2.0, 2.0, 1.0, 0.6, 1.0, 1.4])
+
+
 @pytest.fixture(scope="module", params=["base", "key-cards"])
 def small_model(tmp_path_factory, request):
     from simlab.studies import learn

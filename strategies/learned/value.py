@@ -120,6 +120,22 @@ class ValueModel:
         return 1.0 / (1.0 + np.exp(-(hidden @ w[w2_at:b2_at] + w[b2_at])))
 
 
+def training_rows(
+    x: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classifier's rows, labels and weights for positions ``x`` whose ``result`` is a chance to win (1 won,
+    0 lost, 1/2 the turn cap, or any soft label between): each position a win of weight ``result`` and a loss of
+    weight 1 - ``result``, times its ``weight`` (default 1). First every position (a win unless it was lost), then a
+    loss for each result strictly between 0 and 1; rows of no weight are left out."""
+    result = np.asarray(result, np.float64)
+    weight = np.ones(len(result)) if weight is None else np.asarray(weight, np.float64)
+    won, part = result > 0, (result > 0) & (result < 1)
+    rows = np.concatenate([x, x[part]])
+    labels = np.concatenate([won.astype(np.int64), np.zeros(int(part.sum()), np.int64)])
+    weights = np.concatenate([np.where(won, result, 1.0) * weight, (1 - result[part]) * weight[part]])
+    return rows, labels, weights
+
+
 def fit(
     features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None, provenance=None, alpha: float = ALPHA
 ) -> ValueModel:
@@ -131,14 +147,7 @@ def fit(
     from sklearn.preprocessing import StandardScaler
     from threadpoolctl import threadpool_limits
 
-    x = expand(features)
-    result = np.asarray(result, np.float64)
-    weight = np.ones(len(result)) if weight is None else np.asarray(weight, np.float64)
-    # a result of 1/2 is a win and a loss, each of half the weight
-    half = result == 0.5
-    x_all = np.concatenate([x, x[half]])
-    y_all = np.concatenate([np.where(half, 1, result), np.zeros(int(half.sum()))]).astype(np.int64)
-    w_all = np.concatenate([np.where(half, 0.5, 1.0) * weight, 0.5 * weight[half]])
+    x_all, y_all, w_all = training_rows(expand(features), result, weight)
     network = MLPClassifier(
         hidden_layer_sizes=(HIDDEN,), alpha=alpha, max_iter=300, early_stopping=True, random_state=SEED
     )
@@ -148,7 +157,7 @@ def fit(
     scaler = pipeline[0]
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)  # scikit-learn's own guard for a constant input
     (w1, w2), (b1, b2) = network.coefs_, network.intercepts_
-    weights = np.concatenate([[x.shape[1], HIDDEN], scaler.mean_, scale, w1.ravel(), b1, w2.ravel(), b2])
+    weights = np.concatenate([[x_all.shape[1], HIDDEN], scaler.mean_, scale, w1.ravel(), b1, w2.ravel(), b2])
     return ValueModel(weights, dict(provenance or {}), pipeline)
 
 
