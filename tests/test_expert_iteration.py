@@ -580,7 +580,7 @@ def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypa
         (["--villains", "gaston,jafar"], "'jafar'"),
         (["--villains", "gaston"], "2 or 3 different villains"),
         (["--base", "expert"], "base must be a search strategy"),
-        (["--features", "all"], "features (--features) must be one of base, key-cards, got 'all'"),
+        (["--features", "all"], "features (--features) must be one of base, key-cards, board, got 'all'"),
     ],
 )
 def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
@@ -742,14 +742,13 @@ def test_a_settled_top_whose_4x_search_still_gains_is_still_moving():
 
 def test_a_run_on_the_key_cards_fits_its_value_models_on_them(base, straight, tmp_path):
     from strategies.learned import value
-    from strategies.learned.features import N_ALL_FEATURES
 
     assert "features" not in json.loads((straight / "settings.json").read_text())  # as runs before the key cards
     folder = tmp_path / "key-cards"
     E.learn(folder, tiny(base, probe_games=0, features="key-cards"))
     assert json.loads((folder / "settings.json").read_text())["features"] == "key-cards"
     model = value.read(folder / "g1" / "value.json")
-    assert model.features == N_ALL_FEATURES and model.provenance["features"] == "key-cards"
+    assert model.features == value.FEATURE_SETS["key-cards"] and model.provenance["features"] == "key-cards"
     assert "--features key-cards" in model.provenance["command"]
     with pytest.raises(InputError, match=r"features='key-cards' \(asked 'base'\)"):
         E.open_folder(folder, tiny(base, probe_games=0))

@@ -80,13 +80,52 @@ def test_an_opponents_hidden_hand_would_change_the_features_if_they_read_it():
     assert moved > 0
 
 
+def test_the_board_block_says_where_heroes_and_allies_stand_and_what_the_next_move_offers():
+    # Gaston's mover at Belle's House; Belle (Strength 2) covers the Tavern's top row, where Wolves (1) and LeFou (2)
+    # stand; no Obstacles. His next move can reach the Tavern (its bottom: play, vanquish), the Woods (play, discard;
+    # fate, 2 Power) and Beast's Castle (play, fate; play, 1 Power).
+    from tests.conftest import build
+
+    sc = build(
+        {"mover": "Belle's House", "obstacles": 0, "realm": {"The Tavern": ["Belle", "Wolves", "LeFou"]}},
+        {},
+    )
+    g = sc.game
+    x = dict(zip(ALL_FEATURE_NAMES, _features(g, g.state, 0), strict=True))
+    tavern = 1
+    for loc in range(K.N_LOC):
+        assert x[f"my_hero_strength_at_{loc}"] == (2 / 8 if loc == tavern else 0.0)
+        assert x[f"my_ally_strength_at_{loc}"] == (3 / 8 if loc == tavern else 0.0)
+        assert x[f"my_covered_at_{loc}"] == (1.0 if loc == tavern else 0.0)
+    reach = {name: x[f"my_reach_{name}"] * 3 for name in K.SYMBOL_NAMES}
+    assert reach == {
+        "gain_power": 2,
+        "play_card": 3,
+        "activate": 0,  # the Tavern's, covered
+        "move_item_or_ally": 0,
+        "fate": 2,
+        "vanquish": 1,
+        "discard_cards": 1,  # Belle's House's own is not a move away
+    }
+    assert x["my_reach_top_gain"] == 2 / 4
+    assert x["my_vanquishable"] == 1 / 2  # Wolves and LeFou, 3 Strength, defeat Belle
+    assert x["rival_vanquishable"] == 0.0 and x["rival_covered_at_0"] == 0.0  # the Horned King's Realm is empty
+    # LeFou gone, Wolves alone cannot defeat her; where Obstacles cover actions (a rule variant), those on every
+    # spot cover the Woods' and the Castle's tops too
+    realm = {"mover": "Belle's House", "realm": {"The Tavern": ["Belle", "Wolves"]}}
+    sc = build(realm, {}, rules={"obstacles_cover_actions": "yes"})
+    x = dict(zip(ALL_FEATURE_NAMES, _features(sc.game, sc.game.state, 0), strict=True))
+    assert x["my_vanquishable"] == 0.0 and x["my_ally_strength_at_1"] == 1 / 8
+    assert x["my_reach_discard_cards"] == 0.0 and x["my_reach_play_card"] * 3 == 2 and x["my_reach_fate"] * 3 == 1
+
+
 def _positions(n: int = 4):
     from simlab.studies import learn
 
     return learn.positions(n, 3, "expert", villains=("gaston", "horned-king"))
 
 
-@pytest.mark.parametrize("features", ["base", "key-cards"])
+@pytest.mark.parametrize("features", ["base", "key-cards", "board"])
 def test_the_kernel_evaluates_the_model_as_scikit_learn_does(features):
     from simlab.studies import learn
 
@@ -116,10 +155,12 @@ def test_a_shipped_model_reads_back_the_same_and_refuses_other_inputs(tmp_path):
     path.write_text(bad)
     with pytest.raises(ValueError, match="none of this version's feature sets"):
         value.read(path)
-    key = learn.fit_value(frame, features="key-cards")
-    value.write(key, path)
-    np.testing.assert_array_equal(value.read(path).weights, key.weights)
-    assert len(key.weights) == value.model_width(N_ALL_FEATURES + value.N_PRODUCTS) == value.MODEL_WIDTH
+    for features in ("key-cards", "board"):
+        wider = learn.fit_value(frame, features=features)
+        value.write(wider, path)
+        np.testing.assert_array_equal(value.read(path).weights, wider.weights)
+        assert value.read(path).features == value.FEATURE_SETS[features]
+    assert len(wider.weights) == value.model_width(N_ALL_FEATURES + value.N_PRODUCTS) == value.MODEL_WIDTH
 
 
 def test_the_shipped_generations_models_read_as_the_base_features():
@@ -201,7 +242,7 @@ def test_a_result_is_a_win_and_a_loss_weighed_by_it():
     np.testing.assert_allclose(weights, [2.0, 2.0, 1.0, 0.6, 1.0, 1.4])
 
 
-@pytest.fixture(scope="module", params=["base", "key-cards"])
+@pytest.fixture(scope="module", params=["base", "key-cards", "board"])
 def small_model(tmp_path_factory, request):
     from simlab.studies import learn
 

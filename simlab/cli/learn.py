@@ -54,7 +54,8 @@ def learn(
         str,
         typer.Option(
             "--features",
-            help="the value model's features: base (counts by kind), or key-cards (and which cards, where)",
+            help="the value model's features: base (counts by kind), key-cards (and which cards, where) or board "
+            "(and where Heroes and Allies stand, what the next move offers)",
         ),
     ] = E.FEATURES,
     villains: Annotated[

@@ -248,7 +248,7 @@ class _Buffers:
         )
         from simlab.kernels import const as K
         from strategies.apprentice import OPTION_FEATURE_NAMES
-        from strategies.learned.features import ALL_FEATURE_NAMES, N_FEATURES
+        from strategies.learned.features import ALL_FEATURE_NAMES, KEY_NAMES
 
         work, world, ws = states
         width = min(self.progress.shape[1], world.sparams.shape[1])
@@ -278,7 +278,7 @@ class _Buffers:
             frame = pl.DataFrame({k: np.broadcast_to(val, len(taken)) for k, val in columns.items()})
             features = pl.from_numpy(self.out[taken, s], schema=list(ALL_FEATURE_NAMES))
             # the key cards are counts of copies: kept as bytes, a position's row is a third of its float size
-            key = [pl.col(n).cast(pl.UInt8) for n in ALL_FEATURE_NAMES[N_FEATURES:]]
+            key = [pl.col(n).cast(pl.UInt8) for n in KEY_NAMES]
             frames.append(frame.with_columns(features.with_columns(key)))
         meta = self.meta[:rows]
         chosen = pl.DataFrame(

@@ -12,7 +12,10 @@ of its Villain deck (by its place in the data, so slot ``j`` is a different card
 villain's one-hot) counted in its hand, its Realm and its discard pile; each card of its Fate deck in its Realm;
 and each card of the furthest opponent's Villain deck in that opponent's Realm and discard pile. Counting cards by
 kind misses what a villain's objective hunts (Lady Tremaine's daughters and their Ball Gowns, the Invitation,
-Wedding Bells). A model reads the first features of :data:`ALL_FEATURE_NAMES`: the base ones, or all of them.
+Wedding Bells). Then the board (:data:`BOARD_NAMES`, for the seat and the furthest opponent): where the Heroes and
+Allies stand, which top rows are covered, and what the locations the seat can move to next offer. A model reads the
+first features of :data:`ALL_FEATURE_NAMES` (:data:`strategies.learned.value.FEATURE_SETS`): the base ones, those
+and the key cards, or all of them.
 
 Progress is each villain's objective as the heuristic measures it with the parameters in that seat's
 ``State.sparams`` row: compute features on a state whose rows are heuristic vectors (a scripted game's, or a search
@@ -22,7 +25,7 @@ world's), and on a copy if the game goes on (the measure is memoised in the stat
 from simlab.kernels import const as K
 from simlab.kernels.bits import FATE_BITS, VILLAIN_BITS, count_nb, lowest_nb
 from simlab.kernels.compile import as_ptr, kernel, ref
-from simlab.kernels.query import strength_nb
+from simlab.kernels.query import allies_strength_at_nb, can_vanquish_nb, covered_nb, strength_nb
 from strategies.heuristic import progress_nb
 
 # one seat's public block (PUBLIC names, in order); a value is scaled to about 0..1 by the divisor beside it
@@ -104,8 +107,37 @@ MY_DISCARD_CARD = MY_REALM_CARD + N_VILLAIN_SLOTS
 MY_REALM_FATE = MY_DISCARD_CARD + N_VILLAIN_SLOTS
 RIVAL_REALM_CARD = MY_REALM_FATE + N_FATE_SLOTS
 RIVAL_DISCARD_CARD = RIVAL_REALM_CARD + N_VILLAIN_SLOTS
-N_ALL_FEATURES = RIVAL_DISCARD_CARD + N_VILLAIN_SLOTS
-ALL_FEATURE_NAMES = FEATURE_NAMES + tuple(f"{name}_{j}" for name, n in KEY for j in range(n))
+KEY_END = RIVAL_DISCARD_CARD + N_VILLAIN_SLOTS
+KEY_NAMES = tuple(f"{name}_{j}" for name, n in KEY for j in range(n))
+
+# the board block, for the seat and then its rival: per location (by its index on the villain's board) the Strength
+# of the Heroes there, the Strength of the Allies that could join a Vanquish there and whether its top row is covered;
+# then, over the locations the seat could move to on its next turn (not its mover's, not locked), how many offer each
+# action symbol uncovered, the most Power one offers, and how many Heroes a Vanquish could defeat now. Counts by kind
+# miss where things stand: a Hero covering the one Gain location, Allies at the wrong location, a mover boxed in.
+# (The widest model, every feature, must fit in State.sparams beside the search's settings: strategies/search.py.)
+BOARD_AT_LOCATION = (
+    ("hero_strength_at", 8.0),
+    ("ally_strength_at", 8.0),
+    ("covered_at", 1.0),
+)
+BOARD_REACH = tuple((f"reach_{name}", 3.0) for name in K.SYMBOL_NAMES) + (
+    ("reach_top_gain", 4.0),
+    ("vanquishable", 2.0),
+)
+N_BOARD_AT = len(BOARD_AT_LOCATION)
+N_BOARD = N_BOARD_AT * K.N_LOC + len(BOARD_REACH)
+BOARD_AT_SCALE = tuple(d for _, d in BOARD_AT_LOCATION)
+BOARD_REACH_SCALE = tuple(d for _, d in BOARD_REACH)
+MY_BOARD = KEY_END
+RIVAL_BOARD = MY_BOARD + N_BOARD
+N_ALL_FEATURES = RIVAL_BOARD + N_BOARD
+BOARD_NAMES = tuple(f"{name}_{loc}" for loc in range(K.N_LOC) for name, _ in BOARD_AT_LOCATION) + tuple(
+    name for name, _ in BOARD_REACH
+)
+ALL_FEATURE_NAMES = (
+    FEATURE_NAMES + KEY_NAMES + tuple(f"my_{n}" for n in BOARD_NAMES) + tuple(f"rival_{n}" for n in BOARD_NAMES)
+)
 
 
 @kernel
@@ -258,10 +290,10 @@ def count_slots_nb(st, tb, s, zone_bits, out, at):
 
 @kernel
 def all_features_nb(st, tb, ru, s, out):
-    """Seat ``s``'s view of ``st`` with its key cards into ``out`` (float64, N_ALL_FEATURES; the module's
-    docstring)."""
+    """Seat ``s``'s view of ``st`` with its key cards into ``out`` (float64, KEY_END), and with the board too if
+    ``out`` holds N_ALL_FEATURES (the module's docstring)."""
     rival = features_nb(st, tb, ru, s, out)
-    for i in range(KEY_AT, N_ALL_FEATURES):
+    for i in range(KEY_AT, KEY_END):
         out[i] = 0.0
     count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_HAND] & VILLAIN_BITS, out, MY_HAND_CARD)
     count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_REALM] & VILLAIN_BITS, out, MY_REALM_CARD)
@@ -269,3 +301,54 @@ def all_features_nb(st, tb, ru, s, out):
     count_slots_nb(st, tb, s, st.sv[s, K.SV_ZONE + K.Z_REALM] & FATE_BITS, out, MY_REALM_FATE)
     count_slots_nb(st, tb, rival, st.sv[rival, K.SV_ZONE + K.Z_REALM] & VILLAIN_BITS, out, RIVAL_REALM_CARD)
     count_slots_nb(st, tb, rival, st.sv[rival, K.SV_ZONE + K.Z_VDISCARD] & VILLAIN_BITS, out, RIVAL_DISCARD_CARD)
+    if out.shape[0] >= N_ALL_FEATURES:  # a key-cards model's scratch holds only what it reads
+        board_nb(st, tb, ru, s, out, MY_BOARD)
+        board_nb(st, tb, ru, rival, out, RIVAL_BOARD)
+
+
+@kernel
+def board_nb(st, tb, ru, s, out, at):
+    """Seat ``s``'s board block (:data:`BOARD_NAMES`) into ``out[at:at + N_BOARD]``."""
+    for i in range(N_BOARD):
+        out[at + i] = 0.0
+    for loc in range(K.N_LOC):
+        cell = at + loc * N_BOARD_AT
+        out[cell + 1] = allies_strength_at_nb(st, tb, s, loc, -1) / BOARD_AT_SCALE[1]
+        out[cell + 2] = 1.0 if covered_nb(st, tb, ru, s, loc) else 0.0
+    vanquishable = 0
+    m = st.sv[s, K.SV_ZONE + K.Z_REALM] & FATE_BITS
+    while m != 0:
+        k = lowest_nb(m)
+        m &= m - 1
+        if tb.card[st.inst[s, k, K.I_CARD], K.CF_TYPE] == K.T_HERO:
+            out[at + st.inst[s, k, K.I_LOC] * N_BOARD_AT] += strength_nb(st, tb, s, k) / BOARD_AT_SCALE[0]
+            if can_vanquish_nb(st, tb, s, k):
+                vanquishable += 1
+    reach = at + K.N_LOC * N_BOARD_AT
+    v = st.sv[s, K.SV_VILLAIN]
+    here = st.sv[s, K.SV_MOVER]
+    top_gain = 0
+    for loc in range(K.N_LOC):
+        if loc == here or st.sv[s, K.SV_LOCK + loc] != 0:
+            continue
+        covered = out[at + loc * N_BOARD_AT + 2] != 0.0
+        kinds = 0
+        gain = 0
+        for j in range(tb.locs[v, loc, K.LC_NSYM]):
+            kind = tb.syms[v, loc, j, K.SY_KIND]
+            if kind < 0:
+                continue
+            if tb.syms[v, loc, j, K.SY_TOP] != 0 and (
+                covered or (ru[K.R_OBSTACLES_COVER] != 0 and j < st.sv[s, K.SV_OBST + loc])
+            ):
+                continue
+            kinds |= 1 << kind
+            if kind == K.S_GAIN:
+                gain += tb.syms[v, loc, j, K.SY_VAL]
+        for kind in range(len(K.SYMBOL_NAMES)):
+            if (kinds >> kind) & 1:
+                out[reach + kind] += 1.0 / BOARD_REACH_SCALE[kind]
+        top_gain = max(top_gain, gain)
+    n = len(K.SYMBOL_NAMES)
+    out[reach + n] = top_gain / BOARD_REACH_SCALE[n]
+    out[reach + n + 1] = vanquishable / BOARD_REACH_SCALE[n + 1]

@@ -24,6 +24,7 @@ from simlab.data import durable
 from simlab.kernels.compile import kernel
 from strategies.learned.features import (
     ALL_FEATURE_NAMES,
+    KEY_END,
     MY_VILLAIN,
     N_ALL_FEATURES,
     N_FEATURES,
@@ -46,8 +47,8 @@ PRODUCT_B = np.array([b for _, b in PRODUCTS], np.int64)
 N_PRODUCTS = len(PRODUCTS)
 PRODUCT_NAMES = tuple(f"{ALL_FEATURE_NAMES[a]}*{ALL_FEATURE_NAMES[b]}" for a, b in PRODUCTS)
 # A model reads the first features of ALL_FEATURE_NAMES, then the products: the base features (every model fitted
-# before the key cards, generations 0 and 1 of the shipped run among them) or all of them.
-FEATURE_SETS = {"base": N_FEATURES, "key-cards": N_ALL_FEATURES}
+# before the key cards, generations 0 and 1 of the shipped run among them), those and the key cards, or all of them.
+FEATURE_SETS = {"base": N_FEATURES, "key-cards": KEY_END, "board": N_ALL_FEATURES}
 N_INPUTS = N_FEATURES + N_PRODUCTS
 INPUT_NAMES = ALL_FEATURE_NAMES[:N_FEATURES] + PRODUCT_NAMES
 HIDDEN = 32  # hidden units
@@ -88,7 +89,7 @@ def input_names(features: int) -> tuple[str, ...]:
 
 
 def expand(features: np.ndarray) -> np.ndarray:
-    """The model's inputs from rows of features (N, N_FEATURES or N_ALL_FEATURES): the features, then their
+    """The model's inputs from rows of features (N, one of :data:`FEATURE_SETS`' widths): the features, then their
     :data:`PRODUCTS`."""
     features = np.asarray(features, np.float64)
     if features.shape[1] not in FEATURE_SETS.values():
@@ -139,7 +140,7 @@ def training_rows(
 def fit(
     features: np.ndarray, result: np.ndarray, weight: np.ndarray | None = None, provenance=None, alpha: float = ALPHA
 ) -> ValueModel:
-    """Fit the model on positions: ``features`` (N, N_FEATURES or N_ALL_FEATURES), ``result`` (N,) 1 won, 0 lost,
+    """Fit the model on positions: ``features`` (N, one of :data:`FEATURE_SETS`' widths), ``result`` (N,) 1 won, 0 lost,
     0.5 the turn cap, ``weight`` (N,) each position's weight (default 1). Single-threaded, so the same data give the
     same model. ``alpha``: the L2 penalty."""
     from sklearn.neural_network import MLPClassifier
