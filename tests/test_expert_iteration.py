@@ -183,11 +183,20 @@ def broken(frame, provenance):
     return model
 
 
-def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(base, tmp_path):
-    folder = tmp_path / "learning"
-    settings = tiny(base, paired_games=10, retries=1, probe_games=0)
+REFUSED = {"paired_games": 10, "retries": 1, "probe_games": 0}
+
+
+@pytest.fixture(scope="module")
+def refused(base, tmp_path_factory):
+    """A tiny run whose every fit is :func:`broken`, with one retry, in one go: its folder, result and progress."""
+    folder = tmp_path_factory.mktemp("refused") / "learning"
+    settings = tiny(base, **REFUSED)
     bound = LeftBound(folder, settings)
-    res = E.learn(folder, settings, fit_value=broken, progress=bound)
+    return folder, E.learn(folder, settings, fit_value=broken, progress=bound), bound
+
+
+def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_the_games(refused):
+    folder, res, bound = refused
     bound.holds()
     for name in ("accept.json", "accept-1.json"):
         accept = json.loads((folder / "g1" / name).read_text())
@@ -380,12 +389,11 @@ def test_a_folder_started_with_other_settings_is_refused_naming_the_difference(b
         E.learn(straight, tiny(base, games=6))
 
 
-def test_a_refused_run_resumed_with_more_retries_tries_again_as_a_run_with_them_from_the_start(base, tmp_path):
-    once, straight = tmp_path / "once", tmp_path / "straight"
+def test_a_refused_run_resumed_with_more_retries_tries_again_as_a_run_with_them_from_the_start(base, refused, tmp_path):
+    once, (straight, _, _) = tmp_path / "once", refused
     E.learn(once, tiny(base, paired_games=10, probe_games=0), fit_value=broken)
     assert not (once / "g0" / "positions-1.parquet").exists()
-    E.learn(once, tiny(base, paired_games=10, probe_games=0, retries=1), fit_value=broken)
-    E.learn(straight, tiny(base, paired_games=10, probe_games=0, retries=1), fit_value=broken)
+    E.learn(once, tiny(base, **REFUSED), fit_value=broken)
     assert contents(once) == contents(straight)
     assert json.loads((once / "settings.json").read_text())["retries"] == 1
     # the retry's extra games are data for the fit, not generation 0's values
