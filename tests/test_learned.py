@@ -84,7 +84,7 @@ def test_the_board_block_says_where_heroes_and_allies_stand_and_what_the_next_mo
     # Gaston's mover at Belle's House; Belle (Strength 2) covers the Tavern's top row, where Wolves (1) and LeFou (2)
     # stand; no Obstacles. His next move can reach the Tavern (its bottom: play, vanquish), the Woods (play, discard;
     # fate, 2 Power) and Beast's Castle (play, fate; play, 1 Power).
-    from tests.conftest import build
+    from conftest import build
 
     sc = build(
         {"mover": "Belle's House", "obstacles": 0, "realm": {"The Tavern": ["Belle", "Wolves", "LeFou"]}},
