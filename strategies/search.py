@@ -502,13 +502,19 @@ def halve_nb(stats, n, pick):
     return keep
 
 
+# the rows of the search's statistics of each option (flat_nb's ``stats``)
+N_STATS = 8
+
+
 @kernel
 def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
     """Monte Carlo over determinised worlds (see the module's docstring): the option to take.
 
-    ``stats``: float64 (6, n) scratch: per option, the sum over the worlds it was played in of its score minus
+    ``stats``: float64 (N_STATS, n) scratch: per option, the sum over the worlds it was played in of its score minus
     the rollout policy's option's score in the same world, the sum of its square, the number of those worlds,
-    how many of them it scored better in, whether it is still played out, and a mark for the halving.
+    how many of them it scored better in, whether it is still played out, and a mark for the halving; then the sum
+    of its own score over the worlds it was scored in and their number (the rollout policy's option: its score in
+    every world), what the search estimates the option is worth, read by a recorder, never by the choice.
     ``x``: float64 (N_SCRATCH,) scratch for the value."""
     sp = st.sparams[player]
     row = st.sv[player, K.SV_VILLAIN]
@@ -519,7 +525,7 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
     rounds = np.int64(sp[S_HALVING])
     searched = (np.int64(sp[S_KINDS]) >> st.g[K.G_PEND_KIND]) & 1 == 1
     for i in range(n):
-        for r in range(6):
+        for r in range(N_STATS):
             stats[r, i] = 0.0
         stats[4, i] = 1.0
     r = 0  # the halving round under way
@@ -551,13 +557,18 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
         apply_nb.call(ref(ws), pick)
         rollout_nb(ws, tb, ru, horizon, policy)
         base = value_nb(ws, tb, ru, player, sp, x)
+        stats[6, pick] += base
+        stats[7, pick] += 1.0
         for i in range(n):
             if stats[4, i] != 1.0:
                 continue
             copy_state_nb(ws, world)
             apply_nb.call(ref(ws), i)
             rollout_nb(ws, tb, ru, horizon, policy)
-            d = value_nb(ws, tb, ru, player, sp, x) - base
+            v = value_nb(ws, tb, ru, player, sp, x)
+            stats[6, i] += v
+            stats[7, i] += 1.0
+            d = v - base
             stats[0, i] += d
             stats[1, i] += d * d
             stats[2, i] += 1.0
@@ -584,13 +595,13 @@ def flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x):
 @allocating_kernel
 def choose_nb(st, tb, ru, realm, player, kind, ctx, n):
     """The search player's choice among ``st.opts[:n]`` (strategy kernel 2; same signature as every strategy)."""
-    stats = np.empty((6, n), np.float64)
+    stats = np.empty((N_STATS, n), np.float64)
     return choose_with_stats_nb(st, tb, ru, player, n, stats)
 
 
 @allocating_kernel
 def choose_with_stats_nb(st, tb, ru, player, n, stats):
-    """:func:`choose_nb`, leaving in ``stats`` (float64 (6, at least n)) what it measured of each option
+    """:func:`choose_nb`, leaving in ``stats`` (float64 (N_STATS, at least n)) what it measured of each option
     (:func:`flat_nb`): what a recorder of the search's games keeps for learning (the same choice, the same stream)."""
     P = st.g[K.G_NSEATS]
     root = new_state_nb(P, 0)

@@ -149,6 +149,16 @@ def test_a_recorded_search_game_keeps_what_the_search_measured_of_each_option(tm
     left = searched.filter(pl.col("left_reference"))
     assert left.height > 0 and (left["taken_gain"] > 0).all()
     assert decisions.filter(pl.col("search_worlds") == 0)["search_gain"].is_nan().all()
+    # and what it estimates each option is worth: the reference's value too; with neither halving nor screening every
+    # option is scored in every world, so an option's value is the reference's plus its gain
+    reference = pl.col("search_value").filter(pl.col("search_worlds") == 0).first()
+    valued = decisions.with_columns(reference=reference.over("seating", "game", "decision"))
+    valued = valued.filter(pl.col("reference").is_not_nan())
+    assert valued.select("seating", "game", "decision").n_unique() == searched.height
+    assert valued["search_value"].is_between(0, 1).all() and valued["reference"].is_between(0, 1).all()
+    measured = valued.filter(pl.col("search_worlds") > 0)
+    np.testing.assert_allclose(measured["search_value"], measured["reference"] + measured["search_gain"], atol=1e-9)
+    assert not decisions["search_value"].is_nan().any()  # this search leaves no kind to its rollout policy
     for order in ("gaston", "horned-king"), ("horned-king", "gaston"):
         played = Game.new(order, seed=4, game_index=0, strategies=(str(strategy),) * 2).play()
         recorded = positions.filter(pl.col("seating") == "-vs-".join(order), pl.col("seat") == 0)

@@ -435,7 +435,7 @@ def _flat(st, tb, ru, spec: StrategySpec):
         block = st.sparams[player, search.HEADER + st.sv[s, K.SV_VILLAIN] * search.STRIDE :][: search.STRIDE]
         for w in (root, world, ws):
             w.sparams[s, : search.STRIDE] = block
-    stats = np.zeros((6, n))
+    stats = np.zeros((search.N_STATS, n))
     local = np.array([12345], np.uint64)
     scratch, x = np.zeros(K.N_INST, np.int64), np.zeros(search.N_SCRATCH)
     choice = search.flat_nb(st, tb, ru, player, n, root, world, ws, stats, scratch, local, x)

@@ -10,7 +10,8 @@
   apprentice's data. The apprentice's look ahead is drawn from the number the game's stream gives next, without
   taking it, so an apprentice seat would see exactly the recorded features. Where the deciding seat is a search
   player, what its search measured of each option goes into ``gains`` (the mean gain over the rollout policy's
-  option, and the worlds it was measured in): the search's estimates, not only its pick, to learn from.
+  option, the worlds it was measured in, and what the search estimates the option is worth): the search's
+  estimates, not only its pick, to learn from.
 
 Features are computed on copies of the state whose seats' ``sparams`` rows are the given heuristic vectors
 (``progress``: one per villain row; the apprentice's look-ahead states ``world`` and ``ws`` the caller fills the
@@ -35,9 +36,11 @@ from strategies.search import choose_with_stats_nb, copy_state_nb
 M_DECISION, M_OPTION, M_CHOSEN, M_SEAT, M_KIND, M_OPTIONS, M_TURN = range(7)
 N_META = 7
 # the columns of ``gains``: a search player's mean gain of the option over its rollout policy's option (NaN where it
-# measured none: the reference option itself, a kind it leaves to the policy, another player), and the worlds
-G_MEAN, G_WORLDS = range(2)
-N_GAINS = 2
+# measured none: the reference option itself, a kind it leaves to the policy, another player), the worlds, and its
+# estimate of the deciding seat's chance to win after the option (its mean score over the worlds it was scored in,
+# the reference option's too; NaN where it scored none)
+G_MEAN, G_WORLDS, G_VALUE = range(3)
+N_GAINS = 3
 SEARCH = KERNELS["search"]
 
 
@@ -49,7 +52,7 @@ def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x
     (float64 (turns, seats, N_ALL_FEATURES)) and each option of every decision with more than one into ``x`` (float64
     (rows, N_OPTION_FEATURES)) and ``meta`` (int64 (rows, N_META)). ``counts[0]``, ``counts[1]``: the turns and
     the option rows written (at most the arrays' lengths; later ones are played, not written); ``gains`` (float64
-    (rows, N_GAINS)) what a search seat measured of them, ``stats`` its scratch (float64 (6, MAX_OPTS)). ``work``,
+    (rows, N_GAINS)) what a search seat measured of them, ``stats`` its scratch (float64 (N_STATS, MAX_OPTS)). ``work``,
     ``world``, ``ws``: states of the same seat count; ``progress``: float64 (villain rows, W), the heuristic vector each
     villain's progress is measured with; ``local``: uint64[1]; ``scratch``: int64 (N_INST,)."""
     rst = ref(st)
@@ -92,6 +95,8 @@ def record_game_nb(st, tb, ru, work, progress, out, world, ws, local, scratch, x
                     worlds = stats[2, i] if searched else 0.0
                     gains[r + i, G_MEAN] = stats[0, i] / worlds if worlds > 0 else np.nan
                     gains[r + i, G_WORLDS] = worlds
+                    scored = stats[7, i] if searched else 0.0
+                    gains[r + i, G_VALUE] = stats[6, i] / scored if scored > 0 else np.nan
                     meta[r + i, M_DECISION] = d
                     meta[r + i, M_OPTION] = i
                     meta[r + i, M_CHOSEN] = 1 if i == chosen else 0

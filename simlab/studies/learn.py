@@ -213,6 +213,7 @@ class _Buffers:
         from simlab.kernels import const as K
         from strategies.apprentice import N_OPTION_FEATURES
         from strategies.learned.features import N_ALL_FEATURES
+        from strategies.search import N_STATS
 
         self.progress = progress
         self.out = np.zeros((MAX_TURNS_KEPT, 3, N_ALL_FEATURES))
@@ -220,7 +221,7 @@ class _Buffers:
         self.x = np.zeros((rows, N_OPTION_FEATURES))
         self.meta = np.zeros((rows, N_META), np.int64)
         self.gains = np.zeros((rows, N_GAINS))
-        self.stats = np.zeros((6, K.MAX_OPTS))
+        self.stats = np.zeros((N_STATS, K.MAX_OPTS))
         self.local = np.zeros(1, np.uint64)
         self.scratch = np.zeros(K.N_INST, np.int64)
         self.counts = np.zeros(2, np.int64)
@@ -236,6 +237,7 @@ class _Buffers:
     def play(self, g, order, i, states, every) -> tuple[pl.DataFrame, pl.DataFrame]:
         from simlab.game.positions import (
             G_MEAN,
+            G_VALUE,
             G_WORLDS,
             M_CHOSEN,
             M_DECISION,
@@ -295,6 +297,7 @@ class _Buffers:
                 "turn": meta[:, M_TURN],
                 "search_gain": self.gains[:rows, G_MEAN].copy(),
                 "search_worlds": self.gains[:rows, G_WORLDS].astype(np.int64),
+                "search_value": self.gains[:rows, G_VALUE].copy(),
             }
         ).with_columns(pl.from_numpy(self.x[:rows].copy(), schema=list(OPTION_FEATURE_NAMES)))
         return pl.concat(frames), chosen
