@@ -16,7 +16,8 @@ estimate a label worth fitting to?
 * **The label**: at the start of a seat's turn, the search's value of the option it took at its first searched
   decision of that turn (its estimate of its chance to win, from the position a decision or so after the turn
   began); in a 2-player game the opponent's label at the same position is one minus it. Positions without one (the
-  other seats of a 3-player game, turns with no searched decision) keep the game's result.
+  other seats of a 3-player game, turns with no searched decision) keep the game's result
+  (:func:`simlab.studies.learn.search_labels`, which ``simlab learn --labels search`` fits to).
 * **Scores** on the held-out games' positions of decided games (each seat's chance shared out over the position's
   seats, as the search uses the model): log-loss and Brier score against the game's result of the model fitted to
   the results (the loop's fit) and to the soft labels, at each data size; beside them the search's own estimate, at
@@ -42,33 +43,6 @@ from provenance import add_arguments, started, write  # noqa: E402
 HELD_EVERY = 5  # every 5th game of a seating is held out, as the loop's fit scores
 
 
-def turn_labels(positions: pl.DataFrame, decisions: pl.DataFrame) -> pl.DataFrame:
-    """``positions`` with ``label``: the search's value of the option a seat took at its first searched decision of
-    the turn that starts there (decisions' ``turn`` counts the turns begun before them), one minus it for the
-    opponent of a 2-player game, else the game's result; and ``searched`` (the position has the search's label)."""
-    taken = (
-        decisions.filter(pl.col("chosen") & pl.col("search_value").is_not_nan())
-        .sort("seating", "game", "decision")
-        .group_by("seating", "game", "turn", maintain_order=True)
-        .agg(pl.col("seat").first().alias("decider"), pl.col("search_value").first().alias("value"))
-        .with_columns((pl.col("turn") - 1).alias("turn"))
-    )
-    joined = positions.join(taken, on=["seating", "game", "turn"], how="left", maintain_order="left")
-    own = pl.col("seat") == pl.col("decider")
-    other = (pl.col("seats") == 2) & pl.col("decider").is_not_null() & ~own
-    label = pl.when(own).then(pl.col("value")).when(other).then(1 - pl.col("value")).otherwise(pl.col("result"))
-    return joined.with_columns(label=label, searched=own | other).drop("decider", "value")
-
-
-def fit_soft(frame: pl.DataFrame, target: str):
-    """The loop's value model (:func:`strategies.learned.value.fit`: its network, penalty, seed) fitted to ``target``
-    of ``frame``'s positions, a chance to win in [0, 1], every game weighing the same."""
-    from simlab.studies import learn
-    from strategies.learned import value
-
-    return value.fit(learn.feature_matrix(frame), frame[target].to_numpy(), learn.game_weights(frame))
-
-
 def main() -> None:
     from simlab.studies import learn
     from strategies.learned import value
@@ -84,7 +58,7 @@ def main() -> None:
     cpu, wall = time.process_time(), time.perf_counter()
     positions, decisions = learn.self_play(args.games, args.seed, args.level, threads=args.threads, decisions=True)
     play_seconds = time.process_time() - cpu
-    frame = turn_labels(positions, decisions)
+    frame = learn.search_labels(positions, decisions)
     held = frame.filter(pl.col("game") % HELD_EVERY == HELD_EVERY - 1)
     fit_on = frame.filter(pl.col("game") % HELD_EVERY != HELD_EVERY - 1)
     decided = held["result"].to_numpy() != 0.5
@@ -118,7 +92,7 @@ def main() -> None:
         part = fit_on.filter(pl.col("game") % every == 0)
         games = part.select("seating", "game").n_unique() // part["seating"].n_unique()
         for target in ("result", "label"):
-            model = fit_soft(part, target)
+            model = learn.fit_value(part, target=target)
             p = learn.shared(model.predict(x), held)
             more = {"target": target, "games_per_seating": games, "positions": part.height}
             add(f"fitted to the {target}s of {games} games a seating", f"{target}-{games}", p, **more)

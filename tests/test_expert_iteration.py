@@ -589,6 +589,7 @@ def test_the_eta_of_a_resumed_run_is_at_the_speed_of_the_games_it_plays(monkeypa
         (["--villains", "gaston"], "2 or 3 different villains"),
         (["--base", "expert"], "base must be a search strategy"),
         (["--features", "all"], "features (--features) must be one of base, key-cards, board, got 'all'"),
+        (["--labels", "outcome"], "labels (--labels) must be one of results, search, got 'outcome'"),
     ],
 )
 def test_learn_command_bad_input_is_one_line_and_exit_2(tmp_path, args, named):
@@ -765,6 +766,57 @@ def test_a_run_on_the_key_cards_fits_its_value_models_on_them(base, straight, tm
 
 
 # ============================================================================ climbing the budget
+
+
+def test_a_run_on_the_searchs_labels_fits_its_value_models_to_them(base, straight, tmp_path):
+    from strategies.learned import value
+
+    folder = tmp_path / "search-labels"
+    E.learn(folder, tiny(base, probe_games=0, labels="search"))
+    assert json.loads((folder / "settings.json").read_text())["labels"] == "search"
+    assert "labels" not in json.loads((straight / "settings.json").read_text())  # as runs before the labels
+    model = value.read(folder / "g1" / "value.json")
+    assert model.provenance["labels"] == "search" and "--labels search" in model.provenance["command"]
+    # the same games as a run on the results (the seed decides them), another fit
+    results = tmp_path / "results"
+    E.learn(results, tiny(base, probe_games=0))
+    for name in ("positions.parquet", "decisions.parquet"):
+        assert pl.read_parquet(folder / "g0" / name).equals(pl.read_parquet(results / "g0" / name))
+    assert not np.array_equal(model.weights, value.read(results / "g1" / "value.json").weights)
+    with pytest.raises(InputError, match=r"labels='search' \(asked 'results'\)"):
+        E.open_folder(folder, tiny(base, probe_games=0))
+
+
+def test_the_searchs_labels_are_its_value_of_the_option_a_seat_took_first_in_its_turn():
+    positions = pl.DataFrame(
+        {
+            "seating": ["a-vs-b"] * 4 + ["a-vs-b-vs-c"] * 3,
+            "game": [0] * 7,
+            "turn": [0, 0, 1, 1, 0, 0, 0],
+            "seat": [0, 1, 0, 1, 0, 1, 2],
+            "seats": [2] * 4 + [3] * 3,
+            "result": [1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+        }
+    )
+    decisions = pl.DataFrame(
+        {
+            "seating": ["a-vs-b"] * 4 + ["a-vs-b-vs-c"] * 2,
+            "game": [0] * 6,
+            "decision": [0, 0, 1, 2, 0, 1],
+            "chosen": [True, False, True, True, True, True],
+            "seat": [0, 0, 0, 1, 1, 1],
+            "turn": [1, 1, 1, 2, 1, 1],  # the turns begun before each: turn 0's decisions say 1
+            "search_value": [0.7, 0.9, 0.2, float("nan"), 0.6, 0.1],
+        }
+    )
+    out = L.search_labels(positions, decisions)
+    # turn 0 of the 2-player game: seat 0's first value, one minus it for seat 1; turn 1 had no searched decision;
+    # in the 3-player game seat 1's first value labels it, the others keep their results
+    assert out["label"].to_list() == pytest.approx([0.7, 0.3, 1.0, 0.0, 0.0, 0.6, 0.0])
+    assert out["searched"].to_list() == [True, True, False, False, False, True, False]
+    assert out.columns == [*positions.columns, "label", "searched"]
+    with pytest.raises(InputError, match="no search_value"):
+        L.search_labels(positions, decisions.drop("search_value"))
 
 
 def gains_of_a_longer_horizon(monkeypatch):

@@ -58,6 +58,14 @@ def learn(
             "(and where Heroes and Allies stand, what the next move offers)",
         ),
     ] = E.FEATURES,
+    labels: Annotated[
+        str,
+        typer.Option(
+            "--labels",
+            help="what the value model is fitted to: results (the games') or search (the search's own estimates of "
+            "the positions)",
+        ),
+    ] = E.LABELS[0],
     villains: Annotated[
         str | None, typer.Option("--villains", help="villains learned with, comma-separated [default: all]")
     ] = None,
@@ -102,6 +110,7 @@ def learn(
             climbs=climbs,
             villains=chosen,
             features=features,
+            labels=labels,
             threads=threads,
         )
     except USER_ERRORS as exc:

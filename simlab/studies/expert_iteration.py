@@ -56,6 +56,7 @@ GAMES = 200  # self-play games per seating and generation
 PAIRED_GAMES = 1300  # paired games per pairing for each villain's acceptance: the gain's interval about ±2 points
 GENERATIONS = 3  # generations fitted at most
 FEATURES = "base"  # the value model's feature set
+LABELS = ("results", "search")  # what the value model is fitted to: the games' results, or the search's estimates
 PROBE_GAMES = 100  # paired games per pairing of the probe above the top
 PROBE_FACTOR = 4  # the probe's search budget (samples and horizon) over the top's
 SETTLED_GAIN = 0.02  # issue 55, point 4: no villain's gain above 2 points ...
@@ -78,7 +79,8 @@ class LearnSettings:
     pairing of the probe (0: no probe); ``retries``: a refused generation is fitted again on twice the games, up to
     this many times; ``features``: the value model's features (:data:`strategies.learned.value.FEATURE_SETS`: the
     base ones, or with the key cards); ``climbs``: budget climbs at most once learning is refused (module
-    docstring)."""
+    docstring); ``labels``: what the value model is fitted to, the games' results or the search's own estimates
+    of the positions (:func:`simlab.studies.learn.search_labels`)."""
 
     games: int = GAMES
     paired_games: int = PAIRED_GAMES
@@ -91,6 +93,7 @@ class LearnSettings:
     villains: tuple[str, ...] = VILLAIN_KEYS
     features: str = FEATURES
     climbs: int = CLIMBS
+    labels: str = LABELS[0]
     threads: int | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
@@ -123,6 +126,8 @@ class LearnSettings:
 
         if self.features not in FEATURE_SETS:
             raise InputError(f"features (--features) must be one of {', '.join(FEATURE_SETS)}, got {self.features!r}")
+        if self.labels not in LABELS:
+            raise InputError(f"labels (--labels) must be one of {', '.join(LABELS)}, got {self.labels!r}")
         if not is_search(self.base):
             raise InputError(f"base must be a search strategy (search, or a file based on it), got {self.base!r}")
         check_threads(self.threads)
@@ -136,6 +141,8 @@ class LearnSettings:
             out.pop("features")
         if out["climbs"] == 0:  # as runs begun before climbing recorded it
             out.pop("climbs")
+        if out["labels"] == LABELS[0]:  # as runs begun before the search's labels recorded it
+            out.pop("labels")
         return out
 
 
@@ -245,9 +252,10 @@ def open_folder(folder, settings: LearnSettings) -> Path:
         kept = json.loads(meta.read_text())
         kept.setdefault("features", "base")  # a run begun before the key cards
         kept.setdefault("climbs", 0)  # ... or before climbing
+        kept.setdefault("labels", LABELS[0])  # ... or before the search's labels
         # more generations, retries or climbs add steps after the finished ones, which they leave as they are
         # (more retries only while no refused generation has others after it: _refuse_a_retry_that_rewrites)
-        asked = wanted | {"features": settings.features, "climbs": settings.climbs}
+        asked = wanted | {"features": settings.features, "climbs": settings.climbs, "labels": settings.labels}
         grown = {k for k in EXTENDABLE if isinstance(kept.get(k), int) and asked[k] > kept[k]}
         differ = [f"{k}={kept.get(k)!r} (asked {v!r})" for k, v in asked.items() if kept.get(k) != v and k not in grown]
         if differ:
@@ -545,6 +553,8 @@ def fit_step(
                 threads=settings.threads,
             )
             train = L.with_tuned(train, tuned)
+        if settings.labels == "search":  # the tuned games' seatings match no search decision: their results stay
+            train = L.search_labels(train, decisions)
         provenance = {
             "generation": k + 1,
             "data": strategy_file(Path("."), k, settings),
@@ -554,8 +564,10 @@ def fit_step(
             "seed": settings.seed,
             "commit": source_commit() or "unknown",
             "command": f"simlab learn FOLDER -n {settings.games} --seed {settings.seed}"
-            + ("" if settings.features == FEATURES else f" --features {settings.features}"),
+            + ("" if settings.features == FEATURES else f" --features {settings.features}")
+            + ("" if settings.labels == LABELS[0] else f" --labels {settings.labels}"),
             "features": settings.features,
+            "labels": settings.labels,
         }
         model = fit_value(train, provenance)
         quality = L.compare(model, held)
@@ -977,7 +989,8 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     from strategies import KERNELS
 
     fit_apprentice = fit_apprentice or L.apprentice_step
-    fit_value = fit_value or functools.partial(L.fit_value, features=settings.features)
+    target = "label" if settings.labels == "search" else "result"
+    fit_value = fit_value or functools.partial(L.fit_value, features=settings.features, target=target)
     warmup.ensure_players({KERNELS["search"], KERNELS["apprentice"]})  # compiling is no step's CPU time
     folder = open_folder(folder, settings)
     bar = _Progress(planned_games(settings), progress, lambda: sum(g for _, g, _ in stages_left(settings, folder)))

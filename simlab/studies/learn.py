@@ -324,14 +324,43 @@ def game_weights(frame: pl.DataFrame) -> np.ndarray:
     return 1.0 / joined["len"].to_numpy().astype(np.float64) * frame.select("seat").n_unique()
 
 
-def fit_value(frame: pl.DataFrame, provenance: dict | None = None, features: str = "base", alpha: float | None = None):
+def fit_value(
+    frame: pl.DataFrame,
+    provenance: dict | None = None,
+    features: str = "base",
+    alpha: float | None = None,
+    target: str = "result",
+):
     """The learned value model fitted on ``frame`` (:func:`positions`), over the feature set ``features``, with the
-    L2 penalty ``alpha`` (default :data:`strategies.learned.value.ALPHA`)."""
+    L2 penalty ``alpha`` (default :data:`strategies.learned.value.ALPHA`), to its column ``target``: the games'
+    results, or the search's own estimates (``label``, :func:`search_labels`)."""
     from strategies.learned import value
 
     x = feature_matrix(frame, features)
     alpha = value.ALPHA if alpha is None else alpha
-    return value.fit(x, frame["result"].to_numpy(), game_weights(frame), provenance, alpha)
+    return value.fit(x, frame[target].to_numpy(), game_weights(frame), provenance, alpha)
+
+
+def search_labels(positions: pl.DataFrame, decisions: pl.DataFrame) -> pl.DataFrame:
+    """``positions`` with ``label``, a soft label of each seat's chance to win, and ``searched`` (the label is the
+    search's): at the start of a seat's turn, the search's value of the option it took at its first searched decision
+    of that turn (``search_value``; a decision's ``turn`` counts the turns begun before it), in a 2-player game one
+    minus it for the opponent; elsewhere (the other seats of a 3-player game, a turn without a searched decision, a
+    game no search player recorded) the game's result."""
+    if "search_value" not in decisions.columns:
+        raise InputError("the decisions hold no search_value (recorded before the search kept it): play them again")
+    taken = (
+        decisions.filter(pl.col("chosen") & pl.col("search_value").is_not_nan())
+        .sort("seating", "game", "decision")
+        .group_by("seating", "game", "turn", maintain_order=True)
+        .agg(pl.col("seat").first().alias("_decider"), pl.col("search_value").first().alias("_value"))
+        .with_columns(pl.col("turn") - 1)
+    )
+    joined = positions.join(taken, on=["seating", "game", "turn"], how="left", maintain_order="left")
+    own = pl.col("seat") == pl.col("_decider")
+    other = (pl.col("seats") == 2) & pl.col("_decider").is_not_null() & (pl.col("seat") != pl.col("_decider"))
+    label = pl.when(own).then(pl.col("_value")).when(other).then(1 - pl.col("_value")).otherwise(pl.col("result"))
+    return joined.with_columns(label=label, searched=(own | other).fill_null(False)).drop("_decider", "_value")
 
 
 def shared(p: np.ndarray, frame: pl.DataFrame) -> np.ndarray:

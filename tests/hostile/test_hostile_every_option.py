@@ -130,6 +130,7 @@ BAD = {
     "--villains": "gaston,nobody",
     "learn --probe-games": "-1",
     "learn --features": "all",
+    "learn --labels": "outcome",
     "learn -n": "3",
     "--save-ranking": "ranking.txt",
 }
