@@ -78,9 +78,9 @@ class LearnSettings:
     strategy); ``tuned_games``: tuned games per seating whose positions join each fit; ``probe_games``: games per
     pairing of the probe (0: no probe); ``retries``: a refused generation is fitted again on twice the games, up to
     this many times; ``features``: the value model's features (:data:`strategies.learned.value.FEATURE_SETS`: the
-    base ones, or with the key cards); ``climbs``: budget climbs at most once learning is refused (module
-    docstring); ``labels``: what the value model is fitted to, the games' results or the search's own estimates
-    of the positions (:func:`simlab.studies.learn.search_labels`)."""
+    base ones, with the key cards, or with the board too); ``climbs``: budget climbs at most once learning is
+    refused (module docstring); ``labels``: what the value model is fitted to, the games' results or the search's
+    own estimates of the positions (:func:`simlab.studies.learn.search_labels`)."""
 
     games: int = GAMES
     paired_games: int = PAIRED_GAMES
