@@ -40,8 +40,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from provenance import add_arguments, started, write  # noqa: E402
 
-HELD_EVERY = 5  # every 5th game of a seating is held out, as the loop's fit scores
-
 
 def main() -> None:
     from simlab.studies import learn
@@ -59,8 +57,7 @@ def main() -> None:
     positions, decisions = learn.self_play(args.games, args.seed, args.level, threads=args.threads, decisions=True)
     play_seconds = time.process_time() - cpu
     frame = learn.search_labels(positions, decisions)
-    held = frame.filter(pl.col("game") % HELD_EVERY == HELD_EVERY - 1)
-    fit_on = frame.filter(pl.col("game") % HELD_EVERY != HELD_EVERY - 1)
+    fit_on, held = learn.split_games(frame)  # every 5th game of a seating held out, as the loop's fit scores
     decided = held["result"].to_numpy() != 0.5
     rows = []
 
@@ -106,7 +103,7 @@ def main() -> None:
     doc |= {
         "level": args.level,
         "games_per_seating": args.games,
-        "held_out_every": HELD_EVERY,
+        "held_out_every": learn.HELD_EVERY,
         "seed": args.seed,
         "threads": args.threads,
         "positions": frame.height,
