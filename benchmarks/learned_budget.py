@@ -34,24 +34,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from provenance import add_arguments, started, write  # noqa: E402
 
 
-def variant(base: Path, samples: int, horizon: int, where: Path) -> Path:
-    """``base`` with its budget set to ``samples`` worlds and ``horizon`` turns, written beside its value model."""
-    text = base.read_text(encoding="utf-8")
+def with_settings(base: Path, where: Path, tag: str, **settings: float) -> Path:
+    """``base`` with ``settings`` changed (e.g. ``samples``, ``horizon``, ``rollout``), written into ``where`` as
+    ``<generation>-<tag>.toml``, its value model named by its path (the one beside ``base``)."""
     lines = []
-    for line in text.splitlines():
+    for line in base.read_text(encoding="utf-8").splitlines():
         key = line.split("=")[0].strip()
-        if key == "samples":
-            line = f"samples = {float(samples)}"
-        elif key == "horizon":
-            line = f"horizon = {float(horizon)}"
+        if key in settings:
+            line = f"{key} = {float(settings[key])}"
         elif key == "name":
-            line = f'name = "{base.stem}-{samples}x{horizon}"'
+            line = f'name = "{base.stem}-{tag}"'
         elif key == "value_model":
             line = f'value_model = "{(base.parent / "value.json").resolve()}"'
         lines.append(line)
-    path = where / f"{base.parent.name}-{samples}x{horizon}.toml"
+    path = where / f"{base.parent.name}-{tag}.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def variant(base: Path, samples: int, horizon: int, where: Path) -> Path:
+    """``base`` with its budget set to ``samples`` worlds and ``horizon`` turns, written beside its value model."""
+    return with_settings(base, where, f"{samples}x{horizon}", samples=samples, horizon=horizon)
 
 
 def cpu_per_game(strategy: str, games: int, seed: int, threads: int | None) -> float:

@@ -21,26 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from learned_budget import with_settings  # noqa: E402
 from provenance import add_arguments, started, write  # noqa: E402
 
 ROLLOUTS = {"tuned": 2.0, "expert": 1.0, "random": 0.0}  # the search's ``rollout`` setting
-
-
-def variant(base: Path, rollout: float, where: Path) -> Path:
-    """``base`` with its rollouts played by ``rollout``, written into ``where``, its value model named by its path."""
-    lines = []
-    for line in base.read_text(encoding="utf-8").splitlines():
-        key = line.split("=")[0].strip()
-        if key == "rollout":
-            line = f"rollout = {rollout}"
-        elif key == "name":
-            line = f'name = "{base.parent.name}-rollout-{rollout:g}"'
-        elif key == "value_model":
-            line = f'value_model = "{(base.parent / "value.json").resolve()}"'
-        lines.append(line)
-    path = where / f"{base.parent.name}-rollout-{rollout:g}.toml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 def main() -> None:
@@ -64,7 +48,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as where:
         for name, rollout in ROLLOUTS.items():
-            path = str(variant(args.generation, rollout, Path(where)))
+            path = str(with_settings(args.generation, Path(where), f"rollout-{rollout:g}", rollout=rollout))
             plan = GamePlan(villains, (path,) * len(villains), args.games, 1, chunk=args.games)
             job = plan.job(0, args.games)
             play_games(dataclasses.replace(job, n=2))  # compiled and loaded before timing
