@@ -49,6 +49,7 @@ def main() -> None:
         pl.col("kind", "options", "turn").first(),
         pl.col("search_worlds").sum().alias("work"),
         (pl.col("chosen") & (pl.col("tuned_pick") == 0)).any().alias("leaves"),
+        (pl.col("search_worlds") > 0).sum().alias("searched_options"),
         pl.col(position).first(),
     )
     work, leaves = decisions["work"].to_numpy(), decisions["leaves"].to_numpy()
@@ -75,6 +76,11 @@ def main() -> None:
     doc = {
         "data": str(args.data),
         "decisions": decisions.height,
+        # the work as it is: the worlds a decision's options were played out in (the reference option's none), and
+        # the options played out at all, screening and halving included
+        "worlds_a_decision": float(work.mean()),
+        "options_searched_a_decision": float(decisions["searched_options"].mean()),
+        "options_a_decision": float(decisions["options"].mean()),
         "held_decisions": held.height,
         "oracle": oracle,
         "rows": rows,
