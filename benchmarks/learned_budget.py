@@ -8,6 +8,9 @@ Usage:
     python benchmarks/learned_budget.py reports/learning/g2/search.toml [--budgets 16x2,8x2,16x1]
                                         [--games 300] [--seed 11] [--villains V,...] [--threads 2] [--out FILE]
 
+``--against strong`` also plays each budget, the full one included, against a scripted level on every other seat
+(paired with the level's own games): what strength a budget buys above that level.
+
 A larger budget measures the other way: which part of the probe's 4x budget (worlds, turns or both) a villain gains
 by (``--budgets 128x4,32x8,32x16,128x16 --villains lady-tremaine``).
 
@@ -75,6 +78,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--villains", default=None, help="the villains whose seat the budget takes (default all)")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument(
+        "--against", default=None, help="also each budget's gain over this level (e.g. strong), on its every other seat"
+    )
     add_arguments(parser)
     args = parser.parse_args()
     run_info = started(args.smoke)
@@ -87,6 +93,20 @@ def main() -> None:
     params = resolve(full).params
     rows = [{"budget": f"{params['samples']:g}x{params['horizon']:g}", "cpu_per_game": None, "gains": {}}]
     rows[0]["cpu_per_game"] = cpu_per_game(full, 20, args.seed, args.threads)
+    villains = args.villains.split(",") if args.villains else VILLAIN_KEYS
+    below: dict = {}  # the level's own games, played once
+
+    def over_level(path: str) -> dict:
+        if not args.against:
+            return {}
+        gains = {
+            v: paired_gain(v, path, args.against, args.games, args.seed, args.threads, VILLAIN_KEYS, below)
+            for v in villains
+        }
+        print(json.dumps({"over": args.against, "gains": gains}, default=float), flush=True)
+        return {"over_level": gains, "over_level_pooled": float(np.mean([g["gain"] for g in gains.values()]))}
+
+    rows[0].update(over_level(full))
     where = Path(args.out).parent if args.out else Path(".")
     where.mkdir(parents=True, exist_ok=True)
     # the full budget's own games do not depend on the variant: played once, paired with every budget
@@ -95,8 +115,7 @@ def main() -> None:
         samples, horizon = (int(x) for x in budget.split("x"))
         path = str(variant(args.generation, samples, horizon, where))
         gains = {
-            v: paired_gain(v, path, full, args.games, args.seed, args.threads, VILLAIN_KEYS, cache)
-            for v in (args.villains.split(",") if args.villains else VILLAIN_KEYS)
+            v: paired_gain(v, path, full, args.games, args.seed, args.threads, VILLAIN_KEYS, cache) for v in villains
         }
         pooled = float(np.mean([g["gain"] for g in gains.values()]))
         rows.append(
@@ -106,9 +125,11 @@ def main() -> None:
                 "gains": gains,
                 "pooled": pooled,
             }
+            | over_level(path)
         )
         print(json.dumps(rows[-1], default=float), flush=True)
-    write(args.out, run_info | {"generation": str(args.generation), "games": args.games, "budgets": rows})
+    doc = {"generation": str(args.generation), "games": args.games, "against": args.against, "budgets": rows}
+    write(args.out, run_info | doc)
 
 
 if __name__ == "__main__":
