@@ -55,11 +55,10 @@ def main() -> None:
     run_info = started(args.smoke)
 
     import polars as pl
-    import tomli_w
 
     from simlab.runs.backend import source_commit
     from simlab.studies import learn
-    from simlab.studies.expert_iteration import SEARCH_TOML
+    from simlab.studies.expert_iteration import _search_toml
     from strategies.learned import value
 
     columns = ["seating", "game", "decision", "turn", "seat", "chosen", "search_value"]
@@ -94,10 +93,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     value.write(model, out / "value.json")
     like = tomllib.loads(args.like.read_text(encoding="utf-8"))
-    text = SEARCH_TOML.format(k=args.generation, prev=args.generation - 1) + tomli_w.dumps(
-        {"params": like["params"], "provenance": provenance}
-    )
-    (out / "search.toml").write_text(text, encoding="utf-8")
+    (out / "search.toml").write_text(_search_toml(args.generation, like["params"], provenance), encoding="utf-8")
     fit = {"positions": labelled.height, "held_positions": held.height, "fit": quality.to_dicts()}
     write(str(out / "fit.json"), run_info | fit)
     print(json.dumps(fit, indent=1))
