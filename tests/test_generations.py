@@ -257,6 +257,22 @@ def test_the_top_generation_ships_as_the_learned_level_and_plays(tmp_path, monke
     assert res.summary["games"][0] == 2
 
 
+def test_the_shipped_learned_level_is_the_shipped_runs_top_as_it_stands(tmp_path):
+    """configs/strategies/learned.toml and its model are what shipping reports/learning writes today, byte for byte:
+    a run resumed past its last shipping (a fixed point that settled it, a climb) leaves no stale generation or
+    verdict in the level a designer plays and reads."""
+    from simlab.studies.generations import ship
+    from strategies import CONFIG_DIRS
+
+    for written in ship(G.LEARNING, tmp_path):
+        shipped = CONFIG_DIRS[-1] / written.name
+        assert shipped.read_bytes() == written.read_bytes(), (
+            f"{shipped} is not the shipped run's top as it stands: run simlab learn reports/learning --ship"
+        )
+    verdict = json.loads((G.LEARNING / "verdict.json").read_text())["verdict"]
+    assert f"shipped_verdict = {json.dumps(verdict)}" in (tmp_path / "learned.toml").read_text()
+
+
 def test_a_run_without_an_accepted_generation_ships_nothing(tmp_path):
     from simlab.studies.generations import ship
 
