@@ -36,15 +36,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from provenance import add_arguments, started, write  # noqa: E402
 
+from strategies.search import BUDGET_VILLAINS, budget_keys  # noqa: E402
+
+# each villain's own budget setting, by the setting it stands for: samples_lady_tremaine -> samples
+OWN_BUDGET = {
+    own: general for v in BUDGET_VILLAINS for own, general in zip(budget_keys(v), ("samples", "horizon"), strict=True)
+}
+
 
 def with_settings(base: Path, where: Path, tag: str, **settings: float) -> Path:
     """``base`` with ``settings`` changed (e.g. ``samples``, ``horizon``, ``rollout``), written into ``where`` as
-    ``<generation>-<tag>.toml``, its value model named by its path (the one beside ``base``)."""
+    ``<generation>-<tag>.toml``, its value model named by its path (the one beside ``base``). A setting changes each
+    villain's own too (``samples_lady_tremaine`` of a climbed generation), so the variant plays one budget."""
     lines = []
     for line in base.read_text(encoding="utf-8").splitlines():
         key = line.split("=")[0].strip()
-        if key in settings:
-            line = f"{key} = {float(settings[key])}"
+        general = OWN_BUDGET.get(key, key)
+        if general in settings:
+            line = f"{key} = {float(settings[general])}"
         elif key == "name":
             line = f'name = "{base.stem}-{tag}"'
         elif key == "value_model":
