@@ -44,20 +44,12 @@ def _midgame_view(villains, index: int):
     """A mid-game state's copy whose parameter rows are the progress vectors, as the recorder makes."""
     from simlab.data.cards import load_cards
     from simlab.game.api import Game
-    from simlab.kernels import const as K
-    from simlab.kernels.state import new_state
-    from simlab.studies.learn import progress_vectors
-    from strategies.search import copy_state_nb
+    from simlab.studies.learn import progress_vectors, progress_view
 
     g = Game.new(villains, seed=11, game_index=index)
     while not g.over and g.rounds < 4:
         g.play(50)
-    progress = progress_vectors(load_cards())
-    work = new_state(len(villains), 0)
-    copy_state_nb(work, g.state)
-    for s in range(len(villains)):
-        work.sparams[s, : progress.shape[1]] = progress[int(work.sv[s, K.SV_VILLAIN])]
-    return g, work
+    return g, progress_view(g.state, progress_vectors(load_cards()))
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ import pytest
 from simlab.data.cards import load_cards
 from simlab.game.api import Game
 from simlab.kernels import const as K
-from simlab.kernels.state import new_state
 from strategies.learned import features as F
 from strategies.learned import value
 from strategies.learned.features import ALL_FEATURE_NAMES, N_ALL_FEATURES, N_FEATURES, all_features_nb
@@ -16,14 +15,9 @@ from strategies.learned.features import ALL_FEATURE_NAMES, N_ALL_FEATURES, N_FEA
 
 def _view(g: Game, progress: np.ndarray):
     """A copy of ``g``'s state whose seats' parameter rows are heuristic vectors (as the recorder makes)."""
-    from strategies.search import copy_state_nb
+    from simlab.studies.learn import progress_view
 
-    st = g.state
-    work = new_state(int(st.g[K.G_NSEATS]), 0)
-    copy_state_nb(work, st)
-    for s in range(int(st.g[K.G_NSEATS])):
-        work.sparams[s, : progress.shape[1]] = progress[int(st.sv[s, K.SV_VILLAIN])]
-    return work
+    return progress_view(g.state, progress)
 
 
 def _features(g: Game, st, seat: int, width: int = N_ALL_FEATURES) -> np.ndarray:

@@ -36,6 +36,30 @@ def progress_vectors(cards) -> np.ndarray:
     return np.stack(rows).astype(np.float64)
 
 
+def set_progress_rows(dst, progress: np.ndarray, of) -> None:
+    """Each seat's parameter row of state ``dst`` begun with its villain's progress vector (``progress``, the rows
+    of :func:`progress_vectors`), each seat's villain read from state ``of``: how the recorder's look-ahead states
+    hold them, so its kernels measure every seat's progress as the features need it."""
+    from simlab.kernels import const as K
+
+    width = min(progress.shape[1], dst.sparams.shape[1])
+    for s in range(int(of.g[K.G_NSEATS])):
+        dst.sparams[s, :width] = progress[int(of.sv[s, K.SV_VILLAIN]), :width]
+
+
+def progress_view(st, progress: np.ndarray):
+    """A copy of state ``st`` whose seats' parameter rows hold their progress vectors (:func:`set_progress_rows`):
+    a position as the recorder scores its features."""
+    from simlab.kernels import const as K
+    from simlab.kernels.state import new_state
+    from strategies.search import copy_state_nb
+
+    view = new_state(int(st.g[K.G_NSEATS]), 0)
+    copy_state_nb(view, st)
+    set_progress_rows(view, progress, st)
+    return view
+
+
 def positions(
     games: int, seed: int, level: str, villains=VILLAIN_KEYS, every: int = 1, threads: int | None = None
 ) -> pl.DataFrame:
@@ -253,11 +277,8 @@ class _Buffers:
         from strategies.learned.features import ALL_FEATURE_NAMES, KEY_NAMES
 
         work, world, ws = states
-        width = min(self.progress.shape[1], world.sparams.shape[1])
-        for s in range(len(order)):
-            row = int(g.state.sv[s, K.SV_VILLAIN])
-            world.sparams[s, :width] = self.progress[row, :width]
-            ws.sparams[s, :width] = self.progress[row, :width]
+        for look_ahead in (world, ws):
+            set_progress_rows(look_ahead, self.progress, g.state)
         tb = g.cards.tables
         args = (work, self.progress, self.out, world, ws, self.local, self.scratch, self.x, self.meta, self.stats)
         args = (*args, self.gains)
