@@ -161,6 +161,14 @@ CASES = [
     ("ladder -n 0", "-n must be a positive number of games"),
     ("ladder --search-games 0", "--search-games must be a positive number of games, got 0"),
     ("difficulty --search-games -3", "--search-games must be a positive number of games, got -3"),
+    (
+        "difficulty --headline-games 0",
+        "--headline-games must be a positive number of games of at most 2**63 - 1, got 0",
+    ),
+    (
+        "difficulty --rescreen --screen-games 0",
+        "--screen-games must be a positive number of games of at most 2**63 - 1",
+    ),
     ("cards --villain gaston -n 5 --card Nope", "'Nope' is not a card of gaston; choose from"),
     ("cards --villain gaston -n 5 --png impact.txt", "--png 'impact.txt' must be a file name ending in .png"),
     (f"sweep {M} --rule teleport --values a,b", "unknown rule variant 'teleport'"),

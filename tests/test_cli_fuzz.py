@@ -42,6 +42,7 @@ TINY = {
     "--iterations": "1",
     "--search-games": "1",
     "--screen-games": "1",
+    "--headline-games": "1",
     "--probe-games": "0",
     "--readings": "0",
     "--popsize": "2",

@@ -20,13 +20,16 @@ from simlab.report import figures as F
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = 12  # per pairing and setting: small, the same for both commands
+HEADLINE_GAMES = 16  # per matchup and level of the headline: the report's matrix size, apart from GAMES
 QUESTION_IDS = [f"{m}:{a}-{b}" for a, b, m in F.QUESTIONS]
 
 
 @pytest.fixture(scope="module")
 def command_output() -> str:
-    """``simlab difficulty -n GAMES`` at its other defaults, its words on one line."""
-    res = CliRunner().invoke(app, ["difficulty", "-n", str(GAMES), "--threads", "1"], terminal_width=400)
+    """``simlab difficulty -n GAMES --headline-games HEADLINE_GAMES`` at its other defaults, its words on one
+    line."""
+    args = ["difficulty", "-n", str(GAMES), "--headline-games", str(HEADLINE_GAMES), "--threads", "1"]
+    res = CliRunner().invoke(app, args, terminal_width=400)
     assert res.exit_code == 0, res.output[-3000:]
     return " ".join(res.output.split())
 
@@ -37,10 +40,12 @@ def report_verdicts(tmp_path_factory):
     from simlab.report.build import report_context
     from simlab.runs.experiment import Experiment
 
-    exp = Experiment(name="one-verdict", games=GAMES, seed=0, report={"difficulty_games": GAMES, "readings": 2})
+    report = {"difficulty_games": GAMES, "readings": 2}
+    exp = Experiment(name="one-verdict", games=HEADLINE_GAMES, seed=0, report=report)
     ctx = report_context(exp, tmp_path_factory.mktemp("report"), 1, lambda _msg: None, None)
     grouped = ctx.grouped
-    return {(r["question"], r["group"]): r["verdict"] for r in grouped.iter_rows(named=True)}, ctx.settings
+    verdicts = {(r["question"], r["group"]): r["verdict"] for r in grouped.iter_rows(named=True)}
+    return verdicts, ctx.settings, ctx.headline
 
 
 def test_difficulty_plays_the_shipped_reports_games_by_default():
@@ -54,6 +59,34 @@ def test_difficulty_plays_the_shipped_reports_games_by_default():
     assert shipped["difficulty_games"] == REPORT_DIFFICULTY_GAMES and shipped["seed"] == 0
     command = get_command(app).get_command(None, "difficulty")
     assert {p.name: p.default for p in command.params}["n"] == REPORT_DIFFICULTY_GAMES
+
+
+def test_difficulty_plays_the_shipped_reports_headline_by_default():
+    """The headline ``simlab difficulty`` prints first is the report's (README's) at its defaults: the same games
+    per matchup and level, on the same seed, so a designer reads the same win rates and words in both."""
+    from typer.main import get_command
+
+    from simlab.cli.studies import REPORT_HEADLINE_GAMES
+
+    config = tomllib.loads((ROOT / "configs/balance-report.toml").read_text(encoding="utf-8"))
+    assert REPORT_HEADLINE_GAMES == config["games"] == F._json(F.REPORT / "settings.json")["games_per_matchup"]
+    command = get_command(app).get_command(None, "difficulty")
+    assert {p.name: p.default for p in command.params}["headline_games"] == REPORT_HEADLINE_GAMES
+
+
+def test_difficulty_prints_the_reports_headline_on_the_same_games(command_output, report_verdicts):
+    from simlab.report.render import short_matchup
+    from simlab.runs.stats import interval_text
+
+    _, _, head = report_verdicts
+    rows = list(head.table.iter_rows(named=True))
+    assert rows and f"{HEADLINE_GAMES:,} games per matchup and level" in command_output
+    for r in rows:
+        rate = interval_text(r["strong_rate"], r["strong_low"], r["strong_high"])
+        new = interval_text(r["new_players_rate"], r["new_players_low"], r["new_players_high"])
+        said = f"{short_matchup(r['matchup'])}: "
+        assert rate in command_output and new in command_output, (r["matchup"], rate, new)
+        assert f"at strong play {r['strong_verdict']}" in command_output.split(said, 1)[1], r["matchup"]
 
 
 def test_the_shipped_ranking_has_its_provenance_and_is_the_shipped_reports():
@@ -93,7 +126,7 @@ def test_both_commands_test_the_rankings_readings(command_output, report_verdict
     from simlab.studies.ranking import read_ranking
 
     readings = read_ranking().top(2)
-    _, settings = report_verdicts
+    _, settings, _ = report_verdicts
     assert settings["robust_readings"][1:] == readings
     assert "configs/leverage/ranking.toml" in settings["robust_readings_from"]
     for r in readings:
@@ -104,7 +137,7 @@ def test_both_commands_test_the_rankings_readings(command_output, report_verdict
 @pytest.mark.parametrize(("a", "b", "measure"), F.QUESTIONS, ids=QUESTION_IDS)
 def test_one_verdict_per_question(a, b, measure, command_output, report_verdicts):
     question = F.question_text(a, b, measure)
-    verdicts, _ = report_verdicts
+    verdicts, _, _ = report_verdicts
     said = verdicts[(question, "strong play")]
     # the command prints the report's verdict word for word, on the same games
     assert f"- {question} {said}" in command_output

@@ -190,11 +190,12 @@ class backend_for:
         return False
 
 
-def check_games(n: int) -> None:
+def check_games(n: int, option: str = "-n") -> None:
+    """A game count given as ``option`` that a run can play, else the error naming the option and the value."""
     from simlab.runs.sim import MAX_GAMES
 
     if not 1 <= n <= MAX_GAMES:
-        fail(f"-n must be a positive number of games of at most 2**63 - 1, got {n}")
+        fail(f"{option} must be a positive number of games of at most 2**63 - 1, got {n}")
 
 
 def default_games(n: int | None, default: int, level: levels.Level | str | None, strategies=()) -> int:

@@ -37,6 +37,7 @@ from simlab.report.render import _rate_table, console, leverage_views, print_dif
 from simlab.runs.levels import GOOD_PLAY
 
 REPORT_DIFFICULTY_GAMES = 600  # configs/balance-report.toml [report] difficulty_games (tests/test_one_verdict.py)
+REPORT_HEADLINE_GAMES = 2000  # configs/balance-report.toml games: the report's headline (tests/test_one_verdict.py)
 
 
 def difficulty(
@@ -54,6 +55,14 @@ def difficulty(
         int | None,
         typer.Option("--search-games", help="games per pairing and setting at a search level [default: min(-n, 100)]"),
     ] = None,
+    headline_games: Annotated[
+        int,
+        typer.Option(
+            "--headline-games",
+            help="games per matchup and level of the headline and its skill trace (the default is the shipped "
+            "report's, so on the same seed the headline is the report's)",
+        ),
+    ] = REPORT_HEADLINE_GAMES,
     seed: Seed = 0,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
@@ -111,9 +120,10 @@ def difficulty(
     connect_timeout: ConnectTimeout = DEFAULT_TIMEOUT,
     fallback: Fallback = None,
 ) -> None:
-    """Is a villain harder to play, or just weaker? First the headline: each pairing's win rate [95%] at strong
-    play (good play: the strong level) and for new players with a verdict, and its skill trace by level (the
-    search level only with --search-games or --level search). Then strength, skill gap, goldfish speed and Fate
+    """Is a villain harder to play, or just weaker? First the headline, as the shipped report's: each pairing's
+    win rate [95%] at the settled top rung of the learning run, at strong play (good play: the strong level) and for
+    new players with a verdict, and its skill trace by level (the search level only with --search-games or --level
+    search). The settled top rung's verdicts are read first too. Then strength, skill gap, goldfish speed and Fate
     sensitivity per villain with 95% intervals at every level and under the readings with the largest effect (the
     shipped leverage ranking unless --rescreen), and a verdict per pair and question labelled holds / reverses /
     not significant across the settings of that question (strong play; new players)."""
@@ -123,16 +133,26 @@ def difficulty(
 
     fmt = output_format(json_out, csv_out)
     if screen_games is not None:
-        check_games(screen_games)
+        check_games(screen_games, "--screen-games")
+    check_games(headline_games, "--headline-games")
     check_search_games(search_games)
     try:
         chosen = _checked(villain, vs, readings, level, reading, rescreen, screen_games)
         check_output_dir(plots, "--plots")  # a folder that can take the plots (not a file), before any game
         band_ = _band(band)
         trace_search = search_games or (min(n, SEARCH_GAMES) if level and "search" in level else 0)
-        head_settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+        settings = run_settings(n, seed, None, rules, max_turns, threads, edit, None)
+        head_settings = settings.replace(games=headline_games)
         work = workload.difficulty(
-            chosen, level, reading or readings, head_settings, screen_games, search_games, trace_search, rescreen
+            chosen,
+            level,
+            reading or readings,
+            settings,
+            screen_games,
+            search_games,
+            trace_search,
+            rescreen,
+            headline_games,
         )
         bar = plan(work, head_settings.threads)
         shown = fmt == "table"
@@ -147,7 +167,7 @@ def difficulty(
                 reading if reading else readings,
                 screen_games=screen_games,
                 progress=bar.games if shown else None,
-                settings=run_settings(n, seed, None, rules, max_turns, threads, edit, None),
+                settings=settings,
                 search_games=search_games,
                 rescreen=rescreen,
             )

@@ -188,10 +188,11 @@ def difficulty(
     search_games: int | None = None,
     headline_search: int = 0,
     rescreen: bool = False,
+    headline_games: int | None = None,
 ) -> Workload:
-    """The headline's skill trace, the leverage screen (``rescreen``: readings picked by a new screen rather than the
-    shipped ranking) and every level and reading of
-    :func:`simlab.studies.robust.robust_difficulty`."""
+    """The headline's skill trace (``headline_games`` per matchup and level, default ``settings.games``), the
+    leverage screen (``rescreen``: readings picked by a new screen rather than the shipped ranking) and every level
+    and reading of :func:`simlab.studies.robust.robust_difficulty`."""
     from simlab.runs.levels import SEARCH_GAMES, SEARCH_LEVELS
     from simlab.studies.difficulty import difficulty_runs
     from simlab.studies.equilibrium import pairings
@@ -208,7 +209,8 @@ def difficulty(
         for lv in TRACE_LEVELS:
             if lv == "search" and (not headline_search or rungs is not None):
                 continue
-            games = min(n, headline_search) if lv == "search" else n
+            head = headline_games or n
+            games = min(head, headline_search) if lv == "search" else head
             stages.append(Stage(f"headline {m} {lv}", games, lv, _players(m)))
     k = readings if isinstance(readings, int) else len(readings)
     if isinstance(readings, int) and readings and rescreen:
