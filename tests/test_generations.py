@@ -323,6 +323,9 @@ def test_the_top_rungs_verdicts_are_read_only_from_a_run_of_that_settled_top(run
     got = G.top_rung_verdicts(rungs, path)
     assert got["verdict"].to_list() == ["holds: at the top"]  # the learned level's strong-play row alone
     assert got.select("group", "games").row(0) == ("top rung (search g1, settled)", 100)
+    # the command that wrote the document, from its settings, so the report names what to run again
+    said = "simlab difficulty --level novice --level learned --readings 0 -n 600 --search-games 100 --json"
+    assert got["command"][0] == said
     for doc in (
         verdicts_doc(run_of_two, 0),  # another generation of the run
         verdicts_doc(tmp_path / "other", 1),  # another run

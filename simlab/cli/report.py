@@ -30,7 +30,8 @@ def report(
     """Write a balance report to reports/<name>/: index.html (plots embedded), report.md, PNG plots, every table
     as parquet and CSV, and settings.json (version, seed, strategies, variants, edits) to regenerate it. It prints
     its plan first (games per study and in all, and an estimate of the time from a short measured run); the page
-    opens with the headline (strong play, new players, verdicts, the skill trace) and ends with the settings."""
+    opens with the headline (the settled top rung of the learning run, strong play, new players, verdicts, the skill
+    trace) and ends with the settings."""
     from simlab.report.build import build_report
     from simlab.runs.experiment import load_experiment
 

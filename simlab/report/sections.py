@@ -387,7 +387,7 @@ def top_rung_lead(top: pl.DataFrame) -> str:
     where = "at the default readings, one setting" if n == 1 else f"under {n} settings"
     return (
         f"First, at the {top['group'][0]}: the learned level alone {where}, {int(top['games'][0]):,} games per "
-        f"pairing ({top['source'][0]}, written by simlab difficulty --level learned --json); fewer settings on fewer "
+        f"pairing ({top['source'][0]}, written by {top['command'][0]}); fewer settings on fewer "
         "games, so where strong play's settings split it supports one side without settling it."
     )
 

@@ -8,9 +8,10 @@ villain's tuned strategy where its file exists, else expert); ``apprentice`` is 
 player's decisions (:mod:`strategies.apprentice`, once its model is shipped); ``strong`` plays the equilibrium
 mixtures of ``simlab equilibrium`` (``configs/equilibrium/``; see :mod:`strategies.mixture` for the 3-player and
 mirror games); ``learned`` is the search player of the learning run's top accepted generation, its horizon scored by
-the value model learned from its own games (``configs/strategies/learned.toml``, written by ``simlab learn FOLDER
---ship``). Levels are listed weakest first. A level is a :class:`Level`, parsed once from the text a user gave;
-the functions here take one or its name.
+a value model the run learned from its self-play (a climbed top keeps the model of the generation it climbed from;
+``configs/strategies/learned.toml``, written by ``simlab learn FOLDER --ship``, names it). Levels are listed
+weakest first. A level is a :class:`Level`, parsed once from the text a user gave; the functions here take one or
+its name.
 
 A search game costs hundreds of scripted games, so commands give the search level fewer games by default
 (:func:`default_games`), and studies that play thousands of games per setting stay at the strongest

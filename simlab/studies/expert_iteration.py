@@ -64,8 +64,9 @@ SETTLED_HIGH = 0.04  # ... nor the upper end of its 95% interval above 4
 SETTLED_MOVE = 0.02  # every matchup's value within 2 points plus both 95% half-widths
 PROBE_SUPPORTS = 0.03  # a probe gain of at most 3 points supports "converged"
 CLIMBS = 0  # budget climbs at most (the loop at its defaults only learns)
-# A climb's tries, in order: twice the horizon first, since twice the top's horizon gained the most per CPU second
-# above the shipped run's top (reports/learning-budget/above.json), then twice its worlds.
+# A climb's tries, in order: twice the horizon first, since twice the horizon gained the most per CPU second above
+# generation 1, the shipped run's first top (reports/learning-budget/above.json), then twice its worlds (which won
+# the climb from generation 4).
 CLIMB_AXES = ("horizon", "samples")
 TOLERANCE = 1e-12  # a boundary value (2 points exactly) is within
 

@@ -222,7 +222,19 @@ def top_rung_verdicts(rungs: Rungs | None, path: Path | str | None = None) -> pl
         pl.lit(group).alias("group"),
         pl.lit(int(settings["search_games"])).alias("games"),
         pl.lit(_shown(path)).alias("source"),
+        pl.lit(_difficulty_command(settings)).alias("command"),
     )
+
+
+def _difficulty_command(settings: dict) -> str:
+    """The ``simlab difficulty`` command that wrote a document with ``settings`` (its readings named one by one,
+    as the document records them)."""
+    words = ["simlab difficulty", *(f"--level {lv}" for lv in settings["levels"])]
+    readings = [r for r in settings.get("readings", ()) if r != "default"]
+    words += [f"--reading '{r}'" for r in readings] if readings else ["--readings 0"]
+    words += [f"-n {int(settings['games'])}", f"--search-games {int(settings['search_games'])}"]
+    words += [f"--seed {int(settings['seed'])}"] if settings.get("seed") else []
+    return " ".join([*words, "--json"])
 
 
 RUNG = re.compile(r"^search[ -]?g(\d+)$")
