@@ -69,6 +69,16 @@ def variant(base: Path, samples: int, horizon: int, where: Path) -> Path:
     return with_settings(base, where, f"{samples}x{horizon}", samples=samples, horizon=horizon)
 
 
+def full_budget(strategy: str) -> str:
+    """``strategy``'s budget as the learning page writes it: 32x4, or each villain's (G 64x4, LT 64x8, HK 64x4)."""
+    from simlab.studies.expert_iteration import budget_text
+    from strategies import resolve
+    from strategies.search import budget_of
+
+    params = resolve(strategy).params
+    return budget_text({v: tuple(int(x) for x in budget_of(params, v)) for v in BUDGET_VILLAINS})
+
+
 def cpu_per_game(strategy: str, games: int, seed: int, threads: int | None) -> float:
     from simlab.runs.settings import RunSettings
     from simlab.runs.sim import run
@@ -96,11 +106,9 @@ def main() -> None:
 
     from simlab.data.cards import VILLAIN_KEYS
     from simlab.studies.learn import paired_gain
-    from strategies import resolve
 
     full = str(args.generation.resolve())
-    params = resolve(full).params
-    rows = [{"budget": f"{params['samples']:g}x{params['horizon']:g}", "cpu_per_game": None, "gains": {}}]
+    rows = [{"budget": full_budget(full), "cpu_per_game": None, "gains": {}}]
     rows[0]["cpu_per_game"] = cpu_per_game(full, 20, args.seed, args.threads)
     villains = args.villains.split(",") if args.villains else VILLAIN_KEYS
     below: dict = {}  # the level's own games, played once
