@@ -320,6 +320,7 @@ def test_the_verdict_sections_read_the_settled_top_rung_first():
     top = rows("top rung (search g6, settled)", "at the top:").with_columns(
         pl.lit(100).alias("games"),
         pl.lit("reports/difficulty-top/difficulty.json").alias("source"),
+        pl.lit("simlab difficulty --level learned --readings 0 --json").alias("command"),
         pl.lit(1).alias("settings"),
     )
     ctx = SimpleNamespace(
@@ -339,6 +340,7 @@ def test_the_verdict_sections_read_the_settled_top_rung_first():
         n_top = 2 * len(measures)
         assert groups == [top["group"][0]] * n_top + ["strong play"] * n_top, section.__name__
         assert "100 games per pairing (reports/difficulty-top/difficulty.json" in sec.text
+        assert "written by simlab difficulty --level learned --readings 0 --json)" in sec.text
         ctx.top_verdicts = None  # a top still moving: strong play's verdicts alone
         (plain,) = section(ctx)
         assert list(plain.tables.values())[0]["group"].unique().to_list() == ["strong play"]
