@@ -38,31 +38,33 @@ from simlab.runs.levels import GOOD_PLAY
 
 REPORT_DIFFICULTY_GAMES = 600  # configs/balance-report.toml [report] difficulty_games (tests/test_one_verdict.py)
 REPORT_HEADLINE_GAMES = 2000  # configs/balance-report.toml games: the report's headline (tests/test_one_verdict.py)
+DifficultyGames = Annotated[
+    int,
+    typer.Option(
+        "-n",
+        help="games per pairing and setting (the default is the shipped report's, so on the same seed the "
+        "verdicts are the report's word for word)",
+    ),
+]
+HeadlineGames = Annotated[
+    int,
+    typer.Option(
+        "--headline-games",
+        help="games per matchup and level of the headline and its skill trace (the default is the shipped "
+        "report's, so on the same seed the headline is the report's)",
+    ),
+]
 
 
 def difficulty(
     villain: Annotated[str | None, typer.Option(help="ask about this villain (with --vs: this pair only)")] = None,
     vs: Annotated[str | None, typer.Option("--vs", help="the villain to compare --villain with")] = None,
-    n: Annotated[
-        int,
-        typer.Option(
-            "-n",
-            help="games per pairing and setting (the default is the shipped report's, so on the same seed the "
-            "verdicts are the report's word for word)",
-        ),
-    ] = REPORT_DIFFICULTY_GAMES,
+    n: DifficultyGames = REPORT_DIFFICULTY_GAMES,
     search_games: Annotated[
         int | None,
         typer.Option("--search-games", help="games per pairing and setting at a search level [default: min(-n, 100)]"),
     ] = None,
-    headline_games: Annotated[
-        int,
-        typer.Option(
-            "--headline-games",
-            help="games per matchup and level of the headline and its skill trace (the default is the shipped "
-            "report's, so on the same seed the headline is the report's)",
-        ),
-    ] = REPORT_HEADLINE_GAMES,
+    headline_games: HeadlineGames = REPORT_HEADLINE_GAMES,
     seed: Seed = 0,
     rules: Rules = None,
     max_turns: MaxTurns = DEFAULT_MAX_TURNS,
