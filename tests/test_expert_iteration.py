@@ -208,6 +208,46 @@ def test_a_generation_that_is_not_stronger_is_refused_and_tried_again_on_twice_t
     assert json.loads((folder / "g1" / "fit-1.json").read_text())["data_games"] == 2 * 5 * 4
 
 
+def test_a_run_that_ends_still_moving_names_how_to_go_on_and_its_cost(refused, base, tmp_path, monkeypatch):
+    """A run refused at its last try, with no climb left, says what would go on (one climb, room for it in
+    --generations), the command that resumes it, and the games that resume can still play; the folder takes that
+    command (only --generations and --climbs grew). A settled run, or one whose climb was refused, says nothing."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from simlab.cli import app
+
+    folder, res, _ = refused
+    settings = tiny(base, **REFUSED)
+    nxt = E.go_on(folder, settings, res.verdict)
+    assert nxt["settings"] == {"climbs": 1, "generations": 2}
+    resumed = tiny(base, **REFUSED, climbs=1, generations=2)
+    assert nxt["games"] == sum(games for _, games, _ in E.stages_left(resumed, folder)) > 0
+    assert nxt["seconds"] > 0 and f"simlab learn {folder} " in nxt["command"]
+    for option in ("-n 5", "--paired-games 10", "--generations 2", "--retries 1", "--climbs 1", "--probe-games 0"):
+        assert f" {option}" in nxt["command"], option
+    assert "--villains gaston,horned-king" in nxt["command"] and "--seed 3" in nxt["command"]
+    copy = tmp_path / "learning"
+    shutil.copytree(folder, copy)
+    E.open_folder(copy, resumed)  # the command's settings resume the folder
+    assert E.go_on(folder, settings, res.verdict | {"settled": True}) is None
+    climbing_refused = res.verdict | {"reason": "...; climbing refused: no villain of generation 0 ..."}
+    assert E.go_on(folder, settings, climbing_refused) is None
+    stopped = res.verdict | {"reason": "stopped after 1 generations (--generations)"}
+    assert E.go_on(folder, settings, stopped)["settings"] == {"generations": 2}
+
+    monkeypatch.setattr(E, "learn", lambda *a, **k: res)
+    args = ["learn", str(folder), "-n", "5", "--paired-games", "10", "--generations", "1", "--seed", "3"]
+    args += ["--base", str(base), "--tuned-games", "5", "--probe-games", "0", "--villains", "gaston,horned-king"]
+    out = CliRunner().invoke(app, [*args, "--retries", "1"], terminal_width=400)
+    assert out.exit_code == 0, out.output
+    said = " ".join(out.output.split())
+    assert f"still moving at these settings; to go on: {nxt['command']} (at most {nxt['games']:,} more games" in said
+    doc = json.loads(CliRunner().invoke(app, [*args, "--retries", "1", "--json"]).stdout)
+    assert doc["go_on"]["settings"] == {"climbs": 1, "generations": 2}
+
+
 def stopped_in_the_paired_games(folder: Path, base: Path) -> None:
     """A tiny loop in ``folder`` interrupted (Ctrl-C) once its paired games begin: self-play and the fit done."""
 

@@ -141,9 +141,20 @@ def learn(
             err=True,
         )
         raise typer.Exit(130) from None
-    # JSON: learning.json as written (the table per generation, the verdict, the probe); CSV: the table
-    show = lambda: print_learning(res)  # noqa: E731
-    emit(fmt, {"generations": res.table}, show, settings=res.doc["settings"], verdict=res.verdict, probe=res.probe)
+    nxt = E.go_on(folder, settings, res.verdict, threads)  # JSON: learning.json's parts and this; CSV: the table
+    meta = {"settings": res.doc["settings"], "verdict": res.verdict, "probe": res.probe, "go_on": nxt}
+    emit(fmt, {"generations": res.table}, lambda: (print_learning(res), _say_go_on(nxt)), **meta)
+
+
+def _say_go_on(nxt: dict | None) -> None:
+    """The line after a run that ended still moving: the command that goes on and what it would cost here."""
+    from simlab.studies.workload import duration
+
+    if nxt:
+        typer.echo(
+            f"still moving at these settings; to go on: {nxt['command']} (at most {nxt['games']:,} more games, "
+            f"about {duration(nxt['seconds'])} here at the top's cost a game)"
+        )
 
 
 def _say_shipped(shipped: list[str]) -> None:

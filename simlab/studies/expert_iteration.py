@@ -1033,6 +1033,59 @@ def learn(folder, settings: LearnSettings, fit_apprentice=None, progress=None, f
     return _write_summary(folder, settings, gens, with_probe(verdict, result_probe), result_probe)
 
 
+# LearnSettings field -> the option of simlab learn that sets it: the command that resumes a run names them
+OPTIONS = {
+    "games": "-n",
+    "paired_games": "--paired-games",
+    "generations": "--generations",
+    "probe_games": "--probe-games",
+    "tuned_games": "--tuned-games",
+    "retries": "--retries",
+    "climbs": "--climbs",
+    "base": "--base",
+    "features": "--features",
+    "labels": "--labels",
+    "villains": "--villains",
+    "seed": "--seed",
+}
+
+
+def go_on(folder, settings: LearnSettings, verdict: dict, threads: int | None = None) -> dict | None:
+    """What a run that ended still moving can do next, and what it would cost: the settings to resume it with (only
+    ``generations`` and ``climbs`` grow, which a resume allows), the command, and the search games that resume can
+    still play at most (:func:`stages_left`) with their time here, at the top generation's measured cost a game.
+    A run stopped by ``--generations`` goes on learning; one whose learning was refused climbs the top's budget
+    (one climb more, room for it in ``--generations``). None for a settled run, and for one whose climb was refused
+    (twice the horizon nor the worlds gained for any villain: the loop has nothing left to try)."""
+    from simlab.studies import workload
+    from simlab.studies.generations import rung_cost
+
+    if verdict.get("settled") or "climbing refused" in verdict.get("reason", ""):
+        return None
+    folder, top = Path(folder), int(verdict["top"])
+    if "(--generations)" in verdict.get("reason", ""):
+        changes = {"generations": settings.generations + 1}
+    else:
+        docs = [_accept_docs(folder / f"g{k}") for k in _generation_numbers(folder)]
+        climbed = sum(1 for tries in docs if any("climb" in a and a["accepted"] for a in tries))  # as stages_left
+        changes = {"climbs": max(settings.climbs, climbed + 1), "generations": max(settings.generations, top + 2)}
+    resumed = dataclasses.replace(settings, **changes)
+    work = workload.learn(resumed, folder)
+    cost = rung_cost(f"search g{top}", folder) if top else 1.0
+    default = LearnSettings()
+    words = [f"simlab learn {folder}"]
+    for field, option in OPTIONS.items():
+        value = getattr(resumed, field)
+        if value != getattr(default, field):
+            words.append(f"{option} {','.join(value) if field == 'villains' else value}")
+    return {
+        "settings": changes,
+        "command": " ".join(words),
+        "games": work.games,
+        "seconds": work.seconds(threads) * cost if work.games else 0.0,
+    }
+
+
 def _refused_verdict(verdict: dict, k: int) -> str:
     if k == 0:
         return "still moving (generation 1 refused: no stronger generation found)"
