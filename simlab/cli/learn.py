@@ -141,9 +141,24 @@ def learn(
             err=True,
         )
         raise typer.Exit(130) from None
-    nxt = E.go_on(folder, settings, res.verdict, threads)  # JSON: learning.json's parts and this; CSV: the table
+    nxt = _go_on(folder, settings, res.verdict, threads)  # JSON: learning.json's parts and this; CSV: the table
     meta = {"settings": res.doc["settings"], "verdict": res.verdict, "probe": res.probe, "go_on": nxt}
     emit(fmt, {"generations": res.table}, lambda: (print_learning(res), _say_go_on(nxt)), **meta)
+
+
+def _go_on(folder, settings, verdict: dict, threads) -> dict | None:
+    """:func:`simlab.studies.expert_iteration.go_on`, timed: its games at this machine's rates, at the top's measured
+    cost a game (as the plan line of a resumed run)."""
+    from simlab.studies import workload
+    from simlab.studies.generations import rung_cost
+
+    nxt = E.go_on(folder, settings, verdict)
+    if nxt is None:
+        return None
+    resumed, top = nxt.pop("resumed"), nxt.pop("top")
+    work = workload.learn(resumed, folder)
+    cost = rung_cost(f"search g{top}", folder) if top else 1.0
+    return nxt | {"seconds": work.seconds(threads) * cost if work.games else 0.0}
 
 
 def _say_go_on(nxt: dict | None) -> None:

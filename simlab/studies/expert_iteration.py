@@ -1050,16 +1050,13 @@ OPTIONS = {
 }
 
 
-def go_on(folder, settings: LearnSettings, verdict: dict, threads: int | None = None) -> dict | None:
-    """What a run that ended still moving can do next, and what it would cost: the settings to resume it with (only
-    ``generations`` and ``climbs`` grow, which a resume allows), the command, and the search games that resume can
-    still play at most (:func:`stages_left`) with their time here, at the top generation's measured cost a game.
-    A run stopped by ``--generations`` goes on learning; one whose learning was refused climbs the top's budget
-    (one climb more, room for it in ``--generations``). None for a settled run, and for one whose climb was refused
-    (twice the horizon nor the worlds gained for any villain: the loop has nothing left to try)."""
-    from simlab.studies import workload
-    from simlab.studies.generations import rung_cost
-
+def go_on(folder, settings: LearnSettings, verdict: dict) -> dict | None:
+    """What a run that ended still moving can do next: the settings to resume it with (only ``generations`` and
+    ``climbs`` grow, which a resume allows), the command, and the search games that resume can still play at most
+    (:func:`stages_left`); the command times them (the plan's rates, at the top's cost a game). A run stopped by
+    ``--generations`` goes on learning; one whose learning was refused climbs the top's budget (one climb more,
+    room for it in ``--generations``). None for a settled run, and for one whose climb was refused (twice the
+    horizon nor the worlds gained for any villain: the loop has nothing left to try)."""
     if verdict.get("settled") or "climbing refused" in verdict.get("reason", ""):
         return None
     folder, top = Path(folder), int(verdict["top"])
@@ -1070,20 +1067,14 @@ def go_on(folder, settings: LearnSettings, verdict: dict, threads: int | None = 
         climbed = sum(1 for tries in docs if any("climb" in a and a["accepted"] for a in tries))  # as stages_left
         changes = {"climbs": max(settings.climbs, climbed + 1), "generations": max(settings.generations, top + 2)}
     resumed = dataclasses.replace(settings, **changes)
-    work = workload.learn(resumed, folder)
-    cost = rung_cost(f"search g{top}", folder) if top else 1.0
     default = LearnSettings()
     words = [f"simlab learn {folder}"]
     for field, option in OPTIONS.items():
         value = getattr(resumed, field)
         if value != getattr(default, field):
             words.append(f"{option} {','.join(value) if field == 'villains' else value}")
-    return {
-        "settings": changes,
-        "command": " ".join(words),
-        "games": work.games,
-        "seconds": work.seconds(threads) * cost if work.games else 0.0,
-    }
+    games = sum(g for _, g, _ in stages_left(resumed, folder))
+    return {"settings": changes, "command": " ".join(words), "games": games, "top": top, "resumed": resumed}
 
 
 def _refused_verdict(verdict: dict, k: int) -> str:
