@@ -163,10 +163,11 @@ def _go_on(folder, settings, verdict: dict, threads) -> dict | None:
 
 def _say_go_on(nxt: dict | None) -> None:
     """The line after a run that ended still moving: the command that goes on and what it would cost here."""
+    from simlab.cli.common import say
     from simlab.studies.workload import duration
 
-    if nxt:
-        typer.echo(
+    if nxt:  # wrapped at the terminal's width, as every table is
+        say(
             f"still moving at these settings; to go on: {nxt['command']} (at most {nxt['games']:,} more games, "
             f"about {duration(nxt['seconds'])} here at the top's cost a game)"
         )

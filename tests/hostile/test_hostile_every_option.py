@@ -76,6 +76,7 @@ BAD = {
     "--readings": "-1",
     "--reading": "nonsense",
     "--screen-games": "0",
+    "--headline-games": "0",
     "--band": "0.9,0.1",
     "--plots": "afile",
     "--board": "nope",
