@@ -122,7 +122,7 @@ def test_run_says_which_level_played_and_where_strong_play_stands(shipped, tmp_p
     line = level_line(("gaston", "horned-king"), None)
     assert line == (
         "expert play; against horned-king, gaston wins 21.6% [20.8, 22.4] at strong play "
-        "(simlab equilibrium, gaston-vs-horned-king.toml)"
+        "(the equilibrium's own value games, gaston-vs-horned-king.toml)"
     )
     assert level_line(("horned-king", "gaston"), "tuned").startswith(
         "tuned play; against gaston, horned-king wins 78.4% [77.6, 79.2] at strong play"

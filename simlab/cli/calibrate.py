@@ -41,7 +41,7 @@ def calibrate(
         typer.Option(
             "--levels",
             help="levels to compare, or the learning run's generations (search-g0, search-g1, ...), comma-separated "
-            "or repeated [default: every available level but search]",
+            "or repeated [default: every available scripted level: not search, learned nor apprentice]",
         ),
     ] = None,
     rules: Annotated[

@@ -314,7 +314,12 @@ def leverage(
     ] = 1000,
     seed: Seed = 0,
     level: Annotated[
-        str, typer.Option("--level", help="strength every villain plays at: random, novice, expert, tuned")
+        str,
+        typer.Option(
+            "--level",
+            help=f"strength every villain plays at: random, novice, expert, tuned, {GOOD_PLAY} or another level (the "
+            f"shipped ranking was made at {GOOD_PLAY})",
+        ),
     ] = "expert",
     matchup: Annotated[
         list[str] | None,

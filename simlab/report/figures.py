@@ -338,9 +338,11 @@ def search_gains() -> str:
 
 def equilibrium_table() -> str:
     compare = _csv(SECOND_START / "compare.csv")
+    # the equilibrium's own value games, not the headline's: a sample of its own, so named apart from "at strong play"
+    games = sorted({int(_csv(EQUILIBRIUM / m / "value.csv")["games"][0]) for m in _matchups()})
     rows = [
-        "| matchup | at strong play [95%] | last gains, each side | start 2 | agree "
-        "| search player's gain (each side) |",
+        f"| matchup | value at the equilibrium [95%], {' or '.join(f'{g:,}' for g in games)} games "
+        "| last gains, each side | start 2 | agree | search player's gain (each side) |",
         "|---|---|---|---|---|---|",
     ]
     for m in _matchups():

@@ -528,7 +528,8 @@ def card_impact(ctx: ReportContext) -> list[Section]:
     return [
         Section(
             f"Card impact: {v}",
-            f"CAUSAL: the same {2 * ctx.ablation_games:,} games (against each other villain) with each card ablated "
+            f"CAUSAL: the same {2 * ctx.ablation_games:,} games ({ctx.ablation_games:,} against each other villain) "
+            "with each card ablated "
             f"(never played), {ctx.main_level} play; impact = win rate with the card minus without, paired 95% "
             "interval.",
             {f"card_impact_{v}": eff},

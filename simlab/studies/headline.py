@@ -328,7 +328,7 @@ def level_line(villains: tuple[str, ...], level: str | None, strategies: dict | 
     if got is None:
         return f"{played}; no strong-play value is shipped for {'-vs-'.join(villains)} (simlab equilibrium makes one)"
     rate, low, high, path = got
-    strong = f"{interval_text(rate, low, high)} at strong play (simlab equilibrium, {path.name})"
+    strong = f"{interval_text(rate, low, high)} at strong play (the equilibrium's own value games, {path.name})"
     top = top_rung_value(villains)
     if top is None:
         return f"{played}; against {villains[1]}, {villains[0]} wins {strong}"
