@@ -233,6 +233,7 @@ CASES = {
     ),
     "difficulty": Case(
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "30", "--search-games", "3"]
+        + ["--headline-games", "30"]
         + ["--seed", "2", *RULES, "--max-turns", "30", "--threads", "1", *EDIT, "--level", "novice"]
         + ["--level", "expert", "--readings", "1", "--rescreen", "--screen-games", "20"],
         "simlab.studies.robust:robust_difficulty",

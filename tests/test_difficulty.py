@@ -81,7 +81,8 @@ def test_derived_seeds_differ_by_purpose():
 
 def test_cli_difficulty_pair_and_bad_input():
     runner = CliRunner()
-    res = runner.invoke(app, ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "20"])
+    args = ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "20", "--headline-games", "20"]
+    res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "verdicts" in res.output and "skill gap" in res.output
     res = runner.invoke(app, ["difficulty", "--vs", "gaston"])

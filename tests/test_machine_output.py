@@ -44,6 +44,7 @@ CASES = {
     "strategies": (["strategies"], "name"),
     "difficulty": pytest.param(
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "10", "--readings", "0"]
+        + ["--headline-games", "10"]
         + ["--level", "novice", *FAST],
         None,
         marks=SLOW,

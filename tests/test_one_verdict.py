@@ -159,6 +159,7 @@ def test_rescreen_says_so_and_names_what_it_tested():
     res = CliRunner().invoke(
         app,
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "4", "--level", "novice", "--readings", "1"]
+        + ["--headline-games", "4"]
         + ["--rescreen", "--screen-games", "4", "--threads", "1"],
         terminal_width=400,
     )
@@ -196,6 +197,7 @@ def test_difficulty_reads_the_top_rungs_verdicts_only_for_the_shipped_game(rules
     import json
 
     args = ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "4", "--level", "novice"]
+    args += ["--headline-games", "4"]
     res = CliRunner().invoke(app, [*args, "--readings", "0", "--threads", "1", "--json", *rules])
     assert res.exit_code == 0, res.output[-2000:]
     tables = json.loads(res.output)["tables"]

@@ -121,6 +121,7 @@ def test_game_length_prints_a_row_once():
         ["first-seat", "-n", "20", "--level", "novice", "--max-turns", "20", "--png", "reports/test-narrow-first.png"],
         ["run", "-m", "gaston-vs-horned-king-vs-lady-tremaine", "-n", "30", "--max-turns", "30"],
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "10", "--readings", "0"]
+        + ["--headline-games", "10"]
         + ["--level", "novice", "--level", "expert", "--max-turns", "30"],
         ["goldfish", "-n", "10", "--max-turns", "30"],
     ],

@@ -211,6 +211,7 @@ def test_cli_difficulty_prints_labelled_verdicts(tmp_path, monkeypatch):
     res = runner.invoke(
         app,
         ["difficulty", "--villain", "gaston", "--vs", "horned-king", "-n", "20", "--level", "novice"]
+        + ["--headline-games", "20"]
         + ["--level", "expert", "--reading", "get_out=exactly_three", "--plots", str(tmp_path)],
     )
     assert res.exit_code == 0, res.output

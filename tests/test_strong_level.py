@@ -19,7 +19,8 @@ COMMANDS = {
     + ["-n", "30", "--level", "strong", "--png", "{tmp}/s.png"],
     "calibrate": ["calibrate", "--games", "configs/real-games-example.csv", "-n", "30", "--levels", "strong"]
     + ["--png", "{tmp}/c.png"],
-    "difficulty": ["difficulty", "--villain", "gaston", "-n", "30", "--level", "strong", "--readings", "0"],
+    "difficulty": ["difficulty", "--villain", "gaston", "-n", "30", "--level", "strong", "--readings", "0"]
+    + ["--headline-games", "30"],
     "ladder": ["ladder", "-n", "30", "--villain", "gaston", "--level", "novice", "--level", "strong"],
 }
 

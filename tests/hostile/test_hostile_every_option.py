@@ -24,7 +24,7 @@ BASE = {
     "goldfish": ["--villain", "gaston", "-n", "20", "--threads", "1"],
     "cards": ["--villain", "gaston", "-n", "20", "--threads", "1"],
     "sweep": ["-m", M, "--card", "Get Out!", "--attribute", "cost", "--values", "3,4", "-n", "20", "--threads", "1"],
-    "difficulty": ["--villain", "gaston", "-n", "20", "--threads", "1"],
+    "difficulty": ["--villain", "gaston", "-n", "20", "--headline-games", "20", "--threads", "1"],
     "leverage": ["--matchup", M, "-n", "20", "--threads", "1"],
     "ladder": ["--villain", "gaston", "-n", "20", "--threads", "1"],
     "fix": ["--matchup", M, "-n", "20", "--threads", "1"],
