@@ -326,6 +326,11 @@ def test_the_top_rungs_verdicts_are_read_only_from_a_run_of_that_settled_top(run
     # the command that wrote the document, from its settings, so the report names what to run again
     said = "simlab difficulty --level novice --level learned --readings 0 -n 600 --search-games 100 --json"
     assert got["command"][0] == said
+    doc = verdicts_doc(run_of_two, 1)
+    doc["settings"]["readings"] = ["default", "board:Beast's Castle:fate=bottom"]
+    write(path, doc)
+    assert "--reading 'board:Beast'\"'\"'s Castle:fate=bottom' -n 600" in G.top_rung_verdicts(rungs, path)["command"][0]
+    write(path, verdicts_doc(run_of_two, 1))
     for doc in (
         verdicts_doc(run_of_two, 0),  # another generation of the run
         verdicts_doc(tmp_path / "other", 1),  # another run

@@ -228,10 +228,12 @@ def top_rung_verdicts(rungs: Rungs | None, path: Path | str | None = None) -> pl
 
 def _difficulty_command(settings: dict) -> str:
     """The ``simlab difficulty`` command that wrote a document with ``settings`` (its readings named one by one,
-    as the document records them)."""
+    as the document records them, quoted for a shell: a board reading may name Beast's Castle)."""
+    import shlex
+
     words = ["simlab difficulty", *(f"--level {lv}" for lv in settings["levels"])]
     readings = [r for r in settings.get("readings", ()) if r != "default"]
-    words += [f"--reading '{r}'" for r in readings] if readings else ["--readings 0"]
+    words += [f"--reading {shlex.quote(r)}" for r in readings] if readings else ["--readings 0"]
     words += [f"-n {int(settings['games'])}", f"--search-games {int(settings['search_games'])}"]
     words += [f"--seed {int(settings['seed'])}"] if settings.get("seed") else []
     return " ".join([*words, "--json"])
