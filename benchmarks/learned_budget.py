@@ -71,12 +71,9 @@ def variant(base: Path, samples: int, horizon: int, where: Path) -> Path:
 
 def full_budget(strategy: str) -> str:
     """``strategy``'s budget as the learning page writes it: 32x4, or each villain's (G 64x4, LT 64x8, HK 64x4)."""
-    from simlab.studies.expert_iteration import budget_text
-    from strategies import resolve
-    from strategies.search import budget_of
+    from simlab.studies.expert_iteration import budget_text, strategy_budget
 
-    params = resolve(strategy).params
-    return budget_text({v: tuple(int(x) for x in budget_of(params, v)) for v in BUDGET_VILLAINS})
+    return budget_text(strategy_budget(strategy, BUDGET_VILLAINS))
 
 
 def cpu_per_game(strategy: str, games: int, seed: int, threads: int | None) -> float:

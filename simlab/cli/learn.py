@@ -149,16 +149,23 @@ def learn(
 def _go_on(folder, settings, verdict: dict, threads) -> dict | None:
     """:func:`simlab.studies.expert_iteration.go_on`, timed: its games at this machine's rates, at the top's measured
     cost a game (as the plan line of a resumed run)."""
-    from simlab.studies import workload
-    from simlab.studies.generations import rung_cost
-
     nxt = E.go_on(folder, settings, verdict)
     if nxt is None:
         return None
-    resumed, top = nxt.pop("resumed"), nxt.pop("top")
-    work = workload.learn(resumed, folder)
-    cost = rung_cost(f"search g{top}", folder) if top else 1.0
+    work, cost, _ = _resumed_work(nxt.pop("resumed"), folder)
     return nxt | {"seconds": work.seconds(threads) * cost if work.games else 0.0}
+
+
+def _resumed_work(settings, folder):
+    """What a run resumed on ``folder`` with ``settings`` can still play (a workload), what a game of it costs over
+    one of generation 0's (the top's measured cost: the games left play at its budget or above, a climb, the probe)
+    and the top."""
+    from simlab.studies import workload
+    from simlab.studies.expert_iteration import rung_generations
+    from simlab.studies.generations import rung_cost
+
+    top = max(rung_generations(folder), default=0)
+    return workload.learn(settings, folder), rung_cost(f"search g{top}", folder) if top else 1.0, top
 
 
 def _say_go_on(nxt: dict | None) -> None:
@@ -272,13 +279,8 @@ def _plan_line(settings, threads, folder, kept: int = 0) -> tuple[str, float, in
     play (:func:`simlab.studies.expert_iteration.stages_left`) at the top's cost a game ("" for a run expected to
     be short); with the estimate before the command's correction and the games it counts."""
     from simlab.studies import workload
-    from simlab.studies.expert_iteration import rung_generations
-    from simlab.studies.generations import rung_cost
 
-    work = workload.learn(settings, folder if kept else None)
-    top = max(rung_generations(folder), default=0) if kept else 0
-    cost = rung_cost(f"search g{top}", folder) if top else 1.0
-    # the games left play at the top's budget or above (a climb, the probe), not generation 0's
+    work, cost, top = _resumed_work(settings, folder) if kept else (workload.learn(settings), 1.0, 0)
     raw = work.seconds(threads, corrected=False) * cost if work.games else 0.0
     left = work.seconds(threads) * cost if work.games else 0.0
     if left <= workload.PLAN_ABOVE_SECONDS:

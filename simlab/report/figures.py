@@ -338,15 +338,15 @@ def search_gains() -> str:
 
 def equilibrium_table() -> str:
     compare = _csv(SECOND_START / "compare.csv")
+    values = {m: _csv(EQUILIBRIUM / m / "value.csv").row(0, named=True) for m in _matchups()}
     # the equilibrium's own value games, not the headline's: a sample of its own, so named apart from "at strong play"
-    games = sorted({int(_csv(EQUILIBRIUM / m / "value.csv")["games"][0]) for m in _matchups()})
+    games = sorted({int(v["games"]) for v in values.values()})
     rows = [
         f"| matchup | value at the equilibrium [95%], {' or '.join(f'{g:,}' for g in games)} games "
         "| last gains, each side | start 2 | agree | search player's gain (each side) |",
         "|---|---|---|---|---|---|",
     ]
-    for m in _matchups():
-        v = _csv(EQUILIBRIUM / m / "value.csv").row(0, named=True)
+    for m, v in values.items():
         last = _csv(EQUILIBRIUM / m / "iterations.csv").row(-1, named=True)
         c = compare.filter(pl.col("matchup") == m).row(0, named=True)
         a, b = m.split("-vs-")

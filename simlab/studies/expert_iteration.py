@@ -329,11 +329,16 @@ Budgets = dict[str, tuple[int, int]]  # villain -> (worlds sampled, turns of hor
 
 def budget(folder: Path, k: int, settings: LearnSettings) -> Budgets:
     """Generation ``k``'s search budget, each villain's seat's (a climb may give one villain more)."""
+    return strategy_budget(strategy_file(folder, k, settings), settings.villains)
+
+
+def strategy_budget(strategy: str, villains) -> Budgets:
+    """The budget of search ``strategy`` (a name or file) in each of ``villains``' seats."""
     from strategies import resolve
     from strategies.search import budget_of
 
-    params = resolve(strategy_file(folder, k, settings)).params
-    return {v: tuple(int(x) for x in budget_of(params, v)) for v in settings.villains}
+    params = resolve(strategy).params
+    return {v: tuple(int(x) for x in budget_of(params, v)) for v in villains}
 
 
 def budget_text(budgets: Budgets) -> str:
@@ -1074,7 +1079,7 @@ def go_on(folder, settings: LearnSettings, verdict: dict) -> dict | None:
         if value != getattr(default, field):
             words.append(f"{option} {','.join(value) if field == 'villains' else value}")
     games = sum(g for _, g, _ in stages_left(resumed, folder))
-    return {"settings": changes, "command": " ".join(words), "games": games, "top": top, "resumed": resumed}
+    return {"settings": changes, "command": " ".join(words), "games": games, "resumed": resumed}
 
 
 def _refused_verdict(verdict: dict, k: int) -> str:
